@@ -1,0 +1,86 @@
+#pragma once
+// LinkService: network packets <-> link frames. GenericLinkService speaks NDNLPv2: bare or LP
+// framing, PitToken, Nack, CongestionMark, IncomingFaceId/NextHopFaceId (local fields),
+// CachePolicy, fragmentation/reassembly, congestion marking; and (issue 4) the Interest bundler.
+// Malformed frames are counted drops with a reason, never exceptions.
+
+#include "core/codec/data.hpp"
+#include "core/codec/interest.hpp"
+#include "core/codec/nack.hpp"
+#include "core/face/transport.hpp"
+#include "core/runtime/env.hpp"
+
+#include <map>
+#include <string>
+
+namespace ndnlab::face {
+
+struct LinkServiceOptions
+{
+  /// Accept/emit IncomingFaceId and NextHopFaceId (NFD "local fields"); local faces only.
+  bool allowLocalFields = false;
+  /// Fragment outgoing packets larger than the MTU (datagram links).
+  bool allowFragmentation = false;
+  /// Reassemble incoming fragments.
+  bool allowReassembly = false;
+  /// Maximum fragments per packet, both directions (NFD nMaxFragments).
+  size_t maxFragments = 400;
+  /// Partial packets are dropped after this long (NFD reassembly timeout).
+  Duration reassemblyTimeout = std::chrono::milliseconds(500);
+  /// Upper bound on bytes held in partial packets, per face; oldest dropped beyond it.
+  size_t maxReassemblyBytes = 4 * 1024 * 1024;
+  /// CoDel-like marking on the send queue (NFD defaults: 100 ms, 65536 bytes).
+  bool allowCongestionMarking = false;
+  Duration baseCongestionMarkingInterval = std::chrono::milliseconds(100);
+  size_t defaultCongestionThreshold = 65536;
+  /// Always wrap packets in an LpPacket even with no header field (ndnd does; NFD doesn't).
+  bool alwaysUseLpPacket = false;
+  /// Overrides the transport MTU when smaller (bytes); 0 = no override.
+  size_t overrideMtu = 0;
+};
+
+class LinkService
+{
+public:
+  /// Counters; names are the per-reason drop reasons used in logs and traces.
+  struct Counters
+  {
+    uint64_t nInLpInvalid = 0;        ///< undecodable LpPacket or network packet
+    uint64_t nInNetInvalid = 0;
+    uint64_t nInUnknownType = 0;      ///< neither Interest, Data nor LpPacket
+    uint64_t nInUnknownCriticalField = 0;
+    uint64_t nInFieldNotAllowed = 0;  ///< e.g. NextHopFaceId without local fields
+    uint64_t nFragmentationErrors = 0;
+    uint64_t nOutOverMtu = 0;
+    uint64_t nReassembling = 0;       ///< current partial packets
+    uint64_t nReassemblyTimeouts = 0;
+    uint64_t nReassemblyDrops = 0;    ///< bad or duplicate fragments, memory bound
+    uint64_t nCongestionMarked = 0;
+    uint64_t nInIdle = 0;             ///< LpPackets without fragment
+  };
+
+  virtual ~LinkService() = default;
+
+  // --- upper interface ---
+  virtual void sendInterest(const Interest& interest, EndpointId endpoint = 0) = 0;
+  virtual void sendData(const Data& data, EndpointId endpoint = 0) = 0;
+  virtual void sendNack(const Nack& nack, EndpointId endpoint = 0) = 0;
+  std::function<void(Interest&&, EndpointId)> onReceiveInterest;
+  std::function<void(Data&&, EndpointId)> onReceiveData;
+  std::function<void(Nack&&, EndpointId)> onReceiveNack;
+
+  // --- lower interface ---
+  /// Attaches to a transport (installs transport.onReceive).
+  virtual void attach(Transport& transport) = 0;
+
+  const Counters& counters() const { return m_counters; }
+  const LinkServiceOptions& options() const { return m_options; }
+
+protected:
+  LinkService(Env& env, LinkServiceOptions options) : m_env(env), m_options(std::move(options)) {}
+  Env& m_env;
+  LinkServiceOptions m_options;
+  Counters m_counters;
+};
+
+} // namespace ndnlab::face
