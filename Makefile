@@ -1,0 +1,66 @@
+# ndnlab entry points. The README's whole set-up is `make demo` and `make test`.
+#   make deps    install missing apt and pip packages (Debian 12)
+#   make build   configure (CMake + Ninja) and build into build/
+#   make test    deps + build + every test (ctest, pytest, fuzz smoke run)
+#   make demo    deps + build + the main job on built-in defaults
+#   make bench   benchmarks; figures go to docs/results/
+#   make fuzz    longer libFuzzer runs under ASan/UBSan
+SHELL := /bin/bash
+BUILD ?= build
+FUZZ_BUILD ?= build-fuzz
+BUILD_TYPE ?= RelWithDebInfo
+PYTHON ?= python3
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 20
+export CCACHE_DIR ?= $(HOME)/.cache/ndnlab-ccache
+
+CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+ifeq ($(CI),true)
+CMAKE_FLAGS += -DNDNLAB_WERROR=ON
+endif
+
+.PHONY: all deps build test unit-test py-test fuzz-smoke demo bench fuzz clean
+
+all: build
+
+deps:
+	@PYTHON=$(PYTHON) scripts/install-deps
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@$(MAKE) --no-print-directory unit-test py-test fuzz-smoke
+
+unit-test:
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
+
+# pytest exits 5 when it collects no tests; that is not a failure here.
+py-test:
+	NDNLAB_BUILD=$(abspath $(BUILD)) $(PYTHON) -m pytest -q tests/python tests/integration tests/interop \
+	  || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || exit $$rc; }
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DNDNLAB_WITH_FUZZ=ON -DNDNLAB_WITH_TESTS=OFF -DNDNLAB_WITH_BENCH=OFF -DNDNLAB_SANITIZE=ON
+
+fuzz-smoke: $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz-all
+	scripts/run-fuzz $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz-all
+	scripts/run-fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+demo: build
+	scripts/demo $(BUILD)
+
+bench: build
+	scripts/bench $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(FUZZ_BUILD)
