@@ -37,18 +37,25 @@ public:
   /// The FinalBlockId's segment number, if it is a segment component.
   std::optional<uint64_t> finalBlockSegment() const;
 
-  ByteSpan content() const { return m_content ? ByteSpan(*m_content) : ByteSpan(); }
+  /// Content bytes (a view into the decoded wire or the shared content buffer).
+  ByteSpan content() const { return m_content; }
+  /// True if the Content element is present (possibly empty).
+  bool hasContent() const { return m_hasContent; }
   Data& setContent(ByteSpan bytes);
   /// Shares an existing buffer as content without copying.
-  Data& setContent(SharedBuffer bytes) { m_content = std::move(bytes); invalidate(); return *this; }
+  Data& setContent(SharedBuffer bytes);
+  /// Shares `view`, which must lie inside `owner`, as content without copying.
+  Data& setContent(SharedBuffer owner, ByteSpan view);
 
   const SignatureInfo& signatureInfo() const { return m_sigInfo; }
   Data& setSignatureInfo(SignatureInfo si) { m_sigInfo = std::move(si); invalidate(); return *this; }
   ByteSpan signatureValue() const { return m_sigValue; }
-  Data& setSignatureValue(Buffer v) { m_sigValue = std::move(v); invalidate(); return *this; }
+  Data& setSignatureValue(Buffer v);
 
   /// Bytes covered by the signature: Name through SignatureInfo (encoded now if needed).
   Buffer signedPortion() const;
+  /// Same as signedPortion(), as a view into wireEncode() (valid until the next setter).
+  ByteSpan signedPortionView() const;
 
   /// Cached or fresh encoding. A Data that was never signed encodes with whatever
   /// SignatureInfo/Value it has (DigestSha256 with an empty value by default).
@@ -64,15 +71,24 @@ public:
 
 private:
   void invalidate() { m_wire.reset(); m_digest.reset(); }
+  DecodeResult<bool> decodeValue(ByteSpan value);
+  DecodeResult<bool> decodeMetaInfo(ByteSpan value);
 
   Name m_name;
   uint64_t m_contentType = 0;
   Duration m_freshness{0};
   Buffer m_finalBlockId; ///< component TLV, empty when absent
-  SharedBuffer m_content;
+  // Content and SignatureValue are views kept alive by shared owners (the decoded wire or a
+  // buffer given to a setter), so copies of a Data stay valid and decoding copies nothing.
+  SharedBuffer m_contentOwner;
+  ByteSpan m_content;
+  bool m_hasContent = false;
   SignatureInfo m_sigInfo;
-  Buffer m_sigValue;
+  SharedBuffer m_sigValueOwner;
+  ByteSpan m_sigValue;
   mutable SharedBuffer m_wire;
+  mutable uint32_t m_signedBegin = 0; ///< offset of Name in m_wire
+  mutable uint32_t m_signedEnd = 0;   ///< offset of SignatureValue in m_wire
   mutable std::optional<std::array<uint8_t, 32>> m_digest;
 };
 

@@ -78,12 +78,22 @@ public:
   /// Interest-Data matching (ndn-cxx Interest::matchesData): full name with implicit digest,
   /// CanBePrefix prefix match, or exact name.
   bool matchesData(const class Data& data) const;
+  /// PIT aggregation: same Name, CanBePrefix and MustBeFresh (ndn-cxx matchesInterest).
+  bool matchesInterest(const Interest& other) const
+  {
+    return m_canBePrefix == other.m_canBePrefix && m_mustBeFresh == other.m_mustBeFresh &&
+           m_name == other.m_name;
+  }
 
   /// Hop-by-hop tags (not encoded).
   PacketTags tags;
 
 private:
   void invalidate() { m_wire.reset(); }
+  DecodeResult<bool> decodeValue(ByteSpan value, size_t valueOffset);
+  /// ApplicationParameters, InterestSignatureInfo, InterestSignatureValue TLVs (empty if no params).
+  void encodeParamsPortion(Buffer& out) const;
+  void updateParamsDigest();
 
   Name m_name;
   bool m_canBePrefix = false;
@@ -96,6 +106,10 @@ private:
   std::optional<SignatureInfo> m_sigInfo;
   std::optional<Buffer> m_sigValue;
   mutable SharedBuffer m_wire;
+  // Offsets into m_wire (valid while m_wire is set): start of ApplicationParameters (0 = none),
+  // start of InterestSignatureValue (0 = none).
+  mutable uint32_t m_paramsBegin = 0;
+  mutable uint32_t m_sigValueBegin = 0;
 };
 
 } // namespace ndnlab

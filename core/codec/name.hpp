@@ -112,7 +112,14 @@ public:
   std::strong_ordering operator<=>(const Name& o) const { return compare(o) <=> 0; }
 
   std::string toUri() const;
+  /// Fast non-cryptographic hash of value() (allocation-free).
   size_t hash() const;
+  /// Hash of the first n components, equal to getPrefix(n).hash() without building the prefix.
+  size_t hashPrefix(size_t n) const { return hashValue(prefixValue(n)); }
+  /// TLV-VALUE of the first n components (n clamped to size()); a view into this Name.
+  ByteSpan prefixValue(size_t n) const;
+  /// The hash function used by hash(), over any Name TLV-VALUE.
+  static size_t hashValue(ByteSpan nameValue);
 
 private:
   Buffer m_value;

@@ -33,6 +33,10 @@ struct SignatureInfo
   std::optional<Buffer> nonce;        ///< SignatureNonce (Interest)
   std::optional<uint64_t> time;       ///< SignatureTime, ms since Unix epoch (Interest)
   std::optional<uint64_t> seqNum;     ///< SignatureSeqNum (Interest)
+  /// Raw TLV-VALUE of ValidityPeriod (NotBefore NotAfter, certificates), kept for re-encoding.
+  std::optional<Buffer> validityPeriod;
+
+  bool operator==(const SignatureInfo&) const = default;
 
   /// Decodes the TLV-VALUE of a (Interest)SignatureInfo; unknown non-critical elements skipped.
   static DecodeResult<SignatureInfo> fromValue(ByteSpan value);
