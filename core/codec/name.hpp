@@ -86,6 +86,9 @@ public:
   Name& append(uint32_t type, ByteSpan value);
   Name& append(const ComponentRef& c) { return appendWire(c.wire()); }
   Name& append(std::string_view genericValue) { return append(tlv::GenericNameComponent, asBytes(genericValue)); }
+  /// Appends a generic component with these bytes (not a URI; disambiguates from append(Name)).
+  Name& append(const char* genericValue) { return append(std::string_view(genericValue)); }
+  Name& append(const std::string& genericValue) { return append(std::string_view(genericValue)); }
   Name& append(const Name& suffix);
   /// Appends an already-encoded component TLV (caller guarantees it is valid).
   Name& appendWire(ByteSpan componentTlv);
