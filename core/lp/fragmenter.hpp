@@ -1,0 +1,49 @@
+#pragma once
+// Indexed fragmentation of network packets into NDNLPv2 fragments (NFD lp-fragmenter
+// semantics, ndn-spec-facts.md section 2.4).
+
+#include "core/lp/packet.hpp"
+
+#include <vector>
+
+namespace ndnlab::lp {
+
+struct FragmenterOptions
+{
+  /// Maximum fragments per network packet (NFD nMaxFragments); larger packets are refused.
+  size_t maxFragments = 400;
+};
+
+enum class FragmentErrc : uint8_t {
+  MtuTooSmall,      ///< not even one payload octet fits in the first fragment
+  TooManyFragments, ///< the packet would need more than maxFragments fragments
+};
+
+std::string_view reasonName(FragmentErrc e);
+
+class Fragmenter
+{
+public:
+  /// `firstSequence` is the Sequence of the first fragment ever produced; later packets
+  /// continue from there (uint64 arithmetic, wrapping).
+  explicit Fragmenter(FragmenterOptions options = {}, uint64_t firstSequence = 0);
+
+  /// Splits `netPacket` into encoded LpPacket frames of at most `mtu` octets each.
+  /// The first fragment carries every header field of `header` (its Sequence, FragIndex,
+  /// FragCount and fragment are ignored); later fragments carry only Sequence, FragIndex,
+  /// FragCount and Fragment. Fragments of one packet get consecutive Sequence numbers, so
+  /// Sequence - FragIndex identifies the packet at the receiver. On error no Sequence
+  /// number is consumed.
+  Result<std::vector<SharedBuffer>, FragmentErrc> fragment(const LpPacket& header,
+                                                           ByteSpan netPacket, size_t mtu);
+
+  /// Sequence the next fragment will carry.
+  uint64_t nextSequence() const { return m_nextSequence; }
+  const FragmenterOptions& options() const { return m_options; }
+
+private:
+  FragmenterOptions m_options;
+  uint64_t m_nextSequence;
+};
+
+} // namespace ndnlab::lp
