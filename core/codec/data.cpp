@@ -178,7 +178,7 @@ DecodeResult<bool> Data::decodeMetaInfo(ByteSpan value)
         // Exactly one name component.
         auto c = readSingleTlv(e->value);
         if (!c)
-          return fail(DecodeError{e->value.empty() ? DecodeErrc::BadValue : c.error().code, tlv::FinalBlockId});
+          return fail(DecodeError{DecodeErrc::BadValue, tlv::FinalBlockId});
         auto check = Name::fromValue(c->wire);
         if (!check)
           return fail(check.error());
