@@ -1,0 +1,730 @@
+#include "core/app/segment-fetcher.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ndnlab::app {
+
+namespace {
+constexpr std::string_view kModule = "fetcher";
+constexpr Duration kMaxCongestionBackoff = std::chrono::seconds(10);
+} // namespace
+
+void
+SegmentFetcherOptions::validate() const
+{
+  if (!cc::isWindowAlgorithm(pipeline))
+    (void)cc::makeWindow(pipeline, window, TimePoint{}); // throws with the list of names
+  window.validate();
+  rtt.validate();
+  if (lifetime <= Duration::zero())
+    throw std::invalid_argument("Interest lifetime must be positive");
+  if (retries < -1)
+    throw std::invalid_argument("retries must be >= -1");
+  if (rtoCheckInterval <= Duration::zero())
+    throw std::invalid_argument("RTO check interval must be positive");
+  if (maxReorderSegments == 0)
+    throw std::invalid_argument("reorder buffer must hold at least one segment");
+}
+
+std::string_view
+toString(FetchErrc e)
+{
+  switch (e) {
+    case FetchErrc::Nack: return "nack";
+    case FetchErrc::RetriesExhausted: return "retries-exhausted";
+    case FetchErrc::ApplicationNack: return "application-nack";
+    case FetchErrc::BadMetadata: return "bad-metadata";
+    case FetchErrc::NoFinalBlock: return "no-final-block";
+  }
+  return "unknown";
+}
+
+SegmentFetcher::SegmentFetcher(Env& env, Endpoint& endpoint, Options opts)
+  : m_env(env)
+  , m_ep(endpoint)
+  , m_opts(std::move(opts))
+  , m_rtt((m_opts.validate(), m_opts.rtt))
+{
+  m_ep.onData = [this](const Data& d) { handleData(d); };
+  m_ep.onNack = [this](const Nack& n) { handleNack(n); };
+  m_stats.pipeline = m_opts.pipeline;
+}
+
+SegmentFetcher::~SegmentFetcher()
+{
+  cancelTimers();
+  m_ep.onData = nullptr;
+  m_ep.onNack = nullptr;
+}
+
+void
+SegmentFetcher::start(const Name& name)
+{
+  if (m_state != State::Idle)
+    throw std::logic_error("SegmentFetcher::start called twice");
+  m_name = name;
+  m_discoveryStart = m_env.now();
+  bool hasVersion = !name.empty() && name[-1].isVersion();
+  if (m_opts.versionDiscovery && !hasVersion) {
+    m_state = State::Discovering;
+    m_discoveryName = name;
+    m_discoveryName.appendKeyword("metadata");
+    sendDiscovery();
+  }
+  else {
+    startPipeline(name);
+  }
+}
+
+void
+SegmentFetcher::stop()
+{
+  if (m_state == State::Done || m_state == State::Failed || m_state == State::Stopped)
+    return;
+  m_state = State::Stopped;
+  cancelTimers();
+}
+
+void
+SegmentFetcher::cancelTimers()
+{
+  auto& t = m_env.timers();
+  if (m_discoveryTimer)
+    t.cancel(std::exchange(m_discoveryTimer, 0));
+  if (m_checkTimer)
+    t.cancel(std::exchange(m_checkTimer, 0));
+  for (auto& [seg, info] : m_segs) {
+    if (info.backoffTimer)
+      t.cancel(std::exchange(info.backoffTimer, 0));
+  }
+}
+
+std::optional<uint64_t>
+SegmentFetcher::segmentOf(const Name& name) const
+{
+  if (name.size() != m_prefix.size() + 1 || !m_prefix.isPrefixOf(name))
+    return std::nullopt;
+  auto c = name[-1];
+  if (c.type() != tlv::SegmentNameComponent)
+    return std::nullopt;
+  return c.toNumber();
+}
+
+// --- network input ----------------------------------------------------------------------------
+
+void
+SegmentFetcher::handleData(const Data& data)
+{
+  if (m_state == State::Discovering) {
+    onDiscoveryData(data);
+    return;
+  }
+  if (m_state != State::Fetching)
+    return;
+
+  auto segOpt = segmentOf(data.name());
+  if (!segOpt) {
+    ++m_stats.unexpectedData;
+    return;
+  }
+  const uint64_t seg = *segOpt;
+
+  if (data.contentType() == static_cast<uint64_t>(ContentType::Nack)) {
+    fail(FetchErrc::ApplicationNack,
+         strcat("Server returned an application-level Nack for segment #", seg));
+    return;
+  }
+
+  if (!m_lastSeg) {
+    if (auto last = data.finalBlockSegment()) {
+      m_lastSeg = *last;
+      cancelSegmentsAfter(*last);
+      if (m_hasFailure) {
+        if (*last >= m_failedSeg) {
+          fail(m_failureCode, m_failureReason);
+          return;
+        }
+        m_hasFailure = false;
+      }
+    }
+  }
+
+  auto it = m_segs.find(seg);
+  if (it == m_segs.end()) {
+    ++m_stats.unexpectedData; // already received, cancelled, or beyond the end
+    return;
+  }
+
+  SegInfo& info = it->second;
+  const TimePoint now = m_env.now();
+  const Duration rtt = now - info.lastSent;
+  const bool marked = data.tags.congestionMark > 0;
+
+  if (info.state == SegState::InFlight || info.state == SegState::Backoff)
+    --m_inFlight;
+  if (info.backoffTimer)
+    m_env.timers().cancel(std::exchange(info.backoffTimer, 0));
+
+  if (m_adaptive) {
+    double before = m_ctl->cwnd();
+    m_ctl->onData(seg, marked, now, m_rtt.srtt());
+    if (m_ctl->cwnd() != before)
+      emitCwnd();
+  }
+  else if (marked) {
+    ++m_stats.marks;
+  }
+
+  SegmentEvent ev{seg, now - info.firstSent, rtt, info.retx, Bytes(data.content().size()), marked};
+  const uint32_t retx = info.retx;
+
+  // Karn: sample only segments never retransmitted; weight by the expected samples per RTT.
+  if (retx == 0) {
+    size_t expected = std::max<size_t>((m_inFlight + 1) / 2, 1);
+    m_rtt.addMeasurement(rtt, expected);
+    m_env.emit({"fetch_rtt", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
+  }
+  m_segs.erase(it);
+
+  ++m_stats.segments;
+  m_stats.bytes += ev.size;
+  m_env.emit({"fetch_data", 0, retx ? "retx" : "first", static_cast<int64_t>(seg), toSeconds(ev.fullDelay)});
+  if (retx)
+    m_env.emit({"fetch_data_retx", 0, {}, static_cast<int64_t>(seg), static_cast<double>(retx)});
+  if (onSegment)
+    onSegment(ev);
+
+  deliver(seg, data);
+  if (m_state != State::Fetching)
+    return;
+
+  if (isComplete()) {
+    finish();
+    return;
+  }
+  if (m_hasFailure && m_segs.empty()) {
+    fail(m_failureCode, m_failureReason);
+    return;
+  }
+  schedulePackets();
+}
+
+void
+SegmentFetcher::handleNack(const Nack& nack)
+{
+  if (m_state == State::Discovering) {
+    onDiscoveryNack(nack);
+    return;
+  }
+  if (m_state != State::Fetching)
+    return;
+
+  auto segOpt = segmentOf(nack.interest.name());
+  if (!segOpt)
+    return;
+  const uint64_t seg = *segOpt;
+  auto it = m_segs.find(seg);
+  if (it == m_segs.end())
+    return;
+  SegInfo& info = it->second;
+  // Only the latest Interest for a segment is pending; Nacks of earlier ones are stale.
+  if (info.state != SegState::InFlight || nack.interest.nonce() != info.nonce)
+    return;
+
+  ++m_stats.nacks;
+  m_env.emit({"fetch_nack", 0, toString(nack.reason), static_cast<int64_t>(seg), 0});
+  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "Nack ", toString(nack.reason), " for segment #", seg);
+  const std::string reason = strcat("Could not retrieve data for ", nack.interest.name().toUri(),
+                                    ", reason: ", toString(nack.reason));
+
+  if (m_adaptive) {
+    switch (nack.reason) {
+      case NackReason::Duplicate:
+        break; // the segment stays in flight until its RTO
+      case NackReason::Congestion:
+        enqueueForRetransmission(seg, info);
+        recordLoss(seg);
+        schedulePackets();
+        break;
+      default:
+        handleSegmentFailure(seg, reason, FetchErrc::Nack);
+        break;
+    }
+    return;
+  }
+
+  // fixed: DataFetcher semantics
+  ++info.nackRetries;
+  if (retriesExceeded(info.nackRetries)) {
+    handleSegmentFailure(seg, strcat("Reached the maximum number of nack retries (", m_opts.retries,
+                                     ") while retrieving data for ", nack.interest.name().toUri()),
+                         FetchErrc::RetriesExhausted);
+    return;
+  }
+  switch (nack.reason) {
+    case NackReason::Duplicate:
+      transmit(seg, info, true);
+      break;
+    case NackReason::Congestion: {
+      Duration backoff = std::chrono::milliseconds(uint64_t{1} << std::min<uint32_t>(info.congestionBackoffs, 20));
+      if (backoff >= kMaxCongestionBackoff)
+        backoff = kMaxCongestionBackoff;
+      else
+        ++info.congestionBackoffs;
+      info.state = SegState::Backoff;
+      info.backoffTimer = m_env.timers().schedule(backoff, [this, seg] {
+        auto i = m_segs.find(seg);
+        if (i == m_segs.end() || m_state != State::Fetching)
+          return;
+        i->second.backoffTimer = 0;
+        transmit(seg, i->second, true);
+      });
+      break;
+    }
+    default:
+      handleSegmentFailure(seg, reason, FetchErrc::Nack);
+      break;
+  }
+}
+
+// --- version discovery ---------------------------------------------------------------------------
+
+void
+SegmentFetcher::sendDiscovery()
+{
+  Interest interest(m_discoveryName);
+  interest.setCanBePrefix(true).setMustBeFresh(true).setLifetime(m_opts.lifetime);
+  m_discoveryNonce = m_env.rng().next32();
+  interest.setNonce(m_discoveryNonce);
+  if (m_discoveryTimer)
+    m_env.timers().cancel(m_discoveryTimer);
+  m_discoveryTimer = m_env.timers().schedule(m_opts.lifetime, [this] {
+    m_discoveryTimer = 0;
+    onDiscoveryTimeout();
+  });
+  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "discovery Interest ", m_discoveryName);
+  m_ep.expressInterest(interest);
+}
+
+void
+SegmentFetcher::onDiscoveryData(const Data& data)
+{
+  if (!m_discoveryName.isPrefixOf(data.name()))
+    return;
+  if (m_discoveryTimer)
+    m_env.timers().cancel(std::exchange(m_discoveryTimer, 0));
+
+  if (data.contentType() != static_cast<uint64_t>(ContentType::Blob)) {
+    fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(),
+                                        ": ContentType ", data.contentType()));
+    return;
+  }
+  TlvReader reader(data.content());
+  auto first = reader.next();
+  if (!first || first->type != tlv::Name) {
+    fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(),
+                                        ": Content does not start with a Name"));
+    return;
+  }
+  auto versioned = Name::decode(first->wire);
+  if (!versioned) {
+    fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(), ": ",
+                                        reasonName(versioned.error().code)));
+    return;
+  }
+  if (versioned->empty() || !(*versioned)[-1].isVersion()) {
+    fail(FetchErrc::BadMetadata, strcat("Name in metadata (", versioned->toUri(),
+                                        ") does not end with a version"));
+    return;
+  }
+  m_stats.discoveryTime = m_env.now() - m_discoveryStart;
+  startPipeline(*versioned);
+}
+
+void
+SegmentFetcher::onDiscoveryNack(const Nack& nack)
+{
+  if (nack.interest.name() != m_discoveryName || nack.interest.nonce() != m_discoveryNonce)
+    return;
+  if (m_discoveryTimer)
+    m_env.timers().cancel(std::exchange(m_discoveryTimer, 0));
+  ++m_discoveryNacks;
+  const std::string what = strcat("Could not retrieve data for ", m_discoveryName.toUri(),
+                                  ", reason: ", toString(nack.reason));
+  if (retriesExceeded(m_discoveryNacks)) {
+    fail(FetchErrc::RetriesExhausted, strcat("Reached the maximum number of nack retries (",
+                                             m_opts.retries, ") while retrieving data for ",
+                                             m_discoveryName.toUri()));
+    return;
+  }
+  switch (nack.reason) {
+    case NackReason::Duplicate:
+      sendDiscovery();
+      break;
+    case NackReason::Congestion: {
+      Duration backoff = std::chrono::milliseconds(uint64_t{1} << std::min<uint32_t>(m_discoveryCongestion, 20));
+      if (backoff >= kMaxCongestionBackoff)
+        backoff = kMaxCongestionBackoff;
+      else
+        ++m_discoveryCongestion;
+      m_discoveryTimer = m_env.timers().schedule(backoff, [this] {
+        m_discoveryTimer = 0;
+        sendDiscovery();
+      });
+      break;
+    }
+    default:
+      fail(FetchErrc::Nack, what);
+      break;
+  }
+}
+
+void
+SegmentFetcher::onDiscoveryTimeout()
+{
+  ++m_discoveryTimeouts;
+  if (retriesExceeded(m_discoveryTimeouts)) {
+    fail(FetchErrc::RetriesExhausted, strcat("Reached the maximum number of timeout retries (",
+                                             m_opts.retries, ") while retrieving data for ",
+                                             m_discoveryName.toUri()));
+    return;
+  }
+  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "discovery timeout, retrying");
+  sendDiscovery();
+}
+
+// --- pipeline ------------------------------------------------------------------------------------
+
+void
+SegmentFetcher::startPipeline(const Name& versioned)
+{
+  m_prefix = versioned;
+  m_stats.versionedName = versioned;
+  m_state = State::Fetching;
+  m_stats.elapsed = Duration::zero();
+  m_pipelineStart = m_env.now();
+  auto window = cc::makeWindow(m_opts.pipeline, m_opts.window, m_env.now());
+  m_adaptive = window->isAdaptive();
+  m_ctl = std::make_unique<cc::WindowController>(std::move(window), m_opts.control);
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "fetching ", versioned, " with ", m_opts.pipeline);
+  if (onVersion)
+    onVersion(versioned);
+  if (m_state != State::Fetching)
+    return;
+  m_checkTimer = m_env.timers().schedule(m_opts.rtoCheckInterval, [this] {
+    m_checkTimer = 0;
+    checkTimeouts();
+  });
+  schedulePackets();
+}
+
+bool
+SegmentFetcher::canSendNew() const
+{
+  if (m_hasFailure)
+    return false;
+  if (m_lastSeg && m_nextSeg > *m_lastSeg)
+    return false;
+  return m_nextSeg < m_nextDeliver + m_opts.maxReorderSegments;
+}
+
+void
+SegmentFetcher::schedulePackets()
+{
+  while (m_state == State::Fetching) {
+    int64_t window = static_cast<int64_t>(m_ctl->cwnd());
+    if (m_opts.maxInFlight > 0)
+      window = std::min<int64_t>(window, static_cast<int64_t>(m_opts.maxInFlight));
+    if (window - static_cast<int64_t>(m_inFlight) <= 0)
+      return;
+
+    if (!m_retxQueue.empty()) {
+      uint64_t seg = m_retxQueue.front();
+      m_retxQueue.pop_front();
+      auto it = m_segs.find(seg);
+      if (it == m_segs.end() || it->second.state != SegState::InRetxQueue) {
+        ++m_stats.skippedRetx;
+        continue;
+      }
+      sendInterest(seg, true);
+    }
+    else if (canSendNew()) {
+      sendInterest(m_nextSeg++, false);
+    }
+    else {
+      return;
+    }
+  }
+}
+
+void
+SegmentFetcher::sendInterest(uint64_t seg, bool isRetransmission)
+{
+  if (!isRetransmission) {
+    SegInfo& info = m_segs[seg];
+    info.firstSent = m_env.now();
+    transmit(seg, info, false);
+    return;
+  }
+
+  auto it = m_segs.find(seg);
+  SegInfo& info = it->second;
+  if (retriesExceeded(info.retx + 1)) {
+    // the segment leaves the retx queue; it is no longer in flight
+    handleSegmentFailure(seg, strcat("Reached the maximum number of retries (", m_opts.retries,
+                                     ") while retrieving segment #", seg),
+                         FetchErrc::RetriesExhausted);
+    return;
+  }
+  transmit(seg, info, true);
+}
+
+void
+SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
+{
+  Name name = m_prefix;
+  name.appendSegment(seg);
+  Interest interest(std::move(name));
+  interest.setMustBeFresh(m_opts.mustBeFresh).setLifetime(m_opts.lifetime);
+  info.nonce = m_env.rng().next32();
+  interest.setNonce(info.nonce);
+  interest.tags.bundle = BundleTag{isRetransmission,
+                                   static_cast<uint32_t>(std::max(1.0, std::floor(m_ctl->cwnd())))};
+
+  if (!isRetransmission || info.state == SegState::InRetxQueue)
+    ++m_inFlight; // a new segment, or back from the retx queue (Backoff still counts as in flight)
+  info.state = SegState::InFlight;
+  info.lastSent = m_env.now();
+  info.rto = m_rtt.rto();
+  ++m_stats.interestsSent;
+  if (isRetransmission) {
+    ++info.retx;
+    ++m_stats.retransmissions;
+  }
+  m_ctl->onInterestSent(seg, isRetransmission);
+  m_ep.expressInterest(interest);
+}
+
+void
+SegmentFetcher::checkTimeouts()
+{
+  if (m_state != State::Fetching)
+    return;
+  const TimePoint now = m_env.now();
+
+  if (m_adaptive) {
+    bool hasTimeout = false;
+    uint64_t highTimeoutSeg = 0;
+    std::vector<uint64_t> expired; // Interest lifetime expiries: one loss event each
+    for (auto& [seg, info] : m_segs) {
+      if (info.state != SegState::InFlight)
+        continue;
+      Duration elapsed = now - info.lastSent;
+      if (elapsed > info.rto) {
+        hasTimeout = true;
+        highTimeoutSeg = std::max(highTimeoutSeg, seg);
+      }
+      else if (elapsed >= m_opts.lifetime) {
+        expired.push_back(seg);
+      }
+      else {
+        continue;
+      }
+      ++m_stats.timeouts;
+      m_env.emit({"fetch_timeout", 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
+      enqueueForRetransmission(seg, info);
+    }
+    for (uint64_t seg : expired)
+      recordLoss(seg);
+    if (hasTimeout)
+      recordLoss(highTimeoutSeg);
+    if (hasTimeout || !expired.empty())
+      schedulePackets();
+  }
+  else {
+    std::vector<uint64_t> expired;
+    for (auto& [seg, info] : m_segs) {
+      if (info.state == SegState::InFlight && now - info.lastSent >= m_opts.lifetime)
+        expired.push_back(seg);
+    }
+    for (uint64_t seg : expired) {
+      if (m_state != State::Fetching)
+        return;
+      auto it = m_segs.find(seg);
+      if (it == m_segs.end())
+        continue;
+      ++m_stats.timeouts;
+      m_env.emit({"fetch_timeout", 0, {}, static_cast<int64_t>(seg), toSeconds(now - it->second.lastSent)});
+      ++it->second.timeoutRetries;
+      if (retriesExceeded(it->second.timeoutRetries)) {
+        Name n = m_prefix;
+        n.appendSegment(seg);
+        handleSegmentFailure(seg, strcat("Reached the maximum number of timeout retries (", m_opts.retries,
+                                         ") while retrieving data for ", n.toUri()),
+                             FetchErrc::RetriesExhausted);
+        continue;
+      }
+      transmit(seg, it->second, true);
+    }
+  }
+
+  if (m_state == State::Fetching) {
+    m_checkTimer = m_env.timers().schedule(m_opts.rtoCheckInterval, [this] {
+      m_checkTimer = 0;
+      checkTimeouts();
+    });
+  }
+}
+
+void
+SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
+{
+  --m_inFlight;
+  info.state = SegState::InRetxQueue;
+  m_retxQueue.push_back(seg);
+}
+
+void
+SegmentFetcher::recordLoss(uint64_t seg)
+{
+  if (m_ctl->onLoss(seg, m_env.now())) {
+    m_rtt.backoffRto();
+    emitCwnd();
+    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "loss event, cwnd ", m_ctl->cwnd(), " ssthresh ",
+               m_ctl->window().ssthresh(), " rto ", toMillis(m_rtt.rto()), " ms");
+  }
+}
+
+void
+SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code)
+{
+  if (m_state != State::Fetching)
+    return;
+
+  if (m_lastSeg && seg <= *m_lastSeg) {
+    fail(code, reason);
+    return;
+  }
+  auto it = m_segs.find(seg);
+  if (m_lastSeg) { // beyond the end: just forget it
+    if (it != m_segs.end())
+      eraseSegment(it);
+    return;
+  }
+
+  if (it != m_segs.end())
+    eraseSegment(it);
+  if (m_segs.empty()) {
+    fail(FetchErrc::NoFinalBlock, "Fetching terminated but no final segment number has been found");
+    return;
+  }
+  cancelSegmentsAfter(seg);
+  if (!m_hasFailure || seg < m_failedSeg) {
+    m_failedSeg = seg;
+    m_failureReason = reason;
+    m_failureCode = code;
+  }
+  m_hasFailure = true;
+}
+
+void
+SegmentFetcher::eraseSegment(std::map<uint64_t, SegInfo>::iterator it)
+{
+  if (it->second.state == SegState::InFlight || it->second.state == SegState::Backoff)
+    --m_inFlight;
+  if (it->second.backoffTimer)
+    m_env.timers().cancel(it->second.backoffTimer);
+  m_segs.erase(it);
+}
+
+void
+SegmentFetcher::cancelSegmentsAfter(uint64_t seg)
+{
+  auto it = m_segs.upper_bound(seg);
+  while (it != m_segs.end()) {
+    auto next = std::next(it);
+    eraseSegment(it);
+    it = next;
+  }
+  // buffered segments beyond the end cannot be part of the content
+  m_reorder.erase(m_reorder.upper_bound(seg), m_reorder.end());
+}
+
+void
+SegmentFetcher::deliver(uint64_t seg, const Data& data)
+{
+  if (seg != m_nextDeliver) {
+    if (seg > m_nextDeliver)
+      m_reorder.emplace(seg, data); // shares the wire; no content copy
+    return;
+  }
+  if (onBytes)
+    onBytes(data.content());
+  ++m_nextDeliver;
+  while (m_state == State::Fetching && !m_reorder.empty() && m_reorder.begin()->first == m_nextDeliver) {
+    auto node = m_reorder.extract(m_reorder.begin());
+    if (onBytes)
+      onBytes(node.mapped().content());
+    ++m_nextDeliver;
+  }
+}
+
+void
+SegmentFetcher::emitCwnd()
+{
+  m_env.emit({"fetch_cwnd", 0, {}, 0, m_ctl->cwnd()});
+}
+
+void
+SegmentFetcher::finish()
+{
+  m_state = State::Done;
+  m_stats.elapsed = m_env.now() - m_pipelineStart;
+  cancelTimers();
+  m_env.emit({"fetch_done", 0, {}, static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "done: ", m_stats.segments, " segments, ",
+             m_stats.bytes.count(), " bytes");
+  if (onComplete)
+    onComplete();
+}
+
+void
+SegmentFetcher::fail(FetchErrc code, std::string message)
+{
+  if (m_state == State::Done || m_state == State::Failed || m_state == State::Stopped)
+    return;
+  if (m_state == State::Fetching)
+    m_stats.elapsed = m_env.now() - m_pipelineStart;
+  m_state = State::Failed;
+  cancelTimers();
+  m_env.emit({"fetch_fail", 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()), 0});
+  NDNLAB_LOG(m_env, LogLevel::Warn, kModule, "failed: ", message);
+  if (onError)
+    onError(FetchError{code, std::move(message)});
+}
+
+FetchStats
+SegmentFetcher::stats() const
+{
+  FetchStats s = m_stats;
+  if (m_state == State::Fetching)
+    s.elapsed = m_env.now() - m_pipelineStart;
+  if (m_ctl) {
+    s.cwnd = m_ctl->cwnd();
+    if (m_adaptive) {
+      s.marks = m_ctl->counters().marks;
+      s.markDecreases = m_ctl->counters().markDecreases;
+      s.lossDecreases = m_ctl->counters().lossDecreases;
+    }
+  }
+  s.rttSamples = m_rtt.sampleCount();
+  s.rttMin = m_rtt.minRtt();
+  s.rttAvg = m_rtt.avgRtt();
+  s.rttMax = m_rtt.maxRtt();
+  s.rto = m_rtt.rto();
+  return s;
+}
+
+} // namespace ndnlab::app

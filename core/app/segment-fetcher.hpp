@@ -1,0 +1,220 @@
+#pragma once
+// SegmentFetcher: the consumer of ndncatchunks/ndnget as a sans-I/O engine.
+//
+// 1. Version discovery by the RDR metadata protocol: an Interest `<name>/32=metadata` with
+//    CanBePrefix and MustBeFresh; the reply's Content starts with the versioned Name. Skipped
+//    when the name already ends with a version component or discovery is disabled (then the
+//    name is used as given).
+// 2. Pipelined retrieval of `<versioned>/seg=N` under a congestion window from the cc registry
+//    ("fixed", "aimd", "cubic"), with ndncatchunks semantics (pipeline-interests-adaptive.cpp):
+//    retransmission queue served first; a timeout scan every rtoCheckInterval (RTO expiry and
+//    Interest lifetime expiry); one loss event per scan; Conservative Window Adaptation;
+//    congestion marks; Nack Duplicate ignored, Nack Congestion = loss, other Nacks = failure
+//    of that segment; per-segment retry limit; FinalBlockId learned from the first Data that
+//    carries it. "fixed" keeps N Interests outstanding and retries like ndncatchunks'
+//    DataFetcher: on lifetime expiry and Nack Duplicate at once, on Nack Congestion after an
+//    exponential backoff (2^n ms, at most 10 s).
+// 3. In-order delivery of content bytes through onBytes, with a bounded reorder buffer (no new
+//    segment is requested beyond nextToDeliver + maxReorderSegments).
+//
+// Every Interest carries a BundleTag {retransmission, floor(cwnd)} in tags.bundle.
+// Trace events (Env::emit): fetch_data (value = segment, value2 = delay since the first
+// Interest for it in s, reason "first"|"retx"), fetch_data_retx (value = segment, value2 =
+// retransmissions), fetch_rtt (value = segment, value2 = RTT sample in s), fetch_timeout
+// (value = segment), fetch_nack (value = segment, reason = Nack reason), fetch_cwnd
+// (value2 = cwnd after a change), fetch_done / fetch_fail (value = bytes).
+//
+// Differences from ndncatchunks, each deliberate: Interest lifetime expiry is detected by the
+// timeout scan (up to rtoCheckInterval late) instead of a timer per Interest; a Nack is only
+// honoured when its Nonce matches the latest Interest for that segment; a fetch whose remaining
+// segments are all resolved after a failure before FinalBlockId is known fails instead of
+// waiting forever; the congestion-Nack backoff of "fixed" grows per segment (ndncatchunks
+// resets its counter on every re-expression).
+
+#include "core/app/endpoint.hpp"
+#include "core/app/fetch-stats.hpp"
+#include "core/cc/rtt-estimator.hpp"
+#include "core/cc/window-controller.hpp"
+#include "core/runtime/env.hpp"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ndnlab::app {
+
+struct SegmentFetcherOptions
+{
+  std::string pipeline = "cubic";                    ///< congestion control (cc registry): fixed | aimd | cubic
+  cc::WindowOptions window;                           ///< init cwnd/ssthresh, fixed size, AIMD and CUBIC parameters
+  cc::WindowControllerOptions control;                ///< ignore congestion marks, disable CWA
+  cc::RttEstimatorOptions rtt;                        ///< RTO estimator (k, min/max/initial RTO, gains)
+  Duration lifetime = std::chrono::milliseconds(4000); ///< InterestLifetime of every Interest
+  int retries = 15;                                   ///< retransmissions per segment on timeout or Nack; -1 = unlimited
+  bool mustBeFresh = false;                           ///< set MustBeFresh on segment Interests
+  bool versionDiscovery = true;                       ///< discover the version via `32=metadata` when the name has none
+  Duration rtoCheckInterval = std::chrono::milliseconds(10); ///< period of the timeout scan
+  size_t maxInFlight = 0;                             ///< cap on outstanding Interests; 0 = the window alone
+  size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
+
+  /// Throws std::invalid_argument for an unknown pipeline or out-of-range values.
+  void validate() const;
+};
+
+enum class FetchErrc : uint8_t {
+  Nack,             ///< a Nack (other than Duplicate/Congestion) for a segment of the content
+  RetriesExhausted, ///< a segment timed out or was Nacked more than `retries` times
+  ApplicationNack,  ///< a segment with ContentType NACK (ndncatchunks exit code 3)
+  BadMetadata,      ///< the metadata reply is not a versioned Name
+  NoFinalBlock,     ///< fetching stopped before any FinalBlockId was seen
+};
+
+std::string_view toString(FetchErrc e);
+
+struct FetchError
+{
+  FetchErrc code;
+  std::string message;
+};
+
+/// What happened to one segment, for per-segment observers (ns-3 delay tracers, logs).
+struct SegmentEvent
+{
+  uint64_t segment = 0;
+  Duration fullDelay{0};    ///< first Interest -> Data
+  Duration lastDelay{0};    ///< last Interest -> Data
+  uint32_t retransmissions = 0;
+  Bytes size;               ///< content bytes
+  bool marked = false;      ///< the Data carried a congestion mark
+};
+
+class SegmentFetcher
+{
+public:
+  using Options = SegmentFetcherOptions;
+  enum class State : uint8_t { Idle, Discovering, Fetching, Done, Failed, Stopped };
+
+  /// Installs endpoint.onData and endpoint.onNack (cleared again by the destructor).
+  /// Throws std::invalid_argument for invalid options.
+  SegmentFetcher(Env& env, Endpoint& endpoint, Options opts = {});
+  ~SegmentFetcher();
+  SegmentFetcher(const SegmentFetcher&) = delete;
+  SegmentFetcher& operator=(const SegmentFetcher&) = delete;
+
+  /// Starts fetching `name` (versioned, or a prefix to discover). Call once.
+  void start(const Name& name);
+  /// Stops without further callbacks.
+  void stop();
+
+  /// Content bytes, in segment order, each call one segment's content. The callback must not
+  /// destroy the fetcher; the view is valid during the call only.
+  std::function<void(ByteSpan)> onBytes;
+  /// The versioned name is known (after discovery, or at once).
+  std::function<void(const Name&)> onVersion;
+  /// All segments delivered.
+  std::function<void()> onComplete;
+  std::function<void(const FetchError&)> onError;
+  /// Optional per-segment observer.
+  std::function<void(const SegmentEvent&)> onSegment;
+
+  /// Network input (installed on the endpoint; public for owners that demultiplex).
+  void handleData(const Data& data);
+  void handleNack(const Nack& nack);
+
+  State state() const { return m_state; }
+  /// Statistics so far (complete after onComplete/onError).
+  FetchStats stats() const;
+  const Options& options() const { return m_opts; }
+  /// Current congestion window (segments).
+  double cwnd() const { return m_ctl ? m_ctl->cwnd() : 0; }
+  const cc::RttEstimator& rttEstimator() const { return m_rtt; }
+  /// The versioned name, once known.
+  const Name& versionedName() const { return m_prefix; }
+
+private:
+  enum class SegState : uint8_t { InFlight, InRetxQueue, Backoff };
+  struct SegInfo
+  {
+    TimePoint firstSent;
+    TimePoint lastSent;
+    Duration rto{0};
+    uint32_t nonce = 0;
+    SegState state = SegState::InFlight;
+    uint32_t retx = 0;           ///< retransmissions (adaptive: all; fixed: sum of the two below)
+    uint32_t timeoutRetries = 0; ///< fixed: retries after lifetime expiry
+    uint32_t nackRetries = 0;    ///< fixed: retries after Nacks
+    uint32_t congestionBackoffs = 0;
+    TimerId backoffTimer = 0;
+  };
+
+  // discovery
+  void sendDiscovery();
+  void onDiscoveryData(const Data& data);
+  void onDiscoveryNack(const Nack& nack);
+  void onDiscoveryTimeout();
+  void retryDiscovery(const std::string& why, bool isNack);
+
+  // pipeline
+  void startPipeline(const Name& versioned);
+  void schedulePackets();
+  bool canSendNew() const;
+  void sendInterest(uint64_t seg, bool isRetransmission);
+  void transmit(uint64_t seg, SegInfo& info, bool isRetransmission);
+  void checkTimeouts();
+  void enqueueForRetransmission(uint64_t seg, SegInfo& info);
+  void recordLoss(uint64_t seg);
+  void handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code);
+  void cancelSegmentsAfter(uint64_t seg);
+  void eraseSegment(std::map<uint64_t, SegInfo>::iterator it);
+  void deliver(uint64_t seg, const Data& data);
+  void emitCwnd();
+  bool isComplete() const { return m_lastSeg && m_nextDeliver > *m_lastSeg; }
+  void finish();
+  void fail(FetchErrc code, std::string message);
+  void cancelTimers();
+  bool retriesExceeded(uint32_t n) const { return m_opts.retries >= 0 && n > static_cast<uint32_t>(m_opts.retries); }
+  std::optional<uint64_t> segmentOf(const Name& name) const;
+
+  Env& m_env;
+  Endpoint& m_ep;
+  Options m_opts;
+  State m_state = State::Idle;
+
+  // discovery
+  Name m_name;
+  Name m_discoveryName;
+  uint32_t m_discoveryNonce = 0;
+  uint32_t m_discoveryTimeouts = 0;
+  uint32_t m_discoveryNacks = 0;
+  uint32_t m_discoveryCongestion = 0;
+  TimerId m_discoveryTimer = 0;
+  TimePoint m_discoveryStart;
+
+  // pipeline
+  Name m_prefix;
+  TimePoint m_pipelineStart;
+  std::unique_ptr<cc::WindowController> m_ctl;
+  cc::RttEstimator m_rtt;
+  bool m_adaptive = true;
+  std::map<uint64_t, SegInfo> m_segs; ///< requested, not yet received
+  std::deque<uint64_t> m_retxQueue;
+  size_t m_inFlight = 0;
+  uint64_t m_nextSeg = 0;
+  std::optional<uint64_t> m_lastSeg;
+  bool m_hasFailure = false;
+  uint64_t m_failedSeg = 0;
+  FetchErrc m_failureCode = FetchErrc::Nack;
+  std::string m_failureReason;
+  TimerId m_checkTimer = 0;
+
+  // delivery
+  uint64_t m_nextDeliver = 0;
+  std::map<uint64_t, Data> m_reorder;
+
+  FetchStats m_stats;
+};
+
+} // namespace ndnlab::app
