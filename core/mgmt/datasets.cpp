@@ -1,0 +1,427 @@
+#include "core/mgmt/datasets.hpp"
+
+namespace ndnlab::mgmt {
+
+namespace {
+
+void appendString(Buffer& out, uint32_t type, const std::string& s)
+{
+  appendTlv(out, type, asBytes(s));
+}
+
+std::string toString(ByteSpan v)
+{
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size());
+}
+
+/// Nanoseconds of a Duration, negative clamped to 0.
+uint64_t nanosOf(Duration d)
+{
+  return static_cast<uint64_t>(std::max<int64_t>(0, d.count()));
+}
+
+/// Milliseconds, negative clamped to 0.
+uint64_t millisOf(std::chrono::milliseconds d)
+{
+  return static_cast<uint64_t>(std::max<int64_t>(0, d.count()));
+}
+
+int64_t clampToInt64(uint64_t v, uint64_t max = INT64_MAX)
+{
+  return static_cast<int64_t>(std::min(v, max));
+}
+
+/// Reads the value of an outer TLV of `type` occupying all of `wire`.
+DecodeResult<ByteSpan> outerValue(ByteSpan wire, uint32_t type)
+{
+  auto e = readSingleTlv(wire);
+  if (!e)
+    return fail(e.error());
+  if (e->type != type)
+    return fail(DecodeError{DecodeErrc::UnexpectedType, type});
+  return e->value;
+}
+
+/// Calls `onElement(const Element&) -> std::optional<DecodeError>` for every element.
+template<typename F>
+std::optional<DecodeError> forEach(ByteSpan value, F&& onElement)
+{
+  TlvReader r(value);
+  while (!r.atEnd()) {
+    auto e = r.next();
+    if (!e)
+      return e.error();
+    if (auto err = onElement(*e))
+      return err;
+  }
+  return std::nullopt;
+}
+
+std::optional<DecodeError> readInto(const Element& e, uint64_t& field)
+{
+  auto v = readNonNegInt(e);
+  if (!v)
+    return v.error();
+  field = *v;
+  return std::nullopt;
+}
+
+} // namespace
+
+// --- ForwarderStatus -------------------------------------------------------------------------
+
+void ForwarderStatus::encodeTo(Buffer& out) const
+{
+  appendString(out, tlv::NfdVersion, nfdVersion);
+  appendTlvNonNegInt(out, tlv::StartTimestamp, millisOf(startTimestamp));
+  appendTlvNonNegInt(out, tlv::CurrentTimestamp, millisOf(currentTimestamp));
+  appendTlvNonNegInt(out, tlv::NNameTreeEntries, nNameTreeEntries);
+  appendTlvNonNegInt(out, tlv::NFibEntries, nFibEntries);
+  appendTlvNonNegInt(out, tlv::NPitEntries, nPitEntries);
+  appendTlvNonNegInt(out, tlv::NMeasurementsEntries, nMeasurementsEntries);
+  appendTlvNonNegInt(out, tlv::NCsEntries, nCsEntries);
+  appendTlvNonNegInt(out, tlv::NInInterests, nInInterests);
+  appendTlvNonNegInt(out, tlv::NInData, nInData);
+  appendTlvNonNegInt(out, tlv::NOutInterests, nOutInterests);
+  appendTlvNonNegInt(out, tlv::NOutData, nOutData);
+  appendTlvNonNegInt(out, tlv::NInNacks, nInNacks);
+  appendTlvNonNegInt(out, tlv::NOutNacks, nOutNacks);
+  appendTlvNonNegInt(out, tlv::NSatisfiedInterests, nSatisfiedInterests);
+  appendTlvNonNegInt(out, tlv::NUnsatisfiedInterests, nUnsatisfiedInterests);
+}
+
+DecodeResult<ForwarderStatus> ForwarderStatus::decode(ByteSpan content)
+{
+  ForwarderStatus s;
+  auto err = forEach(content, [&](const Element& e) -> std::optional<DecodeError> {
+    uint64_t tmp = 0;
+    switch (e.type) {
+      case tlv::NfdVersion: s.nfdVersion = toString(e.value); return std::nullopt;
+      case tlv::StartTimestamp:
+        if (auto r = readInto(e, tmp))
+          return r;
+        s.startTimestamp = UnixMillis(clampToInt64(tmp));
+        return std::nullopt;
+      case tlv::CurrentTimestamp:
+        if (auto r = readInto(e, tmp))
+          return r;
+        s.currentTimestamp = UnixMillis(clampToInt64(tmp));
+        return std::nullopt;
+      case tlv::NNameTreeEntries: return readInto(e, s.nNameTreeEntries);
+      case tlv::NFibEntries: return readInto(e, s.nFibEntries);
+      case tlv::NPitEntries: return readInto(e, s.nPitEntries);
+      case tlv::NMeasurementsEntries: return readInto(e, s.nMeasurementsEntries);
+      case tlv::NCsEntries: return readInto(e, s.nCsEntries);
+      case tlv::NInInterests: return readInto(e, s.nInInterests);
+      case tlv::NInData: return readInto(e, s.nInData);
+      case tlv::NOutInterests: return readInto(e, s.nOutInterests);
+      case tlv::NOutData: return readInto(e, s.nOutData);
+      case tlv::NInNacks: return readInto(e, s.nInNacks);
+      case tlv::NOutNacks: return readInto(e, s.nOutNacks);
+      case tlv::NSatisfiedInterests: return readInto(e, s.nSatisfiedInterests);
+      case tlv::NUnsatisfiedInterests: return readInto(e, s.nUnsatisfiedInterests);
+      default: return std::nullopt;
+    }
+  });
+  if (err)
+    return fail(*err);
+  return s;
+}
+
+// --- FaceStatus ------------------------------------------------------------------------------
+
+void FaceStatus::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  appendTlvNonNegInt(v, tlv::FaceId, faceId);
+  appendString(v, tlv::Uri, remoteUri);
+  appendString(v, tlv::LocalUri, localUri);
+  if (expirationPeriod)
+    appendTlvNonNegInt(v, tlv::ExpirationPeriod, millisOf(*expirationPeriod));
+  appendTlvNonNegInt(v, tlv::FaceScope, faceScope);
+  appendTlvNonNegInt(v, tlv::FacePersistency, facePersistency);
+  appendTlvNonNegInt(v, tlv::LinkType, linkType);
+  if (baseCongestionMarkingInterval)
+    appendTlvNonNegInt(v, tlv::BaseCongestionMarkingInterval, nanosOf(*baseCongestionMarkingInterval));
+  if (defaultCongestionThreshold)
+    appendTlvNonNegInt(v, tlv::DefaultCongestionThreshold, *defaultCongestionThreshold);
+  if (mtu)
+    appendTlvNonNegInt(v, tlv::Mtu, *mtu);
+  appendTlvNonNegInt(v, tlv::NInInterests, nInInterests);
+  appendTlvNonNegInt(v, tlv::NInData, nInData);
+  appendTlvNonNegInt(v, tlv::NInNacks, nInNacks);
+  appendTlvNonNegInt(v, tlv::NOutInterests, nOutInterests);
+  appendTlvNonNegInt(v, tlv::NOutData, nOutData);
+  appendTlvNonNegInt(v, tlv::NOutNacks, nOutNacks);
+  appendTlvNonNegInt(v, tlv::NInBytes, nInBytes);
+  appendTlvNonNegInt(v, tlv::NOutBytes, nOutBytes);
+  appendTlvNonNegInt(v, tlv::Flags, flags);
+  appendTlv(out, tlv::FaceStatus, v);
+}
+
+DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::FaceStatus);
+  if (!value)
+    return fail(value.error());
+  FaceStatus s;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    uint64_t tmp = 0;
+    switch (e.type) {
+      case tlv::FaceId: return readInto(e, s.faceId);
+      case tlv::Uri: s.remoteUri = toString(e.value); return std::nullopt;
+      case tlv::LocalUri: s.localUri = toString(e.value); return std::nullopt;
+      case tlv::ExpirationPeriod:
+        if (auto r = readInto(e, tmp))
+          return r;
+        s.expirationPeriod = std::chrono::milliseconds(clampToInt64(tmp, INT64_MAX / 1'000'000));
+        return std::nullopt;
+      case tlv::FaceScope: return readInto(e, s.faceScope);
+      case tlv::FacePersistency: return readInto(e, s.facePersistency);
+      case tlv::LinkType: return readInto(e, s.linkType);
+      case tlv::BaseCongestionMarkingInterval:
+        if (auto r = readInto(e, tmp))
+          return r;
+        s.baseCongestionMarkingInterval = Duration(clampToInt64(tmp));
+        return std::nullopt;
+      case tlv::DefaultCongestionThreshold:
+        s.defaultCongestionThreshold = 0;
+        return readInto(e, *s.defaultCongestionThreshold);
+      case tlv::Mtu:
+        s.mtu = 0;
+        return readInto(e, *s.mtu);
+      case tlv::NInInterests: return readInto(e, s.nInInterests);
+      case tlv::NInData: return readInto(e, s.nInData);
+      case tlv::NInNacks: return readInto(e, s.nInNacks);
+      case tlv::NOutInterests: return readInto(e, s.nOutInterests);
+      case tlv::NOutData: return readInto(e, s.nOutData);
+      case tlv::NOutNacks: return readInto(e, s.nOutNacks);
+      case tlv::NInBytes: return readInto(e, s.nInBytes);
+      case tlv::NOutBytes: return readInto(e, s.nOutBytes);
+      case tlv::Flags: return readInto(e, s.flags);
+      default: return std::nullopt;
+    }
+  });
+  if (err)
+    return fail(*err);
+  return s;
+}
+
+// --- ChannelStatus ---------------------------------------------------------------------------
+
+void ChannelStatus::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  appendString(v, tlv::LocalUri, localUri);
+  appendTlv(out, tlv::ChannelStatus, v);
+}
+
+DecodeResult<ChannelStatus> ChannelStatus::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::ChannelStatus);
+  if (!value)
+    return fail(value.error());
+  ChannelStatus s;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    if (e.type == tlv::LocalUri)
+      s.localUri = toString(e.value);
+    return std::nullopt;
+  });
+  if (err)
+    return fail(*err);
+  return s;
+}
+
+// --- FibEntry --------------------------------------------------------------------------------
+
+void FibEntryStatus::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  prefix.encodeTo(v);
+  for (const auto& nh : nextHops) {
+    Buffer r;
+    appendTlvNonNegInt(r, tlv::FaceId, nh.faceId);
+    appendTlvNonNegInt(r, tlv::Cost, nh.cost);
+    appendTlv(v, tlv::NextHopRecord, r);
+  }
+  appendTlv(out, tlv::FibEntry, v);
+}
+
+DecodeResult<FibEntryStatus> FibEntryStatus::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::FibEntry);
+  if (!value)
+    return fail(value.error());
+  FibEntryStatus s;
+  bool haveName = false;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    if (e.type == ndnlab::tlv::Name) {
+      auto n = Name::fromValue(e.value);
+      if (!n)
+        return n.error();
+      s.prefix = std::move(*n);
+      haveName = true;
+    }
+    else if (e.type == tlv::NextHopRecord) {
+      NextHop nh;
+      auto inner = forEach(e.value, [&](const Element& f) -> std::optional<DecodeError> {
+        if (f.type == tlv::FaceId)
+          return readInto(f, nh.faceId);
+        if (f.type == tlv::Cost)
+          return readInto(f, nh.cost);
+        return std::nullopt;
+      });
+      if (inner)
+        return inner;
+      s.nextHops.push_back(nh);
+    }
+    return std::nullopt;
+  });
+  if (err)
+    return fail(*err);
+  if (!haveName)
+    return fail(DecodeError{DecodeErrc::MissingElement, ndnlab::tlv::Name});
+  return s;
+}
+
+// --- RibEntry --------------------------------------------------------------------------------
+
+void RibEntryStatus::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  prefix.encodeTo(v);
+  for (const auto& rt : routes) {
+    Buffer r;
+    appendTlvNonNegInt(r, tlv::FaceId, rt.faceId);
+    appendTlvNonNegInt(r, tlv::Origin, rt.origin);
+    appendTlvNonNegInt(r, tlv::Cost, rt.cost);
+    appendTlvNonNegInt(r, tlv::Flags, rt.flags);
+    if (rt.expirationPeriod)
+      appendTlvNonNegInt(r, tlv::ExpirationPeriod, millisOf(*rt.expirationPeriod));
+    appendTlv(v, tlv::Route, r);
+  }
+  appendTlv(out, tlv::RibEntry, v);
+}
+
+DecodeResult<RibEntryStatus> RibEntryStatus::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::RibEntry);
+  if (!value)
+    return fail(value.error());
+  RibEntryStatus s;
+  bool haveName = false;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    if (e.type == ndnlab::tlv::Name) {
+      auto n = Name::fromValue(e.value);
+      if (!n)
+        return n.error();
+      s.prefix = std::move(*n);
+      haveName = true;
+    }
+    else if (e.type == tlv::Route) {
+      Route rt;
+      auto inner = forEach(e.value, [&](const Element& f) -> std::optional<DecodeError> {
+        uint64_t tmp = 0;
+        switch (f.type) {
+          case tlv::FaceId: return readInto(f, rt.faceId);
+          case tlv::Origin: return readInto(f, rt.origin);
+          case tlv::Cost: return readInto(f, rt.cost);
+          case tlv::Flags: return readInto(f, rt.flags);
+          case tlv::ExpirationPeriod:
+            if (auto r = readInto(f, tmp))
+              return r;
+            rt.expirationPeriod = std::chrono::milliseconds(clampToInt64(tmp, INT64_MAX / 1'000'000));
+            return std::nullopt;
+          default: return std::nullopt;
+        }
+      });
+      if (inner)
+        return inner;
+      s.routes.push_back(rt);
+    }
+    return std::nullopt;
+  });
+  if (err)
+    return fail(*err);
+  if (!haveName)
+    return fail(DecodeError{DecodeErrc::MissingElement, ndnlab::tlv::Name});
+  return s;
+}
+
+// --- StrategyChoice --------------------------------------------------------------------------
+
+void StrategyChoiceStatus::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  prefix.encodeTo(v);
+  Buffer n = strategy.wireEncode();
+  appendTlv(v, tlv::Strategy, n);
+  appendTlv(out, tlv::StrategyChoice, v);
+}
+
+DecodeResult<StrategyChoiceStatus> StrategyChoiceStatus::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::StrategyChoice);
+  if (!value)
+    return fail(value.error());
+  StrategyChoiceStatus s;
+  bool haveName = false, haveStrategy = false;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    if (e.type == ndnlab::tlv::Name) {
+      auto n = Name::fromValue(e.value);
+      if (!n)
+        return n.error();
+      s.prefix = std::move(*n);
+      haveName = true;
+    }
+    else if (e.type == tlv::Strategy) {
+      auto n = Name::decode(e.value);
+      if (!n)
+        return n.error();
+      s.strategy = std::move(*n);
+      haveStrategy = true;
+    }
+    return std::nullopt;
+  });
+  if (err)
+    return fail(*err);
+  if (!haveName || !haveStrategy)
+    return fail(DecodeError{DecodeErrc::MissingElement, haveName ? tlv::Strategy : ndnlab::tlv::Name});
+  return s;
+}
+
+// --- CsInfo ----------------------------------------------------------------------------------
+
+void CsInfo::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  appendTlvNonNegInt(v, tlv::Capacity, capacity);
+  appendTlvNonNegInt(v, tlv::Flags, flags);
+  appendTlvNonNegInt(v, tlv::NCsEntries, nEntries);
+  appendTlvNonNegInt(v, tlv::NHits, nHits);
+  appendTlvNonNegInt(v, tlv::NMisses, nMisses);
+  appendTlv(out, tlv::CsInfo, v);
+}
+
+DecodeResult<CsInfo> CsInfo::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::CsInfo);
+  if (!value)
+    return fail(value.error());
+  CsInfo s;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    switch (e.type) {
+      case tlv::Capacity: return readInto(e, s.capacity);
+      case tlv::Flags: return readInto(e, s.flags);
+      case tlv::NCsEntries: return readInto(e, s.nEntries);
+      case tlv::NHits: return readInto(e, s.nHits);
+      case tlv::NMisses: return readInto(e, s.nMisses);
+      default: return std::nullopt;
+    }
+  });
+  if (err)
+    return fail(*err);
+  return s;
+}
+
+} // namespace ndnlab::mgmt
