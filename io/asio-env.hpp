@@ -1,0 +1,194 @@
+#pragma once
+// The daemon/tools implementation of the Env seams (ARCHITECTURE.md "Seams") on one
+// asio::io_context: steady-clock time, a timer heap driven by a single steady_timer,
+// seeded mt19937_64, spdlog logging and a counting (optionally JSON-lines) trace.
+// Everything runs on the io_context's single thread; nothing here is thread-safe.
+
+#include "core/runtime/env.hpp"
+#include "core/runtime/manual-env.hpp"
+
+#include <asio/io_context.hpp>
+#include <asio/steady_timer.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace spdlog {
+class logger;
+}
+
+namespace ndnlab::io {
+
+/// Monotonic time from std::chrono::steady_clock, wall time from system_clock.
+class SteadyClock final : public Clock
+{
+public:
+  TimePoint now() const override;
+  UnixMillis unixNow() const override;
+};
+
+/// One-shot timers on an io_context. A min-heap of (deadline, sequence) entries drives a
+/// single asio::steady_timer armed at the earliest deadline. schedule() is O(log n);
+/// cancel() is O(1) (the slot is freed, its heap entry is skipped when it surfaces, and the
+/// heap is compacted when stale entries outnumber live ones). Timers with equal deadlines
+/// fire in scheduling order.
+class AsioTimers final : public Timers
+{
+public:
+  AsioTimers(asio::io_context& io, const Clock& clock);
+  ~AsioTimers() override;
+
+  TimerId schedule(Duration delay, std::function<void()> cb) override;
+  void cancel(TimerId id) override;
+
+  /// Number of scheduled, not yet fired or cancelled timers.
+  size_t pending() const { return m_live; }
+
+private:
+  struct Slot
+  {
+    std::function<void()> cb;
+    uint32_t gen = 1;
+    bool live = false;
+  };
+  struct Entry
+  {
+    TimePoint when;
+    uint64_t seq;
+    TimerId id;
+  };
+  struct Later
+  {
+    bool operator()(const Entry& a, const Entry& b) const
+    {
+      return a.when != b.when ? a.when > b.when : a.seq > b.seq;
+    }
+  };
+
+  bool isLive(TimerId id) const;
+  void freeSlot(uint32_t index);
+  void popStale();
+  void compact();
+  void arm();
+  void onExpiry(uint64_t waitSeq);
+
+  asio::io_context& m_io;
+  const Clock& m_clock;
+  asio::steady_timer m_timer;
+  std::vector<Entry> m_heap;
+  std::vector<Slot> m_slots;
+  std::vector<uint32_t> m_freeSlots;
+  uint64_t m_nextSeq = 0;
+  size_t m_live = 0;
+  TimePoint m_armedAt = TimePoint::max();
+  uint64_t m_waitSeq = 0;
+  bool m_inExpiry = false;
+};
+
+/// Log backed by an spdlog logger (stderr or a file). Lines read "[module] message".
+class SpdLog final : public Log
+{
+public:
+  /// `file` empty: coloured stderr; otherwise appends to that file (throws on open failure).
+  explicit SpdLog(LogLevel level = LogLevel::Info, const std::string& file = {});
+  ~SpdLog() override;
+
+  bool enabled(LogLevel level) const override { return level >= m_level && m_level != LogLevel::Off; }
+  void write(LogLevel level, std::string_view module, std::string_view message) override;
+  void setLevel(LogLevel level);
+  LogLevel level() const { return m_level; }
+  void flush();
+
+private:
+  LogLevel m_level;
+  std::shared_ptr<spdlog::logger> m_logger;
+};
+
+/// Parses "trace", "debug", "info", "warn", "error", "off"; returns false on other input.
+bool parseLogLevel(std::string_view text, LogLevel& out);
+std::string_view toString(LogLevel level);
+
+/// Trace that counts events per (kind, reason) and, when a file is given, writes every event
+/// as one JSON object per line: {"t":<seconds since start>,"kind":..,"face":..,"reason":..,
+/// "value":..,"value2":..}.
+class CountingTrace final : public Trace
+{
+public:
+  /// `count` false and `file` empty: the trace is disabled (emitters skip work).
+  explicit CountingTrace(bool count = true, const std::string& file = {});
+  ~CountingTrace() override;
+  CountingTrace(const CountingTrace&) = delete;
+  CountingTrace& operator=(const CountingTrace&) = delete;
+
+  bool enabled() const override { return m_count || m_file != nullptr; }
+  void emit(TimePoint when, const TraceEvent& event) override;
+
+  /// Events seen with this kind (and reason, when non-empty).
+  uint64_t count(std::string_view kind, std::string_view reason = {}) const;
+  /// All counters as "kind/reason" -> count (reason omitted when empty), sorted.
+  std::map<std::string, uint64_t> snapshot() const;
+  void flush();
+
+private:
+  struct Hash
+  {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  bool m_count;
+  std::FILE* m_file = nullptr;
+  TimePoint m_start{};
+  bool m_started = false;
+  std::string m_key; // scratch "kind\0reason"
+  std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> m_counts;
+};
+
+/// Knobs of AsioEnv.
+struct AsioEnvOptions
+{
+  /// RNG seed; 0 = seed from std::random_device.
+  uint64_t seed = 0;
+  /// Minimum level written to the log.
+  LogLevel logLevel = LogLevel::Info;
+  /// Log file; empty = stderr.
+  std::string logFile;
+  /// Count trace events per (kind, reason).
+  bool traceCounters = true;
+  /// Write every trace event as a JSON line to this file; empty = off.
+  std::string traceFile;
+};
+
+/// The Env of the daemon and the tools.
+class AsioEnv final : public Env
+{
+public:
+  explicit AsioEnv(asio::io_context& io, const AsioEnvOptions& options = {});
+  ~AsioEnv() override;
+
+  Clock& clock() override { return m_clock; }
+  Timers& timers() override { return m_timers; }
+  Rng& rng() override { return m_rng; }
+  Log& log() override { return m_log; }
+  Trace& trace() override { return m_trace; }
+
+  asio::io_context& ioContext() { return m_io; }
+  AsioTimers& asioTimers() { return m_timers; }
+  SpdLog& spdLog() { return m_log; }
+  CountingTrace& countingTrace() { return m_trace; }
+  uint64_t seed() const { return m_seed; }
+
+private:
+  asio::io_context& m_io;
+  SteadyClock m_clock;
+  AsioTimers m_timers;
+  uint64_t m_seed;
+  SeededRng m_rng;
+  SpdLog m_log;
+  CountingTrace m_trace;
+};
+
+} // namespace ndnlab::io

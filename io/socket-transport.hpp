@@ -1,0 +1,91 @@
+#pragma once
+// Common base of the socket transports of io/: the Env used for logs and trace events,
+// per-reason I/O counters, and the reason a transport closed.
+
+#include "core/face/transport.hpp"
+#include "core/runtime/env.hpp"
+
+#include <memory>
+#include <string>
+
+namespace ndnlab::io {
+
+/// Which socket a transport runs over (the face system picks link-service options by it).
+enum class TransportKind : uint8_t { UnixStream, Tcp, UdpUnicast, UdpMulticast };
+
+/// Static properties given to a socket transport at construction.
+struct TransportInfo
+{
+  TransportKind kind = TransportKind::UnixStream;
+  std::string localUri;
+  std::string remoteUri;
+  face::FaceScope scope = face::FaceScope::NonLocal;
+  face::FacePersistency persistency = face::FacePersistency::OnDemand;
+  face::LinkType linkType = face::LinkType::PointToPoint;
+  ssize_t mtu = face::MtuUnlimited;
+};
+
+/// I/O-level drops and failures; each field name is the reason string used in logs/traces.
+struct IoCounters
+{
+  uint64_t nFrameTooLarge = 0;   ///< "frame-too-large": stream TLV header above the limit
+  uint64_t nBadHeader = 0;       ///< "bad-tlv-header": invalid TLV-TYPE/LENGTH in a stream
+  uint64_t nInvalidDatagram = 0; ///< "invalid-datagram": datagram is not exactly one TLV
+  uint64_t nSendQueueFull = 0;   ///< "send-queue-full": frame dropped, queue above its bound
+  uint64_t nSendErrors = 0;      ///< "send-error": datagram send failed (EAGAIN, unreachable)
+  uint64_t nSocketErrors = 0;    ///< "socket-error": read/write error on a stream socket
+  uint64_t nReconnects = 0;      ///< permanent faces: successful reconnections
+};
+
+class SocketTransport : public face::Transport
+{
+public:
+  /// Why the transport closed or failed ("eof", "frame-too-large", "idle-timeout", ...);
+  /// empty while open.
+  const std::string& closeReason() const { return m_closeReason; }
+  const IoCounters& ioCounters() const { return m_ioCounters; }
+  TransportKind kind() const { return m_kind; }
+  /// FaceId reported in trace events (set by the face system once the face is added).
+  void setTraceFaceId(face::FaceId id) { m_traceFaceId = id; }
+
+protected:
+  SocketTransport(Env& env, const TransportInfo& info)
+    : Transport(info.localUri, info.remoteUri, info.scope, info.persistency, info.linkType,
+                info.mtu),
+      m_env(env),
+      m_kind(info.kind)
+  {
+  }
+
+  /// Counts a dropped frame: trace event "io_drop" with `reason`, debug log line ending DROP.
+  void traceDrop(std::string_view reason, int64_t bytes = 0)
+  {
+    m_env.emit({"io_drop", m_traceFaceId, reason, bytes, 0});
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " ", reason, " DROP");
+  }
+
+  /// Records why the transport is going away: trace event "face_close" with the reason.
+  void recordClose(std::string_view reason, LogLevel level = LogLevel::Info)
+  {
+    if (!m_closeReason.empty())
+      return;
+    m_closeReason = std::string(reason);
+    m_env.emit({"face_close", m_traceFaceId, reason, 0, 0});
+    NDNLAB_LOG(m_env, level, "io", remoteUri(), " closing: ", reason);
+  }
+
+  /// Weak handle checked by asynchronous handlers: expired once the transport is destroyed.
+  std::weak_ptr<char> guard() const { return m_guard; }
+
+  Env& m_env;
+  TransportKind m_kind;
+  IoCounters m_ioCounters;
+  std::string m_closeReason;
+  face::FaceId m_traceFaceId = face::InvalidFaceId;
+  std::shared_ptr<char> m_guard = std::make_shared<char>(0);
+};
+
+/// Channels hand every transport they create (accepted or connected) to this callback.
+using TransportCallback = std::function<void(std::unique_ptr<SocketTransport>)>;
+
+} // namespace ndnlab::io

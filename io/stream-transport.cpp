@@ -1,0 +1,320 @@
+#include "io/stream-transport.hpp"
+
+#include <asio/post.hpp>
+
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ndnlab::io {
+
+namespace {
+
+constexpr size_t MaxIov = 64; // asio gathers at most 64 buffers per call
+
+template<typename Socket>
+void setBuffers(Socket& s, int size)
+{
+  if (size <= 0)
+    return;
+  std::error_code ec;
+  s.set_option(asio::socket_base::send_buffer_size(size), ec);
+  s.set_option(asio::socket_base::receive_buffer_size(size), ec);
+}
+
+} // namespace
+
+void configureStreamSocket(asio::local::stream_protocol::socket& s, const StreamTransportOptions& o)
+{
+  setBuffers(s, o.socketBufferSize);
+}
+
+void configureStreamSocket(asio::ip::tcp::socket& s, const StreamTransportOptions& o)
+{
+  setBuffers(s, o.socketBufferSize);
+  std::error_code ec;
+  s.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+template<typename Protocol>
+StreamTransport<Protocol>::StreamTransport(Env& env, Socket&& socket, const TransportInfo& info,
+                                           const StreamTransportOptions& options)
+  : SocketTransport(env, info), m_socket(std::move(socket)), m_options(options)
+{
+  m_options.receiveBufferSize = std::max(m_options.receiveBufferSize, 2 * m_options.maxFrameSize);
+  m_rbuf.resize(m_options.receiveBufferSize);
+  m_iov.reserve(MaxIov);
+  adoptSocket(std::move(m_socket));
+}
+
+template<typename Protocol>
+StreamTransport<Protocol>::~StreamTransport()
+{
+  m_guard.reset(); // pending handlers see the transport gone
+  std::error_code ec;
+  m_socket.close(ec);
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::adoptSocket(Socket&& socket)
+{
+  if (&socket != &m_socket)
+    m_socket = std::move(socket);
+  std::error_code ec;
+  m_socket.non_blocking(true, ec);
+  configureStreamSocket(m_socket, m_options);
+  m_rend = 0;
+  m_reading = false;
+  startReceive();
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::startReceive()
+{
+  if (m_reading || !m_socket.is_open())
+    return;
+  m_reading = true;
+  m_socket.async_read_some(asio::buffer(m_rbuf.data() + m_rend, m_rbuf.size() - m_rend),
+                           [this, g = guard()](const std::error_code& ec, size_t n) {
+                             if (g.expired())
+                               return;
+                             m_reading = false;
+                             handleReceive(ec, n);
+                           });
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t n)
+{
+  if (ec) {
+    if (ec == asio::error::operation_aborted || !m_socket.is_open())
+      return;
+    if (ec == asio::error::eof)
+      handleFailure("eof", false);
+    else {
+      ++m_ioCounters.nSocketErrors;
+      handleFailure("socket-error", true);
+    }
+    return;
+  }
+  m_rend += n;
+  auto g = guard();
+  size_t pos = 0;
+  while (pos < m_rend) {
+    ByteSpan rest(m_rbuf.data() + pos, m_rend - pos);
+    FrameCheck c = checkFrame(rest, m_options.maxFrameSize);
+    if (c.status == FrameStatus::NeedMore)
+      break;
+    if (c.status != FrameStatus::Complete) {
+      if (c.status == FrameStatus::TooLarge)
+        ++m_ioCounters.nFrameTooLarge;
+      else
+        ++m_ioCounters.nBadHeader;
+      traceDrop(toString(c.status), static_cast<int64_t>(rest.size()));
+      closeWithReason(toString(c.status), true);
+      return;
+    }
+    receive(rest.first(c.size));
+    if (g.expired())
+      return;
+    if (state() != face::TransportState::Up && state() != face::TransportState::Down)
+      return;
+    pos += c.size;
+  }
+  if (pos > 0) {
+    if (pos < m_rend)
+      std::memmove(m_rbuf.data(), m_rbuf.data() + pos, m_rend - pos);
+    m_rend -= pos;
+  }
+  startReceive();
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::doSend(SharedBuffer frame, face::EndpointId)
+{
+  if (!m_socket.is_open())
+    return;
+  size_t n = frame->size();
+  if (m_sendQueueBytes + n > m_options.maxSendQueueBytes) {
+    ++m_ioCounters.nSendQueueFull;
+    traceDrop("send-queue-full", static_cast<int64_t>(n));
+    return;
+  }
+  m_sendQueue.push_back(std::move(frame));
+  m_sendQueueBytes += n;
+  scheduleFlush();
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::scheduleFlush()
+{
+  if (m_flushPosted || m_waitingWritable)
+    return;
+  m_flushPosted = true;
+  asio::post(m_socket.get_executor(), [this, g = guard()] {
+    if (g.expired())
+      return;
+    m_flushPosted = false;
+    flush();
+  });
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::flush()
+{
+  while (!m_sendQueue.empty() && m_socket.is_open()) {
+    m_iov.clear();
+    for (auto it = m_sendQueue.begin(); it != m_sendQueue.end() && m_iov.size() < MaxIov; ++it) {
+      const Buffer& b = **it;
+      size_t skip = m_iov.empty() ? m_frontOffset : 0;
+      m_iov.emplace_back(b.data() + skip, b.size() - skip);
+    }
+    std::error_code ec;
+    size_t n = m_socket.write_some(m_iov, ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      m_waitingWritable = true;
+      m_socket.async_wait(Socket::wait_write, [this, g = guard()](const std::error_code& ec) {
+        if (g.expired())
+          return;
+        m_waitingWritable = false;
+        if (ec) {
+          if (ec != asio::error::operation_aborted && m_socket.is_open()) {
+            ++m_ioCounters.nSocketErrors;
+            handleFailure("socket-error", true);
+          }
+          return;
+        }
+        flush();
+      });
+      return;
+    }
+    if (ec == asio::error::interrupted)
+      continue;
+    if (ec) {
+      ++m_ioCounters.nSocketErrors;
+      handleFailure(ec == asio::error::broken_pipe || ec == asio::error::connection_reset
+                      ? "eof" : "socket-error",
+                    !(ec == asio::error::broken_pipe || ec == asio::error::connection_reset));
+      return;
+    }
+    consume(n);
+  }
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::consume(size_t n)
+{
+  while (n > 0 && !m_sendQueue.empty()) {
+    size_t size = m_sendQueue.front()->size();
+    size_t remaining = size - m_frontOffset;
+    if (n >= remaining) {
+      n -= remaining;
+      m_sendQueueBytes -= size;
+      m_sendQueue.pop_front();
+      m_frontOffset = 0;
+    }
+    else {
+      m_frontOffset += n;
+      n = 0;
+    }
+  }
+}
+
+template<typename Protocol>
+size_t StreamTransport<Protocol>::sendQueueLength() const
+{
+  size_t q = m_sendQueueBytes - m_frontOffset;
+  if (m_socket.is_open()) {
+    int kernel = 0;
+    if (::ioctl(const_cast<Socket&>(m_socket).native_handle(), SIOCOUTQ, &kernel) == 0 &&
+        kernel > 0)
+      q += static_cast<size_t>(kernel);
+  }
+  return q;
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::clearQueues()
+{
+  m_sendQueue.clear();
+  m_sendQueueBytes = 0;
+  m_frontOffset = 0;
+  m_rend = 0;
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::closeSocket()
+{
+  std::error_code ec;
+  if (m_socket.is_open()) {
+    m_socket.shutdown(asio::socket_base::shutdown_both, ec);
+    m_socket.close(ec);
+  }
+  m_reading = false;
+  m_waitingWritable = false;
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::handleFailure(std::string_view reason, bool isError)
+{
+  closeWithReason(reason, isError);
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::closeWithReason(std::string_view reason, bool isError)
+{
+  auto s = state();
+  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
+      s == face::TransportState::Failed)
+    return;
+  recordClose(reason, isError ? LogLevel::Info : LogLevel::Debug);
+  closeSocket();
+  clearQueues();
+  auto g = guard();
+  setState(isError ? face::TransportState::Failed : face::TransportState::Closing);
+  if (g.expired())
+    return;
+  postClosed();
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::close()
+{
+  auto s = state();
+  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
+      s == face::TransportState::Failed)
+    return;
+  recordClose("closed-locally", LogLevel::Debug);
+  auto g = guard();
+  // Give queued frames one last non-blocking attempt (e.g. a final management response).
+  flush();
+  if (g.expired())
+    return;
+  s = state();
+  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
+      s == face::TransportState::Failed)
+    return;
+  closeSocket();
+  clearQueues();
+  setState(face::TransportState::Closing);
+  if (g.expired())
+    return;
+  postClosed();
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::postClosed()
+{
+  asio::post(m_socket.get_executor(), [this, g = guard()] {
+    if (g.expired())
+      return;
+    setState(face::TransportState::Closed);
+  });
+}
+
+template class StreamTransport<asio::local::stream_protocol>;
+template class StreamTransport<asio::ip::tcp>;
+
+} // namespace ndnlab::io

@@ -1,0 +1,99 @@
+#pragma once
+// Transport over a stream socket (Unix or TCP): TLV framing of the byte stream, a bounded
+// receive buffer, a bounded output queue flushed by gathered non-blocking writes.
+//
+// Receive: every read takes as many bytes as the buffer holds and delivers every whole TLV in
+// them, directly from the buffer. A TLV header that is invalid or announces a frame above
+// maxFrameSize cannot be resynchronised, so it closes the transport (Failed) with reason
+// "bad-tlv-header" / "frame-too-large".
+// Send: frames queue; one flush per io_context turn writes the whole queue with writev
+// (up to 64 frames per call). EOF -> Closing -> Closed ("eof"); socket errors -> Failed ->
+// Closed ("socket-error"). Final state changes are posted, so a face is never destroyed
+// inside a call into its transport.
+
+#include "io/socket-transport.hpp"
+#include "io/tlv-framer.hpp"
+
+#include <asio/ip/tcp.hpp>
+#include <asio/local/stream_protocol.hpp>
+
+#include <deque>
+#include <vector>
+
+namespace ndnlab::io {
+
+struct StreamTransportOptions
+{
+  /// Largest frame (whole top-level TLV) accepted, bytes; a larger header closes the face.
+  size_t maxFrameSize = DefaultMaxFrameSize;
+  /// Receive buffer, bytes: the most one read takes (raised to 2 x maxFrameSize if smaller).
+  size_t receiveBufferSize = 256 * 1024;
+  /// Send queue bound, bytes; frames beyond it are dropped ("send-queue-full").
+  size_t maxSendQueueBytes = 32 * 1024 * 1024;
+  /// SO_SNDBUF and SO_RCVBUF, bytes; 0 = kernel default (the kernel may cap the value).
+  int socketBufferSize = 4 * 1024 * 1024;
+};
+
+template<typename Protocol>
+class StreamTransport : public SocketTransport
+{
+public:
+  using Socket = typename Protocol::socket;
+
+  /// Takes a connected socket and starts reading.
+  StreamTransport(Env& env, Socket&& socket, const TransportInfo& info,
+                  const StreamTransportOptions& options = {});
+  ~StreamTransport() override;
+
+  void close() override;
+  /// Internal queue + bytes not yet sent by the kernel (SIOCOUTQ).
+  size_t sendQueueLength() const override;
+
+  const StreamTransportOptions& options() const { return m_options; }
+
+protected:
+  void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
+
+  /// EOF (`isError` false) or socket error. Default: close ("eof") or fail ("socket-error").
+  virtual void handleFailure(std::string_view reason, bool isError);
+
+  /// Closes the socket, records `reason`, sets Failed (error) or Closing, then posts Closed.
+  void closeWithReason(std::string_view reason, bool isError);
+  /// Starts reading and writing on `socket` (used by reconnecting subclasses).
+  void adoptSocket(Socket&& socket);
+  void closeSocket();
+  void clearQueues();
+  void startReceive();
+
+  Socket m_socket;
+
+private:
+  void handleReceive(const std::error_code& ec, size_t n);
+  void scheduleFlush();
+  void flush();
+  void consume(size_t n);
+  void postClosed();
+
+  StreamTransportOptions m_options;
+  Buffer m_rbuf;
+  size_t m_rend = 0;
+  bool m_reading = false;
+  std::deque<SharedBuffer> m_sendQueue;
+  size_t m_sendQueueBytes = 0;
+  size_t m_frontOffset = 0;
+  bool m_flushPosted = false;
+  bool m_waitingWritable = false;
+  std::vector<asio::const_buffer> m_iov;
+};
+
+extern template class StreamTransport<asio::local::stream_protocol>;
+extern template class StreamTransport<asio::ip::tcp>;
+
+/// Unix stream socket transport. NFD URIs: local "unix://<path>", remote "fd://<fd>".
+using UnixStreamTransport = StreamTransport<asio::local::stream_protocol>;
+
+/// Sets the socket options every stream transport wants (buffers, TCP_NODELAY for TCP).
+void configureStreamSocket(asio::local::stream_protocol::socket& s, const StreamTransportOptions& o);
+void configureStreamSocket(asio::ip::tcp::socket& s, const StreamTransportOptions& o);
+
+} // namespace ndnlab::io

@@ -1,0 +1,426 @@
+#include "io/asio-env.hpp"
+#include "io/client-connector.hpp"
+#include "io/face-uri.hpp"
+#include "io/tcp-channel.hpp"
+#include "io/udp-channel.hpp"
+#include "io/unix-stream-channel.hpp"
+#include "io/tests/io-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace ndnlab::io {
+namespace {
+
+using namespace std::chrono_literals;
+using face::FacePersistency;
+using face::FaceScope;
+using face::TransportState;
+using test::makeFrame;
+using test::runUntil;
+using test::share;
+namespace fs = std::filesystem;
+
+/// Collects transports created by a channel and the frames each receives.
+struct Sink
+{
+  struct Entry
+  {
+    std::unique_ptr<SocketTransport> transport;
+    std::vector<Buffer> frames;
+  };
+  std::vector<std::unique_ptr<Entry>> entries;
+
+  TransportCallback callback()
+  {
+    return [this](std::unique_ptr<SocketTransport> t) { add(std::move(t)); };
+  }
+  Entry& add(std::unique_ptr<SocketTransport> t)
+  {
+    auto e = std::make_unique<Entry>();
+    Entry* raw = e.get();
+    e->transport = std::move(t);
+    e->transport->onReceive = [raw](ByteSpan f, face::EndpointId) {
+      raw->frames.emplace_back(f.begin(), f.end());
+    };
+    entries.push_back(std::move(e));
+    return *raw;
+  }
+};
+
+class ChannelTest : public ::testing::Test
+{
+protected:
+  ChannelTest()
+  {
+    dir = fs::temp_directory_path() / ("ndnlab-io-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+  }
+  ~ChannelTest() override { fs::remove_all(dir); }
+
+  asio::io_context io;
+  AsioEnv env{io, AsioEnvOptions{.seed = 1, .logLevel = LogLevel::Off}};
+  fs::path dir;
+};
+
+// --- Unix ----------------------------------------------------------------------------------
+
+TEST_F(ChannelTest, UnixLoopbackExchange)
+{
+  std::string path = (dir / "sub" / "nfd.sock").string(); // parent dirs are created
+  UnixStreamChannel channel(env, io, UnixChannelOptions{.path = path});
+  Sink server;
+  channel.listen(server.callback());
+  ASSERT_TRUE(channel.isListening());
+  EXPECT_TRUE(fs::is_socket(path));
+  EXPECT_EQ(channel.uri(), "unix://" + path);
+
+  auto client = connectToForwarder(env, io, "unix://" + path);
+  ASSERT_TRUE(client.ok()) << client.error();
+  Sink clientSink;
+  auto& c = clientSink.add(std::move(*client));
+  EXPECT_EQ(c.transport->kind(), TransportKind::UnixStream);
+
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 1; }));
+  auto& s = *server.entries[0];
+  EXPECT_EQ(s.transport->scope(), FaceScope::Local);
+  EXPECT_EQ(s.transport->persistency(), FacePersistency::OnDemand);
+  EXPECT_EQ(s.transport->localUri(), "unix://" + path);
+  EXPECT_EQ(s.transport->remoteUri().rfind("fd://", 0), 0u);
+
+  Buffer interest = makeFrame(tlv::Interest, 40, 1);
+  Buffer data = makeFrame(tlv::Data, 1200, 2);
+  c.transport->send(share(interest));
+  ASSERT_TRUE(runUntil(io, [&] { return s.frames.size() == 1; }));
+  EXPECT_EQ(s.frames[0], interest);
+  s.transport->send(share(data));
+  ASSERT_TRUE(runUntil(io, [&] { return c.frames.size() == 1; }));
+  EXPECT_EQ(c.frames[0], data);
+
+  // Client goes away: the server face closes with "eof".
+  c.transport->close();
+  ASSERT_TRUE(runUntil(io, [&] { return s.transport->state() == TransportState::Closed; }));
+  EXPECT_EQ(s.transport->closeReason(), "eof");
+
+  channel.close();
+  EXPECT_FALSE(fs::exists(path));
+}
+
+TEST_F(ChannelTest, UnixBarePathAndEnvironmentDefault)
+{
+  std::string path = (dir / "a.sock").string();
+  UnixStreamChannel channel(env, io, UnixChannelOptions{.path = path});
+  Sink server;
+  channel.listen(server.callback());
+  auto bare = connectToForwarder(env, io, path);
+  ASSERT_TRUE(bare.ok()) << bare.error();
+  ::setenv("NDN_CLIENT_TRANSPORT", ("unix://" + path).c_str(), 1);
+  EXPECT_EQ(defaultClientTransportUri(), "unix://" + path);
+  auto viaEnv = connectToForwarder(env, io);
+  ::unsetenv("NDN_CLIENT_TRANSPORT");
+  ASSERT_TRUE(viaEnv.ok()) << viaEnv.error();
+  EXPECT_EQ(defaultClientTransportUri(), "unix:///run/nfd/nfd.sock");
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 2; }));
+}
+
+TEST_F(ChannelTest, UnixConnectFailsWithMessage)
+{
+  auto r = connectToForwarder(env, io, "unix://" + (dir / "none.sock").string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("none.sock"), std::string::npos);
+}
+
+TEST_F(ChannelTest, UnixStaleSocketReplacedLiveSocketRefused)
+{
+  std::string path = (dir / "s.sock").string();
+  {
+    // Leave a stale socket file behind: bind without a channel that cleans up.
+    fs::create_directories(dir);
+    asio::local::stream_protocol::acceptor a(io, asio::local::stream_protocol::endpoint(path));
+  }
+  ASSERT_TRUE(fs::exists(path));
+  UnixStreamChannel first(env, io, UnixChannelOptions{.path = path});
+  Sink sink;
+  EXPECT_NO_THROW(first.listen(sink.callback()));
+
+  UnixStreamChannel second(env, io, UnixChannelOptions{.path = path});
+  EXPECT_THROW(second.listen(sink.callback()), std::runtime_error);
+  EXPECT_TRUE(fs::exists(path)); // the live one is untouched
+
+  // A regular file at the path is not replaced.
+  std::string file = (dir / "plain").string();
+  std::ofstream(file) << "x";
+  UnixStreamChannel third(env, io, UnixChannelOptions{.path = file});
+  EXPECT_THROW(third.listen(sink.callback()), std::runtime_error);
+  EXPECT_TRUE(fs::exists(file));
+}
+
+// --- TCP -----------------------------------------------------------------------------------
+
+TEST_F(ChannelTest, TcpLoopbackIsLocal)
+{
+  TcpChannel channel(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0});
+  Sink server;
+  channel.listen(server.callback());
+  uint16_t port = channel.localEndpoint().port();
+  ASSERT_NE(port, 0);
+  EXPECT_EQ(channel.uri(), "tcp4://127.0.0.1:" + std::to_string(port));
+
+  auto client = connectToForwarder(env, io, "tcp4://127.0.0.1:" + std::to_string(port));
+  ASSERT_TRUE(client.ok()) << client.error();
+  Sink clientSink;
+  auto& c = clientSink.add(std::move(*client));
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 1; }));
+  auto& s = *server.entries[0];
+  EXPECT_EQ(s.transport->kind(), TransportKind::Tcp);
+  EXPECT_EQ(s.transport->scope(), FaceScope::Local);
+  EXPECT_EQ(s.transport->persistency(), FacePersistency::OnDemand);
+  EXPECT_EQ(s.transport->remoteUri().rfind("tcp4://127.0.0.1:", 0), 0u);
+  EXPECT_EQ(s.transport->mtu(), face::MtuUnlimited);
+
+  Buffer f = makeFrame(tlv::Interest, 100);
+  c.transport->send(share(f));
+  ASSERT_TRUE(runUntil(io, [&] { return s.frames.size() == 1; }));
+  EXPECT_EQ(s.frames[0], f);
+}
+
+TEST_F(ChannelTest, TcpOutgoingConnect)
+{
+  TcpChannel listener(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0});
+  Sink accepted;
+  listener.listen(accepted.callback());
+  TcpChannel dialer(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0});
+  Sink out;
+  std::string error = "pending";
+  dialer.connect(listener.localEndpoint(), FacePersistency::Persistent,
+                 [&](std::unique_ptr<SocketTransport> t, std::string err) {
+                   error = err;
+                   if (t)
+                     out.add(std::move(t));
+                 });
+  ASSERT_TRUE(runUntil(io, [&] { return out.entries.size() == 1 && accepted.entries.size() == 1; }));
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(out.entries[0]->transport->persistency(), FacePersistency::Persistent);
+  EXPECT_EQ(out.entries[0]->transport->remoteUri(), listener.uri());
+
+  // Connection refused: an unused port (bind one and close it to find it).
+  uint16_t unused;
+  {
+    asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    unused = a.local_endpoint().port();
+  }
+  error = "pending";
+  dialer.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), unused),
+                 FacePersistency::Persistent,
+                 [&](std::unique_ptr<SocketTransport> t, std::string err) { error = err; });
+  ASSERT_TRUE(runUntil(io, [&] { return error != "pending"; }));
+  EXPECT_NE(error.find("connect failed"), std::string::npos) << error;
+}
+
+TEST_F(ChannelTest, TcpPermanentFaceReconnects)
+{
+  TcpChannelOptions opts{.address = "127.0.0.1", .port = 0};
+  opts.reconnect.initialDelay = 20ms;
+  TcpChannel listener(env, io, opts);
+  Sink accepted;
+  listener.listen(accepted.callback());
+  TcpChannel dialer(env, io, opts);
+  Sink out;
+  dialer.connect(listener.localEndpoint(), FacePersistency::Permanent,
+                 [&](std::unique_ptr<SocketTransport> t, std::string) { out.add(std::move(t)); });
+  ASSERT_TRUE(runUntil(io, [&] { return out.entries.size() == 1 && accepted.entries.size() == 1; }));
+  auto& t = *out.entries[0]->transport;
+  // The remote end drops the connection: the permanent face goes Down, then Up again.
+  accepted.entries[0]->transport->close();
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Down; }));
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Up; }));
+  EXPECT_EQ(t.ioCounters().nReconnects, 1u);
+  ASSERT_TRUE(runUntil(io, [&] { return accepted.entries.size() == 2; }));
+  Buffer f = makeFrame(tlv::Interest, 9);
+  t.send(share(f));
+  ASSERT_TRUE(runUntil(io, [&] { return accepted.entries[1]->frames.size() == 1; }));
+  EXPECT_EQ(accepted.entries[1]->frames[0], f);
+  t.close();
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
+}
+
+// --- UDP -----------------------------------------------------------------------------------
+
+class UdpTest : public ChannelTest
+{
+protected:
+  asio::ip::udp::endpoint channelEp() const
+  {
+    return {asio::ip::make_address("127.0.0.1"), channel->localEndpoint().port()};
+  }
+  void makeChannel(Duration idle)
+  {
+    channel = std::make_unique<UdpChannel>(
+      env, io, UdpChannelOptions{.address = "127.0.0.1", .port = 0, .idleTimeout = idle});
+    channel->listen(sink.callback());
+  }
+
+  Sink sink;
+  std::unique_ptr<UdpChannel> channel;
+  asio::ip::udp::socket peer{io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
+};
+
+TEST_F(UdpTest, OnDemandFaceCreatedOnFirstDatagram)
+{
+  makeChannel(10s);
+  Buffer f1 = makeFrame(tlv::Interest, 30, 1);
+  Buffer f2 = makeFrame(tlv::Interest, 31, 2);
+  peer.send_to(asio::buffer(f1), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1 && sink.entries[0]->frames.size() == 1; }));
+  auto& e = *sink.entries[0];
+  EXPECT_EQ(e.frames[0], f1);
+  EXPECT_EQ(e.transport->kind(), TransportKind::UdpUnicast);
+  EXPECT_EQ(e.transport->persistency(), FacePersistency::OnDemand);
+  EXPECT_EQ(e.transport->scope(), FaceScope::NonLocal);
+  EXPECT_EQ(e.transport->remoteUri(), udpUri(peer.local_endpoint()));
+  EXPECT_EQ(e.transport->localUri(), channel->uri());
+  EXPECT_EQ(e.transport->mtu(), UdpMaxPayloadV4);
+
+  // Same endpoint: same face.
+  peer.send_to(asio::buffer(f2), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return e.frames.size() == 2; }));
+  EXPECT_EQ(sink.entries.size(), 1u);
+  EXPECT_EQ(channel->size(), 1u);
+
+  // Reply reaches the peer.
+  Buffer d = makeFrame(tlv::Data, 500, 3);
+  e.transport->send(share(d));
+  Buffer got(2000);
+  asio::ip::udp::endpoint from;
+  size_t n = peer.receive_from(asio::buffer(got), from);
+  got.resize(n);
+  EXPECT_EQ(got, d);
+  EXPECT_EQ(from.port(), channelEp().port());
+}
+
+TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
+{
+  makeChannel(10s);
+  Buffer junk{0x00, 0x01, 0x02};
+  Buffer trailing = makeFrame(tlv::Interest, 5);
+  trailing.push_back(0xAA);
+  peer.send_to(asio::buffer(junk), channelEp());
+  peer.send_to(asio::buffer(trailing), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return env.countingTrace().count("io_drop", "invalid-datagram") == 2; }));
+  EXPECT_TRUE(sink.entries.empty());
+
+  // With a face, an invalid datagram is a counted drop on that face.
+  Buffer good = makeFrame(tlv::Interest, 5);
+  peer.send_to(asio::buffer(good), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
+  peer.send_to(asio::buffer(junk), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries[0]->transport->ioCounters().nInvalidDatagram == 1; }));
+  EXPECT_EQ(sink.entries[0]->frames.size(), 1u);
+  EXPECT_EQ(sink.entries[0]->transport->state(), TransportState::Up);
+}
+
+TEST_F(UdpTest, IdleOnDemandFaceCloses)
+{
+  makeChannel(80ms);
+  Buffer f = makeFrame(tlv::Interest, 30);
+  peer.send_to(asio::buffer(f), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
+  auto& t = *sink.entries[0]->transport;
+  // Keep it busy for a while: no close.
+  for (int i = 0; i < 6; ++i) {
+    test::runFor(io, 30ms);
+    peer.send_to(asio::buffer(f), channelEp());
+  }
+  EXPECT_EQ(t.state(), TransportState::Up);
+  // Then silence: closed within two idle periods.
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 1000ms));
+  EXPECT_EQ(t.closeReason(), "idle-timeout");
+  EXPECT_EQ(channel->size(), 0u);
+  EXPECT_EQ(env.countingTrace().count("face_close", "idle-timeout"), 1u);
+
+  // A new datagram from the same endpoint makes a new face.
+  peer.send_to(asio::buffer(f), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 2; }));
+}
+
+TEST_F(UdpTest, PersistentFaceDoesNotIdleOut)
+{
+  makeChannel(50ms);
+  auto r = channel->connect(peer.local_endpoint(), FacePersistency::Persistent);
+  ASSERT_TRUE(r.created);
+  auto& e = sink.add(std::move(r.created));
+  test::runFor(io, 200ms);
+  EXPECT_EQ(e.transport->state(), TransportState::Up);
+
+  // Sends reach the peer; the peer's reply goes to this face, not a new one.
+  Buffer f = makeFrame(tlv::Interest, 12);
+  e.transport->send(share(f));
+  Buffer got(100);
+  size_t n = peer.receive(asio::buffer(got));
+  got.resize(n);
+  EXPECT_EQ(got, f);
+  peer.send_to(asio::buffer(f), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return e.frames.size() == 1; }));
+  EXPECT_EQ(sink.entries.size(), 1u);
+
+  // connect() again returns the existing face.
+  auto again = channel->connect(peer.local_endpoint(), FacePersistency::Permanent);
+  EXPECT_FALSE(again.created);
+  EXPECT_EQ(again.existing, e.transport.get());
+  EXPECT_EQ(e.transport->persistency(), FacePersistency::Permanent);
+  auto weaker = channel->connect(peer.local_endpoint(), FacePersistency::OnDemand);
+  EXPECT_EQ(e.transport->persistency(), FacePersistency::Permanent);
+  (void)weaker;
+}
+
+TEST_F(UdpTest, UpgradedOnDemandFaceStopsIdling)
+{
+  makeChannel(60ms);
+  Buffer f = makeFrame(tlv::Interest, 30);
+  peer.send_to(asio::buffer(f), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
+  auto r = channel->connect(peer.local_endpoint(), FacePersistency::Persistent);
+  EXPECT_EQ(r.existing, sink.entries[0]->transport.get());
+  test::runFor(io, 250ms);
+  EXPECT_EQ(sink.entries[0]->transport->state(), TransportState::Up);
+}
+
+// --- Face URIs -----------------------------------------------------------------------------
+
+TEST(FaceUri, Parse)
+{
+  auto u = parseFaceUri("udp4://192.0.2.1:6363");
+  ASSERT_TRUE(u.ok());
+  EXPECT_EQ(u->scheme, "udp4");
+  EXPECT_EQ(u->host, "192.0.2.1");
+  EXPECT_EQ(u->port, 6363);
+  EXPECT_TRUE(u->isUdp());
+  EXPECT_EQ(u->toString(), "udp4://192.0.2.1:6363");
+
+  auto v6 = parseFaceUri("tcp6://[::1]:7000");
+  ASSERT_TRUE(v6.ok());
+  EXPECT_EQ(v6->host, "::1");
+  EXPECT_EQ(v6->port, 7000);
+  EXPECT_EQ(v6->toString(), "tcp6://[::1]:7000");
+
+  auto noPort = parseFaceUri("tcp://localhost");
+  ASSERT_TRUE(noPort.ok());
+  EXPECT_EQ(noPort->port, 0);
+
+  auto unix = parseFaceUri("unix:///run/nfd/nfd.sock");
+  ASSERT_TRUE(unix.ok());
+  EXPECT_EQ(unix->path, "/run/nfd/nfd.sock");
+
+  EXPECT_FALSE(parseFaceUri("ether://[01:02:03:04:05:06]").ok());
+  EXPECT_FALSE(parseFaceUri("udp4://1.2.3.4:99999").ok());
+  EXPECT_FALSE(parseFaceUri("udp4://1.2.3.4:x").ok());
+  EXPECT_FALSE(parseFaceUri("udp4://:6363").ok());
+  EXPECT_FALSE(parseFaceUri("1.2.3.4").ok());
+  EXPECT_FALSE(parseFaceUri("unix://relative").ok());
+}
+
+} // namespace
+} // namespace ndnlab::io

@@ -1,0 +1,120 @@
+#pragma once
+// UDP unicast: one channel socket (NFD default port 6363) shared by every unicast face of the
+// channel; datagrams are demultiplexed to faces by remote endpoint. The first valid datagram
+// from an unknown endpoint creates an on-demand face; faces/create makes persistent or
+// permanent ones with connect(). An on-demand face that received nothing during one idle
+// timeout period closes ("idle-timeout"). UDP faces are non-local (NFD rule).
+
+#include "io/socket-transport.hpp"
+
+#include <asio/io_context.hpp>
+#include <asio/ip/udp.hpp>
+
+#include <map>
+
+namespace ndnlab::io {
+
+/// Largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header).
+inline constexpr ssize_t UdpMaxPayloadV4 = 65507;
+
+struct UdpChannelOptions
+{
+  /// Listen address ("0.0.0.0" = all IPv4 interfaces).
+  std::string address = "0.0.0.0";
+  /// Listen port; 0 = an ephemeral port (see localEndpoint()).
+  uint16_t port = 6363;
+  /// An on-demand face idle (no datagram received) this long is closed.
+  Duration idleTimeout = std::chrono::seconds(600);
+  /// SO_SNDBUF and SO_RCVBUF of the channel socket, bytes; 0 = kernel default.
+  int socketBufferSize = 4 * 1024 * 1024;
+  /// Create on-demand faces for datagrams from unknown endpoints.
+  bool acceptNewFaces = true;
+  /// Datagrams read per wakeup before yielding to other handlers.
+  size_t maxDatagramsPerWakeup = 64;
+};
+
+struct UdpShared;
+class UdpChannel;
+
+class UdpUnicastTransport final : public SocketTransport
+{
+public:
+  UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> shared,
+                      const asio::ip::udp::endpoint& remote, const TransportInfo& info,
+                      Duration idleTimeout);
+  ~UdpUnicastTransport() override;
+
+  void close() override;
+  const asio::ip::udp::endpoint& remoteEndpoint() const { return m_remote; }
+
+  /// Raises the persistency (on-demand < persistent < permanent); never lowers it.
+  void upgradePersistency(face::FacePersistency p);
+
+protected:
+  void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
+
+private:
+  friend class UdpChannel;
+  void deliver(ByteSpan datagram);
+  void scheduleIdleCheck();
+  void unregister();
+
+  std::shared_ptr<UdpShared> m_shared;
+  asio::ip::udp::endpoint m_remote;
+  Duration m_idleTimeout;
+  TimerId m_idleTimer = 0;
+  uint64_t m_inAtLastCheck = 0;
+};
+
+class UdpChannel
+{
+public:
+  UdpChannel(Env& env, asio::io_context& io, UdpChannelOptions options);
+  ~UdpChannel();
+  UdpChannel(const UdpChannel&) = delete;
+  UdpChannel& operator=(const UdpChannel&) = delete;
+
+  /// Binds and starts receiving; `onCreated` receives on-demand faces. Throws
+  /// std::runtime_error on a bad address or bind failure.
+  void listen(TransportCallback onCreated);
+  void close();
+
+  struct ConnectResult
+  {
+    std::unique_ptr<SocketTransport> created; ///< a new face's transport, or
+    UdpUnicastTransport* existing = nullptr;  ///< the transport already serving `remote`
+  };
+  /// Face towards `remote` (requires listen()). An existing face is returned, its persistency
+  /// raised to `persistency` when that is stronger.
+  ConnectResult connect(const asio::ip::udp::endpoint& remote, face::FacePersistency persistency);
+
+  /// Transport serving `remote`, if any.
+  UdpUnicastTransport* find(const asio::ip::udp::endpoint& remote) const;
+  size_t size() const;
+  bool isListening() const;
+  asio::ip::udp::endpoint localEndpoint() const;
+  /// "udp4://<address>:<port>" of the channel socket.
+  std::string uri() const;
+  const UdpChannelOptions& options() const { return m_options; }
+
+private:
+  void waitReadable();
+  void drain();
+  void dispatch(ByteSpan datagram, const asio::ip::udp::endpoint& from);
+  std::unique_ptr<UdpUnicastTransport> makeTransport(const asio::ip::udp::endpoint& remote,
+                                                     face::FacePersistency p);
+
+  Env& m_env;
+  asio::io_context& m_io;
+  UdpChannelOptions m_options;
+  std::shared_ptr<UdpShared> m_shared;
+  TransportCallback m_onCreated;
+  Buffer m_rbuf;
+  asio::ip::udp::endpoint m_sender;
+  std::shared_ptr<char> m_guard = std::make_shared<char>(0);
+};
+
+/// NFD canonical URI of a UDP endpoint: udp4://a.b.c.d:port or udp6://[addr]:port.
+std::string udpUri(const asio::ip::udp::endpoint& ep);
+
+} // namespace ndnlab::io
