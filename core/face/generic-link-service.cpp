@@ -1,0 +1,331 @@
+#include "core/face/generic-link-service.hpp"
+
+#include <cmath>
+#include <memory>
+
+namespace ndnlab::face {
+
+namespace {
+
+constexpr std::string_view LogModule = "GenericLinkService";
+
+lp::ReassemblerOptions reassemblerOptions(const LinkServiceOptions& o)
+{
+  lp::ReassemblerOptions r;
+  r.maxFragments = o.maxFragments;
+  r.timeout = o.reassemblyTimeout;
+  r.maxBytes = o.maxReassemblyBytes;
+  return r;
+}
+
+} // namespace
+
+GenericLinkService::GenericLinkService(Env& env, LinkServiceOptions options)
+  : LinkService(env, std::move(options)),
+    // A random first Sequence keeps a restarted sender from colliding with partial packets
+    // the peer still holds from before the restart.
+    m_fragmenter(lp::FragmenterOptions{m_options.maxFragments}, env.rng().next64()),
+    m_reassembler(env, reassemblerOptions(m_options))
+{
+  m_reassembler.onPartialDropped = [this](lp::ReassemblyErrc reason, uint64_t endpoint,
+                                          size_t nFragments) {
+    m_counters.nReassembling = m_reassembler.partialCount();
+    uint64_t& counter = reason == lp::ReassemblyErrc::Timeout ? m_counters.nReassemblyTimeouts
+                                                              : m_counters.nReassemblyDrops;
+    drop(counter, lp::reasonName(reason), endpoint, 0, "partial packet", 0);
+    (void)nFragments;
+  };
+}
+
+GenericLinkService::~GenericLinkService()
+{
+  if (m_transport)
+    m_transport->onReceive = nullptr;
+}
+
+void GenericLinkService::attach(Transport& transport)
+{
+  m_transport = &transport;
+  transport.onReceive = [this](ByteSpan frame, EndpointId endpoint) {
+    receiveFrame(frame, endpoint);
+  };
+}
+
+std::optional<size_t> GenericLinkService::effectiveMtu() const
+{
+  std::optional<size_t> mtu;
+  if (m_transport && m_transport->mtu() != MtuUnlimited && m_transport->mtu() >= 0)
+    mtu = static_cast<size_t>(m_transport->mtu());
+  if (m_options.overrideMtu > 0 && (!mtu || m_options.overrideMtu < *mtu))
+    mtu = m_options.overrideMtu;
+  return mtu;
+}
+
+void GenericLinkService::drop(uint64_t& counter, std::string_view reason, EndpointId endpoint,
+                              size_t octets, std::string_view detail, uint64_t tlvType)
+{
+  ++counter;
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "[face=", m_faceId, " ep=", endpoint, "] ",
+             reason, detail.empty() ? "" : " ", detail, tlvType == 0 ? "" : " type=",
+             tlvType == 0 ? std::string() : std::to_string(tlvType), " octets=", octets, " DROP");
+  m_env.emit(TraceEvent{.kind = "drop", .face = m_faceId, .reason = reason,
+                        .value = static_cast<int64_t>(octets)});
+}
+
+// --- send path ------------------------------------------------------------------------------
+
+void GenericLinkService::sendInterest(const Interest& interest, EndpointId endpoint)
+{
+  lp::LpPacket header;
+  const PacketTags& tags = interest.tags;
+  if (tags.pitToken)
+    header.pitToken = tags.pitToken;
+  if (m_options.allowLocalFields && tags.incomingFaceId)
+    header.incomingFaceId = tags.incomingFaceId;
+  if (tags.congestionMark > 0)
+    header.congestionMark = tags.congestionMark;
+  sendNetPacket(std::move(header), interest.wireEncode(), endpoint);
+}
+
+void GenericLinkService::sendData(const Data& data, EndpointId endpoint)
+{
+  lp::LpPacket header;
+  const PacketTags& tags = data.tags;
+  if (tags.pitToken)
+    header.pitToken = tags.pitToken;
+  if (m_options.allowLocalFields && tags.incomingFaceId)
+    header.incomingFaceId = tags.incomingFaceId;
+  if (tags.noCache)
+    header.cachePolicy = lp::CachePolicyType::NoCache;
+  if (tags.congestionMark > 0)
+    header.congestionMark = tags.congestionMark;
+  sendNetPacket(std::move(header), data.wireEncode(), endpoint);
+}
+
+void GenericLinkService::sendNack(const Nack& nack, EndpointId endpoint)
+{
+  lp::LpPacket header;
+  const PacketTags& tags = nack.interest.tags;
+  if (tags.pitToken)
+    header.pitToken = tags.pitToken;
+  header.nack = static_cast<uint64_t>(nack.reason);
+  if (m_options.allowLocalFields && tags.incomingFaceId)
+    header.incomingFaceId = tags.incomingFaceId;
+  if (tags.congestionMark > 0)
+    header.congestionMark = tags.congestionMark;
+  sendNetPacket(std::move(header), nack.interest.wireEncode(), endpoint);
+}
+
+void GenericLinkService::sendNetPacket(lp::LpPacket&& header, SharedBuffer wire,
+                                       EndpointId endpoint)
+{
+  if (!m_transport)
+    return;
+  checkCongestion(header);
+  const std::optional<size_t> mtu = effectiveMtu();
+
+  if (!header.hasHeaderFields() && !m_options.alwaysUseLpPacket) {
+    // Bare packet: the cached wire encoding goes out as is (no copy).
+    if (!mtu || wire->size() <= *mtu) {
+      m_transport->send(std::move(wire), endpoint);
+      return;
+    }
+  }
+  else {
+    header.fragment = ByteSpan(*wire);
+    if (!mtu || lp::encodedSize(header) <= *mtu) {
+      m_transport->send(lp::encode(header), endpoint);
+      return;
+    }
+  }
+
+  if (!m_options.allowFragmentation) {
+    drop(m_counters.nOutOverMtu, "over-mtu", endpoint, wire->size());
+    return;
+  }
+  auto frames = m_fragmenter.fragment(header, *wire, *mtu);
+  if (!frames) {
+    drop(m_counters.nFragmentationErrors, lp::reasonName(frames.error()), endpoint, wire->size());
+    return;
+  }
+  for (auto& f : *frames)
+    m_transport->send(std::move(f), endpoint);
+}
+
+void GenericLinkService::checkCongestion(lp::LpPacket& header)
+{
+  if (!m_options.allowCongestionMarking)
+    return;
+  size_t queue = m_transport->sendQueueLength();
+  if (queue > m_options.defaultCongestionThreshold) {
+    TimePoint now = m_env.now();
+    if (m_nextMarkTime == TimePoint::max()) {
+      // Queue just became congested: start an incident, first mark after one interval.
+      m_nextMarkTime = now + m_options.baseCongestionMarkingInterval;
+      m_nMarkedInIncident = 0;
+    }
+    else if (now >= m_nextMarkTime) {
+      if (header.congestionMark.value_or(0) == 0)
+        header.congestionMark = 1;
+      ++m_counters.nCongestionMarked;
+      ++m_nMarkedInIncident;
+      // CoDel control law: next interval shrinks with 1/sqrt(marks in this incident + 1).
+      auto interval = Duration(static_cast<Duration::rep>(
+        static_cast<double>(m_options.baseCongestionMarkingInterval.count()) /
+        std::sqrt(static_cast<double>(m_nMarkedInIncident + 1))));
+      m_nextMarkTime += interval;
+    }
+  }
+  else if (m_nextMarkTime != TimePoint::max()) {
+    m_nextMarkTime = TimePoint::max();
+    m_nMarkedInIncident = 0;
+  }
+}
+
+// --- receive path ---------------------------------------------------------------------------
+
+void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
+{
+  auto decoded = lp::decodeFrame(frame);
+  if (!decoded) {
+    const lp::LpDecodeError& e = decoded.error();
+    uint64_t& counter = e.code == lp::LpErrc::UnknownType            ? m_counters.nInUnknownType
+                        : e.code == lp::LpErrc::UnknownCriticalField ? m_counters.nInUnknownCriticalField
+                                                                     : m_counters.nInLpInvalid;
+    drop(counter, lp::reasonName(e.code), endpoint, frame.size(), {}, e.fieldType);
+    return;
+  }
+  const lp::LpPacket& pkt = *decoded;
+  if (pkt.isIdle()) {
+    ++m_counters.nInIdle; // carries only Acks; reliability is not implemented
+    return;
+  }
+
+  if (pkt.hasFragmentationFields()) {
+    if (!m_options.allowReassembly) {
+      drop(m_counters.nReassemblyDrops, "reassembly-disabled", endpoint, frame.size());
+      return;
+    }
+    auto outcome = m_reassembler.receive(endpoint, pkt);
+    m_counters.nReassembling = m_reassembler.partialCount();
+    switch (outcome.status) {
+      case lp::Reassembler::Outcome::Status::Incomplete:
+        return;
+      case lp::Reassembler::Outcome::Status::Dropped:
+        drop(m_counters.nReassemblyDrops, lp::reasonName(outcome.error), endpoint, frame.size());
+        return;
+      case lp::Reassembler::Outcome::Status::Complete:
+        receiveNetPacket(outcome.header, std::move(outcome.packet), endpoint);
+        return;
+    }
+    return;
+  }
+
+  // One copy per frame: the network packet keeps this buffer as its wire encoding.
+  auto wire = std::make_shared<const Buffer>(pkt.fragment->begin(), pkt.fragment->end());
+  receiveNetPacket(pkt, std::move(wire), endpoint);
+}
+
+void GenericLinkService::receiveNetPacket(const lp::LpPacket& header, SharedBuffer wire,
+                                          EndpointId endpoint)
+{
+  uint32_t type = TlvReader(*wire).peekType();
+  if (type == tlv::Interest) {
+    if (header.nack)
+      receiveNack(header, std::move(wire), endpoint);
+    else
+      receiveInterest(header, std::move(wire), endpoint);
+  }
+  else if (type == tlv::Data) {
+    receiveData(header, std::move(wire), endpoint);
+  }
+  else {
+    drop(m_counters.nInUnknownType, "unknown-network-type", endpoint, wire->size(), {}, type);
+  }
+}
+
+void GenericLinkService::receiveInterest(const lp::LpPacket& header, SharedBuffer wire,
+                                         EndpointId endpoint)
+{
+  size_t size = wire->size();
+  if (header.nextHopFaceId && !m_options.allowLocalFields)
+    return drop(m_counters.nInFieldNotAllowed, "next-hop-face-id-not-allowed", endpoint, size);
+  if (header.cachePolicy)
+    return drop(m_counters.nInFieldNotAllowed, "cache-policy-on-interest", endpoint, size);
+  if (header.prefixAnnouncement)
+    return drop(m_counters.nInFieldNotAllowed, "prefix-announcement-on-interest", endpoint, size);
+
+  auto interest = Interest::decode(std::move(wire));
+  if (!interest)
+    return drop(m_counters.nInNetInvalid, "net-invalid", endpoint, size,
+                reasonName(interest.error().code), interest.error().tlvType);
+
+  PacketTags& tags = interest->tags;
+  if (header.nextHopFaceId)
+    tags.nextHopFaceId = header.nextHopFaceId;
+  if (header.congestionMark)
+    tags.congestionMark = *header.congestionMark;
+  if (header.pitToken)
+    tags.pitToken = header.pitToken;
+  // IncomingFaceId is ignored on receive; NonDiscovery is ignored (no self-learning).
+  if (onReceiveInterest)
+    onReceiveInterest(std::move(*interest), endpoint);
+}
+
+void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wire,
+                                     EndpointId endpoint)
+{
+  size_t size = wire->size();
+  if (header.nack)
+    return drop(m_counters.nInFieldNotAllowed, "nack-on-data", endpoint, size);
+  if (header.nextHopFaceId)
+    return drop(m_counters.nInFieldNotAllowed, "next-hop-face-id-on-data", endpoint, size);
+  if (header.nonDiscovery)
+    return drop(m_counters.nInFieldNotAllowed, "non-discovery-on-data", endpoint, size);
+
+  auto data = Data::decode(std::move(wire));
+  if (!data)
+    return drop(m_counters.nInNetInvalid, "net-invalid", endpoint, size,
+                reasonName(data.error().code), data.error().tlvType);
+
+  PacketTags& tags = data->tags;
+  if (header.cachePolicy)
+    tags.noCache = *header.cachePolicy == lp::CachePolicyType::NoCache;
+  if (header.congestionMark)
+    tags.congestionMark = *header.congestionMark;
+  if (header.pitToken)
+    tags.pitToken = header.pitToken;
+  // IncomingFaceId is ignored; PrefixAnnouncement is ignored (no self-learning).
+  if (onReceiveData)
+    onReceiveData(std::move(*data), endpoint);
+}
+
+void GenericLinkService::receiveNack(const lp::LpPacket& header, SharedBuffer wire,
+                                     EndpointId endpoint)
+{
+  size_t size = wire->size();
+  if (header.nextHopFaceId)
+    return drop(m_counters.nInFieldNotAllowed, "next-hop-face-id-on-nack", endpoint, size);
+  if (header.cachePolicy)
+    return drop(m_counters.nInFieldNotAllowed, "cache-policy-on-nack", endpoint, size);
+  if (header.nonDiscovery)
+    return drop(m_counters.nInFieldNotAllowed, "non-discovery-on-nack", endpoint, size);
+  if (header.prefixAnnouncement)
+    return drop(m_counters.nInFieldNotAllowed, "prefix-announcement-on-nack", endpoint, size);
+
+  auto interest = Interest::decode(std::move(wire));
+  if (!interest)
+    return drop(m_counters.nInNetInvalid, "net-invalid", endpoint, size,
+                reasonName(interest.error().code), interest.error().tlvType);
+
+  Nack nack{std::move(*interest), nackReasonFromCode(*header.nack)};
+  PacketTags& tags = nack.interest.tags;
+  if (header.congestionMark)
+    tags.congestionMark = *header.congestionMark;
+  if (header.pitToken)
+    tags.pitToken = header.pitToken;
+  if (onReceiveNack)
+    onReceiveNack(std::move(nack), endpoint);
+}
+
+} // namespace ndnlab::face

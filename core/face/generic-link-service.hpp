@@ -1,0 +1,79 @@
+#pragma once
+// GenericLinkService: network packets <-> NDNLPv2 frames, with NFD GenericLinkService
+// semantics (ndn-spec-facts.md sections 2.4 and 2.6).
+//
+// Send path (upper -> lower):
+//   sendInterest / sendData / sendNack
+//     -> header fields from the packet's tags, cached wire encoding of the packet
+//     -> sendNetPacket()       <- the Interest bundler (issue 4) plugs in here: it sees each
+//                                 network packet with its header before any LP encoding
+//     -> congestion mark, bare or LpPacket framing, fragmentation -> Transport::send
+// Receive path (lower -> upper):
+//   frame -> lp::decodeFrame -> reassembly -> receiveNetPacket() (tag rules, network decode)
+//     -> onReceiveInterest / onReceiveData / onReceiveNack
+//
+// Every drop increments a Counters field, logs one debug line ending in "DROP" and emits
+// the trace event {kind="drop", reason=<reason name>, value=<frame or packet octets>}.
+
+#include "core/face/link-service.hpp"
+#include "core/lp/fragmenter.hpp"
+#include "core/lp/packet.hpp"
+#include "core/lp/reassembler.hpp"
+
+#include <optional>
+
+namespace ndnlab::face {
+
+class GenericLinkService final : public LinkService
+{
+public:
+  explicit GenericLinkService(Env& env, LinkServiceOptions options = {});
+  ~GenericLinkService() override;
+
+  // --- upper interface ---
+  void sendInterest(const Interest& interest, EndpointId endpoint = 0) override;
+  void sendData(const Data& data, EndpointId endpoint = 0) override;
+  void sendNack(const Nack& nack, EndpointId endpoint = 0) override;
+
+  // --- lower interface ---
+  void attach(Transport& transport) override;
+
+  /// FaceId used in log lines and trace events (0 until set).
+  void setFaceId(FaceId id) { m_faceId = id; }
+  FaceId faceId() const { return m_faceId; }
+
+  /// Largest frame the transport accepts: min(transport MTU, options.overrideMtu when
+  /// non-zero); nullopt when unlimited.
+  std::optional<size_t> effectiveMtu() const;
+
+  /// Sequence the next fragment will carry (tests, diagnostics).
+  uint64_t nextFragmentSequence() const { return m_fragmenter.nextSequence(); }
+
+private:
+  /// Common tail of the send path for one network packet `wire` with header fields `header`.
+  void sendNetPacket(lp::LpPacket&& header, SharedBuffer wire, EndpointId endpoint);
+  /// CoDel-like marking on the transport send queue (ndn-spec-facts.md 2.6).
+  void checkCongestion(lp::LpPacket& header);
+
+  void receiveFrame(ByteSpan frame, EndpointId endpoint);
+  /// `header` holds the header fields of the (first fragment of the) packet.
+  void receiveNetPacket(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+  void receiveInterest(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+  void receiveData(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+  void receiveNack(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+
+  /// Counts, logs and traces one drop. `reason` must have static storage (a literal or a
+  /// reasonName()); `detail` and a non-zero `tlvType` are only logged.
+  void drop(uint64_t& counter, std::string_view reason, EndpointId endpoint, size_t octets,
+            std::string_view detail = {}, uint64_t tlvType = 0);
+
+  Transport* m_transport = nullptr;
+  FaceId m_faceId = InvalidFaceId;
+  lp::Fragmenter m_fragmenter;
+  lp::Reassembler m_reassembler;
+  // congestion marking state: TimePoint::max() = not in a congestion incident
+  TimePoint m_nextMarkTime = TimePoint::max();
+  uint64_t m_nMarkedInIncident = 0;
+};
+
+} // namespace ndnlab::face
