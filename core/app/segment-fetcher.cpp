@@ -205,7 +205,7 @@ SegmentFetcher::handleData(const Data& data)
     return;
   }
   if (m_hasFailure && m_segs.empty()) {
-    fail(m_failureCode, m_failureReason);
+    failNoFinalBlock();
     return;
   }
   schedulePackets();
@@ -616,10 +616,6 @@ SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, Fe
 
   if (it != m_segs.end())
     eraseSegment(it);
-  if (m_segs.empty()) {
-    fail(FetchErrc::NoFinalBlock, "Fetching terminated but no final segment number has been found");
-    return;
-  }
   cancelSegmentsAfter(seg);
   if (!m_hasFailure || seg < m_failedSeg) {
     m_failedSeg = seg;
@@ -627,6 +623,15 @@ SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, Fe
     m_failureCode = code;
   }
   m_hasFailure = true;
+  if (m_segs.empty())
+    failNoFinalBlock();
+}
+
+void
+SegmentFetcher::failNoFinalBlock()
+{
+  fail(FetchErrc::NoFinalBlock,
+       strcat("Fetching terminated but no final segment number has been found (", m_failureReason, ")"));
 }
 
 void

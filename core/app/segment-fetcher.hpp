@@ -168,6 +168,7 @@ private:
   void recordLoss(uint64_t seg);
   void handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code);
   void cancelSegmentsAfter(uint64_t seg);
+  void failNoFinalBlock();
   void eraseSegment(std::map<uint64_t, SegInfo>::iterator it);
   void deliver(uint64_t seg, const Data& data);
   void emitCwnd();

@@ -1,0 +1,769 @@
+#include "core/app/segment-fetcher.hpp"
+#include "core/app/segment-server.hpp"
+#include "core/app/tests/test-link.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace ndnlab::app {
+namespace {
+
+using namespace std::chrono_literals;
+using test::FakeEndpoint;
+using test::Link;
+
+Buffer
+randomBytes(size_t n, uint64_t seed)
+{
+  SeededRng rng(seed);
+  Buffer b(n);
+  for (auto& x : b)
+    x = static_cast<uint8_t>(rng.next64());
+  return b;
+}
+
+std::optional<uint64_t>
+segOf(const Interest& i)
+{
+  if (i.name().empty() || !i.name()[-1].isSegment())
+    return std::nullopt;
+  return i.name()[-1].toNumber();
+}
+
+/// A fetcher and a SegmentServer joined by a 10 ms (each way) link.
+class FetchTest : public ::testing::Test
+{
+protected:
+  void serve(size_t bytes, size_t segmentSize = 1000, std::optional<uint64_t> version = 77)
+  {
+    content = randomBytes(bytes, 1);
+    SegmentServer::Options o;
+    o.segmentSize = segmentSize;
+    o.version = version;
+    server.reset(); // its destructor clears the endpoint callback
+    server = std::make_unique<SegmentServer>(env, link.producer, "/lab/file", signer, o);
+    server->publish(content);
+  }
+
+  void makeFetcher(SegmentFetcher::Options o = {})
+  {
+    fetcher.reset();
+    fetcher = std::make_unique<SegmentFetcher>(env, link.consumer, o);
+    fetcher->onBytes = [this](ByteSpan b) { received.insert(received.end(), b.begin(), b.end()); };
+    fetcher->onComplete = [this] { ++completed; };
+    fetcher->onError = [this](const FetchError& e) { errors.push_back(e); };
+  }
+
+  void run(Duration d = 600s) { env.advance(d); }
+
+  ManualEnv env;
+  Link link{env, 10ms};
+  security::DigestSigner signer;
+  Buffer content;
+  std::unique_ptr<SegmentServer> server;
+  std::unique_ptr<SegmentFetcher> fetcher;
+  Buffer received;
+  int completed = 0;
+  std::vector<FetchError> errors;
+};
+
+TEST_F(FetchTest, DiscoveryThenExactBytesEachPipeline)
+{
+  for (std::string cc : {"fixed", "aimd", "cubic"}) {
+    SCOPED_TRACE(cc);
+    received.clear();
+    completed = 0;
+    link.consumer.sentInterests.clear();
+    serve(100'000);
+    SegmentFetcher::Options o;
+    o.pipeline = cc;
+    o.window.fixedSize = 8;
+    makeFetcher(o);
+    fetcher->start("/lab/file");
+    run(60s);
+    ASSERT_EQ(completed, 1);
+    EXPECT_TRUE(errors.empty());
+    EXPECT_EQ(received, content);
+    EXPECT_EQ(fetcher->state(), SegmentFetcher::State::Done);
+
+    // the first Interest is the RDR discovery Interest
+    const Interest& disc = link.consumer.sentInterests.at(0);
+    EXPECT_EQ(disc.name(), Name("/lab/file/32=metadata"));
+    EXPECT_TRUE(disc.canBePrefix());
+    EXPECT_TRUE(disc.mustBeFresh());
+    const Interest& first = link.consumer.sentInterests.at(1);
+    EXPECT_EQ(first.name(), Name("/lab/file/v=77/seg=0"));
+    EXPECT_FALSE(first.canBePrefix());
+    EXPECT_EQ(first.lifetime(), 4000ms);
+
+    auto s = fetcher->stats();
+    EXPECT_EQ(s.segments, 100u);
+    EXPECT_EQ(s.bytes, Bytes(100'000));
+    EXPECT_EQ(s.versionedName, Name("/lab/file/v=77"));
+    EXPECT_EQ(s.retransmissions, 0u);
+    EXPECT_EQ(s.timeouts, 0u);
+    EXPECT_EQ(s.discoveryTime, 20ms);
+    EXPECT_EQ(s.rttMin, 20ms);
+    EXPECT_EQ(s.rttMax, 20ms);
+    EXPECT_GT(s.goodput().bps(), 0);
+    fetcher.reset();
+  }
+}
+
+TEST_F(FetchTest, VersionedNameSkipsDiscovery)
+{
+  serve(5000);
+  makeFetcher();
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  EXPECT_EQ(link.consumer.sentInterests.at(0).name(), Name("/lab/file/v=77/seg=0"));
+  EXPECT_EQ(fetcher->stats().discoveryTime, Duration::zero());
+}
+
+TEST_F(FetchTest, DiscoveryDisabledUsesNameAsGiven)
+{
+  serve(3000);
+  SegmentFetcher::Options o;
+  o.versionDiscovery = false;
+  makeFetcher(o);
+  fetcher->start("/lab/file");
+  env.advance(100ms);
+  ASSERT_FALSE(link.consumer.sentInterests.empty());
+  EXPECT_EQ(link.consumer.sentInterests.at(0).name(), Name("/lab/file/seg=0"));
+}
+
+TEST_F(FetchTest, BundleTagOnEveryInterest)
+{
+  serve(20'000);
+  std::set<uint64_t> dropped;
+  link.interestFilter = [&](Interest& i) {
+    auto s = segOf(i);
+    // drop the first transmission of segment 5
+    if (s == 5u && dropped.insert(5).second)
+      return false;
+    return true;
+  };
+  makeFetcher();
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  std::map<uint64_t, int> sends;
+  for (const auto& i : link.consumer.sentInterests) {
+    ASSERT_TRUE(i.tags.bundle.has_value());
+    auto s = segOf(i);
+    ASSERT_TRUE(s);
+    bool retx = sends[*s]++ > 0;
+    EXPECT_EQ(i.tags.bundle->retransmission, retx);
+    EXPECT_GE(i.tags.bundle->cwnd, 1u);
+  }
+  EXPECT_EQ(link.consumer.sentInterests.front().tags.bundle->cwnd, 2u); // initial window
+  EXPECT_EQ(sends[5], 2);
+}
+
+TEST_F(FetchTest, RandomLossExactBytesEachPipeline)
+{
+  for (std::string cc : {"fixed", "aimd", "cubic"}) {
+    SCOPED_TRACE(cc);
+    received.clear();
+    completed = 0;
+    errors.clear();
+    serve(300'000, 1000);
+    SeededRng lossRng(99);
+    uint64_t drops = 0;
+    link.interestFilter = [&](Interest&) {
+      bool drop = lossRng.uniform() < 0.05;
+      drops += drop;
+      return !drop;
+    };
+    link.dataFilter = [&](Data&) {
+      bool drop = lossRng.uniform() < 0.05;
+      drops += drop;
+      return !drop;
+    };
+    SegmentFetcher::Options o;
+    o.pipeline = cc;
+    o.window.fixedSize = 16;
+    o.retries = -1;
+    makeFetcher(o);
+    fetcher->start("/lab/file");
+    run(3600s);
+    ASSERT_EQ(completed, 1) << (errors.empty() ? "" : errors[0].message);
+    EXPECT_EQ(received, content);
+    auto s = fetcher->stats();
+    EXPECT_GT(drops, 10u);
+    EXPECT_GT(s.retransmissions, 0u);
+    EXPECT_GT(s.timeouts, 0u);
+    EXPECT_EQ(s.segments, 300u);
+    if (cc != "fixed")
+      EXPECT_GT(s.lossDecreases, 0u);
+    fetcher.reset();
+    link.interestFilter = nullptr;
+    link.dataFilter = nullptr;
+  }
+}
+
+TEST_F(FetchTest, TimeoutUsesRtoAndBacksOff)
+{
+  serve(2000, 1000); // 2 segments
+  bool droppedOnce = false;
+  std::vector<TimePoint> seg1Sends;
+  link.interestFilter = [&](Interest& i) {
+    if (segOf(i) == 1u) {
+      seg1Sends.push_back(env.now());
+      if (!droppedOnce) {
+        droppedOnce = true;
+        return false;
+      }
+    }
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run(10s);
+  ASSERT_EQ(completed, 1);
+  ASSERT_EQ(seg1Sends.size(), 2u);
+  // Segments 0 and 1 leave together at t=0 with the initial RTO of 1 s; segment 0's sample
+  // arrives later and does not change seg 1's snapshot, so the retransmission happens at the
+  // first 10 ms scan after 1 s.
+  EXPECT_EQ(seg1Sends[1] - seg1Sends[0], 1010ms);
+  auto s = fetcher->stats();
+  EXPECT_EQ(s.timeouts, 1u);
+  EXPECT_EQ(s.retransmissions, 1u);
+  // loss of segment 1 (> recovery point 0) decreased the window and backed off the RTO
+  EXPECT_EQ(s.lossDecreases, 1u);
+  EXPECT_EQ(s.rttSamples, 1u); // Karn: no sample from the retransmitted segment
+}
+
+TEST_F(FetchTest, RtoKChangesTimeoutScan)
+{
+  // with RTT 20 ms: SRTT 20, RTTVAR 10 -> RTO = max(200, 20 + k*10)
+  for (double k : {4.0, 30.0}) {
+    serve(50'000, 1000);
+    SegmentFetcher::Options o;
+    o.pipeline = "aimd";
+    o.rtt.k = k;
+    makeFetcher(o);
+    fetcher->start("/lab/file/v=77");
+    run(10s);
+    ASSERT_EQ(completed > 0, true);
+    const auto& e = fetcher->rttEstimator();
+    Duration expected = std::max<Duration>(200ms, e.srtt() + Duration(static_cast<int64_t>(k * e.rttVar().count())));
+    EXPECT_EQ(e.rto(), expected);
+    completed = 0;
+    fetcher.reset();
+  }
+}
+
+TEST_F(FetchTest, ConservativeWindowAdaptationOnMultipleLosses)
+{
+  serve(200'000, 1000);
+  // drop the first transmission of segments 20..29: one loss event under CWA
+  std::set<uint64_t> seen;
+  link.interestFilter = [&](Interest& i) {
+    auto s = segOf(i);
+    if (s && *s >= 20 && *s < 30 && seen.insert(*s).second)
+      return false;
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  EXPECT_EQ(fetcher->stats().timeouts, 10u);
+  EXPECT_EQ(fetcher->stats().lossDecreases, 1u);
+}
+
+TEST_F(FetchTest, DisableCwaDecreasesPerEvent)
+{
+  serve(200'000, 1000);
+  std::set<uint64_t> seen;
+  // drop segments in two different scans: 20 and (a later) 40
+  link.interestFilter = [&](Interest& i) {
+    auto s = segOf(i);
+    if (s && (*s == 20 || *s == 21) && seen.insert(*s).second)
+      return false;
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.control.disableCwa = true;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  // both losses are detected in the same scan -> one event for the highest (21)
+  EXPECT_EQ(fetcher->stats().timeouts, 2u);
+  EXPECT_EQ(fetcher->stats().lossDecreases, 1u);
+}
+
+TEST_F(FetchTest, CongestionMarksDecreaseOncePerRtt)
+{
+  serve(100'000, 1000);
+  link.dataFilter = [&](Data& d) {
+    d.tags.congestionMark = 1;
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  auto s = fetcher->stats();
+  EXPECT_EQ(s.marks, 100u);
+  EXPECT_GT(s.markDecreases, 0u);
+  EXPECT_LT(s.markDecreases, 100u); // CWA: not one per marked Data
+  EXPECT_EQ(s.lossDecreases, 0u);
+  EXPECT_EQ(s.retransmissions, 0u);
+  EXPECT_LE(s.cwnd, 2.5);
+}
+
+TEST_F(FetchTest, IgnoreMarksKeepsGrowing)
+{
+  serve(100'000, 1000);
+  link.dataFilter = [&](Data& d) {
+    d.tags.congestionMark = 1;
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.control.ignoreMarks = true;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  auto s = fetcher->stats();
+  EXPECT_EQ(s.marks, 100u);
+  EXPECT_EQ(s.markDecreases, 0u);
+  EXPECT_DOUBLE_EQ(s.cwnd, 102.0); // slow start: 2 + 100
+}
+
+TEST_F(FetchTest, FinalBlockIdLearnedFromLaterSegment)
+{
+  // 10 segments; only the last carries FinalBlockId; beyond the end the producer Nacks.
+  Name versioned("/lab/file/v=1");
+  std::vector<Data> segs;
+  Buffer all = randomBytes(10 * 100, 5);
+  for (uint64_t i = 0; i < 10; ++i) {
+    Data d(Name(versioned).appendSegment(i));
+    d.setContent(ByteSpan(all.data() + i * 100, 100));
+    if (i == 9) {
+      Name last;
+      last.appendSegment(9);
+      d.setFinalBlockId(last[0]);
+    }
+    security::signData(d, signer);
+    segs.push_back(d);
+  }
+  link.producer.onInterest = [&](const Interest& i) {
+    auto s = segOf(i);
+    if (s && *s < segs.size())
+      link.producer.putData(segs[*s]);
+    else
+      link.producer.putNack(Nack{i, NackReason::None});
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "fixed";
+  o.window.fixedSize = 16; // requests 0..15 at once
+  makeFetcher(o);
+  fetcher->start(versioned);
+  run();
+  ASSERT_EQ(completed, 1) << (errors.empty() ? "" : errors[0].message);
+  EXPECT_EQ(received, all);
+  // 10..15, plus 16..24 requested as Data 0..8 freed their slots; all ignored once the end is known
+  EXPECT_EQ(link.producer.sentNacks.size(), 15u);
+  EXPECT_EQ(fetcher->stats().nacks, 0u);
+}
+
+TEST_F(FetchTest, NackBeyondEndClearedByLaterFinalBlockId)
+{
+  // The Nacks for segments past the end arrive before the only FinalBlockId (on segment 9):
+  // the pending failure of segment 10 is cleared because 10 > FinalBlockId.
+  Name versioned("/lab/file/v=1");
+  Buffer all = randomBytes(10 * 100, 5);
+  link.producer.onInterest = [&](const Interest& i) {
+    auto s = *segOf(i);
+    if (s >= 10) {
+      link.producer.putNack(Nack{i, NackReason::None});
+      return;
+    }
+    Data d(i.name());
+    d.setContent(ByteSpan(all.data() + s * 100, 100));
+    if (s == 9) {
+      Name last;
+      last.appendSegment(9);
+      d.setFinalBlockId(last[0]);
+    }
+    security::signData(d, signer);
+    if (s == 9) // answer late
+      env.timers().schedule(50ms, [this, d] { link.producer.putData(d); });
+    else
+      link.producer.putData(d);
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.window.initCwnd = 16;
+  makeFetcher(o);
+  fetcher->start(versioned);
+  run();
+  ASSERT_EQ(completed, 1) << (errors.empty() ? "" : errors[0].message);
+  EXPECT_EQ(received, all);
+  EXPECT_EQ(fetcher->stats().nacks, 1u); // 11..15 were cancelled by the failure of 10
+}
+
+TEST_F(FetchTest, NackBeyondEndWithoutFinalBlockFails)
+{
+  // segments from 3 on are Nacked (None) and no FinalBlockId ever comes: the fetch fails with
+  // NoFinalBlock once everything below the failed segment is resolved (no hang).
+  Name versioned("/lab/file/v=1");
+  link.producer.onInterest = [&](const Interest& i) {
+    auto s = segOf(i);
+    if (s && *s < 3) {
+      Data d(i.name());
+      d.setContent(ByteSpan());
+      security::signData(d, signer);
+      link.producer.putData(d);
+    }
+    else {
+      link.producer.putNack(Nack{i, NackReason::None});
+    }
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.window.initCwnd = 8;
+  makeFetcher(o);
+  fetcher->start(versioned);
+  run();
+  EXPECT_EQ(completed, 0);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::NoFinalBlock);
+  EXPECT_NE(errors[0].message.find("seg=3"), std::string::npos);
+  EXPECT_EQ(fetcher->stats().segments, 3u);
+}
+
+TEST_F(FetchTest, NackForContentSegmentFails)
+{
+  serve(10'000, 1000);
+  link.nackFilter = nullptr;
+  link.interestFilter = [&](Interest& i) {
+    if (segOf(i) == 4u) {
+      Interest copy = i;
+      env.timers().schedule(10ms, [this, copy] { link.consumer.deliverNack(Nack{copy, NackReason::NoRoute}); });
+      return false;
+    }
+    return true;
+  };
+  makeFetcher();
+  fetcher->start("/lab/file/v=77");
+  run();
+  EXPECT_EQ(completed, 0);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::Nack);
+  EXPECT_NE(errors[0].message.find("/lab/file/v=77/seg=4"), std::string::npos);
+  // what was delivered is an in-order prefix that stops before the failed segment
+  EXPECT_LE(received.size(), 4000u);
+  EXPECT_EQ(received, Buffer(content.begin(), content.begin() + received.size()));
+}
+
+TEST_F(FetchTest, NackCongestionIsALossEventAdaptive)
+{
+  serve(20'000, 1000);
+  bool sent = false;
+  link.interestFilter = [&](Interest& i) {
+    if (segOf(i) == 6u && !sent) {
+      sent = true;
+      Interest copy = i;
+      env.timers().schedule(10ms, [this, copy] { link.consumer.deliverNack(Nack{copy, NackReason::Congestion}); });
+      return false;
+    }
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "cubic";
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  auto s = fetcher->stats();
+  EXPECT_EQ(s.nacks, 1u);
+  EXPECT_EQ(s.retransmissions, 1u);
+  EXPECT_EQ(s.lossDecreases, 1u);
+  EXPECT_EQ(s.timeouts, 0u);
+}
+
+TEST_F(FetchTest, FixedRetriesNackDuplicateAtOnceAndCongestionAfterBackoff)
+{
+  serve(3000, 1000);
+  std::map<uint64_t, std::vector<TimePoint>> sends;
+  link.interestFilter = [&](Interest& i) {
+    auto s = segOf(i);
+    sends[*s].push_back(env.now());
+    NackReason r = NackReason::None;
+    if (*s == 1 && sends[1].size() == 1)
+      r = NackReason::Duplicate;
+    else if (*s == 2 && sends[2].size() <= 2)
+      r = NackReason::Congestion;
+    else
+      return true;
+    Interest copy = i;
+    env.timers().schedule(10ms, [this, copy, r] { link.consumer.deliverNack(Nack{copy, r}); });
+    return false;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "fixed";
+  o.window.fixedSize = 4;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  ASSERT_EQ(sends[1].size(), 2u);
+  EXPECT_EQ(sends[1][1] - sends[1][0], 10ms);       // Nack Duplicate: re-expressed at once
+  ASSERT_EQ(sends[2].size(), 3u);
+  EXPECT_EQ(sends[2][1] - sends[2][0], 10ms + 1ms); // first congestion backoff 1 ms
+  EXPECT_EQ(sends[2][2] - sends[2][1], 10ms + 2ms); // then 2 ms
+}
+
+TEST_F(FetchTest, RetriesLimit)
+{
+  serve(5000, 1000);
+  link.interestFilter = [&](Interest& i) { return segOf(i) != 2u; };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.retries = 3;
+  o.rtt.maxRto = 1s;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  EXPECT_EQ(completed, 0);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::RetriesExhausted);
+  size_t n = 0;
+  for (const auto& i : link.consumer.sentInterests)
+    n += segOf(i) == 2u;
+  EXPECT_EQ(n, 4u); // first transmission + 3 retries
+}
+
+TEST_F(FetchTest, FixedRetriesLimitOnLifetimeExpiry)
+{
+  serve(5000, 1000);
+  link.interestFilter = [&](Interest& i) { return segOf(i) != 1u; };
+  SegmentFetcher::Options o;
+  o.pipeline = "fixed";
+  o.retries = 2;
+  o.lifetime = 100ms;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::RetriesExhausted);
+  size_t n = 0;
+  for (const auto& i : link.consumer.sentInterests) {
+    n += segOf(i) == 1u;
+    EXPECT_EQ(i.lifetime(), 100ms);
+  }
+  EXPECT_EQ(n, 3u);
+}
+
+TEST_F(FetchTest, ApplicationNackContent)
+{
+  link.producer.onInterest = [&](const Interest& i) {
+    Data d(i.name());
+    d.setContentType(static_cast<uint64_t>(ContentType::Nack));
+    security::signData(d, signer);
+    link.producer.putData(d);
+  };
+  makeFetcher();
+  fetcher->start("/lab/file/v=1");
+  run();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::ApplicationNack);
+}
+
+TEST_F(FetchTest, BadMetadata)
+{
+  link.producer.onInterest = [&](const Interest& i) {
+    Data d(Name(i.name()).appendVersion(1).appendSegment(0));
+    d.setContent(Name("/lab/file").wireEncode()); // no version
+    security::signData(d, signer);
+    link.producer.putData(d);
+  };
+  makeFetcher();
+  fetcher->start("/lab/file");
+  run();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::BadMetadata);
+}
+
+TEST_F(FetchTest, MetadataWithTrailingFieldsLikeNdnd)
+{
+  // ndnd: Content = Name(versioned) + FinalBlockId
+  serve(4000, 1000);
+  link.producer.onInterest = [&](const Interest& i) {
+    if (i.name() == Name("/lab/file/32=metadata")) {
+      Data d(Name(i.name()).appendVersion(1'700'000'000'000'000).appendSegment(0));
+      Buffer c = Name("/lab/file/v=77").wireEncode();
+      Buffer fb = {0x1a, 0x03, 0x32, 0x01, 0x03};
+      c.insert(c.end(), fb.begin(), fb.end());
+      d.setContent(c);
+      security::signData(d, signer);
+      link.producer.putData(d);
+      return;
+    }
+    server->handleInterest(i);
+  };
+  makeFetcher();
+  fetcher->start("/lab/file");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+}
+
+TEST_F(FetchTest, DiscoveryRetriesOnTimeout)
+{
+  serve(1000);
+  int dropped = 0;
+  link.interestFilter = [&](Interest& i) {
+    if (i.name() == Name("/lab/file/32=metadata") && dropped < 2) {
+      ++dropped;
+      return false;
+    }
+    return true;
+  };
+  makeFetcher();
+  fetcher->start("/lab/file");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(fetcher->stats().discoveryTime, 8000ms + 20ms);
+}
+
+TEST_F(FetchTest, ReorderBufferBoundsRequests)
+{
+  serve(100'000, 1000);
+  bool droppedZero = false;
+  uint64_t maxWhileZeroMissing = 0;
+  bool zeroDone = false;
+  link.interestFilter = [&](Interest& i) {
+    auto s = *segOf(i);
+    if (s == 0 && !droppedZero) {
+      droppedZero = true;
+      return false;
+    }
+    if (s == 0)
+      zeroDone = true;
+    if (!zeroDone)
+      maxWhileZeroMissing = std::max(maxWhileZeroMissing, s);
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.maxReorderSegments = 8;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  EXPECT_EQ(maxWhileZeroMissing, 7u);
+}
+
+TEST_F(FetchTest, MaxInFlightCap)
+{
+  serve(100'000, 1000);
+  size_t outstanding = 0, maxOutstanding = 0;
+  link.interestFilter = [&](Interest&) {
+    maxOutstanding = std::max(maxOutstanding, ++outstanding);
+    return true;
+  };
+  link.dataFilter = [&](Data&) {
+    --outstanding;
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.maxInFlight = 5;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(maxOutstanding, 5u);
+}
+
+TEST_F(FetchTest, TraceEvents)
+{
+  serve(5000, 1000);
+  makeFetcher();
+  std::vector<SegmentEvent> events;
+  fetcher->onSegment = [&](const SegmentEvent& e) { events.push_back(e); };
+  fetcher->start("/lab/file");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(env.traceImpl.count("fetch_data"), 5u);
+  EXPECT_EQ(env.traceImpl.count("fetch_data", "first"), 5u);
+  EXPECT_EQ(env.traceImpl.count("fetch_done"), 1u);
+  ASSERT_EQ(events.size(), 5u);
+  for (const auto& e : events) {
+    EXPECT_EQ(e.fullDelay, 20ms);
+    EXPECT_EQ(e.retransmissions, 0u);
+    EXPECT_EQ(e.size, Bytes(1000));
+  }
+}
+
+TEST_F(FetchTest, UnknownPipelineThrows)
+{
+  SegmentFetcher::Options o;
+  o.pipeline = "bbr";
+  EXPECT_THROW(makeFetcher(o), std::invalid_argument);
+}
+
+TEST_F(FetchTest, StopSilencesCallbacks)
+{
+  serve(100'000, 1000);
+  makeFetcher();
+  fetcher->start("/lab/file/v=77");
+  env.advance(50ms);
+  fetcher->stop();
+  run();
+  EXPECT_EQ(completed, 0);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(fetcher->state(), SegmentFetcher::State::Stopped);
+}
+
+TEST(FetchStatsFormat, SummaryAndJson)
+{
+  FetchStats s;
+  s.versionedName = Name("/a/v=1");
+  s.pipeline = "cubic";
+  s.elapsed = 2s;
+  s.segments = 10;
+  s.bytes = Bytes(250'000);
+  s.interestsSent = 12;
+  s.retransmissions = 2;
+  s.rttSamples = 3;
+  s.rttMin = 1ms;
+  s.rttAvg = 2ms;
+  s.rttMax = 3ms;
+  EXPECT_EQ(formatRate(s.goodput()), "1.000000 Mbit/s");
+  std::string sum = formatSummary(s, true);
+  EXPECT_NE(sum.find("Segments received: 10"), std::string::npos);
+  EXPECT_NE(sum.find("Transferred size: 250.000 kB"), std::string::npos);
+  EXPECT_NE(sum.find("Retransmitted segments: 2 (16.666667%)"), std::string::npos);
+  EXPECT_NE(sum.find("RTT min/avg/max = 1.000/2.000/3.000 ms"), std::string::npos);
+  std::string js = toJson(s, "ok");
+  EXPECT_NE(js.find("\"goodput_bps\":1000000.0"), std::string::npos);
+  EXPECT_NE(js.find("\"name\":\"/a/v=1\""), std::string::npos);
+  EXPECT_EQ(js.front(), '{');
+  EXPECT_EQ(js.back(), '}');
+}
+
+} // namespace
+} // namespace ndnlab::app
