@@ -67,10 +67,11 @@ SegmentFetcher::start(const Name& name)
   m_name = name;
   m_discoveryStart = m_env.now();
   bool hasVersion = !name.empty() && name[-1].isVersion();
-  if (m_opts.versionDiscovery && !hasVersion) {
+  if (m_opts.discovery != VersionDiscovery::None && !hasVersion) {
     m_state = State::Discovering;
     m_discoveryName = name;
-    m_discoveryName.appendKeyword("metadata");
+    if (m_opts.discovery == VersionDiscovery::Rdr)
+      m_discoveryName.appendKeyword("metadata");
     sendDiscovery();
   }
   else {
@@ -316,6 +317,17 @@ SegmentFetcher::onDiscoveryData(const Data& data)
   if (m_discoveryTimer)
     m_env.timers().cancel(std::exchange(m_discoveryTimer, 0));
 
+  if (m_opts.discovery == VersionDiscovery::FirstSegment) {
+    if (data.name().size() <= m_discoveryName.size() || !data.name()[-1].isSegment()) {
+      fail(FetchErrc::BadMetadata, strcat("Reply ", data.name().toUri(), " to ", m_discoveryName.toUri(),
+                                          " is not a segment"));
+      return;
+    }
+    m_stats.discoveryTime = m_env.now() - m_discoveryStart;
+    startPipeline(data.name().getPrefix(-1), &data);
+    return;
+  }
+
   if (data.contentType() != static_cast<uint64_t>(ContentType::Blob)) {
     fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(),
                                         ": ContentType ", data.contentType()));
@@ -398,7 +410,7 @@ SegmentFetcher::onDiscoveryTimeout()
 // --- pipeline ------------------------------------------------------------------------------------
 
 void
-SegmentFetcher::startPipeline(const Name& versioned)
+SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegment)
 {
   m_prefix = versioned;
   m_stats.versionedName = versioned;
@@ -417,6 +429,19 @@ SegmentFetcher::startPipeline(const Name& versioned)
     m_checkTimer = 0;
     checkTimeouts();
   });
+  if (firstSegment && firstSegment->name()[-1].toNumber() == 0u) {
+    // the discovery reply is segment 0: account for it as if requested by the pipeline
+    SegInfo& info = m_segs[0];
+    info.firstSent = info.lastSent = m_discoveryStart;
+    info.rto = m_rtt.rto();
+    info.nonce = m_discoveryNonce;
+    ++m_inFlight;
+    ++m_stats.interestsSent;
+    m_ctl->onInterestSent(0, false);
+    m_nextSeg = 1;
+    handleData(*firstSegment);
+    return;
+  }
   schedulePackets();
 }
 

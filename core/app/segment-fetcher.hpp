@@ -4,7 +4,8 @@
 // 1. Version discovery by the RDR metadata protocol: an Interest `<name>/32=metadata` with
 //    CanBePrefix and MustBeFresh; the reply's Content starts with the versioned Name. Skipped
 //    when the name already ends with a version component or discovery is disabled (then the
-//    name is used as given).
+//    name is used as given). Alternatively (VersionDiscovery::FirstSegment) the first Interest
+//    is `<name>` with CanBePrefix and its reply is taken as segment 0 of `<reply name>.getPrefix(-1)`.
 // 2. Pipelined retrieval of `<versioned>/seg=N` under a congestion window from the cc registry
 //    ("fixed", "aimd", "cubic"), with ndncatchunks semantics (pipeline-interests-adaptive.cpp):
 //    retransmission queue served first; a timeout scan every rtoCheckInterval (RTO expiry and
@@ -46,6 +47,14 @@
 
 namespace ndnlab::app {
 
+/// How the versioned name is found before segments are fetched.
+enum class VersionDiscovery : uint8_t {
+  Rdr,          ///< `<name>/32=metadata` with CanBePrefix+MustBeFresh (ndnget, ndncatchunks)
+  FirstSegment, ///< `<name>` with CanBePrefix+MustBeFresh; the reply is segment 0 of the versioned
+                ///< object (ndn-cxx SegmentFetcher; NFD status datasets)
+  None,         ///< segments are fetched under the name as given
+};
+
 struct SegmentFetcherOptions
 {
   std::string pipeline = "cubic";                    ///< congestion control (cc registry): fixed | aimd | cubic
@@ -55,7 +64,7 @@ struct SegmentFetcherOptions
   Duration lifetime = std::chrono::milliseconds(4000); ///< InterestLifetime of every Interest
   int retries = 15;                                   ///< retransmissions per segment on timeout or Nack; -1 = unlimited
   bool mustBeFresh = false;                           ///< set MustBeFresh on segment Interests
-  bool versionDiscovery = true;                       ///< discover the version via `32=metadata` when the name has none
+  VersionDiscovery discovery = VersionDiscovery::Rdr;  ///< skipped when the name ends with a version
   Duration rtoCheckInterval = std::chrono::milliseconds(10); ///< period of the timeout scan
   size_t maxInFlight = 0;                             ///< cap on outstanding Interests; 0 = the window alone
   size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
@@ -158,7 +167,7 @@ private:
   void retryDiscovery(const std::string& why, bool isNack);
 
   // pipeline
-  void startPipeline(const Name& versioned);
+  void startPipeline(const Name& versioned, const Data* firstSegment = nullptr);
   void schedulePackets();
   bool canSendNew() const;
   void sendInterest(uint64_t seg, bool isRetransmission);

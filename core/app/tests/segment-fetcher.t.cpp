@@ -127,12 +127,44 @@ TEST_F(FetchTest, DiscoveryDisabledUsesNameAsGiven)
 {
   serve(3000);
   SegmentFetcher::Options o;
-  o.versionDiscovery = false;
+  o.discovery = VersionDiscovery::None;
   makeFetcher(o);
   fetcher->start("/lab/file");
   env.advance(100ms);
   ASSERT_FALSE(link.consumer.sentInterests.empty());
   EXPECT_EQ(link.consumer.sentInterests.at(0).name(), Name("/lab/file/seg=0"));
+}
+
+TEST_F(FetchTest, FirstSegmentDiscoveryLikeStatusDatasets)
+{
+  serve(5500, 1000);
+  SegmentFetcher::Options o;
+  o.discovery = VersionDiscovery::FirstSegment;
+  makeFetcher(o);
+  fetcher->start("/lab/file");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  const Interest& first = link.consumer.sentInterests.at(0);
+  EXPECT_EQ(first.name(), Name("/lab/file"));
+  EXPECT_TRUE(first.canBePrefix());
+  EXPECT_TRUE(first.mustBeFresh());
+  EXPECT_EQ(link.consumer.sentInterests.at(1).name(), Name("/lab/file/v=77/seg=1"));
+  EXPECT_EQ(fetcher->stats().segments, 6u);
+  EXPECT_EQ(link.consumer.sentInterests.size(), 6u); // segment 0 came with the discovery
+}
+
+TEST_F(FetchTest, FirstSegmentDiscoverySingleSegment)
+{
+  serve(10, 1000);
+  SegmentFetcher::Options o;
+  o.discovery = VersionDiscovery::FirstSegment;
+  makeFetcher(o);
+  fetcher->start("/lab/file");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  EXPECT_EQ(link.consumer.sentInterests.size(), 1u);
 }
 
 TEST_F(FetchTest, BundleTagOnEveryInterest)
