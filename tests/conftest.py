@@ -1,0 +1,145 @@
+"""Shared fixtures for integration and interop tests: built binaries and running daemons.
+
+Every daemon runs with its own Unix socket in a temporary directory and (unless asked) no
+TCP/UDP listener, so tests can run side by side and never touch /run/nfd.
+"""
+import hashlib
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BUILD = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build"))
+NDNLABD = BUILD / "daemon" / "ndnlabd"
+NDNLAB = BUILD / "tools" / "ndnlab"
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def write_random_file(path, size, seed=1):
+    """Deterministic pseudo-random bytes (fast), `size` bytes."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    with open(path, "wb") as f:
+        left = size
+        while left:
+            n = min(left, 8 << 20)
+            f.write(rng.integers(0, 256, n, dtype=np.uint8).tobytes())
+            left -= n
+    return path
+
+
+def wait_until(predicate, timeout, what, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(interval)
+    raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+
+
+class Daemon:
+    """An ndnlabd process with a config written into `workdir`."""
+
+    def __init__(self, workdir, name="ndnlabd", tcp_port=0, udp_port=0, extra="", netns=None,
+                 log_level="info"):
+        self.workdir = pathlib.Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.name = name
+        self.socket = self.workdir / f"{name}.sock"
+        self.netns = netns
+        self.config = self.workdir / f"{name}.toml"
+        self.log = self.workdir / f"{name}.log"
+        self.config.write_text(
+            f'[general]\nlog_level = "{log_level}"\n\n'
+            f'[face_system.unix]\npath = "{self.socket}"\n\n'
+            f"[face_system.tcp]\nenabled = {str(bool(tcp_port)).lower()}\nport = {tcp_port}\n\n"
+            f"[face_system.udp]\nenabled = {str(bool(udp_port)).lower()}\nport = {udp_port}\n\n"
+            + extra)
+        self.proc = None
+
+    def prefix(self):
+        return ["ip", "netns", "exec", self.netns] if self.netns else []
+
+    def env(self):
+        env = dict(os.environ)
+        env["NDN_CLIENT_TRANSPORT"] = f"unix://{self.socket}"
+        env["NDNLAB_SOCKET"] = str(self.socket)
+        return env
+
+    def start(self):
+        self._logf = open(self.log, "wb")
+        self.proc = subprocess.Popen(self.prefix() + [str(NDNLABD), "--config", str(self.config)],
+                                     stdout=self._logf, stderr=subprocess.STDOUT)
+        try:
+            wait_until(lambda: self.socket.exists() or self.proc.poll() is not None, 10,
+                       f"{self.name} socket")
+        except TimeoutError:
+            self.stop()
+            raise
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:\n{self.log.read_text()}")
+        return self
+
+    def run_tool(self, *args, check=True, timeout=300, **kw):
+        """Runs `ndnlab ARGS...` connected to this daemon."""
+        result = subprocess.run(self.prefix() + [str(NDNLAB), *map(str, args)], env=self.env(),
+                                capture_output=True, timeout=timeout, **kw)
+        if check and result.returncode != 0:
+            raise AssertionError(f"ndnlab {' '.join(map(str, args))} exited {result.returncode}:\n"
+                                 f"{result.stderr.decode(errors='replace')}")
+        return result
+
+    def spawn_tool(self, *args, **kw):
+        return subprocess.Popen(self.prefix() + [str(NDNLAB), *map(str, args)], env=self.env(), **kw)
+
+    def has_route(self, prefix):
+        out = self.run_tool("ctl", "route", "list", check=False, timeout=10)
+        return out.returncode == 0 and prefix in out.stdout.decode(errors="replace")
+
+    def wait_for_route(self, prefix, timeout=10):
+        wait_until(lambda: self.has_route(prefix), timeout, f"route {prefix} on {self.name}")
+
+    def wait_for_route_gone(self, prefix, timeout=10):
+        wait_until(lambda: not self.has_route(prefix), timeout, f"route {prefix} removed on {self.name}")
+
+    def stop(self):
+        """SIGTERM; the daemon must exit 0 within 10 s and remove its socket."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else None
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"{self.name} did not exit on SIGTERM")
+        finally:
+            self._logf.close()
+        return rc
+
+
+@pytest.fixture(scope="session")
+def built_binaries():
+    missing = [p for p in (NDNLABD, NDNLAB) if not p.exists()]
+    if missing:
+        pytest.fail(f"build first (make build): missing {', '.join(map(str, missing))}")
+
+
+@pytest.fixture
+def daemon(tmp_path, built_binaries):
+    d = Daemon(tmp_path).start()
+    yield d
+    rc = d.stop()
+    assert rc == 0, f"ndnlabd exit status {rc}; log:\n{d.log.read_text()}"
+    assert not d.socket.exists(), "ndnlabd left its socket file behind"

@@ -1,0 +1,54 @@
+"""Three ndnlabd in network namespaces joined by veth, with delay and 2% loss on every link:
+a fetch across two UDP hops completes bit-exact."""
+import pytest
+
+from conftest import Daemon, sha256_file, write_random_file
+from netns import Topology, can_use_netns, netem_available
+
+SIZE = 4 * 1024 * 1024
+DELAY_MS = 5
+LOSS_PCT = 2
+
+
+@pytest.fixture
+def chain(tmp_path, built_binaries):
+    ok, why = can_use_netns()
+    if not ok:
+        pytest.skip(why)
+    use_netem = netem_available()
+    with Topology(3) as topo:
+        if use_netem:
+            topo.netem(DELAY_MS, LOSS_PCT)
+            impair = ""
+        else:
+            # No sch_netem in this kernel: the daemons impair their UDP egress instead.
+            impair = (f"[face_system.udp.impair]\nloss = {LOSS_PCT / 100}\n"
+                      f'delay = "{DELAY_MS}ms"\n\n')
+        daemons = []
+        try:
+            for i, ns in enumerate(topo.names):
+                d = Daemon(tmp_path / f"d{i}", name=f"d{i}", udp_port=6363, netns=ns, extra=impair)
+                daemons.append(d.start())
+            yield topo, daemons, use_netem
+        finally:
+            for d in daemons:
+                d.stop()
+
+
+def test_fetch_across_two_lossy_hops(chain, tmp_path):
+    topo, (d0, d1, d2), _ = chain
+    # d0 -> d1 -> d2 for /mh
+    for d, peer in ((d0, topo.links[0][5]), (d1, topo.links[1][5])):
+        created = d.run_tool("ctl", "face", "create", f"udp4://{peer}:6363").stdout.decode()
+        face_id = next(tok for tok in created.replace("=", " ").split() if tok.isdigit())
+        d.run_tool("ctl", "route", "add", "/mh", face_id)
+    payload = write_random_file(tmp_path / "payload.bin", SIZE, seed=3)
+    server = d2.spawn_tool("serve", "/mh/file", payload)
+    try:
+        d2.wait_for_route("/mh/file")
+        out = tmp_path / "out.bin"
+        d0.run_tool("get", "/mh/file", "-o", out, "--cc", "aimd", timeout=600)
+        assert sha256_file(out) == sha256_file(payload)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
