@@ -37,11 +37,7 @@ GenericLinkService::GenericLinkService(Env& env, LinkServiceOptions options)
   };
 }
 
-GenericLinkService::~GenericLinkService()
-{
-  if (m_transport)
-    m_transport->onReceive = nullptr;
-}
+GenericLinkService::~GenericLinkService() = default;
 
 void GenericLinkService::attach(Transport& transport)
 {

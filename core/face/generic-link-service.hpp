@@ -36,6 +36,9 @@ public:
   void sendNack(const Nack& nack, EndpointId endpoint = 0) override;
 
   // --- lower interface ---
+  /// Installs transport.onReceive. The transport must outlive this service or stop delivering
+  /// frames before it is destroyed (Face owns and destroys both together); the destructor
+  /// does not touch the transport.
   void attach(Transport& transport) override;
 
   /// FaceId used in log lines and trace events (0 until set).

@@ -45,16 +45,16 @@ public:
   /// Counters; names are the per-reason drop reasons used in logs and traces.
   struct Counters
   {
-    uint64_t nInLpInvalid = 0;        ///< undecodable LpPacket or network packet
-    uint64_t nInNetInvalid = 0;
-    uint64_t nInUnknownType = 0;      ///< neither Interest, Data nor LpPacket
-    uint64_t nInUnknownCriticalField = 0;
-    uint64_t nInFieldNotAllowed = 0;  ///< e.g. NextHopFaceId without local fields
-    uint64_t nFragmentationErrors = 0;
-    uint64_t nOutOverMtu = 0;
+    uint64_t nInLpInvalid = 0;        ///< undecodable frame: TLV error, field order/repeat, bad field value
+    uint64_t nInNetInvalid = 0;       ///< undecodable Interest/Data inside an accepted frame
+    uint64_t nInUnknownType = 0;      ///< neither Interest, Data nor LpPacket (frame or Fragment)
+    uint64_t nInUnknownCriticalField = 0; ///< unknown LP field that may not be ignored
+    uint64_t nInFieldNotAllowed = 0;  ///< e.g. NextHopFaceId without local fields, Nack on Data
+    uint64_t nFragmentationErrors = 0; ///< MTU too small or too many fragments on send
+    uint64_t nOutOverMtu = 0;         ///< packet over the MTU with fragmentation off
     uint64_t nReassembling = 0;       ///< current partial packets
-    uint64_t nReassemblyTimeouts = 0;
-    uint64_t nReassemblyDrops = 0;    ///< bad or duplicate fragments, memory bound
+    uint64_t nReassemblyTimeouts = 0; ///< partial packets dropped after reassemblyTimeout
+    uint64_t nReassemblyDrops = 0;    ///< bad/duplicate fragments, reassembly off, memory bound
     uint64_t nCongestionMarked = 0;
     uint64_t nInIdle = 0;             ///< LpPackets without fragment
   };
