@@ -1,0 +1,555 @@
+#include "core/fw/forwarder.hpp"
+
+#include "core/fw/algorithm.hpp"
+
+#include <algorithm>
+
+namespace ndnlab::fw {
+
+namespace {
+constexpr std::string_view LogModule = "fw.Forwarder";
+} // namespace
+
+std::string_view toString(UnsolicitedDataPolicy p)
+{
+  switch (p) {
+    case UnsolicitedDataPolicy::DropAll: return "drop-all";
+    case UnsolicitedDataPolicy::AdmitLocal: return "admit-local";
+    case UnsolicitedDataPolicy::AdmitNetwork: return "admit-network";
+    case UnsolicitedDataPolicy::AdmitAll: return "admit-all";
+  }
+  return "unknown";
+}
+
+std::optional<UnsolicitedDataPolicy> parseUnsolicitedDataPolicy(std::string_view s)
+{
+  for (auto p : {UnsolicitedDataPolicy::DropAll, UnsolicitedDataPolicy::AdmitLocal,
+                 UnsolicitedDataPolicy::AdmitNetwork, UnsolicitedDataPolicy::AdmitAll}) {
+    if (toString(p) == s)
+      return p;
+  }
+  return std::nullopt;
+}
+
+Forwarder::Forwarder(Env& env, ForwarderOptions options)
+  : m_env(env),
+    m_options(std::move(options)),
+    m_startTimestamp(env.clock().unixNow()),
+    m_registry(StrategyRegistry::withBuiltins()),
+    m_faceTable(env),
+    m_fib(m_nameTree),
+    m_pit(m_nameTree, table::PitOptions{m_options.pitMaxEntries, m_options.pitMaxInRecordsPerFace,
+                                        m_options.pitMaxLifetime}),
+    m_cs(env, table::CsOptions{m_options.csCapacity, m_options.csMaxBytes, m_options.csScanLimit,
+                               m_options.csAdmit, m_options.csServe}),
+    m_dnl(env, table::DeadNonceListOptions{m_options.dnlLifetime, m_options.dnlCapacity}),
+    m_strategyChoice(m_nameTree,
+                     [this](const Name& name)
+                       -> Result<std::unique_ptr<table::StrategyBase>, std::string> {
+                       auto s = m_registry.create(*this, name);
+                       if (!s)
+                         return fail(s.error());
+                       return std::unique_ptr<table::StrategyBase>(std::move(*s));
+                     })
+{
+  m_strategyChoice.setDefaultStrategy(m_options.defaultStrategy);
+  m_faceTable.afterAdd.connect([this](face::Face& f) { connectFace(f); });
+  m_faceTable.beforeRemove.connect([this](face::Face& f) { cleanupOnFaceRemoval(f); });
+  m_fib.afterNewNextHop = [this](const Name& prefix, const table::NextHop& nh) {
+    afterNewNextHop(prefix, nh);
+  };
+}
+
+Forwarder::~Forwarder()
+{
+  if (m_expiryTimer != 0)
+    m_env.timers().cancel(m_expiryTimer);
+  m_fib.afterNewNextHop = nullptr;
+  // Faces must not call into a half-destroyed forwarder.
+  for (face::Face& f : m_faceTable) {
+    f.afterReceiveInterest = nullptr;
+    f.afterReceiveData = nullptr;
+    f.afterReceiveNack = nullptr;
+  }
+}
+
+// --- faces ----------------------------------------------------------------------------------
+
+face::FaceId Forwarder::addFace(std::unique_ptr<face::Face> face)
+{
+  return m_faceTable.add(std::move(face));
+}
+
+void Forwarder::addReservedFace(std::unique_ptr<face::Face> face, face::FaceId id)
+{
+  m_faceTable.addReserved(std::move(face), id);
+}
+
+void Forwarder::connectFace(face::Face& face)
+{
+  face.afterReceiveInterest = [this](face::Face& f, Interest&& i, face::EndpointId ep) {
+    onIncomingInterest(f, std::move(i), ep);
+  };
+  face.afterReceiveData = [this](face::Face& f, Data&& d, face::EndpointId ep) {
+    onIncomingData(f, std::move(d), ep);
+  };
+  face.afterReceiveNack = [this](face::Face& f, Nack&& n, face::EndpointId ep) {
+    onIncomingNack(f, std::move(n), ep);
+  };
+}
+
+void Forwarder::cleanupOnFaceRemoval(face::Face& face)
+{
+  m_fib.removeNextHopFromAllEntries(face);
+  m_pit.removeFace(face);
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face ", face.id(), " removed: FIB nexthops and PIT records cleaned");
+  afterFaceCleanup(face);
+}
+
+// --- management helpers -----------------------------------------------------------------------
+
+FibStatus Forwarder::addNextHop(const Name& prefix, face::FaceId faceId, uint64_t cost)
+{
+  face::Face* f = m_faceTable.get(faceId);
+  if (f == nullptr)
+    return FibStatus::FaceNotFound;
+  auto [entry, isNew] = m_fib.insert(prefix);
+  if (entry == nullptr)
+    return FibStatus::PrefixTooLong;
+  m_fib.addOrUpdateNextHop(*entry, *f, cost);
+  return FibStatus::Ok;
+}
+
+FibStatus Forwarder::removeNextHop(const Name& prefix, face::FaceId faceId)
+{
+  face::Face* f = m_faceTable.get(faceId);
+  if (f == nullptr)
+    return FibStatus::FaceNotFound;
+  table::FibEntry* entry = m_fib.findExactMatch(prefix);
+  if (entry == nullptr || !entry->hasNextHop(*f))
+    return FibStatus::NotFound;
+  m_fib.removeNextHop(*entry, *f);
+  return FibStatus::Ok;
+}
+
+table::StrategyChoice::InsertResult Forwarder::setStrategy(const Name& prefix,
+                                                           const Name& strategyName)
+{
+  return m_strategyChoice.insert(prefix, strategyName);
+}
+
+bool Forwarder::unsetStrategy(const Name& prefix)
+{
+  return m_strategyChoice.erase(prefix);
+}
+
+void Forwarder::afterNewNextHop(const Name& prefix, const table::NextHop& nexthop)
+{
+  if (m_pit.size() == 0)
+    return;
+  // PIT entries under `prefix` whose longest FIB match is `prefix` (NFD startProcessNewNextHop).
+  std::vector<table::PitEntry*> affected;
+  m_nameTree.forEach([&](const table::NameTreeEntry& nte) {
+    if (!nte.hasPitEntries() || !prefix.isPrefixOf(nte.name()))
+      return;
+    const table::NameTreeEntry* withFib = table::NameTree::findAncestor(
+      const_cast<table::NameTreeEntry*>(&nte),
+      [](const table::NameTreeEntry& e) { return e.fibEntry() != nullptr; });
+    if (withFib == nullptr || withFib->name().size() != prefix.size())
+      return;
+    for (const auto& e : nte.pitEntries())
+      affected.push_back(e.get());
+  });
+  if (affected.empty())
+    return;
+  table::NextHop nh = nexthop;
+  PipelineGuard guard(*this);
+  for (table::PitEntry* e : affected)
+    effectiveStrategy(*e).afterNewNextHop(nh, *e);
+}
+
+// --- helpers ----------------------------------------------------------------------------------
+
+Strategy& Forwarder::effectiveStrategy(const table::PitEntry& entry) const
+{
+  return static_cast<Strategy&>(m_strategyChoice.findEffectiveStrategy(entry));
+}
+
+Strategy& Forwarder::effectiveStrategy(const Name& name) const
+{
+  return static_cast<Strategy&>(m_strategyChoice.findEffectiveStrategy(name));
+}
+
+void Forwarder::drop(uint64_t& counter, std::string_view reason, face::FaceId face, const Name& name)
+{
+  ++counter;
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face=", face, " name=", name, " ", reason, " DROP");
+  m_env.emit(TraceEvent{.kind = "drop", .face = face, .reason = reason});
+}
+
+bool Forwarder::isInProducerRegion(const std::vector<Name>& forwardingHint) const
+{
+  for (const Name& delegation : forwardingHint) {
+    for (const Name& region : m_options.networkRegions) {
+      if (delegation.isPrefixOf(region))
+        return true;
+    }
+  }
+  return false;
+}
+
+void Forwarder::setExpiryTimer(table::PitEntry& entry, Duration delay)
+{
+  m_pit.setExpiry(entry, m_env.now() + std::max(delay, Duration::zero()));
+}
+
+void Forwarder::afterPipeline()
+{
+  if (m_inAfterPipeline)
+    return;
+  m_inAfterPipeline = true;
+  TimePoint now = m_env.now();
+  while (table::PitEntry* e = m_pit.popExpired(now))
+    onInterestFinalize(*e);
+  m_strategyChoice.clearRetired();
+  m_inAfterPipeline = false;
+  rearmExpiryTimer();
+}
+
+void Forwarder::rearmExpiryTimer()
+{
+  std::optional<TimePoint> next = m_pit.nextExpiry();
+  if (!next)
+    return;
+  if (m_expiryTimer != 0) {
+    if (m_expiryTimerAt <= *next)
+      return; // the armed timer fires first and re-arms
+    m_env.timers().cancel(m_expiryTimer);
+  }
+  m_expiryTimerAt = *next;
+  m_expiryTimer = m_env.timers().schedule(*next - m_env.now(), [this] {
+    m_expiryTimer = 0;
+    afterPipeline();
+  });
+}
+
+// --- incoming Interest --------------------------------------------------------------------------
+
+void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::EndpointId endpoint)
+{
+  PipelineGuard guard(*this);
+  FaceEndpoint ingress{face, endpoint};
+  ++m_counters.nInInterests;
+  m_env.emit({.kind = "interest_in", .face = face.id()});
+
+  interest.tags.incomingFaceId = face.id();
+  // The PitToken belongs to the downstream: it lives in the in-record, never goes upstream.
+  std::optional<PitToken> token = std::move(interest.tags.pitToken);
+  interest.tags.pitToken.reset();
+
+  if (std::optional<uint8_t> hopLimit = interest.hopLimit()) {
+    if (*hopLimit == 0)
+      return drop(m_counters.nDropHopLimitZero, "hop_limit_zero", face.id(), interest.name());
+    interest.setHopLimit(static_cast<uint8_t>(*hopLimit - 1));
+  }
+  // A forwarder MUST add a Nonce when missing (spec interest.rst); it keys loop detection.
+  if (!interest.nonce())
+    interest.setNonce(m_env.rng().next32());
+  uint32_t nonce = *interest.nonce();
+
+  if (!face.isLocal() && isLocalhostName(interest.name()))
+    return drop(m_counters.nDropLocalhostInterest, "localhost_scope", face.id(), interest.name());
+
+  if (m_dnl.has(interest.name(), nonce)) {
+    ++m_counters.nLoopDnl;
+    return onInterestLoop(interest, ingress, token);
+  }
+
+  if (!interest.forwardingHint().empty() && isInProducerRegion(interest.forwardingHint()))
+    interest.setForwardingHint({});
+
+  auto shared = std::make_shared<Interest>(std::move(interest));
+  auto [entry, isNew] = m_pit.insert(shared);
+  if (entry == nullptr)
+    return drop(m_counters.nDropPitFull, "pit_full", face.id(), shared->name());
+
+  int dnw = findDuplicateNonce(*entry, nonce, face);
+  bool isLoop = dnw != DuplicateNonceNone;
+  if (face.linkType() == face::LinkType::PointToPoint)
+    isLoop = isLoop && !(dnw & DuplicateNonceInSame); // same Nonce from the same p2p face: retx
+  if (isLoop) {
+    ++m_counters.nLoopPit;
+    return onInterestLoop(*shared, ingress, token);
+  }
+
+  if (entry->findInRecord(face) == nullptr && !m_pit.canAddInRecord(face.id())) {
+    if (isNew)
+      m_pit.erase(entry);
+    return drop(m_counters.nDropPitFaceQuota, "pit_face_quota", face.id(), shared->name());
+  }
+
+  if (!entry->hasInRecords()) {
+    if (std::shared_ptr<Data> data = m_cs.find(*shared))
+      return onContentStoreHit(*shared, ingress, token, *entry, data);
+  }
+  onContentStoreMiss(shared, ingress, std::move(token), *entry);
+}
+
+void Forwarder::onInterestLoop(const Interest& interest, const FaceEndpoint& ingress,
+                               const std::optional<PitToken>& token)
+{
+  if (ingress.face.linkType() != face::LinkType::PointToPoint)
+    return drop(m_counters.nDropLoop, "loop_drop", ingress.face.id(), interest.name());
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face=", ingress.face.id(), " name=", interest.name(),
+             " nonce=", interest.nonce().value_or(0), " loop");
+  m_env.emit({.kind = "interest_loop", .face = ingress.face.id()});
+  effectiveStrategy(interest.name()).onInterestLoop(interest, ingress, token);
+}
+
+void Forwarder::onContentStoreMiss(const std::shared_ptr<Interest>& interest,
+                                   const FaceEndpoint& ingress, std::optional<PitToken>&& token,
+                                   table::PitEntry& entry)
+{
+  ++m_counters.nCsMisses;
+  if (m_options.defaultHopLimit > 0 && !interest->hopLimit())
+    interest->setHopLimit(m_options.defaultHopLimit);
+
+  TimePoint now = m_env.now();
+  m_pit.insertOrUpdateInRecord(entry, ingress.face, ingress.endpoint, interest, std::move(token), now);
+  TimePoint lastExpiry = now;
+  for (const table::PitInRecord& r : entry.inRecords())
+    lastExpiry = std::max(lastExpiry, r.expiry);
+  m_pit.setExpiry(entry, lastExpiry);
+
+  if (std::optional<uint64_t> nextHopId = interest->tags.nextHopFaceId;
+      nextHopId && ingress.face.isLocal()) {
+    // a privileged local application chose the upstream: no strategy, no scope check (NFD)
+    if (face::Face* nextHop = m_faceTable.get(*nextHopId))
+      onOutgoingInterest(*interest, *nextHop, entry);
+    else
+      drop(m_counters.nDropUnknownNextHop, "next_hop_unknown", ingress.face.id(), interest->name());
+    return;
+  }
+  effectiveStrategy(entry).afterReceiveInterest(*interest, ingress, entry);
+}
+
+void Forwarder::onContentStoreHit(const Interest& interest, const FaceEndpoint& ingress,
+                                  const std::optional<PitToken>& token, table::PitEntry& entry,
+                                  const std::shared_ptr<Data>& data)
+{
+  ++m_counters.nCsHits;
+  m_env.emit({.kind = "cs_hit", .face = ingress.face.id()});
+  // Tags of a cached Data are per-send scratch: start clean, mark the CS as its source.
+  data->tags = PacketTags{};
+  data->tags.incomingFaceId = face::ContentStoreFaceId;
+  data->tags.pitToken = token;
+  entry.isSatisfied = true;
+  entry.dataFreshnessPeriod = data->freshnessPeriod();
+  setExpiryTimer(entry, Duration::zero());
+  effectiveStrategy(entry).afterContentStoreHit(*data, ingress, entry);
+}
+
+// --- outgoing Interest ----------------------------------------------------------------------------
+
+table::PitOutRecord* Forwarder::onOutgoingInterest(const Interest& interest, face::Face& egress,
+                                                   table::PitEntry& entry)
+{
+  if (interest.hopLimit() == uint8_t{0} && !egress.isLocal()) {
+    drop(m_counters.nDropOutHopLimitZero, "out_hop_limit_zero", egress.id(), interest.name());
+    return nullptr;
+  }
+  entry.insertOrUpdateOutRecord(egress, interest, m_env.now(), m_options.pitMaxLifetime);
+  egress.sendInterest(interest);
+  ++m_counters.nOutInterests;
+  m_env.emit({.kind = "interest_out", .face = egress.id()});
+  // re-find: a synchronous face could have changed the records while sending
+  return entry.findOutRecord(egress);
+}
+
+// --- Interest finalize ------------------------------------------------------------------------------
+
+void Forwarder::insertDeadNonceList(table::PitEntry& entry, const face::Face* upstream)
+{
+  bool needDnl = true;
+  if (entry.isSatisfied) {
+    // satisfied: only when the Data may soon stop satisfying MustBeFresh retransmissions
+    needDnl = entry.interest().mustBeFresh() && entry.dataFreshnessPeriod < m_dnl.lifetime();
+  }
+  if (!needDnl)
+    return;
+  if (upstream == nullptr) {
+    for (const table::PitOutRecord& r : entry.outRecords())
+      m_dnl.add(entry.name(), r.lastNonce);
+  }
+  else if (const table::PitOutRecord* r = entry.findOutRecord(*upstream)) {
+    m_dnl.add(entry.name(), r->lastNonce);
+  }
+}
+
+void Forwarder::onInterestFinalize(table::PitEntry& entry)
+{
+  insertDeadNonceList(entry, nullptr);
+  if (entry.isSatisfied) {
+    ++m_counters.nSatisfiedInterests;
+    m_env.emit({.kind = "interest_satisfied"});
+  }
+  else {
+    ++m_counters.nUnsatisfiedInterests;
+    m_env.emit({.kind = "interest_unsatisfied"});
+  }
+  m_pit.erase(&entry);
+}
+
+// --- incoming Data ----------------------------------------------------------------------------------
+
+void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId endpoint)
+{
+  PipelineGuard guard(*this);
+  FaceEndpoint ingress{face, endpoint};
+  ++m_counters.nInData;
+  m_env.emit({.kind = "data_in", .face = face.id()});
+
+  data.tags.incomingFaceId = face.id();
+  data.tags.pitToken.reset(); // the upstream's token means nothing to our downstreams
+
+  if (!face.isLocal() && isLocalhostName(data.name()))
+    return drop(m_counters.nDropLocalhostData, "localhost_scope_data", face.id(), data.name());
+
+  auto shared = std::make_shared<Data>(std::move(data));
+  std::vector<table::PitEntry*> matches = m_pit.findAllDataMatches(*shared);
+  if (matches.empty())
+    return onDataUnsolicited(ingress, shared);
+
+  m_cs.insert(shared);
+
+  if (matches.size() == 1) {
+    table::PitEntry& entry = *matches.front();
+    setExpiryTimer(entry, Duration::zero());
+    effectiveStrategy(entry).afterReceiveData(*shared, ingress, entry);
+    entry.isSatisfied = true;
+    entry.dataFreshnessPeriod = shared->freshnessPeriod();
+    insertDeadNonceList(entry, &face);
+    entry.deleteOutRecord(face);
+    return;
+  }
+
+  // Several entries: the forwarder sends to the union of their pending downstreams, each with
+  // the PitToken of its (first) in-record.
+  TimePoint now = m_env.now();
+  std::vector<std::pair<face::Face*, std::optional<PitToken>>> downstreams;
+  for (table::PitEntry* entry : matches) {
+    for (const table::PitInRecord& r : entry->inRecords()) {
+      if (r.expiry <= now)
+        continue;
+      bool seen = std::any_of(downstreams.begin(), downstreams.end(),
+                              [&](const auto& d) { return d.first == r.face; });
+      if (!seen)
+        downstreams.emplace_back(r.face, r.pitToken);
+    }
+    setExpiryTimer(*entry, Duration::zero());
+    effectiveStrategy(*entry).beforeSatisfyInterest(*shared, ingress, *entry);
+    entry->isSatisfied = true;
+    entry->dataFreshnessPeriod = shared->freshnessPeriod();
+    insertDeadNonceList(*entry, &face);
+    m_pit.clearInRecords(*entry);
+    entry->deleteOutRecord(face);
+  }
+  for (const auto& [downstream, token] : downstreams) {
+    if (downstream == &face && downstream->linkType() != face::LinkType::AdHoc)
+      continue;
+    onOutgoingData(*shared, *downstream, token);
+  }
+}
+
+void Forwarder::onDataUnsolicited(const FaceEndpoint& ingress, const std::shared_ptr<Data>& data)
+{
+  bool cache = false;
+  switch (m_options.unsolicitedDataPolicy) {
+    case UnsolicitedDataPolicy::DropAll: cache = false; break;
+    case UnsolicitedDataPolicy::AdmitLocal: cache = ingress.face.isLocal(); break;
+    case UnsolicitedDataPolicy::AdmitNetwork: cache = !ingress.face.isLocal(); break;
+    case UnsolicitedDataPolicy::AdmitAll: cache = true; break;
+  }
+  if (cache) {
+    ++m_counters.nUnsolicitedData;
+    m_cs.insert(data, true);
+    m_env.emit({.kind = "data_unsolicited", .face = ingress.face.id(), .reason = "cached"});
+    return;
+  }
+  drop(m_counters.nUnsolicitedData, "unsolicited_data", ingress.face.id(), data->name());
+}
+
+// --- outgoing Data ----------------------------------------------------------------------------------
+
+bool Forwarder::onOutgoingData(const Data& data, face::Face& egress,
+                               const std::optional<PitToken>& token)
+{
+  if (egress.id() == face::InvalidFaceId)
+    return false;
+  if (!egress.isLocal() && isLocalhostName(data.name())) {
+    drop(m_counters.nDropLocalhostData, "localhost_scope_data", egress.id(), data.name());
+    return false;
+  }
+  // Every Data reaching here is a forwarder-owned, non-const object (received or cached); its
+  // tags are per-send scratch, so setting this downstream's PitToken is safe.
+  const_cast<Data&>(data).tags.pitToken = token;
+  egress.sendData(data);
+  ++m_counters.nOutData;
+  m_env.emit({.kind = "data_out", .face = egress.id()});
+  return true;
+}
+
+// --- Nack -----------------------------------------------------------------------------------------------
+
+void Forwarder::onIncomingNack(face::Face& face, Nack&& nack, face::EndpointId endpoint)
+{
+  PipelineGuard guard(*this);
+  FaceEndpoint ingress{face, endpoint};
+  ++m_counters.nInNacks;
+  m_env.emit({.kind = "nack_in", .face = face.id(), .reason = toString(nack.reason)});
+  nack.interest.tags.incomingFaceId = face.id();
+  nack.interest.tags.pitToken.reset();
+
+  const Name& name = nack.interest.name();
+  if (face.linkType() != face::LinkType::PointToPoint)
+    return drop(m_counters.nDropNackNotP2p, "nack_not_p2p", face.id(), name);
+  table::PitEntry* entry = m_pit.find(nack.interest);
+  if (entry == nullptr)
+    return drop(m_counters.nDropNackNoPit, "nack_no_pit", face.id(), name);
+  table::PitOutRecord* out = entry->findOutRecord(face);
+  if (out == nullptr)
+    return drop(m_counters.nDropNackNoOutRecord, "nack_no_out_record", face.id(), name);
+  if (nack.interest.nonce() != out->lastNonce)
+    return drop(m_counters.nDropNackNonce, "nack_nonce_mismatch", face.id(), name);
+
+  out->incomingNack = nack.reason;
+  if (!hasPendingOutRecords(*entry, m_env.now()))
+    setExpiryTimer(*entry, Duration::zero());
+  effectiveStrategy(*entry).afterReceiveNack(nack, ingress, *entry);
+}
+
+bool Forwarder::onOutgoingNack(NackReason reason, face::Face& egress, table::PitEntry& entry)
+{
+  if (egress.id() == face::InvalidFaceId)
+    return false;
+  const table::PitInRecord* in = entry.findInRecord(egress);
+  if (in == nullptr) {
+    drop(m_counters.nDropOutNackNoInRecord, "out_nack_no_in_record", egress.id(), entry.name());
+    return false;
+  }
+  if (egress.linkType() != face::LinkType::PointToPoint) {
+    drop(m_counters.nDropOutNackNotP2p, "out_nack_not_p2p", egress.id(), entry.name());
+    return false;
+  }
+  // The Nack carries this downstream's own Interest (its Nonce) and its PitToken.
+  Nack nack{*in->interest, reason};
+  nack.interest.tags = PacketTags{};
+  nack.interest.tags.pitToken = in->pitToken;
+  m_pit.deleteInRecord(entry, egress);
+  egress.sendNack(nack);
+  ++m_counters.nOutNacks;
+  m_env.emit({.kind = "nack_out", .face = egress.id(), .reason = toString(reason)});
+  return true;
+}
+
+} // namespace ndnlab::fw
