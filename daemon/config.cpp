@@ -1,0 +1,485 @@
+#include "daemon/config.hpp"
+#include "io/asio-env.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace ndnlab::daemon {
+
+// --- durations -----------------------------------------------------------------------------
+
+namespace {
+
+struct Unit
+{
+  std::string_view suffix;
+  Duration size;
+};
+constexpr Unit Units[] = {
+  {"h", std::chrono::hours(1)},          {"min", std::chrono::minutes(1)},
+  {"s", std::chrono::seconds(1)},        {"ms", std::chrono::milliseconds(1)},
+  {"us", std::chrono::microseconds(1)},  {"ns", std::chrono::nanoseconds(1)},
+};
+
+} // namespace
+
+std::string formatDuration(Duration d)
+{
+  if (d == Duration::zero())
+    return "0s";
+  for (const auto& u : Units) {
+    if (d.count() % u.size.count() == 0)
+      return std::to_string(d.count() / u.size.count()) + std::string(u.suffix);
+  }
+  return std::to_string(d.count()) + "ns";
+}
+
+bool parseDuration(std::string_view text, Duration& out)
+{
+  size_t i = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+    ++i;
+  if (i == 0)
+    return false;
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + i, n);
+  if (ec != std::errc())
+    return false;
+  std::string_view unit = text.substr(i);
+  while (!unit.empty() && unit.front() == ' ')
+    unit.remove_prefix(1);
+  for (const auto& u : Units) {
+    if (unit == u.suffix) {
+      if (n > std::numeric_limits<int64_t>::max() / u.size.count())
+        return false;
+      out = Duration(n * u.size.count());
+      return true;
+    }
+  }
+  return false;
+}
+
+// --- key builders --------------------------------------------------------------------------
+
+namespace {
+
+std::string quote(std::string_view s)
+{
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out.push_back('\\');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string typeName(const toml::node& n)
+{
+  switch (n.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    default: return "a date/time";
+  }
+}
+
+template<typename Access>
+ConfigKey boolKey(std::string section, std::string name, std::string doc, Access access)
+{
+  return ConfigKey{
+    std::move(section), std::move(name), "boolean", std::move(doc),
+    [access](const DaemonOptions& o) {
+      return std::string(access(const_cast<DaemonOptions&>(o)) ? "true" : "false");
+    },
+    [access](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_boolean())
+        return "expected a boolean, got " + typeName(v);
+      access(o) = *v.value<bool>();
+      return {};
+    }};
+}
+
+template<typename Access>
+ConfigKey intKey(std::string section, std::string name, std::string doc, Access access,
+                 int64_t min, int64_t max)
+{
+  return ConfigKey{
+    std::move(section), std::move(name), "integer", std::move(doc),
+    [access](const DaemonOptions& o) {
+      return std::to_string(access(const_cast<DaemonOptions&>(o)));
+    },
+    [access, min, max](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_integer())
+        return "expected an integer, got " + typeName(v);
+      int64_t n = *v.value<int64_t>();
+      if (n < min || n > max)
+        return "value " + std::to_string(n) + " out of range [" + std::to_string(min) + ", " +
+               std::to_string(max) + "]";
+      using T = std::remove_reference_t<decltype(access(o))>;
+      access(o) = static_cast<T>(n);
+      return {};
+    }};
+}
+
+template<typename Access>
+ConfigKey stringKey(std::string section, std::string name, std::string doc, Access access)
+{
+  return ConfigKey{
+    std::move(section), std::move(name), "string", std::move(doc),
+    [access](const DaemonOptions& o) { return quote(access(const_cast<DaemonOptions&>(o))); },
+    [access](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      access(o) = *v.value<std::string>();
+      return {};
+    }};
+}
+
+template<typename Access>
+ConfigKey durationKey(std::string section, std::string name, std::string doc, Access access,
+                      Duration min = Duration::zero())
+{
+  return ConfigKey{
+    std::move(section), std::move(name), "duration", std::move(doc),
+    [access](const DaemonOptions& o) {
+      return quote(formatDuration(access(const_cast<DaemonOptions&>(o))));
+    },
+    [access, min](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a duration string such as \"500ms\" or \"10s\", got " + typeName(v);
+      Duration d;
+      std::string text = *v.value<std::string>();
+      if (!parseDuration(text, d))
+        return "bad duration \"" + text + "\" (use <integer><ns|us|ms|s|min|h>)";
+      if (d < min)
+        return "duration \"" + text + "\" is below the minimum " + formatDuration(min);
+      access(o) = d;
+      return {};
+    }};
+}
+
+ConfigKey logLevelKey()
+{
+  return ConfigKey{
+    "general", "log_level", "log level",
+    "minimum log level: trace, debug, info, warn, error, off",
+    [](const DaemonOptions& o) { return quote(io::toString(o.general.logLevel)); },
+    [](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      std::string text = *v.value<std::string>();
+      if (!io::parseLogLevel(text, o.general.logLevel))
+        return "unknown log level \"" + text + "\" (trace, debug, info, warn, error, off)";
+      return {};
+    }};
+}
+
+constexpr int64_t MaxInt = std::numeric_limits<int64_t>::max();
+constexpr int64_t MaxInt32 = std::numeric_limits<int32_t>::max();
+
+std::vector<ConfigKey> buildKeys()
+{
+  using O = DaemonOptions;
+  std::vector<ConfigKey> k;
+  // [general]
+  k.push_back(logLevelKey());
+  k.push_back(stringKey("general", "log_file", "log file; empty = standard error",
+                        [](O& o) -> auto& { return o.general.logFile; }));
+  k.push_back(boolKey("general", "trace_counters",
+                      "count trace events per kind and reason (drops, face closes)",
+                      [](O& o) -> auto& { return o.general.traceCounters; }));
+  k.push_back(stringKey("general", "trace_file",
+                        "append every trace event as a JSON line to this file; empty = off",
+                        [](O& o) -> auto& { return o.general.traceFile; }));
+  k.push_back(intKey("general", "seed", "random number generator seed; 0 = random",
+                     [](O& o) -> auto& { return o.general.seed; }, 0, MaxInt));
+
+  // [tables]
+  k.push_back(intKey("tables", "cs_max_packets",
+                     "Content Store capacity in Data packets; 0 disables caching",
+                     [](O& o) -> auto& { return o.tables.cs.capacity; }, 0, MaxInt));
+  k.push_back(intKey("tables", "cs_max_bytes",
+                     "Content Store bound on the total wire size of cached Data, bytes; 0 = none",
+                     [](O& o) -> auto& { return o.tables.cs.maxBytes; }, 0, MaxInt));
+  k.push_back(boolKey("tables", "cs_admit", "insert incoming Data into the Content Store",
+                      [](O& o) -> auto& { return o.tables.cs.admit; }));
+  k.push_back(boolKey("tables", "cs_serve", "answer Interests from the Content Store",
+                      [](O& o) -> auto& { return o.tables.cs.serve; }));
+  k.push_back(intKey("tables", "pit_max_entries",
+                     "PIT capacity; Interests that would create more entries are dropped",
+                     [](O& o) -> auto& { return o.tables.pit.maxEntries; }, 1, MaxInt));
+  k.push_back(intKey("tables", "pit_max_in_records_per_face",
+                     "PIT in-records one downstream face may hold; 0 = pit_max_entries",
+                     [](O& o) -> auto& { return o.tables.pit.maxInRecordsPerFace; }, 0, MaxInt));
+  k.push_back(durationKey("tables", "dnl_lifetime", "how long the Dead Nonce List remembers a nonce",
+                          [](O& o) -> auto& { return o.tables.dnl.lifetime; },
+                          table::DeadNonceList::MinLifetime));
+  k.push_back(intKey("tables", "dnl_max_entries", "Dead Nonce List capacity (oldest evicted first)",
+                     [](O& o) -> auto& { return o.tables.dnl.capacity; }, 1, MaxInt));
+
+  // [face_system.unix]
+  k.push_back(boolKey("face_system.unix", "enabled", "listen on a Unix stream socket",
+                      [](O& o) -> auto& { return o.faceSystem.unixEnabled; }));
+  k.push_back(stringKey("face_system.unix", "path",
+                        "socket path (NFD's default, used by python-ndn and NDNts without config)",
+                        [](O& o) -> auto& { return o.faceSystem.unixSocket.path; }));
+
+  // [face_system.tcp]
+  k.push_back(boolKey("face_system.tcp", "enabled", "listen for TCP connections",
+                      [](O& o) -> auto& { return o.faceSystem.tcpEnabled; }));
+  k.push_back(stringKey("face_system.tcp", "listen_address",
+                        "listen address; \"::\" listens on IPv6 and IPv4",
+                        [](O& o) -> auto& { return o.faceSystem.tcp.address; }));
+  k.push_back(intKey("face_system.tcp", "port", "listen port; 0 disables the TCP listener",
+                     [](O& o) -> auto& { return o.faceSystem.tcp.port; }, 0, 65535));
+  k.push_back(durationKey("face_system.tcp", "connect_timeout",
+                          "faces/create gives up connecting after this long",
+                          [](O& o) -> auto& { return o.faceSystem.tcp.connectTimeout; },
+                          std::chrono::milliseconds(1)));
+  k.push_back(durationKey("face_system.tcp", "reconnect_initial_delay",
+                          "permanent TCP faces: first reconnection delay (doubles per failure)",
+                          [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.initialDelay; },
+                          std::chrono::milliseconds(1)));
+  k.push_back(durationKey("face_system.tcp", "reconnect_max_delay",
+                          "permanent TCP faces: largest reconnection delay",
+                          [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; },
+                          std::chrono::milliseconds(1)));
+
+  // [face_system.udp]
+  k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",
+                      [](O& o) -> auto& { return o.faceSystem.udpEnabled; }));
+  k.push_back(stringKey("face_system.udp", "listen_address", "listen address",
+                        [](O& o) -> auto& { return o.faceSystem.udp.address; }));
+  k.push_back(intKey("face_system.udp", "port", "listen port; 0 disables the UDP channel",
+                     [](O& o) -> auto& { return o.faceSystem.udp.port; }, 0, 65535));
+  k.push_back(durationKey("face_system.udp", "idle_timeout",
+                          "on-demand UDP faces that receive nothing this long are closed",
+                          [](O& o) -> auto& { return o.faceSystem.udp.idleTimeout; },
+                          std::chrono::milliseconds(1)));
+  k.push_back(intKey("face_system.udp", "mtu",
+                     "MTU of UDP unicast faces, bytes; larger packets are fragmented (NDNLPv2)",
+                     [](O& o) -> auto& { return o.faceSystem.udpMtu; }, 64, io::UdpMaxPayloadV4));
+  k.push_back(boolKey("face_system.udp", "accept_new_faces",
+                      "create on-demand faces for datagrams from unknown endpoints",
+                      [](O& o) -> auto& { return o.faceSystem.udp.acceptNewFaces; }));
+  k.push_back(intKey("face_system.udp", "socket_buffer_size",
+                     "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
+                     [](O& o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));
+
+  // [face_system.multicast]
+  k.push_back(boolKey("face_system.multicast", "enabled", "UDP multicast face (off by default)",
+                      [](O& o) -> auto& { return o.faceSystem.multicastEnabled; }));
+  k.push_back(stringKey("face_system.multicast", "group", "IPv4 multicast group (NFD default)",
+                        [](O& o) -> auto& { return o.faceSystem.multicast.group; }));
+  k.push_back(intKey("face_system.multicast", "port", "group port (NFD default)",
+                     [](O& o) -> auto& { return o.faceSystem.multicast.port; }, 1, 65535));
+  k.push_back(stringKey("face_system.multicast", "interface_address",
+                        "local address to join and send on; \"0.0.0.0\" = the kernel's choice",
+                        [](O& o) -> auto& { return o.faceSystem.multicast.interfaceAddress; }));
+  k.push_back(intKey("face_system.multicast", "ttl", "IP multicast TTL",
+                     [](O& o) -> auto& { return o.faceSystem.multicast.ttl; }, 1, 255));
+  k.push_back(boolKey("face_system.multicast", "loopback",
+                      "loop datagrams back to this host (several daemons on one host)",
+                      [](O& o) -> auto& { return o.faceSystem.multicast.loopback; }));
+  k.push_back(intKey("face_system.multicast", "mtu", "MTU of the multicast face, bytes",
+                     [](O& o) -> auto& { return o.faceSystem.multicastMtu; }, 64,
+                     io::UdpMaxPayloadV4));
+
+  // [face_system.stream]
+  k.push_back(intKey("face_system.stream", "max_frame_size",
+                     "largest frame on Unix/TCP faces, bytes; a larger TLV header closes the face",
+                     [](O& o) -> auto& { return o.faceSystem.stream.maxFrameSize; }, 1024,
+                     1 << 20));
+  k.push_back(intKey("face_system.stream", "socket_buffer_size",
+                     "SO_SNDBUF/SO_RCVBUF of Unix/TCP sockets, bytes; 0 = kernel default",
+                     [](O& o) -> auto& { return o.faceSystem.stream.socketBufferSize; }, 0,
+                     MaxInt32));
+  k.push_back(intKey("face_system.stream", "max_send_queue",
+                     "per-face send queue bound, bytes; frames beyond it are dropped",
+                     [](O& o) -> auto& { return o.faceSystem.stream.maxSendQueueBytes; }, 65536,
+                     MaxInt));
+
+  // [face_system.link]
+  k.push_back(boolKey("face_system.link", "congestion_marking",
+                      "NDNLPv2 congestion marks when a face's send queue stays long",
+                      [](O& o) -> auto& { return o.faceSystem.congestionMarking; }));
+  k.push_back(durationKey("face_system.link", "congestion_marking_interval",
+                          "congestion marking base interval (NFD default)",
+                          [](O& o) -> auto& { return o.faceSystem.congestionMarkingInterval; },
+                          std::chrono::milliseconds(1)));
+  k.push_back(intKey("face_system.link", "congestion_threshold",
+                     "send queue length above which marking starts, bytes (NFD default)",
+                     [](O& o) -> auto& { return o.faceSystem.congestionThreshold; }, 1, MaxInt));
+  k.push_back(boolKey("face_system.link", "local_fields",
+                      "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
+                      [](O& o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));
+
+  // [limits]
+  k.push_back(intKey("limits", "reassembly_max_bytes",
+                     "bytes held in partially reassembled packets, per face",
+                     [](O& o) -> auto& { return o.limits.reassemblyMaxBytes; }, 0, MaxInt));
+  k.push_back(durationKey("limits", "reassembly_timeout",
+                          "a partially reassembled packet is dropped after this long",
+                          [](O& o) -> auto& { return o.limits.reassemblyTimeout; },
+                          std::chrono::milliseconds(1)));
+  k.push_back(intKey("limits", "max_fragments", "fragments per packet, both directions",
+                     [](O& o) -> auto& { return o.limits.maxFragments; }, 1, 65535));
+  return k;
+}
+
+std::set<std::string> knownTables(const std::vector<ConfigKey>& keys)
+{
+  std::set<std::string> tables;
+  for (const auto& key : keys) {
+    std::string s = key.section;
+    while (true) {
+      tables.insert(s);
+      auto dot = s.rfind('.');
+      if (dot == std::string::npos)
+        break;
+      s = s.substr(0, dot);
+    }
+  }
+  return tables;
+}
+
+using Errors = std::vector<std::pair<uint32_t, std::string>>; // (line, message)
+
+void walk(const toml::table& table, const std::string& prefix, DaemonOptions& o,
+          const std::set<std::string>& tables, Errors& errors, std::string_view source)
+{
+  for (auto&& [k, v] : table) {
+    std::string path = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    uint32_t line = v.source().begin.line;
+    auto where = [&] { return std::string(source) + ":" + std::to_string(line) + ": "; };
+    if (v.is_table() && tables.count(path)) {
+      walk(*v.as_table(), path, o, tables, errors, source);
+      continue;
+    }
+    const ConfigKey* key = nullptr;
+    for (const auto& ck : configKeys()) {
+      if (ck.path() == path) {
+        key = &ck;
+        break;
+      }
+    }
+    if (key == nullptr) {
+      errors.emplace_back(line, where() + "unknown " +
+                                  (v.is_table() ? "table [" + path + "]" : "key '" + path + "'"));
+      continue;
+    }
+    std::string err = key->store(o, v);
+    if (!err.empty())
+      errors.emplace_back(line, where() + path + ": " + err);
+  }
+}
+
+} // namespace
+
+const std::vector<ConfigKey>& configKeys()
+{
+  static const std::vector<ConfigKey> keys = buildKeys();
+  return keys;
+}
+
+void validate(const DaemonOptions& o)
+{
+  std::vector<std::string> errors;
+  const auto& fs = o.faceSystem;
+  if (fs.unixEnabled && fs.unixSocket.path.empty())
+    errors.push_back("face_system.unix.path: must not be empty when the Unix socket is enabled");
+  if (fs.unixEnabled && !fs.unixSocket.path.empty() && fs.unixSocket.path[0] != '/')
+    errors.push_back("face_system.unix.path: must be an absolute path");
+  if (fs.stream.maxFrameSize < io::MaxNdnPacketSize)
+    errors.push_back("face_system.stream.max_frame_size: must be at least 8800");
+  if (o.tables.dnl.lifetime < table::DeadNonceList::MinLifetime)
+    errors.push_back("tables.dnl_lifetime: must be at least 50ms");
+  if (fs.tcp.reconnect.maxDelay < fs.tcp.reconnect.initialDelay)
+    errors.push_back("face_system.tcp.reconnect_max_delay: must not be below reconnect_initial_delay");
+  if (!errors.empty()) {
+    std::string all;
+    for (const auto& e : errors)
+      all += e + "\n";
+    throw ConfigError(all);
+  }
+}
+
+DaemonOptions parseConfig(std::string_view text, std::string_view source)
+{
+  toml::table table;
+  try {
+    table = toml::parse(text, source);
+  }
+  catch (const toml::parse_error& e) {
+    std::ostringstream os;
+    os << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+       << e.description() << "\n";
+    throw ConfigError(os.str());
+  }
+  DaemonOptions o;
+  Errors errors;
+  walk(table, "", o, knownTables(configKeys()), errors, source);
+  if (!errors.empty()) {
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string all;
+    for (const auto& e : errors)
+      all += e.second + "\n";
+    throw ConfigError(all);
+  }
+  validate(o);
+  return o;
+}
+
+DaemonOptions loadConfigFile(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError("cannot read config file " + path + "\n");
+  std::ostringstream os;
+  os << in.rdbuf();
+  return parseConfig(os.str(), path);
+}
+
+std::string defaultConfigToml()
+{
+  DaemonOptions defaults;
+  std::ostringstream os;
+  os << "# ndnlabd configuration. Every key is optional; the values below are the defaults.\n"
+     << "# Durations are strings with a unit: ns, us, ms, s, min, h. Sizes are bytes.\n";
+  std::string current;
+  for (const auto& key : configKeys()) {
+    if (key.section != current) {
+      current = key.section;
+      os << "\n[" << current << "]\n";
+    }
+    os << "# " << key.doc << " (" << key.type << ")\n";
+    os << key.name << " = " << key.print(defaults) << "\n";
+  }
+  return os.str();
+}
+
+std::string configReferenceMarkdown()
+{
+  DaemonOptions defaults;
+  std::ostringstream os;
+  os << "| key | type | default | description |\n";
+  os << "|---|---|---|---|\n";
+  for (const auto& key : configKeys()) {
+    std::string def = key.print(defaults);
+    os << "| `" << key.path() << "` | " << key.type << " | `" << def << "` | " << key.doc
+       << " |\n";
+  }
+  return os.str();
+}
+
+} // namespace ndnlab::daemon

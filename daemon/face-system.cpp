@@ -1,0 +1,221 @@
+#include "daemon/face-system.hpp"
+
+#include "core/face/generic-link-service.hpp"
+#include "io/face-uri.hpp"
+
+namespace ndnlab::daemon {
+
+using face::FacePersistency;
+using io::TransportKind;
+
+FaceSystem::FaceSystem(Env& env, asio::io_context& io, face::FaceTable& faces,
+                       FaceSystemOptions options, LimitsOptions limits)
+  : m_env(env), m_io(io), m_faces(faces), m_options(std::move(options)), m_limits(limits)
+{
+  m_options.tcp.stream = m_options.stream;
+  m_options.unixSocket.stream = m_options.stream;
+}
+
+FaceSystem::~FaceSystem()
+{
+  m_guard.reset();
+}
+
+void FaceSystem::start()
+{
+  auto onCreated = [this](std::unique_ptr<io::SocketTransport> t) { addFace(std::move(t)); };
+  if (m_options.unixEnabled && !m_options.unixSocket.path.empty()) {
+    m_unix = std::make_unique<io::UnixStreamChannel>(m_env, m_io, m_options.unixSocket);
+    m_unix->listen(onCreated);
+  }
+  if (m_options.tcpEnabled && m_options.tcp.port != 0) {
+    m_tcp = std::make_unique<io::TcpChannel>(m_env, m_io, m_options.tcp);
+    m_tcp->listen(onCreated);
+  }
+  if (m_options.udpEnabled && m_options.udp.port != 0) {
+    m_udp = std::make_unique<io::UdpChannel>(m_env, m_io, m_options.udp);
+    m_udp->listen(onCreated);
+  }
+  if (m_options.multicastEnabled) {
+    auto t = std::make_unique<io::UdpMulticastTransport>(m_env, m_io, m_options.multicast);
+    m_multicastFace = addFace(std::move(t));
+  }
+}
+
+void FaceSystem::stop()
+{
+  if (m_unix)
+    m_unix->close();
+  if (m_tcp)
+    m_tcp->close();
+  std::vector<face::Face*> toClose;
+  for (auto& f : m_faces) {
+    if (dynamic_cast<const io::SocketTransport*>(&f.transport()) != nullptr)
+      toClose.push_back(&f);
+  }
+  for (auto* f : toClose)
+    f->close();
+  if (m_udp)
+    m_udp->close();
+}
+
+face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTransport& t,
+                                                        const FaceParams* params) const
+{
+  face::LinkServiceOptions o;
+  o.maxFragments = m_limits.maxFragments;
+  o.reassemblyTimeout = m_limits.reassemblyTimeout;
+  o.maxReassemblyBytes = m_limits.reassemblyMaxBytes;
+  o.allowReassembly = true;
+  o.allowCongestionMarking = m_options.congestionMarking;
+  o.baseCongestionMarkingInterval = m_options.congestionMarkingInterval;
+  o.defaultCongestionThreshold = m_options.congestionThreshold;
+  o.allowLocalFields = t.scope() == face::FaceScope::Local && m_options.localFieldsOnLocalFaces;
+  switch (t.kind()) {
+    case TransportKind::UnixStream:
+    case TransportKind::Tcp:
+      o.allowFragmentation = false;
+      break;
+    case TransportKind::UdpUnicast:
+      o.allowFragmentation = true;
+      o.overrideMtu = m_options.udpMtu;
+      break;
+    case TransportKind::UdpMulticast:
+      o.allowFragmentation = true;
+      o.overrideMtu = m_options.multicastMtu;
+      break;
+  }
+  if (params != nullptr) {
+    if (params->mtu)
+      o.overrideMtu = *params->mtu;
+    if (params->localFields)
+      o.allowLocalFields = *params->localFields && t.scope() == face::FaceScope::Local;
+    if (params->congestionMarking)
+      o.allowCongestionMarking = *params->congestionMarking;
+    if (params->congestionMarkingInterval)
+      o.baseCongestionMarkingInterval = *params->congestionMarkingInterval;
+    if (params->congestionThreshold)
+      o.defaultCongestionThreshold = *params->congestionThreshold;
+  }
+  return o;
+}
+
+face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
+                                 const FaceParams* params)
+{
+  io::SocketTransport* raw = transport.get();
+  auto ls = std::make_unique<face::GenericLinkService>(m_env, linkServiceOptions(*raw, params));
+  face::GenericLinkService* lsRaw = ls.get();
+  auto f = std::make_unique<face::Face>(m_env, std::move(ls), std::move(transport));
+  face::FaceId id = m_faces.add(std::move(f));
+  lsRaw->setFaceId(id);
+  raw->setTraceFaceId(id);
+  NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=",
+             raw->localUri(), " ", face::toString(raw->scope()), " ",
+             face::toString(raw->persistency()));
+  return id;
+}
+
+face::Face* FaceSystem::findByRemoteUri(const std::string& uri) const
+{
+  for (auto& f : m_faces) {
+    if (f.remoteUri() == uri && f.state() != face::TransportState::Closed &&
+        f.state() != face::TransportState::Failed && f.state() != face::TransportState::Closing)
+      return &f;
+  }
+  return nullptr;
+}
+
+face::Face* FaceSystem::findByTransport(const face::Transport* t) const
+{
+  for (auto& f : m_faces) {
+    if (&f.transport() == t)
+      return &f;
+  }
+  return nullptr;
+}
+
+void FaceSystem::createFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
+                            const FaceParams& params, CreateCallback done)
+{
+  auto uri = io::parseFaceUri(remoteUri);
+  if (!uri)
+    return done({400, "Malformed URI: " + uri.error()});
+  if (uri->isUnix())
+    return done({406, "Unsupported protocol"});
+  std::error_code ec;
+  auto addr = asio::ip::make_address(uri->host, ec);
+  if (ec || uri->port == 0)
+    return done({400, "Non-canonical URI (numeric address and port required): " + remoteUri});
+  if ((uri->scheme == "udp4" || uri->scheme == "tcp4") && !addr.is_v4())
+    return done({400, "Non-canonical URI: " + remoteUri});
+  if ((uri->scheme == "udp6" || uri->scheme == "tcp6") && !addr.is_v6())
+    return done({400, "Non-canonical URI: " + remoteUri});
+  if (localUri)
+    return done({406, "Unsupported LocalUri"});
+  if (params.persistency == FacePersistency::OnDemand)
+    return done({406, "Outgoing faces do not support on-demand persistency"});
+  if (params.mtu && *params.mtu < 64)
+    return done({406, "MTU must be at least 64"});
+
+  if (uri->isUdp()) {
+    if (!m_udp || !m_udp->isListening())
+      return done({406, "No UDP channel available to connect"});
+    asio::ip::udp::endpoint ep(addr, uri->port);
+    if (auto* existing = m_udp->find(ep)) {
+      m_udp->connect(ep, params.persistency); // upgrades persistency
+      auto* f = findByTransport(existing);
+      return done({409, "Face with remote URI already exists", f ? f->id() : 0});
+    }
+    auto result = m_udp->connect(ep, params.persistency);
+    face::FaceId id = addFace(std::move(result.created), &params);
+    return done({200, "OK", id});
+  }
+
+  // TCP
+  if (params.mtu)
+    return done({406, "MTU cannot be set on TCP faces (unlimited)"});
+  std::string canonical = io::tcpUri(asio::ip::tcp::endpoint(addr, uri->port));
+  if (auto* f = findByRemoteUri(canonical))
+    return done({409, "Face with remote URI already exists", f->id()});
+  if (!m_tcp) {
+    // Outgoing TCP works without a listener: use a dialing-only channel.
+    io::TcpChannelOptions o = m_options.tcp;
+    m_tcp = std::make_unique<io::TcpChannel>(m_env, m_io, o);
+  }
+  FaceParams p = params;
+  m_tcp->connect(asio::ip::tcp::endpoint(addr, uri->port), params.persistency,
+                 [this, p, done, g = std::weak_ptr<char>(m_guard)](
+                   std::unique_ptr<io::SocketTransport> t, std::string error) {
+                   if (g.expired())
+                     return;
+                   if (!t)
+                     return done({504, "Connection failed: " + error});
+                   face::FaceId id = addFace(std::move(t), &p);
+                   done({200, "OK", id});
+                 });
+}
+
+std::vector<std::string> FaceSystem::channelUris() const
+{
+  std::vector<std::string> uris;
+  if (m_unix && m_unix->isListening())
+    uris.push_back(m_unix->uri());
+  if (m_tcp && m_tcp->isListening())
+    uris.push_back(m_tcp->uri());
+  if (m_udp && m_udp->isListening())
+    uris.push_back(m_udp->uri());
+  return uris;
+}
+
+uint16_t FaceSystem::tcpPort() const
+{
+  return m_tcp && m_tcp->isListening() ? m_tcp->localEndpoint().port() : 0;
+}
+
+uint16_t FaceSystem::udpPort() const
+{
+  return m_udp && m_udp->isListening() ? m_udp->localEndpoint().port() : 0;
+}
+
+} // namespace ndnlab::daemon

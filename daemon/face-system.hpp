@@ -1,0 +1,94 @@
+#pragma once
+// The daemon's face system: opens the configured channels (Unix, TCP, UDP unicast, UDP
+// multicast), wraps every transport they produce in a Face with a GenericLinkService whose
+// options follow the transport (local fields on local faces; fragmentation, reassembly and
+// the configured MTU on UDP), adds it to the FaceTable, and creates outgoing faces for
+// faces/create (udp4/tcp4/udp6/tcp6 URIs with persistent or permanent persistency).
+//
+// Face persistency: channel faces are on-demand (UDP ones close after the idle timeout;
+// stream ones close when the peer disconnects). faces/create makes persistent faces
+// (closed on error) or permanent ones (TCP reconnects with backoff; UDP ignores send errors).
+
+#include "daemon/options.hpp"
+
+#include "core/face/face-table.hpp"
+
+#include <asio/io_context.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace ndnlab::daemon {
+
+class FaceSystem
+{
+public:
+  FaceSystem(Env& env, asio::io_context& io, face::FaceTable& faces, FaceSystemOptions options,
+             LimitsOptions limits);
+  ~FaceSystem();
+  FaceSystem(const FaceSystem&) = delete;
+  FaceSystem& operator=(const FaceSystem&) = delete;
+
+  /// Opens every enabled channel (port 0 or empty path = disabled). Throws std::runtime_error
+  /// naming the channel that failed.
+  void start();
+  /// Stops listening (removes the Unix socket file) and closes every face it created.
+  void stop();
+
+  /// Per-face options a faces/create request may set (NFD ControlParameters).
+  struct FaceParams
+  {
+    face::FacePersistency persistency = face::FacePersistency::Persistent;
+    std::optional<size_t> mtu;                      ///< bytes, >= 64, datagram faces only
+    std::optional<bool> localFields;                ///< Flags bit 0
+    std::optional<bool> congestionMarking;          ///< Flags bit 2
+    std::optional<Duration> congestionMarkingInterval;
+    std::optional<size_t> congestionThreshold;      ///< bytes
+  };
+
+  struct CreateResult
+  {
+    uint32_t code = 200;   ///< NFD status code: 200, 400, 406, 409, 504
+    std::string text = "OK";
+    face::FaceId faceId = face::InvalidFaceId; ///< the new face, or the existing one on 409
+  };
+  using CreateCallback = std::function<void(const CreateResult&)>;
+
+  /// faces/create: `done` runs once, possibly later (TCP connect). `remoteUri` must be
+  /// canonical: udp4://a.b.c.d:port, tcp4://..., udp6://[..]:port, tcp6://...
+  void createFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
+                  const FaceParams& params, CreateCallback done);
+
+  /// Adds a transport as a face; returns its id. `params` overrides the defaults of its kind.
+  face::FaceId addFace(std::unique_ptr<io::SocketTransport> transport,
+                       const FaceParams* params = nullptr);
+
+  /// Link-service options a transport of this kind and scope gets by default.
+  face::LinkServiceOptions linkServiceOptions(const io::SocketTransport& t,
+                                              const FaceParams* params = nullptr) const;
+
+  /// URIs of the listening channels (faces/channels dataset).
+  std::vector<std::string> channelUris() const;
+  /// Listening ports (0 when disabled), for tests and logs.
+  uint16_t tcpPort() const;
+  uint16_t udpPort() const;
+  const FaceSystemOptions& options() const { return m_options; }
+
+private:
+  face::Face* findByRemoteUri(const std::string& uri) const;
+  face::Face* findByTransport(const face::Transport* t) const;
+
+  Env& m_env;
+  asio::io_context& m_io;
+  face::FaceTable& m_faces;
+  FaceSystemOptions m_options;
+  LimitsOptions m_limits;
+  std::unique_ptr<io::UnixStreamChannel> m_unix;
+  std::unique_ptr<io::TcpChannel> m_tcp;
+  std::unique_ptr<io::UdpChannel> m_udp;
+  face::FaceId m_multicastFace = face::InvalidFaceId;
+  std::shared_ptr<char> m_guard = std::make_shared<char>(0);
+};
+
+} // namespace ndnlab::daemon

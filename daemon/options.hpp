@@ -1,0 +1,89 @@
+#pragma once
+// Every knob of ndnlabd, one Options struct per component, with defaults and a one-line doc.
+// The TOML config keys, `--print-default-config` and the table in docs/daemon.md are all
+// derived from the key list in config.cpp, which binds each key to a field below.
+
+#include "core/face/link-service.hpp"
+#include "core/table/cs.hpp"
+#include "core/table/dead-nonce-list.hpp"
+#include "core/table/pit.hpp"
+#include "io/tcp-channel.hpp"
+#include "io/udp-channel.hpp"
+#include "io/udp-multicast-transport.hpp"
+#include "io/unix-stream-channel.hpp"
+
+namespace ndnlab::daemon {
+
+/// [general]
+struct GeneralOptions
+{
+  /// Minimum log level: trace, debug, info, warn, error, off.
+  LogLevel logLevel = LogLevel::Info;
+  /// Log file; empty = standard error.
+  std::string logFile;
+  /// Count trace events (drops per reason, face closes, ...).
+  bool traceCounters = true;
+  /// Append every trace event as a JSON line to this file; empty = off.
+  std::string traceFile;
+  /// Seed of the random number generator; 0 = random.
+  uint64_t seed = 0;
+};
+
+/// [tables]
+struct TablesOptions
+{
+  table::CsOptions cs;
+  table::PitOptions pit;
+  table::DeadNonceListOptions dnl;
+};
+
+/// [face_system.*]
+struct FaceSystemOptions
+{
+  bool unixEnabled = true;
+  io::UnixChannelOptions unixSocket;
+
+  bool tcpEnabled = true;
+  io::TcpChannelOptions tcp;
+
+  bool udpEnabled = true;
+  io::UdpChannelOptions udp;
+  /// MTU of UDP unicast faces (link-service override of the transport MTU), bytes.
+  size_t udpMtu = 8800;
+
+  bool multicastEnabled = false;
+  io::UdpMulticastOptions multicast;
+  /// MTU of the UDP multicast face, bytes.
+  size_t multicastMtu = 8800;
+
+  /// Unix and TCP transports.
+  io::StreamTransportOptions stream;
+
+  /// NDNLPv2 congestion marking on every face (NFD default: on).
+  bool congestionMarking = true;
+  Duration congestionMarkingInterval = std::chrono::milliseconds(100);
+  size_t congestionThreshold = 65536;
+  /// Accept and emit IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback).
+  bool localFieldsOnLocalFaces = true;
+};
+
+/// [limits]: memory bounds not covered by [tables].
+struct LimitsOptions
+{
+  /// Bytes held in partially reassembled packets, per face.
+  size_t reassemblyMaxBytes = 4 * 1024 * 1024;
+  /// A partial packet is dropped after this long.
+  Duration reassemblyTimeout = std::chrono::milliseconds(500);
+  /// Fragments per packet, both directions.
+  size_t maxFragments = 400;
+};
+
+struct DaemonOptions
+{
+  GeneralOptions general;
+  TablesOptions tables;
+  FaceSystemOptions faceSystem;
+  LimitsOptions limits;
+};
+
+} // namespace ndnlab::daemon

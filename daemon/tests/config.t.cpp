@@ -1,0 +1,220 @@
+#include "daemon/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ndnlab::daemon {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(Config, EmptyFileGivesDefaults)
+{
+  DaemonOptions o = parseConfig("");
+  DaemonOptions d;
+  EXPECT_EQ(o.general.logLevel, LogLevel::Info);
+  EXPECT_EQ(o.tables.cs.capacity, 65536u);
+  EXPECT_EQ(o.faceSystem.unixSocket.path, "/run/nfd/nfd.sock");
+  EXPECT_EQ(o.faceSystem.tcp.port, 6363);
+  EXPECT_EQ(o.faceSystem.udp.port, 6363);
+  EXPECT_EQ(o.faceSystem.udp.idleTimeout, 600s);
+  EXPECT_EQ(o.faceSystem.udpMtu, 8800u);
+  EXPECT_FALSE(o.faceSystem.multicastEnabled);
+  EXPECT_EQ(o.faceSystem.multicast.group, "224.0.23.170");
+  EXPECT_EQ(o.faceSystem.multicast.port, 56363);
+  for (const auto& key : configKeys())
+    EXPECT_EQ(key.print(o), key.print(d)) << key.path();
+}
+
+TEST(Config, DefaultFileRoundTripsToDefaults)
+{
+  // The printed default file parses, and yields exactly the defaults.
+  std::string text = defaultConfigToml();
+  DaemonOptions parsed = parseConfig(text, "default");
+  DaemonOptions d;
+  for (const auto& key : configKeys()) {
+    EXPECT_EQ(key.print(parsed), key.print(d)) << key.path();
+    EXPECT_NE(text.find(key.name + " = " + key.print(d)), std::string::npos) << key.path();
+    EXPECT_NE(text.find("# " + key.doc), std::string::npos) << key.path();
+  }
+}
+
+TEST(Config, EveryKeyIsSettable)
+{
+  // Give every key a non-default value of its type and check it lands in the options.
+  std::set<std::string> paths;
+  for (const auto& key : configKeys()) {
+    EXPECT_TRUE(paths.insert(key.path()).second) << "duplicate key " << key.path();
+    EXPECT_FALSE(key.doc.empty()) << key.path();
+  }
+  std::string text = R"(
+[general]
+log_level = "debug"
+log_file = "/tmp/x.log"
+trace_counters = false
+trace_file = "/tmp/t.jsonl"
+seed = 99
+[tables]
+cs_max_packets = 10
+cs_max_bytes = 1000
+cs_admit = false
+cs_serve = false
+pit_max_entries = 1234
+pit_max_in_records_per_face = 77
+dnl_lifetime = "2s"
+dnl_max_entries = 4096
+[face_system.unix]
+enabled = false
+path = "/tmp/ndnlab-a.sock"
+[face_system.tcp]
+enabled = false
+listen_address = "127.0.0.1"
+port = 16363
+connect_timeout = "3s"
+reconnect_initial_delay = "250ms"
+reconnect_max_delay = "30s"
+[face_system.udp]
+enabled = false
+listen_address = "127.0.0.1"
+port = 16364
+idle_timeout = "90s"
+mtu = 1400
+accept_new_faces = false
+socket_buffer_size = 0
+[face_system.multicast]
+enabled = true
+group = "224.0.23.171"
+port = 56364
+interface_address = "127.0.0.1"
+ttl = 4
+loopback = true
+mtu = 1200
+[face_system.stream]
+max_frame_size = 9000
+socket_buffer_size = 65536
+max_send_queue = 100000
+[face_system.link]
+congestion_marking = false
+congestion_marking_interval = "50ms"
+congestion_threshold = 1000
+local_fields = false
+[limits]
+reassembly_max_bytes = 1000000
+reassembly_timeout = "1s"
+max_fragments = 100
+)";
+  DaemonOptions o = parseConfig(text);
+  DaemonOptions d;
+  for (const auto& key : configKeys())
+    EXPECT_NE(key.print(o), key.print(d)) << key.path() << " was not set";
+  EXPECT_EQ(o.general.logLevel, LogLevel::Debug);
+  EXPECT_EQ(o.general.seed, 99u);
+  EXPECT_EQ(o.tables.pit.maxEntries, 1234u);
+  EXPECT_EQ(o.tables.dnl.lifetime, 2s);
+  EXPECT_EQ(o.faceSystem.unixSocket.path, "/tmp/ndnlab-a.sock");
+  EXPECT_EQ(o.faceSystem.tcp.port, 16363);
+  EXPECT_EQ(o.faceSystem.tcp.reconnect.initialDelay, 250ms);
+  EXPECT_EQ(o.faceSystem.udp.idleTimeout, 90s);
+  EXPECT_EQ(o.faceSystem.udpMtu, 1400u);
+  EXPECT_EQ(o.faceSystem.multicast.ttl, 4);
+  EXPECT_EQ(o.faceSystem.stream.maxFrameSize, 9000u);
+  EXPECT_EQ(o.faceSystem.congestionMarkingInterval, 50ms);
+  EXPECT_EQ(o.limits.reassemblyTimeout, 1s);
+  EXPECT_EQ(o.limits.maxFragments, 100u);
+}
+
+std::string errorOf(std::string_view text)
+{
+  try {
+    parseConfig(text, "test.toml");
+  }
+  catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, UnknownKeysAndTablesAreErrors)
+{
+  EXPECT_EQ(errorOf("[general]\nlog_levl = \"info\"\n"),
+            "test.toml:2: unknown key 'general.log_levl'\n");
+  EXPECT_EQ(errorOf("[face_system.sctp]\nport = 1\n"),
+            "test.toml:1: unknown table [face_system.sctp]\n");
+  EXPECT_EQ(errorOf("top = 1\n"), "test.toml:1: unknown key 'top'\n");
+}
+
+TEST(Config, WrongTypesAreErrors)
+{
+  EXPECT_EQ(errorOf("[face_system.tcp]\nport = \"6363\"\n"),
+            "test.toml:2: face_system.tcp.port: expected an integer, got a string\n");
+  EXPECT_EQ(errorOf("[face_system.tcp]\nenabled = 1\n"),
+            "test.toml:2: face_system.tcp.enabled: expected a boolean, got an integer\n");
+  EXPECT_EQ(errorOf("[face_system.udp]\nidle_timeout = 600\n"),
+            "test.toml:2: face_system.udp.idle_timeout: expected a duration string such as "
+            "\"500ms\" or \"10s\", got an integer\n");
+  EXPECT_EQ(errorOf("[face_system]\nunix = 3\n"),
+            "test.toml:2: unknown key 'face_system.unix'\n");
+}
+
+TEST(Config, BadValuesAreErrors)
+{
+  EXPECT_NE(errorOf("[face_system.tcp]\nport = 70000\n").find("out of range [0, 65535]"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp]\nmtu = 10\n").find("out of range"), std::string::npos);
+  EXPECT_NE(errorOf("[general]\nlog_level = \"loud\"\n").find("unknown log level"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp]\nidle_timeout = \"10 parsecs\"\n").find("bad duration"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[tables]\ndnl_lifetime = \"1ms\"\n").find("below the minimum 50ms"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.unix]\npath = \"relative.sock\"\n").find("absolute"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[general\n").find("test.toml:1:"), std::string::npos);
+}
+
+TEST(Config, SeveralErrorsAreAllReportedInLineOrder)
+{
+  std::string e = errorOf("[general]\nlog_level = 3\nbogus = true\n[tables]\ncs_max_packets = -1\n");
+  EXPECT_EQ(e, "test.toml:2: general.log_level: expected a string, got an integer\n"
+               "test.toml:3: unknown key 'general.bogus'\n"
+               "test.toml:5: tables.cs_max_packets: value -1 out of range [0, 9223372036854775807]\n");
+}
+
+TEST(Config, Durations)
+{
+  Duration d;
+  EXPECT_TRUE(parseDuration("500ms", d));
+  EXPECT_EQ(d, 500ms);
+  EXPECT_TRUE(parseDuration("2min", d));
+  EXPECT_EQ(d, 120s);
+  EXPECT_TRUE(parseDuration("1h", d));
+  EXPECT_EQ(d, 3600s);
+  EXPECT_TRUE(parseDuration("7 us", d));
+  EXPECT_EQ(d, 7us);
+  EXPECT_FALSE(parseDuration("ms", d));
+  EXPECT_FALSE(parseDuration("5", d));
+  EXPECT_FALSE(parseDuration("-5s", d));
+  EXPECT_FALSE(parseDuration("1.5s", d));
+  EXPECT_EQ(formatDuration(600s), "10min");
+  EXPECT_EQ(formatDuration(90s), "90s");
+  EXPECT_EQ(formatDuration(500ms), "500ms");
+  EXPECT_EQ(formatDuration(1500us), "1500us");
+  EXPECT_EQ(formatDuration(0s), "0s");
+}
+
+TEST(Config, DocsTableMatchesKeys)
+{
+  // docs/daemon.md embeds the generated reference table verbatim.
+  std::ifstream in(std::string(NDNLAB_SOURCE_DIR) + "/docs/daemon.md");
+  ASSERT_TRUE(in) << "docs/daemon.md missing";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find(configReferenceMarkdown()), std::string::npos)
+    << "docs/daemon.md is out of date: regenerate the table with ndnlabd --print-config-reference";
+}
+
+} // namespace
+} // namespace ndnlab::daemon

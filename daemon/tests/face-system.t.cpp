@@ -1,0 +1,190 @@
+#include "daemon/face-system.hpp"
+
+#include "core/face/generic-link-service.hpp"
+#include "io/asio-env.hpp"
+#include "io/client-connector.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace ndnlab::daemon {
+namespace {
+
+using namespace std::chrono_literals;
+using face::FacePersistency;
+using face::FaceScope;
+namespace fs = std::filesystem;
+
+template<typename Protocol>
+uint16_t freePort(asio::io_context& io)
+{
+  typename Protocol::socket s(io, typename Protocol::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return s.local_endpoint().port();
+}
+
+bool runUntil(asio::io_context& io, const std::function<bool()>& pred,
+              std::chrono::milliseconds timeout = 3000ms)
+{
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    io.restart();
+    io.run_one_for(5ms);
+  }
+  return true;
+}
+
+class FaceSystemTest : public ::testing::Test
+{
+protected:
+  FaceSystemTest()
+  {
+    dir = fs::temp_directory_path() / ("ndnlab-fs-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    options.unixSocket.path = (dir / "nfd.sock").string();
+    options.tcp.address = "127.0.0.1";
+    options.tcp.port = freePort<asio::ip::tcp>(io);
+    options.udp.address = "127.0.0.1";
+    options.udp.port = freePort<asio::ip::udp>(io);
+  }
+  ~FaceSystemTest() override { fs::remove_all(dir); }
+
+  void start()
+  {
+    system = std::make_unique<FaceSystem>(env, io, faces, options, LimitsOptions{});
+    system->start();
+  }
+
+  FaceSystem::CreateResult create(const std::string& uri,
+                                  FacePersistency p = FacePersistency::Persistent)
+  {
+    FaceSystem::CreateResult result{0, "pending"};
+    FaceSystem::FaceParams params;
+    params.persistency = p;
+    system->createFace(uri, std::nullopt, params,
+                       [&](const FaceSystem::CreateResult& r) { result = r; });
+    EXPECT_TRUE(runUntil(io, [&] { return result.code != 0; }));
+    return result;
+  }
+
+  asio::io_context io;
+  io::AsioEnv env{io, io::AsioEnvOptions{.seed = 1, .logLevel = LogLevel::Off}};
+  face::FaceTable faces{env};
+  fs::path dir;
+  FaceSystemOptions options;
+  std::unique_ptr<FaceSystem> system;
+};
+
+TEST_F(FaceSystemTest, ChannelsOpenAndUnixClientGetsLocalFace)
+{
+  start();
+  EXPECT_TRUE(fs::is_socket(options.unixSocket.path));
+  auto uris = system->channelUris();
+  ASSERT_EQ(uris.size(), 3u);
+  EXPECT_EQ(uris[0], "unix://" + options.unixSocket.path);
+  EXPECT_EQ(uris[1], "tcp4://127.0.0.1:" + std::to_string(options.tcp.port));
+  EXPECT_EQ(uris[2], "udp4://127.0.0.1:" + std::to_string(options.udp.port));
+
+  auto client = io::connectToForwarder(env, io, "unix://" + options.unixSocket.path);
+  ASSERT_TRUE(client.ok()) << client.error();
+  ASSERT_TRUE(runUntil(io, [&] { return faces.size() == 1; }));
+  face::Face& f = *faces.begin();
+  EXPECT_GE(f.id(), face::FirstRegularFaceId);
+  EXPECT_EQ(f.scope(), FaceScope::Local);
+  EXPECT_EQ(f.persistency(), FacePersistency::OnDemand);
+  EXPECT_TRUE(f.linkService().options().allowLocalFields);
+  EXPECT_FALSE(f.linkService().options().allowFragmentation);
+
+  // Client disconnects: the face is removed from the table.
+  (*client)->close();
+  ASSERT_TRUE(runUntil(io, [&] { return faces.size() == 0; }));
+
+  system->stop();
+  EXPECT_FALSE(fs::exists(options.unixSocket.path));
+}
+
+TEST_F(FaceSystemTest, DisabledChannels)
+{
+  options.unixEnabled = false;
+  options.tcp.port = 0;
+  options.udpEnabled = false;
+  start();
+  EXPECT_TRUE(system->channelUris().empty());
+  EXPECT_FALSE(fs::exists(options.unixSocket.path));
+  EXPECT_EQ(create("udp4://127.0.0.1:9").code, 406u);
+}
+
+TEST_F(FaceSystemTest, UdpFacesCreate)
+{
+  start();
+  asio::ip::udp::socket peer(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  std::string uri = "udp4://127.0.0.1:" + std::to_string(peer.local_endpoint().port());
+
+  auto r = create(uri);
+  ASSERT_EQ(r.code, 200u) << r.text;
+  face::Face* f = faces.get(r.faceId);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->remoteUri(), uri);
+  EXPECT_EQ(f->scope(), FaceScope::NonLocal);
+  EXPECT_EQ(f->persistency(), FacePersistency::Persistent);
+  const auto& lso = f->linkService().options();
+  EXPECT_TRUE(lso.allowFragmentation);
+  EXPECT_TRUE(lso.allowReassembly);
+  EXPECT_FALSE(lso.allowLocalFields);
+  EXPECT_EQ(lso.overrideMtu, 8800u);
+  EXPECT_EQ(static_cast<face::GenericLinkService&>(f->linkService()).effectiveMtu(), 8800u);
+
+  auto again = create(uri, FacePersistency::Permanent);
+  EXPECT_EQ(again.code, 409u);
+  EXPECT_EQ(again.faceId, r.faceId);
+  EXPECT_EQ(f->persistency(), FacePersistency::Permanent);
+
+  EXPECT_EQ(create("udp4://127.0.0.1:9", FacePersistency::OnDemand).code, 406u);
+  EXPECT_EQ(create("udp4://localhost:6363").code, 400u);
+  EXPECT_EQ(create("udp4://127.0.0.1").code, 400u);
+  EXPECT_EQ(create("udp6://127.0.0.1:6363").code, 400u);
+  EXPECT_EQ(create("ether://[01:02:03:04:05:06]").code, 400u);
+  EXPECT_EQ(create("unix:///tmp/x.sock").code, 406u);
+}
+
+TEST_F(FaceSystemTest, TcpFacesCreateToLoopbackIsLocal)
+{
+  start();
+  std::string uri = "tcp4://127.0.0.1:" + std::to_string(options.tcp.port);
+  auto r = create(uri);
+  ASSERT_EQ(r.code, 200u) << r.text;
+  // Our own listener accepted it too: two faces, both local.
+  ASSERT_TRUE(runUntil(io, [&] { return faces.size() == 2; }));
+  face::Face* f = faces.get(r.faceId);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->remoteUri(), uri);
+  EXPECT_EQ(f->scope(), FaceScope::Local);
+  EXPECT_TRUE(f->linkService().options().allowLocalFields);
+  EXPECT_EQ(create(uri).code, 409u);
+
+  // Nobody listening: 504.
+  uint16_t unused = freePort<asio::ip::tcp>(io);
+  auto failed = create("tcp4://127.0.0.1:" + std::to_string(unused));
+  EXPECT_EQ(failed.code, 504u) << failed.text;
+}
+
+TEST_F(FaceSystemTest, StaleSocketReplacedAndStopRemovesIt)
+{
+  start();
+  system->stop();
+  system.reset();
+  EXPECT_FALSE(fs::exists(options.unixSocket.path));
+  // A second daemon on the same path while the first runs: refused.
+  start();
+  FaceSystemOptions same = options;
+  same.tcp.port = 0;
+  same.udpEnabled = false;
+  FaceSystem second(env, io, faces, same, LimitsOptions{});
+  EXPECT_THROW(second.start(), std::runtime_error);
+  EXPECT_TRUE(fs::exists(options.unixSocket.path));
+}
+
+} // namespace
+} // namespace ndnlab::daemon
