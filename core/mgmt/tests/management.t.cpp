@@ -1,0 +1,504 @@
+// End-to-end management: commands and datasets travel through a Forwarder, its internal face
+// and the Dispatcher, from DummyTransport faces, on the manual clock.
+
+#include "core/mgmt/management.hpp"
+#include "core/mgmt/tests/captures.hpp"
+
+#include "core/face/dummy-transport.hpp"
+#include "core/face/generic-link-service.hpp"
+#include "core/lp/packet.hpp"
+#include "core/runtime/manual-env.hpp"
+#include "core/security/signed-interest.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ndnlab::mgmt {
+namespace {
+
+using face::DummyTransport;
+using face::FaceScope;
+
+struct Received
+{
+  std::optional<PitToken> pitToken;
+  std::optional<Interest> interest;
+  std::optional<Data> data;
+  std::optional<Nack> nack;
+};
+
+class ManagementTest : public ::testing::Test
+{
+protected:
+  struct Client
+  {
+    face::FaceId id;
+    DummyTransport* transport;
+  };
+
+  Client addFace(FaceScope scope = FaceScope::Local)
+  {
+    auto t = std::make_unique<DummyTransport>(scope);
+    DummyTransport* raw = t.get();
+    auto f = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(t));
+    face::FaceId id = forwarder.addFace(std::move(f));
+    return {id, raw};
+  }
+
+  /// Lets InternalTransport deliveries and zero-delay timers run.
+  void pump() { env.advance(Duration::zero()); }
+
+  void inject(const Client& c, const Buffer& frame)
+  {
+    c.transport->injectFrame(frame);
+    pump();
+  }
+
+  void sendInterest(const Client& c, const Interest& i) { inject(c, *i.wireEncode()); }
+
+  /// Signs (v0.3, DigestSha256) and sends a command; returns the decoded response, if any.
+  std::optional<ControlResponse> command(const Client& c, std::string_view module, std::string_view verb,
+                                         const ControlParameters& cp)
+  {
+    Interest i(makeCommandName(Name("/localhost/nfd"), module, verb, cp));
+    signer.sign(i);
+    size_t before = c.transport->sent.size();
+    sendInterest(c, i);
+    if (c.transport->sent.size() == before)
+      return std::nullopt;
+    Received r = decodeFrame(c.transport->sent.back().frame);
+    if (!r.data)
+      return std::nullopt;
+    EXPECT_EQ(r.data->name(), i.name());
+    auto resp = ControlResponse::decode(r.data->content());
+    EXPECT_TRUE(resp.ok());
+    if (!resp)
+      return std::nullopt;
+    return *resp;
+  }
+
+  static Received decodeFrame(const Buffer& frame)
+  {
+    Received r;
+    auto pkt = lp::decodeFrame(frame);
+    EXPECT_TRUE(pkt.ok());
+    if (!pkt || !pkt->fragment)
+      return r;
+    r.pitToken = pkt->pitToken;
+    ByteSpan net = *pkt->fragment;
+    if (pkt->nack) {
+      auto i = Interest::decode(net);
+      if (i)
+        r.nack = Nack{*i, nackReasonFromCode(*pkt->nack)};
+    }
+    else if (net[0] == ndnlab::tlv::Interest) {
+      auto i = Interest::decode(net);
+      if (i)
+        r.interest = *i;
+    }
+    else {
+      auto d = Data::decode(net);
+      if (d)
+        r.data = *d;
+    }
+    return r;
+  }
+
+  /// Fetches every segment of a dataset through the forwarder; returns the concatenation.
+  Buffer fetchDataset(const Client& c, const Name& prefix)
+  {
+    Interest first(prefix);
+    first.setCanBePrefix(true);
+    first.setMustBeFresh(true);
+    first.setNonce(env.rng().next32());
+    sendInterest(c, first);
+    Received r = decodeFrame(c.transport->sent.back().frame);
+    EXPECT_TRUE(r.data.has_value());
+    if (!r.data)
+      return {};
+    Buffer all(r.data->content().begin(), r.data->content().end());
+    Name versioned = r.data->name().getPrefix(-1);
+    EXPECT_TRUE(versioned[-1].isVersion());
+    auto last = r.data->finalBlockSegment();
+    for (uint64_t seg = 1; !last || seg <= *last; ++seg) {
+      Name n = versioned;
+      n.appendSegment(seg);
+      Interest i(n);
+      i.setNonce(env.rng().next32());
+      sendInterest(c, i);
+      Received s = decodeFrame(c.transport->sent.back().frame);
+      EXPECT_TRUE(s.data.has_value());
+      if (!s.data)
+        break;
+      EXPECT_EQ(s.data->name(), n);
+      all.insert(all.end(), s.data->content().begin(), s.data->content().end());
+      last = s.data->finalBlockSegment();
+    }
+    return all;
+  }
+
+  ManualEnv env;
+  fw::Forwarder forwarder{env};
+  Management management{env, forwarder};
+  security::DigestSigner digest;
+  security::InterestSigner signer{digest, env.clock(), env.rng()};
+};
+
+TEST_F(ManagementTest, InternalFaceAndRoute)
+{
+  face::Face* internal = management.internalFace();
+  ASSERT_NE(internal, nullptr);
+  EXPECT_EQ(internal->id(), face::InternalFaceId);
+  const table::FibEntry* e = forwarder.fib().findExactMatch(Name("/localhost/nfd"));
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->nextHops().size(), 1u);
+  EXPECT_EQ(e->nextHops()[0].face->id(), face::InternalFaceId);
+}
+
+TEST_F(ManagementTest, RegisterThenInterestIsForwarded)
+{
+  Client producer = addFace();
+  Client consumer = addFace(FaceScope::NonLocal);
+
+  ControlParameters cp;
+  cp.name = Name("/app");
+  auto resp = command(producer, "rib", "register", cp);
+  ASSERT_TRUE(resp);
+  EXPECT_EQ(resp->code, 200u);
+  EXPECT_EQ(resp->text, "OK");
+  auto body = resp->bodyParameters();
+  ASSERT_TRUE(body);
+  EXPECT_EQ(*body->name, Name("/app"));
+  EXPECT_EQ(body->faceId, std::optional<uint64_t>(producer.id)); // FaceId 0 = requesting face
+  EXPECT_EQ(body->origin, std::optional<uint64_t>(0));
+  EXPECT_EQ(body->cost, std::optional<uint64_t>(0));
+  EXPECT_EQ(body->flags, std::optional<uint64_t>(RouteFlagChildInherit));
+  EXPECT_FALSE(body->expirationPeriod);
+
+  size_t before = producer.transport->sent.size();
+  Interest i(Name("/app/data/1"));
+  i.setNonce(1234);
+  sendInterest(consumer, i);
+  ASSERT_EQ(producer.transport->sent.size(), before + 1);
+  Received r = decodeFrame(producer.transport->sent.back().frame);
+  ASSERT_TRUE(r.interest);
+  EXPECT_EQ(r.interest->name(), Name("/app/data/1"));
+}
+
+TEST_F(ManagementTest, ReRegisterRefreshesAndFaceCloseRemovesRoutes)
+{
+  Client producer = addFace();
+  Client consumer = addFace(FaceScope::NonLocal);
+  ControlParameters cp;
+  cp.name = Name("/app");
+  cp.origin = 65;
+  cp.flags = RouteFlagCapture;
+  cp.expirationPeriod = std::chrono::milliseconds(1'200'000);
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_EQ(command(producer, "rib", "register", cp)->code, 200u);
+    env.advance(std::chrono::seconds(300));
+  }
+  EXPECT_EQ(management.rib().nRoutes(), 1u);
+  cp.name = Name("/app2");
+  cp.expirationPeriod.reset();
+  ASSERT_EQ(command(producer, "rib", "register", cp)->code, 200u);
+  EXPECT_EQ(management.rib().nRoutes(), 2u);
+  ASSERT_NE(forwarder.fib().findExactMatch(Name("/app")), nullptr);
+
+  // The client just closes its socket (no unregister).
+  producer.transport->close();
+  pump();
+  EXPECT_EQ(forwarder.faceTable().get(producer.id), nullptr);
+  EXPECT_EQ(management.rib().nRoutes(), 0u);
+  EXPECT_EQ(forwarder.fib().findExactMatch(Name("/app")), nullptr);
+  EXPECT_EQ(forwarder.fib().findExactMatch(Name("/app2")), nullptr);
+
+  // Interests for the prefix are no longer forwarded anywhere.
+  size_t sentBefore = consumer.transport->sent.size();
+  Interest i(Name("/app/x"));
+  i.setNonce(7);
+  sendInterest(consumer, i);
+  for (const auto& s : std::vector(consumer.transport->sent.begin() + static_cast<ptrdiff_t>(sentBefore),
+                                   consumer.transport->sent.end())) {
+    Received r = decodeFrame(s.frame);
+    EXPECT_FALSE(r.interest.has_value());
+  }
+}
+
+TEST_F(ManagementTest, ExpirationPeriodHonoured)
+{
+  Client producer = addFace();
+  ControlParameters cp;
+  cp.name = Name("/short");
+  cp.expirationPeriod = std::chrono::milliseconds(2000);
+  auto resp = command(producer, "rib", "register", cp);
+  ASSERT_EQ(resp->code, 200u);
+  EXPECT_EQ(resp->bodyParameters()->expirationPeriod, std::optional<std::chrono::milliseconds>(2000));
+  env.advance(std::chrono::milliseconds(1999));
+  EXPECT_NE(forwarder.fib().findExactMatch(Name("/short")), nullptr);
+  env.advance(std::chrono::milliseconds(1));
+  EXPECT_EQ(forwarder.fib().findExactMatch(Name("/short")), nullptr);
+}
+
+TEST_F(ManagementTest, StatusCodes)
+{
+  Client c = addFace();
+  // Unknown verb and module: 501.
+  auto r = command(c, "rib", "frobnicate", ControlParameters{.name = Name("/a")});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, 501u);
+  EXPECT_EQ(command(c, "nosuch", "x", {})->code, 501u);
+  // Missing Name: 400 with ndnd's text.
+  r = command(c, "rib", "register", ControlParameters{.cost = 5});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, 400u);
+  EXPECT_EQ(r->text, "ControlParameters is incorrect (missing Name)");
+  EXPECT_EQ(command(c, "fib", "add-nexthop", {})->code, 400u);
+  // Unknown face: 410.
+  EXPECT_EQ(command(c, "rib", "register", ControlParameters{.name = Name("/a"), .faceId = 9999})->code, 410u);
+  EXPECT_EQ(command(c, "fib", "add-nexthop", ControlParameters{.name = Name("/a"), .faceId = 9999})->code, 410u);
+  // Prefix longer than 32 components: 414.
+  Name longName;
+  for (int k = 0; k < 33; ++k)
+    longName.append("c");
+  EXPECT_EQ(command(c, "rib", "register", ControlParameters{.name = longName})->code, 414u);
+  EXPECT_EQ(command(c, "fib", "add-nexthop", ControlParameters{.name = longName})->code, 414u);
+  // Unsigned command with junk at the ControlParameters position: 400.
+  Interest junk(Name("/localhost/nfd/rib/register/junk"));
+  junk.setNonce(99);
+  sendInterest(c, junk);
+  Received rr = decodeFrame(c.transport->sent.back().frame);
+  ASSERT_TRUE(rr.data);
+  EXPECT_EQ(ControlResponse::decode(rr.data->content())->code, 400u);
+  // faces/create without a face system: 501; faces/destroy of a reserved face: 400.
+  EXPECT_EQ(command(c, "faces", "create", ControlParameters{.uri = "udp4://192.0.2.1:6363"})->code, 501u);
+  EXPECT_EQ(command(c, "faces", "destroy", ControlParameters{.faceId = 1})->code, 400u);
+  EXPECT_EQ(command(c, "faces", "destroy", {})->code, 400u);
+}
+
+TEST_F(ManagementTest, NonLocalFaceCannotReachManagement)
+{
+  Client remote = addFace(FaceScope::NonLocal);
+  EXPECT_FALSE(command(remote, "rib", "register", ControlParameters{.name = Name("/evil")}));
+  EXPECT_EQ(management.rib().nRoutes(), 0u);
+}
+
+TEST_F(ManagementTest, CapturedClientsRegister)
+{
+  Client c = addFace();
+  struct Case
+  {
+    const std::string* hex;
+    Name prefix;
+    uint64_t origin, flags;
+  };
+  const Case cases[] = {
+    {&test::captureNdnd, Name("/cap/ndnd"), 0, RouteFlagChildInherit},
+    {&test::captureNdnts, Name("/interop/js"), 65, RouteFlagCapture},
+    {&test::captureLegacyPython, Name("/interop/pyv1"), 0, RouteFlagChildInherit},
+    {&test::capturePythonAppv2, Name("/interop/py"), 0, RouteFlagChildInherit},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.prefix.toUri());
+    Buffer frame;
+    ASSERT_TRUE(fromHex(*k.hex, frame));
+    size_t before = c.transport->sent.size();
+    inject(c, frame);
+    ASSERT_EQ(c.transport->sent.size(), before + 1);
+    Received r = decodeFrame(c.transport->sent.back().frame);
+    ASSERT_TRUE(r.data);
+    auto resp = ControlResponse::decode(r.data->content());
+    ASSERT_TRUE(resp);
+    EXPECT_EQ(resp->code, 200u);
+    auto body = resp->bodyParameters();
+    ASSERT_TRUE(body);
+    EXPECT_EQ(*body->name, k.prefix);
+    EXPECT_EQ(body->faceId, std::optional<uint64_t>(c.id));
+    EXPECT_EQ(body->origin, std::optional<uint64_t>(k.origin));
+    EXPECT_EQ(body->flags, std::optional<uint64_t>(k.flags));
+    EXPECT_EQ(r.data->contentType(), 0u);
+    EXPECT_EQ(r.data->signatureInfo().type, 0u);
+    if (k.hex == &test::captureNdnts) {
+      // NDNts sent its command in an LpPacket with a PitToken: the reply echoes it.
+      ASSERT_TRUE(r.pitToken);
+      EXPECT_EQ(toHex(r.pitToken->view()), "d610ffffffff");
+      EXPECT_EQ(body->expirationPeriod, std::optional<std::chrono::milliseconds>(1'200'000));
+    }
+    else {
+      EXPECT_FALSE(r.pitToken);
+    }
+    EXPECT_NE(forwarder.fib().findExactMatch(k.prefix), nullptr);
+  }
+  EXPECT_EQ(management.rib().nRoutes(), 4u);
+}
+
+TEST_F(ManagementTest, FibAndStrategyAndCsCommands)
+{
+  Client c = addFace();
+  Client other = addFace();
+  auto r = command(c, "fib", "add-nexthop", ControlParameters{.name = Name("/f"), .faceId = other.id, .cost = 7});
+  ASSERT_EQ(r->code, 200u);
+  EXPECT_EQ(r->bodyParameters()->cost, std::optional<uint64_t>(7));
+  const table::FibEntry* e = forwarder.fib().findExactMatch(Name("/f"));
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->nextHops()[0].face->id(), other.id);
+  EXPECT_EQ(e->nextHops()[0].cost, 7u);
+  ASSERT_EQ(command(c, "fib", "remove-nexthop", ControlParameters{.name = Name("/f"), .faceId = other.id})->code, 200u);
+  EXPECT_EQ(forwarder.fib().findExactMatch(Name("/f")), nullptr);
+  // Removing again is idempotent.
+  EXPECT_EQ(command(c, "fib", "remove-nexthop", ControlParameters{.name = Name("/f"), .faceId = other.id})->code, 200u);
+
+  r = command(c, "strategy-choice", "set",
+              ControlParameters{.name = Name("/s"), .strategy = Name("/localhost/nfd/strategy/multicast")});
+  ASSERT_EQ(r->code, 200u) << r->text;
+  ASSERT_TRUE(r->bodyParameters()->strategy);
+  EXPECT_TRUE(Name("/localhost/nfd/strategy/multicast").isPrefixOf(*r->bodyParameters()->strategy));
+  EXPECT_TRUE(forwarder.strategyChoice().get(Name("/s")));
+  EXPECT_EQ(command(c, "strategy-choice", "set",
+                    ControlParameters{.name = Name("/s"), .strategy = Name("/localhost/nfd/strategy/no-such")})->code,
+            404u);
+  EXPECT_EQ(command(c, "strategy-choice", "set", ControlParameters{.name = Name("/s")})->code, 400u);
+  EXPECT_EQ(command(c, "strategy-choice", "unset", ControlParameters{.name = Name("/")})->code, 400u);
+  ASSERT_EQ(command(c, "strategy-choice", "unset", ControlParameters{.name = Name("/s")})->code, 200u);
+  EXPECT_FALSE(forwarder.strategyChoice().get(Name("/s")));
+
+  r = command(c, "cs", "config", ControlParameters{.capacity = 100, .flags = 0, .mask = CsFlagEnableServe});
+  ASSERT_EQ(r->code, 200u);
+  EXPECT_EQ(forwarder.cs().capacity(), 100u);
+  EXPECT_FALSE(forwarder.cs().shouldServe());
+  EXPECT_TRUE(forwarder.cs().shouldAdmit());
+  EXPECT_EQ(r->bodyParameters()->flags, std::optional<uint64_t>(CsFlagEnableAdmit));
+  EXPECT_EQ(command(c, "cs", "config", ControlParameters{.flags = 1})->code, 400u);
+}
+
+TEST_F(ManagementTest, FacesDestroyRemovesFaceAndRoutes)
+{
+  Client admin = addFace();
+  Client victim = addFace();
+  ASSERT_EQ(command(victim, "rib", "register", ControlParameters{.name = Name("/v")})->code, 200u);
+  auto r = command(admin, "faces", "destroy", ControlParameters{.faceId = victim.id});
+  ASSERT_EQ(r->code, 200u);
+  pump();
+  EXPECT_EQ(forwarder.faceTable().get(victim.id), nullptr);
+  EXPECT_EQ(management.rib().nRoutes(), 0u);
+  // Destroying an unknown face is not an error (NFD).
+  EXPECT_EQ(command(admin, "faces", "destroy", ControlParameters{.faceId = victim.id})->code, 200u);
+}
+
+TEST_F(ManagementTest, DatasetsDecodeBackToEntries)
+{
+  Client c = addFace();
+  Client p = addFace(FaceScope::NonLocal);
+  ASSERT_EQ(command(c, "rib", "register", ControlParameters{.name = Name("/r1"), .cost = 3})->code, 200u);
+  ASSERT_EQ(command(c, "fib", "add-nexthop", ControlParameters{.name = Name("/f1"), .faceId = p.id, .cost = 9})->code, 200u);
+
+  auto faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
+  ASSERT_TRUE(faces);
+  std::vector<uint64_t> ids;
+  for (const FaceStatus& f : *faces)
+    ids.push_back(f.faceId);
+  EXPECT_EQ(ids, (std::vector<uint64_t>{face::InternalFaceId, c.id, p.id}));
+  EXPECT_EQ(faces->at(1).faceScope, 1u);
+  EXPECT_EQ(faces->at(2).faceScope, 0u);
+  EXPECT_GT(faces->at(1).nInInterests, 0u);
+
+  auto fib = decodeList<FibEntryStatus>(fetchDataset(c, Name("/localhost/nfd/fib/list")));
+  ASSERT_TRUE(fib);
+  std::map<Name, std::vector<FibEntryStatus::NextHop>> fibMap;
+  for (const auto& e : *fib)
+    fibMap[e.prefix] = e.nextHops;
+  EXPECT_EQ(fibMap[Name("/f1")], (std::vector<FibEntryStatus::NextHop>{{p.id, 9}}));
+  EXPECT_EQ(fibMap[Name("/r1")], (std::vector<FibEntryStatus::NextHop>{{c.id, 3}}));
+  EXPECT_EQ(fibMap[Name("/localhost/nfd")], (std::vector<FibEntryStatus::NextHop>{{face::InternalFaceId, 0}}));
+
+  auto rib = decodeList<RibEntryStatus>(fetchDataset(c, Name("/localhost/nfd/rib/list")));
+  ASSERT_TRUE(rib);
+  ASSERT_EQ(rib->size(), 1u);
+  EXPECT_EQ(rib->at(0).prefix, Name("/r1"));
+  EXPECT_EQ(rib->at(0).routes.at(0), (RibEntryStatus::Route{c.id, 0, 3, RouteFlagChildInherit, std::nullopt}));
+
+  auto sc = decodeList<StrategyChoiceStatus>(fetchDataset(c, Name("/localhost/nfd/strategy-choice/list")));
+  ASSERT_TRUE(sc);
+  ASSERT_GE(sc->size(), 1u);
+  EXPECT_EQ(sc->at(0).prefix, Name("/"));
+
+  auto cs = CsInfo::decode(fetchDataset(c, Name("/localhost/nfd/cs/info")));
+  ASSERT_TRUE(cs);
+  EXPECT_EQ(cs->capacity, forwarder.cs().capacity());
+  EXPECT_EQ(cs->flags, CsFlagEnableAdmit | CsFlagEnableServe);
+
+  auto st = ForwarderStatus::decode(fetchDataset(c, Name("/localhost/nfd/status/general")));
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->nfdVersion, "ndnlab-0.1.0");
+  EXPECT_EQ(st->currentTimestamp, env.clock().unixNow());
+  EXPECT_EQ(st->nFibEntries, forwarder.fib().size());
+  EXPECT_GT(st->nInInterests, 0u);
+}
+
+TEST_F(ManagementTest, LargeDatasetIsSegmented)
+{
+  Client c = addFace();
+  // ~300 routes with long names make rib/list exceed several 8000-octet segments.
+  for (int k = 0; k < 300; ++k) {
+    Name n("/a-rather-long-prefix-component/another-long-component");
+    n.append("route-number-" + std::to_string(k));
+    management.rib().insert(n, Route{c.id, 0, static_cast<uint64_t>(k), RouteFlagChildInherit, std::nullopt}, std::nullopt);
+  }
+  Buffer content = fetchDataset(c, Name("/localhost/nfd/rib/list"));
+  EXPECT_GT(content.size(), 3u * 8000u);
+  auto rib = decodeList<RibEntryStatus>(content);
+  ASSERT_TRUE(rib);
+  ASSERT_EQ(rib->size(), 300u);
+  std::set<uint64_t> costs;
+  for (const auto& e : *rib)
+    costs.insert(e.routes.at(0).cost);
+  EXPECT_EQ(costs.size(), 300u);
+}
+
+class FakeFaceSystem final : public FaceSystem
+{
+public:
+  void createFace(const ControlParameters& p, std::function<void(ControlResponse)> done) override
+  {
+    lastRequest = p;
+    pending = std::move(done);
+  }
+  std::vector<ChannelStatus> channels() const override { return {{"udp4://0.0.0.0:6363"}, {"tcp4://0.0.0.0:6363"}}; }
+
+  std::optional<ControlParameters> lastRequest;
+  std::function<void(ControlResponse)> pending;
+};
+
+TEST(ManagementFaceSystem, CreateIsDelegatedAndChannelsListed)
+{
+  ManualEnv env;
+  fw::Forwarder forwarder(env);
+  FakeFaceSystem fs;
+  Management management(env, forwarder, {}, &fs);
+  auto t = std::make_unique<DummyTransport>(FaceScope::Local);
+  DummyTransport* tr = t.get();
+  forwarder.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(t)));
+
+  security::DigestSigner digest;
+  security::InterestSigner signer(digest, env.clock(), env.rng());
+  Interest i(makeCommandName(Name("/localhost/nfd"), "faces", "create", ControlParameters{.uri = "tcp4://192.0.2.7:6363"}));
+  signer.sign(i);
+  tr->injectFrame(*i.wireEncode());
+  env.advance(Duration::zero());
+  ASSERT_TRUE(fs.lastRequest);
+  EXPECT_EQ(fs.lastRequest->uri, std::optional<std::string>("tcp4://192.0.2.7:6363"));
+  size_t before = tr->sent.size();
+  ASSERT_TRUE(fs.pending);
+  // The face system answers later (connection established).
+  env.advance(std::chrono::milliseconds(20));
+  fs.pending(ControlResponse(status::Ok, "OK", ControlParameters{.faceId = 300, .uri = "tcp4://192.0.2.7:6363"}));
+  env.advance(Duration::zero());
+  ASSERT_EQ(tr->sent.size(), before + 1);
+  auto pkt = lp::decodeFrame(tr->sent.back().frame);
+  auto d = Data::decode(*pkt->fragment);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->name(), i.name());
+  EXPECT_EQ(ControlResponse::decode(d->content())->bodyParameters()->faceId, std::optional<uint64_t>(300));
+}
+
+} // namespace
+} // namespace ndnlab::mgmt
