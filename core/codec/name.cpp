@@ -98,7 +98,8 @@ std::string ComponentRef::toUri() const
     return out;
   }
   if (const char* alias = numberAlias(m_type)) {
-    if (auto n = toNumber()) {
+    // Only the shortest NonNegativeInteger form uses the alias, so the URI stays lossless.
+    if (auto n = toNumber(); n && nonNegIntSize(*n) == m_value.size()) {
       out = alias;
       out.push_back('=');
       out += std::to_string(*n);

@@ -46,6 +46,8 @@ public:
 
   /// URI form: `seg=3`, `v=17`, `t=..`, `seq=..`, `off=..`, `sha256digest=<hex>`,
   /// `params-sha256=<hex>`, `32=metadata`, generic without prefix; period-only values escaped.
+  /// Number aliases are used only for shortest-form values (`50=%00%01` otherwise), so
+  /// Name(toUri()) always reproduces the component.
   std::string toUri() const;
 
 private:

@@ -132,6 +132,10 @@ TEST(NameUri, TypedForms)
   // A numeric-type component whose value is not a NonNegativeInteger prints as <type>=<value>.
   EXPECT_EQ(Name("/50=abc").toUri(), "/50=abc");
   EXPECT_EQ(Name("/54=%00%00%00").toUri(), "/54=%00%00%00");
+  // Valid but non-shortest NonNegativeInteger: still a number, printed losslessly.
+  EXPECT_EQ(Name("/50=%00%01")[0].toNumber(), 1u);
+  EXPECT_TRUE(Name("/50=%00%01")[0].isSegment());
+  EXPECT_EQ(Name("/50=%00%01").toUri(), "/50=%00%01");
   EXPECT_EQ(Name("/sha256digest=" + kDigestHex)[0].type(), tlv::ImplicitSha256DigestComponent);
   // Hex digits may be uppercase; printing is lowercase.
   std::string upper = kDigestHex;
