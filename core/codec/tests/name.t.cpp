@@ -154,8 +154,9 @@ TEST(NameUri, RejectsBadInput)
                           "/sha256digest=28bad4b5275bd392dbb670c75cf0b66f13f7942b21e80f55c0e86b374753a54"}) {
     auto r = Name::parse(bad);
     EXPECT_FALSE(r) << bad;
-    if (!r)
+    if (!r) {
       EXPECT_FALSE(r.error().empty());
+    }
     EXPECT_THROW(Name{std::string_view(bad)}, std::invalid_argument) << bad;
   }
   try {
