@@ -42,8 +42,6 @@ public:
   void attach(Transport& transport) override;
 
   /// FaceId used in log lines and trace events (0 until set).
-  void setFaceId(FaceId id) { m_faceId = id; }
-  FaceId faceId() const { return m_faceId; }
 
   /// Largest frame the transport accepts: min(transport MTU, options.overrideMtu when
   /// non-zero); nullopt when unlimited.
@@ -71,7 +69,6 @@ private:
             std::string_view detail = {}, uint64_t tlvType = 0);
 
   Transport* m_transport = nullptr;
-  FaceId m_faceId = InvalidFaceId;
   lp::Fragmenter m_fragmenter;
   lp::Reassembler m_reassembler;
   // congestion marking state: TimePoint::max() = not in a congestion incident

@@ -75,12 +75,16 @@ public:
 
   const Counters& counters() const { return m_counters; }
   const LinkServiceOptions& options() const { return m_options; }
+  /// The owning face's id, for logs and trace events (set by Face::setId).
+  void setFaceId(FaceId id) { m_faceId = id; }
+  FaceId faceId() const { return m_faceId; }
 
 protected:
   LinkService(Env& env, LinkServiceOptions options) : m_env(env), m_options(std::move(options)) {}
   Env& m_env;
   LinkServiceOptions m_options;
   Counters m_counters;
+  FaceId m_faceId = InvalidFaceId;
 };
 
 } // namespace ndnlab::face
