@@ -1,5 +1,7 @@
 #include "core/face/face-table.hpp"
 
+#include "core/face/generic-link-service.hpp"
+
 #include <stdexcept>
 
 namespace ndnlab::face {
@@ -40,6 +42,8 @@ void FaceTable::install(std::unique_ptr<Face> face, FaceId id)
 {
   Face& f = *face;
   f.setId(id);
+  if (auto* gls = dynamic_cast<GenericLinkService*>(&f.linkService()))
+    gls->setFaceId(id); // log lines and drop traces name the face
   m_faces.emplace(id, std::move(face));
   // The transport reports Closed/Failed from inside its own code; destroying the face there
   // would pull the rug from under it, so removal waits for a zero-delay timer.
