@@ -206,25 +206,72 @@ std::vector<ConfigKey> buildKeys()
   // [tables]
   k.push_back(intKey("tables", "cs_max_packets",
                      "Content Store capacity in Data packets; 0 disables caching",
-                     [](O& o) -> auto& { return o.tables.cs.capacity; }, 0, MaxInt));
+                     [](O& o) -> auto& { return o.forwarder.csCapacity; }, 0, MaxInt));
   k.push_back(intKey("tables", "cs_max_bytes",
                      "Content Store bound on the total wire size of cached Data, bytes; 0 = none",
-                     [](O& o) -> auto& { return o.tables.cs.maxBytes; }, 0, MaxInt));
+                     [](O& o) -> auto& { return o.forwarder.csMaxBytes; }, 0, MaxInt));
+  k.push_back(intKey("tables", "cs_scan_limit",
+                     "CanBePrefix lookups examine at most this many cached Data; 0 = unlimited",
+                     [](O& o) -> auto& { return o.forwarder.csScanLimit; }, 0, MaxInt));
   k.push_back(boolKey("tables", "cs_admit", "insert incoming Data into the Content Store",
-                      [](O& o) -> auto& { return o.tables.cs.admit; }));
+                      [](O& o) -> auto& { return o.forwarder.csAdmit; }));
   k.push_back(boolKey("tables", "cs_serve", "answer Interests from the Content Store",
-                      [](O& o) -> auto& { return o.tables.cs.serve; }));
+                      [](O& o) -> auto& { return o.forwarder.csServe; }));
+  k.push_back(ConfigKey{
+    "tables", "cs_unsolicited_policy", "string",
+    "unsolicited Data: drop-all, admit-local, admit-network, admit-all",
+    [](const DaemonOptions& o) {
+      return quote(fw::toString(o.forwarder.unsolicitedDataPolicy));
+    },
+    [](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      std::string text = *v.value<std::string>();
+      auto p = fw::parseUnsolicitedDataPolicy(text);
+      if (!p)
+        return "unknown policy \"" + text + "\" (drop-all, admit-local, admit-network, admit-all)";
+      o.forwarder.unsolicitedDataPolicy = *p;
+      return {};
+    }});
   k.push_back(intKey("tables", "pit_max_entries",
                      "PIT capacity; Interests that would create more entries are dropped",
-                     [](O& o) -> auto& { return o.tables.pit.maxEntries; }, 1, MaxInt));
+                     [](O& o) -> auto& { return o.forwarder.pitMaxEntries; }, 1, MaxInt));
   k.push_back(intKey("tables", "pit_max_in_records_per_face",
                      "PIT in-records one downstream face may hold; 0 = pit_max_entries",
-                     [](O& o) -> auto& { return o.tables.pit.maxInRecordsPerFace; }, 0, MaxInt));
+                     [](O& o) -> auto& { return o.forwarder.pitMaxInRecordsPerFace; }, 0, MaxInt));
+  k.push_back(durationKey("tables", "pit_max_lifetime",
+                          "cap on the InterestLifetime used for PIT records",
+                          [](O& o) -> auto& { return o.forwarder.pitMaxLifetime; },
+                          std::chrono::milliseconds(1)));
   k.push_back(durationKey("tables", "dnl_lifetime", "how long the Dead Nonce List remembers a nonce",
-                          [](O& o) -> auto& { return o.tables.dnl.lifetime; },
+                          [](O& o) -> auto& { return o.forwarder.dnlLifetime; },
                           table::DeadNonceList::MinLifetime));
   k.push_back(intKey("tables", "dnl_max_entries", "Dead Nonce List capacity (oldest evicted first)",
-                     [](O& o) -> auto& { return o.tables.dnl.capacity; }, 1, MaxInt));
+                     [](O& o) -> auto& { return o.forwarder.dnlCapacity; }, 1, MaxInt));
+  k.push_back(intKey("tables", "rib_max_routes", "RIB capacity; rib/register beyond it is refused",
+                     [](O& o) -> auto& { return o.management.rib.maxRoutes; }, 1, MaxInt));
+
+  // [forwarder]
+  k.push_back(ConfigKey{
+    "forwarder", "default_strategy", "string", "strategy of the prefix /",
+    [](const DaemonOptions& o) { return quote(o.forwarder.defaultStrategy.toUri()); },
+    [](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      auto name = Name::parse(*v.value<std::string>());
+      if (!name)
+        return "bad name: " + name.error();
+      o.forwarder.defaultStrategy = *name;
+      return {};
+    }});
+  k.push_back(intKey("forwarder", "default_hop_limit",
+                     "HopLimit added to Interests that carry none; 0 = off",
+                     [](O& o) -> auto& { return o.forwarder.defaultHopLimit; }, 0, 255));
+
+  // [management]
+  k.push_back(boolKey("management", "verify_commands",
+                      "verify command signatures and replay fields (NFD default certfile any: off)",
+                      [](O& o) -> auto& { return o.management.dispatcher.verifyCommands; }));
 
   // [face_system.unix]
   k.push_back(boolKey("face_system.unix", "enabled", "listen on a Unix stream socket",
@@ -401,7 +448,7 @@ void validate(const DaemonOptions& o)
     errors.push_back("face_system.unix.path: must be an absolute path");
   if (fs.stream.maxFrameSize < io::MaxNdnPacketSize)
     errors.push_back("face_system.stream.max_frame_size: must be at least 8800");
-  if (o.tables.dnl.lifetime < table::DeadNonceList::MinLifetime)
+  if (o.forwarder.dnlLifetime < table::DeadNonceList::MinLifetime)
     errors.push_back("tables.dnl_lifetime: must be at least 50ms");
   if (fs.tcp.reconnect.maxDelay < fs.tcp.reconnect.initialDelay)
     errors.push_back("face_system.tcp.reconnect_max_delay: must not be below reconnect_initial_delay");

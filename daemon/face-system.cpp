@@ -1,6 +1,7 @@
 #include "daemon/face-system.hpp"
 
 #include "core/face/generic-link-service.hpp"
+#include "core/mgmt/tlv-nfd.hpp"
 #include "io/face-uri.hpp"
 
 namespace ndnlab::daemon {
@@ -8,9 +9,10 @@ namespace ndnlab::daemon {
 using face::FacePersistency;
 using io::TransportKind;
 
-FaceSystem::FaceSystem(Env& env, asio::io_context& io, face::FaceTable& faces,
+FaceSystem::FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder,
                        FaceSystemOptions options, LimitsOptions limits)
-  : m_env(env), m_io(io), m_faces(faces), m_options(std::move(options)), m_limits(limits)
+  : m_env(env), m_io(io), m_forwarder(forwarder), m_faces(forwarder.faceTable()),
+    m_options(std::move(options)), m_limits(limits)
 {
   m_options.tcp.stream = m_options.stream;
   m_options.unixSocket.stream = m_options.stream;
@@ -107,7 +109,7 @@ face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
   auto ls = std::make_unique<face::GenericLinkService>(m_env, linkServiceOptions(*raw, params));
   face::GenericLinkService* lsRaw = ls.get();
   auto f = std::make_unique<face::Face>(m_env, std::move(ls), std::move(transport));
-  face::FaceId id = m_faces.add(std::move(f));
+  face::FaceId id = m_forwarder.addFace(std::move(f));
   lsRaw->setFaceId(id);
   raw->setTraceFaceId(id);
   NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=",
@@ -157,6 +159,8 @@ void FaceSystem::createFace(const std::string& remoteUri, const std::optional<st
     return done({406, "Outgoing faces do not support on-demand persistency"});
   if (params.mtu && *params.mtu < 64)
     return done({406, "MTU must be at least 64"});
+  if (params.localFields.value_or(false) && (uri->isUdp() || !io::isLoopback(addr)))
+    return done({406, "Local fields can only be enabled on faces with local scope"});
 
   if (uri->isUdp()) {
     if (!m_udp || !m_udp->isListening())
@@ -194,6 +198,88 @@ void FaceSystem::createFace(const std::string& remoteUri, const std::optional<st
                    face::FaceId id = addFace(std::move(t), &p);
                    done({200, "OK", id});
                  });
+}
+
+mgmt::ControlParameters FaceSystem::faceParameters(const face::Face& f) const
+{
+  mgmt::ControlParameters p;
+  p.faceId = f.id();
+  p.uri = f.remoteUri();
+  p.localUri = f.localUri();
+  p.facePersistency = static_cast<uint64_t>(f.persistency());
+  const auto& lo = f.linkService().options();
+  p.flags = (lo.allowLocalFields ? mgmt::FaceFlagLocalFields : 0) |
+            (lo.allowCongestionMarking ? mgmt::FaceFlagCongestionMarking : 0);
+  if (lo.allowCongestionMarking) {
+    p.baseCongestionMarkingInterval = lo.baseCongestionMarkingInterval;
+    p.defaultCongestionThreshold = lo.defaultCongestionThreshold;
+  }
+  ssize_t mtu = f.transport().mtu();
+  if (mtu >= 0) {
+    uint64_t effective = static_cast<uint64_t>(mtu);
+    if (lo.overrideMtu != 0)
+      effective = std::min<uint64_t>(effective, lo.overrideMtu);
+    p.mtu = effective;
+  }
+  return p;
+}
+
+void FaceSystem::createFace(const mgmt::ControlParameters& cp,
+                            std::function<void(mgmt::ControlResponse)> done)
+{
+  if (!cp.uri)
+    return done(mgmt::ControlResponse(mgmt::status::BadRequest, "Missing Uri"));
+  FaceParams params;
+  if (cp.facePersistency) {
+    if (*cp.facePersistency > 2)
+      return done(mgmt::ControlResponse(mgmt::status::BadRequest, "Invalid FacePersistency"));
+    params.persistency = static_cast<FacePersistency>(*cp.facePersistency);
+  }
+  if (cp.flags.has_value() != cp.mask.has_value())
+    return done(mgmt::ControlResponse(mgmt::status::BadRequest,
+                                      "Flags and Mask must be given together"));
+  if (cp.flags && cp.mask) {
+    if (*cp.mask & mgmt::FaceFlagLocalFields)
+      params.localFields = (*cp.flags & mgmt::FaceFlagLocalFields) != 0;
+    if (*cp.mask & mgmt::FaceFlagCongestionMarking)
+      params.congestionMarking = (*cp.flags & mgmt::FaceFlagCongestionMarking) != 0;
+  }
+  if (cp.mtu)
+    params.mtu = static_cast<size_t>(*cp.mtu);
+  if (cp.baseCongestionMarkingInterval)
+    params.congestionMarkingInterval = *cp.baseCongestionMarkingInterval;
+  if (cp.defaultCongestionThreshold)
+    params.congestionThreshold = static_cast<size_t>(*cp.defaultCongestionThreshold);
+
+  createFace(*cp.uri, cp.localUri, params,
+             [this, done = std::move(done)](const CreateResult& r) {
+               face::Face* f = r.faceId != 0 ? m_faces.get(r.faceId) : nullptr;
+               if (f != nullptr && (r.code == 200 || r.code == 409))
+                 done(mgmt::ControlResponse(r.code, r.text, faceParameters(*f)));
+               else
+                 done(mgmt::ControlResponse(r.code, r.text));
+             });
+}
+
+std::vector<mgmt::ChannelStatus> FaceSystem::channels() const
+{
+  std::vector<mgmt::ChannelStatus> out;
+  for (auto& uri : channelUris())
+    out.push_back(mgmt::ChannelStatus{uri});
+  return out;
+}
+
+std::optional<std::chrono::milliseconds> FaceSystem::expirationPeriod(const face::Face& f) const
+{
+  auto* t = dynamic_cast<const io::SocketTransport*>(&f.transport());
+  if (t == nullptr || t->kind() != TransportKind::UdpUnicast ||
+      f.persistency() != FacePersistency::OnDemand)
+    return std::nullopt;
+  Duration idle = m_env.now() - f.lastActivity();
+  Duration left = m_options.udp.idleTimeout - idle;
+  if (left < Duration::zero())
+    left = Duration::zero();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(left);
 }
 
 std::vector<std::string> FaceSystem::channelUris() const

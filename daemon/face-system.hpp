@@ -11,7 +11,8 @@
 
 #include "daemon/options.hpp"
 
-#include "core/face/face-table.hpp"
+#include "core/fw/forwarder.hpp"
+#include "core/mgmt/face-system.hpp"
 
 #include <asio/io_context.hpp>
 
@@ -21,12 +22,13 @@
 
 namespace ndnlab::daemon {
 
-class FaceSystem
+class FaceSystem final : public mgmt::FaceSystem
 {
 public:
-  FaceSystem(Env& env, asio::io_context& io, face::FaceTable& faces, FaceSystemOptions options,
+  /// Faces are added to `forwarder` (which connects them to the pipelines).
+  FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder, FaceSystemOptions options,
              LimitsOptions limits);
-  ~FaceSystem();
+  ~FaceSystem() override;
   FaceSystem(const FaceSystem&) = delete;
   FaceSystem& operator=(const FaceSystem&) = delete;
 
@@ -60,6 +62,18 @@ public:
   void createFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
                   const FaceParams& params, CreateCallback done);
 
+  // --- mgmt::FaceSystem ---
+  /// faces/create with NFD ControlParameters (Uri, LocalUri, FacePersistency, Flags+Mask,
+  /// BaseCongestionMarkingInterval, DefaultCongestionThreshold, Mtu); the reply body holds the
+  /// face's parameters on 200 and 409.
+  void createFace(const mgmt::ControlParameters& params,
+                  std::function<void(mgmt::ControlResponse)> done) override;
+  std::vector<mgmt::ChannelStatus> channels() const override;
+  /// On-demand UDP faces: idle timeout minus the time since the face was last used.
+  std::optional<std::chrono::milliseconds> expirationPeriod(const face::Face& face) const override;
+  /// The ControlParameters NFD reports for a face (faces/create reply body).
+  mgmt::ControlParameters faceParameters(const face::Face& face) const;
+
   /// Adds a transport as a face; returns its id. `params` overrides the defaults of its kind.
   face::FaceId addFace(std::unique_ptr<io::SocketTransport> transport,
                        const FaceParams* params = nullptr);
@@ -81,6 +95,7 @@ private:
 
   Env& m_env;
   asio::io_context& m_io;
+  fw::Forwarder& m_forwarder;
   face::FaceTable& m_faces;
   FaceSystemOptions m_options;
   LimitsOptions m_limits;

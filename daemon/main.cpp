@@ -1,23 +1,39 @@
-// ndnlabd: parse the command line and config into DaemonOptions, run the Daemon.
+// ndnlabd: parse the command line and config into DaemonOptions, run one Daemon until SIGINT
+// or SIGTERM. Exit codes: 0 clean shutdown, 1 start-up failure, 2 configuration error.
 #include "daemon/config.hpp"
+#include "daemon/daemon.hpp"
 
 #include <CLI/CLI.hpp>
+#include <asio/signal_set.hpp>
 
+#include <csignal>
 #include <iostream>
 
 int main(int argc, char** argv)
 {
+  using namespace ndnlab;
   using namespace ndnlab::daemon;
-  CLI::App app{"ndnlabd: NDN forwarder, NFD-compatible management and faces"};
+  CLI::App app{"ndnlabd: NDN forwarder with NFD-compatible management and faces.\n"
+               "Without --config every default applies (see --print-default-config)."};
   std::string configFile;
   bool printDefault = false;
   bool printMarkdown = false;
-  app.add_option("-c,--config", configFile, "TOML configuration file (all keys optional)");
+  std::string logLevel;
+  app.add_option("-c,--config", configFile, "TOML configuration file (every key optional)")
+    ->check(CLI::ExistingFile);
+  app.add_option("--log-level", logLevel,
+                 "override general.log_level (trace, debug, info, warn, error, off)");
   app.add_flag("--print-default-config", printDefault,
                "print a commented configuration file holding every default, then exit");
   app.add_flag("--print-config-reference", printMarkdown,
                "print the configuration keys as a Markdown table, then exit");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  }
+  catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
 
   if (printDefault) {
     std::cout << defaultConfigToml();
@@ -27,15 +43,48 @@ int main(int argc, char** argv)
     std::cout << configReferenceMarkdown();
     return 0;
   }
+
   DaemonOptions options;
   try {
     if (!configFile.empty())
       options = loadConfigFile(configFile);
+    if (!logLevel.empty() && !io::parseLogLevel(logLevel, options.general.logLevel))
+      throw ConfigError("--log-level: unknown level \"" + logLevel + "\"\n");
   }
   catch (const ConfigError& e) {
     std::cerr << "ndnlabd: configuration error\n" << e.what();
     return 2;
   }
-  std::cerr << "ndnlabd: forwarder not wired yet\n";
-  return 1;
+
+  std::signal(SIGPIPE, SIG_IGN);
+  asio::io_context io(1);
+  std::unique_ptr<Daemon> daemon;
+  try {
+    daemon = std::make_unique<Daemon>(io, options);
+  }
+  catch (const ConfigError& e) {
+    std::cerr << "ndnlabd: configuration error\n" << e.what();
+    return 2;
+  }
+  try {
+    daemon->start();
+  }
+  catch (const std::exception& e) {
+    std::cerr << "ndnlabd: cannot start: " << e.what() << "\n";
+    return 1;
+  }
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const std::error_code& ec, int signo) {
+    if (ec)
+      return;
+    NDNLAB_LOG(daemon->env(), LogLevel::Info, "ndnlabd",
+               "caught ", signo == SIGINT ? "SIGINT" : "SIGTERM", ", shutting down");
+    daemon->stop();
+    io.stop();
+  });
+  io.run();
+  NDNLAB_LOG(daemon->env(), LogLevel::Info, "ndnlabd", daemon->summary());
+  daemon.reset();
+  return 0;
 }

@@ -4,9 +4,8 @@
 // derived from the key list in config.cpp, which binds each key to a field below.
 
 #include "core/face/link-service.hpp"
-#include "core/table/cs.hpp"
-#include "core/table/dead-nonce-list.hpp"
-#include "core/table/pit.hpp"
+#include "core/fw/forwarder.hpp"
+#include "core/mgmt/management.hpp"
 #include "io/tcp-channel.hpp"
 #include "io/udp-channel.hpp"
 #include "io/udp-multicast-transport.hpp"
@@ -27,14 +26,6 @@ struct GeneralOptions
   std::string traceFile;
   /// Seed of the random number generator; 0 = random.
   uint64_t seed = 0;
-};
-
-/// [tables]
-struct TablesOptions
-{
-  table::CsOptions cs;
-  table::PitOptions pit;
-  table::DeadNonceListOptions dnl;
 };
 
 /// [face_system.*]
@@ -81,7 +72,10 @@ struct LimitsOptions
 struct DaemonOptions
 {
   GeneralOptions general;
-  TablesOptions tables;
+  /// [tables] and [forwarder]
+  fw::ForwarderOptions forwarder;
+  /// [management] and tables.rib_max_routes
+  mgmt::ManagementOptions management;
   FaceSystemOptions faceSystem;
   LimitsOptions limits;
 };

@@ -16,7 +16,7 @@ TEST(Config, EmptyFileGivesDefaults)
   DaemonOptions o = parseConfig("");
   DaemonOptions d;
   EXPECT_EQ(o.general.logLevel, LogLevel::Info);
-  EXPECT_EQ(o.tables.cs.capacity, 65536u);
+  EXPECT_EQ(o.forwarder.csCapacity, 65536u);
   EXPECT_EQ(o.faceSystem.unixSocket.path, "/run/nfd/nfd.sock");
   EXPECT_EQ(o.faceSystem.tcp.port, 6363);
   EXPECT_EQ(o.faceSystem.udp.port, 6363);
@@ -60,12 +60,21 @@ seed = 99
 [tables]
 cs_max_packets = 10
 cs_max_bytes = 1000
+cs_scan_limit = 5
 cs_admit = false
 cs_serve = false
+cs_unsolicited_policy = "admit-local"
 pit_max_entries = 1234
 pit_max_in_records_per_face = 77
+pit_max_lifetime = "1h"
 dnl_lifetime = "2s"
 dnl_max_entries = 4096
+rib_max_routes = 100
+[forwarder]
+default_strategy = "/localhost/nfd/strategy/multicast"
+default_hop_limit = 32
+[management]
+verify_commands = true
 [face_system.unix]
 enabled = false
 path = "/tmp/ndnlab-a.sock"
@@ -112,8 +121,8 @@ max_fragments = 100
     EXPECT_NE(key.print(o), key.print(d)) << key.path() << " was not set";
   EXPECT_EQ(o.general.logLevel, LogLevel::Debug);
   EXPECT_EQ(o.general.seed, 99u);
-  EXPECT_EQ(o.tables.pit.maxEntries, 1234u);
-  EXPECT_EQ(o.tables.dnl.lifetime, 2s);
+  EXPECT_EQ(o.forwarder.pitMaxEntries, 1234u);
+  EXPECT_EQ(o.forwarder.dnlLifetime, 2s);
   EXPECT_EQ(o.faceSystem.unixSocket.path, "/tmp/ndnlab-a.sock");
   EXPECT_EQ(o.faceSystem.tcp.port, 16363);
   EXPECT_EQ(o.faceSystem.tcp.reconnect.initialDelay, 250ms);

@@ -53,7 +53,7 @@ protected:
 
   void start()
   {
-    system = std::make_unique<FaceSystem>(env, io, faces, options, LimitsOptions{});
+    system = std::make_unique<FaceSystem>(env, io, forwarder, options, LimitsOptions{});
     system->start();
   }
 
@@ -71,7 +71,8 @@ protected:
 
   asio::io_context io;
   io::AsioEnv env{io, io::AsioEnvOptions{.seed = 1, .logLevel = LogLevel::Off}};
-  face::FaceTable faces{env};
+  fw::Forwarder forwarder{env};
+  face::FaceTable& faces = forwarder.faceTable();
   fs::path dir;
   FaceSystemOptions options;
   std::unique_ptr<FaceSystem> system;
@@ -181,7 +182,7 @@ TEST_F(FaceSystemTest, StaleSocketReplacedAndStopRemovesIt)
   FaceSystemOptions same = options;
   same.tcp.port = 0;
   same.udpEnabled = false;
-  FaceSystem second(env, io, faces, same, LimitsOptions{});
+  FaceSystem second(env, io, forwarder, same, LimitsOptions{});
   EXPECT_THROW(second.start(), std::runtime_error);
   EXPECT_TRUE(fs::exists(options.unixSocket.path));
 }
