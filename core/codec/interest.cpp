@@ -83,13 +83,23 @@ DecodeResult<std::vector<Name>> decodeForwardingHint(ByteSpan value)
 /// Index of the params-digest component: -1 none, -2 more than one.
 ptrdiff_t findParamsDigest(const Name& name)
 {
-  ptrdiff_t found = -1;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (name[static_cast<ptrdiff_t>(i)].type() == tlv::ParametersSha256DigestComponent) {
+  // Walks the component TLVs directly (on the decode path for every Interest).
+  ByteSpan v = name.value();
+  size_t pos = 0;
+  ptrdiff_t index = 0, found = -1;
+  while (pos < v.size()) {
+    uint64_t type = 0, length = 0;
+    size_t t = parseVarNumber(v.data() + pos, v.size() - pos, type);
+    size_t l = t == 0 ? 0 : parseVarNumber(v.data() + pos + t, v.size() - pos - t, length);
+    if (l == 0)
+      break;
+    if (type == tlv::ParametersSha256DigestComponent) {
       if (found >= 0)
         return -2;
-      found = static_cast<ptrdiff_t>(i);
+      found = index;
     }
+    pos += t + l + length;
+    ++index;
   }
   return found;
 }

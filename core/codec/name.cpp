@@ -323,11 +323,11 @@ ComponentRef Name::operator[](ptrdiff_t i) const
 {
   size_t idx = i < 0 ? static_cast<size_t>(static_cast<ptrdiff_t>(size()) + i) : static_cast<size_t>(i);
   ByteSpan wire(m_value.data() + m_offsets[idx], m_offsets[idx + 1] - m_offsets[idx]);
-  size_t pos = 0;
-  auto type = readVarNumber(wire, pos);
-  auto length = readVarNumber(wire, pos);
-  (void)length;
-  return ComponentRef(static_cast<uint32_t>(type.ok() ? *type : 0), wire.subspan(pos), wire);
+  // Components were validated when added, so both numbers parse.
+  uint64_t type = 0, length = 0;
+  size_t t = parseVarNumber(wire.data(), wire.size(), type);
+  size_t l = parseVarNumber(wire.data() + t, wire.size() - t, length);
+  return ComponentRef(static_cast<uint32_t>(type), wire.subspan(t + l), wire);
 }
 
 Name Name::getPrefix(ptrdiff_t n) const
@@ -442,36 +442,81 @@ std::string Name::toUri() const
   return out;
 }
 
-size_t Name::hashValue(ByteSpan bytes)
+namespace {
+
+constexpr uint64_t kMul1 = 0x9E3779B97F4A7C15ULL;
+constexpr uint64_t kMul2 = 0xC2B2AE3D27D4EB4FULL;
+constexpr uint64_t kSeed = 0xCBF29CE484222325ULL;
+
+/// Hash of one component TLV (multiply-xorshift over 8-octet words; not cryptographic).
+inline uint64_t hashBytes(const uint8_t* p, size_t len)
 {
-  // 64-bit multiply-xorshift over 8-octet words (wyhash-like mixing, not cryptographic).
-  constexpr uint64_t k1 = 0x9E3779B97F4A7C15ULL;
-  constexpr uint64_t k2 = 0xC2B2AE3D27D4EB4FULL;
-  uint64_t h = 0xCBF29CE484222325ULL ^ (bytes.size() * k2);
-  const uint8_t* p = bytes.data();
-  size_t len = bytes.size();
+  uint64_t h = len * kMul2;
   while (len >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    h = (h ^ (w * k1)) * k2;
+    h = (h ^ (w * kMul1)) * kMul2;
     h ^= h >> 29;
     p += 8;
     len -= 8;
   }
   if (len > 0) {
-    uint64_t w = 0;
-    std::memcpy(&w, p, len);
-    h = (h ^ (w * k1)) * k2;
+    // 1..7 remaining octets, read with fixed-size loads (overlapping when len is 5..7).
+    uint64_t w;
+    if (len >= 4) {
+      uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + len - 4, 4);
+      w = (uint64_t{a} << 32) | b;
+    }
+    else {
+      w = uint64_t{p[0]} << 16 | uint64_t{p[len >> 1]} << 8 | p[len - 1];
+    }
+    h = (h ^ (w * kMul1)) * kMul2;
+    h ^= h >> 29;
   }
-  h ^= h >> 32;
-  h *= k1;
-  h ^= h >> 29;
+  return h;
+}
+
+inline uint64_t combine(uint64_t h, uint64_t component)
+{
+  h = (h ^ component) * kMul1;
+  return h ^ (h >> 32);
+}
+
+} // namespace
+
+size_t Name::hashPrefix(size_t n) const
+{
+  n = std::min(n, size());
+  uint64_t h = kSeed;
+  for (size_t i = 0; i < n; ++i)
+    h = combine(h, hashBytes(m_value.data() + m_offsets[i], m_offsets[i + 1] - m_offsets[i]));
   return static_cast<size_t>(h);
 }
 
-size_t Name::hash() const
+void Name::prefixHashes(std::vector<size_t>& out) const
 {
-  return hashValue(m_value);
+  out.resize(size() + 1);
+  uint64_t h = kSeed;
+  out[0] = static_cast<size_t>(h);
+  for (size_t i = 0; i < size(); ++i) {
+    h = combine(h, hashBytes(m_value.data() + m_offsets[i], m_offsets[i + 1] - m_offsets[i]));
+    out[i + 1] = static_cast<size_t>(h);
+  }
+}
+
+size_t Name::hashValue(ByteSpan bytes)
+{
+  uint64_t h = kSeed;
+  TlvReader r(bytes);
+  while (!r.atEnd()) {
+    auto e = r.next();
+    if (!e)
+      break;
+    h = combine(h, hashBytes(e->wire.data(), e->wire.size()));
+  }
+  return static_cast<size_t>(h);
 }
 
 std::ostream& operator<<(std::ostream& os, const Name& name)

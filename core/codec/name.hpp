@@ -117,13 +117,16 @@ public:
   std::strong_ordering operator<=>(const Name& o) const { return compare(o) <=> 0; }
 
   std::string toUri() const;
-  /// Fast non-cryptographic hash of value() (allocation-free).
-  size_t hash() const;
-  /// Hash of the first n components, equal to getPrefix(n).hash() without building the prefix.
-  size_t hashPrefix(size_t n) const { return hashValue(prefixValue(n)); }
+  /// Fast non-cryptographic hash, allocation-free: a fold of per-component hashes, so the
+  /// hashes of all prefixes come out of one pass (prefixHashes()). Equal names hash equally.
+  size_t hash() const { return hashPrefix(size()); }
+  /// Hash of the first n components (n clamped to size()), equal to getPrefix(n).hash().
+  size_t hashPrefix(size_t n) const;
+  /// out[i] = hashPrefix(i) for i in [0, size()], in one pass (reuses out's capacity).
+  void prefixHashes(std::vector<size_t>& out) const;
   /// TLV-VALUE of the first n components (n clamped to size()); a view into this Name.
   ByteSpan prefixValue(size_t n) const;
-  /// The hash function used by hash(), over any Name TLV-VALUE.
+  /// Same hash over a Name TLV-VALUE given as bytes (must be well-formed component TLVs).
   static size_t hashValue(ByteSpan nameValue);
 
 private:

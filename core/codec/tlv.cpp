@@ -131,7 +131,7 @@ DecodeResult<uint64_t> readNonNegInt(const Element& e)
   return r;
 }
 
-DecodeResult<Element> TlvReader::next()
+DecodeResult<Element> TlvReader::nextSlow()
 {
   size_t start = m_pos;
   size_t pos = m_pos;

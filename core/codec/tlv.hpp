@@ -146,6 +146,30 @@ struct Element
 
 /// Reads a VAR-NUMBER at `pos` (advanced on success), enforcing the shortest form.
 DecodeResult<uint64_t> readVarNumber(ByteSpan in, size_t& pos);
+
+/// Inline VAR-NUMBER parse for hot paths, same rules as readVarNumber: returns the number of
+/// octets consumed, or 0 if the input is truncated or the number is not in shortest form.
+inline size_t parseVarNumber(const uint8_t* p, size_t avail, uint64_t& n)
+{
+  if (avail == 0)
+    return 0;
+  uint8_t first = p[0];
+  if (first < 253) {
+    n = first;
+    return 1;
+  }
+  size_t octets = first == 0xFD ? 2 : first == 0xFE ? 4 : 8;
+  if (avail <= octets)
+    return 0;
+  uint64_t v = 0;
+  for (size_t i = 1; i <= octets; ++i)
+    v = (v << 8) | p[i];
+  uint64_t minimum = octets == 2 ? 253 : octets == 4 ? 0x10000 : 0x100000000ULL;
+  if (v < minimum)
+    return 0;
+  n = v;
+  return octets + 1;
+}
 DecodeResult<uint64_t> readNonNegInt(ByteSpan value);
 /// Reads a NonNegativeInteger element's value with the element type for error context.
 DecodeResult<uint64_t> readNonNegInt(const Element& e);
@@ -158,11 +182,29 @@ public:
   bool atEnd() const { return m_pos >= m_in.size(); }
   size_t position() const { return m_pos; }
   /// Reads the next element and advances.
-  DecodeResult<Element> next();
+  DecodeResult<Element> next()
+  {
+    // Fast path for well-formed input; errors are classified by nextSlow().
+    const uint8_t* p = m_in.data() + m_pos;
+    size_t avail = m_in.size() - m_pos;
+    uint64_t type, length;
+    size_t t = parseVarNumber(p, avail, type);
+    size_t l = t != 0 ? parseVarNumber(p + t, avail - t, length) : 0;
+    if (t == 0 || l == 0 || type == 0 || type > 0xFFFFFFFF || length > avail - t - l)
+      return nextSlow();
+    Element e;
+    e.type = static_cast<uint32_t>(type);
+    e.value = m_in.subspan(m_pos + t + l, length);
+    e.wire = m_in.subspan(m_pos, t + l + length);
+    m_pos += t + l + length;
+    return e;
+  }
   /// Type of the next element without advancing; 0 at end or on error.
   uint32_t peekType() const;
 
 private:
+  DecodeResult<Element> nextSlow();
+
   ByteSpan m_in;
   size_t m_pos = 0;
 };

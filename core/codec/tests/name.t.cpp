@@ -259,8 +259,18 @@ TEST(NameHash, ConsistentWithEqualityAndPrefixes)
   Name n("/a/b/c/seg=1");
   EXPECT_EQ(n.hash(), Name("/a/b/c/seg=1").hash());
   EXPECT_NE(n.hash(), Name("/a/b/c/seg=2").hash());
-  for (size_t i = 0; i <= n.size(); ++i)
+  std::vector<size_t> all;
+  n.prefixHashes(all);
+  ASSERT_EQ(all.size(), n.size() + 1);
+  for (size_t i = 0; i <= n.size(); ++i) {
     EXPECT_EQ(n.hashPrefix(i), n.getPrefix(static_cast<ptrdiff_t>(i)).hash()) << i;
+    EXPECT_EQ(all[i], n.hashPrefix(i)) << i;
+    EXPECT_EQ(Name::hashValue(n.prefixValue(i)), n.hashPrefix(i)) << i;
+  }
+  EXPECT_EQ(n.hashPrefix(99), n.hash());
+  EXPECT_EQ(Name().hash(), Name("/").hash());
+  // Component boundaries matter: /ab and /a/b differ.
+  EXPECT_NE(Name("/ab").hash(), Name("/a/b").hash());
   std::unordered_set<Name, NameHash> set;
   for (int i = 0; i < 1000; ++i)
     set.insert(Name("/p").appendSequenceNumber(static_cast<uint64_t>(i)));
