@@ -1,0 +1,125 @@
+#include "tools/common/connection.hpp"
+
+#include "core/face/generic-link-service.hpp"
+#include "io/client-connector.hpp"
+
+#include <cstdlib>
+
+namespace ndnlab::tools {
+
+std::string
+ConnectionOptions::uri() const
+{
+  if (!connect.empty())
+    return connect;
+  if (!socket.empty())
+    return "unix://" + socket;
+  if (const char* env = std::getenv("NDNLAB_SOCKET"); env != nullptr && *env != '\0')
+    return "unix://" + std::string(env);
+  return io::defaultClientTransportUri();
+}
+
+void
+addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
+{
+  app.add_option("--socket", opts.socket,
+                 "Unix socket of the forwarder (default $NDNLAB_SOCKET, else /run/nfd/nfd.sock)");
+  app.add_option("--connect", opts.connect,
+                 "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363");
+}
+
+std::unique_ptr<ForwarderConnection>
+ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts, std::string& error)
+{
+  std::string uri = opts.uri();
+  auto transport = io::connectToForwarder(env, env.ioContext(), uri);
+  if (!transport) {
+    error = transport.error();
+    return nullptr;
+  }
+  face::LinkServiceOptions lso;
+  lso.allowLocalFields = false; // we set no NextHopFaceId; IncomingFaceId is not needed
+  auto face = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, lso),
+                                           std::move(transport.value()));
+  return std::unique_ptr<ForwarderConnection>(new ForwarderConnection(env, std::move(face), uri));
+}
+
+ForwarderConnection::ForwarderConnection(io::AsioEnv& env, std::unique_ptr<face::Face> face, std::string uri)
+  : m_env(env)
+  , m_face(std::move(face))
+  , m_uri(std::move(uri))
+{
+  m_face->afterReceiveInterest = [this](face::Face&, Interest&& i, face::EndpointId) { deliverInterest(i); };
+  m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
+    for (auto it = m_pending.begin(); it != m_pending.end(); ++it) {
+      if (it->interest.matchesData(d)) {
+        auto done = std::move(it->done);
+        m_env.timers().cancel(it->timer);
+        m_pending.erase(it);
+        done(&d, nullptr);
+        return;
+      }
+    }
+    deliverData(d);
+  };
+  m_face->afterReceiveNack = [this](face::Face&, Nack&& n, face::EndpointId) {
+    for (auto it = m_pending.begin(); it != m_pending.end(); ++it) {
+      if (it->interest.name() == n.interest.name() && it->interest.nonce() == n.interest.nonce()) {
+        auto done = std::move(it->done);
+        m_env.timers().cancel(it->timer);
+        m_pending.erase(it);
+        done(nullptr, &n);
+        return;
+      }
+    }
+    deliverNack(n);
+  };
+  m_face->afterClose = [this](face::Face& f) {
+    if (onClose)
+      onClose(f.transport().state() == face::TransportState::Failed ? "connection failed"
+                                                                       : "connection closed by the forwarder");
+  };
+}
+
+ForwarderConnection::~ForwarderConnection()
+{
+  for (auto& p : m_pending)
+    m_env.timers().cancel(p.timer);
+  m_face->afterClose = nullptr;
+}
+
+void
+ForwarderConnection::expressInterest(const Interest& interest)
+{
+  m_face->sendInterest(interest);
+}
+
+void
+ForwarderConnection::putData(const Data& data)
+{
+  m_face->sendData(data);
+}
+
+void
+ForwarderConnection::putNack(const Nack& nack)
+{
+  m_face->sendNack(nack);
+}
+
+void
+ForwarderConnection::request(const Interest& interest, RequestCallback done)
+{
+  Interest copy = interest;
+  if (!copy.nonce())
+    copy.setNonce(m_env.rng().next32());
+  m_pending.push_back(Pending{copy, std::move(done), 0});
+  auto it = std::prev(m_pending.end());
+  it->timer = m_env.timers().schedule(copy.lifetime(), [this, it] {
+    auto cb = std::move(it->done);
+    m_pending.erase(it);
+    cb(nullptr, nullptr);
+  });
+  m_face->sendInterest(copy);
+}
+
+} // namespace ndnlab::tools

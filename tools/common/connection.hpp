@@ -1,0 +1,70 @@
+#pragma once
+// The tools' connection to the local forwarder (ndnlabd, NFD or ndnd): a face over the Unix
+// socket or TCP, exposed to engines as an app::Endpoint, plus request/response for management
+// commands.
+
+#include "core/app/endpoint.hpp"
+#include "core/face/face.hpp"
+#include "io/asio-env.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <list>
+#include <memory>
+#include <string>
+
+namespace ndnlab::tools {
+
+struct ConnectionOptions
+{
+  std::string socket;  ///< Unix socket path (--socket); default $NDNLAB_SOCKET, else /run/nfd/nfd.sock
+  std::string connect; ///< forwarder URI (--connect), e.g. tcp4://127.0.0.1:6363; wins over socket
+
+  /// The URI to connect to, after applying the defaults above.
+  std::string uri() const;
+};
+
+/// Adds --socket and --connect to a command.
+void addConnectionOptions(CLI::App& app, ConnectionOptions& opts);
+
+class ForwarderConnection final : public app::Endpoint
+{
+public:
+  /// Connects (blocking). Returns null and sets `error` on failure.
+  static std::unique_ptr<ForwarderConnection> open(io::AsioEnv& env, const ConnectionOptions& opts,
+                                                   std::string& error);
+  ~ForwarderConnection() override;
+
+  void expressInterest(const Interest& interest) override;
+  void putData(const Data& data) override;
+  void putNack(const Nack& nack) override;
+
+  /// Result of request(): exactly one of data/nack is set, or neither on timeout.
+  using RequestCallback = std::function<void(const Data* data, const Nack* nack)>;
+  /// Sends `interest` and resolves with the first matching Data or Nack, or with a timeout
+  /// after the Interest lifetime. Matching packets are not passed to onData/onNack.
+  void request(const Interest& interest, RequestCallback done);
+
+  /// The forwarder closed the connection.
+  std::function<void(const std::string& reason)> onClose;
+
+  const std::string& uri() const { return m_uri; }
+  face::Face& face() { return *m_face; }
+
+private:
+  ForwarderConnection(io::AsioEnv& env, std::unique_ptr<face::Face> face, std::string uri);
+
+  struct Pending
+  {
+    Interest interest;
+    RequestCallback done;
+    TimerId timer = 0;
+  };
+
+  io::AsioEnv& m_env;
+  std::unique_ptr<face::Face> m_face;
+  std::string m_uri;
+  std::list<Pending> m_pending;
+};
+
+} // namespace ndnlab::tools

@@ -1,0 +1,84 @@
+#pragma once
+// What every built-in command shares: the io_context + AsioEnv, SIGINT/SIGTERM handling,
+// CLI11 parsing with ndnlab's exit codes, and the list of built-in commands.
+
+#include "io/asio-env.hpp"
+
+#include <asio/io_context.hpp>
+#include <asio/signal_set.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace ndnlab::tools {
+
+/// Exit codes shared by the commands (ndncatchunks values where they exist).
+namespace exitcode {
+inline constexpr int Ok = 0;
+inline constexpr int Failure = 1;       ///< the operation failed (network, forwarder, retries)
+inline constexpr int BadArgs = 2;       ///< bad command line
+inline constexpr int AppNack = 3;       ///< the producer answered with an application-level Nack
+inline constexpr int FileError = 4;     ///< an input/output file could not be opened or written
+inline constexpr int Interrupted = 130; ///< SIGINT/SIGTERM
+} // namespace exitcode
+
+/// -v/-q of a command.
+struct Verbosity
+{
+  bool verbose = false;
+  bool quiet = false;
+
+  LogLevel logLevel() const { return verbose ? LogLevel::Debug : quiet ? LogLevel::Error : LogLevel::Warn; }
+};
+
+void addVerbosityOptions(CLI::App& app, Verbosity& v);
+
+/// Parses argv; returns an exit code when the command must stop here (help: 0, errors: 2).
+std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv);
+
+/// io_context, Env and signals of one command run.
+class ToolRuntime
+{
+public:
+  explicit ToolRuntime(LogLevel level);
+  ~ToolRuntime();
+
+  /// Called once on SIGINT/SIGTERM (default: stop()).
+  std::function<void(int signal)> onSignal;
+
+  /// Runs the io_context until stop() or until it has no more work.
+  void run();
+  void stop();
+
+  asio::io_context io;
+  io::AsioEnv env;
+
+private:
+  asio::signal_set m_signals;
+};
+
+/// A built-in command: `ndnlab <name> ...` calls run(argc, argv) with argv[0] = name.
+struct BuiltinCommand
+{
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(int argc, char** argv);
+};
+
+int runGet(int argc, char** argv);
+int runServe(int argc, char** argv);
+int runPing(int argc, char** argv);
+int runPingServer(int argc, char** argv);
+int runCtl(int argc, char** argv);
+
+/// All built-ins, in help order.
+std::span<const BuiltinCommand> builtinCommands();
+
+/// Prints "ERROR: <message>" on stderr.
+void printError(std::string_view message);
+
+} // namespace ndnlab::tools

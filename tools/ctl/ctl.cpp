@@ -1,0 +1,473 @@
+// `ndnlab ctl`: nfdc-like management of the local forwarder over its management protocol
+// (signed commands and status datasets under /localhost/nfd).
+
+#include "core/mgmt/datasets.hpp"
+#include "tools/common/connection.hpp"
+#include "tools/common/mgmt-client.hpp"
+#include "tools/common/runtime.hpp"
+
+#include <ctime>
+#include <iostream>
+#include <sstream>
+
+namespace ndnlab::tools {
+
+namespace {
+
+using mgmt::ControlParameters;
+
+std::string_view
+persistencyName(uint64_t p)
+{
+  switch (p) {
+    case 0: return "persistent";
+    case 1: return "on-demand";
+    case 2: return "permanent";
+    default: return "unknown";
+  }
+}
+
+std::string
+originName(uint64_t o)
+{
+  switch (static_cast<mgmt::RouteOrigin>(o)) {
+    case mgmt::RouteOrigin::App: return "app";
+    case mgmt::RouteOrigin::AutoReg: return "autoreg";
+    case mgmt::RouteOrigin::Client: return "client";
+    case mgmt::RouteOrigin::AutoConf: return "autoconf";
+    case mgmt::RouteOrigin::Nlsr: return "nlsr";
+    case mgmt::RouteOrigin::PrefixAnn: return "prefixann";
+    case mgmt::RouteOrigin::Static: return "static";
+  }
+  return std::to_string(o);
+}
+
+std::string
+routeFlags(uint64_t f)
+{
+  std::string s;
+  if (f & mgmt::RouteFlagChildInherit)
+    s += "child-inherit";
+  if (f & mgmt::RouteFlagCapture)
+    s += std::string(s.empty() ? "" : "|") + "capture";
+  return s.empty() ? "none" : s;
+}
+
+std::string
+expires(const std::optional<std::chrono::milliseconds>& e)
+{
+  if (!e)
+    return "never";
+  return std::to_string(e->count() / 1000) + "s";
+}
+
+std::string
+cpSummary(const ControlParameters& cp)
+{
+  std::ostringstream os;
+  if (cp.faceId)
+    os << " id=" << *cp.faceId;
+  if (cp.name)
+    os << " prefix=" << cp.name->toUri();
+  if (cp.localUri)
+    os << " local=" << *cp.localUri;
+  if (cp.uri)
+    os << " remote=" << *cp.uri;
+  if (cp.facePersistency)
+    os << " persistency=" << persistencyName(*cp.facePersistency);
+  if (cp.origin)
+    os << " origin=" << originName(*cp.origin);
+  if (cp.cost)
+    os << " cost=" << *cp.cost;
+  if (cp.flags && cp.name)
+    os << " flags=" << routeFlags(*cp.flags);
+  if (cp.strategy)
+    os << " strategy=" << cp.strategy->toUri();
+  if (cp.mtu)
+    os << " mtu=" << *cp.mtu;
+  return os.str();
+}
+
+std::string
+timeText(UnixMillis t)
+{
+  std::time_t secs = static_cast<std::time_t>(t.count() / 1000);
+  char buf[64];
+  std::tm tm{};
+  ::gmtime_r(&secs, &tm);
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+struct CtlOptions
+{
+  // face
+  std::string faceUri;
+  std::string persistency = "persistent";
+  uint64_t mtu = 0;
+  uint64_t faceId = 0;
+  // route / strategy
+  std::string prefix;
+  uint64_t cost = 0;
+  uint64_t origin = static_cast<uint64_t>(mgmt::RouteOrigin::Static);
+  bool noInherit = false;
+  bool capture = false;
+  uint64_t expiresMs = 0;
+  std::string strategy;
+  Verbosity verbosity;
+  ConnectionOptions connection;
+};
+
+/// One ctl action: issues requests through `mgmt`, prints, then calls done(exit code).
+using Action = std::function<void(MgmtClient& mgmt, std::function<void(int)> done)>;
+
+Action
+commandAction(std::string module, std::string verb, ControlParameters cp, std::string okWord)
+{
+  return [=](MgmtClient& mgmt, std::function<void(int)> done) {
+    mgmt.command(module, verb, cp, [=](const Result<mgmt::ControlResponse, std::string>& r) {
+      if (!r) {
+        printError(r.error());
+        done(exitcode::Failure);
+        return;
+      }
+      if (r->code != mgmt::status::Ok) {
+        printError(module + "/" + verb + " failed: " + std::to_string(r->code) + " " + r->text);
+        done(exitcode::Failure);
+        return;
+      }
+      auto body = r->bodyParameters();
+      std::cout << okWord << (body ? cpSummary(*body) : cpSummary(cp)) << "\n";
+      done(exitcode::Ok);
+    });
+  };
+}
+
+template<typename Print>
+Action
+datasetAction(std::string module, std::string verb, Print print)
+{
+  return [=](MgmtClient& mgmt, std::function<void(int)> done) {
+    mgmt.dataset(module, verb, [=](const Result<Buffer, std::string>& r) {
+      if (!r) {
+        printError(r.error());
+        done(exitcode::Failure);
+        return;
+      }
+      done(print(ByteSpan(*r)) ? exitcode::Ok : exitcode::Failure);
+    });
+  };
+}
+
+template<typename T>
+std::optional<std::vector<T>>
+decodeOrReport(ByteSpan content, std::string_view what)
+{
+  auto list = mgmt::decodeList<T>(content);
+  if (!list) {
+    printError(std::string("malformed ") + std::string(what) + " dataset (" +
+               std::string(reasonName(list.error().code)) + ")");
+    return std::nullopt;
+  }
+  return std::move(list.value());
+}
+
+bool
+printFaces(ByteSpan content)
+{
+  auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/list");
+  if (!faces)
+    return false;
+  for (const auto& f : *faces) {
+    std::cout << "faceid=" << f.faceId << " remote=" << f.remoteUri << " local=" << f.localUri;
+    if (f.expirationPeriod)
+      std::cout << " expires=" << f.expirationPeriod->count() / 1000 << "s";
+    if (f.baseCongestionMarkingInterval || f.defaultCongestionThreshold) {
+      std::cout << " congestion={";
+      if (f.baseCongestionMarkingInterval)
+        std::cout << "base-marking-interval=" << std::chrono::duration_cast<std::chrono::milliseconds>(*f.baseCongestionMarkingInterval).count() << "ms";
+      if (f.defaultCongestionThreshold)
+        std::cout << (f.baseCongestionMarkingInterval ? " " : "") << "default-threshold=" << *f.defaultCongestionThreshold << "B";
+      std::cout << "}";
+    }
+    if (f.mtu)
+      std::cout << " mtu=" << *f.mtu;
+    std::cout << " counters={in={" << f.nInInterests << "i " << f.nInData << "d " << f.nInNacks << "n "
+              << f.nInBytes << "B} out={" << f.nOutInterests << "i " << f.nOutData << "d " << f.nOutNacks
+              << "n " << f.nOutBytes << "B}}"
+              << " flags={" << (f.faceScope == 1 ? "local" : "non-local") << " "
+              << persistencyName(f.facePersistency) << " "
+              << (f.linkType == 0 ? "point-to-point" : f.linkType == 1 ? "multi-access" : "ad-hoc");
+    if (f.flags & mgmt::FaceFlagLocalFields)
+      std::cout << " local-fields";
+    if (f.flags & mgmt::FaceFlagCongestionMarking)
+      std::cout << " congestion-marking";
+    std::cout << "}\n";
+  }
+  return true;
+}
+
+bool
+printRoutes(ByteSpan content)
+{
+  auto entries = decodeOrReport<mgmt::RibEntryStatus>(content, "rib/list");
+  if (!entries)
+    return false;
+  for (const auto& e : *entries)
+    for (const auto& r : e.routes)
+      std::cout << "prefix=" << e.prefix.toUri() << " nexthop=" << r.faceId << " origin=" << originName(r.origin)
+                << " cost=" << r.cost << " flags=" << routeFlags(r.flags) << " expires=" << expires(r.expirationPeriod)
+                << "\n";
+  return true;
+}
+
+bool
+printFib(ByteSpan content)
+{
+  auto entries = decodeOrReport<mgmt::FibEntryStatus>(content, "fib/list");
+  if (!entries)
+    return false;
+  for (const auto& e : *entries) {
+    std::cout << "  " << e.prefix.toUri() << " nexthops={";
+    for (size_t i = 0; i < e.nextHops.size(); ++i)
+      std::cout << (i ? ", " : "") << "faceid=" << e.nextHops[i].faceId << " (cost=" << e.nextHops[i].cost << ")";
+    std::cout << "}\n";
+  }
+  return true;
+}
+
+bool
+printStrategies(ByteSpan content)
+{
+  auto entries = decodeOrReport<mgmt::StrategyChoiceStatus>(content, "strategy-choice/list");
+  if (!entries)
+    return false;
+  for (const auto& e : *entries)
+    std::cout << "prefix=" << e.prefix.toUri() << " strategy=" << e.strategy.toUri() << "\n";
+  return true;
+}
+
+bool
+printStatus(ByteSpan content)
+{
+  auto s = mgmt::ForwarderStatus::decode(content);
+  if (!s) {
+    printError("malformed status/general dataset");
+    return false;
+  }
+  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(s->currentTimestamp - s->startTimestamp);
+  std::cout << "General forwarder status:\n"
+            << "               version=" << s->nfdVersion << "\n"
+            << "             startTime=" << timeText(s->startTimestamp) << "\n"
+            << "           currentTime=" << timeText(s->currentTimestamp) << "\n"
+            << "                uptime=" << uptime.count() << " seconds\n"
+            << "      nNameTreeEntries=" << s->nNameTreeEntries << "\n"
+            << "           nFibEntries=" << s->nFibEntries << "\n"
+            << "           nPitEntries=" << s->nPitEntries << "\n"
+            << "  nMeasurementsEntries=" << s->nMeasurementsEntries << "\n"
+            << "            nCsEntries=" << s->nCsEntries << "\n"
+            << "          nInInterests=" << s->nInInterests << "\n"
+            << "         nOutInterests=" << s->nOutInterests << "\n"
+            << "               nInData=" << s->nInData << "\n"
+            << "              nOutData=" << s->nOutData << "\n"
+            << "              nInNacks=" << s->nInNacks << "\n"
+            << "             nOutNacks=" << s->nOutNacks << "\n"
+            << "   nSatisfiedInterests=" << s->nSatisfiedInterests << "\n"
+            << " nUnsatisfiedInterests=" << s->nUnsatisfiedInterests << "\n";
+  return true;
+}
+
+bool
+printCs(ByteSpan content)
+{
+  auto list = decodeOrReport<mgmt::CsInfo>(content, "cs/info");
+  if (!list || list->empty()) {
+    if (list)
+      printError("empty cs/info dataset");
+    return false;
+  }
+  const auto& c = list->front();
+  std::cout << "CS information:\n"
+            << "  capacity=" << c.capacity << "\n"
+            << "     admit=" << ((c.flags & mgmt::CsFlagEnableAdmit) ? "on" : "off") << "\n"
+            << "     serve=" << ((c.flags & mgmt::CsFlagEnableServe) ? "on" : "off") << "\n"
+            << "  nEntries=" << c.nEntries << "\n"
+            << "     nHits=" << c.nHits << "\n"
+            << "   nMisses=" << c.nMisses << "\n";
+  return true;
+}
+
+std::optional<Name>
+parseName(const std::string& text)
+{
+  auto n = Name::parse(text);
+  if (!n) {
+    printError("invalid name '" + text + "': " + n.error());
+    return std::nullopt;
+  }
+  return n.value();
+}
+
+} // namespace
+
+int
+runCtl(int argc, char** argv)
+{
+  CtlOptions o;
+  CLI::App app{"Manage the forwarder (ndnlabd, NFD, ndnd) through its NFD management protocol.",
+               "ndnlab ctl"};
+  app.require_subcommand(1);
+  addVerbosityOptions(app, o.verbosity);
+  addConnectionOptions(app, o.connection);
+  Action action;
+  bool badName = false;
+  auto needName = [&](const std::string& text) -> Name {
+    auto n = parseName(text);
+    if (!n) {
+      badName = true;
+      return Name();
+    }
+    return *n;
+  };
+
+  // face
+  auto* face = app.add_subcommand("face", "Faces: list, create, destroy");
+  face->require_subcommand(1);
+  auto* faceList = face->add_subcommand("list", "List faces (faces/list)");
+  faceList->callback([&] { action = datasetAction("faces", "list", printFaces); });
+  auto* faceCreate = face->add_subcommand("create", "Create a face (faces/create)");
+  faceCreate->add_option("URI", o.faceUri, "Remote FaceUri, e.g. udp4://192.0.2.1:6363")->required();
+  faceCreate->add_option("--persistency", o.persistency, "persistent or permanent")
+    ->check(CLI::IsMember({"persistent", "permanent"}))
+    ->capture_default_str();
+  faceCreate->add_option("--mtu", o.mtu, "MTU override (bytes)");
+  faceCreate->callback([&] {
+    ControlParameters cp;
+    cp.uri = o.faceUri;
+    cp.facePersistency = o.persistency == "permanent" ? 2 : 0;
+    if (o.mtu)
+      cp.mtu = o.mtu;
+    action = commandAction("faces", "create", cp, "face-created");
+  });
+  auto* faceDestroy = face->add_subcommand("destroy", "Destroy a face (faces/destroy)");
+  faceDestroy->add_option("FACEID", o.faceId, "FaceId")->required();
+  faceDestroy->callback([&] {
+    ControlParameters cp;
+    cp.faceId = o.faceId;
+    action = commandAction("faces", "destroy", cp, "face-destroyed");
+  });
+
+  // route
+  auto* route = app.add_subcommand("route", "Routes (RIB): add, remove, list");
+  route->require_subcommand(1);
+  auto* routeList = route->add_subcommand("list", "List routes (rib/list)");
+  routeList->callback([&] { action = datasetAction("rib", "list", printRoutes); });
+  auto* routeAdd = route->add_subcommand("add", "Add a route (rib/register)");
+  routeAdd->add_option("PREFIX", o.prefix, "Name prefix")->required();
+  routeAdd->add_option("FACEID", o.faceId, "Next hop FaceId")->required();
+  routeAdd->add_option("COST", o.cost, "Route cost")->capture_default_str();
+  routeAdd->add_option("--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
+  routeAdd->add_flag("--no-inherit", o.noInherit, "Clear the ChildInherit flag");
+  routeAdd->add_flag("--capture", o.capture, "Set the Capture flag");
+  routeAdd->add_option("--expires", o.expiresMs, "Expiration period (ms; 0 = never)");
+  routeAdd->callback([&] {
+    ControlParameters cp;
+    cp.name = needName(o.prefix);
+    cp.faceId = o.faceId;
+    cp.cost = o.cost;
+    cp.origin = o.origin;
+    cp.flags = (o.noInherit ? 0 : mgmt::RouteFlagChildInherit) | (o.capture ? mgmt::RouteFlagCapture : 0);
+    if (o.expiresMs)
+      cp.expirationPeriod = std::chrono::milliseconds(o.expiresMs);
+    action = commandAction("rib", "register", cp, "route-add-accepted");
+  });
+  auto* routeRemove = route->add_subcommand("remove", "Remove a route (rib/unregister)");
+  routeRemove->add_option("PREFIX", o.prefix, "Name prefix")->required();
+  routeRemove->add_option("FACEID", o.faceId, "Next hop FaceId")->required();
+  routeRemove->add_option("--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
+  routeRemove->callback([&] {
+    ControlParameters cp;
+    cp.name = needName(o.prefix);
+    cp.faceId = o.faceId;
+    cp.origin = o.origin;
+    action = commandAction("rib", "unregister", cp, "route-removed");
+  });
+
+  // fib
+  auto* fib = app.add_subcommand("fib", "Forwarding table: list");
+  fib->require_subcommand(1);
+  fib->add_subcommand("list", "List FIB entries (fib/list)")->callback([&] {
+    action = datasetAction("fib", "list", printFib);
+  });
+
+  // strategy
+  auto* strategy = app.add_subcommand("strategy", "Strategy choice: set, unset, list");
+  strategy->require_subcommand(1);
+  strategy->add_subcommand("list", "List strategy choices (strategy-choice/list)")->callback([&] {
+    action = datasetAction("strategy-choice", "list", printStrategies);
+  });
+  auto* strategySet = strategy->add_subcommand("set", "Choose a strategy for a prefix (strategy-choice/set)");
+  strategySet->add_option("PREFIX", o.prefix, "Name prefix")->required();
+  strategySet->add_option("STRATEGY", o.strategy,
+                          "Strategy name, e.g. /localhost/nfd/strategy/best-route or just best-route")
+    ->required();
+  strategySet->callback([&] {
+    ControlParameters cp;
+    cp.name = needName(o.prefix);
+    std::string s = o.strategy.find('/') == std::string::npos ? "/localhost/nfd/strategy/" + o.strategy : o.strategy;
+    cp.strategy = needName(s);
+    action = commandAction("strategy-choice", "set", cp, "strategy-set");
+  });
+  auto* strategyUnset = strategy->add_subcommand("unset", "Remove the strategy choice of a prefix");
+  strategyUnset->add_option("PREFIX", o.prefix, "Name prefix")->required();
+  strategyUnset->callback([&] {
+    ControlParameters cp;
+    cp.name = needName(o.prefix);
+    action = commandAction("strategy-choice", "unset", cp, "strategy-unset");
+  });
+
+  // status, cs
+  app.add_subcommand("status", "General forwarder status (status/general)")->callback([&] {
+    action = datasetAction("status", "general", printStatus);
+  });
+  auto* cs = app.add_subcommand("cs", "Content Store: info");
+  cs->require_subcommand(1);
+  cs->add_subcommand("info", "Content Store information (cs/info)")->callback([&] {
+    action = datasetAction("cs", "info", printCs);
+  });
+
+  if (auto rc = parseCommandLine(app, argc, argv))
+    return *rc;
+  if (badName)
+    return exitcode::BadArgs;
+  if (!action) {
+    std::cerr << app.help();
+    return exitcode::BadArgs;
+  }
+
+  ToolRuntime rt(o.verbosity.logLevel());
+  std::string error;
+  auto conn = ForwarderConnection::open(rt.env, o.connection, error);
+  if (!conn) {
+    printError(error);
+    return exitcode::Failure;
+  }
+  int rc = exitcode::Failure;
+  conn->onClose = [&](const std::string& reason) {
+    printError(reason);
+    rt.stop();
+  };
+  rt.onSignal = [&](int) {
+    rc = exitcode::Interrupted;
+    rt.stop();
+  };
+  MgmtClient mgmt(rt.env, *conn);
+  action(mgmt, [&](int code) {
+    rc = code;
+    rt.stop();
+  });
+  rt.run();
+  return rc;
+}
+
+} // namespace ndnlab::tools

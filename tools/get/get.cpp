@@ -1,0 +1,231 @@
+// `ndnlab get NAME [-o FILE]`: fetch a named object with app::SegmentFetcher (ndnget /
+// ndncatchunks options and exit codes) and write its exact bytes to a file or stdout.
+
+#include "core/app/segment-fetcher.hpp"
+#include "tools/common/connection.hpp"
+#include "tools/common/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <limits>
+
+namespace ndnlab::tools {
+
+namespace {
+
+struct GetOptions
+{
+  std::string name;
+  std::string output;               ///< empty or "-" = stdout
+  app::SegmentFetcherOptions fetch;
+  double lifetimeMs = 4000;
+  double minRtoMs = 200;
+  double maxRtoMs = 60000;
+  double initSsthresh = std::numeric_limits<double>::infinity();
+  bool noDiscovery = false;
+  bool json = false;
+  bool noProgress = false;
+  Verbosity verbosity;
+  ConnectionOptions connection;
+};
+
+Duration
+millis(double ms)
+{
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
+}
+
+std::string
+humanBytes(uint64_t n)
+{
+  char buf[32];
+  if (n >= 1'000'000'000)
+    std::snprintf(buf, sizeof(buf), "%.2f GB", static_cast<double>(n) / 1e9);
+  else if (n >= 1'000'000)
+    std::snprintf(buf, sizeof(buf), "%.2f MB", static_cast<double>(n) / 1e6);
+  else if (n >= 1'000)
+    std::snprintf(buf, sizeof(buf), "%.1f kB", static_cast<double>(n) / 1e3);
+  else
+    std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(n));
+  return buf;
+}
+
+} // namespace
+
+int
+runGet(int argc, char** argv)
+{
+  GetOptions o;
+  auto& f = o.fetch;
+  CLI::App app{"Fetch a named object (version discovery by RDR, pipelined segment retrieval) and\n"
+               "write its bytes to stdout or a file. Options and exit codes follow ndnget/ndncatchunks:\n"
+               "0 success, 1 failure, 2 bad arguments, 3 application-level Nack, 4 output file error.",
+               "ndnlab get"};
+  app.add_option("NAME", o.name, "Name of the object (versioned, or a prefix to discover)")->required();
+  app.add_option("-o,--output", o.output, "Write the bytes to FILE instead of stdout");
+  app.add_option("--cc,--pipeline,--pipeline-type", f.pipeline, "Congestion control / pipeline type")
+    ->check(CLI::IsMember(cc::windowAlgorithms()))
+    ->capture_default_str();
+  app.add_option("-s,--pipeline-size", f.window.fixedSize, "Window of the fixed pipeline (Interests)")
+    ->check(CLI::Range(1.0, 65536.0))
+    ->capture_default_str();
+  app.add_option("--init-cwnd", f.window.initCwnd, "Initial congestion window (segments), aimd/cubic")
+    ->check(CLI::Range(1.0, 1e9))
+    ->capture_default_str();
+  app.add_option("--init-ssthresh", o.initSsthresh, "Initial slow-start threshold (segments; default infinite)");
+  app.add_option("--rto-k", f.rtt.k, "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)")
+    ->check(CLI::NonNegativeNumber)
+    ->capture_default_str();
+  app.add_option("--rto-alpha", f.rtt.alpha, "SRTT gain")->capture_default_str();
+  app.add_option("--rto-beta", f.rtt.beta, "RTTVAR gain")->capture_default_str();
+  app.add_option("--min-rto", o.minRtoMs, "Minimum RTO (ms)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--max-rto", o.maxRtoMs, "Maximum RTO (ms)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("-l,--lifetime", o.lifetimeMs, "Interest lifetime (ms)")
+    ->check(CLI::PositiveNumber)
+    ->capture_default_str();
+  app.add_option("-r,--retries", f.retries, "Retries per segment on timeout or Nack (-1 = unlimited)")
+    ->check(CLI::Range(-1, 1024))
+    ->capture_default_str();
+  app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");
+  app.add_flag("--disable-cwa", f.control.disableCwa, "Disable Conservative Window Adaptation");
+  app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")->capture_default_str();
+  app.add_option("--aimd-beta", f.window.aimd.beta, "AIMD multiplicative decrease factor")->capture_default_str();
+  app.add_flag("--reset-cwnd-to-init", f.window.aimd.resetToInit, "AIMD: reset the window to --init-cwnd on loss");
+  app.add_option("--cubic-beta", f.window.cubic.beta, "CUBIC window decrease factor")->capture_default_str();
+  app.add_flag("--fast-conv", f.window.cubic.fastConvergence, "CUBIC fast convergence");
+  app.add_option("--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
+    ->capture_default_str();
+  app.add_option("--reorder-buffer", f.maxReorderSegments, "Segments held for in-order output")
+    ->check(CLI::PositiveNumber)
+    ->capture_default_str();
+  app.add_flag("-D,--no-version-discovery", o.noDiscovery, "Fetch segments of NAME as given");
+  app.add_flag("-f,--fresh", f.mustBeFresh, "Set MustBeFresh on segment Interests");
+  app.add_flag("--json", o.json, "Print the summary as one JSON object on stderr");
+  app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
+  addVerbosityOptions(app, o.verbosity);
+  addConnectionOptions(app, o.connection);
+  if (auto rc = parseCommandLine(app, argc, argv))
+    return *rc;
+
+  Name name;
+  if (auto n = Name::parse(o.name); n)
+    name = *n;
+  else {
+    printError("invalid name '" + o.name + "': " + n.error());
+    return exitcode::BadArgs;
+  }
+  f.lifetime = millis(o.lifetimeMs);
+  f.rtt.minRto = millis(o.minRtoMs);
+  f.rtt.maxRto = millis(o.maxRtoMs);
+  f.window.initSsthresh = o.initSsthresh;
+  if (o.noDiscovery)
+    f.discovery = app::VersionDiscovery::None;
+  try {
+    f.validate();
+  }
+  catch (const std::invalid_argument& e) {
+    printError(e.what());
+    return exitcode::BadArgs;
+  }
+
+  std::FILE* out = stdout;
+  if (!o.output.empty() && o.output != "-") {
+    out = std::fopen(o.output.c_str(), "wb");
+    if (out == nullptr) {
+      printError("cannot open " + o.output + ": " + std::strerror(errno));
+      return exitcode::FileError;
+    }
+  }
+  std::vector<char> outBuf(1 << 20);
+  std::setvbuf(out, outBuf.data(), _IOFBF, outBuf.size());
+
+  ToolRuntime rt(o.verbosity.logLevel());
+  std::string error;
+  auto conn = ForwarderConnection::open(rt.env, o.connection, error);
+  if (!conn) {
+    printError(error);
+    return exitcode::Failure;
+  }
+
+  int rc = exitcode::Failure;
+  std::string failure;
+  app::SegmentFetcher fetcher(rt.env, *conn, f);
+  fetcher.onBytes = [&](ByteSpan b) {
+    if (std::fwrite(b.data(), 1, b.size(), out) != b.size() && failure.empty()) {
+      failure = std::string("write error: ") + std::strerror(errno);
+      rc = exitcode::FileError;
+      fetcher.stop();
+      rt.stop();
+    }
+  };
+  fetcher.onComplete = [&] {
+    rc = exitcode::Ok;
+    rt.stop();
+  };
+  fetcher.onError = [&](const app::FetchError& e) {
+    failure = e.message;
+    rc = e.code == app::FetchErrc::ApplicationNack ? exitcode::AppNack : exitcode::Failure;
+    rt.stop();
+  };
+  conn->onClose = [&](const std::string& reason) {
+    if (fetcher.state() == app::SegmentFetcher::State::Done)
+      return;
+    failure = reason;
+    rc = exitcode::Failure;
+    fetcher.stop();
+    rt.stop();
+  };
+  rt.onSignal = [&](int) {
+    failure = "interrupted";
+    rc = exitcode::Interrupted;
+    fetcher.stop();
+    rt.stop();
+  };
+
+  // progress line on a terminal
+  const bool progress = !o.noProgress && !o.verbosity.quiet && !o.json && ::isatty(STDERR_FILENO);
+  bool progressShown = false;
+  std::function<void()> tick = [&] {
+    auto s = fetcher.stats();
+    if (fetcher.state() == app::SegmentFetcher::State::Fetching) {
+      std::fprintf(stderr, "\r%s  %s  cwnd %.0f  rtx %llu   ", humanBytes(s.bytes.count()).c_str(),
+                   app::formatRate(s.goodput()).c_str(), s.cwnd,
+                   static_cast<unsigned long long>(s.retransmissions));
+      progressShown = true;
+    }
+    rt.env.timers().schedule(std::chrono::milliseconds(500), tick);
+  };
+  if (progress)
+    rt.env.timers().schedule(std::chrono::milliseconds(500), tick);
+
+  fetcher.start(name);
+  rt.run();
+
+  if (progressShown)
+    std::fprintf(stderr, "\r\033[K");
+  if (std::fflush(out) != 0 && rc == exitcode::Ok) {
+    failure = std::string("write error: ") + std::strerror(errno);
+    rc = exitcode::FileError;
+  }
+  if (out != stdout)
+    std::fclose(out);
+
+  auto stats = fetcher.stats();
+  if (o.json) {
+    std::cerr << app::toJson(stats, rc == exitcode::Ok ? "ok" : "error", failure) << std::endl;
+  }
+  else {
+    if (rc != exitcode::Ok)
+      printError(failure);
+    else if (!o.verbosity.quiet)
+      std::cerr << app::formatSummary(stats, f.pipeline != "fixed");
+  }
+  return rc;
+}
+
+} // namespace ndnlab::tools

@@ -1,0 +1,142 @@
+// `ndnlab`: the git-style front door. `ndnlab <command> ...` runs a built-in command, or else
+// executes `ndnlab-<command>` found on PATH with the remaining arguments.
+
+#include "tools/common/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace ndnlab::tools;
+
+/// Executables named ndnlab-* on PATH (without the prefix).
+std::set<std::string>
+externalCommands()
+{
+  std::set<std::string> names;
+  const char* path = std::getenv("PATH");
+  if (path == nullptr)
+    return names;
+  std::string p(path);
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos)
+      end = p.size();
+    std::string dir = p.substr(start, end - start);
+    start = end + 1;
+    if (dir.empty())
+      dir = ".";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      std::string file = e.path().filename().string();
+      if (file.rfind("ndnlab-", 0) == 0 && file.size() > 7 && ::access(e.path().c_str(), X_OK) == 0)
+        names.insert(file.substr(7));
+    }
+  }
+  return names;
+}
+
+std::string
+builtinList()
+{
+  std::string s;
+  for (const auto& c : builtinCommands())
+    s += (s.empty() ? "" : ", ") + std::string(c.name);
+  return s;
+}
+
+void
+usage(std::ostream& os)
+{
+  os << "Usage: ndnlab <command> [options] [args]\n"
+     << "       ndnlab <command> --help\n"
+     << "       ndnlab --version\n\n"
+     << "Built-in commands:\n";
+  for (const auto& c : builtinCommands()) {
+    std::string n(c.name);
+    os << "  " << n << std::string(n.size() < 12 ? 12 - n.size() : 1, ' ') << c.summary << "\n";
+  }
+  auto ext = externalCommands();
+  os << "\nAny other command runs `ndnlab-<command>` from PATH";
+  if (!ext.empty()) {
+    os << "; found:";
+    for (const auto& e : ext)
+      os << " " << e;
+  }
+  os << ".\nConnection options of get, serve, ping, pingserver, ctl: --socket PATH (or $NDNLAB_SOCKET),\n"
+     << "--connect tcp4://HOST:PORT; default unix:///run/nfd/nfd.sock.\n";
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+  if (argc < 2) {
+    usage(std::cerr);
+    return exitcode::BadArgs;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help") {
+    usage(std::cout);
+    return exitcode::Ok;
+  }
+  if (cmd == "help") {
+    if (argc < 3) {
+      usage(std::cout);
+      return exitcode::Ok;
+    }
+    cmd = argv[2];
+    for (const auto& c : builtinCommands()) {
+      if (c.name == cmd) {
+        char help[] = "--help";
+        char* args[] = {argv[2], help, nullptr};
+        return c.run(2, args);
+      }
+    }
+    std::cerr << "ndnlab: no built-in command '" << cmd << "'\n";
+    return exitcode::BadArgs;
+  }
+  if (cmd == "-V" || cmd == "--version" || cmd == "version") {
+    std::cout << "ndnlab " << NDNLAB_VERSION << "\n";
+    return exitcode::Ok;
+  }
+  if (!cmd.empty() && cmd[0] == '-') {
+    std::cerr << "ndnlab: unknown option '" << cmd << "'\n\n";
+    usage(std::cerr);
+    return exitcode::BadArgs;
+  }
+
+  for (const auto& c : builtinCommands()) {
+    if (c.name == cmd)
+      return c.run(argc - 1, argv + 1);
+  }
+
+  // external command: ndnlab-<cmd> on PATH
+  std::string exe = "ndnlab-" + cmd;
+  std::vector<char*> args;
+  args.push_back(exe.data());
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execvp(exe.c_str(), args.data());
+  int err = errno;
+  if (err == ENOENT) {
+    std::cerr << "ndnlab: '" << cmd << "' is not a built-in command (" << builtinList()
+              << ") and no '" << exe << "' was found on PATH.\n"
+              << "Run 'ndnlab --help' for the list of commands.\n";
+    return exitcode::BadArgs;
+  }
+  std::cerr << "ndnlab: cannot run " << exe << ": " << std::strerror(err) << "\n";
+  return 126;
+}

@@ -1,0 +1,183 @@
+// `ndnlab ping PREFIX` and `ndnlab pingserver PREFIX` (ndnping / ndnpingserver).
+
+#include "core/app/ping.hpp"
+#include "tools/common/connection.hpp"
+#include "tools/common/mgmt-client.hpp"
+#include "tools/common/runtime.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace ndnlab::tools {
+
+namespace {
+
+Duration
+millis(double ms)
+{
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
+}
+
+} // namespace
+
+int
+runPing(int argc, char** argv)
+{
+  std::string prefixText;
+  app::PingClientOptions po;
+  double intervalMs = 1000;
+  double timeoutMs = 4000;
+  uint64_t start = 0;
+  bool hasStart = false;
+  Verbosity verbosity;
+  ConnectionOptions connection;
+
+  CLI::App app{"Send Interests <PREFIX>/ping/<seq> at an interval and report replies, Nacks and\n"
+               "timeouts with RTT statistics (like ndnping). Exit code 0 if any reply came back.",
+               "ndnlab ping"};
+  app.add_option("PREFIX", prefixText, "Prefix to ping")->required();
+  app.add_option("-c,--count", po.count, "Number of pings (0 = until interrupted)")->capture_default_str();
+  app.add_option("-i,--interval", intervalMs, "Time between pings (ms)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("-t,--timeout", timeoutMs, "Ping timeout = Interest lifetime (ms)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("-n,--start", start, "First sequence number (default random)")->each([&](const std::string&) { hasStart = true; });
+  app.add_flag("-a,--allow-stale", po.allowStale, "Do not set MustBeFresh");
+  app.add_option("-p,--identifier", po.clientId, "Client identifier component after 'ping'");
+  addVerbosityOptions(app, verbosity);
+  addConnectionOptions(app, connection);
+  if (auto rc = parseCommandLine(app, argc, argv))
+    return *rc;
+
+  auto prefix = Name::parse(prefixText);
+  if (!prefix) {
+    printError("invalid name '" + prefixText + "': " + prefix.error());
+    return exitcode::BadArgs;
+  }
+  po.interval = millis(intervalMs);
+  po.timeout = millis(timeoutMs);
+  if (hasStart)
+    po.startSeq = start;
+
+  ToolRuntime rt(verbosity.logLevel());
+  std::string error;
+  auto conn = ForwarderConnection::open(rt.env, connection, error);
+  if (!conn) {
+    printError(error);
+    return exitcode::Failure;
+  }
+
+  const std::string p = prefix->toUri();
+  app::PingClient client(rt.env, *conn, *prefix, po);
+  client.onReply = [&](uint64_t seq, Duration rtt) {
+    if (!verbosity.quiet)
+      std::printf("content from %s: seq=%llu time=%.3f ms\n", p.c_str(), static_cast<unsigned long long>(seq), toMillis(rtt));
+    std::fflush(stdout);
+  };
+  client.onNackReply = [&](uint64_t seq, Duration rtt, NackReason r) {
+    if (!verbosity.quiet)
+      std::printf("nack from %s: seq=%llu time=%.3f ms reason=%s\n", p.c_str(), static_cast<unsigned long long>(seq),
+                  toMillis(rtt), std::string(toString(r)).c_str());
+    std::fflush(stdout);
+  };
+  client.onTimeout = [&](uint64_t seq) {
+    if (!verbosity.quiet)
+      std::printf("timeout from %s: seq=%llu\n", p.c_str(), static_cast<unsigned long long>(seq));
+    std::fflush(stdout);
+  };
+  client.onFinish = [&] { rt.stop(); };
+  int rc = exitcode::Ok;
+  conn->onClose = [&](const std::string& reason) {
+    printError(reason);
+    rc = exitcode::Failure;
+    rt.stop();
+  };
+  rt.onSignal = [&](int) { rt.stop(); };
+
+  if (!verbosity.quiet)
+    std::printf("PING %s\n", p.c_str());
+  client.start();
+  rt.run();
+  client.stop();
+
+  std::cout << formatPingSummary(*prefix, client.stats(), client.elapsed());
+  if (rc == exitcode::Ok && client.stats().received == 0)
+    rc = exitcode::Failure;
+  return rc;
+}
+
+int
+runPingServer(int argc, char** argv)
+{
+  std::string prefixText;
+  app::PingServerOptions so;
+  double freshnessMs = 1000;
+  std::string signing = "digest";
+  Verbosity verbosity;
+  ConnectionOptions connection;
+
+  CLI::App app{"Answer Interests under <PREFIX>/ping with Data of the same name (like ndnpingserver).",
+               "ndnlab pingserver"};
+  app.add_option("PREFIX", prefixText, "Prefix to serve (registers <PREFIX>/ping)")->required();
+  app.add_option("-s,--size", so.payloadSize, "Payload bytes of each reply")->check(CLI::Range(0, 8800))->capture_default_str();
+  app.add_option("-x,--freshness", freshnessMs, "FreshnessPeriod of replies (ms)")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("-p,--max-pings", so.maxPings, "Exit after answering this many (0 = never)")->capture_default_str();
+  app.add_option("--signing", signing, "Signature of replies")->check(CLI::IsMember({"digest", "null"}))->capture_default_str();
+  addVerbosityOptions(app, verbosity);
+  addConnectionOptions(app, connection);
+  if (auto rc = parseCommandLine(app, argc, argv))
+    return *rc;
+
+  auto prefix = Name::parse(prefixText);
+  if (!prefix) {
+    printError("invalid name '" + prefixText + "': " + prefix.error());
+    return exitcode::BadArgs;
+  }
+  so.freshness = millis(freshnessMs);
+
+  ToolRuntime rt(verbosity.logLevel());
+  std::string error;
+  auto conn = ForwarderConnection::open(rt.env, connection, error);
+  if (!conn) {
+    printError(error);
+    return exitcode::Failure;
+  }
+  std::unique_ptr<security::Signer> signer;
+  if (signing == "null")
+    signer = std::make_unique<security::NullSigner>();
+  else
+    signer = std::make_unique<security::DigestSigner>();
+
+  app::PingServer server(rt.env, *conn, *prefix, *signer, so);
+  server.onPing = [&](const Name& n) {
+    if (!verbosity.quiet)
+      std::printf("interest received: %s\n", n.toUri().c_str());
+    std::fflush(stdout);
+  };
+  server.onFinish = [&] { rt.stop(); };
+  int rc = exitcode::Ok;
+  conn->onClose = [&](const std::string& reason) {
+    printError(reason);
+    rc = exitcode::Failure;
+    rt.stop();
+  };
+  rt.onSignal = [&](int) { rt.stop(); };
+
+  MgmtClient mgmt(rt.env, *conn);
+  mgmt.registerPrefix(server.pingPrefix(), [&](const std::string& err) {
+    if (!err.empty()) {
+      printError("failed to register prefix " + server.pingPrefix().toUri() + ": " + err);
+      rc = exitcode::Failure;
+      rt.stop();
+      return;
+    }
+    if (!verbosity.quiet)
+      std::printf("PING SERVER %s\n", server.pingPrefix().toUri().c_str());
+    std::fflush(stdout);
+  });
+  rt.run();
+  if (!verbosity.quiet)
+    std::printf("\n--- %s ping server statistics ---\n%llu packets processed\n", prefix->toUri().c_str(),
+                static_cast<unsigned long long>(server.answered()));
+  return rc;
+}
+
+} // namespace ndnlab::tools

@@ -1,0 +1,191 @@
+// `ndnlab serve NAME [FILE]`: publish a file (or stdin) with app::SegmentServer, register the
+// prefix with the forwarder (rib/register), and answer until SIGINT/SIGTERM.
+
+#include "core/app/segment-server.hpp"
+#include "core/security/crypto.hpp"
+#include "tools/common/connection.hpp"
+#include "tools/common/mgmt-client.hpp"
+#include "tools/common/runtime.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ndnlab::tools {
+
+namespace {
+
+struct ServeOptions
+{
+  std::string name;
+  std::string file;          ///< empty or "-" = stdin
+  app::SegmentServerOptions server;
+  double freshnessMs = 10000;
+  std::string signing = "digest";
+  std::string hmacKeyHex;
+  std::string keyFile;       ///< ECDSA private key PEM; generated when empty
+  std::optional<uint64_t> version;
+  bool printVersion = false;
+  bool noRegister = false;
+  Verbosity verbosity;
+  ConnectionOptions connection;
+};
+
+/// The Signer chosen by --signing; throws std::invalid_argument on bad key input.
+std::unique_ptr<security::Signer>
+makeSigner(const ServeOptions& o)
+{
+  if (o.signing == "digest")
+    return std::make_unique<security::DigestSigner>();
+  if (o.signing == "null")
+    return std::make_unique<security::NullSigner>();
+  if (o.signing == "hmac") {
+    Buffer key;
+    if (o.hmacKeyHex.empty() || !fromHex(o.hmacKeyHex, key) || key.empty())
+      throw std::invalid_argument("--signing hmac needs --hmac-key HEX (32 octets recommended)");
+    return std::make_unique<security::HmacSigner>(std::move(key), Name("/ndnlab/hmac-key"));
+  }
+  if (o.signing == "ecdsa") {
+    if (o.keyFile.empty())
+      return std::make_unique<security::EcdsaSigner>(security::EcKey::generate());
+    std::ifstream in(o.keyFile);
+    if (!in)
+      throw std::invalid_argument("cannot read key file " + o.keyFile);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto key = security::EcKey::fromPrivatePem(ss.str());
+    if (!key)
+      throw std::invalid_argument("bad key in " + o.keyFile + ": " + key.error());
+    return std::make_unique<security::EcdsaSigner>(std::move(key.value()));
+  }
+  throw std::invalid_argument("unknown signing type " + o.signing);
+}
+
+} // namespace
+
+int
+runServe(int argc, char** argv)
+{
+  ServeOptions o;
+  CLI::App app{"Publish FILE (or stdin) as versioned segmented Data <NAME>/v=<version>/seg=<n>,\n"
+               "answer RDR version discovery (<NAME>/32=metadata), and serve until interrupted\n"
+               "(like ndnserve/ndnputchunks).",
+               "ndnlab serve"};
+  app.add_option("NAME", o.name, "Prefix to publish under (a trailing version is kept)")->required();
+  app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'");
+  app.add_option("-s,--size", o.server.segmentSize, "Maximum content bytes per segment")
+    ->check(CLI::Range(1, 8800))
+    ->capture_default_str();
+  app.add_option("-f,--freshness", o.freshnessMs, "FreshnessPeriod of the segments (ms)")
+    ->check(CLI::NonNegativeNumber)
+    ->capture_default_str();
+  app.add_option("--signing", o.signing, "Signature of every Data")
+    ->check(CLI::IsMember({"digest", "hmac", "ecdsa", "null"}))
+    ->capture_default_str();
+  app.add_option("--hmac-key", o.hmacKeyHex, "HMAC key in hex (--signing hmac)");
+  app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)");
+  app.add_option("--version", o.version, "Version number to publish (default: Unix time in ms)");
+  app.add_flag("-p,--print-version", o.printVersion, "Print the version component on stdout");
+  app.add_flag("--no-register", o.noRegister, "Do not register the prefix (a route exists already)");
+  addVerbosityOptions(app, o.verbosity);
+  addConnectionOptions(app, o.connection);
+  if (auto rc = parseCommandLine(app, argc, argv))
+    return *rc;
+
+  auto parsed = Name::parse(o.name);
+  if (!parsed) {
+    printError("invalid name '" + o.name + "': " + parsed.error());
+    return exitcode::BadArgs;
+  }
+  o.server.freshness = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(o.freshnessMs));
+  o.server.version = o.version;
+
+  std::unique_ptr<security::Signer> signer;
+  try {
+    signer = makeSigner(o);
+    o.server.validate();
+  }
+  catch (const std::invalid_argument& e) {
+    printError(e.what());
+    return exitcode::BadArgs;
+  }
+
+  std::FILE* in = stdin;
+  if (!o.file.empty() && o.file != "-") {
+    in = std::fopen(o.file.c_str(), "rb");
+    if (in == nullptr) {
+      printError("cannot open " + o.file + ": " + std::strerror(errno));
+      return exitcode::FileError;
+    }
+  }
+
+  ToolRuntime rt(o.verbosity.logLevel());
+  std::string error;
+  auto conn = ForwarderConnection::open(rt.env, o.connection, error);
+  if (!conn) {
+    printError(error);
+    return exitcode::Failure;
+  }
+
+  app::SegmentServer server(rt.env, *conn, *parsed, *signer, o.server);
+  if (!o.verbosity.quiet)
+    std::cerr << "Loading input ..." << std::endl;
+  bool readError = false;
+  server.publish([&](uint8_t* buf, size_t n) -> size_t {
+    size_t k = std::fread(buf, 1, n, in);
+    if (k == 0 && std::ferror(in))
+      readError = true;
+    return k;
+  });
+  if (in != stdin)
+    std::fclose(in);
+  if (readError) {
+    printError("read error on input");
+    return exitcode::FileError;
+  }
+  if (o.printVersion)
+    std::cout << server.versionedName()[-1].toUri() << std::endl;
+
+  int rc = exitcode::Ok;
+  conn->onClose = [&](const std::string& reason) {
+    printError(reason);
+    rc = exitcode::Failure;
+    rt.stop();
+  };
+  rt.onSignal = [&](int) { rt.stop(); };
+
+  auto announce = [&] {
+    if (!o.verbosity.quiet)
+      std::cerr << "Published " << server.segmentCount() << " Data packet"
+                << (server.segmentCount() > 1 ? "s" : "") << " (" << server.contentSize().count()
+                << " bytes) with prefix " << server.versionedName() << std::endl;
+  };
+  MgmtClient mgmt(rt.env, *conn);
+  if (o.noRegister) {
+    announce();
+  }
+  else {
+    mgmt.registerPrefix(server.prefix(), [&](const std::string& err) {
+      if (!err.empty()) {
+        printError("failed to register prefix " + server.prefix().toUri() + ": " + err);
+        rc = exitcode::Failure;
+        rt.stop();
+        return;
+      }
+      announce();
+    });
+  }
+
+  rt.run();
+  if (o.verbosity.verbose) {
+    const auto& c = server.counters();
+    std::cerr << "Interests " << c.interests << ", Data " << c.dataSent << ", metadata " << c.metadataSent
+              << ", Nacks " << c.nacksSent << std::endl;
+  }
+  return rc;
+}
+
+} // namespace ndnlab::tools
