@@ -61,10 +61,16 @@ public:
   const std::optional<SignatureInfo>& signatureInfo() const { return m_sigInfo; }
   const std::optional<Buffer>& signatureValue() const { return m_sigValue; }
   /// Low-level: used by security/ to build signed Interests (spec signed-interest.rst).
+  /// Adds empty ApplicationParameters if a signature is set without parameters, and
+  /// recomputes the params digest. Typical use: setSignature(info, nullopt), sign
+  /// signedPortion(), then setSignature(info, value).
   Interest& setSignature(std::optional<SignatureInfo> info, std::optional<Buffer> value);
 
   /// True if the name's params-digest component equals SHA-256 of ApplicationParameters..end
-  /// (and is absent when there are no parameters).
+  /// (and is absent when there are no parameters). decode() does not check this (it only
+  /// rejects more than one digest component); callers that need it (producers, the forwarder
+  /// if configured) call this. Computed over the cached wire, so unknown non-critical
+  /// elements after ApplicationParameters are covered as the spec requires.
   bool hasValidParamsDigest() const;
 
   /// Bytes covered by an Interest signature: name components except the params digest,

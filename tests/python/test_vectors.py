@@ -70,7 +70,10 @@ def component_uri(comp):
     if typ == Component.TYPE_PARAMETERS_SHA256 and len(value) == 32:
         return "params-sha256=" + value.hex()
     if typ in ALIASES and len(value) in (1, 2, 4, 8):
-        return f"{ALIASES[typ]}={int.from_bytes(value, 'big')}"
+        n = int.from_bytes(value, "big")
+        # Aliases only for the shortest NonNegativeInteger form (lossless URIs).
+        if len(value) == next(size for size in (1, 2, 4, 8) if n < 1 << (8 * size)):
+            return f"{ALIASES[typ]}={n}"
     return f"{typ}={escape(value)}"
 
 
