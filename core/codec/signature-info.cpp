@@ -18,15 +18,22 @@ DecodeResult<SignatureInfo> SignatureInfo::fromValue(ByteSpan value)
     return fail(DecodeError{DecodeErrc::BadValue, tlv::SignatureType});
   si.type = static_cast<uint32_t>(*t);
 
-  // Elements after SignatureType may come in any order, each at most once.
+  // Elements after SignatureType may come in any order, each at most once; a repeated
+  // element is treated as unrecognized (error if critical, skipped otherwise).
   while (!r.atEnd()) {
     auto e = r.next();
     if (!e)
       return fail(e.error());
+    bool repeated = (e->type == tlv::KeyLocator && si.keyLocator) || (e->type == tlv::SignatureNonce && si.nonce) ||
+                    (e->type == tlv::SignatureTime && si.time) || (e->type == tlv::SignatureSeqNum && si.seqNum) ||
+                    (e->type == tlv::ValidityPeriod && si.validityPeriod);
+    if (repeated) {
+      if (tlv::isCritical(e->type))
+        return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
+      continue;
+    }
     switch (e->type) {
       case tlv::KeyLocator: {
-        if (si.keyLocator)
-          return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
         auto inner = readSingleTlv(e->value);
         if (!inner)
           return fail(DecodeError{e->value.empty() ? DecodeErrc::BadValue : inner.error().code, tlv::KeyLocator});
@@ -45,15 +52,11 @@ DecodeResult<SignatureInfo> SignatureInfo::fromValue(ByteSpan value)
         break;
       }
       case tlv::SignatureNonce:
-        if (si.nonce)
-          return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
         if (e->value.empty())
           return fail(DecodeError{DecodeErrc::BadValue, e->type});
         si.nonce = Buffer(e->value.begin(), e->value.end());
         break;
       case tlv::SignatureTime: {
-        if (si.time)
-          return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
         auto n = readNonNegInt(*e);
         if (!n)
           return fail(n.error());
@@ -61,8 +64,6 @@ DecodeResult<SignatureInfo> SignatureInfo::fromValue(ByteSpan value)
         break;
       }
       case tlv::SignatureSeqNum: {
-        if (si.seqNum)
-          return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
         auto n = readNonNegInt(*e);
         if (!n)
           return fail(n.error());
@@ -70,8 +71,6 @@ DecodeResult<SignatureInfo> SignatureInfo::fromValue(ByteSpan value)
         break;
       }
       case tlv::ValidityPeriod:
-        if (si.validityPeriod)
-          return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
         si.validityPeriod = Buffer(e->value.begin(), e->value.end());
         break;
       default:

@@ -375,6 +375,10 @@ TEST(InterestSigned, SignedPortionAndDigest)
   e = decodeErr("0532" + name + "2400 2c05 1b0100 8100 2e00");
   EXPECT_EQ(e.code, DecodeErrc::CriticalUnknown);
   EXPECT_EQ(e.tlvType, 0x81u);
+  // A repeated non-critical element (SignatureSeqNum) is skipped: the first one wins.
+  auto dup = Interest::decode(hex("0536" + name + "2400 2c09 1b0100 2a0101 2a0102 2e00"));
+  ASSERT_TRUE(dup);
+  EXPECT_EQ(dup->signatureInfo()->seqNum, 1u);
   // Unknown non-critical element inside SignatureInfo is skipped.
   auto ok = Interest::decode(hex("0532" + name + "2400 2c05 1b0100 8000 2e00"));
   ASSERT_TRUE(ok);
