@@ -1,0 +1,147 @@
+// libFuzzer target for management input. Each input is decoded
+//   1. as ControlParameters, ControlResponse and every status dataset (a decoded value must
+//      re-encode and decode to the same value);
+//   2. as a Name TLV-VALUE, turned into an Interest and run through the command parser and
+//      the legacy command parser;
+//   3. as ControlParameters bytes placed at the ControlParameters position of a
+//      /localhost/nfd/<module>/<verb> command;
+// and the Interests from 2 and 3 (and the input itself, if it decodes as an Interest) are fed
+// to a Dispatcher with every NFD handler registered (Management over a Forwarder), which must
+// neither crash nor hang. The forwarder and management persist across inputs.
+
+#include "core/face/dummy-transport.hpp"
+#include "core/face/generic-link-service.hpp"
+#include "core/mgmt/command.hpp"
+#include "core/mgmt/datasets.hpp"
+#include "core/mgmt/management.hpp"
+#include "core/runtime/manual-env.hpp"
+#include "core/security/signed-interest.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+namespace {
+
+using namespace ndnlab;
+
+[[noreturn]] void bug()
+{
+  std::abort();
+}
+
+template<typename T>
+void checkDatasetEntry(ByteSpan in)
+{
+  auto v = T::decode(in);
+  if (!v)
+    return;
+  Buffer again;
+  v->encodeTo(again);
+  auto w = T::decode(again);
+  if (!w || !(*w == *v))
+    bug();
+}
+
+struct Harness
+{
+  ManualEnv env;
+  // Small tables: the forwarder persists across inputs, so memory stays bounded.
+  fw::Forwarder forwarder{env, fw::ForwarderOptions{.pitMaxEntries = 1024, .csCapacity = 256}};
+  mgmt::Management management{env, forwarder, mgmt::ManagementOptions{.rib = {.maxRoutes = 4096}}};
+  face::DummyTransport* transport = nullptr;
+
+  Harness()
+  {
+    env.logImpl = CaptureLog(LogLevel::Off); // the capture sinks would grow without bound
+    env.traceImpl.on = false;
+    auto t = std::make_unique<face::DummyTransport>(face::FaceScope::Local);
+    transport = t.get();
+    forwarder.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(t)));
+  }
+
+  void send(Interest& interest)
+  {
+    interest.setNonce(env.rng().next32());
+    transport->injectFrame(*interest.wireEncode());
+    env.advance(std::chrono::milliseconds(1));
+    transport->sent.clear();
+  }
+};
+
+const Name topPrefix("/localhost/nfd");
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+  static Harness h;
+  ByteSpan in(data, size);
+
+  // 1. Codecs.
+  if (auto cp = mgmt::ControlParameters::decode(in)) {
+    auto again = mgmt::ControlParameters::decode(cp->wireEncode());
+    if (!again || !(*again == *cp))
+      bug();
+  }
+  if (auto resp = mgmt::ControlResponse::decode(in)) {
+    auto again = mgmt::ControlResponse::decode(resp->wireEncode());
+    if (!again || again->code != resp->code || again->text != resp->text || again->body != resp->body)
+      bug();
+    (void)resp->bodyParameters();
+  }
+  if (auto fs = mgmt::ForwarderStatus::decode(in)) {
+    Buffer again;
+    fs->encodeTo(again);
+    if (!(*mgmt::ForwarderStatus::decode(again) == *fs))
+      bug();
+  }
+  checkDatasetEntry<mgmt::FaceStatus>(in);
+  checkDatasetEntry<mgmt::ChannelStatus>(in);
+  checkDatasetEntry<mgmt::FibEntryStatus>(in);
+  checkDatasetEntry<mgmt::RibEntryStatus>(in);
+  checkDatasetEntry<mgmt::StrategyChoiceStatus>(in);
+  checkDatasetEntry<mgmt::CsInfo>(in);
+  (void)mgmt::decodeList<mgmt::FaceStatus>(in);
+
+  // 2. Input as a name.
+  if (auto name = Name::fromValue(in); name && !name->empty()) {
+    Interest i(*name);
+    (void)mgmt::parseCommand(topPrefix, i);
+    (void)security::parseLegacyCommand(*name);
+    (void)security::verifyLegacyCommand(*name, security::DigestVerifier());
+    Name under = topPrefix;
+    under.append(*name);
+    Interest j(under);
+    (void)mgmt::parseCommand(topPrefix, j);
+    h.send(j);
+  }
+
+  // 3. Input as ControlParameters of each command (first byte picks the verb).
+  static const std::pair<const char*, const char*> verbs[] = {
+    {"rib", "register"}, {"rib", "unregister"}, {"fib", "add-nexthop"}, {"fib", "remove-nexthop"},
+    {"faces", "create"}, {"faces", "destroy"}, {"strategy-choice", "set"}, {"strategy-choice", "unset"},
+    {"cs", "config"}, {"cs", "erase"}, {"rib", "list"}, {"status", "general"},
+  };
+  if (size > 0) {
+    const auto& [module, verb] = verbs[data[0] % std::size(verbs)];
+    Name n = topPrefix;
+    n.append(module).append(verb);
+    n.append(tlv::GenericNameComponent, in.subspan(1));
+    Interest k(n);
+    h.send(k);
+  }
+
+  // 4. Input as a whole Interest.
+  if (auto i = Interest::decode(in)) {
+    (void)mgmt::parseCommand(topPrefix, *i);
+    (void)security::verifyInterest(*i, security::DigestVerifier());
+    h.transport->injectFrame(in);
+    h.env.advance(std::chrono::milliseconds(1));
+    h.transport->sent.clear();
+  }
+  // Let RIB expirations and dataset storage age out now and then.
+  if (size > 0 && data[size - 1] == 0xFF)
+    h.env.advance(std::chrono::hours(1));
+  return 0;
+}
