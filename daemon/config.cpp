@@ -2,7 +2,9 @@
 #include "io/asio-env.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -57,6 +59,67 @@ bool parseDuration(std::string_view text, Duration& out)
       if (n > std::numeric_limits<int64_t>::max() / u.size.count())
         return false;
       out = Duration(n * u.size.count());
+      return true;
+    }
+  }
+  return false;
+}
+
+// --- rates ---------------------------------------------------------------------------------
+
+namespace {
+
+struct RateUnit
+{
+  std::string_view suffix;
+  double bps;
+};
+constexpr RateUnit RateUnits[] = {{"Gbit", 1e9}, {"Mbit", 1e6}, {"kbit", 1e3}, {"bit", 1}};
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+} // namespace
+
+std::string formatRate(Rate r)
+{
+  if (r.bps() <= 0)
+    return "0";
+  for (const auto& u : RateUnits) {
+    double n = r.bps() / u.bps;
+    if (n >= 1 && n == std::floor(n))
+      return std::to_string(static_cast<uint64_t>(n)) + std::string(u.suffix);
+  }
+  return std::to_string(static_cast<uint64_t>(std::llround(r.bps()))) + "bit";
+}
+
+bool parseRate(std::string_view text, Rate& out)
+{
+  if (text == "0") {
+    out = Rate();
+    return true;
+  }
+  size_t i = 0;
+  while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.'))
+    ++i;
+  if (i == 0)
+    return false;
+  double n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + i, n);
+  if (ec != std::errc() || end != text.data() + i || !(n >= 0) || !std::isfinite(n))
+    return false;
+  std::string_view unit = text.substr(i);
+  while (!unit.empty() && unit.front() == ' ')
+    unit.remove_prefix(1);
+  for (const auto& u : RateUnits) {
+    if (equalsIgnoreCase(unit, u.suffix)) {
+      out = Rate::bitsPerSecond(n * u.bps);
       return true;
     }
   }
@@ -322,6 +385,59 @@ std::vector<ConfigKey> buildKeys()
                      "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
                      [](O& o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));
 
+  // [face_system.udp.impair]: egress impairment of UDP unicast faces (for hosts without netem)
+  k.push_back(ConfigKey{
+    "face_system.udp.impair", "loss", "float",
+    "probability in [0, 1] that a UDP unicast face drops an outgoing datagram",
+    [](const DaemonOptions& o) {
+      std::ostringstream os;
+      os << o.faceSystem.udpImpair.loss;
+      std::string s = os.str();
+      return s.find_first_of(".e") == std::string::npos ? s + ".0" : s;
+    },
+    [](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_number())
+        return "expected a number, got " + typeName(v);
+      double p = *v.value<double>();
+      if (!(p >= 0.0 && p <= 1.0))
+        return "loss must be a probability in [0, 1]";
+      o.faceSystem.udpImpair.loss = p;
+      return {};
+    }});
+  k.push_back(durationKey("face_system.udp.impair", "delay",
+                          "delay added to every outgoing datagram of a UDP unicast face",
+                          [](O& o) -> auto& { return o.faceSystem.udpImpair.delay; }));
+  k.push_back(durationKey("face_system.udp.impair", "jitter",
+                          "extra delay drawn uniformly from [0, jitter) per datagram (may reorder)",
+                          [](O& o) -> auto& { return o.faceSystem.udpImpair.jitter; }));
+  k.push_back(ConfigKey{
+    "face_system.udp.impair", "rate", "rate",
+    "egress rate limit per UDP unicast face, e.g. \"100Mbit\"; \"0\" = unlimited",
+    [](const DaemonOptions& o) { return quote(formatRate(o.faceSystem.udpImpair.rate)); },
+    [](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a rate string such as \"100Mbit\", got " + typeName(v);
+      std::string text = *v.value<std::string>();
+      if (!parseRate(text, o.faceSystem.udpImpair.rate))
+        return "bad rate \"" + text + "\" (use <number><bit|kbit|Mbit|Gbit> or \"0\")";
+      return {};
+    }});
+  k.push_back(ConfigKey{
+    "face_system.udp.impair", "queue_limit", "integer",
+    "rate limiter backlog per face, bytes; datagrams beyond it are dropped",
+    [](const DaemonOptions& o) {
+      return std::to_string(o.faceSystem.udpImpair.queueCapacity.count());
+    },
+    [](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_integer())
+        return "expected an integer, got " + typeName(v);
+      int64_t n = *v.value<int64_t>();
+      if (n < 1)
+        return "value " + std::to_string(n) + " out of range [1, " + std::to_string(MaxInt) + "]";
+      o.faceSystem.udpImpair.queueCapacity = Bytes(static_cast<uint64_t>(n));
+      return {};
+    }});
+
   // [face_system.multicast]
   k.push_back(boolKey("face_system.multicast", "enabled", "UDP multicast face (off by default)",
                       [](O& o) -> auto& { return o.faceSystem.multicastEnabled; }));
@@ -450,6 +566,12 @@ void validate(const DaemonOptions& o)
     errors.push_back("face_system.stream.max_frame_size: must be at least 8800");
   if (o.forwarder.dnlLifetime < table::DeadNonceList::MinLifetime)
     errors.push_back("tables.dnl_lifetime: must be at least 50ms");
+  try {
+    fs.udpImpair.validate();
+  }
+  catch (const std::invalid_argument& e) {
+    errors.push_back(std::string("face_system.udp.impair: ") + e.what());
+  }
   if (fs.tcp.reconnect.maxDelay < fs.tcp.reconnect.initialDelay)
     errors.push_back("face_system.tcp.reconnect_max_delay: must not be below reconnect_initial_delay");
   if (!errors.empty()) {

@@ -56,5 +56,9 @@ std::string configReferenceMarkdown();
 std::string formatDuration(Duration d);
 /// Parses "<integer><unit>" with unit ns, us, ms, s, min, h; false on anything else.
 bool parseDuration(std::string_view text, Duration& out);
+/// "0", "100Mbit", "1500kbit": the largest unit (bit, kbit, Mbit, Gbit) that is exact.
+std::string formatRate(Rate r);
+/// Parses "0" or "<number><unit>" with unit bit, kbit, Mbit, Gbit (case-insensitive).
+bool parseRate(std::string_view text, Rate& out);
 
 } // namespace ndnlab::daemon

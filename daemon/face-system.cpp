@@ -1,6 +1,7 @@
 #include "daemon/face-system.hpp"
 
 #include "core/face/generic-link-service.hpp"
+#include "core/face/impaired-transport.hpp"
 #include "core/mgmt/tlv-nfd.hpp"
 #include "io/face-uri.hpp"
 
@@ -52,7 +53,7 @@ void FaceSystem::stop()
     m_tcp->close();
   std::vector<face::Face*> toClose;
   for (auto& f : m_faces) {
-    if (dynamic_cast<const io::SocketTransport*>(&f.transport()) != nullptr)
+    if (dynamic_cast<const io::SocketTransport*>(&face::ImpairedTransport::unwrap(f.transport())))
       toClose.push_back(&f);
   }
   for (auto* f : toClose)
@@ -108,10 +109,19 @@ face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
   io::SocketTransport* raw = transport.get();
   auto ls = std::make_unique<face::GenericLinkService>(m_env, linkServiceOptions(*raw, params));
   face::GenericLinkService* lsRaw = ls.get();
-  auto f = std::make_unique<face::Face>(m_env, std::move(ls), std::move(transport));
+  std::unique_ptr<face::Transport> t = std::move(transport);
+  face::ImpairedTransport* impaired = nullptr;
+  if (raw->kind() == TransportKind::UdpUnicast && m_options.udpImpair.enabled()) {
+    auto wrapped = std::make_unique<face::ImpairedTransport>(m_env, std::move(t), m_options.udpImpair);
+    impaired = wrapped.get();
+    t = std::move(wrapped);
+  }
+  auto f = std::make_unique<face::Face>(m_env, std::move(ls), std::move(t));
   face::FaceId id = m_forwarder.addFace(std::move(f));
   lsRaw->setFaceId(id);
   raw->setTraceFaceId(id);
+  if (impaired != nullptr)
+    impaired->setTraceFaceId(id);
   NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=",
              raw->localUri(), " ", face::toString(raw->scope()), " ",
              face::toString(raw->persistency()));
@@ -131,7 +141,7 @@ face::Face* FaceSystem::findByRemoteUri(const std::string& uri) const
 face::Face* FaceSystem::findByTransport(const face::Transport* t) const
 {
   for (auto& f : m_faces) {
-    if (&f.transport() == t)
+    if (&face::ImpairedTransport::unwrap(f.transport()) == t)
       return &f;
   }
   return nullptr;
@@ -169,6 +179,8 @@ void FaceSystem::createFace(const std::string& remoteUri, const std::optional<st
     if (auto* existing = m_udp->find(ep)) {
       m_udp->connect(ep, params.persistency); // upgrades persistency
       auto* f = findByTransport(existing);
+      if (auto* impaired = f ? dynamic_cast<face::ImpairedTransport*>(&f->transport()) : nullptr)
+        impaired->syncFromInner(); // the face reports the upgraded persistency
       return done({409, "Face with remote URI already exists", f ? f->id() : 0});
     }
     auto result = m_udp->connect(ep, params.persistency);
@@ -271,7 +283,7 @@ std::vector<mgmt::ChannelStatus> FaceSystem::channels() const
 
 std::optional<std::chrono::milliseconds> FaceSystem::expirationPeriod(const face::Face& f) const
 {
-  auto* t = dynamic_cast<const io::SocketTransport*>(&f.transport());
+  auto* t = dynamic_cast<const io::SocketTransport*>(&face::ImpairedTransport::unwrap(f.transport()));
   if (t == nullptr || t->kind() != TransportKind::UdpUnicast ||
       f.persistency() != FacePersistency::OnDemand)
     return std::nullopt;

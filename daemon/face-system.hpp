@@ -8,6 +8,10 @@
 // Face persistency: channel faces are on-demand (UDP ones close after the idle timeout;
 // stream ones close when the peer disconnects). faces/create makes persistent faces
 // (closed on error) or permanent ones (TCP reconnects with backoff; UDP ignores send errors).
+//
+// [face_system.udp.impair] wraps every UDP unicast transport in a face::ImpairedTransport
+// (egress loss, delay, jitter, rate) for hosts without tc netem; the face system looks through
+// it (ImpairedTransport::unwrap) wherever it needs the socket transport.
 
 #include "daemon/options.hpp"
 

@@ -3,6 +3,7 @@
 // The TOML config keys, `--print-default-config` and the table in docs/daemon.md are all
 // derived from the key list in config.cpp, which binds each key to a field below.
 
+#include "core/face/impaired-transport.hpp"
 #include "core/face/link-service.hpp"
 #include "core/fw/forwarder.hpp"
 #include "core/mgmt/management.hpp"
@@ -41,6 +42,8 @@ struct FaceSystemOptions
   io::UdpChannelOptions udp;
   /// MTU of UDP unicast faces (link-service override of the transport MTU), bytes.
   size_t udpMtu = 8800;
+  /// Egress impairment (loss, delay, jitter, rate) of every UDP unicast face; default none.
+  face::ImpairmentOptions udpImpair;
 
   bool multicastEnabled = false;
   io::UdpMulticastOptions multicast;

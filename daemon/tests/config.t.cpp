@@ -93,6 +93,12 @@ idle_timeout = "90s"
 mtu = 1400
 accept_new_faces = false
 socket_buffer_size = 0
+[face_system.udp.impair]
+loss = 0.02
+delay = "5ms"
+jitter = "1ms"
+rate = "100Mbit"
+queue_limit = 65536
 [face_system.multicast]
 enabled = true
 group = "224.0.23.171"
