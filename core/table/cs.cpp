@@ -47,31 +47,36 @@ int compareQuery(const Name& q, const CsEntry& e)
 
 } // namespace
 
-bool Cs::Compare::operator()(const CsEntry& a, const CsEntry& b) const
+bool CsCompare::operator()(const CsKey& a, const CsKey& b) const
 {
-  int c = compareValues(a.name().value(), b.name().value());
+  int c = compareValues(a.value(), b.value());
   if (c != 0)
     return c < 0;
-  if (&a == &b)
+  if (a.entry == b.entry)
     return false;
-  return std::memcmp(a.data().implicitDigest().data(), b.data().implicitDigest().data(), 32) < 0;
+  return std::memcmp(a.entry->data().implicitDigest().data(),
+                     b.entry->data().implicitDigest().data(), 32) < 0;
 }
 
-bool Cs::Compare::operator()(const CsEntry& a, const Name& query) const
+bool CsCompare::operator()(const CsKey& a, const Name& query) const
 {
-  return compareQuery(query, a) > 0;
+  return compareQuery(query, *a.entry) > 0;
 }
 
-bool Cs::Compare::operator()(const Name& query, const CsEntry& b) const
+bool CsCompare::operator()(const Name& query, const CsKey& b) const
 {
-  return compareQuery(query, b) < 0;
+  return compareQuery(query, *b.entry) < 0;
 }
 
 Cs::Cs(Env& env, CsOptions options) : m_env(env), m_options(options) {}
 
-Cs::~Cs() = default;
+Cs::~Cs()
+{
+  for (const CsKey& k : m_table)
+    delete k.entry;
+}
 
-void Cs::lruUnlink(const CsEntry& e)
+void Cs::lruUnlink(CsEntry& e)
 {
   if (e.m_prev != nullptr)
     e.m_prev->m_next = e.m_next;
@@ -84,7 +89,7 @@ void Cs::lruUnlink(const CsEntry& e)
   e.m_prev = e.m_next = nullptr;
 }
 
-void Cs::lruAppend(const CsEntry& e)
+void Cs::lruAppend(CsEntry& e)
 {
   e.m_prev = m_lruTail;
   e.m_next = nullptr;
@@ -95,13 +100,12 @@ void Cs::lruAppend(const CsEntry& e)
   m_lruTail = &e;
 }
 
-void Cs::eraseEntry(const CsEntry& e)
+void Cs::eraseEntry(CsEntry& e)
 {
   lruUnlink(e);
   m_bytes -= e.m_bytes;
-  auto it = m_table.find(e);
-  if (it != m_table.end())
-    m_table.erase(it);
+  m_table.erase(e.m_self);
+  delete &e;
 }
 
 void Cs::evict()
@@ -122,23 +126,36 @@ void Cs::insert(std::shared_ptr<Data> data, bool isUnsolicited)
   }
   TimePoint now = m_env.now();
   Duration fp = data->freshnessPeriod();
-  size_t bytes = data->wireSize();
-  auto [it, isNew] = m_table.emplace(std::move(data));
-  const CsEntry& e = *it;
-  if (isNew) {
-    e.m_isUnsolicited = isUnsolicited;
-    e.m_bytes = bytes;
-    m_bytes += bytes;
+  ByteSpan name = data->name().value();
+
+  auto owned = std::make_unique<CsEntry>(std::move(data));
+  CsKey key{name.data(), name.size(), owned.get()};
+  CsCompare less;
+  // Names often arrive in increasing order (segments, sequence numbers): then the new entry
+  // goes last and the end is an exact hint (amortized O(1) insertion).
+  std::pair<Table::iterator, bool> ins;
+  if (!m_table.empty() && less(*m_table.rbegin(), key))
+    ins = {m_table.insert(m_table.end(), key), true};
+  else
+    ins = m_table.insert(key);
+
+  CsEntry* e = ins.first->entry;
+  if (ins.second) {
+    owned.release();
+    e->m_self = ins.first;
+    e->m_isUnsolicited = isUnsolicited;
+    e->m_bytes = e->m_data->wireSize();
+    m_bytes += e->m_bytes;
     ++m_counters.nInserts;
   }
   else {
-    // Same full name, so same bytes: keep the object, refresh freshness and LRU position.
-    lruUnlink(e);
-    e.m_isUnsolicited = e.m_isUnsolicited && isUnsolicited;
+    // Same full name, so same bytes: keep the cached object, refresh freshness and LRU position.
+    lruUnlink(*e);
+    e->m_isUnsolicited = e->m_isUnsolicited && isUnsolicited;
     ++m_counters.nRefreshes;
   }
-  e.m_freshUntil = fp > Duration::zero() ? now + fp : now;
-  lruAppend(e);
+  e->m_freshUntil = fp > Duration::zero() ? now + fp : now;
+  lruAppend(*e);
   evict();
 }
 
@@ -150,28 +167,31 @@ std::shared_ptr<Data> Cs::find(const Interest& interest)
   }
   TimePoint now = m_env.now();
   const Name& q = interest.name();
-  const CsEntry* match = nullptr;
+  CsEntry* match = nullptr;
+  size_t scanned = 0;
+  auto withinLimit = [&] { return m_options.scanLimit == 0 || ++scanned <= m_options.scanLimit; };
 
+  // A name above every cached name (typical for new segments/sequence numbers) misses at once.
+  auto it = compareQuery(q, *m_table.rbegin()->entry) > 0 ? m_table.end() : m_table.lower_bound(q);
   if (isFullName(q)) {
-    auto it = m_table.lower_bound(q);
-    if (it != m_table.end() && compareQuery(q, *it) == 0 &&
-        (!interest.mustBeFresh() || it->isFresh(now)) && interest.matchesData(it->data()))
-      match = &*it;
+    // at most one entry has this full name
+    if (it != m_table.end() && compareQuery(q, *it->entry) == 0 &&
+        (!interest.mustBeFresh() || it->entry->isFresh(now)) &&
+        interest.matchesData(it->entry->data()))
+      match = it->entry;
   }
   else {
-    size_t scanned = 0;
-    for (auto it = m_table.lower_bound(q); it != m_table.end(); ++it) {
-      const Name& n = it->name();
-      if (!q.isPrefixOf(n))
-        break;
+    ByteSpan qv = q.value();
+    for (; it != m_table.end() && withinLimit(); ++it) {
+      ByteSpan v = it->value();
+      if (v.size() < qv.size() || (!qv.empty() && std::memcmp(v.data(), qv.data(), qv.size()) != 0))
+        break; // past the names under q
       // Entries named exactly q come first; without CanBePrefix nothing after them matches.
-      if (!interest.canBePrefix() && n.size() != q.size())
+      if (!interest.canBePrefix() && v.size() != qv.size())
         break;
-      if (m_options.scanLimit > 0 && ++scanned > m_options.scanLimit)
-        break;
-      if (interest.mustBeFresh() && !it->isFresh(now))
+      if (interest.mustBeFresh() && !it->entry->isFresh(now))
         continue;
-      match = &*it;
+      match = it->entry;
       break;
     }
   }
@@ -188,13 +208,13 @@ std::shared_ptr<Data> Cs::find(const Interest& interest)
 
 size_t Cs::erase(const Name& prefix, size_t limit)
 {
-  std::vector<const CsEntry*> victims;
+  std::vector<CsEntry*> victims;
   for (auto it = m_table.lower_bound(prefix); it != m_table.end() && victims.size() < limit; ++it) {
-    if (!prefix.isPrefixOf(it->name()))
+    if (!prefix.isPrefixOf(it->entry->name()))
       break;
-    victims.push_back(&*it);
+    victims.push_back(it->entry);
   }
-  for (const CsEntry* e : victims)
+  for (CsEntry* e : victims)
     eraseEntry(*e);
   return victims.size();
 }

@@ -32,6 +32,27 @@ struct CsOptions
   bool serve = true;
 };
 
+class CsEntry;
+
+/// Index key: a view of the entry's Data name TLV-VALUE (kept in the set node, so comparisons
+/// touch the node and the name bytes only) plus the entry.
+struct CsKey
+{
+  const uint8_t* name;
+  size_t size;
+  CsEntry* entry;
+  ByteSpan value() const { return {name, size}; }
+};
+
+/// Canonical order of entries (name, then implicit digest) and of lookup names against entries.
+struct CsCompare
+{
+  using is_transparent = void;
+  bool operator()(const CsKey& a, const CsKey& b) const;
+  bool operator()(const CsKey& a, const Name& query) const;
+  bool operator()(const Name& query, const CsKey& b) const;
+};
+
 class CsEntry
 {
 public:
@@ -46,13 +67,13 @@ public:
 
 private:
   friend class Cs;
-  // Mutable: std::set elements are const, these fields do not take part in the ordering.
-  mutable std::shared_ptr<Data> m_data;
-  mutable TimePoint m_freshUntil{};
-  mutable bool m_isUnsolicited = false;
-  mutable size_t m_bytes = 0;
-  mutable const CsEntry* m_prev = nullptr; ///< LRU list, towards least recently used
-  mutable const CsEntry* m_next = nullptr; ///< LRU list, towards most recently used
+  std::shared_ptr<Data> m_data;
+  TimePoint m_freshUntil{};
+  bool m_isUnsolicited = false;
+  size_t m_bytes = 0;
+  CsEntry* m_prev = nullptr; ///< LRU list, towards least recently used
+  CsEntry* m_next = nullptr; ///< LRU list, towards most recently used
+  std::set<CsKey, CsCompare>::iterator m_self; ///< position in the ordered index
 };
 
 class Cs
@@ -105,26 +126,20 @@ public:
   }
 
 private:
-  struct Compare
-  {
-    using is_transparent = void;
-    bool operator()(const CsEntry& a, const CsEntry& b) const;
-    bool operator()(const CsEntry& a, const Name& query) const;
-    bool operator()(const Name& query, const CsEntry& b) const;
-  };
-  using Table = std::set<CsEntry, Compare>;
+  /// Ordered index; owns the entries (deleted on erase).
+  using Table = std::set<CsKey, CsCompare>;
 
-  void lruUnlink(const CsEntry& e);
-  void lruAppend(const CsEntry& e);
+  void lruUnlink(CsEntry& e);
+  void lruAppend(CsEntry& e);
   void evict();
-  void eraseEntry(const CsEntry& e);
+  void eraseEntry(CsEntry& e);
 
   Env& m_env;
   CsOptions m_options;
   Table m_table;
   size_t m_bytes = 0;
-  const CsEntry* m_lruHead = nullptr;
-  const CsEntry* m_lruTail = nullptr;
+  CsEntry* m_lruHead = nullptr;
+  CsEntry* m_lruTail = nullptr;
   Counters m_counters;
 };
 

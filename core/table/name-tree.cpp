@@ -40,12 +40,7 @@ uint64_t hashBytes(ByteSpan bytes, uint64_t seed)
 
 ByteSpan prefixBytes(const Name& name, size_t n)
 {
-  n = std::min(n, name.size());
-  if (n == 0)
-    return {};
-  ByteSpan all = name.value();
-  ByteSpan last = name[static_cast<ptrdiff_t>(n - 1)].wire();
-  return all.first(static_cast<size_t>(last.data() + last.size() - all.data()));
+  return name.prefixValue(n);
 }
 
 NameTreeEntry::NameTreeEntry(Name name, uint64_t hash) : m_name(std::move(name)), m_hash(hash) {}
@@ -126,11 +121,19 @@ NameTreeEntry* NameTree::findLongestPrefixMatch(const Name& name, size_t n) cons
   n = std::min({n, name.size(), MaxDepth});
   // Existence is monotone in prefix length (ancestors of an entry exist), so binary search
   // for the longest existing prefix.
+  if (NameTreeEntry* full = findExactMatch(name, n))
+    return full;
+  return findLongestPrefixMatchBelow(name, n);
+}
+
+NameTreeEntry* NameTree::findLongestPrefixMatchBelow(const Name& name, size_t n) const
+{
+  // precondition: the prefix of n components does not exist
+  if (n == 0 || m_size == 0)
+    return nullptr;
   NameTreeEntry* best = findExactMatch(name, 0);
   if (best == nullptr)
     return nullptr;
-  if (NameTreeEntry* full = n > 0 ? findExactMatch(name, n) : best)
-    return full;
   size_t lo = 0, hi = n; // prefix lo exists, prefix hi does not
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
@@ -150,8 +153,12 @@ NameTreeEntry& NameTree::lookup(const Name& name, size_t n)
   n = std::min({n, name.size(), MaxDepth});
   if (NameTreeEntry* e = findExactMatch(name, n))
     return *e;
+  return create(name, n);
+}
 
-  NameTreeEntry* parent = findLongestPrefixMatch(name, n);
+NameTreeEntry& NameTree::create(const Name& name, size_t n)
+{
+  NameTreeEntry* parent = findLongestPrefixMatchBelow(name, n);
   size_t depth = parent == nullptr ? 0 : parent->m_name.size() + 1;
   NameTreeEntry* created = nullptr;
   for (size_t k = depth; k <= n; ++k) {

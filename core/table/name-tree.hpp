@@ -117,7 +117,11 @@ public:
     }
   }
 
+  /// lookup() when the caller already knows the entry does not exist (n already clamped).
+  NameTreeEntry& create(const Name& name, size_t n);
+
 private:
+  NameTreeEntry* findLongestPrefixMatchBelow(const Name& name, size_t n) const;
   NameTreeEntry* findInBucket(ByteSpan key, uint64_t hash) const;
   void insertIntoBucket(NameTreeEntry* e);
   void removeFromBucket(NameTreeEntry* e);

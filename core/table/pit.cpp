@@ -115,7 +115,7 @@ std::pair<PitEntry*, bool> Pit::insert(const std::shared_ptr<const Interest>& in
   if (m_nItems >= m_options.maxEntries)
     return {nullptr, false};
   if (nte == nullptr)
-    nte = &m_nameTree.lookup(interest->name(), depth);
+    nte = &m_nameTree.create(interest->name(), depth);
   nte->m_pitEntries.push_back(std::make_unique<PitEntry>(interest, nte));
   ++m_nItems;
   return {nte->m_pitEntries.back().get(), true};
