@@ -285,20 +285,34 @@ void writeJsonString(std::FILE* f, std::string_view s)
 
 } // namespace
 
+uint64_t& CountingTrace::counterFor(std::string_view kind, std::string_view reason)
+{
+  auto h = reinterpret_cast<uintptr_t>(kind.data()) * 0x9E3779B97F4A7C15ULL ^
+           reinterpret_cast<uintptr_t>(reason.data());
+  FastSlot& slot = m_fast[(h >> 7) % m_fast.size()];
+  if (slot.entry != nullptr && slot.kind == kind.data() && slot.reason == reason.data()) {
+    const std::string& key = slot.entry->first;
+    size_t expected = kind.size() + (reason.empty() ? 0 : reason.size() + 1);
+    if (key.size() == expected && key.compare(0, kind.size(), kind) == 0 &&
+        (reason.empty() || key.compare(kind.size() + 1, reason.size(), reason) == 0))
+      return slot.entry->second;
+  }
+  m_key.assign(kind);
+  if (!reason.empty()) {
+    m_key.push_back('/');
+    m_key.append(reason);
+  }
+  auto it = m_counts.find(std::string_view(m_key));
+  if (it == m_counts.end())
+    it = m_counts.emplace(m_key, 0).first;
+  slot = FastSlot{kind.data(), reason.data(), &*it};
+  return it->second;
+}
+
 void CountingTrace::emit(TimePoint when, const TraceEvent& e)
 {
-  if (m_count) {
-    m_key.assign(e.kind);
-    if (!e.reason.empty()) {
-      m_key.push_back('/');
-      m_key.append(e.reason);
-    }
-    auto it = m_counts.find(std::string_view(m_key));
-    if (it == m_counts.end())
-      m_counts.emplace(m_key, 1);
-    else
-      ++it->second;
-  }
+  if (m_count)
+    ++counterFor(e.kind, e.reason);
   if (m_file != nullptr) {
     if (!m_started) {
       m_start = when;

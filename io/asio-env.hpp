@@ -10,6 +10,7 @@
 #include <asio/io_context.hpp>
 #include <asio/steady_timer.hpp>
 
+#include <array>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -139,12 +140,24 @@ private:
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  uint64_t& counterFor(std::string_view kind, std::string_view reason);
+
   bool m_count;
   std::FILE* m_file = nullptr;
   TimePoint m_start{};
   bool m_started = false;
   std::string m_key; // scratch "kind\0reason"
   std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> m_counts;
+  /// Direct-mapped cache keyed by the addresses of kind/reason (emitters pass literals), so
+  /// the per-packet path hashes two pointers and compares the key text, without building a
+  /// string. Map nodes are stable, so cached pointers stay valid.
+  struct FastSlot
+  {
+    const char* kind = nullptr;
+    const char* reason = nullptr;
+    std::pair<const std::string, uint64_t>* entry = nullptr;
+  };
+  std::array<FastSlot, 256> m_fast{};
 };
 
 /// Knobs of AsioEnv.

@@ -174,6 +174,7 @@ void StreamTransport<Protocol>::flush()
     std::error_code ec;
     size_t n = m_socket.write_some(m_iov, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      updateKernelQueue();
       m_waitingWritable = true;
       m_socket.async_wait(Socket::wait_write, [this, g = guard()](const std::error_code& ec) {
         if (g.expired())
@@ -225,14 +226,21 @@ void StreamTransport<Protocol>::consume(size_t n)
 template<typename Protocol>
 size_t StreamTransport<Protocol>::sendQueueLength() const
 {
-  size_t q = m_sendQueueBytes - m_frontOffset;
-  if (m_socket.is_open()) {
-    int kernel = 0;
-    if (::ioctl(const_cast<Socket&>(m_socket).native_handle(), SIOCOUTQ, &kernel) == 0 &&
-        kernel > 0)
-      q += static_cast<size_t>(kernel);
-  }
-  return q;
+  // While a flush is pending (frames of this event-loop turn are being queued) or the socket
+  // is blocked, the sample taken at the start of the batch / at EAGAIN stands.
+  if (!m_flushPosted && !m_waitingWritable)
+    const_cast<StreamTransport*>(this)->updateKernelQueue();
+  return m_sendQueueBytes - m_frontOffset + m_kernelQueue;
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::updateKernelQueue()
+{
+  int kernel = 0;
+  if (m_socket.is_open() && ::ioctl(m_socket.native_handle(), SIOCOUTQ, &kernel) == 0 && kernel > 0)
+    m_kernelQueue = static_cast<size_t>(kernel);
+  else
+    m_kernelQueue = 0;
 }
 
 template<typename Protocol>
@@ -241,6 +249,7 @@ void StreamTransport<Protocol>::clearQueues()
   m_sendQueue.clear();
   m_sendQueueBytes = 0;
   m_frontOffset = 0;
+  m_kernelQueue = 0;
   m_rend = 0;
 }
 

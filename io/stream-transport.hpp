@@ -46,7 +46,8 @@ public:
   ~StreamTransport() override;
 
   void close() override;
-  /// Internal queue + bytes not yet sent by the kernel (SIOCOUTQ).
+  /// Internal queue + bytes the kernel has not sent (SIOCOUTQ). The kernel figure is sampled
+  /// at most once per event-loop batch (the link service asks for every outgoing packet).
   size_t sendQueueLength() const override;
 
   const StreamTransportOptions& options() const { return m_options; }
@@ -72,6 +73,7 @@ private:
   void scheduleFlush();
   void flush();
   void consume(size_t n);
+  void updateKernelQueue();
   void postClosed();
 
   StreamTransportOptions m_options;
@@ -81,6 +83,7 @@ private:
   std::deque<SharedBuffer> m_sendQueue;
   size_t m_sendQueueBytes = 0;
   size_t m_frontOffset = 0;
+  size_t m_kernelQueue = 0; ///< last SIOCOUTQ sample
   bool m_flushPosted = false;
   bool m_waitingWritable = false;
   std::vector<asio::const_buffer> m_iov;

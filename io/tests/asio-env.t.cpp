@@ -213,6 +213,25 @@ TEST(CountingTrace, CountsPerKindAndReason)
   EXPECT_FALSE(off.enabled());
 }
 
+TEST(CountingTrace, ReusedBuffersAreCountedByContent)
+{
+  // Emitters usually pass literals, but a reused buffer must not be miscounted.
+  CountingTrace t(true);
+  std::string kind = "drop", reason = "aaaa";
+  for (int i = 0; i < 3; ++i)
+    t.emit(TimePoint{}, {kind, 0, reason});
+  reason.assign("bbbb"); // same address, new text
+  t.emit(TimePoint{}, {kind, 0, reason});
+  reason.assign("bb");
+  t.emit(TimePoint{}, {kind, 0, reason});
+  EXPECT_EQ(t.count("drop", "aaaa"), 3u);
+  EXPECT_EQ(t.count("drop", "bbbb"), 1u);
+  EXPECT_EQ(t.count("drop", "bb"), 1u);
+  for (int i = 0; i < 1000; ++i)
+    t.emit(TimePoint{}, {"data_in", 1});
+  EXPECT_EQ(t.count("data_in"), 1000u);
+}
+
 TEST(CountingTrace, WritesJsonLines)
 {
   auto path = std::filesystem::temp_directory_path() / ("ndnlab-trace-" + std::to_string(::getpid()));
