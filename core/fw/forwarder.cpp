@@ -3,6 +3,7 @@
 #include "core/fw/algorithm.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace ndnlab::fw {
 
@@ -491,9 +492,11 @@ bool Forwarder::onOutgoingData(const Data& data, face::Face& egress,
     return false;
   }
   // Every Data reaching here is a forwarder-owned, non-const object (received or cached); its
-  // tags are per-send scratch, so setting this downstream's PitToken is safe.
-  const_cast<Data&>(data).tags.pitToken = token;
-  egress.sendData(data);
+  // tags are per-send scratch: this downstream's PitToken is set for the send, then restored.
+  Data& d = const_cast<Data&>(data);
+  std::optional<PitToken> saved = std::exchange(d.tags.pitToken, token);
+  egress.sendData(d);
+  d.tags.pitToken = std::move(saved);
   ++m_counters.nOutData;
   m_env.emit({.kind = "data_out", .face = egress.id()});
   return true;
