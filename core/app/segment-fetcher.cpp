@@ -730,7 +730,7 @@ SegmentFetcher::fail(FetchErrc code, std::string message)
   m_state = State::Failed;
   cancelTimers();
   m_env.emit({"fetch_fail", 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()), 0});
-  NDNLAB_LOG(m_env, LogLevel::Warn, kModule, "failed: ", message);
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "failed: ", message);
   if (onError)
     onError(FetchError{code, std::move(message)});
 }
