@@ -61,30 +61,43 @@ expires(const std::optional<std::chrono::milliseconds>& e)
   return std::to_string(e->count() / 1000) + "s";
 }
 
+/// nfdc-style "key=value" text of a command's ControlParameters; `module` picks the layout.
 std::string
-cpSummary(const ControlParameters& cp)
+cpSummary(std::string_view module, const ControlParameters& cp)
 {
   std::ostringstream os;
-  if (cp.faceId)
-    os << " id=" << *cp.faceId;
-  if (cp.name)
-    os << " prefix=" << cp.name->toUri();
-  if (cp.localUri)
-    os << " local=" << *cp.localUri;
-  if (cp.uri)
-    os << " remote=" << *cp.uri;
-  if (cp.facePersistency)
-    os << " persistency=" << persistencyName(*cp.facePersistency);
-  if (cp.origin)
-    os << " origin=" << originName(*cp.origin);
-  if (cp.cost)
-    os << " cost=" << *cp.cost;
-  if (cp.flags && cp.name)
-    os << " flags=" << routeFlags(*cp.flags);
-  if (cp.strategy)
-    os << " strategy=" << cp.strategy->toUri();
-  if (cp.mtu)
-    os << " mtu=" << *cp.mtu;
+  if (module == "rib") {
+    if (cp.name)
+      os << " prefix=" << cp.name->toUri();
+    if (cp.faceId)
+      os << " nexthop=" << *cp.faceId;
+    if (cp.origin)
+      os << " origin=" << originName(*cp.origin);
+    if (cp.cost)
+      os << " cost=" << *cp.cost;
+    if (cp.flags)
+      os << " flags=" << routeFlags(*cp.flags);
+    if (cp.cost) // a register response: say when it expires
+      os << " expires=" << expires(cp.expirationPeriod);
+  }
+  else if (module == "faces") {
+    if (cp.faceId)
+      os << " id=" << *cp.faceId;
+    if (cp.localUri)
+      os << " local=" << *cp.localUri;
+    if (cp.uri)
+      os << " remote=" << *cp.uri;
+    if (cp.facePersistency)
+      os << " persistency=" << persistencyName(*cp.facePersistency);
+    if (cp.mtu)
+      os << " mtu=" << *cp.mtu;
+  }
+  else {
+    if (cp.name)
+      os << " prefix=" << cp.name->toUri();
+    if (cp.strategy)
+      os << " strategy=" << cp.strategy->toUri();
+  }
   return os.str();
 }
 
@@ -137,7 +150,7 @@ commandAction(std::string module, std::string verb, ControlParameters cp, std::s
         return;
       }
       auto body = r->bodyParameters();
-      std::cout << okWord << (body ? cpSummary(*body) : cpSummary(cp)) << "\n";
+      std::cout << okWord << cpSummary(module, body ? *body : cp) << "\n";
       done(exitcode::Ok);
     });
   };
@@ -317,6 +330,7 @@ runCtl(int argc, char** argv)
   CLI::App app{"Manage the forwarder (ndnlabd, NFD, ndnd) through its NFD management protocol.",
                "ndnlab ctl"};
   app.require_subcommand(1);
+  app.fallthrough(); // connection/verbosity options may follow the subcommand (inherited)
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
   Action action;
