@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -64,6 +65,8 @@ struct BenchOptions
   /// Flood: "" = off, "max" or Interests per second.
   std::string flood;
   std::string floodPrefix = "/bench-flood";
+  /// Faces the flood is sent on (each is bounded by the forwarder's per-face PIT quota).
+  size_t floodFaces = 1;
   /// Lifetime of flood Interests, milliseconds (how long each occupies the PIT).
   int64_t floodLifetimeMs = 4000;
   /// Producer: sign each Data with DigestSha256 (false: a zero signature value, no hashing).
@@ -71,13 +74,16 @@ struct BenchOptions
   bool json = false;
 };
 
+/// A forwarder URI: a path (relative or absolute) becomes unix://<absolute path>.
 std::string resolveSocket(const BenchOptions& o)
 {
-  if (!o.socket.empty())
-    return o.socket;
-  if (const char* s = std::getenv("NDNLAB_SOCKET"); s != nullptr && *s != '\0')
+  std::string s = o.socket;
+  if (s.empty())
+    if (const char* env = std::getenv("NDNLAB_SOCKET"); env != nullptr)
+      s = env;
+  if (s.empty() || s.find("://") != std::string::npos)
     return s;
-  return {};
+  return "unix://" + std::filesystem::absolute(s).string();
 }
 
 /// One client face: a connected transport + GenericLinkService (local fields on).
@@ -382,18 +388,21 @@ class Flooder
 {
 public:
   Flooder(io::AsioEnv& env, const BenchOptions& o, double rate)
-    : m_env(env), m_options(o), m_rate(rate), m_sink(connect(env, o)), m_face(connect(env, o)),
-      m_registrar(env, *m_sink)
+    : m_env(env), m_options(o), m_rate(rate), m_sink(connect(env, o)), m_registrar(env, *m_sink)
   {
+    for (size_t k = 0; k < std::max<size_t>(o.floodFaces, 1); ++k)
+      m_faces.push_back(connect(env, o));
     m_prefix = Name(o.floodPrefix);
     m_sink->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
       m_registrar.onData(d);
     };
     m_sink->afterReceiveInterest = [this](face::Face&, Interest&&, face::EndpointId) { ++m_sunk; };
-    m_face->afterReceiveData = [this](face::Face&, Data&&, face::EndpointId) { ++m_result.data; };
-    m_face->afterReceiveNack = [this](face::Face&, Nack&& n, face::EndpointId) {
-      ++m_result.nacks[std::string(toString(n.reason))];
-    };
+    for (auto& f : m_faces) {
+      f->afterReceiveData = [this](face::Face&, Data&&, face::EndpointId) { ++m_result.data; };
+      f->afterReceiveNack = [this](face::Face&, Nack&& n, face::EndpointId) {
+        ++m_result.nacks[std::string(toString(n.reason))];
+      };
+    }
   }
 
   void start(Duration duration, std::function<void()> done)
@@ -410,16 +419,18 @@ public:
   uint64_t sunk() const { return m_sunk; }
 
 private:
-  void sendOne()
+  void sendOne(face::Face& f)
   {
     Name n = m_prefix;
     n.appendNumber(tlv::GenericNameComponent, m_env.rng().next64());
     Interest i(std::move(n));
     i.setLifetime(std::chrono::milliseconds(m_options.floodLifetimeMs));
     i.setNonce(m_env.rng().next32());
-    m_face->sendInterest(i);
+    f.sendInterest(i);
     ++m_result.sent;
   }
+
+  face::Face& nextFace() { return *m_faces[m_next++ % m_faces.size()]; }
 
   void tick()
   {
@@ -434,14 +445,16 @@ private:
       // Paced: catch up to rate * elapsed every millisecond.
       auto due = static_cast<uint64_t>(m_rate * toSeconds(now - m_start));
       while (m_result.sent < due)
-        sendOne();
+        sendOne(nextFace());
       m_env.timers().schedule(std::chrono::milliseconds(1), [this] { tick(); });
       return;
     }
     // As fast as possible, without growing the client's own send queue without bound.
-    if (m_face->transport().sendQueueLength() < 256 * 1024) {
-      for (int k = 0; k < 256; ++k)
-        sendOne();
+    for (auto& f : m_faces) {
+      if (f->transport().sendQueueLength() < 256 * 1024) {
+        for (int k = 0; k < 256; ++k)
+          sendOne(*f);
+      }
     }
     m_env.timers().schedule(Duration::zero(), [this] { tick(); });
   }
@@ -450,8 +463,9 @@ private:
   const BenchOptions& m_options;
   double m_rate;
   std::unique_ptr<face::Face> m_sink;
-  std::unique_ptr<face::Face> m_face;
   Registrar m_registrar;
+  std::vector<std::unique_ptr<face::Face>> m_faces;
+  size_t m_next = 0;
   Name m_prefix;
   TimePoint m_start{}, m_end{};
   FloodResult m_result;
@@ -688,6 +702,8 @@ int main(int argc, char** argv)
                  "flood mode: RATE Interests/s or 'max' for random names nobody answers");
   app.add_option("--flood-prefix", o.floodPrefix, "prefix of flood Interests (routed to a sink)")
     ->capture_default_str();
+  app.add_option("--flood-faces", o.floodFaces, "faces the flood is spread over")
+    ->capture_default_str()->check(CLI::Range(size_t(1), size_t(64)));
   app.add_option("--flood-lifetime", o.floodLifetimeMs, "InterestLifetime of flood Interests, ms")
     ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(60000)));
   app.add_flag("--json", o.json, "print one JSON object with the results on stdout");
