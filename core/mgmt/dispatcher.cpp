@@ -59,8 +59,7 @@ void Dispatcher::onInterest(const Interest& interest)
 {
   auto parsed = parseCommand(m_options.topPrefix, interest);
   if (!parsed) {
-    ++m_counters.nDropped;
-    NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, interest.name(), " ", reasonName(parsed.error()), " DROP");
+    drop(interest, parsed.error() == CommandErrc::NotUnderPrefix ? "mgmt_not_under_prefix" : "mgmt_missing_verb");
     return;
   }
   const ParsedCommand& cmd = *parsed;
@@ -94,6 +93,8 @@ bool Dispatcher::authorize(const Interest& interest, const ParsedCommand& cmd)
     r = m_replay->checkAndRecord(*cmd.signatureInfo);
   if (r != security::CheckResult::Ok) {
     NDNLAB_LOG(m_env, LogLevel::Info, LogModule, interest.name(), " rejected: ", security::reasonName(r));
+    m_env.emit(TraceEvent{.kind = "mgmt_rejected", .face = interest.tags.incomingFaceId.value_or(0),
+                          .reason = security::reasonName(r)});
     return false;
   }
   return true;
@@ -144,8 +145,7 @@ void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cm
       lookup.appendSegment(0);
     auto it = m_storage.find(lookup);
     if (it == m_storage.end()) {
-      ++m_counters.nDropped;
-      NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, name, " dataset segment not stored DROP");
+      drop(interest, "mgmt_segment_not_stored");
       return;
     }
     ++m_counters.nSegmentsServed;
@@ -185,6 +185,13 @@ void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cm
       send(std::move(d), interest);
     }
   }
+}
+
+void Dispatcher::drop(const Interest& interest, std::string_view reason)
+{
+  ++m_counters.nDropped;
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, interest.name(), " ", reason, " DROP");
+  m_env.emit(TraceEvent{.kind = "drop", .face = interest.tags.incomingFaceId.value_or(0), .reason = reason});
 }
 
 void Dispatcher::reply(const Interest& interest, const ControlResponse& resp)

@@ -12,6 +12,9 @@
 //
 // Status codes: 501 unknown module or verb, 400 malformed ControlParameters, 403 rejected by
 // the (optional) command authorization; handlers add their own (see docs/mechanisms/management.md).
+// Trace events: {kind="drop", reason="mgmt_not_under_prefix" | "mgmt_missing_verb" |
+// "mgmt_segment_not_stored"} for unanswered Interests, {kind="mgmt_rejected", reason=<check>}
+// for commands refused by verification.
 
 #include "core/codec/data.hpp"
 #include "core/mgmt/command.hpp"
@@ -116,6 +119,8 @@ private:
   void handleDataset(const Interest& interest, const ParsedCommand& cmd, const DatasetHandler& h,
                      uint64_t incomingFaceId);
   bool authorize(const Interest& interest, const ParsedCommand& cmd);
+  /// Counts, logs and traces an unanswered Interest; `reason` must be a string literal.
+  void drop(const Interest& interest, std::string_view reason);
   void reply(const Interest& interest, const ControlResponse& resp);
   void send(Data&& data, const Interest& request);
   void store(const Data& data);
