@@ -66,6 +66,49 @@ std::optional<DecodeError> readInto(const Element& e, uint64_t& field)
   return std::nullopt;
 }
 
+/// Reads a NonNegativeInteger of milliseconds (clamped so it fits a Duration in ns).
+std::optional<DecodeError> readMillis(const Element& e, std::optional<std::chrono::milliseconds>& field)
+{
+  uint64_t ms = 0;
+  if (auto r = readInto(e, ms))
+    return r;
+  field = std::chrono::milliseconds(clampToInt64(ms, INT64_MAX / 1'000'000));
+  return std::nullopt;
+}
+
+/// Decodes `<outerType>{Name, <recordType>{...}*}` (FibEntry, RibEntry): the Name is required;
+/// each record's value goes to `readRecord(ByteSpan, R&) -> std::optional<DecodeError>`.
+template<typename R, typename F>
+std::optional<DecodeError> decodePrefixRecords(ByteSpan wire, uint32_t outerType, uint32_t recordType,
+                                               Name& prefix, std::vector<R>& records, F&& readRecord)
+{
+  auto value = outerValue(wire, outerType);
+  if (!value)
+    return value.error();
+  bool haveName = false;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    if (e.type == ndnlab::tlv::Name) {
+      auto n = Name::fromValue(e.value);
+      if (!n)
+        return n.error();
+      prefix = std::move(*n);
+      haveName = true;
+    }
+    else if (e.type == recordType) {
+      R record;
+      if (auto inner = readRecord(e.value, record))
+        return inner;
+      records.push_back(std::move(record));
+    }
+    return std::nullopt;
+  });
+  if (err)
+    return err;
+  if (!haveName)
+    return DecodeError{DecodeErrc::MissingElement, ndnlab::tlv::Name};
+  return std::nullopt;
+}
+
 } // namespace
 
 // --- ForwarderStatus -------------------------------------------------------------------------
@@ -171,11 +214,7 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
       case tlv::FaceId: return readInto(e, s.faceId);
       case tlv::Uri: s.remoteUri = toString(e.value); return std::nullopt;
       case tlv::LocalUri: s.localUri = toString(e.value); return std::nullopt;
-      case tlv::ExpirationPeriod:
-        if (auto r = readInto(e, tmp))
-          return r;
-        s.expirationPeriod = std::chrono::milliseconds(clampToInt64(tmp, INT64_MAX / 1'000'000));
-        return std::nullopt;
+      case tlv::ExpirationPeriod: return readMillis(e, s.expirationPeriod);
       case tlv::FaceScope: return readInto(e, s.faceScope);
       case tlv::FacePersistency: return readInto(e, s.facePersistency);
       case tlv::LinkType: return readInto(e, s.linkType);
@@ -249,38 +288,19 @@ void FibEntryStatus::encodeTo(Buffer& out) const
 
 DecodeResult<FibEntryStatus> FibEntryStatus::decode(ByteSpan wire)
 {
-  auto value = outerValue(wire, tlv::FibEntry);
-  if (!value)
-    return fail(value.error());
   FibEntryStatus s;
-  bool haveName = false;
-  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
-    if (e.type == ndnlab::tlv::Name) {
-      auto n = Name::fromValue(e.value);
-      if (!n)
-        return n.error();
-      s.prefix = std::move(*n);
-      haveName = true;
-    }
-    else if (e.type == tlv::NextHopRecord) {
-      NextHop nh;
-      auto inner = forEach(e.value, [&](const Element& f) -> std::optional<DecodeError> {
-        if (f.type == tlv::FaceId)
-          return readInto(f, nh.faceId);
-        if (f.type == tlv::Cost)
-          return readInto(f, nh.cost);
-        return std::nullopt;
-      });
-      if (inner)
-        return inner;
-      s.nextHops.push_back(nh);
-    }
-    return std::nullopt;
+  auto err = decodePrefixRecords(wire, tlv::FibEntry, tlv::NextHopRecord, s.prefix, s.nextHops,
+                                 [](ByteSpan value, NextHop& nh) {
+    return forEach(value, [&](const Element& f) -> std::optional<DecodeError> {
+      if (f.type == tlv::FaceId)
+        return readInto(f, nh.faceId);
+      if (f.type == tlv::Cost)
+        return readInto(f, nh.cost);
+      return std::nullopt;
+    });
   });
   if (err)
     return fail(*err);
-  if (!haveName)
-    return fail(DecodeError{DecodeErrc::MissingElement, ndnlab::tlv::Name});
   return s;
 }
 
@@ -305,46 +325,22 @@ void RibEntryStatus::encodeTo(Buffer& out) const
 
 DecodeResult<RibEntryStatus> RibEntryStatus::decode(ByteSpan wire)
 {
-  auto value = outerValue(wire, tlv::RibEntry);
-  if (!value)
-    return fail(value.error());
   RibEntryStatus s;
-  bool haveName = false;
-  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
-    if (e.type == ndnlab::tlv::Name) {
-      auto n = Name::fromValue(e.value);
-      if (!n)
-        return n.error();
-      s.prefix = std::move(*n);
-      haveName = true;
-    }
-    else if (e.type == tlv::Route) {
-      Route rt;
-      auto inner = forEach(e.value, [&](const Element& f) -> std::optional<DecodeError> {
-        uint64_t tmp = 0;
-        switch (f.type) {
-          case tlv::FaceId: return readInto(f, rt.faceId);
-          case tlv::Origin: return readInto(f, rt.origin);
-          case tlv::Cost: return readInto(f, rt.cost);
-          case tlv::Flags: return readInto(f, rt.flags);
-          case tlv::ExpirationPeriod:
-            if (auto r = readInto(f, tmp))
-              return r;
-            rt.expirationPeriod = std::chrono::milliseconds(clampToInt64(tmp, INT64_MAX / 1'000'000));
-            return std::nullopt;
-          default: return std::nullopt;
-        }
-      });
-      if (inner)
-        return inner;
-      s.routes.push_back(rt);
-    }
-    return std::nullopt;
+  auto err = decodePrefixRecords(wire, tlv::RibEntry, tlv::Route, s.prefix, s.routes,
+                                 [](ByteSpan value, Route& rt) {
+    return forEach(value, [&](const Element& f) -> std::optional<DecodeError> {
+      switch (f.type) {
+        case tlv::FaceId: return readInto(f, rt.faceId);
+        case tlv::Origin: return readInto(f, rt.origin);
+        case tlv::Cost: return readInto(f, rt.cost);
+        case tlv::Flags: return readInto(f, rt.flags);
+        case tlv::ExpirationPeriod: return readMillis(f, rt.expirationPeriod);
+        default: return std::nullopt;
+      }
+    });
   });
   if (err)
     return fail(*err);
-  if (!haveName)
-    return fail(DecodeError{DecodeErrc::MissingElement, ndnlab::tlv::Name});
   return s;
 }
 

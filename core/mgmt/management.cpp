@@ -25,6 +25,16 @@ ControlResponse prefixTooLong()
                                                " components");
 }
 
+/// 400 without Name, 414 when it is longer than the FIB/RIB depth; nullopt when acceptable.
+std::optional<ControlResponse> checkPrefix(const ControlParameters& p)
+{
+  if (!p.name)
+    return missing("Name");
+  if (p.name->size() > table::NameTree::MaxDepth)
+    return prefixTooLong();
+  return std::nullopt;
+}
+
 /// FaceId 0 or absent means the requesting face (NFD self-registration).
 uint64_t resolveFaceId(const ControlParameters& p, const RequestContext& ctx)
 {
@@ -156,10 +166,8 @@ void Management::registerHandlers()
 
 void Management::ribRegister(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done)
 {
-  if (!p.name)
-    return done(missing("Name"));
-  if (p.name->size() > table::NameTree::MaxDepth)
-    return done(prefixTooLong());
+  if (auto error = checkPrefix(p))
+    return done(*error);
   uint64_t faceId = resolveFaceId(p, ctx);
   if (m_forwarder.faceTable().get(faceId) == nullptr)
     return done(ControlResponse(status::Gone, "Face not found"));
@@ -189,10 +197,8 @@ void Management::ribRegister(const ControlParameters& p, const RequestContext& c
 
 void Management::ribUnregister(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done)
 {
-  if (!p.name)
-    return done(missing("Name"));
-  if (p.name->size() > table::NameTree::MaxDepth)
-    return done(prefixTooLong());
+  if (auto error = checkPrefix(p))
+    return done(*error);
   uint64_t faceId = resolveFaceId(p, ctx);
   uint64_t origin = p.origin.value_or(static_cast<uint64_t>(RouteOrigin::App));
   m_rib.erase(*p.name, faceId, origin); // idempotent, as in NFD
@@ -207,10 +213,8 @@ void Management::ribUnregister(const ControlParameters& p, const RequestContext&
 
 void Management::fibAddNextHop(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done)
 {
-  if (!p.name)
-    return done(missing("Name"));
-  if (p.name->size() > table::NameTree::MaxDepth)
-    return done(prefixTooLong());
+  if (auto error = checkPrefix(p))
+    return done(*error);
   uint64_t faceId = resolveFaceId(p, ctx);
   uint64_t cost = p.cost.value_or(0);
   switch (m_forwarder.addNextHop(*p.name, faceId, cost)) {
@@ -267,12 +271,10 @@ void Management::facesDestroy(const ControlParameters& p, const RequestContext&,
 
 void Management::strategySet(const ControlParameters& p, const RequestContext&, Dispatcher::CommandDone done)
 {
-  if (!p.name)
-    return done(missing("Name"));
+  if (auto error = checkPrefix(p))
+    return done(*error);
   if (!p.strategy)
     return done(missing("Strategy"));
-  if (p.name->size() > table::NameTree::MaxDepth)
-    return done(prefixTooLong());
   auto r = m_forwarder.setStrategy(*p.name, *p.strategy);
   if (!r)
     return done(ControlResponse(status::NotFound, r.error.empty() ? "Strategy not registered" : r.error));
