@@ -26,7 +26,7 @@ def test_get_is_bit_exact(daemon, payload, tmp_path, pipeline):
                                  timeout=600)
         assert out.stat().st_size == SIZE
         assert sha256_file(out) == sha256_file(payload)
-        summary = json.loads(result.stdout.decode())
+        summary = json.loads(result.stderr.decode().strip().splitlines()[-1])
         assert summary["segments"] == (SIZE + 7999) // 8000
         assert summary["bytes"] == SIZE
         assert summary["goodput_bps"] > 0
