@@ -105,7 +105,7 @@ runGet(int argc, char** argv)
     ->capture_default_str();
   app.add_flag("-D,--no-version-discovery", o.noDiscovery, "Fetch segments of NAME as given");
   app.add_flag("-f,--fresh", f.mustBeFresh, "Set MustBeFresh on segment Interests");
-  app.add_flag("--json", o.json, "Print the summary as one JSON object on stderr");
+  app.add_flag("--json", o.json, "Print the summary as one JSON object (stdout with -o FILE, else stderr)");
   app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
@@ -141,6 +141,7 @@ runGet(int argc, char** argv)
       return exitcode::FileError;
     }
   }
+  const bool toFile = out != stdout;
   std::vector<char> outBuf(1 << 20);
   std::setvbuf(out, outBuf.data(), _IOFBF, outBuf.size());
 
@@ -212,12 +213,16 @@ runGet(int argc, char** argv)
     failure = std::string("write error: ") + std::strerror(errno);
     rc = exitcode::FileError;
   }
-  if (out != stdout)
-    std::fclose(out);
+  if (toFile && std::fclose(out) != 0 && rc == exitcode::Ok) {
+    failure = std::string("write error: ") + std::strerror(errno);
+    rc = exitcode::FileError;
+  }
 
   auto stats = fetcher.stats();
   if (o.json) {
-    std::cerr << app::toJson(stats, rc == exitcode::Ok ? "ok" : "error", failure) << std::endl;
+    // stdout when the bytes went to a file, else stderr (stdout carries the bytes)
+    std::ostream& js = toFile ? std::cout : std::cerr;
+    js << app::toJson(stats, rc == exitcode::Ok ? "ok" : "error", failure) << std::endl;
   }
   else {
     if (rc != exitcode::Ok)
