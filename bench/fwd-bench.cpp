@@ -8,6 +8,14 @@
 // percentiles and losses. Producer and consumer can run in one process (one event loop, or
 // --threads 2) or as two processes (--producer-only / --consumer-only).
 //
+// Client paths (--client): "face" sends and receives every packet through face::Face +
+// GenericLinkService with full Interest/Data decoding and encoding; "lean" (default) keeps the
+// same connection and link service but handles the exchange packets on the transport directly:
+// the consumer patches sequence number and Nonce into a pre-encoded Interest, the producer copies
+// the Interest's Name into a pre-encoded Data and signs it; anything unexpected (Nacks,
+// fragments, PIT tokens, management replies) still goes through the link service. Both put the
+// same packets on the wire; lean leaves more CPU to the forwarder under test.
+//
 // --flood RATE|max sends Interests for random names under --flood-prefix, routed to a sink face
 // that never answers, so every Interest occupies a PIT entry until it expires: a PIT memory
 // bound test. It reports the rate achieved and the Nacks received.
@@ -71,6 +79,10 @@ struct BenchOptions
   int64_t floodLifetimeMs = 4000;
   /// Producer: sign each Data with DigestSha256 (false: a zero signature value, no hashing).
   bool sign = true;
+  /// Client packet path: "lean" parses and builds exchange packets directly on the transport
+  /// (pre-encoded templates; anything else falls back to the link service), "face" sends and
+  /// receives every packet through Face + GenericLinkService + full decoding.
+  std::string client = "lean";
   bool json = false;
 };
 
@@ -103,6 +115,53 @@ std::unique_ptr<face::Face> connect(io::AsioEnv& env, const BenchOptions& o)
     std::exit(3);
   };
   return f;
+}
+
+/// Sequence numbers start at 2^56 so that every seq= component has the same (8-octet, shortest)
+/// encoding, which lets the lean consumer patch a pre-encoded Interest in place.
+constexpr uint64_t SeqBase = uint64_t(1) << 56;
+
+/// The network packet inside `frame` when it is either a bare packet or a single-fragment
+/// LpPacket without a Nack header; nullopt otherwise (the link service handles those).
+std::optional<ByteSpan> unwrapFrame(ByteSpan frame)
+{
+  if (frame.empty())
+    return std::nullopt;
+  if (frame[0] != tlv::LpPacket)
+    return frame;
+  auto lp = readSingleTlv(frame);
+  if (!lp || lp->type != tlv::LpPacket)
+    return std::nullopt;
+  TlvReader r(lp->value);
+  while (!r.atEnd()) {
+    auto e = r.next();
+    if (!e)
+      return std::nullopt;
+    switch (e->type) {
+      case tlv::Fragment:
+        return e->value;
+      case tlv::LpNack:
+      case tlv::FragIndex:
+      case tlv::FragCount:
+      case tlv::PitToken:
+        return std::nullopt;
+      default:
+        break; // IncomingFaceId, CongestionMark, Sequence, ...: irrelevant here
+    }
+  }
+  return std::nullopt;
+}
+
+/// Routes frames of `f`'s transport through `fast` first; frames it declines (returns false)
+/// go to the link service as usual.
+void interceptFrames(face::Face& f, std::function<bool(ByteSpan)> fast)
+{
+  auto slow = std::move(f.transport().onReceive);
+  f.transport().onReceive = [fast = std::move(fast), slow = std::move(slow)](ByteSpan frame,
+                                                                              face::EndpointId ep) {
+    if (!fast(frame))
+      slow(frame, ep);
+  };
 }
 
 /// Sends rib/register for `prefix` on `face` (signed v0.3 command, DigestSha256) and calls
@@ -187,33 +246,64 @@ public:
     m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
       m_registrar.onData(d);
     };
-    m_registrar.registerPrefix(m_prefix = Name(o.prefix), std::move(onReady));
+    m_registrar.registerPrefix(m_prefix = Name(o.prefix), [this, onReady = std::move(onReady)] {
+      if (m_options.client == "lean")
+        interceptFrames(*m_face, [this](ByteSpan frame) { return fastInterest(frame); });
+      onReady();
+    });
   }
 
   uint64_t answered() const { return m_answered; }
   uint64_t ignored() const { return m_ignored; }
 
 private:
+  /// Data wire for the Name TLV `nameWire`: template header + name + tail, signed.
+  std::shared_ptr<Buffer> makeData(ByteSpan nameWire)
+  {
+    size_t valueSize = nameWire.size() + m_tail.size();
+    auto wire = std::make_shared<Buffer>();
+    wire->reserve(tlvSize(tlv::Data, valueSize));
+    appendTlvHeader(*wire, tlv::Data, valueSize);
+    size_t signedStart = wire->size();
+    wire->insert(wire->end(), nameWire.begin(), nameWire.end());
+    wire->insert(wire->end(), m_tail.begin(), m_tail.end());
+    if (m_options.sign) {
+      ByteSpan signedPortion(wire->data() + signedStart, nameWire.size() + m_signedTailSize);
+      auto digest = sha256(signedPortion);
+      std::copy(digest.begin(), digest.end(), wire->end() - 32);
+    }
+    return wire;
+  }
+
+  /// Lean path: answers an Interest under the prefix straight from the frame.
+  bool fastInterest(ByteSpan frame)
+  {
+    auto pkt = unwrapFrame(frame);
+    if (!pkt)
+      return false;
+    auto interest = readSingleTlv(*pkt);
+    if (!interest || interest->type != tlv::Interest)
+      return false;
+    TlvReader r(interest->value);
+    auto name = r.next();
+    if (!name || name->type != tlv::Name)
+      return false;
+    ByteSpan prefix = m_prefix.value();
+    if (name->value.size() < prefix.size() ||
+        !std::equal(prefix.begin(), prefix.end(), name->value.begin()))
+      return false;
+    m_face->transport().send(makeData(name->wire));
+    ++m_answered;
+    return true;
+  }
+
   void onInterest(const Interest& i)
   {
     if (!m_prefix.isPrefixOf(i.name())) {
       ++m_ignored;
       return;
     }
-    size_t nameSize = i.name().wireSize();
-    size_t valueSize = nameSize + m_tail.size();
-    auto wire = std::make_shared<Buffer>();
-    wire->reserve(tlvSize(tlv::Data, valueSize));
-    appendTlvHeader(*wire, tlv::Data, valueSize);
-    size_t signedStart = wire->size();
-    i.name().encodeTo(*wire);
-    wire->insert(wire->end(), m_tail.begin(), m_tail.end());
-    if (m_options.sign) {
-      ByteSpan signedPortion(wire->data() + signedStart, nameSize + m_signedTailSize);
-      auto digest = sha256(signedPortion);
-      std::copy(digest.begin(), digest.end(), wire->end() - 32);
-    }
-    auto data = Data::decode(SharedBuffer(std::move(wire)));
+    auto data = Data::decode(SharedBuffer(makeData(i.name().wireEncode())));
     if (!data) {
       std::cerr << "fwd-bench: bad Data template\n";
       std::exit(4);
@@ -254,8 +344,15 @@ public:
     m_prefix = Name(o.prefix);
     m_lifetime = std::chrono::milliseconds(o.lifetimeMs);
     m_outstanding.reserve(o.window * 2);
-    m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) { onData(d); };
+    m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
+      auto seq = seqOf(d.name());
+      onData(seq, d.content().size());
+    };
     m_face->afterReceiveNack = [this](face::Face&, Nack&& n, face::EndpointId) { onNack(n); };
+    if (o.client == "lean") {
+      buildTemplate();
+      interceptFrames(*m_face, [this](ByteSpan frame) { return fastData(frame); });
+    }
   }
 
   /// Starts sending; after `warmup` counts for `duration`, then calls `done`.
@@ -283,20 +380,91 @@ public:
   ConsumerResult& result() { return m_result; }
 
 private:
+  Interest makeInterest(uint64_t seq, uint32_t nonce) const
+  {
+    Name n = m_prefix;
+    n.appendSequenceNumber(seq);
+    Interest i(std::move(n));
+    i.setLifetime(m_lifetime);
+    i.setNonce(nonce);
+    return i;
+  }
+
+  /// Pre-encodes an Interest and finds where its sequence number and Nonce sit.
+  void buildTemplate()
+  {
+    m_template = *makeInterest(SeqBase, 0).wireEncode();
+    auto outer = readSingleTlv(m_template);
+    TlvReader r(outer->value);
+    while (!r.atEnd()) {
+      auto e = r.next();
+      if (e->type == tlv::Name)
+        m_seqOffset = static_cast<size_t>(e->wire.data() + e->wire.size() - 8 - m_template.data());
+      else if (e->type == tlv::Nonce)
+        m_nonceOffset = static_cast<size_t>(e->value.data() - m_template.data());
+    }
+  }
+
+  void sendOne(uint64_t seq)
+  {
+    uint32_t nonce = m_env.rng().next32();
+    if (m_template.empty()) {
+      m_face->sendInterest(makeInterest(seq, nonce));
+      return;
+    }
+    auto wire = std::make_shared<Buffer>(m_template);
+    for (int k = 0; k < 8; ++k)
+      (*wire)[m_seqOffset + k] = static_cast<uint8_t>(seq >> (56 - 8 * k));
+    for (int k = 0; k < 4; ++k)
+      (*wire)[m_nonceOffset + k] = static_cast<uint8_t>(nonce >> (24 - 8 * k));
+    m_face->transport().send(std::move(wire));
+  }
+
   void fill()
   {
     while (!m_stopped && m_outstanding.size() < m_options.window) {
-      uint64_t seq = m_nextSeq++;
-      Name n = m_prefix;
-      n.appendSequenceNumber(seq);
-      Interest i(std::move(n));
-      i.setLifetime(m_lifetime);
-      i.setNonce(m_env.rng().next32());
+      uint64_t seq = SeqBase + m_nextSeq++;
       m_outstanding.emplace(seq, m_env.now());
-      m_face->sendInterest(i);
+      sendOne(seq);
       if (m_measuring)
         ++m_result.sent;
     }
+  }
+
+  /// Lean path: a Data <prefix>/seq=<n> straight from the frame.
+  bool fastData(ByteSpan frame)
+  {
+    auto pkt = unwrapFrame(frame);
+    if (!pkt)
+      return false;
+    auto data = readSingleTlv(*pkt);
+    if (!data || data->type != tlv::Data)
+      return false;
+    TlvReader r(data->value);
+    auto name = r.next();
+    if (!name || name->type != tlv::Name)
+      return false;
+    ByteSpan prefix = m_prefix.value();
+    ByteSpan v = name->value;
+    // <prefix> + 3A 08 <8 octets>
+    if (v.size() != prefix.size() + 10 || !std::equal(prefix.begin(), prefix.end(), v.begin()) ||
+        v[prefix.size()] != tlv::SequenceNumNameComponent || v[prefix.size() + 1] != 8)
+      return false;
+    uint64_t seq = 0;
+    for (size_t k = 0; k < 8; ++k)
+      seq = (seq << 8) | v[prefix.size() + 2 + k];
+    size_t contentSize = 0;
+    while (!r.atEnd()) {
+      auto e = r.next();
+      if (!e)
+        return false;
+      if (e->type == tlv::Content) {
+        contentSize = e->value.size();
+        break;
+      }
+    }
+    onData(seq, contentSize);
+    return true;
   }
 
   std::optional<uint64_t> seqOf(const Name& name) const
@@ -309,9 +477,8 @@ private:
     return c.toNumber();
   }
 
-  void onData(const Data& d)
+  void onData(std::optional<uint64_t> seq, size_t contentSize)
   {
-    auto seq = seqOf(d.name());
     auto it = seq ? m_outstanding.find(*seq) : m_outstanding.end();
     if (it == m_outstanding.end()) {
       if (m_measuring)
@@ -322,7 +489,7 @@ private:
     m_outstanding.erase(it);
     if (m_measuring) {
       ++m_result.exchanges;
-      m_result.payloadBytes += d.content().size();
+      m_result.payloadBytes += contentSize;
       m_result.rttsUs.push_back(static_cast<uint32_t>(
         std::min<int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(rtt).count(),
                           UINT32_MAX)));
@@ -367,6 +534,8 @@ private:
   Duration m_lifetime;
   uint64_t m_nextSeq = 0;
   std::unordered_map<uint64_t, TimePoint> m_outstanding;
+  Buffer m_template; ///< lean path: pre-encoded Interest
+  size_t m_seqOffset = 0, m_nonceOffset = 0;
   bool m_measuring = false;
   bool m_stopped = false;
   TimePoint m_start{};
@@ -520,7 +689,9 @@ void reportConsumer(const BenchOptions& o, const ConsumerResult& r, std::optiona
           v.empty() ? 0u : v.back(), static_cast<unsigned long long>(r.timeouts),
           static_cast<unsigned long long>(total(r.nacks)), static_cast<unsigned long long>(r.late));
   if (o.json) {
-    std::cout << "{\"mode\": \"exchange\", \"window\": " << o.window << ", \"payload\": " << o.payload
+    std::cout << "{\"mode\": \"exchange\", \"client\": \"" << o.client << "\", \"threads\": "
+              << (o.consumerOnly ? 0 : o.threads) << ", \"window\": " << o.window
+              << ", \"payload\": " << o.payload
               << ", \"seconds\": " << r.seconds << ", \"exchanges\": " << r.exchanges
               << ", \"exchanges_per_second\": " << rate << ", \"payload_mbps\": " << mbps
               << ", \"interests_sent\": " << r.sent << ", \"rtt_us\": {\"p50\": " << percentile(v, 50)
@@ -697,6 +868,10 @@ int main(int argc, char** argv)
   app.add_option("--threads", o.threads,
                  "producer and consumer in one process: 1 = one event loop, 2 = one thread each")
     ->capture_default_str()->check(CLI::Range(1, 2));
+  app.add_option("--client", o.client,
+                 "client packet path: lean (pre-encoded templates, frames parsed in place) or face "
+                 "(Face + GenericLinkService + full decoding)")
+    ->capture_default_str()->check(CLI::IsMember({"lean", "face"}));
   app.add_flag("--sign,!--no-sign", o.sign, "sign each Data with DigestSha256 (default on)");
   app.add_option("--flood", o.flood,
                  "flood mode: RATE Interests/s or 'max' for random names nobody answers");
