@@ -105,7 +105,7 @@ runGet(int argc, char** argv)
     ->capture_default_str();
   app.add_flag("-D,--no-version-discovery", o.noDiscovery, "Fetch segments of NAME as given");
   app.add_flag("-f,--fresh", f.mustBeFresh, "Set MustBeFresh on segment Interests");
-  app.add_flag("--json", o.json, "Print the summary as one JSON object (stdout with -o FILE, else stderr)");
+  app.add_flag("--json", o.json, "Print the summary as one JSON object (the last line on stderr)");
   app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
@@ -220,9 +220,8 @@ runGet(int argc, char** argv)
 
   auto stats = fetcher.stats();
   if (o.json) {
-    // stdout when the bytes went to a file, else stderr (stdout carries the bytes)
-    std::ostream& js = toFile ? std::cout : std::cerr;
-    js << app::toJson(stats, rc == exitcode::Ok ? "ok" : "error", failure) << std::endl;
+    // always stderr, as the last line: stdout may carry the bytes
+    std::cerr << app::toJson(stats, rc == exitcode::Ok ? "ok" : "error", failure) << std::endl;
   }
   else {
     if (rc != exitcode::Ok)
