@@ -417,7 +417,7 @@ void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId e
     return drop(m_counters.nDropLocalhostData, "localhost_scope_data", face.id(), data.name());
 
   auto shared = std::make_shared<Data>(std::move(data));
-  std::vector<table::PitEntry*> matches = m_pit.findAllDataMatches(*shared);
+  table::Pit::DataMatches matches = m_pit.findAllDataMatches(*shared);
   if (matches.empty())
     return onDataUnsolicited(ingress, shared);
 
@@ -437,7 +437,7 @@ void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId e
   // Several entries: the forwarder sends to the union of their pending downstreams, each with
   // the PitToken of its (first) in-record.
   TimePoint now = m_env.now();
-  std::vector<std::pair<face::Face*, std::optional<PitToken>>> downstreams;
+  table::SmallVector<std::pair<face::Face*, std::optional<PitToken>>, 4> downstreams;
   for (table::PitEntry* entry : matches) {
     for (const table::PitInRecord& r : entry->inRecords()) {
       if (r.expiry <= now)

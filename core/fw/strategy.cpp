@@ -87,7 +87,7 @@ bool Strategy::sendData(const Data& data, face::Face& egress, table::PitEntry& p
 void Strategy::sendDataToAll(const Data& data, table::PitEntry& pitEntry, const face::Face& ingress)
 {
   TimePoint t = now();
-  std::vector<face::Face*> downstreams;
+  table::SmallVector<face::Face*, 4> downstreams;
   for (const table::PitInRecord& r : pitEntry.inRecords()) {
     if (r.expiry <= t)
       continue;
@@ -114,7 +114,7 @@ bool Strategy::sendNack(NackReason reason, face::Face& egress, table::PitEntry& 
 void Strategy::sendNacks(NackReason reason, table::PitEntry& pitEntry,
                          std::initializer_list<const face::Face*> except)
 {
-  std::vector<face::Face*> downstreams;
+  table::SmallVector<face::Face*, 4> downstreams;
   for (const table::PitInRecord& r : pitEntry.inRecords()) {
     if (std::find(except.begin(), except.end(), r.face) != except.end())
       continue;

@@ -7,6 +7,7 @@
 // Names deeper than MaxDepth components are attached at their MaxDepth-component prefix.
 
 #include "core/codec/name.hpp"
+#include "core/table/small-vector.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -37,7 +38,7 @@ public:
   size_t nChildren() const { return m_nChildren; }
 
   FibEntry* fibEntry() const { return m_fibEntry.get(); }
-  const std::vector<std::unique_ptr<PitEntry>>& pitEntries() const { return m_pitEntries; }
+  const SmallVector<std::unique_ptr<PitEntry>, 1>& pitEntries() const { return m_pitEntries; }
   bool hasPitEntries() const { return !m_pitEntries.empty(); }
   StrategyChoiceEntry* strategyChoiceEntry() const { return m_strategyChoiceEntry.get(); }
 
@@ -61,7 +62,7 @@ private:
   size_t m_nChildren = 0;
 
   std::unique_ptr<FibEntry> m_fibEntry;
-  std::vector<std::unique_ptr<PitEntry>> m_pitEntries;
+  SmallVector<std::unique_ptr<PitEntry>, 1> m_pitEntries;
   std::unique_ptr<StrategyChoiceEntry> m_strategyChoiceEntry;
 };
 

@@ -137,9 +137,9 @@ void Pit::erase(PitEntry* entry)
   m_nameTree.eraseIfEmpty(nte);
 }
 
-std::vector<PitEntry*> Pit::findAllDataMatches(const Data& data) const
+Pit::DataMatches Pit::findAllDataMatches(const Data& data) const
 {
-  std::vector<PitEntry*> matches;
+  DataMatches matches;
   NameTreeEntry* nte = m_nameTree.findLongestPrefixMatch(data.name());
   for (NameTreeEntry* e = nte; e != nullptr; e = e->parent()) {
     for (const auto& pe : e->pitEntries()) {

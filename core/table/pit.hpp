@@ -99,12 +99,12 @@ public:
   /// Same Name, CanBePrefix and MustBeFresh (NFD pit::Entry::canMatch).
   bool canMatch(const Interest& other) const;
 
-  const std::vector<PitInRecord>& inRecords() const { return m_inRecords; }
+  const SmallVector<PitInRecord, 1>& inRecords() const { return m_inRecords; }
   bool hasInRecords() const { return !m_inRecords.empty(); }
   const PitInRecord* findInRecord(const face::Face& face) const;
 
-  std::vector<PitOutRecord>& outRecords() { return m_outRecords; }
-  const std::vector<PitOutRecord>& outRecords() const { return m_outRecords; }
+  SmallVector<PitOutRecord, 1>& outRecords() { return m_outRecords; }
+  const SmallVector<PitOutRecord, 1>& outRecords() const { return m_outRecords; }
   bool hasOutRecords() const { return !m_outRecords.empty(); }
   PitOutRecord* findOutRecord(const face::Face& face);
   const PitOutRecord* findOutRecord(const face::Face& face) const;
@@ -130,8 +130,8 @@ private:
 
   std::shared_ptr<const Interest> m_interest;
   NameTreeEntry* m_nte;
-  std::vector<PitInRecord> m_inRecords;
-  std::vector<PitOutRecord> m_outRecords;
+  SmallVector<PitInRecord, 1> m_inRecords;
+  SmallVector<PitOutRecord, 1> m_outRecords;
   TimePoint m_expiry{};
   size_t m_heapIndex = NotInHeap;
 };
@@ -161,8 +161,9 @@ public:
   /// Removes the entry (and its in-record accounting) and prunes the NameTree.
   void erase(PitEntry* entry);
 
+  using DataMatches = SmallVector<PitEntry*, 4>;
   /// Every entry whose Interest matches `data` (ndn-cxx Interest::matchesData), deepest first.
-  std::vector<PitEntry*> findAllDataMatches(const Data& data) const;
+  DataMatches findAllDataMatches(const Data& data) const;
 
   // --- in-records (through the table, which counts them per face) ---
   /// Inserts or renews the in-record of `face`. Precondition: the Interest has a Nonce.
