@@ -47,7 +47,7 @@ struct Harness
 {
   ManualEnv env;
   // Small tables: the forwarder persists across inputs, so memory stays bounded.
-  fw::Forwarder forwarder{env, fw::ForwarderOptions{.pitMaxEntries = 1024, .csCapacity = 256}};
+  fw::Forwarder forwarder{env, fw::ForwarderOptions{.pitMaxEntries = 1024, .csCapacity = 256, .dnlCapacity = 4096}};
   mgmt::Management management{env, forwarder, mgmt::ManagementOptions{.rib = {.maxRoutes = 4096}}};
   face::DummyTransport* transport = nullptr;
 
