@@ -729,7 +729,8 @@ SegmentFetcher::fail(FetchErrc code, std::string message)
     m_stats.elapsed = m_env.now() - m_pipelineStart;
   m_state = State::Failed;
   cancelTimers();
-  m_env.emit({"fetch_fail", 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()), 0});
+  m_env.emit({"fetch_fail", 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()),
+              toSeconds(m_stats.elapsed)});
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "failed: ", message);
   if (onError)
     onError(FetchError{code, std::move(message)});

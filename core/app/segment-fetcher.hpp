@@ -23,7 +23,8 @@
 // Interest for it in s, reason "first"|"retx"), fetch_data_retx (value = segment, value2 =
 // retransmissions), fetch_rtt (value = segment, value2 = RTT sample in s), fetch_timeout
 // (value = segment), fetch_nack (value = segment, reason = Nack reason), fetch_cwnd
-// (value2 = cwnd after a change), fetch_done / fetch_fail (value = bytes).
+// (value2 = cwnd after a change), fetch_done / fetch_fail (value = bytes, value2 = elapsed s,
+// fail reason = FetchErrc name).
 //
 // Differences from ndncatchunks, each deliberate: Interest lifetime expiry is detected by the
 // timeout scan (up to rtoCheckInterval late) instead of a timer per Interest; a Nack is only

@@ -34,11 +34,12 @@ parseCommandLine(CLI::App& app, int argc, char** argv)
   return std::nullopt;
 }
 
-ToolRuntime::ToolRuntime(LogLevel level)
-  : env(io, [level] {
+ToolRuntime::ToolRuntime(LogLevel level, const std::string& traceFile)
+  : env(io, [&] {
       io::AsioEnvOptions o;
       o.logLevel = level;
       o.traceCounters = false; // the tools report from the engines' own statistics
+      o.traceFile = traceFile;
       return o;
     }())
   , m_signals(io, SIGINT, SIGTERM)

@@ -44,7 +44,8 @@ std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv);
 class ToolRuntime
 {
 public:
-  explicit ToolRuntime(LogLevel level);
+  /// `traceFile`: write every trace event of the engines as a JSON line there (empty = off).
+  explicit ToolRuntime(LogLevel level, const std::string& traceFile = {});
   ~ToolRuntime();
 
   /// Called once on SIGINT/SIGTERM (default: stop()).

@@ -30,6 +30,7 @@ struct GetOptions
   bool noDiscovery = false;
   bool json = false;
   bool noProgress = false;
+  std::string traceFile;
   Verbosity verbosity;
   ConnectionOptions connection;
 };
@@ -107,6 +108,7 @@ runGet(int argc, char** argv)
   app.add_flag("-f,--fresh", f.mustBeFresh, "Set MustBeFresh on segment Interests");
   app.add_flag("--json", o.json, "Print the summary as one JSON object (the last line on stderr)");
   app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
+  app.add_option("--trace", o.traceFile, "Write the fetcher's trace events (fetch_data, fetch_rtt, fetch_cwnd, ...) as JSON lines to FILE");
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
   if (auto rc = parseCommandLine(app, argc, argv))
@@ -145,7 +147,7 @@ runGet(int argc, char** argv)
   std::vector<char> outBuf(1 << 20);
   std::setvbuf(out, outBuf.data(), _IOFBF, outBuf.size());
 
-  ToolRuntime rt(o.verbosity.logLevel());
+  ToolRuntime rt(o.verbosity.logLevel(), o.traceFile);
   std::string error;
   auto conn = ForwarderConnection::open(rt.env, o.connection, error);
   if (!conn) {

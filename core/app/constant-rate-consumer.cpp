@@ -1,0 +1,177 @@
+#include "core/app/constant-rate-consumer.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ndnlab::app {
+
+void
+ConstantRateConsumerOptions::validate() const
+{
+  if (!(frequency > 0) || !std::isfinite(frequency))
+    throw std::invalid_argument("frequency must be positive");
+  if (randomize != "none" && randomize != "uniform" && randomize != "exponential")
+    throw std::invalid_argument("randomize must be none, uniform or exponential");
+  if (lifetime <= Duration::zero())
+    throw std::invalid_argument("lifetime must be positive");
+}
+
+ConstantRateConsumer::ConstantRateConsumer(Env& env, Endpoint& endpoint, Options opts)
+  : m_env(env)
+  , m_ep(endpoint)
+  , m_opts(std::move(opts))
+{
+  m_opts.validate();
+  m_ep.onData = [this](const Data& d) { handleData(d); };
+  m_ep.onNack = [this](const Nack& n) { handleNack(n); };
+}
+
+ConstantRateConsumer::~ConstantRateConsumer()
+{
+  stop();
+  m_ep.onData = nullptr;
+  m_ep.onNack = nullptr;
+}
+
+void
+ConstantRateConsumer::start(const Name& prefix)
+{
+  if (m_running)
+    return;
+  m_prefix = prefix;
+  m_nextSeg = m_opts.firstSegment;
+  m_running = true;
+  sendNext();
+}
+
+void
+ConstantRateConsumer::stop()
+{
+  m_running = false;
+  if (m_sendTimer != 0)
+    m_env.timers().cancel(m_sendTimer);
+  m_sendTimer = 0;
+  for (auto& [seg, p] : m_pending) {
+    if (p.timer != 0)
+      m_env.timers().cancel(p.timer);
+  }
+  m_pending.clear();
+}
+
+Duration
+ConstantRateConsumer::nextGap()
+{
+  double mean = 1.0 / m_opts.frequency;
+  double gap = mean;
+  if (m_opts.randomize == "uniform")
+    gap = m_env.rng().uniform() * 2.0 * mean;
+  else if (m_opts.randomize == "exponential")
+    gap = -std::log(1.0 - m_env.rng().uniform()) * mean;
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(gap));
+}
+
+void
+ConstantRateConsumer::sendNext()
+{
+  m_sendTimer = 0;
+  if (!m_running)
+    return;
+  uint64_t seg;
+  bool retx = false;
+  if (!m_retxQueue.empty()) {
+    seg = m_retxQueue.front();
+    m_retxQueue.pop_front();
+    retx = true;
+  }
+  else if (m_opts.maxCount == 0 || m_newSent < m_opts.maxCount) {
+    seg = m_nextSeg++;
+    ++m_newSent;
+  }
+  else {
+    return; // all sent; retransmissions restart the clock when they are queued
+  }
+
+  Name name = m_prefix;
+  name.appendSegment(seg);
+  Interest interest(std::move(name));
+  interest.setMustBeFresh(m_opts.mustBeFresh).setLifetime(m_opts.lifetime);
+  interest.setNonce(m_env.rng().next32());
+  interest.tags.bundle = BundleTag{retx, 1};
+
+  Pending& p = m_pending[seg];
+  if (p.timer != 0)
+    m_env.timers().cancel(p.timer);
+  p.sent = m_env.now();
+  p.timer = m_env.timers().schedule(m_opts.lifetime, [this, seg] { onTimeout(seg); });
+  ++m_counters.interestsSent;
+  if (retx)
+    ++m_counters.retransmissions;
+
+  m_sendTimer = m_env.timers().schedule(nextGap(), [this] { sendNext(); });
+  m_ep.expressInterest(interest);
+}
+
+void
+ConstantRateConsumer::onTimeout(uint64_t seg)
+{
+  auto it = m_pending.find(seg);
+  if (it == m_pending.end())
+    return;
+  m_pending.erase(it);
+  ++m_counters.timeouts;
+  m_env.emit({"cbr_timeout", 0, {}, static_cast<int64_t>(seg), 0});
+  if (m_opts.retransmit && m_running) {
+    m_retxQueue.push_back(seg);
+    if (m_sendTimer == 0)
+      sendNext();
+  }
+}
+
+void
+ConstantRateConsumer::handleData(const Data& data)
+{
+  const Name& name = data.name();
+  if (name.empty() || !name[-1].isSegment() || !m_prefix.isPrefixOf(name)) {
+    ++m_counters.unexpectedData;
+    return;
+  }
+  uint64_t seg = *name[-1].toNumber();
+  auto it = m_pending.find(seg);
+  if (it == m_pending.end()) {
+    ++m_counters.unexpectedData;
+    return;
+  }
+  Duration rtt = m_env.now() - it->second.sent;
+  if (it->second.timer != 0)
+    m_env.timers().cancel(it->second.timer);
+  m_pending.erase(it);
+  ++m_counters.data;
+  m_counters.bytes += Bytes(data.content().size());
+  m_env.emit({"cbr_data", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
+  if (onData)
+    onData(seg, rtt, data.content());
+}
+
+void
+ConstantRateConsumer::handleNack(const Nack& nack)
+{
+  const Name& name = nack.interest.name();
+  if (name.empty() || !name[-1].isSegment() || !m_prefix.isPrefixOf(name))
+    return;
+  uint64_t seg = *name[-1].toNumber();
+  auto it = m_pending.find(seg);
+  if (it == m_pending.end())
+    return;
+  if (it->second.timer != 0)
+    m_env.timers().cancel(it->second.timer);
+  m_pending.erase(it);
+  ++m_counters.nacks;
+  m_env.emit({"cbr_nack", 0, toString(nack.reason), static_cast<int64_t>(seg), 0});
+  if (m_opts.retransmit && m_running) {
+    m_retxQueue.push_back(seg);
+    if (m_sendTimer == 0)
+      sendNext();
+  }
+}
+
+} // namespace ndnlab::app
