@@ -750,11 +750,45 @@ TEST_F(FetchTest, TraceEvents)
   }
 }
 
-TEST_F(FetchTest, UnknownPipelineThrows)
+TEST_F(FetchTest, InvalidOptionsThrow)
 {
   SegmentFetcher::Options o;
   o.pipeline = "bbr";
   EXPECT_THROW(makeFetcher(o), std::invalid_argument);
+  o = {};
+  o.retries = -2;
+  EXPECT_THROW(makeFetcher(o), std::invalid_argument);
+  o = {};
+  o.lifetime = Duration::zero();
+  EXPECT_THROW(makeFetcher(o), std::invalid_argument);
+  o = {};
+  o.rtt.minRto = Duration::zero();
+  EXPECT_THROW(makeFetcher(o), std::invalid_argument);
+}
+
+TEST_F(FetchTest, StrayAndDuplicateDataAreCountedAndIgnored)
+{
+  serve(5000, 1000);
+  int sent = 0;
+  link.dataFilter = [&](Data& d) {
+    if (++sent == 2) {
+      // also deliver a stray Data and a duplicate of this one
+      Data stray(Name("/lab/file/v=77/x"));
+      Data dup = d;
+      env.timers().schedule(11ms, [this, stray, dup] {
+        link.consumer.deliverData(stray);
+        link.consumer.deliverData(dup);
+      });
+    }
+    return true;
+  };
+  makeFetcher();
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  EXPECT_EQ(fetcher->stats().unexpectedData, 2u);
+  EXPECT_EQ(fetcher->stats().segments, 5u);
 }
 
 TEST_F(FetchTest, StopSilencesCallbacks)
