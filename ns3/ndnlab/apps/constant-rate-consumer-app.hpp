@@ -1,0 +1,37 @@
+#pragma once
+// ConstantRateConsumerApp: app::ConstantRateConsumer as an ns-3 application: Interests for
+// `<Prefix>/seg=N` at a fixed frequency (ndnSIM's ConsumerCbr). Pair it with a ProducerApp
+// whose Version is fixed and use `<prefix>/v=<version>` as Prefix.
+//
+// Attributes: Prefix and every ConstantRateConsumerOptions field (Frequency, Randomize,
+// Lifetime, MaxCount, FirstSegment, Retransmit, MustBeFresh).
+// Core trace events: cbr_data / cbr_timeout / cbr_nack, and app_bytes per Data.
+
+#include "ns3/ndnlab/apps/ndn-app.hpp"
+
+#include "core/app/constant-rate-consumer.hpp"
+
+namespace ndnlab::sim {
+
+class ConstantRateConsumerApp : public NdnApp
+{
+public:
+  static ns3::TypeId GetTypeId();
+  ConstantRateConsumerApp();
+  ~ConstantRateConsumerApp() override;
+
+  app::ConstantRateConsumerOptions& OptionsRef() { return m_opts; }
+  const app::ConstantRateConsumerOptions& GetOptions() const { return m_opts; }
+  /// Counters of the current or last run.
+  app::ConstantRateConsumerCounters GetCounters() const;
+
+private:
+  void StartEngine() override;
+  void StopEngine() override;
+
+  app::ConstantRateConsumerOptions m_opts;
+  std::unique_ptr<app::ConstantRateConsumer> m_engine;
+  app::ConstantRateConsumerCounters m_last;
+};
+
+} // namespace ndnlab::sim

@@ -1,0 +1,225 @@
+#include "ns3/ndnlab/model/options-attributes.hpp"
+
+#include "core/cc/congestion-window.hpp"
+
+#include <algorithm>
+
+namespace ndnlab::sim {
+
+// Member reference for optionField: MEMBER(o.window.initCwnd) -> [](Options& o) -> auto& {...}
+#define NDNLAB_REF(expr) [](auto& o) -> auto& { return expr; }
+
+std::string_view
+toString(app::VersionDiscovery d)
+{
+  switch (d) {
+    case app::VersionDiscovery::Rdr: return "rdr";
+    case app::VersionDiscovery::FirstSegment: return "first-segment";
+    case app::VersionDiscovery::None: return "none";
+  }
+  return "rdr";
+}
+
+std::optional<app::VersionDiscovery>
+parseVersionDiscovery(std::string_view s)
+{
+  if (s == "rdr")
+    return app::VersionDiscovery::Rdr;
+  if (s == "first-segment")
+    return app::VersionDiscovery::FirstSegment;
+  if (s == "none")
+    return app::VersionDiscovery::None;
+  return std::nullopt;
+}
+
+const std::vector<OptionField<fw::ForwarderOptions>>&
+forwarderFields()
+{
+  using O = fw::ForwarderOptions;
+  static const std::vector<OptionField<O>> fields = {
+    optionField<O>("PitMaxEntries", "PIT size bound (entries); more Interests are dropped (pit_full)",
+                   NDNLAB_REF(o.pitMaxEntries)),
+    optionField<O>("PitMaxInRecordsPerFace", "In-records one downstream face may hold (0 = PitMaxEntries)",
+                   NDNLAB_REF(o.pitMaxInRecordsPerFace)),
+    optionField<O>("PitMaxLifetime", "Cap on InterestLifetime used for PIT records", NDNLAB_REF(o.pitMaxLifetime)),
+    optionField<O>("CsSize", "Content Store capacity in packets; 0 disables caching", NDNLAB_REF(o.csCapacity)),
+    optionField<O>("CsMaxBytes", "Content Store capacity in bytes of Data wire encoding; 0 = no byte limit",
+                   NDNLAB_REF(o.csMaxBytes)),
+    optionField<O>("CsScanLimit", "CanBePrefix CS lookups examine at most this many candidates; 0 = unlimited",
+                   NDNLAB_REF(o.csScanLimit)),
+    optionField<O>("CsAdmit", "Insert Data into the Content Store", NDNLAB_REF(o.csAdmit)),
+    optionField<O>("CsServe", "Answer Interests from the Content Store", NDNLAB_REF(o.csServe)),
+    optionField<O>("DnlLifetime", "Dead Nonce List entry lifetime", NDNLAB_REF(o.dnlLifetime)),
+    optionField<O>("DnlCapacity", "Dead Nonce List size bound (entries)", NDNLAB_REF(o.dnlCapacity)),
+    stringField<O>(
+      "UnsolicitedDataPolicy", "Unsolicited Data: drop-all | admit-local | admit-network | admit-all",
+      [](const O& o) { return std::string(fw::toString(o.unsolicitedDataPolicy)); },
+      [](O& o, const std::string& s) {
+        auto p = fw::parseUnsolicitedDataPolicy(s);
+        if (p)
+          o.unsolicitedDataPolicy = *p;
+        return p.has_value();
+      }),
+    optionField<O>("DefaultHopLimit", "HopLimit added to Interests that carry none; 0 = off",
+                   NDNLAB_REF(o.defaultHopLimit)),
+    stringField<O>(
+      "DefaultStrategy", "Strategy of / (e.g. /localhost/nfd/strategy/multicast)",
+      [](const O& o) { return o.defaultStrategy.toUri(); },
+      [](O& o, const std::string& s) {
+        auto n = Name::parse(s);
+        if (n)
+          o.defaultStrategy = *n;
+        return static_cast<bool>(n);
+      }),
+  };
+  return fields;
+}
+
+const std::vector<OptionField<face::LinkServiceOptions>>&
+linkServiceFields()
+{
+  using O = face::LinkServiceOptions;
+  static const std::vector<OptionField<O>> fields = {
+    optionField<O>("LpMaxFragments", "Maximum fragments per packet, both directions", NDNLAB_REF(o.maxFragments)),
+    optionField<O>("LpReassemblyTimeout", "Partial packets are dropped after this long",
+                   NDNLAB_REF(o.reassemblyTimeout)),
+    optionField<O>("LpCongestionMarking", "CoDel-like congestion marking on the device queue",
+                   NDNLAB_REF(o.allowCongestionMarking)),
+    optionField<O>("LpCongestionMarkingInterval", "Base congestion marking interval",
+                   NDNLAB_REF(o.baseCongestionMarkingInterval)),
+    optionField<O>("LpCongestionThreshold", "Queue length (bytes) above which packets are marked",
+                   NDNLAB_REF(o.defaultCongestionThreshold)),
+    optionField<O>("LpAlwaysUseLpPacket", "Wrap every packet in an LpPacket", NDNLAB_REF(o.alwaysUseLpPacket)),
+    optionField<O>("LpOverrideMtu", "Frame size limit below the device MTU (bytes); 0 = device MTU",
+                   NDNLAB_REF(o.overrideMtu)),
+  };
+  return fields;
+}
+
+const std::vector<OptionField<app::SegmentFetcherOptions>>&
+fetcherFields()
+{
+  using O = app::SegmentFetcherOptions;
+  static const std::vector<OptionField<O>> fields = {
+    optionField<O>("Pipeline", "Congestion control: fixed | aimd | cubic", NDNLAB_REF(o.pipeline)),
+    optionField<O>("InitCwnd", "Initial congestion window (segments), aimd/cubic", NDNLAB_REF(o.window.initCwnd)),
+    optionField<O>("InitSsthresh", "Initial slow-start threshold (segments)", NDNLAB_REF(o.window.initSsthresh)),
+    optionField<O>("FixedWindow", "Window of the fixed pipeline (Interests)", NDNLAB_REF(o.window.fixedSize)),
+    optionField<O>("AimdStep", "AIMD additive increase per RTT (segments)", NDNLAB_REF(o.window.aimd.step)),
+    optionField<O>("AimdBeta", "AIMD multiplicative decrease factor", NDNLAB_REF(o.window.aimd.beta)),
+    optionField<O>("AimdResetToInit", "AIMD: reset the window to InitCwnd on loss",
+                   NDNLAB_REF(o.window.aimd.resetToInit)),
+    optionField<O>("CubicBeta", "CUBIC window decrease factor", NDNLAB_REF(o.window.cubic.beta)),
+    optionField<O>("CubicC", "CUBIC scaling constant C", NDNLAB_REF(o.window.cubic.c)),
+    optionField<O>("CubicFastConvergence", "CUBIC fast convergence", NDNLAB_REF(o.window.cubic.fastConvergence)),
+    optionField<O>("IgnoreMarks", "Do not react to congestion marks", NDNLAB_REF(o.control.ignoreMarks)),
+    optionField<O>("DisableCwa", "Disable Conservative Window Adaptation", NDNLAB_REF(o.control.disableCwa)),
+    optionField<O>("RtoK", "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)", NDNLAB_REF(o.rtt.k)),
+    optionField<O>("RttAlpha", "SRTT gain", NDNLAB_REF(o.rtt.alpha)),
+    optionField<O>("RttBeta", "RTTVAR gain", NDNLAB_REF(o.rtt.beta)),
+    optionField<O>("InitialRto", "RTO before the first RTT sample", NDNLAB_REF(o.rtt.initialRto)),
+    optionField<O>("MinRto", "Lower clamp of the RTO", NDNLAB_REF(o.rtt.minRto)),
+    optionField<O>("MaxRto", "Upper clamp of the RTO", NDNLAB_REF(o.rtt.maxRto)),
+    optionField<O>("RtoBackoff", "RTO multiplier on each backoff", NDNLAB_REF(o.rtt.backoffMultiplier)),
+    optionField<O>("Lifetime", "InterestLifetime of every Interest", NDNLAB_REF(o.lifetime)),
+    optionField<O>("Retries", "Retransmissions per segment on timeout or Nack; -1 = unlimited",
+                   NDNLAB_REF(o.retries)),
+    optionField<O>("MustBeFresh", "Set MustBeFresh on segment Interests", NDNLAB_REF(o.mustBeFresh)),
+    stringField<O>(
+      "VersionDiscovery", "How the version is found: rdr | first-segment | none (name used as given)",
+      [](const O& o) { return std::string(toString(o.discovery)); },
+      [](O& o, const std::string& s) {
+        auto d = parseVersionDiscovery(s);
+        if (d)
+          o.discovery = *d;
+        return d.has_value();
+      }),
+    optionField<O>("RtoCheckInterval", "Period of the timeout scan", NDNLAB_REF(o.rtoCheckInterval)),
+    optionField<O>("MaxInFlight", "Cap on outstanding Interests; 0 = the window alone", NDNLAB_REF(o.maxInFlight)),
+    optionField<O>("MaxReorderSegments", "Bound of the reorder buffer (segments)", NDNLAB_REF(o.maxReorderSegments)),
+  };
+  return fields;
+}
+
+const std::vector<OptionField<app::SegmentServerOptions>>&
+serverFields()
+{
+  using O = app::SegmentServerOptions;
+  static const std::vector<OptionField<O>> fields = {
+    optionField<O>("PayloadSize", "Content bytes per segment (1..8800)", NDNLAB_REF(o.segmentSize)),
+    optionField<O>("Freshness", "FreshnessPeriod of segments", NDNLAB_REF(o.freshness)),
+    optionField<O>("MetadataFreshness", "FreshnessPeriod of RDR metadata replies", NDNLAB_REF(o.metadataFreshness)),
+    optionField<O>("Version", "Version number; 0 = the simulated Unix time in ms at start", NDNLAB_REF(o.version)),
+    optionField<O>("NackUnsatisfiable", "Nack Interests under the prefix that match no segment",
+                   NDNLAB_REF(o.nackUnsatisfiable)),
+  };
+  return fields;
+}
+
+const std::vector<OptionField<app::PushProducerOptions>>&
+pushProducerFields()
+{
+  using O = app::PushProducerOptions;
+  static const std::vector<OptionField<O>> fields = [] {
+    std::vector<OptionField<O>> f;
+    // the SegmentServer fields, reached through PushProducerOptions::server
+    for (const auto& s : serverFields()) {
+      OptionField<O> g;
+      g.name = s.name;
+      g.help = s.help;
+      g.checker = s.checker;
+      g.value = [v = s.value](const O& o) { return v(o.server); };
+      g.accessor = [a = s.accessor](OptionsResolver<O> resolve) {
+        return a([resolve](ns3::ObjectBase* obj) -> app::SegmentServerOptions* {
+          O* o = resolve(obj);
+          return o ? &o->server : nullptr;
+        });
+      };
+      f.push_back(std::move(g));
+    }
+    f.push_back(optionField<O>("PollInterval", "Retry period while the device queue is above QueueThreshold",
+                               NDNLAB_REF(o.pollInterval)));
+    f.push_back(optionField<O>("MaxBurst", "Segments put per turn; 0 = until the queue is full",
+                               NDNLAB_REF(o.maxBurst)));
+    return f;
+  }();
+  return fields;
+}
+
+const std::vector<OptionField<app::PushConsumerOptions>>&
+pushConsumerFields()
+{
+  using O = app::PushConsumerOptions;
+  static const std::vector<OptionField<O>> fields = {
+    optionField<O>("Lifetime", "InterestLifetime of the trigger and repair Interests", NDNLAB_REF(o.lifetime)),
+    optionField<O>("TriggerRetries", "Trigger re-sends when no Data arrives; -1 = unlimited",
+                   NDNLAB_REF(o.triggerRetries)),
+    optionField<O>("MustBeFresh", "MustBeFresh on the trigger", NDNLAB_REF(o.mustBeFresh)),
+    optionField<O>("IdleTimeout", "No Data for this long with segments missing starts the repair",
+                   NDNLAB_REF(o.idleTimeout)),
+    optionField<O>("RepairWindow", "Repair Interests outstanding", NDNLAB_REF(o.repairWindow)),
+    optionField<O>("RepairTimeout", "A repair Interest unanswered this long is re-sent", NDNLAB_REF(o.repairTimeout)),
+    optionField<O>("Retries", "Repair re-sends per segment; -1 = unlimited", NDNLAB_REF(o.retries)),
+  };
+  return fields;
+}
+
+const std::vector<OptionField<app::ConstantRateConsumerOptions>>&
+constantRateFields()
+{
+  using O = app::ConstantRateConsumerOptions;
+  static const std::vector<OptionField<O>> fields = {
+    optionField<O>("Frequency", "Interests per second", NDNLAB_REF(o.frequency)),
+    optionField<O>("Randomize", "Gaps between Interests: none | uniform | exponential", NDNLAB_REF(o.randomize)),
+    optionField<O>("Lifetime", "InterestLifetime", NDNLAB_REF(o.lifetime)),
+    optionField<O>("MaxCount", "Distinct segments to request; 0 = unlimited", NDNLAB_REF(o.maxCount)),
+    optionField<O>("FirstSegment", "First segment number", NDNLAB_REF(o.firstSegment)),
+    optionField<O>("Retransmit", "Re-express timed-out or Nacked segments", NDNLAB_REF(o.retransmit)),
+    optionField<O>("MustBeFresh", "MustBeFresh on every Interest", NDNLAB_REF(o.mustBeFresh)),
+  };
+  return fields;
+}
+
+#undef NDNLAB_REF
+
+} // namespace ndnlab::sim

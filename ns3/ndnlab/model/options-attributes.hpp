@@ -1,0 +1,36 @@
+#pragma once
+// The field lists that expose core Options structs as ns-3 attributes (see option-fields.hpp).
+// Each list names every member an experiment may want to set; members left out are listed
+// in docs/mechanisms/ns3.md with the reason.
+
+#include "ns3/ndnlab/model/option-fields.hpp"
+
+#include "core/app/constant-rate-consumer.hpp"
+#include "core/app/push-consumer.hpp"
+#include "core/app/push-producer.hpp"
+#include "core/app/segment-fetcher.hpp"
+#include "core/app/segment-server.hpp"
+#include "core/face/link-service.hpp"
+#include "core/fw/forwarder.hpp"
+
+namespace ndnlab::sim {
+
+/// NdnStack: forwarder tables and limits (CsSize, PitMaxEntries, ...).
+const std::vector<OptionField<fw::ForwarderOptions>>& forwarderFields();
+/// NdnStack: link service of NetDevice faces (fragmentation is decided per device MTU).
+const std::vector<OptionField<face::LinkServiceOptions>>& linkServiceFields();
+/// ConsumerApp: SegmentFetcher (Pipeline, RtoK, InitCwnd, MinRto, MaxRto, Lifetime, ...).
+const std::vector<OptionField<app::SegmentFetcherOptions>>& fetcherFields();
+/// ProducerApp: SegmentServer (PayloadSize, Freshness, Version, ...).
+const std::vector<OptionField<app::SegmentServerOptions>>& serverFields();
+/// OneInterestProducerApp: PushProducer (the SegmentServer fields plus pacing).
+const std::vector<OptionField<app::PushProducerOptions>>& pushProducerFields();
+/// OneInterestConsumerApp: PushConsumer.
+const std::vector<OptionField<app::PushConsumerOptions>>& pushConsumerFields();
+/// ConstantRateConsumerApp.
+const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFields();
+
+std::string_view toString(app::VersionDiscovery d);
+std::optional<app::VersionDiscovery> parseVersionDiscovery(std::string_view s);
+
+} // namespace ndnlab::sim
