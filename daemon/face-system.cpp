@@ -175,6 +175,13 @@ void FaceSystem::createFace(const std::string& remoteUri, const std::optional<st
   if (uri->isUdp()) {
     if (!m_udp || !m_udp->isListening())
       return done({406, "No UDP channel available to connect"});
+    auto local = m_udp->localEndpoint().address();
+    if (addr.is_v6() && local.is_v4())
+      return done({406, "No UDP channel for IPv6 (set face_system.udp.listen_address = \"::\")"});
+    if (addr.is_v4() && local.is_v6() && !local.is_unspecified())
+      return done({406, "No UDP channel for IPv4"});
+    if (addr.is_v4() && local.is_v6())
+      addr = asio::ip::make_address_v6(asio::ip::v4_mapped, addr.to_v4());
     asio::ip::udp::endpoint ep(addr, uri->port);
     if (auto* existing = m_udp->find(ep)) {
       m_udp->connect(ep, params.persistency); // upgrades persistency

@@ -1,6 +1,8 @@
 #include "io/udp-channel.hpp"
 #include "io/tlv-framer.hpp"
 
+#include <asio/ip/v6_only.hpp>
+
 #include <stdexcept>
 
 namespace ndnlab::io {
@@ -156,6 +158,10 @@ void UdpChannel::listen(TransportCallback onCreated)
   s.open(ep.protocol(), ec);
   if (!ec)
     s.set_option(udp::socket::reuse_address(true), ec);
+  if (!ec && addr.is_v6()) {
+    std::error_code ignore;
+    s.set_option(asio::ip::v6_only(false), ignore); // "::" also receives IPv4 (mapped)
+  }
   if (!ec)
     s.bind(ep, ec);
   if (ec) {

@@ -146,8 +146,31 @@ TEST_F(FaceSystemTest, UdpFacesCreate)
   EXPECT_EQ(create("udp4://localhost:6363").code, 400u);
   EXPECT_EQ(create("udp4://127.0.0.1").code, 400u);
   EXPECT_EQ(create("udp6://127.0.0.1:6363").code, 400u);
+  EXPECT_EQ(create("udp6://[::1]:6363").code, 406u); // the channel is IPv4
   EXPECT_EQ(create("ether://[01:02:03:04:05:06]").code, 400u);
   EXPECT_EQ(create("unix:///tmp/x.sock").code, 406u);
+}
+
+TEST_F(FaceSystemTest, DualStackUdpChannel)
+{
+  options.udp.address = "::";
+  start();
+  asio::ip::udp::socket peer4(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  auto r = create("udp4://127.0.0.1:" + std::to_string(peer4.local_endpoint().port()));
+  ASSERT_EQ(r.code, 200u) << r.text;
+  EXPECT_EQ(faces.get(r.faceId)->remoteUri(),
+            "udp4://127.0.0.1:" + std::to_string(peer4.local_endpoint().port()));
+  auto r6 = create("udp6://[::1]:9");
+  EXPECT_EQ(r6.code, 200u) << r6.text;
+  EXPECT_EQ(faces.get(r6.faceId)->remoteUri(), "udp6://[::1]:9");
+
+  // An IPv4 peer's datagram reaches the face created for it.
+  Buffer frame;
+  appendTlv(frame, tlv::Interest, Buffer{0x07, 0x03, 0x08, 0x01, 0x61, 0x0a, 0x04, 1, 2, 3, 4});
+  peer4.send_to(asio::buffer(frame), asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"),
+                                                              system->udpPort()));
+  ASSERT_TRUE(runUntil(io, [&] { return faces.get(r.faceId)->transport().counters().nInPackets == 1; }));
+  EXPECT_EQ(faces.size(), 2u);
 }
 
 TEST_F(FaceSystemTest, TcpFacesCreateToLoopbackIsLocal)
