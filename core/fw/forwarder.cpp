@@ -148,6 +148,12 @@ void Forwarder::afterNewNextHop(const Name& prefix, const table::NextHop& nextho
 {
   if (m_pit.size() == 0)
     return;
+  bool anyWants = false;
+  m_strategyChoice.forEachStrategy([&](table::StrategyBase& s) {
+    anyWants = anyWants || static_cast<Strategy&>(s).wantsNewNextHop();
+  });
+  if (!anyWants)
+    return;
   // PIT entries under `prefix` whose longest FIB match is `prefix` (NFD startProcessNewNextHop).
   std::vector<table::PitEntry*> affected;
   m_nameTree.forEach([&](const table::NameTreeEntry& nte) {
@@ -165,8 +171,11 @@ void Forwarder::afterNewNextHop(const Name& prefix, const table::NextHop& nextho
     return;
   table::NextHop nh = nexthop;
   PipelineGuard guard(*this);
-  for (table::PitEntry* e : affected)
-    effectiveStrategy(*e).afterNewNextHop(nh, *e);
+  for (table::PitEntry* e : affected) {
+    Strategy& s = effectiveStrategy(*e);
+    if (s.wantsNewNextHop())
+      s.afterNewNextHop(nh, *e);
+  }
 }
 
 // --- helpers ----------------------------------------------------------------------------------

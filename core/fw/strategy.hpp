@@ -65,8 +65,10 @@ public:
   /// The face dropped an Interest (e.g. LP reliability gave up). Default: nothing.
   virtual void onDroppedInterest(face::Face& egress, const Interest& interest);
 
-  /// A nexthop was added to the FIB entry serving `pitEntry`. Default: nothing.
+  /// A nexthop was added to the FIB entry serving `pitEntry`. Default: nothing. Called only
+  /// when wantsNewNextHop() (finding the affected PIT entries scans the PIT).
   virtual void afterNewNextHop(const table::NextHop& nexthop, table::PitEntry& pitEntry);
+  virtual bool wantsNewNextHop() const { return false; }
 
 protected:
   // --- actions ---

@@ -48,6 +48,7 @@ StrategyChoice::InsertResult StrategyChoice::insert(const Name& prefix, const Na
   }
   else {
     nte.m_strategyChoiceEntry = std::make_unique<StrategyChoiceEntry>(prefix, std::move(*created));
+    m_entries.push_back(nte.m_strategyChoiceEntry.get());
     ++m_nItems;
   }
   return {true, {}};
@@ -61,6 +62,7 @@ bool StrategyChoice::erase(const Name& prefix)
   if (nte == nullptr || !nte->m_strategyChoiceEntry)
     return false;
   m_retired.push_back(std::move(nte->m_strategyChoiceEntry->m_strategy));
+  std::erase(m_entries, nte->m_strategyChoiceEntry.get());
   nte->m_strategyChoiceEntry.reset();
   --m_nItems;
   m_nameTree.eraseIfEmpty(nte);
@@ -103,11 +105,7 @@ StrategyBase& StrategyChoice::findEffectiveStrategy(const PitEntry& pitEntry) co
 
 std::vector<const StrategyChoiceEntry*> StrategyChoice::entries() const
 {
-  std::vector<const StrategyChoiceEntry*> out;
-  m_nameTree.forEach([&](const NameTreeEntry& nte) {
-    if (nte.strategyChoiceEntry() != nullptr)
-      out.push_back(nte.strategyChoiceEntry());
-  });
+  std::vector<const StrategyChoiceEntry*> out = m_entries;
   std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->prefix() < b->prefix(); });
   return out;
 }

@@ -88,6 +88,13 @@ public:
   size_t size() const { return m_nItems; }
   /// Every entry, sorted by prefix (canonical order).
   std::vector<const StrategyChoiceEntry*> entries() const;
+  /// Calls f(StrategyBase&) for every installed instance (no NameTree scan).
+  template<typename F>
+  void forEachStrategy(F&& f) const
+  {
+    for (const StrategyChoiceEntry* e : m_entries)
+      f(e->strategy());
+  }
 
   /// Destroys instances replaced or erased since the last call. The forwarder calls this when no
   /// pipeline is running, so a strategy replaced from inside its own trigger stays alive until
@@ -99,6 +106,7 @@ private:
   Factory m_factory;
   size_t m_nItems = 0;
   std::vector<std::unique_ptr<StrategyBase>> m_retired;
+  std::vector<const StrategyChoiceEntry*> m_entries; ///< unordered
 };
 
 } // namespace ndnlab::table

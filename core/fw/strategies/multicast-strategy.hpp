@@ -20,6 +20,7 @@ public:
   void afterReceiveInterest(const Interest& interest, const FaceEndpoint& ingress,
                             table::PitEntry& pitEntry) override;
   void afterNewNextHop(const table::NextHop& nexthop, table::PitEntry& pitEntry) override;
+  bool wantsNewNextHop() const override { return true; }
 
 private:
   RetxSuppressionExponential m_retx;
