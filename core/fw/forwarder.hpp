@@ -12,6 +12,12 @@
 // PitTokens), Dead Nonce List. Incoming Nack: point-to-point only, out-record Nonce check.
 // Outgoing Nack: needs an in-record and a point-to-point egress.
 //
+// Trace events (TraceEvent.kind; face = FaceId; reason where noted): interest_in, interest_out,
+// data_in, data_out, nack_in / nack_out (reason = Nack reason), cs_hit, interest_loop,
+// interest_satisfied, interest_unsatisfied, data_unsolicited (reason "cached"), and
+// drop (reason = the snake_case name documented on each ForwarderCounters drop field, or
+// unsolicited_data).
+//
 // Nothing is freed under a running pipeline: entries whose expiry is "now" are finalized when
 // the outermost pipeline returns (re-entrant calls through synchronous faces are safe), and
 // one Env timer covers the earliest future expiry. Every drop is counted per reason, logged at

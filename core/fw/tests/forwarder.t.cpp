@@ -561,6 +561,29 @@ TEST_F(BoundedPitTest, FloodOfUniqueNamesStaysBounded)
   EXPECT_EQ(fw->nameTree().size(), 1u) << "only the root (FIB /) remains";
 }
 
+TEST_F(ForwarderTest, NamesDeeperThanNameTreeLimit)
+{
+  TestFace c1 = addFace();
+  TestFace c2 = addFace();
+  TestFace producer = addFace();
+  addRoute("/deep", producer);
+  Name deep("/deep");
+  for (int i = 0; i < 40; ++i)
+    deep.append("c" + std::to_string(i));
+  Name sibling = deep.getPrefix(-1);
+  sibling.append("other");
+
+  c1.receiveInterest(makeInterest(deep, 1));
+  c2.receiveInterest(makeInterest(sibling, 2));
+  EXPECT_EQ(fw->pit().size(), 2u) << "different names sharing the first 32 components";
+  EXPECT_EQ(producer.sentInterests().size(), 2u);
+  producer.receiveData(makeData(deep));
+  EXPECT_EQ(c1.sentData().size(), 1u);
+  EXPECT_TRUE(c2.sentData().empty());
+  EXPECT_EQ(fw->pit().size(), 1u);
+  EXPECT_LE(fw->nameTree().size(), table::NameTree::MaxDepth + 1);
+}
+
 TEST_F(ForwarderTest, TraceEvents)
 {
   TestFace c1 = addFace();
