@@ -324,19 +324,19 @@ TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
 
 TEST_F(UdpTest, IdleOnDemandFaceCloses)
 {
-  makeChannel(80ms);
+  makeChannel(150ms);
   Buffer f = makeFrame(tlv::Interest, 30);
   peer.send_to(asio::buffer(f), channelEp());
   ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
   auto& t = *sink.entries[0]->transport;
-  // Keep it busy for a while: no close.
-  for (int i = 0; i < 6; ++i) {
+  // Keep it busy for two idle periods: no close.
+  for (int i = 0; i < 10; ++i) {
     test::runFor(io, 30ms);
     peer.send_to(asio::buffer(f), channelEp());
   }
   EXPECT_EQ(t.state(), TransportState::Up);
   // Then silence: closed within two idle periods.
-  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 1000ms));
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
   EXPECT_EQ(t.closeReason(), "idle-timeout");
   EXPECT_EQ(channel->size(), 0u);
   EXPECT_EQ(env.countingTrace().count("face_close", "idle-timeout"), 1u);
