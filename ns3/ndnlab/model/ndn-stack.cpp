@@ -49,8 +49,11 @@ void NdnStack::DoDispose()
   m_taps.clear();
   m_transports.clear();
   m_deviceFaces.clear();
+  // Applications of this node may be disposed after the stack and still hold engines that use
+  // the Env: it lives until the last reference to the stack goes, but stops scheduling now.
+  if (m_env)
+    m_env->shutdown();
   m_forwarder.reset(); // faces unregister their protocol handlers
-  m_env.reset();       // cancels pending timers
   m_node = nullptr;
   ns3::Object::DoDispose();
 }

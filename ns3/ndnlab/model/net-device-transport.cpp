@@ -39,6 +39,7 @@ NetDeviceTransport::GetTypeId()
 {
   static ns3::TypeId tid =
     ns3::TypeId("ndnlab::NetDeviceTransport")
+      .SetParent<ns3::ObjectBase>()
       .SetGroupName("Ndnlab")
       .AddAttribute("Addressing",
                     "Destination of sent frames: broadcast (ndnSIM, the BLEnD paper) or unicast "

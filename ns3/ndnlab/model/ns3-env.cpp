@@ -34,8 +34,17 @@ Ns3Env::Ns3Env(uint32_t nodeId)
 
 Ns3Env::~Ns3Env()
 {
+  shutdown();
+}
+
+void Ns3Env::shutdown()
+{
+  if (m_shutdown)
+    return;
+  m_shutdown = true;
   for (auto& [id, p] : m_events)
     ns3::Simulator::Cancel(p.event);
+  m_events.clear();
 }
 
 void Ns3Env::assignStream(int64_t stream)
@@ -64,6 +73,8 @@ TimerId Ns3Env::schedule(Duration delay, std::function<void()> cb)
   if (delay < Duration::zero())
     delay = Duration::zero();
   TimerId id = ++m_lastId;
+  if (m_shutdown)
+    return id;
   // The callback stays here (not in the ns-3 event) so cancel() frees it at once.
   ns3::EventId ev = ns3::Simulator::Schedule(toTime(delay), [this, id] { fire(id); });
   m_events.emplace(id, Pending{ev, std::move(cb)});

@@ -59,6 +59,11 @@ public:
   /// Installs the trace sink and the predicate telling whether anyone listens.
   void setTraceSink(TraceSink sink, std::function<bool()> enabled);
 
+  /// Cancels every pending timer and stops scheduling new ones (they are accepted and never
+  /// fire). Called when the node is disposed, while the simulator still exists; objects that
+  /// outlive disposal may still cancel their timers safely.
+  void shutdown();
+
   uint32_t nodeId() const { return m_nodeId; }
   /// Timers scheduled and not yet fired or cancelled.
   size_t pendingTimers() const { return m_events.size(); }
@@ -90,6 +95,7 @@ private:
   ns3::Ptr<ns3::UniformRandomVariable> m_rv;
   TimerId m_lastId = 0;
   std::unordered_map<TimerId, Pending> m_events;
+  bool m_shutdown = false;
   TraceSink m_traceSink;
   std::function<bool()> m_traceEnabled;
 };

@@ -1,0 +1,74 @@
+#include "ns3/ndnlab/helper/wifi-one-hop.hpp"
+
+#include <ns3/boolean.h>
+#include <ns3/mobility-helper.h>
+#include <ns3/ssid.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+#include <ns3/vector.h>
+#include <ns3/wifi-helper.h>
+#include <ns3/wifi-mac-helper.h>
+#include <ns3/yans-wifi-helper.h>
+
+#include <stdexcept>
+
+namespace ndnlab::sim {
+
+WifiOneHop::WifiOneHop(const WifiOneHopOptions& opts, int64_t stream)
+{
+  ns3::WifiStandard standard;
+  std::string channelSettings;
+  if (opts.standard == "11b") {
+    standard = ns3::WIFI_STANDARD_80211b;
+    dataMode = "DsssRate11Mbps";
+  }
+  else if (opts.standard == "11n-5") {
+    standard = ns3::WIFI_STANDARD_80211n;
+    dataMode = "OfdmRate24Mbps";
+    channelSettings = "{0, 20, BAND_5GHZ, 0}";
+  }
+  else if (opts.standard == "11n-2.4") {
+    standard = ns3::WIFI_STANDARD_80211n;
+    dataMode = "ErpOfdmRate24Mbps";
+  }
+  else {
+    throw std::invalid_argument("unknown Wi-Fi standard '" + opts.standard + "' (11b | 11n-5 | 11n-2.4)");
+  }
+
+  nodes.Create(2);
+  ns3::WifiHelper wifi;
+  wifi.SetStandard(standard);
+  if (opts.broadcastAtDataRate)
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
+                                 "ControlMode", ns3::StringValue(dataMode), "NonUnicastMode",
+                                 ns3::StringValue(dataMode));
+  else
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
+                                 "ControlMode", ns3::StringValue(dataMode));
+
+  ns3::YansWifiChannelHelper channel = ns3::YansWifiChannelHelper::Default();
+  ns3::YansWifiPhyHelper phy;
+  phy.SetChannel(channel.Create());
+  if (!channelSettings.empty())
+    phy.Set("ChannelSettings", ns3::StringValue(channelSettings));
+
+  ns3::WifiMacHelper mac;
+  ns3::Ssid ssid(opts.ssid);
+  mac.SetType("ns3::StaWifiMac", "Ssid", ns3::SsidValue(ssid), "ActiveProbing", ns3::BooleanValue(false),
+              "BE_MaxAmpduSize", ns3::UintegerValue(0));
+  devices.Add(wifi.Install(phy, mac, nodes.Get(0)));
+  mac.SetType("ns3::ApWifiMac", "Ssid", ns3::SsidValue(ssid), "BE_MaxAmpduSize", ns3::UintegerValue(0));
+  devices.Add(wifi.Install(phy, mac, nodes.Get(1)));
+
+  ns3::MobilityHelper mobility;
+  auto positions = ns3::CreateObject<ns3::ListPositionAllocator>();
+  positions->Add(ns3::Vector(0, 0, 0));
+  positions->Add(ns3::Vector(opts.distance, 0, 0));
+  mobility.SetPositionAllocator(positions);
+  mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+  mobility.Install(nodes);
+
+  streamsUsed = wifi.AssignStreams(devices, stream);
+}
+
+} // namespace ndnlab::sim

@@ -1,0 +1,47 @@
+#pragma once
+// WifiOneHop: the BLEnD paper's single-hop Wi-Fi set-up (Sec. II-A) with the configurations of
+// shared/reference/ns3-calibration.md sections 2.2-2.3: one station (node 0, the consumer) and
+// one access point (node 1, the producer) in infrastructure mode, YansWifiChannelHelper
+// defaults, ConstantRateWifiManager, fixed positions `distance` metres apart, RTS/CTS off.
+//
+// Standards:
+// - "11b": WIFI_STANDARD_80211b, DsssRate11Mbps (ns-3.37 defaults: long preamble, ACK at
+//   2 Mbps, CWmin 31).
+// - "11n-5": WIFI_STANDARD_80211n in 5 GHz (channel settings {0, 20, BAND_5GHZ, 0}),
+//   OfdmRate24Mbps (the paper's "24 Mbps"; non-HT, so no A-MPDU).
+// - "11n-2.4": WIFI_STANDARD_80211n in 2.4 GHz with ErpOfdmRate24Mbps (OfdmRate24Mbps aborts there).
+// NonUnicastMode (the rate of broadcast frames) is the data rate when broadcastAtDataRate is
+// set, as the paper's numbers require; the ns-3 default is the lowest basic rate. A-MPDU is
+// disabled on every device (BE_MaxAmpduSize = 0).
+
+#include <ns3/net-device-container.h>
+#include <ns3/node-container.h>
+
+#include <string>
+
+namespace ndnlab::sim {
+
+struct WifiOneHopOptions
+{
+  std::string standard = "11b";   ///< 11b | 11n-5 | 11n-2.4
+  double distance = 5;            ///< metres between station and access point
+  bool broadcastAtDataRate = true; ///< NonUnicastMode = the data mode
+  std::string ssid = "ndnlab";
+};
+
+struct WifiOneHop
+{
+  ns3::NodeContainer nodes;          ///< 0 = station, 1 = access point
+  ns3::NetDeviceContainer devices;   ///< 0 = station, 1 = access point
+  std::string dataMode;              ///< e.g. DsssRate11Mbps
+
+  /// Creates the two nodes and their devices. Throws std::invalid_argument for an unknown
+  /// standard. Wi-Fi random streams are assigned from `stream` (returns via streamsUsed).
+  explicit WifiOneHop(const WifiOneHopOptions& opts = {}, int64_t stream = 2'000'000);
+
+  ns3::Ptr<ns3::Node> station() const { return nodes.Get(0); }
+  ns3::Ptr<ns3::Node> accessPoint() const { return nodes.Get(1); }
+  int64_t streamsUsed = 0;
+};
+
+} // namespace ndnlab::sim

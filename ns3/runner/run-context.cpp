@@ -1,0 +1,295 @@
+#include "ns3/runner/run-context.hpp"
+
+#include <ns3/config.h>
+#include <ns3/rng-seed-manager.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/version-defines.h>
+
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+namespace ndnlab::runner {
+
+RunContext::RunContext(const Scenario& scenario, Params params, uint32_t seed, uint64_t run,
+                       std::filesystem::path outDir, std::map<std::string, std::string> ns3Defaults)
+  : m_scenario(scenario)
+  , m_params(std::move(params))
+  , m_seed(seed)
+  , m_run(run)
+  , m_outDir(std::move(outDir))
+  , m_ns3Defaults(std::move(ns3Defaults))
+{
+}
+
+void RunContext::setDefault(const std::string& attribute, const std::string& value)
+{
+  if (m_ns3Defaults.count(attribute))
+    return;
+  ns3::Config::SetDefault(attribute, ns3::StringValue(value));
+}
+
+void RunContext::runSimulation(ns3::Time stop)
+{
+  if (m_ran)
+    throw std::logic_error("RunContext::runSimulation called twice");
+  m_ran = true;
+  ns3::Simulator::Stop(stop);
+  ns3::Simulator::Run();
+  m_eventCount = ns3::Simulator::GetEventCount();
+  m_simSeconds = ns3::Simulator::Now().GetSeconds();
+}
+
+std::unique_ptr<std::ofstream> RunContext::openTrace(const std::string& name)
+{
+  if (m_outDir.empty())
+    return nullptr;
+  auto f = std::make_unique<std::ofstream>(m_outDir / name);
+  if (!*f)
+    throw std::runtime_error("cannot write " + (m_outDir / name).string());
+  m_traces.push_back(name);
+  return f;
+}
+
+namespace {
+
+std::string ns3Version()
+{
+  std::ostringstream os;
+  os << NS3_VERSION_MAJOR << "." << NS3_VERSION_MINOR;
+  if (NS3_VERSION_PATCH)
+    os << "." << NS3_VERSION_PATCH;
+  return os.str();
+}
+
+void printUsage(std::ostream& os)
+{
+  os << "Usage: ndnlab-sim <scenario> [--Name=value ...] [--seed N] [--run N] [--out DIR]\n"
+        "       ndnlab-sim <scenario> --help     parameters of one scenario\n"
+        "       ndnlab-sim --list                scenarios, one per line\n"
+        "       ndnlab-sim --describe [scenario] scenarios and parameters as JSON\n"
+        "\n"
+        "  --seed N     ns-3 RngSeedManager seed (default 1)\n"
+        "  --run N      ns-3 RngSeedManager run number (default 1): independent replications\n"
+        "  --out DIR    write DIR/result.json and the scenario's trace files (DIR is created)\n"
+        "  --ns3::Type::Attribute=value   ns-3 default override; wins over the scenario's own\n"
+        "\n"
+        "result.json: {scenario, parameters, seed, run, metrics, traces, wall_time_s,\n"
+        "              event_count, simulated_s, ns3_version, ns3_defaults}\n";
+}
+
+void printList(std::ostream& os)
+{
+  for (const auto* s : Registry::instance().all())
+    os << s->name << "\t" << s->description << "\n";
+}
+
+void printScenarioHelp(std::ostream& os, const Scenario& s)
+{
+  os << s.name << ": " << s.description << "\n\nParameters (--Name=value):\n";
+  size_t width = 0;
+  for (const auto& p : s.params)
+    width = std::max(width, p.name.size());
+  for (const auto& p : s.params) {
+    os << "  --" << p.name << std::string(width - p.name.size() + 2, ' ') << p.doc << "\n"
+       << std::string(width + 6, ' ') << "[" << toString(p.type) << ", default " << p.defaultValue;
+    if (!p.unit.empty())
+      os << " " << p.unit;
+    if (!p.choices.empty()) {
+      os << "; one of";
+      for (const auto& c : p.choices)
+        os << " " << c;
+    }
+    os << "]\n";
+  }
+  os << "\nCommon options: --seed N --run N --out DIR --ns3::Type::Attribute=value\n";
+}
+
+nlohmann::json describe(const Scenario& s)
+{
+  auto params = nlohmann::json::array();
+  for (const auto& p : s.params) {
+    nlohmann::json j = {{"name", p.name}, {"type", toString(p.type)}, {"unit", p.unit},
+                        {"doc", p.doc}, {"choices", p.choices}};
+    // the default as a typed value
+    j["default"] = Params({p}, {}).toJson()[p.name];
+    params.push_back(std::move(j));
+  }
+  return {{"name", s.name}, {"description", s.description}, {"parameters", params}};
+}
+
+std::string scenarioNames()
+{
+  std::string names;
+  for (const auto* s : Registry::instance().all())
+    names += (names.empty() ? "" : ", ") + s->name;
+  return names.empty() ? "(none registered)" : names;
+}
+
+/// "--key=value" or "--key value" for the runner's own options.
+bool takeOption(const std::vector<std::string>& args, size_t& i, const std::string& key,
+                std::string& value)
+{
+  const std::string& a = args[i];
+  if (a == "--" + key) {
+    if (i + 1 >= args.size())
+      throw UsageError("--" + key + " needs a value");
+    value = args[++i];
+    return true;
+  }
+  if (a.rfind("--" + key + "=", 0) == 0) {
+    value = a.substr(key.size() + 3);
+    return true;
+  }
+  return false;
+}
+
+uint64_t parseCount(const std::string& opt, const std::string& v)
+{
+  try {
+    checkValue(opt, ParamType::Int, v);
+  }
+  catch (const UsageError&) {
+    throw UsageError("--" + opt + " " + v + ": not a non-negative integer");
+  }
+  long long n = std::stoll(v);
+  if (n < 0)
+    throw UsageError("--" + opt + " " + v + ": not a non-negative integer");
+  return static_cast<uint64_t>(n);
+}
+
+int runMain(const std::vector<std::string>& args)
+{
+  if (args.empty()) {
+    printUsage(std::cerr);
+    std::cerr << "\nScenarios: " << scenarioNames() << "\n";
+    return 2;
+  }
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h") {
+    printUsage(std::cout);
+    std::cout << "\nScenarios:\n";
+    printList(std::cout);
+    return 0;
+  }
+  if (first == "--list") {
+    printList(std::cout);
+    return 0;
+  }
+  if (first == "--describe") {
+    auto out = nlohmann::json::array();
+    for (const auto* s : Registry::instance().all())
+      if (args.size() < 2 || s->name == args[1])
+        out.push_back(describe(*s));
+    if (args.size() >= 2 && out.empty())
+      throw UsageError("unknown scenario '" + args[1] + "'; scenarios: " + scenarioNames());
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  if (first.rfind("-", 0) == 0)
+    throw UsageError("expected a scenario name before '" + first + "'; scenarios: " +
+                     scenarioNames());
+  const Scenario* scenario = Registry::instance().find(first);
+  if (!scenario)
+    throw UsageError("unknown scenario '" + first + "'; scenarios: " + scenarioNames());
+
+  uint32_t seed = 1;
+  uint64_t run = 1;
+  std::filesystem::path outDir;
+  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> ns3Defaults;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string v;
+    if (a == "--help" || a == "-h") {
+      printScenarioHelp(std::cout, *scenario);
+      return 0;
+    }
+    if (takeOption(args, i, "seed", v)) {
+      seed = static_cast<uint32_t>(parseCount("seed", v));
+      if (seed == 0)
+        throw UsageError("--seed must be positive (ns-3 rejects seed 0)");
+    }
+    else if (takeOption(args, i, "run", v))
+      run = parseCount("run", v);
+    else if (takeOption(args, i, "out", v))
+      outDir = v;
+    else if (a.rfind("--ns3::", 0) == 0) {
+      auto eq = a.find('=');
+      if (eq == std::string::npos)
+        throw UsageError(a + ": expected --ns3::Type::Attribute=value");
+      ns3Defaults[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    }
+    else if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      auto eq = a.find('=');
+      values[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    }
+    else {
+      std::ostringstream os;
+      os << "unexpected argument '" << a << "' (parameters are --Name=value); valid parameters:";
+      for (const auto& p : scenario->params)
+        os << " --" << p.name;
+      throw UsageError(os.str());
+    }
+  }
+
+  Params params(scenario->params, values);
+  if (!outDir.empty())
+    std::filesystem::create_directories(outDir);
+
+  ns3::RngSeedManager::SetSeed(seed);
+  ns3::RngSeedManager::SetRun(run);
+  for (const auto& [attr, value] : ns3Defaults) {
+    if (!ns3::Config::SetDefaultFailSafe(attr, ns3::StringValue(value)))
+      throw UsageError("--" + attr + "=" + value + ": no such ns-3 attribute or bad value");
+  }
+
+  RunContext ctx(*scenario, params, seed, run, outDir, ns3Defaults);
+  auto t0 = std::chrono::steady_clock::now();
+  scenario->run(ctx);
+  auto wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ns3::Simulator::Destroy();
+
+  nlohmann::json result = {
+    {"scenario", scenario->name},
+    {"parameters", params.toJson()},
+    {"seed", seed},
+    {"run", run},
+    {"metrics", ctx.metrics},
+    {"traces", ctx.traces()},
+    {"wall_time_s", wall},
+    {"event_count", ctx.eventCount()},
+    {"simulated_s", ctx.simulatedSeconds()},
+    {"ns3_version", ns3Version()},
+    {"ns3_defaults", ns3Defaults},
+  };
+  if (!outDir.empty()) {
+    std::ofstream f(outDir / "result.json");
+    f << result.dump(2) << "\n";
+    if (!f)
+      throw std::runtime_error("cannot write " + (outDir / "result.json").string());
+  }
+  std::cout << result.dump(2) << "\n";
+  return 0;
+}
+
+} // namespace
+
+int runnerMain(int argc, char** argv)
+{
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return runMain(args);
+  }
+  catch (const UsageError& e) {
+    std::cerr << "ndnlab-sim: " << e.what() << "\n";
+    return 2;
+  }
+  catch (const std::exception& e) {
+    std::cerr << "ndnlab-sim: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+} // namespace ndnlab::runner

@@ -1,0 +1,212 @@
+#include "ns3/runner/scenario.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace ndnlab::runner {
+
+const char* toString(ParamType t)
+{
+  switch (t) {
+    case ParamType::Int: return "int";
+    case ParamType::Double: return "double";
+    case ParamType::Bool: return "bool";
+    case ParamType::String: return "string";
+  }
+  return "?";
+}
+
+namespace {
+
+bool parseInt(const std::string& s, int64_t& out)
+{
+  if (s.empty())
+    return false;
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || end != s.c_str() + s.size())
+    return false;
+  out = v;
+  return true;
+}
+
+bool parseDouble(const std::string& s, double& out)
+{
+  if (s.empty())
+    return false;
+  errno = 0;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (errno != 0 || end != s.c_str() + s.size() || !std::isfinite(v))
+    return false;
+  out = v;
+  return true;
+}
+
+bool parseBool(const std::string& s, bool& out)
+{
+  std::string l = s;
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (l == "1" || l == "true" || l == "yes" || l == "on") {
+    out = true;
+    return true;
+  }
+  if (l == "0" || l == "false" || l == "no" || l == "off") {
+    out = false;
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+void checkValue(const std::string& name, ParamType type, const std::string& text)
+{
+  bool ok = true;
+  switch (type) {
+    case ParamType::Int: {
+      int64_t v;
+      ok = parseInt(text, v);
+      break;
+    }
+    case ParamType::Double: {
+      double v;
+      ok = parseDouble(text, v);
+      break;
+    }
+    case ParamType::Bool: {
+      bool v;
+      ok = parseBool(text, v);
+      break;
+    }
+    case ParamType::String: break;
+  }
+  if (!ok)
+    throw UsageError("--" + name + "=" + text + ": not a valid " + toString(type));
+}
+
+Params::Params(const std::vector<ParamSpec>& specs,
+               const std::map<std::string, std::string>& values)
+{
+  for (const auto& s : specs) {
+    checkValue(s.name, s.type, s.defaultValue);
+    m_values[s.name] = {s.type, s.defaultValue};
+    m_set[s.name] = false;
+  }
+  for (const auto& [name, text] : values) {
+    auto it = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == name; });
+    if (it == specs.end()) {
+      std::ostringstream os;
+      os << "unknown parameter --" << name << "; valid parameters:";
+      for (const auto& s : specs)
+        os << " --" << s.name;
+      throw UsageError(os.str());
+    }
+    checkValue(name, it->type, text);
+    if (!it->choices.empty() &&
+        std::find(it->choices.begin(), it->choices.end(), text) == it->choices.end()) {
+      std::ostringstream os;
+      os << "--" << name << "=" << text << ": must be one of";
+      for (const auto& c : it->choices)
+        os << " " << c;
+      throw UsageError(os.str());
+    }
+    m_values[name].second = text;
+    m_set[name] = true;
+  }
+}
+
+const std::string& Params::raw(const std::string& name, ParamType expected) const
+{
+  auto it = m_values.find(name);
+  if (it == m_values.end())
+    throw std::logic_error("scenario reads undeclared parameter '" + name + "'");
+  if (it->second.first != expected)
+    throw std::logic_error("parameter '" + name + "' is " + toString(it->second.first) +
+                           ", read as " + toString(expected));
+  return it->second.second;
+}
+
+int64_t Params::getInt(const std::string& name) const
+{
+  int64_t v = 0;
+  parseInt(raw(name, ParamType::Int), v);
+  return v;
+}
+
+double Params::getDouble(const std::string& name) const
+{
+  double v = 0;
+  parseDouble(raw(name, ParamType::Double), v);
+  return v;
+}
+
+bool Params::getBool(const std::string& name) const
+{
+  bool v = false;
+  parseBool(raw(name, ParamType::Bool), v);
+  return v;
+}
+
+const std::string& Params::getString(const std::string& name) const
+{
+  return raw(name, ParamType::String);
+}
+
+bool Params::isSet(const std::string& name) const
+{
+  auto it = m_set.find(name);
+  return it != m_set.end() && it->second;
+}
+
+nlohmann::json Params::toJson() const
+{
+  auto j = nlohmann::json::object();
+  for (const auto& [name, tv] : m_values) {
+    switch (tv.first) {
+      case ParamType::Int: j[name] = getInt(name); break;
+      case ParamType::Double: j[name] = getDouble(name); break;
+      case ParamType::Bool: j[name] = getBool(name); break;
+      case ParamType::String: j[name] = tv.second; break;
+    }
+  }
+  return j;
+}
+
+Registry& Registry::instance()
+{
+  static Registry registry;
+  return registry;
+}
+
+void Registry::add(Scenario scenario)
+{
+  auto name = scenario.name;
+  if (!m_scenarios.emplace(name, std::move(scenario)).second)
+    throw std::logic_error("ndnlab-sim: scenario '" + name + "' registered twice");
+}
+
+const Scenario* Registry::find(const std::string& name) const
+{
+  auto it = m_scenarios.find(name);
+  return it == m_scenarios.end() ? nullptr : &it->second;
+}
+
+std::vector<const Scenario*> Registry::all() const
+{
+  std::vector<const Scenario*> v;
+  for (const auto& [name, s] : m_scenarios)
+    v.push_back(&s);
+  return v;
+}
+
+Registration::Registration(Scenario scenario)
+{
+  Registry::instance().add(std::move(scenario));
+}
+
+} // namespace ndnlab::runner

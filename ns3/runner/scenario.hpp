@@ -1,0 +1,108 @@
+#pragma once
+// Scenario registry of `ndnlab-sim`: a scenario is a name, a one-line description, a list of
+// typed parameters (default, unit, doc) and a run function. Scenario libraries register
+// themselves with a static `Registration` object (docs/mechanisms/ns3-runner.md); the runner
+// links them as CMake OBJECT libraries, so every registration object is kept by the linker.
+//
+// This library depends on ns-3 and nlohmann-json only (no NDN code), so TCP/IP scenarios
+// (ns3/dcib) and NDN scenarios (ns3/ndnlab) share one runner, one result format and one CLI.
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ndnlab::runner {
+
+class RunContext;
+
+/// Bad command line or bad parameter value: the runner prints the message and exits with 2.
+class UsageError : public std::runtime_error
+{
+public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamType { Int, Double, Bool, String };
+
+/// "int", "double", "bool", "string".
+const char* toString(ParamType t);
+
+/// One scenario parameter, set on the command line as `--Name=value`.
+struct ParamSpec
+{
+  std::string name;                 ///< PascalCase, as in `--Name=value`
+  ParamType type = ParamType::Double;
+  std::string defaultValue;         ///< textual default, parsed like a command-line value
+  std::string unit;                 ///< e.g. "s", "ms", "Gbps", "B"; empty when unitless
+  std::string doc;                  ///< one line
+  std::vector<std::string> choices; ///< String only: allowed values (empty = any string)
+};
+
+/// Parameter values of one run, defaults applied, each checked against its ParamSpec.
+class Params
+{
+public:
+  Params() = default;
+  /// Defaults of every spec, then `values` (name -> text). Throws UsageError for an unknown
+  /// name (the message lists the valid ones) or a value that does not parse as its type.
+  Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values);
+
+  int64_t getInt(const std::string& name) const;
+  double getDouble(const std::string& name) const;
+  bool getBool(const std::string& name) const;
+  const std::string& getString(const std::string& name) const;
+  /// True when the value was given on the command line (not the default).
+  bool isSet(const std::string& name) const;
+
+  /// Every parameter with its typed value: {"Name": 3, "Tcp": "cubic", ...}.
+  nlohmann::json toJson() const;
+
+private:
+  const std::string& raw(const std::string& name, ParamType expected) const;
+
+  std::map<std::string, std::pair<ParamType, std::string>> m_values;
+  std::map<std::string, bool> m_set;
+};
+
+struct Scenario
+{
+  std::string name; ///< kebab-case, e.g. "dcib-artificial-loss"
+  std::string description;
+  std::vector<ParamSpec> params;
+  /// Builds the topology, calls ctx.runSimulation(...) once, then fills ctx.metrics.
+  /// Throws UsageError for parameter values that make no sense together.
+  std::function<void(RunContext& ctx)> run;
+};
+
+/// Process-wide list of scenarios (one per executable; filled before main by Registration).
+class Registry
+{
+public:
+  static Registry& instance();
+
+  /// Throws std::logic_error when the name is taken (two libraries registering one name).
+  void add(Scenario scenario);
+  const Scenario* find(const std::string& name) const;
+  /// Sorted by name.
+  std::vector<const Scenario*> all() const;
+
+private:
+  std::map<std::string, Scenario> m_scenarios;
+};
+
+/// `static const Registration reg{Scenario{...}};` in a scenario's .cpp file.
+struct Registration
+{
+  explicit Registration(Scenario scenario);
+};
+
+/// Parses `text` as `type`; throws UsageError naming `name` on failure. Bool accepts
+/// true/false/1/0/yes/no/on/off.
+void checkValue(const std::string& name, ParamType type, const std::string& text);
+
+} // namespace ndnlab::runner
