@@ -1,5 +1,7 @@
 #include "tools/common/runtime.hpp"
 
+#include <asio/post.hpp>
+
 #include <csignal>
 #include <iostream>
 
@@ -69,7 +71,8 @@ ToolRuntime::run()
 void
 ToolRuntime::stop()
 {
-  io.stop();
+  // Posted, so handlers already queued (e.g. the flush of a reply just sent) run first.
+  asio::post(io, [this] { io.stop(); });
 }
 
 std::span<const BuiltinCommand>

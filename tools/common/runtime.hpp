@@ -53,6 +53,7 @@ public:
 
   /// Runs the io_context until stop() or until it has no more work.
   void run();
+  /// Stops run() after the handlers already queued (pending socket flushes) have run.
   void stop();
 
   asio::io_context io;
