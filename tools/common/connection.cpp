@@ -23,7 +23,7 @@ void
 addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
 {
   app.add_option("--socket", opts.socket,
-                 "Unix socket of the forwarder (default $NDNLAB_SOCKET, else /run/nfd/nfd.sock)");
+                 "Unix socket of the forwarder (default $NDNLAB_SOCKET, then $NDN_CLIENT_TRANSPORT, then /run/nfd/nfd.sock)");
   app.add_option("--connect", opts.connect,
                  "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363");
 }
