@@ -57,6 +57,7 @@ double SenderOptions::effectiveRatio() const
 Selector::Selector(double ratio, SelectionMode mode, uint64_t seed)
   : m_ratio(ratio)
   , m_mode(mode)
+  , m_step(static_cast<uint64_t>(std::llround(ratio * double(Scale))))
   , m_rng(seed)
 {
 }
@@ -65,9 +66,9 @@ bool Selector::next()
 {
   if (m_mode == SelectionMode::Random)
     return m_u(m_rng) < m_ratio;
-  m_credit += m_ratio;
-  if (m_credit >= 1.0 - 1e-12) {
-    m_credit -= 1.0;
+  m_credit += m_step;
+  if (m_credit >= Scale) {
+    m_credit -= Scale;
     return true;
   }
   return false;

@@ -105,9 +105,12 @@ public:
   double ratio() const { return m_ratio; }
 
 private:
+  /// Credit counter in units of 1e-12 packets: decimal ratios (0.1, 0.05) are exact.
+  static constexpr uint64_t Scale = 1'000'000'000'000;
   double m_ratio;
   SelectionMode m_mode;
-  double m_credit = 0;
+  uint64_t m_step;
+  uint64_t m_credit = 0;
   std::mt19937_64 m_rng;
   std::uniform_real_distribution<double> m_u{0.0, 1.0};
 };
