@@ -20,7 +20,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DNDNLAB_WERROR=ON
 endif
 
-.PHONY: all deps build test unit-test py-test fuzz-smoke demo bench fuzz clean
+.PHONY: all deps build py-install test unit-test py-test fuzz-smoke demo bench fuzz clean
 
 all: build
 
@@ -30,8 +30,12 @@ deps:
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 
-build: deps $(BUILD)/build.ninja
+build: deps $(BUILD)/build.ninja py-install
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The Python package (ndnlab-campaign, -plot, -report), editable; quick when already installed.
+py-install:
+	@PYTHON=$(PYTHON) STAMP=$(abspath $(BUILD))/.py-install python/install
 
 test: build
 	@$(MAKE) --no-print-directory unit-test py-test fuzz-smoke

@@ -1,0 +1,347 @@
+"""`ndnlab campaign SPEC.toml`: every grid point x seed of a spec as one simulator subprocess,
+scheduled on Dask, recorded in the result store; runs already there are skipped."""
+
+import argparse
+import contextlib
+import datetime
+import logging
+import os
+import pathlib
+import shutil
+import signal
+import sys
+import time
+
+from ndnlab import spec as specmod
+from ndnlab.store import ResultStore, StoreError
+from ndnlab.worker import execute_run, simulator_version, terminate_running
+
+EXIT_OK, EXIT_RUNS_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+DEFAULT_SIMULATOR = "ndnlab-sim"
+DEFAULT_PROGRESS_INTERVAL_S = 10.0
+_POLL_S = 0.2  # seconds between checks for finished runs
+
+
+class CampaignError(Exception):
+    """A campaign that cannot start (no simulator, store in use, no scheduler)."""
+
+
+def default_workers():
+    """One worker process per CPU this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _build_dirs():
+    """Where a built ndnlab-sim may be: $NDNLAB_BUILD, and build/ of the checkout this package
+    is installed from (editable installs)."""
+    dirs = []
+    if os.environ.get("NDNLAB_BUILD"):
+        dirs.append(pathlib.Path(os.environ["NDNLAB_BUILD"]))
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    if (repo / "CMakeLists.txt").exists():
+        dirs.append(repo / "build")
+    return dirs
+
+
+def resolve_simulator(configured, override=None):
+    """The simulator to run: --sim, else the spec's `simulator`, else $NDNLAB_SIM, else
+    ndnlab-sim on PATH, else ndnlab-sim in a build directory. Returns (path, tried) where path
+    is None if nothing was found."""
+    name = override or configured or os.environ.get("NDNLAB_SIM") or DEFAULT_SIMULATOR
+    tried = [name]
+    if "/" in name:
+        path = pathlib.Path(name).expanduser().resolve()
+        ok = path.is_file() and os.access(path, os.X_OK)
+        return (str(path) if ok else None), tried
+    found = shutil.which(name)
+    if found:
+        return found, tried
+    if name == DEFAULT_SIMULATOR:
+        for build in _build_dirs():
+            for candidate in (build / "ns3" / name, build / name, build / "ns3" / "ndnlab" / name):
+                tried.append(str(candidate))
+                if candidate.is_file() and os.access(candidate, os.X_OK):
+                    return str(candidate), tried
+    return None, tried
+
+
+class Progress:
+    """Progress of a campaign on stderr: a tqdm bar on a terminal, else a line every
+    `interval` seconds (and at the end), so that logs of batch jobs show it too."""
+
+    def __init__(self, total, name, stream=None, interval=DEFAULT_PROGRESS_INTERVAL_S):
+        self.total, self.name, self.interval = total, name, interval
+        self.stream = stream or sys.stderr
+        self.done = self.failed = 0
+        self.start = time.monotonic()
+        self.bar = None
+        self._last_line = None
+        if self.stream.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=name, unit="run", file=self.stream,
+                            dynamic_ncols=True)
+        else:
+            self._line()
+
+    def update(self, ok):
+        self.done += 1
+        self.failed += 0 if ok else 1
+        if self.bar is not None:
+            self.bar.update(1)
+            if self.failed:
+                self.bar.set_postfix(failed=self.failed)
+        elif time.monotonic() - self._last_line >= self.interval or self.done == self.total:
+            self._line()
+
+    def tick(self):
+        """Called while waiting: keeps the periodic lines coming when runs are long."""
+        if self.bar is None and time.monotonic() - self._last_line >= self.interval:
+            self._line()
+
+    def note(self, text):
+        if self.bar is not None:
+            self.bar.write(text, file=self.stream)
+        else:
+            print(text, file=self.stream, flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+    def _line(self):
+        elapsed = time.monotonic() - self.start
+        text = (f"{self.name}: {self.done}/{self.total} runs done, {self.failed} failed, "
+                f"elapsed {_duration(elapsed)}")
+        if 0 < self.done < self.total:
+            text += f", eta {_duration(elapsed / self.done * (self.total - self.done))}"
+        print(text, file=self.stream, flush=True)
+        self._last_line = time.monotonic()
+
+
+def _duration(seconds):
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+@contextlib.contextmanager
+def dask_client(scheduler=None, workers=None):
+    """A distributed Client: on `scheduler` (tcp://host:8786) if given, else on a LocalCluster
+    of `workers` single-threaded worker processes (default: one per CPU)."""
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s", set_as_default=False)
+        except OSError as e:
+            raise CampaignError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
+        with client:
+            yield client
+        return
+    # Worker processes ignore SIGINT (inherited across spawn): Ctrl-C reaches only this process,
+    # which cancels the runs and stops their simulators itself (see run_campaign).
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                               processes=True, host="127.0.0.1", dashboard_address=None,
+                               memory_limit=0, silence_logs=logging.ERROR)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with cluster, Client(cluster, set_as_default=False) as client:
+        yield client
+
+
+def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
+                 simulator=None, progress_interval=DEFAULT_PROGRESS_INTERVAL_S, out=None):
+    """Runs the campaign; returns the exit status (EXIT_*). Messages go to `out` (stdout),
+    progress and failures to stderr."""
+    out = out or sys.stdout
+    runs = spec.runs()
+    sim, tried = resolve_simulator(spec.simulator, simulator)
+    if sim is None:
+        if not scheduler or "/" in tried[0]:
+            raise CampaignError(f"simulator not found (tried {', '.join(tried)}); build it "
+                                "(make build), put it on PATH, or set $NDNLAB_SIM or "
+                                "campaign.simulator in the spec")
+        sim = tried[0]  # resolved on the workers' PATH
+    store = ResultStore(spec.store)
+
+    with store.lock():
+        version = _version(sim, scheduler, workers)
+        keyed = [(run, run.key(version)) for run in runs]
+        done = store.done_keys()
+        todo = keyed if force else [(run, key) for run, key in keyed if key not in done]
+        skipped = len(keyed) - len(todo) if not force else 0
+        points = len(spec.grid_points())
+        print(f"campaign {spec.name}: {len(runs)} runs ({points} grid points x "
+              f"{len(spec.seeds)} seeds) of {spec.scenario}; simulator {sim} ({version}); "
+              f"store {store.root}", file=out)
+        if force:
+            print(f"--force: rerunning all {len(todo)} runs", file=out)
+        elif not todo:
+            print(f"nothing to run: all {len(runs)} runs are already in the store "
+                  "(--force reruns them)", file=out)
+            return EXIT_OK
+        elif skipped:
+            print(f"{skipped} runs already in the store are skipped; {len(todo)} to run",
+                  file=out)
+        tasks = [{"key": key, "command": run.command(sim, str(store.run_dir(key))),
+                  "out_dir": str(store.run_dir(key)), "timeout": spec.timeout}
+                 for run, key in todo]
+        if dry_run:
+            for (run, key), task in zip(todo, tasks):
+                print(" ".join(_quote(a) for a in task["command"]), file=out)
+            print(f"dry run: {len(tasks)} runs would run", file=out)
+            return EXIT_OK
+        store.save_spec(spec)
+        meta = {key: {"campaign": spec.name, "scenario": run.scenario, "params": run.params,
+                      "seed": run.seed, "sim_version": version}
+                for run, key in todo}
+        labels = {key: run.label() for run, key in todo}
+        return _execute(store, tasks, meta, labels, spec.name, scheduler, workers,
+                        progress_interval, out)
+
+
+def _version(sim, scheduler, workers):
+    if os.path.isabs(sim) or shutil.which(sim):
+        return simulator_version(sim)
+    with dask_client(scheduler, workers) as client:
+        return client.submit(simulator_version, sim, pure=False).result()
+
+
+def _quote(arg):
+    import shlex
+    return shlex.quote(arg)
+
+
+def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):
+    from distributed import as_completed
+
+    start = time.monotonic()
+    failures = []
+    with dask_client(scheduler, workers) as client:
+        n_workers = len(client.scheduler_info().get("workers", {}))
+        where = scheduler or "a local cluster"
+        print(f"running {len(tasks)} runs on {n_workers} workers ({where})", file=out, flush=True)
+        futures = client.map(execute_run, tasks, key=[f"ndnlab-run-{t['key']}" for t in tasks],
+                             pure=False)
+        keys = {f.key: t["key"] for f, t in zip(futures, tasks)}
+        progress = Progress(len(tasks), name, interval=interval)
+        pending = set(futures)
+        completed = as_completed(futures, loop=client.loop)
+        try:
+            while pending:
+                finished = completed.next_batch(block=False)
+                if not finished:
+                    time.sleep(_POLL_S)
+                    progress.tick()
+                for future in finished:
+                    pending.discard(future)
+                    record = _collect(future, keys[future.key])
+                    record.update(meta[record["key"]])
+                    store.append(record)
+                    ok = record["status"] == "ok"
+                    progress.update(ok)
+                    if not ok:
+                        failures.append(record)
+                        progress.note(_failure_text(record, labels[record["key"]]))
+        except KeyboardInterrupt:
+            progress.close()
+            print(f"\ninterrupted: cancelling {len(pending)} unfinished runs", file=sys.stderr,
+                  flush=True)
+            client.cancel(list(pending))
+            with contextlib.suppress(Exception):
+                client.run(terminate_running)
+            done = len(tasks) - len(pending)
+            print(f"campaign {name} interrupted: {done} of {len(tasks)} runs recorded; "
+                  "run the same command again to resume", file=out, flush=True)
+            return EXIT_INTERRUPTED
+        progress.close()
+    elapsed = _duration(time.monotonic() - start)
+    ok = len(tasks) - len(failures)
+    print(f"campaign {name}: {len(tasks)} runs in {elapsed}: {ok} ok, {len(failures)} failed; "
+          f"results in {store.root}", file=out)
+    if failures:
+        for record in failures:
+            print(f"  failed: {labels[record['key']]} ({record['status']}: {record['error']}; "
+                  f"{store.run_dir(record['key'])})", file=out)
+        print("failed runs are retried by the next invocation", file=out)
+        return EXIT_RUNS_FAILED
+    return EXIT_OK
+
+
+def _collect(future, key):
+    """The record a finished future carries, or an error record if the task itself failed."""
+    try:
+        return future.result()
+    except Exception as e:  # noqa: BLE001 - a worker crash must not end the campaign
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
+        return {"key": key, "status": "error", "error": f"{type(e).__name__}: {e}",
+                "exit_code": None, "stderr_tail": "", "result": None, "finished": now,
+                "wall_time_s": None, "worker": None}
+
+
+def _failure_text(record, label):
+    text = f"run failed: {label}: {record['status']}"
+    if record.get("error"):
+        text += f" ({record['error']})"
+    tail = (record.get("stderr_tail") or "").strip()
+    if tail:
+        text += "\n  stderr: " + "\n  stderr: ".join(tail.splitlines()[-5:])
+    return text
+
+
+def build_parser(prog=None):
+    parser = argparse.ArgumentParser(
+        prog=prog or "ndnlab campaign",
+        description="Run every grid point x seed of a campaign spec as one simulator run on Dask, "
+                    "storing results in the spec's result store. Runs already in the store are "
+                    "skipped, so an interrupted campaign resumes where it stopped.",
+        epilog="Exit status: 0 all runs ok (or nothing to run), 1 some runs failed (recorded with "
+               "exit code and stderr tail), 2 bad spec or arguments, 130 interrupted. "
+               "Spec format: docs/campaigns.md.")
+    parser.add_argument("spec", metavar="SPEC.toml", help="campaign spec file")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="Dask scheduler to use (e.g. tcp://host:8786) instead of a local "
+                             "cluster; the store must be on a filesystem the workers share")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help=f"worker processes of the local cluster (default: one per CPU, "
+                             f"here {default_workers()})")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the commands of the runs that would run, run nothing")
+    parser.add_argument("--force", action="store_true",
+                        help="rerun every run, even those already in the store")
+    parser.add_argument("--sim", metavar="PATH",
+                        help="simulator executable (overrides the spec and $NDNLAB_SIM)")
+    parser.add_argument("--progress-interval", type=float, default=DEFAULT_PROGRESS_INTERVAL_S,
+                        metavar="S", help="seconds between progress lines when stderr is not a "
+                                          "terminal (default %(default)g)")
+    return parser
+
+
+def main(argv=None, prog=None):
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.workers is not None and args.scheduler:
+        print("ndnlab campaign: --workers is ignored with --scheduler", file=sys.stderr)
+    try:
+        spec = specmod.load_spec(args.spec)
+        return run_campaign(spec, scheduler=args.scheduler, workers=args.workers,
+                            dry_run=args.dry_run, force=args.force, simulator=args.sim,
+                            progress_interval=max(0.1, args.progress_interval))
+    except (specmod.SpecError, StoreError, CampaignError) as e:
+        print(f"ndnlab campaign: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("ndnlab campaign: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Shared by plot and report: loading a SPEC.toml or store, --where filters, which parameters
+vary, value order and number formatting."""
+
+import math
+
+from ndnlab.paper import normalize
+from ndnlab.spec import SpecError
+from ndnlab.store import StoreError, is_number, open_source
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message says what to give instead."""
+
+
+def load(source, include_failed=False):
+    """(DataFrame of ok runs, spec or None, store) for a SPEC.toml or a store directory."""
+    try:
+        store, spec = open_source(source)
+        df = store.load(spec=spec, include_failed=include_failed)
+    except (SpecError, StoreError) as e:
+        raise UsageError(str(e)) from None
+    return df, spec, store
+
+
+def parse_where(items):
+    """["Name=value", ...] -> {Name: value}."""
+    where = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise UsageError(f"--where {item!r}: expected NAME=VALUE")
+        where[name] = value
+    return where
+
+
+def apply_where(df, where):
+    """Rows whose parameters equal the --where values (compared after paper.normalize)."""
+    for name, value in where.items():
+        if name not in df.columns:
+            name = next((p for p in df.attrs.get("params", []) if normalize(p) == normalize(name)),
+                        name)
+        if name not in df.columns:
+            raise UsageError(f"--where {name}: no such parameter; parameters: "
+                             f"{', '.join(df.attrs.get('params', [])) or '(none)'}")
+        wanted = normalize(value)
+        mask = df[name].map(lambda v: normalize(v) == wanted)
+        if not mask.any():
+            seen = ", ".join(sorted({str(v) for v in df[name].dropna()}))
+            raise UsageError(f"--where {name}={value}: no run has that value; values: {seen}")
+        attrs = dict(df.attrs)
+        df = df[mask]
+        df.attrs.update(attrs)
+    return df
+
+
+def varying(df, columns):
+    """The columns among `columns` that take more than one value in df."""
+    out = []
+    for column in columns:
+        if column in df and df[column].map(_hashable).nunique(dropna=False) > 1:
+            out.append(column)
+    return out
+
+
+def spec_order(names, spec):
+    """Parameter names in the order the spec lists them (grid first, then fixed), others last."""
+    if spec is None:
+        return list(names)
+    order = []
+    for grid in spec.grids:
+        order += [n for n in grid if n not in order]
+    order += [n for n in spec.fixed if n not in order]
+    rank = {n: i for i, n in enumerate(order)}
+    return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
+
+
+def constant_values(df, columns):
+    """{column: value} for the columns that take a single value in df."""
+    values = {}
+    for column in columns:
+        if column in df and len(df) and df[column].map(_hashable).nunique(dropna=False) == 1:
+            values[column] = df[column].iloc[0]
+    return values
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def value_order(df, column, spec=None):
+    """Distinct values of a column: numeric ones ascending; others in the spec's grid order if
+    known, else sorted as text."""
+    values = list(dict.fromkeys(v for v in df[column].tolist() if v is not None))
+    if values and all(is_number(v) for v in values):
+        return sorted(values)
+    if spec is not None:
+        order = []
+        for grid in spec.grids:
+            order += [v for v in grid.get(column, []) if v not in order]
+        if column in spec.fixed:
+            order.append(spec.fixed[column])
+        rank = {normalize(v): i for i, v in enumerate(order)}
+        return sorted(values, key=lambda v: (rank.get(normalize(v), len(rank)), str(v)))
+    return sorted(values, key=str)
+
+
+def numeric_metrics(df):
+    """Metric columns holding numbers in at least one row (lists and text excluded)."""
+    return [m for m in df.attrs.get("metrics", []) if m in df and df[m].map(is_number).any()]
+
+
+def check_column(df, name, what, options):
+    """Raises UsageError unless `name` is a column; lists the choices."""
+    if name not in df.columns:
+        raise UsageError(f"{what} {name!r} is not in the results; choices: "
+                         f"{', '.join(options) or '(none)'}")
+
+
+def fmt(value):
+    """A number for a table: integers as such, others with 4 significant digits."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float) and math.isnan(value):
+        return "-"
+    if isinstance(value, int) or (abs(value) >= 1e4 and float(value).is_integer()):
+        return str(int(value))
+    if abs(value) >= 1e4:
+        return f"{value:.0f}"
+    return f"{value:.4g}"
+
+
+def fmt_pct(fraction):
+    """A fraction as a signed percentage (+4.3%); '-' for NaN."""
+    if fraction is None or (isinstance(fraction, float) and math.isnan(fraction)):
+        return "-"
+    return f"{fraction * 100:+.1f}%"

@@ -1,0 +1,116 @@
+"""BLEnD (Rahman, Liang, Zhang): Interest bundling over one-hop Wi-Fi, ndnSIM 2.7, 1460-byte
+Data payloads, 100 MB file.
+
+Conditions: standard ("802.11b" at 11 Mbps, "802.11n" at 24 Mbps), consumer ("aimd",
+"cubic", "one-interest": the paper's one-Interest upper bound), bi (bundle interval; 0 = no
+bundling, the paper's own convention in Fig. 8), rto_k (the RTT-variance multiplier gamma).
+Metrics: goodput_mbps, and for Fig. 8/9 sender_tx (sender link-layer transmissions), rtx,
+app_sent, p_sent, c_rcv (Fig. 9's columns).
+
+Fig. 7 and Fig. 8 are bar charts whose bars are not printed as numbers; the text gives the
+gains, kept here as Comparisons. The absolute Fig. 7 values below are derived as Fig. 1's
+default x (1 + gain), which matches Fig. 9's printed 13.32 Mbps for AIMD on 802.11n.
+"""
+
+from ndnlab.paper import Comparison, Experiment, Reference
+
+CITATION = ("M. A. Rahman, T. Liang, B. Zhang, \"BLEnD: Improving NDN Performance Over "
+            "Wireless Links Using Interest Bundling\" (shared/papers/blend-interest-bundling.txt)")
+
+B, N = "802.11b", "802.11n"
+DEFAULT_CC = ("aimd", "cubic")
+DEFAULTS = {"bi": 0}
+
+FIG1_REFERENCES = (
+    Reference("goodput_mbps", 4.4, {"standard": B, "consumer": DEFAULT_CC, "bi": 0}, "Mbps",
+              "Fig. 1", "default (no bundle); one number for the AIMD and CUBIC pipelines"),
+    Reference("goodput_mbps", 9.7, {"standard": N, "consumer": DEFAULT_CC, "bi": 0}, "Mbps",
+              "Fig. 1", "default (no bundle); one number for the AIMD and CUBIC pipelines"),
+    Reference("goodput_mbps", 7.0, {"standard": B, "consumer": "one-interest"}, "Mbps",
+              "Fig. 1", "one Interest, then the producer pushes the whole file"),
+    Reference("goodput_mbps", 18.6, {"standard": N, "consumer": "one-interest"}, "Mbps",
+              "Fig. 1", "one Interest, then the producer pushes the whole file"),
+)
+
+FIG1_COMPARISONS = tuple(
+    Comparison(f"one Interest vs {cc.upper()} ({std})", "goodput_mbps", gain,
+               {"standard": std, "consumer": "one-interest"},
+               {"standard": std, "consumer": cc, "bi": 0}, "Fig. 1",
+               "the paper's default is one number for AIMD and CUBIC")
+    for std, gain in ((B, 59.1), (N, 91.7)) for cc in DEFAULT_CC
+)
+
+# Section V-B: BLEnD (BI = 15) over default, per pipeline and standard.
+_FIG7_GAINS = {("aimd", B): 32.57, ("aimd", N): 37.03, ("cubic", B): 31.9, ("cubic", N): 35.33}
+_FIG1_DEFAULT = {B: 4.4, N: 9.7}
+
+FIG7_COMPARISONS = tuple(
+    Comparison(f"BLEnD BI=15 vs default, {cc.upper()} ({std})", "goodput_mbps", gain,
+               {"standard": std, "consumer": cc, "bi": 15},
+               {"standard": std, "consumer": cc, "bi": 0}, "Fig. 7 (Sec. V-B)")
+    for (cc, std), gain in _FIG7_GAINS.items()
+)
+
+FIG7_REFERENCES = tuple(
+    Reference("goodput_mbps", round(_FIG1_DEFAULT[std] * (1 + gain / 100), 2),
+              {"standard": std, "consumer": cc, "bi": 15}, "Mbps", "Fig. 7",
+              f"derived: Fig. 1 default {_FIG1_DEFAULT[std]} x (1 + {gain}%)")
+    for (cc, std), gain in _FIG7_GAINS.items()
+) + tuple(
+    Reference("goodput_mbps", value, {"standard": std, "consumer": cc, "bi": 0}, "Mbps",
+              "Fig. 7", "taken from Fig. 1 (Fig. 7 bars are not printed as numbers)")
+    for std, value in _FIG1_DEFAULT.items() for cc in DEFAULT_CC
+)
+
+FIG8_COMPARISONS = (
+    Comparison("sender Tx, BI=15 vs BI=10, AIMD (802.11b)", "sender_tx", -31.4,
+               {"standard": B, "consumer": "aimd", "bi": 15},
+               {"standard": B, "consumer": "aimd", "bi": 10}, "Fig. 8b (Sec. V-C)"),
+)
+
+# Fig. 9 table: 802.11n, 100 MB, BI = 15, Data_pkts = 71821.
+_FIG9_ROWS = {
+    ("aimd", 4): (629, 72450, 72450, 71847, 13.32),
+    ("aimd", 10): (590, 72411, 72411, 71821, 13.33),
+    ("aimd", 20): (580, 72401, 72401, 71821, 13.34),
+    ("cubic", 4): (2567, 74388, 74388, 72315, 13.1),
+    ("cubic", 10): (1982, 73803, 73803, 71996, 13.2),
+    ("cubic", 20): (1616, 73437, 73437, 71827, 13.25),
+}
+_FIG9_METRICS = (("rtx", ""), ("app_sent", "Interests"), ("p_sent", "frames"),
+                 ("c_rcv", "Data"), ("goodput_mbps", "Mbps"))
+
+FIG9_REFERENCES = tuple(
+    Reference(metric, value, {"standard": N, "consumer": cc, "bi": 15, "rto_k": k}, unit,
+              "Fig. 9")
+    for (cc, k), row in _FIG9_ROWS.items()
+    for (metric, unit), value in zip(_FIG9_METRICS, row)
+)
+
+FIG9_COMPARISONS = (
+    Comparison("CUBIC RTx, gamma=10 vs 4", "rtx", -22.7,
+               {"standard": N, "consumer": "cubic", "bi": 15, "rto_k": 10},
+               {"standard": N, "consumer": "cubic", "bi": 15, "rto_k": 4}, "Fig. 9 (Sec. VI-A)"),
+    Comparison("CUBIC RTx, gamma=20 vs 4", "rtx", -37.0,
+               {"standard": N, "consumer": "cubic", "bi": 15, "rto_k": 20},
+               {"standard": N, "consumer": "cubic", "bi": 15, "rto_k": 4}, "Fig. 9 (Sec. VI-A)"),
+)
+
+
+def _experiment(name, title, references=(), comparisons=()):
+    return Experiment(name, title, CITATION, tuple(references), tuple(comparisons), DEFAULTS)
+
+
+EXPERIMENTS = [
+    _experiment("blend-fig1", "BLEnD Fig. 1: default pipelines vs the one-Interest bound",
+                FIG1_REFERENCES, FIG1_COMPARISONS),
+    _experiment("blend-fig7", "BLEnD Fig. 7: bundled (BI=15) vs default goodput",
+                FIG7_REFERENCES, FIG7_COMPARISONS),
+    _experiment("blend-fig8", "BLEnD Fig. 8: effect of the bundle interval", (),
+                FIG8_COMPARISONS),
+    _experiment("blend-fig9", "BLEnD Fig. 9: effect of the RTO multiplier gamma (802.11n)",
+                FIG9_REFERENCES, FIG9_COMPARISONS),
+    _experiment("blend", "BLEnD: every published number",
+                FIG1_REFERENCES + FIG7_REFERENCES + FIG9_REFERENCES,
+                FIG1_COMPARISONS + FIG7_COMPARISONS + FIG8_COMPARISONS + FIG9_COMPARISONS),
+]

@@ -1,0 +1,180 @@
+"""`ndnlab plot SPEC.toml|STORE --x PARAM --y METRIC`: a figure of a campaign's results.
+
+bar and line plots show the mean over seeds with 95% confidence intervals (Student t) as
+error bars; cdf plots the empirical distribution of the metric over runs (list-valued metrics,
+e.g. per-flow completion times, contribute every element)."""
+
+import argparse
+import pathlib
+import sys
+
+from ndnlab import data, metrics, paper
+from ndnlab.store import is_number
+
+KINDS = ("bar", "line", "cdf")
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def _label(name, value):
+    return f"{name}={value}"
+
+
+def _reference_value(exp, mapping, metric, params):
+    """The paper's value for `metric` under our parameter values, most specific first."""
+    if exp is None:
+        return None
+    best = None
+    for ref in exp.references:
+        if paper.resolve_name(ref.metric, [metric], mapping.metrics) != metric:
+            continue
+        if paper.matches(ref.where, params, exp, mapping.params, mapping.values):
+            if best is None or len(ref.where) > len(best.where):
+                best = ref
+    return best
+
+
+def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None, title=None):
+    """The matplotlib Figure for already filtered runs `df`."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    mapping = spec.paper if spec is not None else paper_mapping_none()
+    params = df.attrs.get("params", [])
+    fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
+    hues = data.value_order(df, hue, spec) if hue else [None]
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+    if kind == "cdf":
+        for i, h in enumerate(hues):
+            sub = df if h is None else df[df[hue] == h]
+            values = []
+            for v in sub[y]:
+                values.extend(v if isinstance(v, list) else [v])
+            xs, fs = metrics.ecdf(values)
+            if xs:
+                ax.step(xs, fs, where="post", color=colors[i % len(colors)],
+                        label=None if h is None else _label(hue, h))
+        ax.set_xlabel(y)
+        ax.set_ylabel("fraction of samples (CDF)")
+        ax.set_ylim(0, 1.02)
+    else:
+        xs = data.value_order(df, x, spec)
+        paper_drawn = False
+        width = 0.8 / len(hues)
+        for i, h in enumerate(hues):
+            sub = df if h is None else df[df[hue] == h]
+            means, errs, positions, refs = [], [], [], []
+            for j, xv in enumerate(xs):
+                cell = sub[sub[x] == xv]
+                mean, ci = metrics.mean_ci(v for v in cell[y] if is_number(v))
+                pos = (j - 0.4 + width * (i + 0.5)) if kind == "bar" else xv
+                means.append(mean)
+                errs.append(ci)
+                positions.append(pos)
+                ref = None
+                if experiment is not None and len(cell):
+                    ref = _reference_value(experiment, mapping, y,
+                                           data.constant_values(cell, params))
+                refs.append((pos, ref.value if ref else None))
+            color = colors[i % len(colors)]
+            label = None if h is None else _label(hue, h)
+            if kind == "bar":
+                ax.bar(positions, means, width * 0.95, yerr=errs, capsize=3, color=color,
+                       label=label)
+            else:
+                ax.errorbar(positions, means, yerr=errs, marker="o", capsize=3, color=color,
+                            label=label)
+            for pos, value in refs:
+                if value is None:
+                    continue
+                ax.plot([pos], [value], marker="D", markersize=7, markerfacecolor="none",
+                        markeredgecolor="black", linestyle="none",
+                        label=None if paper_drawn else f"paper ({experiment.name})")
+                paper_drawn = True
+        if kind == "bar":
+            ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+        ax.set_xlabel(x)
+        ax.set_ylabel(f"{y} (mean, 95% CI)")
+        ax.grid(axis="y", alpha=0.3)
+    if hue or ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+    ax.set_title(title or (spec.name if spec is not None else ""), fontsize="medium")
+    return fig
+
+
+def paper_mapping_none():
+    from ndnlab.spec import PaperMapping
+    return PaperMapping()
+
+
+def build_parser(prog=None):
+    parser = argparse.ArgumentParser(
+        prog=prog or "ndnlab plot",
+        description="Plot a metric of a campaign's runs against a parameter (mean over seeds "
+                    "with 95% confidence intervals), or its CDF.")
+    parser.add_argument("source", metavar="SPEC.toml|STORE",
+                        help="campaign spec (its runs) or result-store directory (all runs)")
+    parser.add_argument("--x", metavar="PARAM", help="parameter on the x axis (bar, line)")
+    parser.add_argument("--y", metavar="METRIC", required=True, help="metric to plot")
+    parser.add_argument("--hue", metavar="PARAM", help="parameter that colours the series")
+    parser.add_argument("--kind", choices=KINDS, default="bar", help="default: %(default)s")
+    parser.add_argument("--where", action="append", metavar="NAME=VALUE",
+                        help="keep only runs with this parameter value (repeatable)")
+    parser.add_argument("--paper", metavar="EXPERIMENT",
+                        help="mark the paper's values (default: the spec's paper.experiment; "
+                             "'none' for no marks)")
+    parser.add_argument("--title", help="figure title (default: the campaign name)")
+    parser.add_argument("-o", "--output", metavar="FIG", required=True,
+                        help=f"output file ({', '.join(FORMATS)})")
+    return parser
+
+
+def run(args):
+    output = pathlib.Path(args.output)
+    if output.suffix.lower() not in FORMATS:
+        raise data.UsageError(f"-o {output}: use a file name ending in {', '.join(FORMATS)}")
+    if args.kind == "cdf" and args.x:
+        raise data.UsageError("--x is not used with --kind cdf (the metric is the x axis)")
+    if args.kind != "cdf" and not args.x:
+        raise data.UsageError(f"--kind {args.kind} needs --x PARAM")
+    df, spec, store = data.load(args.source)
+    if df.empty:
+        raise data.UsageError(f"no successful runs in {store.root} for {args.source}")
+    params = df.attrs.get("params", [])
+    data.check_column(df, args.y, "--y metric", data.numeric_metrics(df))
+    for option, name in (("--x", args.x), ("--hue", args.hue)):
+        if name:
+            data.check_column(df, name, f"{option} parameter", params)
+    df = data.apply_where(df, data.parse_where(args.where))
+    others = [p for p in data.varying(df, params) if p not in (args.x, args.hue)]
+    if others:
+        raise data.UsageError(
+            "these parameters also vary and would be mixed: " + ", ".join(
+                f"{p} ({', '.join(map(str, data.value_order(df, p, spec)))})" for p in others)
+            + "; pick one with --where NAME=VALUE or use it as --hue")
+    experiment = None
+    name = args.paper or (spec.paper.experiment if spec is not None else None)
+    if name and name != "none":
+        try:
+            experiment = paper.get_experiment(name)
+        except KeyError as e:
+            raise data.UsageError(str(e.args[0])) from None
+    fig = make_figure(df, args.y, args.x, args.hue, args.kind, spec, experiment, args.title)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(output, dpi=150)
+    print(f"wrote {output} ({len(df)} runs)")
+    return 0
+
+
+def main(argv=None, prog=None):
+    args = build_parser(prog).parse_args(argv)
+    try:
+        return run(args)
+    except data.UsageError as e:
+        print(f"ndnlab plot: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,302 @@
+"""`ndnlab report SPEC.toml|STORE [--paper EXPERIMENT] -o REPORT.md`: markdown tables of a
+campaign's results (mean, stddev, 95% CI and number of seeds per group) with the paper's
+published numbers beside ours and the relative difference."""
+
+import argparse
+import datetime
+import math
+import pathlib
+import sys
+
+from ndnlab import data, metrics, paper
+from ndnlab.spec import PaperMapping
+from ndnlab.store import STATUS_OK, is_number
+
+
+def _cell(value):
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+class _Notes:
+    """Footnotes for the paper's sources: each distinct (source, note) gets a number."""
+
+    def __init__(self):
+        self.items = {}
+
+    def mark(self, source, note):
+        if not note:
+            return source
+        key = (source, note)
+        number = self.items.setdefault(key, len(self.items) + 1)
+        return f"{source} [{number}]"
+
+    def lines(self):
+        return [f"{n}. {source}: {note}" for (source, note), n in self.items.items()]
+
+
+def best_reference(exp, mapping, metric, metric_columns, params):
+    """The most specific reference of `exp` for our `metric` under `params`, or None."""
+    best = None
+    for ref in exp.references:
+        if paper.resolve_name(ref.metric, metric_columns, mapping.metrics) != metric:
+            continue
+        if paper.matches(ref.where, params, exp, mapping.params, mapping.values):
+            if best is None or len(ref.where) > len(best.where):
+                best = ref
+    return best
+
+
+def paper_metrics(exp, mapping, metric_columns):
+    """Our metric columns that the experiment has numbers for, in the paper's order."""
+    names = [r.metric for r in exp.references] + [c.metric for c in exp.comparisons]
+    found = []
+    for name in dict.fromkeys(names):
+        column = paper.resolve_name(name, metric_columns, mapping.metrics)
+        if column is not None and column not in found:
+            found.append(column)
+    return found
+
+
+def results_table(df, by, metric_names, exp, mapping, notes, spec=None):
+    params = df.attrs.get("params", [])
+    metric_columns = df.attrs.get("metrics", [])
+    header = list(by) + ["metric", "mean", "stddev", "95% CI ±", "n"]
+    if exp is not None:
+        header += ["paper", "ours vs paper", "paper source"]
+    rows, matched = [], 0
+    groups = _groups(df, by, spec)
+    for key, group in groups:
+        group_params = data.constant_values(group, params)
+        for metric in metric_names:
+            values = [float(v) for v in group[metric] if is_number(v)]
+            if not values:
+                continue
+            mean, ci = metrics.mean_ci(values)
+            row = [data.fmt(v) if is_number(v) else str(v) for v in key]
+            row += [metric, data.fmt(mean), data.fmt(metrics.stddev(values)), data.fmt(ci),
+                    str(len(values))]
+            if exp is not None:
+                ref = best_reference(exp, mapping, metric, metric_columns, group_params)
+                if ref is None:
+                    row += ["", "", ""]
+                else:
+                    matched += 1
+                    row += [str(ref.value) + (f" {ref.unit}" if ref.unit else ""),
+                            data.fmt_pct(metrics.relative_diff(mean, ref.value)),
+                            notes.mark(ref.source, ref.note)]
+            rows.append(row)
+    return header, rows, matched
+
+
+def _groups(df, by, spec):
+    """(values tuple, sub-DataFrame) per combination of `by`, in value_order of each column."""
+    if not by:
+        return [((), df)]
+    orders = [data.value_order(df, column, spec) for column in by]
+    out = []
+
+    def rec(i, sub, key):
+        if i == len(by):
+            if len(sub):
+                out.append((tuple(key), sub))
+            return
+        for value in orders[i]:
+            rec(i + 1, sub[sub[by[i]] == value], key + [value])
+
+    rec(0, df, [])
+    return out
+
+
+def comparison_table(df, varying_params, exp, mapping, notes):
+    """Rows for the experiment's published relative changes, per combination of the varying
+    parameters the comparison does not mention."""
+    params = df.attrs.get("params", [])
+    metric_columns = df.attrs.get("metrics", [])
+    records = df[params].to_dict("records") if params else [{} for _ in range(len(df))]
+    rows = []
+    for comp in exp.comparisons:
+        metric = paper.resolve_name(comp.metric, metric_columns, mapping.metrics)
+        if metric is None:
+            continue
+        named = set(paper.condition_columns(comp.where, params, mapping.params)
+                    + paper.condition_columns(comp.baseline, params, mapping.params))
+        context = [p for p in varying_params if p not in named]
+        contexts = {}
+        for i, record in enumerate(records):
+            ctx = tuple((p, record[p]) for p in context)
+            side = None
+            if paper.matches(comp.where, record, exp, mapping.params, mapping.values):
+                side = 0
+            elif paper.matches(comp.baseline, record, exp, mapping.params, mapping.values):
+                side = 1
+            if side is not None and is_number(df[metric].iloc[i]):
+                contexts.setdefault(ctx, ([], []))[side].append(float(df[metric].iloc[i]))
+        for ctx, (ours, base) in contexts.items():
+            if not ours or not base:
+                continue
+            mean_a, mean_b = metrics.mean_ci(ours)[0], metrics.mean_ci(base)[0]
+            change = (mean_a / mean_b - 1) * 100 if mean_b else math.nan
+            where = ", ".join(f"{p}={v}" for p, v in ctx) or "all runs"
+            rows.append([comp.label, where, metric, f"{len(ours)} / {len(base)}",
+                         f"{change:+.1f}%", f"{comp.value_pct:+.1f}%",
+                         f"{change - comp.value_pct:+.1f} pp", notes.mark(comp.source, comp.note)])
+    header = ["comparison", "runs", "metric", "n (ours / baseline)", "ours", "paper",
+              "difference", "paper source"]
+    return header, rows
+
+
+def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, failed=None,
+                 where=None):
+    """The report as markdown text."""
+    mapping = spec.paper if spec is not None else PaperMapping()
+    params = df.attrs.get("params", [])
+    vary = data.spec_order(data.varying(df, params), spec)
+    by = list(by) if by is not None else vary
+    if metric_names is None:
+        metric_names = paper_metrics(exp, mapping, data.numeric_metrics(df)) if exp else []
+        metric_names = metric_names or data.numeric_metrics(df)
+    notes = _Notes()
+
+    title = spec.name if spec is not None else store.root.name
+    lines = [f"# Results: {title}", ""]
+    if spec is not None and spec.description:
+        lines += [spec.description, ""]
+    scenarios = sorted({str(s) for s in df["scenario"].dropna()})
+    versions = sorted({str(v) for v in df["sim_version"].dropna()})
+    n_failed = 0 if failed is None else len(failed)
+    lines.append(f"- Source: `{source}` (store `{store.root}`)")
+    lines.append(f"- Scenario: {', '.join(scenarios) or '-'}; simulator: "
+                 f"{', '.join(versions) or '-'}")
+    counts = f"- Runs: {len(df)} ok"
+    if n_failed:
+        counts += f", {n_failed} failed (listed below)"
+    missing = df.attrs.get("missing", 0) - n_failed
+    if spec is not None and missing > 0:
+        counts += f", {missing} not run yet"
+    lines.append(counts)
+    if where:
+        lines.append("- Selected: " + ", ".join(f"{k}={v}" for k, v in where.items()))
+    fixed = {k: v for k, v in data.constant_values(df, params).items()}
+    if fixed:
+        lines.append("- Same in every run: " + ", ".join(f"{k}={v}" for k, v in fixed.items()))
+    pooled = [p for p in vary if p not in by]
+    if pooled:
+        lines.append(f"- Pooled over: {', '.join(pooled)} (not in --by)")
+    if exp is not None:
+        lines.append(f"- Paper: {exp.title}; {exp.citation}")
+    lines.append(f"- Generated: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}")
+    lines.append("")
+    lines.append("Mean over seeds; 95% CI is the half-width of the Student-t interval of the "
+                 "mean; n is the number of runs (seeds) in the group."
+                 + (" ours vs paper = (ours - paper) / paper." if exp is not None else ""))
+    lines.append("")
+    lines += ["## Results", ""]
+    header, rows, matched = results_table(df, by, metric_names, exp, mapping, notes, spec)
+    lines += _table(header, rows) if rows else ["(no numeric metrics)"]
+    if exp is not None and exp.comparisons:
+        header, rows = comparison_table(df, vary, exp, mapping, notes)
+        if rows:
+            lines += ["", "## Relative changes", "",
+                      "ours = 100 x (mean of the runs / mean of the baseline runs - 1); "
+                      "difference in percentage points.", ""]
+            lines += _table(header, rows)
+    if exp is not None and not matched:
+        lines += ["", f"No group matched a reference of {exp.name}: check the `[paper]` "
+                      "table of the spec (parameter, value and metric names)."]
+    if notes.items:
+        lines += ["", "## Notes", ""] + notes.lines()
+    if failed is not None and len(failed):
+        lines += ["", "## Failed runs", ""]
+        rows = []
+        for _, r in failed.iterrows():
+            label = ", ".join(f"{p}={r[p]}" for p in params if p in r and p in vary)
+            rows.append([label or "-", str(r["seed"]), str(r["status"]), str(r["error"] or ""),
+                         str(r["key"])])
+        lines += _table(["run", "seed", "status", "error", "key"], rows)
+    return "\n".join(lines) + "\n"
+
+
+def build_parser(prog=None):
+    parser = argparse.ArgumentParser(
+        prog=prog or "ndnlab report",
+        description="Write a markdown report of a campaign: per group of parameters the mean, "
+                    "stddev, 95% CI and number of seeds of each metric, with the paper's "
+                    "published number beside ours and the relative difference.")
+    parser.add_argument("source", metavar="SPEC.toml|STORE",
+                        help="campaign spec (its runs) or result-store directory (all runs)")
+    parser.add_argument("--paper", metavar="EXPERIMENT",
+                        help="paper experiment to compare with (default: the spec's "
+                             "paper.experiment; 'none' for no paper columns); "
+                             "--paper list shows the known ones")
+    parser.add_argument("--by", metavar="P1,P2",
+                        help="group by these parameters (default: every varying parameter)")
+    parser.add_argument("--metrics", metavar="M1,M2",
+                        help="metrics to report (default: the paper's, else every numeric one)")
+    parser.add_argument("--where", action="append", metavar="NAME=VALUE",
+                        help="keep only runs with this parameter value (repeatable)")
+    parser.add_argument("-o", "--output", metavar="REPORT.md",
+                        help="output file (default: standard output)")
+    return parser
+
+
+def _split(text):
+    return [t.strip() for t in text.split(",") if t.strip()] if text else None
+
+
+def run(args):
+    if args.paper == "list":
+        for name, exp in sorted(paper.experiments().items()):
+            print(f"{name}: {exp.title}")
+        return 0
+    df_all, spec, store = data.load(args.source, include_failed=True)
+    where = data.parse_where(args.where)
+    if where and not df_all.empty:
+        df_all = data.apply_where(df_all, where)
+    ok = df_all[df_all["status"] == STATUS_OK] if not df_all.empty else df_all
+    failed = df_all[df_all["status"] != STATUS_OK] if not df_all.empty else None
+    ok.attrs.update(df_all.attrs)
+    if ok.empty:
+        raise data.UsageError(f"no successful runs in {store.root} for {args.source}"
+                              + (f" ({len(failed)} failed)" if failed is not None else ""))
+    params = ok.attrs.get("params", [])
+    by = _split(args.by)
+    for name in by or []:
+        data.check_column(ok, name, "--by parameter", params)
+    metric_names = _split(args.metrics)
+    for name in metric_names or []:
+        data.check_column(ok, name, "--metrics metric", data.numeric_metrics(ok))
+    exp = None
+    name = args.paper or (spec.paper.experiment if spec is not None else None)
+    if name and name != "none":
+        try:
+            exp = paper.get_experiment(name)
+        except KeyError as e:
+            raise data.UsageError(str(e.args[0])) from None
+    text = build_report(args.source, ok, spec, store, exp, by, metric_names, failed, where)
+    if args.output:
+        output = pathlib.Path(args.output)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text)
+        print(f"wrote {output} ({len(ok)} runs)")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def main(argv=None, prog=None):
+    args = build_parser(prog).parse_args(argv)
+    try:
+        return run(args)
+    except data.UsageError as e:
+        print(f"ndnlab report: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

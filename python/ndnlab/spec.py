@@ -1,0 +1,294 @@
+"""Campaign specs: a TOML file naming a scenario, a parameter grid, fixed parameters and seeds.
+
+Format (documented with an example in docs/campaigns.md):
+
+    [campaign]
+    name = "blend-fig1"              # default: the file name without .toml
+    scenario = "wifi-one-hop"        # first argument of the simulator
+    simulator = "ndnlab-sim"         # default: $NDNLAB_SIM, else ndnlab-sim on PATH
+    store = "results/blend-fig1"     # result store; relative paths are relative to this file
+    seeds = 3                        # a count (seeds 1..N) or a list of seeds
+    timeout = 600                    # seconds of wall time per run; 0 = no limit
+
+    [fixed]                          # passed to every run as --Name=value
+    FileSize = 10000000
+
+    [grid]                           # lists; every combination is one grid point
+    Standard = ["80211b", "80211n"]
+    Consumer = ["aimd", "cubic"]
+
+`[[grid]]` (an array of tables) gives several grids whose points are joined, duplicates removed.
+`[paper]` maps the paper's condition, value and metric names onto ours for `ndnlab report`.
+"""
+
+import hashlib
+import itertools
+import json
+import math
+import os
+import pathlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+
+DEFAULT_TIMEOUT_S = 3600.0
+
+# Names the runner passes itself; a parameter may not take them.
+RESERVED_NAMES = frozenset({"seed", "out", "version", "help"})
+_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
+_CAMPAIGN_KEYS = {"name", "scenario", "simulator", "store", "seeds", "timeout", "description"}
+_PAPER_KEYS = {"experiment", "params", "values", "metrics"}
+_TOP_KEYS = {"campaign", "fixed", "grid", "paper"}
+
+
+class SpecError(Exception):
+    """A campaign spec that cannot be used; the message names the file and the field."""
+
+
+def canonical_json(obj):
+    """JSON text that is the same for equal objects (sorted keys, no spaces)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def format_value(value):
+    """A parameter value as the simulator's command line expects it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One simulator run: a grid point (all parameters, fixed ones included) and a seed."""
+
+    scenario: str
+    params: dict
+    seed: int
+
+    def identity(self):
+        """Canonical text of (scenario, parameters, seed): the same run under any simulator."""
+        return canonical_json({"scenario": self.scenario, "params": self.params,
+                               "seed": self.seed})
+
+    def key(self, sim_version):
+        """Stable store key: hash of (scenario, parameters, seed, simulator version)."""
+        text = canonical_json({"scenario": self.scenario, "params": self.params,
+                               "seed": self.seed, "sim_version": sim_version})
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def command(self, simulator, out_dir):
+        """argv of this run: `SIM <scenario> --Name=value ... --seed=S --out=DIR`."""
+        args = [simulator, self.scenario]
+        args += [f"--{name}={format_value(value)}" for name, value in self.params.items()]
+        args += [f"--seed={self.seed}", f"--out={out_dir}"]
+        return args
+
+    def label(self):
+        """Short human text: `Name=value ... seed=S`."""
+        parts = [f"{name}={format_value(value)}" for name, value in self.params.items()]
+        return " ".join(parts + [f"seed={self.seed}"])
+
+
+@dataclass
+class PaperMapping:
+    """How the paper's names map onto this campaign's (see ndnlab.paper)."""
+
+    experiment: str | None = None
+    params: dict = field(default_factory=dict)   # paper condition name -> our parameter
+    values: dict = field(default_factory=dict)   # paper value -> our value
+    metrics: dict = field(default_factory=dict)  # paper metric -> our metric
+
+
+@dataclass
+class CampaignSpec:
+    path: pathlib.Path
+    name: str
+    scenario: str
+    simulator: str | None
+    store: pathlib.Path
+    seeds: list
+    timeout: float | None          # seconds; None = no limit
+    fixed: dict
+    grids: list                    # list of {name: [values]}
+    description: str = ""
+    paper: PaperMapping = field(default_factory=PaperMapping)
+
+    def grid_points(self):
+        """Every parameter combination (fixed parameters included), in spec order, no repeats."""
+        points, seen = [], set()
+        for grid in self.grids or [{}]:
+            names = list(grid)
+            for values in itertools.product(*(grid[n] for n in names)):
+                point = dict(zip(names, values))
+                point.update(self.fixed)
+                text = canonical_json(point)
+                if text not in seen:
+                    seen.add(text)
+                    points.append(point)
+        return points
+
+    def runs(self):
+        """Every grid point x seed, seeds varying fastest."""
+        return [Run(self.scenario, point, seed)
+                for point in self.grid_points() for seed in self.seeds]
+
+    def varying_params(self):
+        """Names of parameters that take more than one value in this campaign."""
+        values = {}
+        for point in self.grid_points():
+            for name, value in point.items():
+                values.setdefault(name, set()).add(canonical_json(value))
+        return [name for name, seen in values.items() if len(seen) > 1]
+
+
+def _error(path, message):
+    return SpecError(f"{path}: {message}")
+
+
+def _check_scalar(path, where, value):
+    if isinstance(value, (dict, list)):
+        raise _error(path, f"{where}: expected a string, number or boolean, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _error(path, f"{where}: {value!r} is not a finite number")
+    if not isinstance(value, (str, int, float, bool)):
+        raise _error(path, f"{where}: unsupported value {value!r} ({type(value).__name__})")
+
+
+def _check_name(path, where, name):
+    if not _NAME_RE.match(name):
+        raise _error(path, f"{where}: {name!r} is not a valid parameter name "
+                           "(letters, digits, _ . : -; starting with a letter or _)")
+    if name.lower() in RESERVED_NAMES:
+        raise _error(path, f"{where}: {name!r} is reserved (the runner passes --seed and --out)")
+
+
+def _check_unknown(path, where, table, allowed):
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise _error(path, f"{where}: unknown key(s) {', '.join(unknown)}; "
+                           f"allowed: {', '.join(sorted(allowed))}")
+
+
+def _parse_seeds(path, seeds):
+    if isinstance(seeds, bool):
+        raise _error(path, "campaign.seeds: expected a count or a list of integers")
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise _error(path, f"campaign.seeds: count must be at least 1, got {seeds}")
+        return list(range(1, seeds + 1))
+    if isinstance(seeds, list) and seeds:
+        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
+            raise _error(path, f"campaign.seeds: every seed must be an integer >= 0, got {seeds}")
+        if len(set(seeds)) != len(seeds):
+            raise _error(path, f"campaign.seeds: repeated seed in {seeds}")
+        return list(seeds)
+    raise _error(path, f"campaign.seeds: expected a count or a non-empty list, got {seeds!r}")
+
+
+def _parse_grid(path, where, table, fixed):
+    if not isinstance(table, dict):
+        raise _error(path, f"{where}: expected a table of lists")
+    grid = {}
+    for name, values in table.items():
+        _check_name(path, f"{where}.{name}", name)
+        if name in fixed:
+            raise _error(path, f"{where}.{name}: also set in [fixed]; keep it in one place")
+        if not isinstance(values, list):
+            raise _error(path, f"{where}.{name}: expected a list of values "
+                               f"(put a single value in [fixed]), got {values!r}")
+        if not values:
+            raise _error(path, f"{where}.{name}: empty list")
+        for i, value in enumerate(values):
+            _check_scalar(path, f"{where}.{name}[{i}]", value)
+        if len({canonical_json(v) for v in values}) != len(values):
+            raise _error(path, f"{where}.{name}: repeated value in {values}")
+        grid[name] = values
+    return grid
+
+
+def _parse_paper(path, table):
+    if not isinstance(table, dict):
+        raise _error(path, "[paper]: expected a table")
+    _check_unknown(path, "[paper]", table, _PAPER_KEYS)
+    mapping = PaperMapping(experiment=table.get("experiment"))
+    if mapping.experiment is not None and not isinstance(mapping.experiment, str):
+        raise _error(path, "paper.experiment: expected a string")
+    for key in ("params", "values", "metrics"):
+        sub = table.get(key, {})
+        if not isinstance(sub, dict) or not all(isinstance(v, (str, int, float, bool))
+                                                for v in sub.values()):
+            raise _error(path, f"paper.{key}: expected a table of names")
+        setattr(mapping, key, {str(k): v for k, v in sub.items()})
+    return mapping
+
+
+def parse_spec(data, path):
+    """A CampaignSpec from parsed TOML `data`; `path` is the spec file (for relative paths)."""
+    path = pathlib.Path(path)
+    base = path.resolve().parent
+    _check_unknown(path, "top level", data, _TOP_KEYS)
+    campaign = data.get("campaign")
+    if not isinstance(campaign, dict):
+        raise _error(path, "missing [campaign] table (with at least scenario = \"...\")")
+    _check_unknown(path, "[campaign]", campaign, _CAMPAIGN_KEYS)
+
+    scenario = campaign.get("scenario")
+    if not isinstance(scenario, str) or not scenario:
+        raise _error(path, "campaign.scenario: expected the scenario name, e.g. \"wifi-one-hop\"")
+    name = campaign.get("name", path.stem)
+    if not isinstance(name, str) or not name:
+        raise _error(path, "campaign.name: expected a non-empty string")
+    simulator = campaign.get("simulator")
+    if simulator is not None:
+        if not isinstance(simulator, str) or not simulator:
+            raise _error(path, "campaign.simulator: expected a program name or path")
+        if "/" in simulator:
+            simulator = str(base / os.path.expanduser(simulator))
+    store = campaign.get("store", f"results/{name}")
+    if not isinstance(store, str) or not store:
+        raise _error(path, "campaign.store: expected a directory path")
+    store = (base / os.path.expanduser(store)).resolve()
+
+    seeds = _parse_seeds(path, campaign.get("seeds", 1))
+    timeout = campaign.get("timeout", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0:
+        raise _error(path, f"campaign.timeout: expected seconds >= 0, got {timeout!r}")
+    timeout = float(timeout) if timeout > 0 else None
+
+    fixed = data.get("fixed", {})
+    if not isinstance(fixed, dict):
+        raise _error(path, "[fixed]: expected a table")
+    for key, value in fixed.items():
+        _check_name(path, f"fixed.{key}", key)
+        _check_scalar(path, f"fixed.{key}", value)
+
+    raw_grid = data.get("grid", {})
+    if isinstance(raw_grid, list):
+        if not raw_grid:
+            raise _error(path, "[[grid]]: empty array")
+        grids = [_parse_grid(path, f"grid[{i}]", g, fixed) for i, g in enumerate(raw_grid)]
+    else:
+        grids = [_parse_grid(path, "grid", raw_grid, fixed)]
+
+    paper = _parse_paper(path, data.get("paper", {}))
+    description = campaign.get("description", "")
+    return CampaignSpec(path=path, name=name, scenario=scenario, simulator=simulator,
+                        store=store, seeds=seeds, timeout=timeout, fixed=dict(fixed),
+                        grids=grids, description=str(description), paper=paper)
+
+
+def load_spec(path):
+    """Reads and checks a campaign spec file; raises SpecError with the reason."""
+    path = pathlib.Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise SpecError(f"{path}: is a directory, expected a SPEC.toml file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: invalid TOML: {e}") from None
+    return parse_spec(data, path)

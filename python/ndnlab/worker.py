@@ -1,0 +1,173 @@
+"""What a Dask worker runs: one simulator subprocess per task.
+
+Kept free of pandas/matplotlib so that workers start quickly. A task is a dict with key,
+command (argv), out_dir and timeout (seconds or None); the return value is the part of the run
+record the worker knows (status, exit code, times, stderr tail, parsed result.json).
+"""
+
+import datetime
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+STDERR_TAIL_LINES = 20
+STDERR_TAIL_CHARS = 4000
+_KILL_GRACE_S = 3.0
+
+# Simulator processes running in this worker process, by run key (see terminate_running).
+_running = {}
+_cancelled = set()
+_lock = threading.Lock()
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
+
+
+def _worker_address():
+    try:
+        from distributed import get_worker
+        return get_worker().address
+    except (ImportError, ValueError):
+        return None
+
+
+def stderr_tail(path):
+    """The last lines of a log file (at most STDERR_TAIL_LINES lines / STDERR_TAIL_CHARS)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 4 * STDERR_TAIL_CHARS))
+            data = f.read().decode(errors="replace")
+    except OSError:
+        return ""
+    lines = data.rstrip("\n").splitlines()[-STDERR_TAIL_LINES:]
+    return "\n".join(lines)[-STDERR_TAIL_CHARS:]
+
+
+def _kill_group(proc, sig):
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stop(proc):
+    """SIGTERM to the run's process group, SIGKILL if it is still there after a grace period."""
+    _kill_group(proc, signal.SIGTERM)
+    try:
+        proc.wait(timeout=_KILL_GRACE_S)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc, signal.SIGKILL)
+        proc.wait()
+
+
+def execute_run(task):
+    """Runs one simulator subprocess to completion (or timeout) and returns its record part."""
+    key = task["key"]
+    out_dir = pathlib.Path(task["out_dir"])
+    timeout = task.get("timeout")
+    record = {"key": key, "started": _now(), "worker": _worker_address(),
+              "host": socket.gethostname(), "exit_code": None, "stderr_tail": "",
+              "error": None, "result": None}
+    start = time.monotonic()
+    try:
+        if out_dir.exists():
+            shutil.rmtree(out_dir)  # leftovers of an attempt that did not finish
+        out_dir.mkdir(parents=True)
+        with open(out_dir / "stdout.log", "wb") as out, open(out_dir / "stderr.log", "wb") as err:
+            # Own process group: a timeout or cancel stops the simulator and anything it started.
+            proc = subprocess.Popen(task["command"], stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=err, process_group=0)
+            with _lock:
+                _running[key] = proc
+            try:
+                record["exit_code"] = proc.wait(timeout=timeout)
+                status = "ok" if record["exit_code"] == 0 else "failed"
+            except subprocess.TimeoutExpired:
+                _stop(proc)
+                record["exit_code"] = proc.returncode
+                status = "timeout"
+                record["error"] = f"no result after the {timeout:g} s timeout; killed"
+            finally:
+                with _lock:
+                    _running.pop(key, None)
+                    cancelled = key in _cancelled
+                    _cancelled.discard(key)
+        if cancelled:
+            status = "cancelled"
+            record["error"] = "cancelled by the campaign"
+        record["stderr_tail"] = stderr_tail(out_dir / "stderr.log")
+        if status == "ok":
+            status = _read_result(out_dir, record)
+        elif status == "failed":
+            record["error"] = f"exit code {record['exit_code']}"
+    except OSError as e:
+        status = "error"
+        record["error"] = f"{type(e).__name__}: {e}"
+    record["status"] = status
+    record["wall_time_s"] = time.monotonic() - start
+    record["finished"] = _now()
+    return record
+
+
+def _read_result(out_dir, record):
+    path = out_dir / "result.json"
+    try:
+        with open(path) as f:
+            result = json.load(f)
+    except FileNotFoundError:
+        record["error"] = "exit code 0 but no result.json in the output directory"
+        return "failed"
+    except ValueError as e:
+        record["error"] = f"result.json is not valid JSON: {e}"
+        return "failed"
+    if not isinstance(result, dict):
+        record["error"] = "result.json is not a JSON object"
+        return "failed"
+    record["result"] = result
+    return "ok"
+
+
+def terminate_running():
+    """Stops every simulator this worker process is running (campaign cancelled); returns how
+    many it stopped. Called on each worker through Client.run."""
+    with _lock:
+        procs = list(_running.items())
+        _cancelled.update(key for key, _ in procs)
+    for _, proc in procs:
+        _kill_group(proc, signal.SIGTERM)
+    deadline = time.monotonic() + _KILL_GRACE_S
+    for _, proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _kill_group(proc, signal.SIGKILL)
+    return len(procs)
+
+
+def simulator_version(simulator):
+    """The simulator's version text: the first line of `SIM --version`, or else a hash of the
+    executable ("sha256:<16 hex>") so that a rebuilt simulator never reuses old results."""
+    try:
+        done = subprocess.run([simulator, "--version"], capture_output=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+        lines = [l.strip() for l in done.stdout.decode(errors="replace").splitlines() if l.strip()]
+        if done.returncode == 0 and lines:
+            return lines[0]
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    path = shutil.which(simulator) or simulator
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()[:16]
