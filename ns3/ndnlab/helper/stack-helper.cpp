@@ -5,7 +5,6 @@
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
 #include "ns3/ndnlab/apps/producer-app.hpp"
 
-#include <ns3/loopback-net-device.h>
 #include <ns3/node-list.h>
 #include <ns3/uinteger.h>
 
@@ -80,8 +79,8 @@ ns3::Ptr<NdnStack> StackHelper::Install(ns3::Ptr<ns3::Node> node) const
   stack->AssignStreams(m_streamBase + node->GetId());
   for (uint32_t i = 0; i < node->GetNDevices(); ++i) {
     ns3::Ptr<ns3::NetDevice> dev = node->GetDevice(i);
-    if (ns3::DynamicCast<ns3::LoopbackNetDevice>(dev))
-      continue;
+    if (dev->GetInstanceTypeId().GetName() == "ns3::LoopbackNetDevice")
+      continue; // installed with the Internet stack; not a link
     face::FaceId id = stack->AddNetDeviceFace(dev, m_transportAttributes);
     if (m_defaultRoutes)
       stack->AddRoute(Name("/"), id, 1);
