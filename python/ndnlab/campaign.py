@@ -61,7 +61,7 @@ def resolve_simulator(configured, override=None):
         return found, tried
     if name == DEFAULT_SIMULATOR:
         for build in _build_dirs():
-            for candidate in (build / "ns3" / name, build / name, build / "ns3" / "ndnlab" / name):
+            for candidate in (build / "ns3" / "runner" / name, build / "ns3" / name, build / name):
                 tried.append(str(candidate))
                 if candidate.is_file() and os.access(candidate, os.X_OK):
                     return str(candidate), tried
@@ -144,14 +144,17 @@ def dask_client(scheduler=None, workers=None):
         return
     # Worker processes ignore SIGINT (inherited across spawn): Ctrl-C reaches only this process,
     # which cancels the runs and stops their simulators itself (see run_campaign).
+    n_workers = workers or default_workers()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                               processes=True, host="127.0.0.1", dashboard_address=None,
-                               memory_limit=0, silence_logs=logging.ERROR)
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None, memory_limit=0,
+                               silence_logs=logging.ERROR)
     finally:
         signal.signal(signal.SIGINT, previous)
     with cluster, Client(cluster, set_as_default=False) as client:
+        # Every worker up before the first task, so that the runs spread over all of them.
+        client.wait_for_workers(n_workers, timeout=120)
         yield client
 
 

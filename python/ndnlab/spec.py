@@ -179,8 +179,9 @@ def _parse_seeds(path, seeds):
             raise _error(path, f"campaign.seeds: count must be at least 1, got {seeds}")
         return list(range(1, seeds + 1))
     if isinstance(seeds, list) and seeds:
-        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
-            raise _error(path, f"campaign.seeds: every seed must be an integer >= 0, got {seeds}")
+        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in seeds):
+            raise _error(path, f"campaign.seeds: every seed must be an integer >= 1 "
+                               f"(ns-3 rejects seed 0), got {seeds}")
         if len(set(seeds)) != len(seeds):
             raise _error(path, f"campaign.seeds: repeated seed in {seeds}")
         return list(seeds)

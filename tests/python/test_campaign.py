@@ -1,0 +1,269 @@
+"""End-to-end tests of `ndnlab campaign`, `ndnlab plot` and `ndnlab report` with a fake
+simulator (tests/python/fake_sim.py) on a Dask LocalCluster of two worker processes."""
+
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FAKE_SIM = ROOT / "tests" / "python" / "fake_sim.py"
+sys.path.insert(0, str(ROOT / "python"))
+
+from ndnlab import load_results  # noqa: E402
+from ndnlab import plot as plot_cli  # noqa: E402
+from ndnlab import report as report_cli  # noqa: E402
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def env(**extra):
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python")] + (
+        [e["PYTHONPATH"]] if e.get("PYTHONPATH") else []))
+    e.pop("NDNLAB_SIM", None)
+    e.update(extra)
+    return e
+
+
+def campaign(*args, timeout=120, **env_extra):
+    """`ndnlab campaign ARGS` as a subprocess (stdout and stderr are pipes, not a terminal)."""
+    return subprocess.run([sys.executable, "-m", "ndnlab", "campaign", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, env=env(**env_extra))
+
+
+def write_spec(directory, name, grid, seeds=2, timeout=20, extra=""):
+    directory.mkdir(parents=True, exist_ok=True)
+    lines = [f'[campaign]\nname = "{name}"\nscenario = "wifi-one-hop"\n'
+             f'simulator = "{FAKE_SIM}"\nstore = "store-{name}"\nseeds = {seeds}\n'
+             f"timeout = {timeout}\n\n[grid]"]
+    lines += [f"{k} = {json.dumps(v)}" for k, v in grid.items()]
+    path = directory / f"{name}.toml"
+    path.write_text("\n".join(lines) + "\n" + extra)
+    return path
+
+
+def index_lines(store):
+    return (store / "index.jsonl").read_text().splitlines()
+
+
+@pytest.fixture(scope="module")
+def fig1(tmp_path_factory):
+    """A tiny BLEnD Fig. 1-like campaign: 2 standards x 2 consumers x 2 seeds, run once."""
+    directory = tmp_path_factory.mktemp("fig1")
+    spec = write_spec(directory, "fig1", {"Standard": ["802.11b", "802.11n"],
+                                          "Consumer": ["aimd", "one-interest"]},
+                      extra='\n[paper]\nexperiment = "blend-fig1"\n')
+    start = time.monotonic()
+    first = campaign(spec, "--workers", 2, "--progress-interval", 0.5)
+    return spec, directory / "store-fig1", first, time.monotonic() - start
+
+
+def test_campaign_runs_every_point_and_seed_on_two_worker_processes(fig1):
+    spec, store, first, _ = fig1
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "8 runs (4 grid points x 2 seeds)" in first.stdout
+    assert "on 2 workers" in first.stdout
+    assert "8 ok, 0 failed" in first.stdout
+    # not a terminal: progress comes as lines, the last one complete
+    assert "fig1: 0/8 runs done" in first.stderr
+    assert "fig1: 8/8 runs done, 0 failed" in first.stderr
+    assert len(index_lines(store)) == 8
+    df = load_results(spec)
+    assert len(df) == 8 and set(df["status"]) == {"ok"}
+    assert sorted(df["seed"].tolist()) == [1, 1, 1, 1, 2, 2, 2, 2]
+    assert df["goodput_mbps"].between(3, 20).all()
+    # the simulator's parent is the worker process: two processes ran the runs
+    assert df["ppid"].nunique() == 2 and df["worker"].nunique() == 2
+    run_dir = store / "runs" / df["key"].iloc[0]
+    assert (run_dir / "result.json").exists() and (run_dir / "traces" / "rates.csv").exists()
+    assert json.loads((run_dir / "run.json").read_text())["status"] == "ok"
+    assert (store / "specs" / "fig1.toml").exists()
+
+
+def test_second_invocation_reruns_nothing(fig1):
+    spec, store, _, _ = fig1
+    before = index_lines(store)
+    start = time.monotonic()
+    again = campaign(spec, "--workers", 2)
+    assert again.returncode == 0, again.stderr
+    assert "nothing to run: all 8 runs are already in the store" in again.stdout
+    assert "running" not in again.stdout  # no cluster was started
+    assert index_lines(store) == before
+    assert time.monotonic() - start < 30
+
+
+def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1):
+    spec, store, _, _ = fig1
+    before = index_lines(store)
+    dry = campaign(spec, "--dry-run", FAKE_SIM_VERSION="2.0")
+    assert dry.returncode == 0, dry.stderr
+    assert "(fake-sim 2.0)" in dry.stdout
+    commands = [l for l in dry.stdout.splitlines() if l.startswith(str(FAKE_SIM))]
+    assert len(commands) == 8
+    assert "wifi-one-hop --Standard=802.11b --Consumer=aimd --seed=1 --out=" in commands[0]
+    assert "dry run: 8 runs would run" in dry.stdout
+    assert index_lines(store) == before
+
+
+def test_force_reruns_everything(fig1):
+    spec, store, _, _ = fig1
+    forced = campaign(spec, "--workers", 2, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert "--force: rerunning all 8 runs" in forced.stdout
+    assert "8 ok, 0 failed" in forced.stdout
+    assert len(index_lines(store)) == 16
+    assert len(load_results(spec)) == 8  # one row per run, the latest record
+
+
+def test_failures_are_recorded_without_stopping_the_campaign(tmp_path):
+    spec = write_spec(tmp_path, "modes", {"Mode": ["ok", "fail", "hang", "noresult"]},
+                      seeds=1, timeout=2)
+    done = campaign(spec, "--workers", 2)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 ok, 3 failed" in done.stdout
+    assert "Mode=fail seed=1 (failed: exit code 3;" in done.stdout
+    assert "Mode=hang seed=1 (timeout: no result after the 2 s timeout; killed;" in done.stdout
+    assert "Mode=noresult seed=1 (failed: exit code 0 but no result.json" in done.stdout
+    assert "stderr: fake_sim: simulated failure: the channel caught fire" in done.stderr
+    records = [json.loads(l) for l in index_lines(tmp_path / "store-modes")]
+    by_mode = {r["params"]["Mode"]: r for r in records}
+    assert by_mode["ok"]["status"] == "ok"
+    assert by_mode["fail"]["exit_code"] == 3
+    assert "channel caught fire" in by_mode["fail"]["stderr_tail"]
+    assert by_mode["hang"]["status"] == "timeout"
+    # the failed runs (only those) are retried by the next invocation
+    dry = campaign(spec, "--dry-run")
+    assert "1 runs already in the store are skipped; 3 to run" in dry.stdout
+    report = tmp_path / "report.md"
+    assert report_cli.main([str(spec), "-o", str(report)]) == 0
+    text = report.read_text()
+    assert "## Failed runs" in text and "exit code 3" in text and "timeout" in text
+
+
+def _simulators_of(store):
+    """pids of fake simulators writing into `store`."""
+    pids = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if "fake_sim.py" in cmdline and str(store) in cmdline:
+                pids.append(int(proc.name))
+    return pids
+
+
+def test_ctrl_c_cancels_the_campaign_and_stops_the_simulators(tmp_path):
+    spec = write_spec(tmp_path, "slow", {"Sleep": [30]}, seeds=4, timeout=60)
+    store = tmp_path / "store-slow"
+    proc = subprocess.Popen([sys.executable, "-m", "ndnlab", "campaign", str(spec),
+                             "--workers", "2", "--progress-interval", "0.5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_simulators_of(store)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_simulators_of(store)) == 2, "the two simulators never started"
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, out + err
+    assert "interrupted: cancelling 4 unfinished runs" in err
+    assert "run the same command again to resume" in out
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while _simulators_of(store) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _simulators_of(store) == []
+    assert not (store / "index.jsonl").exists()  # nothing was recorded as done
+
+
+def test_plot_writes_png_and_svg(fig1, tmp_path):
+    spec, store, _, _ = fig1
+    png = tmp_path / "fig1.png"
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps",
+                          "--hue", "Consumer", "-o", str(png)]) == 0
+    data = png.read_bytes()
+    assert data[:8] == PNG_SIGNATURE
+    assert len(data) > 20_000  # axes, bars, error bars, legend and the paper's marks
+    svg = tmp_path / "line.svg"
+    assert plot_cli.main([str(store), "--x", "Consumer", "--y", "goodput_mbps", "--kind", "line",
+                          "--where", "standard=802.11n", "-o", str(svg)]) == 0
+    assert "<svg" in svg.read_text()[:1000]
+    cdf = tmp_path / "cdf.png"
+    assert plot_cli.main([str(spec), "--y", "delay_ms", "--kind", "cdf", "--hue", "Consumer",
+                          "--where", "Standard=802.11b", "-o", str(cdf)]) == 0
+    assert cdf.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_plot_cli_errors_are_clear(fig1, tmp_path, capsys):
+    spec, _, _, _ = fig1
+    out = str(tmp_path / "x.png")
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps", "-o", out]) == 2
+    assert "Consumer (aimd, one-interest)" in capsys.readouterr().err
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "nope", "-o", out]) == 2
+    assert "'nope' is not in the results; choices: " in capsys.readouterr().err
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps",
+                          "--hue", "Consumer", "-o", str(tmp_path / "x.jpg")]) == 2
+    assert ".png, .svg" in capsys.readouterr().err
+    assert plot_cli.main([str(tmp_path), "--x", "A", "--y", "b", "-o", out]) == 2
+    assert "not a result store" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+    with pytest.raises(SystemExit):
+        plot_cli.main(["--help"])
+    assert "--kind {bar,line,cdf}" in capsys.readouterr().out
+
+
+def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path):
+    spec, _, _, _ = fig1
+    path = tmp_path / "report.md"
+    assert report_cli.main([str(spec), "-o", str(path)]) == 0  # paper from the spec
+    text = path.read_text()
+    assert "| Standard | Consumer | metric | mean | stddev | 95% CI ± | n | paper | " \
+           "ours vs paper | paper source |" in text
+    rows = [l for l in text.splitlines() if l.startswith("| 802.11")]
+    assert len(rows) == 4
+    df = load_results(spec)
+    ours = df[(df["Standard"] == "802.11b") & (df["Consumer"] == "one-interest")]
+    mean = ours["goodput_mbps"].mean()
+    row = next(l for l in rows if l.startswith("| 802.11b | one-interest | goodput_mbps |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert float(cells[3]) == pytest.approx(mean, rel=1e-3)
+    assert cells[6] == "2" and cells[7] == "7.0 Mbps"
+    assert cells[8] == f"{(mean - 7.0) / 7.0 * 100:+.1f}%"
+    assert "| 802.11n | one-interest | goodput_mbps |" in text and "18.6 Mbps" in text
+    assert "## Relative changes" in text and "+59.1%" in text and "+91.7%" in text
+    assert "BLEnD" in text  # the citation
+    assert report_cli.main([str(spec), "--paper", "none", "--metrics",
+                            "goodput_mbps,retransmissions", "-o", str(path)]) == 0
+    assert "paper" not in path.read_text().split("## Results")[1]
+    assert report_cli.main([str(spec), "--paper", "nope", "-o", str(path)]) == 2
+
+
+def test_console_scripts_and_front_door(fig1):
+    """The installed executables (make build) and `ndnlab <cmd>` reach the same CLIs."""
+    if shutil.which("ndnlab-campaign") is None:
+        pytest.skip("ndnlab package not installed (make build installs it)")
+    for name in ("campaign", "plot", "report"):
+        done = subprocess.run([f"ndnlab-{name}", "--help"], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0 and f"usage: ndnlab {name}" in done.stdout
+    front = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build")) / "tools" / "ndnlab"
+    if not front.exists():
+        pytest.skip(f"{front} not built")
+    done = subprocess.run([str(front), "report", fig1[0], "--paper", "blend-fig1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "7.0 Mbps" in done.stdout
