@@ -1,0 +1,295 @@
+// ns-3 glue of DCIB: RED with ECN on selected/unselected packets, the router ACK header, and a
+// small simulation where the edge router recovers a lost packet before the host reacts.
+
+#include "ns3/dcib/helper/dci-topology.hpp"
+#include "ns3/dcib/helper/dcib-helper.hpp"
+#include "ns3/dcib/helper/packet-key.hpp"
+#include "ns3/dcib/helper/router-ack-header.hpp"
+#include "ns3/dcib/helper/tcp-flows.hpp"
+
+#include <ns3/config.h>
+#include <ns3/double.h>
+#include <ns3/fifo-queue-disc.h>
+#include <ns3/inet-socket-address.h>
+#include <ns3/ipv4-queue-disc-item.h>
+#include <ns3/on-off-helper.h>
+#include <ns3/ppp-header.h>
+#include <ns3/red-queue-disc.h>
+#include <ns3/rng-seed-manager.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/tcp-header.h>
+#include <ns3/uinteger.h>
+#include <ns3/boolean.h>
+
+#include <gtest/gtest.h>
+
+namespace ndnlab::dcib::test {
+namespace {
+
+using namespace ns3;
+
+class GlueTest : public ::testing::Test
+{
+protected:
+  void SetUp() override { reset(); }
+  void TearDown() override { reset(); }
+  static void reset()
+  {
+    Simulator::Destroy();
+    Config::Reset();
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+  }
+};
+
+/// An IPv4 item carrying a TCP segment of `payload` bytes (as a queue disc sees it).
+Ptr<Ipv4QueueDiscItem> tcpItem(uint32_t n, Ipv4Header::EcnType ecn, uint32_t payload = 1448)
+{
+  auto p = Create<Packet>(payload);
+  TcpHeader tcp;
+  tcp.SetSourcePort(49153);
+  tcp.SetDestinationPort(5000);
+  tcp.SetSequenceNumber(SequenceNumber32(1 + n * payload));
+  tcp.SetFlags(TcpHeader::ACK);
+  p->AddHeader(tcp);
+  Ipv4Header ip;
+  ip.SetSource(Ipv4Address("10.0.0.1"));
+  ip.SetDestination(Ipv4Address("10.0.1.1"));
+  ip.SetProtocol(6);
+  ip.SetIdentification(static_cast<uint16_t>(n));
+  ip.SetPayloadSize(p->GetSize());
+  ip.SetEcn(ecn);
+  return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+}
+
+Ptr<RedQueueDisc> congestedRed()
+{
+  // thresholds far below the backlog the tests build, QW = 1: the average is the queue length
+  return CreateObjectWithAttributes<RedQueueDisc>(
+    "MaxSize", StringValue("10000p"), "MinTh", DoubleValue(10), "MaxTh", DoubleValue(30),
+    "QW", DoubleValue(1.0), "UseEcn", BooleanValue(true), "UseHardDrop", BooleanValue(false),
+    "Gentle", BooleanValue(true), "LinkBandwidth", StringValue("1Gbps"), "LinkDelay",
+    StringValue("1ms"), "MeanPktSize", UintegerValue(1500));
+}
+
+struct EcnTally
+{
+  uint32_t droppedNotEct = 0, droppedEct = 0, markedEct = 0, markedOther = 0;
+};
+
+void onDrop(EcnTally* t, Ptr<const QueueDiscItem> item, const char*)
+{
+  auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+  (ip->GetHeader().GetEcn() == Ipv4Header::ECN_NotECT ? t->droppedNotEct : t->droppedEct)++;
+}
+
+void onMark(EcnTally* t, Ptr<const QueueDiscItem> item, const char*)
+{
+  auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+  // a marked packet is CE now; it was ECT before
+  (ip->GetHeader().GetEcn() == Ipv4Header::ECN_CE ? t->markedEct : t->markedOther)++;
+}
+
+TEST_F(GlueTest, RedWithEcnDropsNotEctAndMarksEct)
+{
+  auto red = congestedRed();
+  red->Initialize();
+  EcnTally t;
+  red->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(&onDrop, &t));
+  red->TraceConnectWithoutContext("Mark", MakeBoundCallback(&onMark, &t));
+  for (uint32_t i = 0; i < 2000; ++i)
+    red->Enqueue(tcpItem(i, i % 10 == 0 ? Ipv4Header::ECN_NotECT : Ipv4Header::ECN_ECT0));
+  EXPECT_GT(t.droppedNotEct, 150u); // past 2*MaxTh every Not-ECT packet is dropped
+  EXPECT_EQ(t.droppedEct, 0u);
+  EXPECT_GT(t.markedEct, 1500u);
+  EXPECT_EQ(t.markedOther, 0u);
+}
+
+TEST_F(GlueTest, EdgeQueueDiscSelectsThenRedDropsOnlySelectedPackets)
+{
+  auto q = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(0.1),
+                                                     "BufferSize", UintegerValue(100'000'000));
+  q->SetMainQueueDisc(congestedRed());
+  q->Initialize();
+  EcnTally t;
+  q->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(&onDrop, &t));
+  q->TraceConnectWithoutContext("Mark", MakeBoundCallback(&onMark, &t));
+  // hosts without ECN: every packet arrives Not-ECT
+  for (uint32_t i = 0; i < 2000; ++i)
+    q->Enqueue(tcpItem(i, Ipv4Header::ECN_NotECT));
+  const auto& c = q->GetCounters();
+  EXPECT_EQ(c.selections, 200u);
+  EXPECT_EQ(q->GetStalledPackets(), 200u); // every selected packet has its clone
+  EXPECT_GT(t.droppedNotEct, 150u);
+  EXPECT_LE(t.droppedNotEct, 200u); // only selected packets are dropped
+  EXPECT_EQ(t.droppedEct, 0u);
+  EXPECT_GT(t.markedEct, 1500u);
+}
+
+TEST_F(GlueTest, RouterAckHeaderRoundTrip)
+{
+  PacketKey k;
+  k.src = 0x0a000001;
+  k.dst = 0x0a010203;
+  k.seq = 0xdeadbeef;
+  k.ipId = 4242;
+  k.srcPort = 49153;
+  k.dstPort = 5000;
+  k.protocol = 6;
+  auto p = Create<Packet>();
+  p->AddHeader(RouterAckHeader(k));
+  EXPECT_EQ(p->GetSize(), RouterAckHeader::Size);
+  RouterAckHeader h;
+  p->RemoveHeader(h);
+  EXPECT_EQ(h.key(), k);
+}
+
+TEST_F(GlueTest, KeyIsTheSameAtBothEdges)
+{
+  auto item = tcpItem(7, Ipv4Header::ECN_NotECT);
+  PacketKey atA = makeKey(item->GetHeader(), item->GetPacket());
+  // what B's device receives: PPP + IPv4 + TCP
+  auto frame = item->GetPacket()->Copy();
+  frame->AddHeader(item->GetHeader());
+  PppHeader ppp;
+  ppp.SetProtocol(0x0021);
+  frame->AddHeader(ppp);
+  Ptr<Packet> rest;
+  auto ip = parsePppIpv4(frame, rest);
+  ASSERT_TRUE(ip.has_value());
+  EXPECT_EQ(makeKey(*ip, rest), atA);
+  EXPECT_EQ(atA.seq, 1u + 7 * 1448);
+  EXPECT_EQ(atA.ipId, 7);
+}
+
+/// Drops the TCP segment of destination port `port` that ends at byte `endSeq` (first copy).
+class DropSegment : public ErrorModel
+{
+public:
+  DropSegment(uint16_t port, uint32_t endSeq)
+    : m_port(port)
+    , m_end(endSeq)
+  {
+  }
+  bool dropped = false;
+  PacketKey key;
+
+private:
+  bool DoCorrupt(Ptr<Packet> p) override
+  {
+    Ptr<Packet> rest;
+    auto ip = parsePppIpv4(p, rest);
+    if (dropped || !ip || ip->GetProtocol() != 6)
+      return false;
+    TcpHeader tcp;
+    rest->RemoveHeader(tcp);
+    if (tcp.GetDestinationPort() != m_port || rest->GetSize() == 0)
+      return false;
+    if (tcp.GetSequenceNumber().GetValue() + rest->GetSize() != m_end)
+      return false;
+    dropped = true;
+    rest->AddHeader(tcp);
+    key = makeKey(*ip, rest);
+    return true;
+  }
+  void DoReset() override {}
+
+  uint16_t m_port;
+  uint32_t m_end;
+};
+
+struct TailLossRun
+{
+  bool completed = false;
+  Time fct;
+  uint64_t hostRetransmissions = 0;
+  uint64_t rtoEpisodes = 0;
+  uint64_t edgeRetransmissions = 0;
+  bool droppedWasSelected = false;
+  bool edgeRetransmittedDropped = false;
+};
+
+void recordRetransmit(std::vector<PacketKey>* v, const PacketKey& k)
+{
+  v->push_back(k);
+}
+
+/// Two hosts per side, 1 Gbps, 1 ms DCI. Flow 0: 100 segments of TCP; its last segment is
+/// lost in the WAN (a tail loss: no later segment, so no duplicate ACKs). Sender 1 keeps UDP
+/// traffic crossing the DCI, whose selected packets make B acknowledge, so A learns of the gap.
+TailLossRun runTailLoss(bool dcib)
+{
+  Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+  Config::SetDefault("ns3::TcpSocket::DelAckTimeout", StringValue("40ms"));
+  Config::SetDefault("ns3::TcpSocketBase::MinRto", StringValue("200ms"));
+  Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
+  Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+
+  DciTopologyOptions o;
+  o.hostPairs = 2;
+  o.hostRate = DataRate("1Gbps");
+  o.dciRate = DataRate("1Gbps");
+  o.dciDelay = MilliSeconds(1);
+  o.mtu = 1500;
+  DciTopology topo(o);
+
+  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
+    "Enabled", BooleanValue(dcib), "SelectionRatio", DoubleValue(1.0), "EnforceBound",
+    BooleanValue(false), "BufferSize", UintegerValue(10'000'000));
+  auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
+  auto ingress = CreateObject<DciIngress>();
+  const uint32_t bytes = 100 * 1448;
+  auto drop = Create<DropSegment>(10000, 1 + bytes);
+  ingress->SetExtraLoss(drop);
+  auto edges = installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo, ingress);
+  std::vector<PacketKey> retransmitted;
+  qdisc->TraceConnectWithoutContext("EdgeRetransmit",
+                                    MakeBoundCallback(&recordRetransmit, &retransmitted));
+
+  TcpFlows flows(topo, {FlowSpec{0, 0, bytes, MilliSeconds(100)}});
+
+  OnOffHelper udp("ns3::UdpSocketFactory", InetSocketAddress(topo.receiverAddresses[1], 9));
+  udp.SetConstantRate(DataRate("100Mbps"), 1000);
+  auto bg = udp.Install(topo.senders.Get(1));
+  bg.Start(MilliSeconds(50));
+  bg.Stop(Seconds(1));
+
+  Simulator::Stop(Seconds(1.5));
+  Simulator::Run();
+
+  TailLossRun r;
+  const auto& f = flows.stats().at(0);
+  r.completed = f.completed;
+  r.fct = f.completionTime;
+  r.hostRetransmissions = f.retransmissions;
+  r.rtoEpisodes = f.rtoEpisodes;
+  r.edgeRetransmissions = qdisc->GetCounters().edgeRetransmissions;
+  EXPECT_TRUE(drop->dropped);
+  for (const auto& k : retransmitted)
+    r.edgeRetransmittedDropped |= (k == drop->key);
+  Simulator::Destroy();
+  return r;
+}
+
+TEST_F(GlueTest, EdgeRouterRecoversATailLossWithoutHostRetransmission)
+{
+  auto with = runTailLoss(true);
+  EXPECT_TRUE(with.completed);
+  EXPECT_TRUE(with.edgeRetransmittedDropped);
+  EXPECT_GE(with.edgeRetransmissions, 1u);
+  EXPECT_EQ(with.hostRetransmissions, 0u);
+  EXPECT_EQ(with.rtoEpisodes, 0u);
+
+  reset();
+  // the same loss without DCIB: the host needs its retransmission timeout
+  auto without = runTailLoss(false);
+  EXPECT_TRUE(without.completed);
+  EXPECT_EQ(without.edgeRetransmissions, 0u);
+  EXPECT_GE(without.hostRetransmissions, 1u);
+  EXPECT_GE(without.rtoEpisodes, 1u);
+  EXPECT_GT(without.fct, with.fct + MilliSeconds(150));
+}
+
+} // namespace
+} // namespace ndnlab::dcib::test
