@@ -115,8 +115,9 @@ TEST_F(TracersTest, FilesAgreeWithCountersAndStatistics)
     for (const auto& r : delays) {
       EXPECT_GT(std::stod(r.at("delay_s")), 0.0);
       retxRows += r.at("kind") == "retx";
-      if (r.at("kind") == "retx")
+      if (r.at("kind") == "retx") {
         EXPECT_GE(std::stoull(r.at("retx")), 1u);
+      }
     }
     EXPECT_GT(retxRows, 0u);
     EXPECT_LE(retxRows, st.retransmissions);

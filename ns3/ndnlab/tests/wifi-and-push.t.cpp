@@ -83,8 +83,9 @@ TEST_F(WifiTest, OneHopBroadcastAndUnicastFetchBitExact)
     EXPECT_GT(r.goodputMbps, 1.0);
 
     NetDeviceTransport* t = sta->GetTransport(staFace);
-    if (addressing == "unicast")
+    if (addressing == "unicast") {
       EXPECT_EQ(t->neighbours().size(), 1u); // learned the access point
+    }
     EXPECT_EQ(t->GetAddressing(), addressing == "unicast" ? Addressing::Unicast : Addressing::Broadcast);
   }
 }
