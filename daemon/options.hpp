@@ -58,7 +58,7 @@ struct FaceSystemOptions
   Duration congestionMarkingInterval = std::chrono::milliseconds(100);
   size_t congestionThreshold = 65536;
   /// Accept and emit IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback).
-  bool localFieldsOnLocalFaces = true;
+  bool localFieldsOnLocalFaces = false;
 };
 
 /// [limits]: memory bounds not covered by [tables].

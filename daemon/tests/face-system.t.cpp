@@ -80,6 +80,7 @@ protected:
 
 TEST_F(FaceSystemTest, ChannelsOpenAndUnixClientGetsLocalFace)
 {
+  options.localFieldsOnLocalFaces = true;
   start();
   EXPECT_TRUE(fs::is_socket(options.unixSocket.path));
   auto uris = system->channelUris();
@@ -185,7 +186,8 @@ TEST_F(FaceSystemTest, TcpFacesCreateToLoopbackIsLocal)
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->remoteUri(), uri);
   EXPECT_EQ(f->scope(), FaceScope::Local);
-  EXPECT_TRUE(f->linkService().options().allowLocalFields);
+  // Local fields are off unless configured (NFD enables them only on request).
+  EXPECT_FALSE(f->linkService().options().allowLocalFields);
   EXPECT_EQ(create(uri).code, 409u);
 
   // Nobody listening: 504.
