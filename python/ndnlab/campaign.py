@@ -81,8 +81,14 @@ class Progress:
         self._last_line = None
         if self.stream.isatty():
             from tqdm import tqdm
+            try:
+                sized = os.get_terminal_size(self.stream.fileno()).columns > 0
+            except (OSError, ValueError):
+                sized = False
+            # A terminal that reports no width (some ptys) would get an empty bar.
             self.bar = tqdm(total=total, desc=name, unit="run", file=self.stream,
-                            dynamic_ncols=True)
+                            dynamic_ncols=sized, ncols=None if sized else 80,
+                            nrows=None if sized else 24)
         else:
             self._line()
 

@@ -228,7 +228,7 @@ def build_parser(prog=None):
         description="Write a markdown report of a campaign: per group of parameters the mean, "
                     "stddev, 95% CI and number of seeds of each metric, with the paper's "
                     "published number beside ours and the relative difference.")
-    parser.add_argument("source", metavar="SPEC.toml|STORE",
+    parser.add_argument("source", metavar="SPEC.toml|STORE", nargs="?",
                         help="campaign spec (its runs) or result-store directory (all runs)")
     parser.add_argument("--paper", metavar="EXPERIMENT",
                         help="paper experiment to compare with (default: the spec's "
@@ -254,6 +254,8 @@ def run(args):
         for name, exp in sorted(paper.experiments().items()):
             print(f"{name}: {exp.title}")
         return 0
+    if not args.source:
+        raise data.UsageError("give a SPEC.toml or a result-store directory")
     df_all, spec, store = data.load(args.source, include_failed=True)
     where = data.parse_where(args.where)
     if where and not df_all.empty:

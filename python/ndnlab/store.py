@@ -81,7 +81,8 @@ class ResultStore:
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise StoreError(f"{self.root}: another campaign is writing to this store") from None
+                raise StoreError(f"{self.root}: another campaign is writing to this store") \
+                    from None
             try:
                 yield self
             finally:

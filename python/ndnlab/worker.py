@@ -160,7 +160,7 @@ def simulator_version(simulator):
     try:
         done = subprocess.run([simulator, "--version"], capture_output=True, timeout=30,
                               stdin=subprocess.DEVNULL)
-        lines = [l.strip() for l in done.stdout.decode(errors="replace").splitlines() if l.strip()]
+        lines = [s.strip() for s in done.stdout.decode(errors="replace").splitlines() if s.strip()]
         if done.returncode == 0 and lines:
             return lines[0]
     except (OSError, subprocess.TimeoutExpired):

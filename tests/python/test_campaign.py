@@ -105,7 +105,7 @@ def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1)
     dry = campaign(spec, "--dry-run", FAKE_SIM_VERSION="2.0")
     assert dry.returncode == 0, dry.stderr
     assert "(fake-sim 2.0)" in dry.stdout
-    commands = [l for l in dry.stdout.splitlines() if l.startswith(str(FAKE_SIM))]
+    commands = [line for line in dry.stdout.splitlines() if line.startswith(str(FAKE_SIM))]
     assert len(commands) == 8
     assert "wifi-one-hop --Standard=802.11b --Consumer=aimd --seed=1 --out=" in commands[0]
     assert "dry run: 8 runs would run" in dry.stdout
@@ -124,15 +124,15 @@ def test_force_reruns_everything(fig1):
 
 def test_failures_are_recorded_without_stopping_the_campaign(tmp_path):
     spec = write_spec(tmp_path, "modes", {"Mode": ["ok", "fail", "hang", "noresult"]},
-                      seeds=1, timeout=2)
+                      seeds=1, timeout=4)
     done = campaign(spec, "--workers", 2)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 ok, 3 failed" in done.stdout
     assert "Mode=fail seed=1 (failed: exit code 3;" in done.stdout
-    assert "Mode=hang seed=1 (timeout: no result after the 2 s timeout; killed;" in done.stdout
+    assert "Mode=hang seed=1 (timeout: no result after the 4 s timeout; killed;" in done.stdout
     assert "Mode=noresult seed=1 (failed: exit code 0 but no result.json" in done.stdout
     assert "stderr: fake_sim: simulated failure: the channel caught fire" in done.stderr
-    records = [json.loads(l) for l in index_lines(tmp_path / "store-modes")]
+    records = [json.loads(line) for line in index_lines(tmp_path / "store-modes")]
     by_mode = {r["params"]["Mode"]: r for r in records}
     assert by_mode["ok"]["status"] == "ok"
     assert by_mode["fail"]["exit_code"] == 3
@@ -226,19 +226,19 @@ def test_plot_cli_errors_are_clear(fig1, tmp_path, capsys):
     assert "--kind {bar,line,cdf}" in capsys.readouterr().out
 
 
-def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path):
+def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path, capsys):
     spec, _, _, _ = fig1
     path = tmp_path / "report.md"
     assert report_cli.main([str(spec), "-o", str(path)]) == 0  # paper from the spec
     text = path.read_text()
     assert "| Standard | Consumer | metric | mean | stddev | 95% CI ± | n | paper | " \
            "ours vs paper | paper source |" in text
-    rows = [l for l in text.splitlines() if l.startswith("| 802.11")]
+    rows = [line for line in text.splitlines() if line.startswith("| 802.11")]
     assert len(rows) == 4
     df = load_results(spec)
     ours = df[(df["Standard"] == "802.11b") & (df["Consumer"] == "one-interest")]
     mean = ours["goodput_mbps"].mean()
-    row = next(l for l in rows if l.startswith("| 802.11b | one-interest | goodput_mbps |"))
+    row = next(r for r in rows if r.startswith("| 802.11b | one-interest | goodput_mbps |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert float(cells[3]) == pytest.approx(mean, rel=1e-3)
     assert cells[6] == "2" and cells[7] == "7.0 Mbps"
@@ -250,6 +250,9 @@ def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path):
                             "goodput_mbps,retransmissions", "-o", str(path)]) == 0
     assert "paper" not in path.read_text().split("## Results")[1]
     assert report_cli.main([str(spec), "--paper", "nope", "-o", str(path)]) == 2
+    capsys.readouterr()
+    assert report_cli.main(["--paper", "list"]) == 0
+    assert "blend-fig1: BLEnD Fig. 1" in capsys.readouterr().out
 
 
 def test_console_scripts_and_front_door(fig1):
