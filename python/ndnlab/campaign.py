@@ -7,6 +7,7 @@ import datetime
 import logging
 import os
 import pathlib
+import shlex
 import shutil
 import signal
 import sys
@@ -202,8 +203,8 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
                   "out_dir": str(store.run_dir(key)), "timeout": spec.timeout}
                  for run, key in todo]
         if dry_run:
-            for (run, key), task in zip(todo, tasks):
-                print(" ".join(_quote(a) for a in task["command"]), file=out)
+            for task in tasks:
+                print(shlex.join(task["command"]), file=out)
             print(f"dry run: {len(tasks)} runs would run", file=out)
             return EXIT_OK
         store.save_spec(spec)
@@ -220,11 +221,6 @@ def _version(sim, scheduler, workers):
         return simulator_version(sim)
     with dask_client(scheduler, workers) as client:
         return client.submit(simulator_version, sim, pure=False).result()
-
-
-def _quote(arg):
-    import shlex
-    return shlex.quote(arg)
 
 
 def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):

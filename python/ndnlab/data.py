@@ -2,6 +2,7 @@
 vary, value order and number formatting."""
 
 import math
+import sys
 
 from ndnlab.paper import normalize
 from ndnlab.spec import SpecError
@@ -136,3 +137,14 @@ def fmt_pct(fraction):
     if fraction is None or (isinstance(fraction, float) and math.isnan(fraction)):
         return "-"
     return f"{fraction * 100:+.1f}%"
+
+
+def run_cli(name, parser, run, argv=None):
+    """Parses argv and runs `run(args)`; a UsageError is printed as `ndnlab NAME: message`
+    and gives exit status 2."""
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except UsageError as e:
+        print(f"ndnlab {name}: {e}", file=sys.stderr)
+        return 2

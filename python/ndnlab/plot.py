@@ -9,6 +9,7 @@ import pathlib
 import sys
 
 from ndnlab import data, metrics, paper
+from ndnlab.spec import PaperMapping
 from ndnlab.store import is_number
 
 KINDS = ("bar", "line", "cdf")
@@ -19,27 +20,13 @@ def _label(name, value):
     return f"{name}={value}"
 
 
-def _reference_value(exp, mapping, metric, params):
-    """The paper's value for `metric` under our parameter values, most specific first."""
-    if exp is None:
-        return None
-    best = None
-    for ref in exp.references:
-        if paper.resolve_name(ref.metric, [metric], mapping.metrics) != metric:
-            continue
-        if paper.matches(ref.where, params, exp, mapping.params, mapping.values):
-            if best is None or len(ref.where) > len(best.where):
-                best = ref
-    return best
-
-
 def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None, title=None):
     """The matplotlib Figure for already filtered runs `df`."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    mapping = spec.paper if spec is not None else paper_mapping_none()
+    mapping = spec.paper if spec is not None else PaperMapping()
     params = df.attrs.get("params", [])
     fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
     hues = data.value_order(df, hue, spec) if hue else [None]
@@ -74,8 +61,8 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
                 positions.append(pos)
                 ref = None
                 if experiment is not None and len(cell):
-                    ref = _reference_value(experiment, mapping, y,
-                                           data.constant_values(cell, params))
+                    ref = paper.best_reference(experiment, y, [y],
+                                               data.constant_values(cell, params), mapping)
                 refs.append((pos, ref.value if ref else None))
             color = colors[i % len(colors)]
             label = None if h is None else _label(hue, h)
@@ -101,11 +88,6 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
         ax.legend(fontsize="small")
     ax.set_title(title or (spec.name if spec is not None else ""), fontsize="medium")
     return fig
-
-
-def paper_mapping_none():
-    from ndnlab.spec import PaperMapping
-    return PaperMapping()
 
 
 def build_parser(prog=None):
@@ -168,12 +150,7 @@ def run(args):
 
 
 def main(argv=None, prog=None):
-    args = build_parser(prog).parse_args(argv)
-    try:
-        return run(args)
-    except data.UsageError as e:
-        print(f"ndnlab plot: {e}", file=sys.stderr)
-        return 2
+    return data.run_cli("plot", build_parser(prog), run, argv)
 
 
 if __name__ == "__main__":

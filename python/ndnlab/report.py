@@ -40,18 +40,6 @@ class _Notes:
         return [f"{n}. {source}: {note}" for (source, note), n in self.items.items()]
 
 
-def best_reference(exp, mapping, metric, metric_columns, params):
-    """The most specific reference of `exp` for our `metric` under `params`, or None."""
-    best = None
-    for ref in exp.references:
-        if paper.resolve_name(ref.metric, metric_columns, mapping.metrics) != metric:
-            continue
-        if paper.matches(ref.where, params, exp, mapping.params, mapping.values):
-            if best is None or len(ref.where) > len(best.where):
-                best = ref
-    return best
-
-
 def paper_metrics(exp, mapping, metric_columns):
     """Our metric columns that the experiment has numbers for, in the paper's order."""
     names = [r.metric for r in exp.references] + [c.metric for c in exp.comparisons]
@@ -82,7 +70,7 @@ def results_table(df, by, metric_names, exp, mapping, notes, spec=None):
             row += [metric, data.fmt(mean), data.fmt(metrics.stddev(values)), data.fmt(ci),
                     str(len(values))]
             if exp is not None:
-                ref = best_reference(exp, mapping, metric, metric_columns, group_params)
+                ref = paper.best_reference(exp, metric, metric_columns, group_params, mapping)
                 if ref is None:
                     row += ["", "", ""]
                 else:
@@ -292,12 +280,7 @@ def run(args):
 
 
 def main(argv=None, prog=None):
-    args = build_parser(prog).parse_args(argv)
-    try:
-        return run(args)
-    except data.UsageError as e:
-        print(f"ndnlab report: {e}", file=sys.stderr)
-        return 2
+    return data.run_cli("report", build_parser(prog), run, argv)
 
 
 if __name__ == "__main__":

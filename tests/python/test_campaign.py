@@ -60,13 +60,12 @@ def fig1(tmp_path_factory):
     spec = write_spec(directory, "fig1", {"Standard": ["802.11b", "802.11n"],
                                           "Consumer": ["aimd", "one-interest"]},
                       extra='\n[paper]\nexperiment = "blend-fig1"\n')
-    start = time.monotonic()
     first = campaign(spec, "--workers", 2, "--progress-interval", 0.5)
-    return spec, directory / "store-fig1", first, time.monotonic() - start
+    return spec, directory / "store-fig1", first
 
 
 def test_campaign_runs_every_point_and_seed_on_two_worker_processes(fig1):
-    spec, store, first, _ = fig1
+    spec, store, first = fig1
     assert first.returncode == 0, first.stdout + first.stderr
     assert "8 runs (4 grid points x 2 seeds)" in first.stdout
     assert "on 2 workers" in first.stdout
@@ -88,7 +87,7 @@ def test_campaign_runs_every_point_and_seed_on_two_worker_processes(fig1):
 
 
 def test_second_invocation_reruns_nothing(fig1):
-    spec, store, _, _ = fig1
+    spec, store, _ = fig1
     before = index_lines(store)
     start = time.monotonic()
     again = campaign(spec, "--workers", 2)
@@ -100,7 +99,7 @@ def test_second_invocation_reruns_nothing(fig1):
 
 
 def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1):
-    spec, store, _, _ = fig1
+    spec, store, _ = fig1
     before = index_lines(store)
     dry = campaign(spec, "--dry-run", FAKE_SIM_VERSION="2.0")
     assert dry.returncode == 0, dry.stderr
@@ -113,7 +112,7 @@ def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1)
 
 
 def test_force_reruns_everything(fig1):
-    spec, store, _, _ = fig1
+    spec, store, _ = fig1
     forced = campaign(spec, "--workers", 2, "--force")
     assert forced.returncode == 0, forced.stderr
     assert "--force: rerunning all 8 runs" in forced.stdout
@@ -191,7 +190,7 @@ def test_ctrl_c_cancels_the_campaign_and_stops_the_simulators(tmp_path):
 
 
 def test_plot_writes_png_and_svg(fig1, tmp_path):
-    spec, store, _, _ = fig1
+    spec, store, _ = fig1
     png = tmp_path / "fig1.png"
     assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps",
                           "--hue", "Consumer", "-o", str(png)]) == 0
@@ -209,7 +208,7 @@ def test_plot_writes_png_and_svg(fig1, tmp_path):
 
 
 def test_plot_cli_errors_are_clear(fig1, tmp_path, capsys):
-    spec, _, _, _ = fig1
+    spec, _, _ = fig1
     out = str(tmp_path / "x.png")
     assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps", "-o", out]) == 2
     assert "Consumer (aimd, one-interest)" in capsys.readouterr().err
@@ -227,7 +226,7 @@ def test_plot_cli_errors_are_clear(fig1, tmp_path, capsys):
 
 
 def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path, capsys):
-    spec, _, _, _ = fig1
+    spec, _, _ = fig1
     path = tmp_path / "report.md"
     assert report_cli.main([str(spec), "-o", str(path)]) == 0  # paper from the spec
     text = path.read_text()

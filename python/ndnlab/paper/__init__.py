@@ -131,3 +131,16 @@ def condition_columns(where, params, param_map=None):
         if column is not None:
             cols.append(column)
     return cols
+
+
+def best_reference(exp, metric, metric_columns, params, mapping):
+    """The most specific reference (most conditions) of `exp` for our column `metric` under our
+    parameter values `params`, or None. `mapping` is the spec's PaperMapping."""
+    best = None
+    for ref in exp.references:
+        if resolve_name(ref.metric, metric_columns, mapping.metrics) != metric:
+            continue
+        if matches(ref.where, params, exp, mapping.params, mapping.values):
+            if best is None or len(ref.where) > len(best.where):
+                best = ref
+    return best
