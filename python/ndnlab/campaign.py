@@ -11,6 +11,7 @@ import shlex
 import shutil
 import signal
 import sys
+import threading
 import time
 
 from ndnlab import spec as specmod
@@ -152,13 +153,15 @@ def dask_client(scheduler=None, workers=None):
     # Worker processes ignore SIGINT (inherited across spawn): Ctrl-C reaches only this process,
     # which cancels the runs and stops their simulators itself (see run_campaign).
     n_workers = workers or default_workers()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
     try:
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=None, memory_limit=0,
                                silence_logs=logging.ERROR)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if main_thread:
+            signal.signal(signal.SIGINT, previous)
     with cluster, Client(cluster, set_as_default=False) as client:
         # Every worker up before the first task, so that the runs spread over all of them.
         client.wait_for_workers(n_workers, timeout=120)

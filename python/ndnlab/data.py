@@ -5,7 +5,7 @@ import math
 import sys
 
 from ndnlab.paper import normalize
-from ndnlab.spec import SpecError
+from ndnlab.spec import SpecError, format_value
 from ndnlab.store import StoreError, is_number, open_source
 
 
@@ -80,7 +80,7 @@ def constant_values(df, columns):
     values = {}
     for column in columns:
         if column in df and len(df) and df[column].map(_hashable).nunique(dropna=False) == 1:
-            values[column] = df[column].iloc[0]
+            values[column] = df[column].tolist()[0]  # a Python value, not a numpy scalar
     return values
 
 
@@ -122,7 +122,7 @@ def fmt(value):
     if value is None:
         return "-"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
+        return format_value(value)
     if isinstance(value, float) and math.isnan(value):
         return "-"
     if isinstance(value, int) or (abs(value) >= 1e4 and float(value).is_integer()):

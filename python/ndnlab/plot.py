@@ -17,7 +17,7 @@ FORMATS = (".png", ".svg", ".pdf")
 
 
 def _label(name, value):
-    return f"{name}={value}"
+    return f"{name}={data.fmt(value)}"
 
 
 def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None, title=None):
@@ -80,7 +80,7 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
                         label=None if paper_drawn else f"paper ({experiment.name})")
                 paper_drawn = True
         if kind == "bar":
-            ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+            ax.set_xticks(range(len(xs)), [data.fmt(v) for v in xs])
         ax.set_xlabel(x)
         ax.set_ylabel(f"{y} (mean, 95% CI)")
         ax.grid(axis="y", alpha=0.3)

@@ -66,7 +66,7 @@ def results_table(df, by, metric_names, exp, mapping, notes, spec=None):
             if not values:
                 continue
             mean, ci = metrics.mean_ci(values)
-            row = [data.fmt(v) if is_number(v) else str(v) for v in key]
+            row = [data.fmt(v) for v in key]
             row += [metric, data.fmt(mean), data.fmt(metrics.stddev(values)), data.fmt(ci),
                     str(len(values))]
             if exp is not None:
@@ -130,7 +130,7 @@ def comparison_table(df, varying_params, exp, mapping, notes):
                 continue
             mean_a, mean_b = metrics.mean_ci(ours)[0], metrics.mean_ci(base)[0]
             change = (mean_a / mean_b - 1) * 100 if mean_b else math.nan
-            where = ", ".join(f"{p}={v}" for p, v in ctx) or "all runs"
+            where = ", ".join(f"{p}={data.fmt(v)}" for p, v in ctx) or "all runs"
             rows.append([comp.label, where, metric, f"{len(ours)} / {len(base)}",
                          f"{change:+.1f}%", f"{comp.value_pct:+.1f}%",
                          f"{change - comp.value_pct:+.1f} pp", notes.mark(comp.source, comp.note)])
@@ -172,7 +172,8 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
         lines.append("- Selected: " + ", ".join(f"{k}={v}" for k, v in where.items()))
     fixed = {k: v for k, v in data.constant_values(df, params).items()}
     if fixed:
-        lines.append("- Same in every run: " + ", ".join(f"{k}={v}" for k, v in fixed.items()))
+        lines.append("- Same in every run: "
+                     + ", ".join(f"{k}={data.fmt(v)}" for k, v in fixed.items()))
     pooled = [p for p in vary if p not in by]
     if pooled:
         lines.append(f"- Pooled over: {', '.join(pooled)} (not in --by)")
@@ -203,7 +204,7 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
         lines += ["", "## Failed runs", ""]
         rows = []
         for _, r in failed.iterrows():
-            label = ", ".join(f"{p}={r[p]}" for p in params if p in r and p in vary)
+            label = ", ".join(f"{p}={data.fmt(r[p])}" for p in params if p in r and p in vary)
             rows.append([label or "-", str(r["seed"]), str(r["status"]), str(r["error"] or ""),
                          str(r["key"])])
         lines += _table(["run", "seed", "status", "error", "key"], rows)
