@@ -68,7 +68,9 @@ void printUsage(std::ostream& os)
   os << "Usage: ndnlab-sim <scenario> [--Name=value ...] [--seed N] [--run N] [--out DIR]\n"
         "       ndnlab-sim <scenario> --help     parameters of one scenario\n"
         "       ndnlab-sim --list                scenarios, one per line\n"
+        "       ndnlab-sim --version             version (part of each campaign run's key)\n"
         "       ndnlab-sim --describe [scenario] scenarios and parameters as JSON\n"
+        "       ndnlab-sim --attributes ns3::Type  attributes of an ns-3 type and its parents\n"
         "\n"
         "  --seed N     ns-3 RngSeedManager seed (default 1)\n"
         "  --run N      ns-3 RngSeedManager run number (default 1): independent replications\n"
@@ -173,8 +175,29 @@ int runMain(const std::vector<std::string>& args)
     printList(std::cout);
     return 0;
   }
+  if (first == "--version") {
+    std::cout << "ndnlab-sim " << NDNLAB_VERSION << " ns-" << ns3Version() << "\n";
+    return 0;
+  }
   if (first == "--list") {
     printList(std::cout);
+    return 0;
+  }
+  if (first == "--attributes") {
+    if (args.size() < 2)
+      throw UsageError("--attributes needs an ns-3 type name, e.g. ns3::TcpCubic");
+    ns3::TypeId tid;
+    if (!ns3::TypeId::LookupByNameFailSafe(args[1], &tid))
+      throw UsageError("unknown ns-3 type '" + args[1] + "' (is its module linked?)");
+    for (; ; tid = tid.GetParent()) {
+      for (uint32_t i = 0; i < tid.GetAttributeN(); ++i) {
+        auto info = tid.GetAttribute(i);
+        std::cout << tid.GetName() << "::" << info.name << " = "
+                  << info.initialValue->SerializeToString(info.checker) << "  " << info.help << "\n";
+      }
+      if (tid == tid.GetParent())
+        break;
+    }
     return 0;
   }
   if (first == "--describe") {
