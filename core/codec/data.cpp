@@ -1,9 +1,7 @@
 #include "core/codec/data.hpp"
+#include "core/codec/packet-decode.hpp"
 
 #include <openssl/evp.h>
-
-#include <algorithm>
-#include <limits>
 
 namespace ndnlab {
 
@@ -16,18 +14,6 @@ std::array<uint8_t, 32> sha256(ByteSpan bytes)
 }
 
 namespace {
-
-Duration millisToDuration(uint64_t ms)
-{
-  constexpr uint64_t maxMs = static_cast<uint64_t>(std::numeric_limits<Duration::rep>::max() / 1000000);
-  return std::chrono::milliseconds(static_cast<int64_t>(std::min(ms, maxMs)));
-}
-
-uint64_t durationToMillis(Duration d)
-{
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-  return ms < 0 ? 0 : static_cast<uint64_t>(ms);
-}
 
 int dataOrder(uint32_t type)
 {
@@ -61,13 +47,9 @@ DecodeResult<Data> Data::decode(ByteSpan wire)
 
 DecodeResult<Data> Data::decode(SharedBuffer wire)
 {
-  if (!wire)
-    return fail(DecodeError{DecodeErrc::Truncated, tlv::Data});
-  auto outer = readSingleTlv(*wire);
+  auto outer = codec::readOuterTlv(wire, tlv::Data);
   if (!outer)
     return fail(outer.error());
-  if (outer->type != tlv::Data)
-    return fail(DecodeError{DecodeErrc::UnexpectedType, outer->type});
   Data data;
   auto ok = data.decodeValue(outer->value);
   if (!ok)
@@ -85,14 +67,7 @@ DecodeResult<Data> Data::decode(SharedBuffer wire)
 DecodeResult<bool> Data::decodeValue(ByteSpan value)
 {
   TlvReader r(value);
-  if (r.atEnd())
-    return fail(DecodeError{DecodeErrc::MissingElement, tlv::Name});
-  auto first = r.next();
-  if (!first)
-    return fail(first.error());
-  if (first->type != tlv::Name)
-    return fail(DecodeError{DecodeErrc::MissingElement, tlv::Name});
-  auto name = Name::fromValue(first->value);
+  auto name = codec::readLeadingName(r);
   if (!name)
     return fail(name.error());
   m_name = std::move(*name);
@@ -104,13 +79,11 @@ DecodeResult<bool> Data::decodeValue(ByteSpan value)
     auto e = r.next();
     if (!e)
       return fail(e.error());
-    int order = dataOrder(e->type);
-    if (order == 0 || order <= last) {
-      if (tlv::isCritical(e->type))
-        return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
+    auto accept = codec::acceptInOrder(e->type, dataOrder(e->type), last);
+    if (!accept)
+      return fail(accept.error());
+    if (!*accept)
       continue;
-    }
-    last = order;
     switch (e->type) {
       case tlv::MetaInfo: {
         auto ok = decodeMetaInfo(e->value);
@@ -152,13 +125,11 @@ DecodeResult<bool> Data::decodeMetaInfo(ByteSpan value)
     auto e = r.next();
     if (!e)
       return fail(e.error());
-    int order = metaInfoOrder(e->type);
-    if (order == 0 || order <= last) {
-      if (tlv::isCritical(e->type))
-        return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
+    auto accept = codec::acceptInOrder(e->type, metaInfoOrder(e->type), last);
+    if (!accept)
+      return fail(accept.error());
+    if (!*accept)
       continue;
-    }
-    last = order;
     switch (e->type) {
       case tlv::ContentType: {
         auto n = readNonNegInt(*e);
@@ -171,7 +142,7 @@ DecodeResult<bool> Data::decodeMetaInfo(ByteSpan value)
         auto n = readNonNegInt(*e);
         if (!n)
           return fail(n.error());
-        m_freshness = millisToDuration(*n);
+        m_freshness = codec::millisToDuration(*n);
         break;
       }
       case tlv::FinalBlockId: {
@@ -266,7 +237,7 @@ SharedBuffer Data::wireEncode() const
   size_t metaLen = 0;
   if (m_contentType != 0)
     metaLen += tlvSize(tlv::ContentType, nonNegIntSize(m_contentType));
-  uint64_t freshMs = durationToMillis(m_freshness);
+  uint64_t freshMs = codec::durationToMillis(m_freshness);
   if (freshMs != 0)
     metaLen += tlvSize(tlv::FreshnessPeriod, nonNegIntSize(freshMs));
   if (!m_finalBlockId.empty())

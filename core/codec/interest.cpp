@@ -1,9 +1,8 @@
 #include "core/codec/interest.hpp"
 #include "core/codec/data.hpp"
+#include "core/codec/packet-decode.hpp"
 
-#include <algorithm>
 #include <cstring>
-#include <limits>
 
 namespace ndnlab {
 
@@ -24,18 +23,6 @@ int elementOrder(uint32_t type)
     case tlv::InterestSignatureValue: return 9;
     default: return 0;
   }
-}
-
-Duration millisToDuration(uint64_t ms)
-{
-  constexpr uint64_t maxMs = static_cast<uint64_t>(std::numeric_limits<Duration::rep>::max() / 1000000);
-  return std::chrono::milliseconds(static_cast<int64_t>(std::min(ms, maxMs)));
-}
-
-uint64_t durationToMillis(Duration d)
-{
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-  return ms < 0 ? 0 : static_cast<uint64_t>(ms);
 }
 
 DecodeResult<std::vector<Name>> decodeForwardingHint(ByteSpan value)
@@ -115,13 +102,9 @@ DecodeResult<Interest> Interest::decode(ByteSpan wire)
 
 DecodeResult<Interest> Interest::decode(SharedBuffer wire)
 {
-  if (!wire)
-    return fail(DecodeError{DecodeErrc::Truncated, tlv::Interest});
-  auto outer = readSingleTlv(*wire);
+  auto outer = codec::readOuterTlv(wire, tlv::Interest);
   if (!outer)
     return fail(outer.error());
-  if (outer->type != tlv::Interest)
-    return fail(DecodeError{DecodeErrc::UnexpectedType, outer->type});
   Interest interest;
   auto ok = interest.decodeValue(outer->value, static_cast<size_t>(outer->value.data() - wire->data()));
   if (!ok)
@@ -133,14 +116,7 @@ DecodeResult<Interest> Interest::decode(SharedBuffer wire)
 DecodeResult<bool> Interest::decodeValue(ByteSpan value, size_t valueOffset)
 {
   TlvReader r(value);
-  if (r.atEnd())
-    return fail(DecodeError{DecodeErrc::MissingElement, tlv::Name});
-  auto first = r.next();
-  if (!first)
-    return fail(first.error());
-  if (first->type != tlv::Name)
-    return fail(DecodeError{DecodeErrc::MissingElement, tlv::Name});
-  auto name = Name::fromValue(first->value);
+  auto name = codec::readLeadingName(r);
   if (!name)
     return fail(name.error());
   if (name->empty())
@@ -155,14 +131,11 @@ DecodeResult<bool> Interest::decodeValue(ByteSpan value, size_t valueOffset)
     auto e = r.next();
     if (!e)
       return fail(e.error());
-    int order = elementOrder(e->type);
-    if (order == 0 || order <= last) {
-      // Unrecognized or out of order (spec tlv.rst evolvability).
-      if (tlv::isCritical(e->type))
-        return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});
+    auto accept = codec::acceptInOrder(e->type, elementOrder(e->type), last);
+    if (!accept)
+      return fail(accept.error());
+    if (!*accept)
       continue;
-    }
-    last = order;
     switch (e->type) {
       case tlv::CanBePrefix:
         if (!e->value.empty())
@@ -191,7 +164,7 @@ DecodeResult<bool> Interest::decodeValue(ByteSpan value, size_t valueOffset)
         auto ms = readNonNegInt(*e);
         if (!ms)
           return fail(ms.error());
-        m_lifetime = millisToDuration(*ms);
+        m_lifetime = codec::millisToDuration(*ms);
         break;
       }
       case tlv::HopLimit:
@@ -259,7 +232,7 @@ SharedBuffer Interest::wireEncode() const
   if (m_nonce)
     len += 6;
   if (m_lifetime)
-    len += tlvSize(tlv::InterestLifetime, nonNegIntSize(durationToMillis(*m_lifetime)));
+    len += tlvSize(tlv::InterestLifetime, nonNegIntSize(codec::durationToMillis(*m_lifetime)));
   if (m_hopLimit)
     len += 3;
   len += tail.size();
@@ -284,7 +257,7 @@ SharedBuffer Interest::wireEncode() const
     appendTlv(*out, tlv::Nonce, ByteSpan(b, 4));
   }
   if (m_lifetime)
-    appendTlvNonNegInt(*out, tlv::InterestLifetime, durationToMillis(*m_lifetime));
+    appendTlvNonNegInt(*out, tlv::InterestLifetime, codec::durationToMillis(*m_lifetime));
   if (m_hopLimit) {
     const uint8_t h = *m_hopLimit;
     appendTlv(*out, tlv::HopLimit, ByteSpan(&h, 1));
