@@ -1,0 +1,521 @@
+#include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+
+#include "ns3/ndnlab/apps/consumer-app.hpp"
+#include "ns3/ndnlab/apps/content.hpp"
+#include "ns3/ndnlab/apps/one-interest-apps.hpp"
+#include "ns3/ndnlab/helper/app-helper.hpp"
+#include "ns3/ndnlab/helper/tracers.hpp"
+#include "ns3/ndnlab/model/ndn-stack.hpp"
+
+#include "core/app/segment-fetcher.hpp"
+
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+#include <ns3/wifi-net-device.h>
+#include <ns3/wifi-phy.h>
+#include <ns3/wifi-psdu.h>
+
+#include <cmath>
+#include <cstring>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+namespace ndnlab::sim::scenarios {
+
+namespace {
+
+std::string
+fmt(double v)
+{
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+double
+ms(Duration d)
+{
+  return std::chrono::duration<double, std::milli>(d).count();
+}
+
+/// A consumer knob: scenario parameter -> ConsumerApp attribute (value text after `toAttr`).
+struct Knob
+{
+  ParamSpec spec;
+  std::string attribute;
+  bool isMs = false; ///< the parameter is in ms, the attribute a Time
+};
+
+const std::vector<Knob>&
+knobs()
+{
+  static const std::vector<Knob> list = [] {
+    const app::SegmentFetcherOptions d;
+    std::vector<Knob> k = {
+      {{"RtoK", ParamType::Double, fmt(d.rtt.k), "",
+        "RTO = SRTT + RtoK*RTTVAR (BLEnD's gamma; ndnSIM 4, ndncatchunks 8)"},
+       "RtoK"},
+      {{"InitCwnd", ParamType::Double, fmt(d.window.initCwnd), "segments",
+        "initial congestion window, aimd/cubic"},
+       "InitCwnd"},
+      {{"MinRto", ParamType::Double, fmt(ms(d.rtt.minRto)), "ms", "lower clamp of the RTO"}, "MinRto", true},
+      {{"Lifetime", ParamType::Double, fmt(ms(d.lifetime)), "ms", "InterestLifetime of segment Interests"},
+       "Lifetime",
+       true},
+      {{"RtoCheckInterval", ParamType::Double, fmt(ms(d.rtoCheckInterval)), "ms",
+        "period of the consumer's timeout scan (ndnSIM RetxTimer: 50 ms)"},
+       "RtoCheckInterval",
+       true},
+      {{"CubicBeta", ParamType::Double, fmt(d.window.cubic.beta), "",
+        "CUBIC window decrease factor (ndnSIM ConsumerPcon 0.8, ndncatchunks 0.7)"},
+       "CubicBeta"},
+      {{"AimdBeta", ParamType::Double, fmt(d.window.aimd.beta), "", "AIMD window decrease factor"}, "AimdBeta"},
+      {{"FixedWindow", ParamType::Int, fmt(d.window.fixedSize), "Interests", "window of the fixed pipeline"},
+       "FixedWindow"},
+      {{"DisableCwa", ParamType::Bool, d.control.disableCwa ? "true" : "false", "",
+        "react to every loss, not once per RTT (Conservative Window Adaptation off)"},
+       "DisableCwa"},
+      {{"Retries", ParamType::Int, fmt(d.retries), "", "retransmissions per segment; -1 = unlimited"}, "Retries"},
+    };
+    return k;
+  }();
+  return list;
+}
+
+bool
+isAdaptive(const std::string& kind)
+{
+  return kind == "aimd" || kind == "cubic";
+}
+
+} // namespace
+
+std::vector<ParamSpec>
+consumerParams(bool withOneInterest, const std::string& defaultFileSize)
+{
+  std::vector<std::string> kinds = {"fixed", "aimd", "cubic"};
+  if (withOneInterest)
+    kinds.insert(kinds.begin(), "one-interest");
+  std::vector<ParamSpec> p = {
+    {"Consumer", ParamType::String, "aimd", "",
+     withOneInterest ? "consumer: the SegmentFetcher pipelines of `ndnlab get`, or the BLEnD one-Interest bound "
+                       "(which ignores the consumer knobs below)"
+                     : "consumer: the SegmentFetcher pipeline of `ndnlab get`",
+     kinds},
+    {"FileSize", ParamType::String, defaultFileSize, "",
+     "content size: bytes, or with a unit (10MB = 10^7, 100MiB = 100*2^20 = the BLEnD paper's 100 MB)"},
+    {"PayloadSize", ParamType::Int, "1460", "B", "content bytes per Data (BLEnD: 1460)"},
+    {"Signing", ParamType::String, "digest", "", "signature of the Data", {"digest", "hmac", "null"}},
+    {"StartTime", ParamType::Double, "1", "s", "consumer start time (Wi-Fi: after association)"},
+  };
+  for (const auto& k : knobs())
+    p.push_back(k.spec);
+  return p;
+}
+
+std::vector<ParamSpec>
+runParams(double defaultMaxTime)
+{
+  return {
+    {"Traces", ParamType::String, "periodic", "",
+     "trace files in --out: none; periodic = rates, drops, goodput, tables per TracePeriod; all = also one "
+     "delay row per Data",
+     {"none", "periodic", "all"}},
+    {"TracePeriod", ParamType::Double, "1", "s", "period of the periodic traces"},
+    {"MaxTime", ParamType::Double, fmt(defaultMaxTime), "s", "simulated time limit (the run stops when all fetches end)"},
+  };
+}
+
+// --- parsers ---
+
+uint64_t
+parseByteSize(const std::string& name, const std::string& text)
+{
+  static const std::regex re(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*((?:[kKMGT]i?)?)B?\s*$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re))
+    throw UsageError("--" + name + "=" + text + ": not a size (bytes, or e.g. 10MB, 100MiB)");
+  double v = std::strtod(m[1].str().c_str(), nullptr);
+  std::string unit = m[2].str();
+  double mult = 1;
+  if (!unit.empty()) {
+    bool binary = unit.size() == 2;
+    double base = binary ? 1024 : 1000;
+    int power = std::string("kMGT").find(static_cast<char>(unit[0] == 'K' ? 'k' : unit[0])) + 1;
+    mult = std::pow(base, power);
+  }
+  double bytes = std::round(v * mult);
+  if (bytes < 1 || bytes > 1e15)
+    throw UsageError("--" + name + "=" + text + ": out of range");
+  return static_cast<uint64_t>(bytes);
+}
+
+std::vector<std::string>
+perElement(const std::string& name, const std::string& text, size_t n)
+{
+  std::vector<std::string> parts;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    parts.push_back(item);
+  if (parts.size() == 1)
+    return std::vector<std::string>(n, parts[0]);
+  if (parts.size() != n)
+    throw UsageError("--" + name + "=" + text + ": expected one value or " + std::to_string(n) +
+                     " comma-separated values");
+  return parts;
+}
+
+std::string
+checkRate(const std::string& name, const std::string& text)
+{
+  static const std::regex re(R"(^[0-9]+(\.[0-9]+)?([kKMG]?bps|[kKMG]?b/s)$)");
+  if (!std::regex_match(text, re))
+    throw UsageError("--" + name + ": '" + text + "' is not a data rate (e.g. 10Mbps)");
+  return text;
+}
+
+std::string
+checkTime(const std::string& name, const std::string& text)
+{
+  static const std::regex re(R"(^[0-9]+(\.[0-9]+)?(s|ms|us|ns)$)");
+  if (!std::regex_match(text, re))
+    throw UsageError("--" + name + ": '" + text + "' is not a time with unit (e.g. 2ms)");
+  return text;
+}
+
+std::string
+checkQueue(const std::string& name, const std::string& text)
+{
+  static const std::regex re(R"(^[0-9]+(p|B)$)");
+  if (!std::regex_match(text, re))
+    throw UsageError("--" + name + ": '" + text + "' is not a queue size (e.g. 100p or 64000B)");
+  return text;
+}
+
+double
+parseProbability(const std::string& name, const std::string& text)
+{
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(v >= 0 && v <= 1))
+    throw UsageError("--" + name + ": '" + text + "' is not a probability in [0, 1]");
+  return v;
+}
+
+// --- Fetch ---
+
+struct Fetch::State
+{
+  uint64_t seed = 1;
+  uint64_t offset = 0;      ///< content bytes delivered so far
+  bool bytesMatch = true;   ///< every delivered byte equals the producer's content
+  bool complete = false;
+  bool failed = false;
+  double doneAt = 0;        ///< simulated time of completion/failure (s)
+  std::string error;
+  std::function<void()> onDone;
+  std::vector<uint8_t> scratch;
+
+  void onBytes(const uint8_t* p, size_t n)
+  {
+    if (bytesMatch) {
+      scratch.resize(n);
+      fillContent(seed, offset, scratch.data(), n);
+      if (std::memcmp(scratch.data(), p, n) != 0)
+        bytesMatch = false;
+    }
+    offset += n;
+  }
+
+  void finish(bool ok, std::string err = {})
+  {
+    if (complete || failed)
+      return;
+    (ok ? complete : failed) = true;
+    error = std::move(err);
+    doneAt = ns3::Simulator::Now().GetSeconds();
+    if (onDone)
+      onDone();
+  }
+};
+
+Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> consumerNode,
+             ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone)
+  : m_state(std::make_shared<State>())
+  , m_kind(params.getString("Consumer"))
+  , m_fileSize(parseByteSize("FileSize", params.getString("FileSize")))
+  , m_start(params.getDouble("StartTime") + spec.startDelay)
+{
+  int64_t payload = params.getInt("PayloadSize");
+  if (payload < 1 || payload > 8800)
+    throw UsageError("--PayloadSize=" + std::to_string(payload) + ": must be 1..8800");
+  if (m_start < 0)
+    throw UsageError("--StartTime must not be negative");
+  m_state->seed = spec.contentSeed;
+  m_state->onDone = std::move(onDone);
+  bool push = m_kind == "one-interest";
+
+  AppHelper producer(push ? "ndnlab::OneInterestProducerApp" : "ndnlab::ProducerApp");
+  producer.SetPrefix(spec.prefix);
+  producer.SetAttribute("FileSize", ns3::UintegerValue(m_fileSize));
+  producer.SetAttribute("PayloadSize", ns3::UintegerValue(static_cast<uint64_t>(payload)));
+  producer.SetAttribute("ContentSeed", ns3::UintegerValue(spec.contentSeed));
+  producer.SetAttribute("Signing", ns3::StringValue(params.getString("Signing")));
+  m_producer = producer.Install(producerNode).Get(0);
+
+  AppHelper consumer(push ? "ndnlab::OneInterestConsumerApp" : "ndnlab::ConsumerApp");
+  consumer.SetPrefix(spec.prefix);
+  consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(m_start)));
+  consumer.SetAttribute("ExpectedSize", ns3::UintegerValue(m_fileSize));
+  if (!push) {
+    consumer.SetAttribute("Pipeline", ns3::StringValue(m_kind));
+    for (const auto& k : knobs()) {
+      if (!params.isSet(k.spec.name))
+        continue;
+      std::string v;
+      switch (k.spec.type) {
+        case ParamType::Double: v = fmt(params.getDouble(k.spec.name)); break;
+        case ParamType::Int: v = std::to_string(params.getInt(k.spec.name)); break;
+        case ParamType::Bool: v = params.getBool(k.spec.name) ? "true" : "false"; break;
+        case ParamType::String: v = params.getString(k.spec.name); break;
+      }
+      if (k.isMs) {
+        if (params.getDouble(k.spec.name) <= 0)
+          throw UsageError("--" + k.spec.name + " must be positive");
+        v += "ms";
+      }
+      consumer.SetAttribute(k.attribute, ns3::StringValue(v));
+    }
+  }
+  m_consumer = consumer.Install(consumerNode).Get(0);
+
+  std::weak_ptr<State> weak = m_state;
+  m_consumer->TraceConnectWithoutContext(
+    "Bytes", ns3::Callback<void, const uint8_t*, size_t>([weak](const uint8_t* p, size_t n) {
+      if (auto s = weak.lock())
+        s->onBytes(p, n);
+    }));
+  m_consumer->TraceConnectWithoutContext("Complete",
+                                         ns3::Callback<void, const app::FetchStats&>([weak](const app::FetchStats&) {
+                                           if (auto s = weak.lock())
+                                             s->finish(true);
+                                         }));
+  m_consumer->TraceConnectWithoutContext(
+    "Failed", ns3::Callback<void, const app::FetchStats&, const std::string&>(
+                [weak](const app::FetchStats&, const std::string& e) {
+                  if (auto s = weak.lock())
+                    s->finish(false, e);
+                }));
+}
+
+bool
+Fetch::done() const
+{
+  return m_state->complete || m_state->failed;
+}
+
+bool
+Fetch::complete() const
+{
+  return m_state->complete;
+}
+
+double
+Fetch::endTime() const
+{
+  return done() ? m_state->doneAt : ns3::Simulator::Now().GetSeconds();
+}
+
+uint64_t
+Fetch::deliveredBytes() const
+{
+  return m_state->offset;
+}
+
+app::FetchStats
+Fetch::stats() const
+{
+  if (auto c = ns3::DynamicCast<ConsumerApp>(m_consumer))
+    return c->GetStats();
+  return ns3::DynamicCast<OneInterestConsumerApp>(m_consumer)->GetStats();
+}
+
+nlohmann::json
+Fetch::metrics() const
+{
+  app::FetchStats s = stats();
+  const State& st = *m_state;
+  bool bitExact = st.complete && st.bytesMatch && st.offset == m_fileSize;
+  double elapsed = std::chrono::duration<double>(s.elapsed).count();
+  nlohmann::json j = {
+    {"goodput_mbps", elapsed > 0 ? static_cast<double>(s.bytes.count()) * 8 / elapsed / 1e6 : 0.0},
+    {"completion_time_s", st.complete ? nlohmann::json(st.doneAt - m_start) : nlohmann::json(nullptr)},
+    {"transfer_time_s", elapsed},
+    {"completed", st.complete},
+    {"bit_exact", bitExact},
+    {"file_size_bytes", m_fileSize},
+    {"bytes", st.offset},
+    {"segments", s.segments},
+    {"interests_sent", s.interestsSent},
+    {"retransmissions", s.retransmissions},
+    {"timeouts", s.timeouts},
+    {"nacks", s.nacks},
+    {"unexpected_data", s.unexpectedData},
+    {"data_received", nodeFrames(m_consumer->GetNode())["data_in"]},
+    {"loss_decreases", s.lossDecreases},
+    {"rtt_min_ms", ms(s.rttMin)},
+    {"rtt_avg_ms", ms(s.rttAvg)},
+    {"rtt_max_ms", ms(s.rttMax)},
+  };
+  if (isAdaptive(m_kind) || m_kind == "fixed") {
+    j["cwnd_final"] = s.cwnd;
+    j["rto_final_ms"] = ms(s.rto);
+  }
+  if (st.failed)
+    j["error"] = st.error;
+  return j;
+}
+
+// --- counters ---
+
+nlohmann::json
+nodeFrames(ns3::Ptr<ns3::Node> node)
+{
+  uint64_t txFrames = 0, rxFrames = 0, txBytes = 0, rxBytes = 0;
+  uint64_t iOut = 0, iIn = 0, dOut = 0, dIn = 0, nOut = 0, nIn = 0;
+  auto stack = node->GetObject<NdnStack>();
+  if (stack) {
+    for (face::FaceId id : stack->GetNetDeviceFaces()) {
+      if (const auto* t = stack->GetTransport(id)) {
+        txFrames += t->counters().nOutPackets;
+        rxFrames += t->counters().nInPackets;
+        txBytes += t->counters().nOutBytes;
+        rxBytes += t->counters().nInBytes;
+      }
+      if (const auto* f = stack->GetFace(id)) {
+        const auto& c = f->counters();
+        iOut += c.nOutInterests;
+        iIn += c.nInInterests;
+        dOut += c.nOutData;
+        dIn += c.nInData;
+        nOut += c.nOutNacks;
+        nIn += c.nInNacks;
+      }
+    }
+  }
+  return {{"tx_frames", txFrames},    {"rx_frames", rxFrames}, {"tx_bytes", txBytes},
+          {"rx_bytes", rxBytes},      {"interests_out", iOut}, {"interests_in", iIn},
+          {"data_out", dOut},         {"data_in", dIn},        {"nacks_out", nOut},
+          {"nacks_in", nIn}};
+}
+
+P2pDropCounter::P2pDropCounter(const ns3::NetDeviceContainer& devices)
+{
+  for (uint32_t i = 0; i < devices.GetN(); ++i) {
+    auto counts = std::make_shared<Counts>();
+    counts->node = devices.Get(i)->GetNode()->GetId();
+    m_counts.push_back(counts);
+    devices.Get(i)->TraceConnectWithoutContext(
+      "MacTxDrop", ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([counts](ns3::Ptr<const ns3::Packet>) {
+        ++counts->queue;
+      }));
+    devices.Get(i)->TraceConnectWithoutContext(
+      "PhyRxDrop", ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([counts](ns3::Ptr<const ns3::Packet>) {
+        ++counts->loss;
+      }));
+  }
+}
+
+nlohmann::json
+P2pDropCounter::forNode(ns3::Ptr<ns3::Node> node) const
+{
+  uint64_t queue = 0, loss = 0;
+  for (const auto& c : m_counts) {
+    if (c->node == node->GetId()) {
+      queue += c->queue;
+      loss += c->loss;
+    }
+  }
+  return {{"queue_drops", queue}, {"loss_drops", loss}};
+}
+
+WifiPhyCounter::WifiPhyCounter(const ns3::NetDeviceContainer& devices)
+{
+  for (uint32_t i = 0; i < devices.GetN(); ++i) {
+    auto counts = std::make_shared<Counts>();
+    m_counts.push_back(counts);
+    auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(devices.Get(i));
+    if (!wifi)
+      continue;
+    wifi->GetPhy()->TraceConnectWithoutContext(
+      "PhyTxPsduBegin",
+      ns3::Callback<void, ns3::WifiConstPsduMap, ns3::WifiTxVector, double>(
+        [counts](ns3::WifiConstPsduMap psdus, ns3::WifiTxVector, double) {
+          for (const auto& [staId, psdu] : psdus) {
+            for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
+              const auto& h = psdu->GetHeader(m);
+              ++counts->all;
+              if (h.IsData())
+                ++counts->data;
+              else if (h.IsCtl())
+                ++counts->ctl;
+              else if (h.IsMgt())
+                ++counts->mgt;
+            }
+          }
+        }));
+  }
+}
+
+nlohmann::json
+WifiPhyCounter::forDevice(size_t i) const
+{
+  const Counts& c = *m_counts.at(i);
+  return {{"phy_tx", c.all}, {"phy_tx_data", c.data}, {"phy_tx_ctl", c.ctl}, {"phy_tx_mgt", c.mgt}};
+}
+
+// --- traces ---
+
+std::string
+tracePath(RunContext& ctx, const std::string& name)
+{
+  if (!ctx.hasOutDir())
+    return {};
+  ctx.openTrace(name).reset(); // registers the file in result.json; the writer reopens it
+  return (ctx.outDir() / name).string();
+}
+
+ScenarioTraces::ScenarioTraces(RunContext& ctx, const ns3::NodeContainer& nodes)
+{
+  const std::string& mode = ctx.params().getString("Traces");
+  double period = ctx.params().getDouble("TracePeriod");
+  if (!(period > 0))
+    throw UsageError("--TracePeriod must be positive");
+  if (!ctx.hasOutDir() || mode == "none")
+    return;
+  m_tracers = std::make_unique<Tracers>(nodes);
+  ns3::Time p = ns3::Seconds(period);
+  m_tracers->EnableRates(tracePath(ctx, "rates.csv"), p);
+  m_tracers->EnableDrops(tracePath(ctx, "drops.csv"), p);
+  m_tracers->EnableGoodput(tracePath(ctx, "goodput.csv"), p);
+  m_tracers->EnableTableSizes(tracePath(ctx, "tables.csv"), p);
+  if (mode == "all")
+    m_tracers->EnableAppDelays(tracePath(ctx, "delays.csv"));
+}
+
+ScenarioTraces::~ScenarioTraces() = default;
+
+nlohmann::json
+ScenarioTraces::counts() const
+{
+  nlohmann::json j = nlohmann::json::object();
+  if (m_tracers)
+    for (const auto& [k, v] : m_tracers->Counts())
+      j[k] = v;
+  return j;
+}
+
+} // namespace ndnlab::sim::scenarios

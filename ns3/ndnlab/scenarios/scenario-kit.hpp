@@ -1,0 +1,177 @@
+#pragma once
+// Shared pieces of the NDN scenarios of ndnlab-sim (wifi-one-hop, p2p-chain, dumbbell):
+// parameter specs and parsers, one consumer/producer pair ("Fetch") with its metrics and a
+// streaming bit-exact check, per-node frame counters, and trace files. Glue only: every
+// protocol decision is made by the core engines inside the ns3/ndnlab applications.
+
+#include "ns3/runner/run-context.hpp"
+
+#include "core/app/fetch-stats.hpp"
+
+#include <ns3/application.h>
+#include <ns3/net-device-container.h>
+#include <ns3/node-container.h>
+#include <ns3/nstime.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ndnlab::sim {
+class Tracers;
+}
+
+namespace ndnlab::sim::scenarios {
+
+using runner::ParamSpec;
+using runner::ParamType;
+using runner::Params;
+using runner::RunContext;
+using runner::UsageError;
+
+// --- parameter specs ---
+
+/// Consumer (one-interest | fixed | aimd | cubic, or without one-interest), FileSize,
+/// PayloadSize, Signing, StartTime, and the consumer knobs (RtoK, InitCwnd, MinRto, Lifetime,
+/// RtoCheckInterval, CubicBeta, AimdBeta, FixedWindow, DisableCwa, Retries). The knobs default
+/// to the ConsumerApp defaults (ndncatchunks) and are only applied when given, so
+/// `--ns3::ndnlab::ConsumerApp::<Attr>=...` overrides keep working for the others; the
+/// one-interest consumer ignores them (so one campaign grid can mix all consumers).
+std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& defaultFileSize);
+/// Traces (none | periodic | all), TracePeriod, MaxTime.
+std::vector<ParamSpec> runParams(double defaultMaxTime);
+
+// --- parsers (each throws UsageError naming the parameter) ---
+
+/// "104857600", "100MiB", "10MB", "1.5GB", "64KiB", "512k": bytes (k/M/G = 10^3.., Ki/Mi/Gi = 2^10..).
+uint64_t parseByteSize(const std::string& name, const std::string& text);
+/// One value for every element, or exactly `n` comma-separated values.
+std::vector<std::string> perElement(const std::string& name, const std::string& text, size_t n);
+/// Checks an ns-3 DataRate string ("10Mbps", "1.5Gbps", "800kbps").
+std::string checkRate(const std::string& name, const std::string& text);
+/// Checks an ns-3 Time string with unit ("2ms", "0.5s", "100us").
+std::string checkTime(const std::string& name, const std::string& text);
+/// Checks an ns-3 QueueSize string ("100p", "64000B").
+std::string checkQueue(const std::string& name, const std::string& text);
+/// A probability in [0, 1].
+double parseProbability(const std::string& name, const std::string& text);
+
+// --- one fetch: producer + consumer ---
+
+struct FetchSpec
+{
+  std::string prefix = "/lab/file"; ///< the producer's prefix = the name the consumer fetches
+  uint64_t contentSeed = 1;         ///< the producer's ContentSeed
+  double startDelay = 0;            ///< the consumer starts at StartTime + startDelay (s)
+};
+
+/// A producer and a consumer application chosen by the Consumer parameter. The delivered bytes
+/// are compared, as they arrive, with the producer's synthetic content (content.hpp), so the
+/// bit-exact check needs no copy of the file.
+class Fetch
+{
+public:
+  /// Installs the apps (the consumer starts at StartTime). `onDone` runs once, when the fetch
+  /// completes or fails.
+  Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> consumerNode,
+        ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone);
+
+  bool done() const;
+  bool complete() const;
+  app::FetchStats stats() const;
+  uint64_t fileSize() const { return m_fileSize; }
+  /// Consumer start (s) and the time it completed or failed (s; now while running).
+  double startTime() const { return m_start; }
+  double endTime() const;
+  /// Content bytes delivered so far.
+  uint64_t deliveredBytes() const;
+  ns3::Ptr<ns3::Application> consumerApp() const { return m_consumer; }
+  ns3::Ptr<ns3::Application> producerApp() const { return m_producer; }
+
+  /// goodput_mbps (content bytes / transfer time, as ndncatchunks), completion_time_s (start
+  /// to last byte, null when not complete), transfer_time_s, completed, bit_exact, bytes,
+  /// segments, interests_sent, retransmissions, timeouts, nacks, unexpected_data,
+  /// data_received (Data on the consumer node's NetDevice faces, duplicates included),
+  /// rtt_*_ms, cwnd_final, rto_final_ms.
+  nlohmann::json metrics() const;
+
+private:
+  struct State;
+  std::shared_ptr<State> m_state;
+  std::string m_kind;
+  uint64_t m_fileSize = 0;
+  double m_start = 0;
+  ns3::Ptr<ns3::Application> m_consumer;
+  ns3::Ptr<ns3::Application> m_producer;
+};
+
+// --- per-node counters ---
+
+/// NDN frames and packets of a node's NetDevice faces: tx_frames, rx_frames, tx_bytes,
+/// rx_bytes (NDN frame bytes, as the transports count them), interests_out/in, data_out/in,
+/// nacks_out/in (face counters).
+nlohmann::json nodeFrames(ns3::Ptr<ns3::Node> node);
+
+/// Device drops of point-to-point devices: MacTxDrop (queue full) and PhyRxDrop (error model).
+class P2pDropCounter
+{
+public:
+  explicit P2pDropCounter(const ns3::NetDeviceContainer& devices);
+  /// {"queue_drops": n, "loss_drops": n} summed over the devices of `node`.
+  nlohmann::json forNode(ns3::Ptr<ns3::Node> node) const;
+
+private:
+  struct Counts
+  {
+    uint32_t node = 0;
+    uint64_t queue = 0, loss = 0;
+  };
+  std::vector<std::shared_ptr<Counts>> m_counts;
+};
+
+/// Counts PHY transmissions of Wi-Fi devices by frame type (PhyTxPsduBegin: data, control,
+/// management); every MPDU of an A-MPDU counts.
+class WifiPhyCounter
+{
+public:
+  explicit WifiPhyCounter(const ns3::NetDeviceContainer& devices);
+  /// {"phy_tx": n, "phy_tx_data": n, "phy_tx_ctl": n, "phy_tx_mgt": n} of device `i`.
+  nlohmann::json forDevice(size_t i) const;
+
+private:
+  struct Counts
+  {
+    uint64_t all = 0, data = 0, ctl = 0, mgt = 0;
+  };
+  std::vector<std::shared_ptr<Counts>> m_counts;
+};
+
+// --- traces ---
+
+/// Trace files of ns3/ndnlab's Tracers in ctx.outDir() as asked by Traces/TracePeriod:
+/// periodic = rates.csv, drops.csv, goodput.csv, tables.csv; all = those + delays.csv (one row
+/// per Data). Nothing without --out or with Traces=none. Flushes when destroyed.
+class ScenarioTraces
+{
+public:
+  ScenarioTraces(RunContext& ctx, const ns3::NodeContainer& nodes);
+  ~ScenarioTraces();
+  ScenarioTraces(const ScenarioTraces&) = delete;
+  ScenarioTraces& operator=(const ScenarioTraces&) = delete;
+
+  /// Event kinds and kind/reason counted over the run (empty without tracers).
+  nlohmann::json counts() const;
+
+private:
+  std::unique_ptr<Tracers> m_tracers;
+};
+
+/// Registers `name` as a trace of the run (listed in result.json) and returns its path, or an
+/// empty string without --out.
+std::string tracePath(RunContext& ctx, const std::string& name);
+
+} // namespace ndnlab::sim::scenarios

@@ -1,0 +1,137 @@
+// Scenario `wifi-one-hop`: the BLEnD paper's single-hop Wi-Fi set-up (Sec. II-A, Fig. 1): one
+// station (the consumer) and one access point (the producer) in infrastructure mode, 5 m
+// apart, the configurations of shared/reference/ns3-calibration.md 2.3 via WifiOneHop.
+
+#include "ns3/ndnlab/helper/route-helper.hpp"
+#include "ns3/ndnlab/helper/stack-helper.hpp"
+#include "ns3/ndnlab/helper/tracers.hpp"
+#include "ns3/ndnlab/helper/wifi-one-hop.hpp"
+#include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+#include <ns3/wifi-mac.h>
+#include <ns3/wifi-net-device.h>
+#include <ns3/wifi-remote-station-manager.h>
+
+#include <fstream>
+
+namespace ndnlab::sim::scenarios {
+namespace {
+
+std::vector<ParamSpec>
+wifiParams()
+{
+  std::vector<ParamSpec> p = {
+    {"Standard", ParamType::String, "80211b", "",
+     "80211b = DsssRate11Mbps; 80211n = 5 GHz, OfdmRate24Mbps (the paper's 24 Mbps); 80211n-2.4 = 2.4 GHz, "
+     "ErpOfdmRate24Mbps",
+     {"80211b", "80211n", "80211n-2.4"}},
+    {"Addressing", ParamType::String, "broadcast", "",
+     "NDN frames to the broadcast MAC (ndnSIM, the paper) or to the learned neighbour (802.11 ACK/retry)",
+     {"broadcast", "unicast"}},
+    {"DataMode", ParamType::String, "", "",
+     "override of the standard's data mode, e.g. HtMcs3 (80211n); empty = the standard's"},
+    {"Ampdu", ParamType::Bool, "false", "",
+     "A-MPDU aggregation (BE_MaxAmpduSize 65535); only HT unicast frames are aggregated"},
+    {"BroadcastAtDataRate", ParamType::Bool, "true", "",
+     "NonUnicastMode = the data mode (as the paper's numbers need); false = ns-3's lowest basic rate"},
+    {"Distance", ParamType::Double, "5", "m", "station to access point"},
+    {"FrameLog", ParamType::Bool, "false", "",
+     "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
+    {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
+  };
+  for (auto& s : consumerParams(true, "100MiB"))
+    p.push_back(std::move(s));
+  for (auto& s : runParams(7200))
+    p.push_back(std::move(s));
+  return p;
+}
+
+void
+runWifiOneHop(RunContext& ctx)
+{
+  const Params& params = ctx.params();
+  const std::string& standard = params.getString("Standard");
+  WifiOneHopOptions opts;
+  opts.standard = standard == "80211b" ? "11b" : standard == "80211n" ? "11n-5" : "11n-2.4";
+  opts.distance = params.getDouble("Distance");
+  opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
+  if (!(opts.distance > 0))
+    throw UsageError("--Distance must be positive");
+
+  WifiOneHop wifi(opts);
+  std::string dataMode = wifi.dataMode;
+  const std::string& modeOverride = params.getString("DataMode");
+  for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
+    auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
+    if (!modeOverride.empty()) {
+      auto manager = dev->GetRemoteStationManager();
+      if (!manager->SetAttributeFailSafe("DataMode", ns3::StringValue(modeOverride)))
+        throw UsageError("--DataMode=" + modeOverride + ": not a Wi-Fi mode");
+      if (opts.broadcastAtDataRate)
+        manager->SetAttribute("NonUnicastMode", ns3::StringValue(modeOverride));
+      dataMode = modeOverride;
+    }
+    if (params.getBool("Ampdu"))
+      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
+  }
+
+  StackHelper stack;
+  stack.SetTransportAttribute("Addressing", ns3::StringValue(params.getString("Addressing")));
+  stack.Install(wifi.nodes);
+  RouteHelper::AddRoute(wifi.station(), "/lab", wifi.accessPoint());
+
+  Fetch fetch(params, FetchSpec{}, wifi.station(), wifi.accessPoint(), [] { ns3::Simulator::Stop(); });
+  WifiPhyCounter phy(wifi.devices);
+  ScenarioTraces traces(ctx, wifi.nodes);
+
+  std::shared_ptr<std::ofstream> frameLog;
+  if (params.getBool("FrameLog") && ctx.hasOutDir()) {
+    frameLog = std::make_shared<std::ofstream>(tracePath(ctx, "frames.csv"));
+    *frameLog << "time_ns,node,bytes\n";
+    for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
+      auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
+      uint32_t node = dev->GetNode()->GetId();
+      // MacTx: a packet from the upper layer (LLC/SNAP header included), before queueing
+      dev->GetMac()->TraceConnectWithoutContext(
+        "MacTx", ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([frameLog, node](ns3::Ptr<const ns3::Packet> p) {
+          *frameLog << ns3::Simulator::Now().GetNanoSeconds() << ',' << node << ',' << p->GetSize() << '\n';
+        }));
+    }
+  }
+  if (params.getBool("Pcap") && ctx.hasOutDir()) {
+    for (uint32_t i = 0; i < wifi.devices.GetN(); ++i)
+      tracePath(ctx, "wifi-" + std::to_string(wifi.nodes.Get(i)->GetId()) + "-0.pcap");
+    Tracers::EnablePcap((ctx.outDir() / "wifi").string(), wifi.devices);
+  }
+
+  ctx.runSimulation(ns3::Seconds(params.getDouble("MaxTime")));
+
+  nlohmann::json m = fetch.metrics();
+  m["data_mode"] = dataMode;
+  nlohmann::json consumer = nodeFrames(wifi.station());
+  consumer.update(phy.forDevice(0));
+  nlohmann::json producer = nodeFrames(wifi.accessPoint());
+  producer.update(phy.forDevice(1));
+  m["nodes"] = {{"consumer", consumer}, {"producer", producer}};
+  nlohmann::json drops = nlohmann::json::object();
+  const nlohmann::json counts = traces.counts();
+  for (const auto& [k, v] : counts.items())
+    if (k.rfind("drop/", 0) == 0)
+      drops[k.substr(5)] = v;
+  if (!drops.empty())
+    m["drops"] = drops;
+  ctx.metrics = m;
+  if (frameLog)
+    frameLog->flush();
+}
+
+const runner::Registration reg{runner::Scenario{
+  "wifi-one-hop",
+  "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from the access point (producer)",
+  wifiParams(), runWifiOneHop}};
+
+} // namespace
+} // namespace ndnlab::sim::scenarios

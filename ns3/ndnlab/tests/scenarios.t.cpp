@@ -1,0 +1,180 @@
+// The NDN scenarios of ndnlab-sim (ns3/ndnlab/scenarios), run through the runner's command line
+// as `ndnlab-sim` runs them: results are bit-exact, reproducible per seed, and traces land in
+// --out. Small files keep every run well under a second.
+
+#include "ns3/runner/run-context.hpp"
+
+#include <ns3/config.h>
+#include <ns3/simulator.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace ndnlab::sim::test {
+namespace {
+
+struct RunResult
+{
+  int exitCode = -1;
+  nlohmann::json result; ///< the printed result.json (null when the run failed)
+};
+
+RunResult
+sim(std::vector<std::string> args)
+{
+  ns3::Config::Reset();
+  args.insert(args.begin(), "ndnlab-sim");
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  RunResult r;
+  r.exitCode = runner::runnerMain(static_cast<int>(argv.size()), argv.data());
+  std::string out = ::testing::internal::GetCapturedStdout();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  if (r.exitCode == 0)
+    r.result = nlohmann::json::parse(out);
+  else
+    r.result = nlohmann::json{{"stderr", err}};
+  return r;
+}
+
+TEST(Scenarios, AreRegistered)
+{
+  for (const char* name : {"wifi-one-hop", "p2p-chain", "dumbbell"})
+    EXPECT_NE(runner::Registry::instance().find(name), nullptr) << name;
+}
+
+TEST(Scenarios, WifiOneHopEveryConsumerIsBitExact)
+{
+  for (std::string consumer : {"one-interest", "aimd", "cubic", "fixed"}) {
+    for (std::string addressing : {"broadcast", "unicast"}) {
+      SCOPED_TRACE(consumer + " " + addressing);
+      auto r = sim({"wifi-one-hop", "--Consumer=" + consumer, "--Addressing=" + addressing, "--FileSize=150kB",
+                    "--FixedWindow=4"});
+      ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+      const auto& m = r.result["metrics"];
+      EXPECT_TRUE(m["completed"].get<bool>());
+      EXPECT_TRUE(m["bit_exact"].get<bool>());
+      EXPECT_EQ(m["bytes"], 150'000);
+      EXPECT_EQ(m["segments"], 103); // ceil(150000 / 1460)
+      double g = m["goodput_mbps"];
+      // "fixed" retries a lost Data only after the Interest lifetime (ndncatchunks), so one
+      // broadcast collision stalls it for 4 s
+      EXPECT_GT(g, consumer == "fixed" ? 0.05 : 0.5);
+      EXPECT_LT(g, 11.0); // 802.11b at 11 Mbit/s
+      // the producer's NDN frames went out of its Wi-Fi device, and the PHY sent them
+      const auto& p = m["nodes"]["producer"];
+      EXPECT_GE(p["data_out"].get<uint64_t>(), 103u);
+      EXPECT_GE(p["phy_tx_data"].get<uint64_t>(), p["tx_frames"].get<uint64_t>());
+      EXPECT_GE(m["data_received"].get<uint64_t>(), 103u);
+      if (consumer == "one-interest") {
+        EXPECT_EQ(m["interests_sent"], 1);
+      }
+    }
+  }
+}
+
+TEST(Scenarios, WifiOneHopSameSeedSameMetricsOtherSeedDiffers)
+{
+  std::vector<std::string> args = {"wifi-one-hop", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none"};
+  auto withSeed = [&](const char* seed) {
+    auto a = args;
+    a.push_back(std::string("--seed=") + seed);
+    auto r = sim(a);
+    EXPECT_EQ(r.exitCode, 0) << r.result.dump();
+    return r.result;
+  };
+  auto a = withSeed("1");
+  auto b = withSeed("1");
+  auto c = withSeed("2");
+  ASSERT_TRUE(a["metrics"]["bit_exact"].get<bool>());
+  EXPECT_EQ(a["metrics"], b["metrics"]);
+  EXPECT_EQ(a["event_count"], b["event_count"]);
+  EXPECT_EQ(a["simulated_s"], b["simulated_s"]);
+  // Wi-Fi backoff draws differ with the seed
+  EXPECT_NE(a["event_count"], c["event_count"]);
+  EXPECT_NE(a["metrics"]["completion_time_s"], c["metrics"]["completion_time_s"]);
+  EXPECT_TRUE(c["metrics"]["bit_exact"].get<bool>());
+}
+
+TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
+{
+  std::vector<std::string> args = {"p2p-chain", "--Hops=3",    "--Loss=0,0.02,0", "--Rate=20Mbps,5Mbps,20Mbps",
+                                   "--Consumer=cubic", "--FileSize=200kB", "--Traces=none"};
+  auto a = sim(args);
+  ASSERT_EQ(a.exitCode, 0) << a.result.dump();
+  const auto& m = a.result["metrics"];
+  EXPECT_TRUE(m["completed"].get<bool>());
+  EXPECT_TRUE(m["bit_exact"].get<bool>());
+  EXPECT_GT(m["retransmissions"].get<uint64_t>(), 0u);          // losses were recovered
+  EXPECT_GT(m["nodes"]["n1"]["loss_drops"].get<uint64_t>() + m["nodes"]["n2"]["loss_drops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(m["nodes"]["n0"]["loss_drops"], 0);                // lossless first link
+  EXPECT_LT(m["goodput_mbps"].get<double>(), 5.0);              // the 5 Mbit/s middle link
+
+  auto b = sim(args);
+  ASSERT_EQ(b.exitCode, 0);
+  EXPECT_EQ(a.result["metrics"], b.result["metrics"]);
+  args.push_back("--seed=7");
+  auto c = sim(args);
+  ASSERT_EQ(c.exitCode, 0);
+  EXPECT_NE(a.result["metrics"]["retransmissions"], c.result["metrics"]["retransmissions"]);
+}
+
+TEST(Scenarios, DumbbellSharesTheBottleneck)
+{
+  auto r = sim({"dumbbell", "--Consumer=aimd", "--FileSize=400kB", "--BottleneckRate=4Mbps", "--Traces=none"});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& m = r.result["metrics"];
+  EXPECT_TRUE(m["completed"].get<bool>());
+  EXPECT_TRUE(m["bit_exact"].get<bool>());
+  EXPECT_TRUE(m["flows"]["c0"]["bit_exact"].get<bool>());
+  EXPECT_TRUE(m["flows"]["c1"]["bit_exact"].get<bool>());
+  EXPECT_LT(m["goodput_mbps"].get<double>(), 4.0);
+  EXPECT_GT(m["goodput_mbps"].get<double>(), 1.0);
+  EXPECT_GT(m["jain_index"].get<double>(), 0.5);
+  // every Data crossed the bottleneck: r1 forwarded at least both files' segments
+  EXPECT_GE(m["nodes"]["r1"]["data_out"].get<uint64_t>(), 2u * 274u);
+}
+
+TEST(Scenarios, TracesGoToOutAndAreListed)
+{
+  auto dir = std::filesystem::temp_directory_path() / ("ndnlab-scn-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  auto r = sim({"p2p-chain", "--FileSize=100kB", "--Traces=all", "--TracePeriod=0.1", "--out=" + dir.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  std::vector<std::string> traces = r.result["traces"];
+  for (const char* f : {"rates.csv", "drops.csv", "goodput.csv", "tables.csv", "delays.csv"}) {
+    EXPECT_NE(std::find(traces.begin(), traces.end(), f), traces.end()) << f;
+    std::ifstream in(dir / f);
+    std::string header;
+    EXPECT_TRUE(std::getline(in, header)) << f;
+    EXPECT_FALSE(header.empty());
+  }
+  // one delay row per segment
+  std::ifstream delays(dir / "delays.csv");
+  size_t rows = 0;
+  for (std::string line; std::getline(delays, line);)
+    ++rows;
+  EXPECT_EQ(rows, 1u + 69u); // header + ceil(100000 / 1460)
+  EXPECT_TRUE(std::filesystem::exists(dir / "result.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Scenarios, BadParametersAreUsageErrors)
+{
+  EXPECT_EQ(sim({"wifi-one-hop", "--FileSize=12XB"}).exitCode, 2);
+  EXPECT_EQ(sim({"wifi-one-hop", "--Standard=80211ac"}).exitCode, 2);
+  EXPECT_EQ(sim({"p2p-chain", "--Hops=2", "--Rate=10Mbps,5Mbps,1Mbps"}).exitCode, 2);
+  EXPECT_EQ(sim({"p2p-chain", "--Hops=2", "--Consumer=one-interest"}).exitCode, 2);
+  EXPECT_EQ(sim({"dumbbell", "--AccessLoss=1.5"}).exitCode, 2);
+}
+
+} // namespace
+} // namespace ndnlab::sim::test
