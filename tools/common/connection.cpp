@@ -2,6 +2,7 @@
 
 #include "core/face/generic-link-service.hpp"
 #include "io/client-connector.hpp"
+#include "tools/common/runtime.hpp"
 
 #include <cstdlib>
 
@@ -29,12 +30,12 @@ addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
 }
 
 std::unique_ptr<ForwarderConnection>
-ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts, std::string& error)
+ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts)
 {
   std::string uri = opts.uri();
   auto transport = io::connectToForwarder(env, env.ioContext(), uri);
   if (!transport) {
-    error = transport.error();
+    printError(transport.error());
     return nullptr;
   }
   face::LinkServiceOptions lso;

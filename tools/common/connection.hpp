@@ -30,9 +30,9 @@ void addConnectionOptions(CLI::App& app, ConnectionOptions& opts);
 class ForwarderConnection final : public app::Endpoint
 {
 public:
-  /// Connects (blocking). Returns null and sets `error` on failure.
-  static std::unique_ptr<ForwarderConnection> open(io::AsioEnv& env, const ConnectionOptions& opts,
-                                                   std::string& error);
+  /// Connects (blocking). On failure prints "ERROR: <reason>" and returns null (the caller
+  /// exits with exitcode::Failure).
+  static std::unique_ptr<ForwarderConnection> open(io::AsioEnv& env, const ConnectionOptions& opts);
   ~ForwarderConnection() override;
 
   void expressInterest(const Interest& interest) override;

@@ -36,6 +36,23 @@ parseCommandLine(CLI::App& app, int argc, char** argv)
   return std::nullopt;
 }
 
+std::optional<Name>
+parseNameArgument(const std::string& text)
+{
+  auto n = Name::parse(text);
+  if (!n) {
+    printError("invalid name '" + text + "': " + n.error());
+    return std::nullopt;
+  }
+  return n.value();
+}
+
+Duration
+millisArgument(double ms)
+{
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
+}
+
 ToolRuntime::ToolRuntime(LogLevel level, const std::string& traceFile)
   : env(io, [&] {
       io::AsioEnvOptions o;

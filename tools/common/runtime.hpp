@@ -2,6 +2,7 @@
 // What every built-in command shares: the io_context + AsioEnv, SIGINT/SIGTERM handling,
 // CLI11 parsing with ndnlab's exit codes, and the list of built-in commands.
 
+#include "core/codec/name.hpp"
 #include "io/asio-env.hpp"
 
 #include <asio/io_context.hpp>
@@ -39,6 +40,13 @@ void addVerbosityOptions(CLI::App& app, Verbosity& v);
 
 /// Parses argv; returns an exit code when the command must stop here (help: 0, errors: 2).
 std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv);
+
+/// A name given on the command line; prints "ERROR: invalid name ..." and returns nullopt when
+/// it is not a valid NDN URI (the caller exits with exitcode::BadArgs).
+std::optional<Name> parseNameArgument(const std::string& text);
+
+/// A command-line value in milliseconds (fractions allowed) as a Duration, truncated.
+Duration millisArgument(double ms);
 
 /// io_context, Env and signals of one command run.
 class ToolRuntime

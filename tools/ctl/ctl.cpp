@@ -310,17 +310,6 @@ printCs(ByteSpan content)
   return true;
 }
 
-std::optional<Name>
-parseName(const std::string& text)
-{
-  auto n = Name::parse(text);
-  if (!n) {
-    printError("invalid name '" + text + "': " + n.error());
-    return std::nullopt;
-  }
-  return n.value();
-}
-
 } // namespace
 
 int
@@ -336,7 +325,7 @@ runCtl(int argc, char** argv)
   Action action;
   bool badName = false;
   auto needName = [&](const std::string& text) -> Name {
-    auto n = parseName(text);
+    auto n = parseNameArgument(text);
     if (!n) {
       badName = true;
       return Name();
@@ -460,12 +449,9 @@ runCtl(int argc, char** argv)
   }
 
   ToolRuntime rt(o.verbosity.logLevel());
-  std::string error;
-  auto conn = ForwarderConnection::open(rt.env, o.connection, error);
-  if (!conn) {
-    printError(error);
+  auto conn = ForwarderConnection::open(rt.env, o.connection);
+  if (!conn)
     return exitcode::Failure;
-  }
   int rc = exitcode::Failure;
   conn->onClose = [&](const std::string& reason) {
     printError(reason);

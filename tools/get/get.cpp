@@ -35,11 +35,6 @@ struct GetOptions
   ConnectionOptions connection;
 };
 
-Duration
-millis(double ms)
-{
-  return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
-}
 
 std::string
 humanBytes(uint64_t n)
@@ -114,16 +109,12 @@ runGet(int argc, char** argv)
   if (auto rc = parseCommandLine(app, argc, argv))
     return *rc;
 
-  Name name;
-  if (auto n = Name::parse(o.name); n)
-    name = *n;
-  else {
-    printError("invalid name '" + o.name + "': " + n.error());
+  auto name = parseNameArgument(o.name);
+  if (!name)
     return exitcode::BadArgs;
-  }
-  f.lifetime = millis(o.lifetimeMs);
-  f.rtt.minRto = millis(o.minRtoMs);
-  f.rtt.maxRto = millis(o.maxRtoMs);
+  f.lifetime = millisArgument(o.lifetimeMs);
+  f.rtt.minRto = millisArgument(o.minRtoMs);
+  f.rtt.maxRto = millisArgument(o.maxRtoMs);
   f.window.initSsthresh = o.initSsthresh;
   if (o.noDiscovery)
     f.discovery = app::VersionDiscovery::None;
@@ -148,12 +139,9 @@ runGet(int argc, char** argv)
   std::setvbuf(out, outBuf.data(), _IOFBF, outBuf.size());
 
   ToolRuntime rt(o.verbosity.logLevel(), o.traceFile);
-  std::string error;
-  auto conn = ForwarderConnection::open(rt.env, o.connection, error);
-  if (!conn) {
-    printError(error);
+  auto conn = ForwarderConnection::open(rt.env, o.connection);
+  if (!conn)
     return exitcode::Failure;
-  }
 
   int rc = exitcode::Failure;
   std::string failure;
@@ -206,7 +194,7 @@ runGet(int argc, char** argv)
   if (progress)
     rt.env.timers().schedule(std::chrono::milliseconds(500), tick);
 
-  fetcher.start(name);
+  fetcher.start(*name);
   rt.run();
 
   if (progressShown)

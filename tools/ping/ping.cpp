@@ -10,16 +10,6 @@
 
 namespace ndnlab::tools {
 
-namespace {
-
-Duration
-millis(double ms)
-{
-  return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
-}
-
-} // namespace
-
 int
 runPing(int argc, char** argv)
 {
@@ -47,23 +37,18 @@ runPing(int argc, char** argv)
   if (auto rc = parseCommandLine(app, argc, argv))
     return *rc;
 
-  auto prefix = Name::parse(prefixText);
-  if (!prefix) {
-    printError("invalid name '" + prefixText + "': " + prefix.error());
+  auto prefix = parseNameArgument(prefixText);
+  if (!prefix)
     return exitcode::BadArgs;
-  }
-  po.interval = millis(intervalMs);
-  po.timeout = millis(timeoutMs);
+  po.interval = millisArgument(intervalMs);
+  po.timeout = millisArgument(timeoutMs);
   if (hasStart)
     po.startSeq = start;
 
   ToolRuntime rt(verbosity.logLevel());
-  std::string error;
-  auto conn = ForwarderConnection::open(rt.env, connection, error);
-  if (!conn) {
-    printError(error);
+  auto conn = ForwarderConnection::open(rt.env, connection);
+  if (!conn)
     return exitcode::Failure;
-  }
 
   const std::string p = prefix->toUri();
   app::PingClient client(rt.env, *conn, *prefix, po);
@@ -126,20 +111,15 @@ runPingServer(int argc, char** argv)
   if (auto rc = parseCommandLine(app, argc, argv))
     return *rc;
 
-  auto prefix = Name::parse(prefixText);
-  if (!prefix) {
-    printError("invalid name '" + prefixText + "': " + prefix.error());
+  auto prefix = parseNameArgument(prefixText);
+  if (!prefix)
     return exitcode::BadArgs;
-  }
-  so.freshness = millis(freshnessMs);
+  so.freshness = millisArgument(freshnessMs);
 
   ToolRuntime rt(verbosity.logLevel());
-  std::string error;
-  auto conn = ForwarderConnection::open(rt.env, connection, error);
-  if (!conn) {
-    printError(error);
+  auto conn = ForwarderConnection::open(rt.env, connection);
+  if (!conn)
     return exitcode::Failure;
-  }
   std::unique_ptr<security::Signer> signer;
   if (signing == "null")
     signer = std::make_unique<security::NullSigner>();

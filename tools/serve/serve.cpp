@@ -95,12 +95,10 @@ runServe(int argc, char** argv)
   if (auto rc = parseCommandLine(app, argc, argv))
     return *rc;
 
-  auto parsed = Name::parse(o.name);
-  if (!parsed) {
-    printError("invalid name '" + o.name + "': " + parsed.error());
+  auto parsed = parseNameArgument(o.name);
+  if (!parsed)
     return exitcode::BadArgs;
-  }
-  o.server.freshness = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(o.freshnessMs));
+  o.server.freshness = millisArgument(o.freshnessMs);
   o.server.version = o.version;
 
   std::unique_ptr<security::Signer> signer;
@@ -123,12 +121,9 @@ runServe(int argc, char** argv)
   }
 
   ToolRuntime rt(o.verbosity.logLevel());
-  std::string error;
-  auto conn = ForwarderConnection::open(rt.env, o.connection, error);
-  if (!conn) {
-    printError(error);
+  auto conn = ForwarderConnection::open(rt.env, o.connection);
+  if (!conn)
     return exitcode::Failure;
-  }
 
   app::SegmentServer server(rt.env, *conn, *parsed, *signer, o.server);
   if (!o.verbosity.quiet)
