@@ -482,6 +482,10 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(intKey("face_system.link", "congestion_threshold",
                      "send queue length above which marking starts, bytes (NFD default)",
                      [](O& o) -> auto& { return o.faceSystem.congestionThreshold; }, 1, MaxInt));
+  k.push_back(boolKey("face_system.link", "receive_congestion_marking",
+                      "also mark Data read from a face whose socket receive backlog stays long "
+                      "(this forwarder is the bottleneck)",
+                      [](O& o) -> auto& { return o.faceSystem.receiveCongestionMarking; }));
   k.push_back(boolKey("face_system.link", "local_fields",
                       "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
                       [](O& o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));

@@ -73,6 +73,7 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
   o.allowCongestionMarking = m_options.congestionMarking;
   o.baseCongestionMarkingInterval = m_options.congestionMarkingInterval;
   o.defaultCongestionThreshold = m_options.congestionThreshold;
+  o.markReceiveBacklog = m_options.receiveCongestionMarking;
   o.allowLocalFields = t.scope() == face::FaceScope::Local && m_options.localFieldsOnLocalFaces;
   switch (t.kind()) {
     case TransportKind::UnixStream:

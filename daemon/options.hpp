@@ -57,6 +57,8 @@ struct FaceSystemOptions
   bool congestionMarking = true;
   Duration congestionMarkingInterval = std::chrono::milliseconds(100);
   size_t congestionThreshold = 65536;
+  /// Also mark Data read from a face whose receive backlog stays above the threshold.
+  bool receiveCongestionMarking = true;
   /// Accept and emit IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback).
   bool localFieldsOnLocalFaces = false;
 };

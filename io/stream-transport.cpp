@@ -76,11 +76,13 @@ void StreamTransport<Protocol>::startReceive()
   if (m_reading || !m_socket.is_open())
     return;
   m_reading = true;
-  m_socket.async_read_some(asio::buffer(m_rbuf.data() + m_rend, m_rbuf.size() - m_rend),
-                           [this, g = guard()](const std::error_code& ec, size_t n) {
+  size_t room = m_rbuf.size() - m_rend;
+  m_socket.async_read_some(asio::buffer(m_rbuf.data() + m_rend, room),
+                           [this, room, g = guard()](const std::error_code& ec, size_t n) {
                              if (g.expired())
                                return;
                              m_reading = false;
+                             updateReceiveBacklog(!ec && n == room);
                              handleReceive(ec, n);
                            });
 }
@@ -231,6 +233,17 @@ size_t StreamTransport<Protocol>::sendQueueLength() const
   if (!m_flushPosted && !m_waitingWritable)
     const_cast<StreamTransport*>(this)->updateKernelQueue();
   return m_sendQueueBytes - m_frontOffset + m_kernelQueue;
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::updateReceiveBacklog(bool readFilledBuffer)
+{
+  int pending = 0;
+  if (readFilledBuffer && m_socket.is_open() &&
+      ::ioctl(m_socket.native_handle(), FIONREAD, &pending) == 0 && pending > 0)
+    m_receiveBacklog = static_cast<size_t>(pending);
+  else
+    m_receiveBacklog = 0;
 }
 
 template<typename Protocol>

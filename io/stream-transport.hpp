@@ -49,6 +49,9 @@ public:
   /// Internal queue + bytes the kernel has not sent (SIOCOUTQ). The kernel figure is sampled
   /// at most once per event-loop batch (the link service asks for every outgoing packet).
   size_t sendQueueLength() const override;
+  /// Bytes left in the socket's receive queue after the last read (FIONREAD, sampled only when
+  /// a read filled the whole buffer; a shorter read drained the socket).
+  size_t receiveQueueLength() const override { return m_receiveBacklog; }
 
   const StreamTransportOptions& options() const { return m_options; }
 
@@ -74,6 +77,7 @@ private:
   void flush();
   void consume(size_t n);
   void updateKernelQueue();
+  void updateReceiveBacklog(bool readFilledBuffer);
   void postClosed();
 
   StreamTransportOptions m_options;
@@ -84,6 +88,7 @@ private:
   size_t m_sendQueueBytes = 0;
   size_t m_frontOffset = 0;
   size_t m_kernelQueue = 0; ///< last SIOCOUTQ sample
+  size_t m_receiveBacklog = 0; ///< last FIONREAD sample
   bool m_flushPosted = false;
   bool m_waitingWritable = false;
   std::vector<asio::const_buffer> m_iov;

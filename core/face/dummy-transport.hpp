@@ -29,6 +29,8 @@ public:
   void setDown(bool down) { setState(down ? TransportState::Down : TransportState::Up); }
   void setSendQueueLength(size_t n) { m_queue = n; }
   size_t sendQueueLength() const override { return m_queue; }
+  void setReceiveQueueLength(size_t n) { m_rxQueue = n; }
+  size_t receiveQueueLength() const override { return m_rxQueue; }
   using Transport::setMtu;
 
   struct Sent
@@ -43,6 +45,7 @@ protected:
 
 private:
   size_t m_queue = 0;
+  size_t m_rxQueue = 0;
 };
 
 } // namespace ndnlab::face

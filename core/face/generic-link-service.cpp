@@ -152,30 +152,37 @@ void GenericLinkService::checkCongestion(lp::LpPacket& header)
 {
   if (!m_options.allowCongestionMarking)
     return;
-  size_t queue = m_transport->sendQueueLength();
+  if (codelStep(m_transport->sendQueueLength(), m_nextMarkTime, m_nMarkedInIncident)) {
+    if (header.congestionMark.value_or(0) == 0)
+      header.congestionMark = 1;
+    ++m_counters.nCongestionMarked;
+  }
+}
+
+bool GenericLinkService::codelStep(size_t queue, TimePoint& nextMark, uint64_t& nMarked)
+{
   if (queue > m_options.defaultCongestionThreshold) {
     TimePoint now = m_env.now();
-    if (m_nextMarkTime == TimePoint::max()) {
+    if (nextMark == TimePoint::max()) {
       // Queue just became congested: start an incident, first mark after one interval.
-      m_nextMarkTime = now + m_options.baseCongestionMarkingInterval;
-      m_nMarkedInIncident = 0;
+      nextMark = now + m_options.baseCongestionMarkingInterval;
+      nMarked = 0;
     }
-    else if (now >= m_nextMarkTime) {
-      if (header.congestionMark.value_or(0) == 0)
-        header.congestionMark = 1;
-      ++m_counters.nCongestionMarked;
-      ++m_nMarkedInIncident;
+    else if (now >= nextMark) {
+      ++nMarked;
       // CoDel control law: next interval shrinks with 1/sqrt(marks in this incident + 1).
       auto interval = Duration(static_cast<Duration::rep>(
         static_cast<double>(m_options.baseCongestionMarkingInterval.count()) /
-        std::sqrt(static_cast<double>(m_nMarkedInIncident + 1))));
-      m_nextMarkTime += interval;
+        std::sqrt(static_cast<double>(nMarked + 1))));
+      nextMark += interval;
+      return true;
     }
   }
-  else if (m_nextMarkTime != TimePoint::max()) {
-    m_nextMarkTime = TimePoint::max();
-    m_nMarkedInIncident = 0;
+  else if (nextMark != TimePoint::max()) {
+    nextMark = TimePoint::max();
+    nMarked = 0;
   }
+  return false;
 }
 
 // --- receive path ---------------------------------------------------------------------------
@@ -291,6 +298,12 @@ void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wi
     tags.congestionMark = *header.congestionMark;
   if (header.pitToken)
     tags.pitToken = header.pitToken;
+  if (m_options.allowCongestionMarking && m_options.markReceiveBacklog && m_transport &&
+      codelStep(m_transport->receiveQueueLength(), m_rxNextMarkTime, m_rxMarkedInIncident)) {
+    if (tags.congestionMark == 0)
+      tags.congestionMark = 1;
+    ++m_counters.nReceiveCongestionMarked;
+  }
   // IncomingFaceId is ignored; PrefixAnnouncement is ignored (no self-learning).
   if (onReceiveData)
     onReceiveData(std::move(*data), endpoint);

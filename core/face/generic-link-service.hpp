@@ -55,6 +55,9 @@ private:
   void sendNetPacket(lp::LpPacket&& header, SharedBuffer wire, EndpointId endpoint);
   /// CoDel-like marking on the transport send queue (ndn-spec-facts.md 2.6).
   void checkCongestion(lp::LpPacket& header);
+  /// One step of the CoDel-like control law for a queue of `queue` bytes; true = mark now.
+  /// `nextMark` is TimePoint::max() outside a congestion incident.
+  bool codelStep(size_t queue, TimePoint& nextMark, uint64_t& nMarked);
 
   void receiveFrame(ByteSpan frame, EndpointId endpoint);
   /// `header` holds the header fields of the (first fragment of the) packet.
@@ -74,6 +77,9 @@ private:
   // congestion marking state: TimePoint::max() = not in a congestion incident
   TimePoint m_nextMarkTime = TimePoint::max();
   uint64_t m_nMarkedInIncident = 0;
+  // the same for the receive backlog (markReceiveBacklog)
+  TimePoint m_rxNextMarkTime = TimePoint::max();
+  uint64_t m_rxMarkedInIncident = 0;
 };
 
 } // namespace ndnlab::face

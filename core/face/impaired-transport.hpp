@@ -68,6 +68,7 @@ public:
 
   void close() override;
   size_t sendQueueLength() const override;
+  size_t receiveQueueLength() const override { return m_inner->receiveQueueLength(); }
 
   Transport& inner() { return *m_inner; }
   const Transport& inner() const { return *m_inner; }

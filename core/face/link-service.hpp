@@ -33,6 +33,12 @@ struct LinkServiceOptions
   bool allowCongestionMarking = false;
   Duration baseCongestionMarkingInterval = std::chrono::milliseconds(100);
   size_t defaultCongestionThreshold = 65536;
+  /// With allowCongestionMarking: also mark Data received while the transport's receive
+  /// backlog (Transport::receiveQueueLength) stays above defaultCongestionThreshold, same
+  /// timing. The mark travels with the Data to the consumers, which then slow down when this
+  /// forwarder is the bottleneck (its queue is then in front of it, invisible to send-side
+  /// marking).
+  bool markReceiveBacklog = true;
   /// Always wrap packets in an LpPacket even with no header field (ndnd does; NFD doesn't).
   bool alwaysUseLpPacket = false;
   /// Overrides the transport MTU when smaller (bytes); 0 = no override.
@@ -55,7 +61,8 @@ public:
     uint64_t nReassembling = 0;       ///< current partial packets
     uint64_t nReassemblyTimeouts = 0; ///< partial packets dropped after reassemblyTimeout
     uint64_t nReassemblyDrops = 0;    ///< bad/duplicate fragments, reassembly off, memory bound
-    uint64_t nCongestionMarked = 0;
+    uint64_t nCongestionMarked = 0;   ///< outgoing packets marked (send queue)
+    uint64_t nReceiveCongestionMarked = 0; ///< incoming Data marked (receive backlog)
     uint64_t nInIdle = 0;             ///< LpPackets without fragment
   };
 

@@ -74,6 +74,9 @@ public:
   TransportState state() const { return m_state; }
   /// Bytes queued for sending (socket + internal queue); drives congestion marking. 0 if unknown.
   virtual size_t sendQueueLength() const { return 0; }
+  /// Bytes the link has received that this transport has not read yet (e.g. a socket's receive
+  /// queue, sampled at the last read); drives receive-side congestion marking. 0 if unknown.
+  virtual size_t receiveQueueLength() const { return 0; }
   const Counters& counters() const { return m_counters; }
 
 protected:

@@ -115,6 +115,7 @@ max_send_queue = 100000
 congestion_marking = false
 congestion_marking_interval = "50ms"
 congestion_threshold = 1000
+receive_congestion_marking = false
 local_fields = true
 [limits]
 reassembly_max_bytes = 1000000

@@ -149,6 +149,40 @@ TEST_F(StreamTransportTest, ManyFramesLargerThanReceiveBuffer)
     ASSERT_EQ(received[i], frames[i]) << i;
 }
 
+TEST_F(StreamTransportTest, ReceiveBacklogIsSampledWhenAReadFillsTheBuffer)
+{
+  // Queue far more than one 256 KiB read before the transport runs: while the first reads are
+  // delivered, the socket still holds the rest, and receiveQueueLength() says so.
+  Buffer all;
+  size_t nFrames = 0;
+  while (all.size() < 1'000'000) {
+    Buffer f = makeFrame(tlv::Data, 8000, static_cast<uint8_t>(nFrames++));
+    all.insert(all.end(), f.begin(), f.end());
+  }
+  peer.set_option(asio::socket_base::send_buffer_size(4 << 20));
+  peer.non_blocking(true);
+  std::error_code ec;
+  size_t written = peer.write_some(asio::buffer(all), ec);
+  if (written < 300 * 1024)
+    GTEST_SKIP() << "socket buffer too small (net.core.wmem_max) to queue more than one read";
+  size_t maxBacklog = 0;
+  transport->onReceive = [&](ByteSpan f, face::EndpointId) {
+    received.emplace_back(f.begin(), f.end());
+    maxBacklog = std::max(maxBacklog, transport->receiveQueueLength());
+  };
+  ASSERT_TRUE(runUntil(io, [&] {
+    if (written < all.size())
+      written += peer.write_some(asio::buffer(all.data() + written, all.size() - written), ec);
+    return received.size() == nFrames;
+  }, 10000ms));
+  EXPECT_GT(maxBacklog, 0u);
+
+  // A read that drains the socket reports no backlog.
+  writeRaw(makeFrame(tlv::Interest, 20));
+  ASSERT_TRUE(runUntil(io, [&] { return received.size() == nFrames + 1; }));
+  EXPECT_EQ(transport->receiveQueueLength(), 0u);
+}
+
 TEST_F(StreamTransportTest, OversizedHeaderClosesWithReason)
 {
   Buffer good = makeFrame(tlv::Interest, 20);

@@ -617,5 +617,79 @@ TEST_F(GenericLinkServiceTest, UpstreamMarkIsKeptWhenMarkingLocally)
   EXPECT_EQ(sentLp(1).congestionMark, 5u);
 }
 
+TEST_F(GenericLinkServiceTest, ReceiveBacklogMarksIncomingData)
+{
+  init({.allowCongestionMarking = true});
+  Data d = makeData();
+  Buffer wire = *d.wireEncode();
+  auto receiveAt = [&](Duration t) -> uint64_t {
+    env.clockImpl.runUntil(TimePoint(t));
+    transport->injectFrame(wire);
+    EXPECT_FALSE(data.empty());
+    return data.empty() ? 0 : data.back().tags.congestionMark;
+  };
+
+  transport->setReceiveQueueLength(65536); // at the threshold: not congested
+  EXPECT_EQ(receiveAt(0ms), 0u);
+  transport->setReceiveQueueLength(1 << 20);
+  EXPECT_EQ(receiveAt(1ms), 0u);   // incident starts, first mark due at 101 ms
+  EXPECT_EQ(receiveAt(100ms), 0u);
+  EXPECT_EQ(receiveAt(101ms), 1u); // same CoDel timing as send-side marking
+  EXPECT_EQ(receiveAt(171ms), 0u);
+  EXPECT_EQ(receiveAt(172ms), 1u);
+  EXPECT_EQ(counters().nReceiveCongestionMarked, 2u);
+  EXPECT_EQ(counters().nCongestionMarked, 0u);
+
+  transport->setReceiveQueueLength(0); // backlog drained: incident over
+  EXPECT_EQ(receiveAt(300ms), 0u);
+  transport->setReceiveQueueLength(1 << 20);
+  EXPECT_EQ(receiveAt(301ms), 0u);
+  EXPECT_EQ(receiveAt(350ms), 0u);
+  EXPECT_EQ(counters().nReceiveCongestionMarked, 2u);
+
+  // Interests are never marked on receive (consumers react to marks on Data).
+  interests.clear();
+  transport->setReceiveQueueLength(1 << 20);
+  env.clockImpl.runUntil(TimePoint(1s));
+  transport->injectFrame(*makeInterest().wireEncode());
+  ASSERT_EQ(interests.size(), 1u);
+  EXPECT_EQ(interests[0].tags.congestionMark, 0u);
+}
+
+TEST_F(GenericLinkServiceTest, ReceiveBacklogMarkingCanBeTurnedOff)
+{
+  Data d = makeData();
+  Buffer wire = *d.wireEncode();
+  for (LinkServiceOptions o : {LinkServiceOptions{.allowCongestionMarking = false},
+                               LinkServiceOptions{.allowCongestionMarking = true,
+                                                  .markReceiveBacklog = false}}) {
+    init(o);
+    transport->setReceiveQueueLength(1 << 20);
+    for (int k = 0; k < 10; ++k) {
+      env.advance(100ms);
+      transport->injectFrame(wire);
+    }
+    ASSERT_EQ(data.size(), 10u);
+    for (const auto& x : data)
+      EXPECT_EQ(x.tags.congestionMark, 0u);
+    EXPECT_EQ(counters().nReceiveCongestionMarked, 0u);
+    data.clear();
+  }
+}
+
+TEST_F(GenericLinkServiceTest, UpstreamMarkOnDataIsKeptByReceiveMarking)
+{
+  init({.allowCongestionMarking = true, .baseCongestionMarkingInterval = 10ms});
+  transport->setReceiveQueueLength(1 << 20);
+  Data d = makeData();
+  Buffer marked = lpFrame("fd0340 01 07", *d.wireEncode());
+  transport->injectFrame(marked);
+  env.advance(20ms);
+  transport->injectFrame(marked);
+  ASSERT_EQ(data.size(), 2u);
+  EXPECT_EQ(data[1].tags.congestionMark, 7u);
+  EXPECT_EQ(counters().nReceiveCongestionMarked, 1u);
+}
+
 } // namespace
 } // namespace ndnlab::face
