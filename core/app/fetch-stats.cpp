@@ -5,15 +5,15 @@
 
 namespace ndnlab::app {
 
-namespace {
-
 std::string
-fixed(double v, int precision)
+formatFixed(double v, int precision)
 {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.*f", precision, v);
   return buf;
 }
+
+namespace {
 
 void
 jsonString(std::ostringstream& os, std::string_view s)
@@ -52,7 +52,7 @@ formatRate(Rate r)
     v /= 1000.0;
     ++pow;
   }
-  return fixed(v, 6) + " " + units[pow];
+  return formatFixed(v, 6) + " " + units[pow];
 }
 
 std::string
@@ -60,24 +60,24 @@ formatSummary(const FetchStats& s, bool adaptive)
 {
   std::ostringstream os;
   os << "\n\nAll segments have been received.\n"
-     << "Time elapsed: " << fixed(toSeconds(s.elapsed), 6) << " seconds\n"
+     << "Time elapsed: " << formatFixed(toSeconds(s.elapsed), 6) << " seconds\n"
      << "Segments received: " << s.segments << "\n"
-     << "Transferred size: " << fixed(static_cast<double>(s.bytes.count()) / 1e3, 3) << " kB\n"
+     << "Transferred size: " << formatFixed(static_cast<double>(s.bytes.count()) / 1e3, 3) << " kB\n"
      << "Goodput: " << formatRate(s.goodput()) << "\n";
   if (adaptive) {
     double pct = s.interestsSent == 0 ? 0.0 : 100.0 * static_cast<double>(s.retransmissions) /
                                                  static_cast<double>(s.interestsSent);
     os << "Congestion marks: " << s.marks << " (caused " << s.markDecreases << " window decreases)\n"
        << "Timeouts: " << s.timeouts << " (caused " << s.lossDecreases << " window decreases)\n"
-       << "Retransmitted segments: " << s.retransmissions << " (" << fixed(pct, 6) << "%)"
+       << "Retransmitted segments: " << s.retransmissions << " (" << formatFixed(pct, 6) << "%)"
        << ", skipped: " << s.skippedRetx << "\n";
   }
   os << "RTT ";
   if (s.rttSamples == 0)
     os << "stats unavailable\n";
   else
-    os << "min/avg/max = " << fixed(toMillis(s.rttMin), 3) << "/" << fixed(toMillis(s.rttAvg), 3)
-       << "/" << fixed(toMillis(s.rttMax), 3) << " ms\n";
+    os << "min/avg/max = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(toMillis(s.rttAvg), 3)
+       << "/" << formatFixed(toMillis(s.rttMax), 3) << " ms\n";
   return os.str();
 }
 
@@ -95,11 +95,11 @@ toJson(const FetchStats& s, std::string_view status, std::string_view error)
   jsonString(os, s.versionedName.toUri());
   os << ",\"pipeline\":";
   jsonString(os, s.pipeline);
-  os << ",\"discovery_s\":" << fixed(toSeconds(s.discoveryTime), 6)
-     << ",\"elapsed_s\":" << fixed(toSeconds(s.elapsed), 6)
+  os << ",\"discovery_s\":" << formatFixed(toSeconds(s.discoveryTime), 6)
+     << ",\"elapsed_s\":" << formatFixed(toSeconds(s.elapsed), 6)
      << ",\"segments\":" << s.segments
      << ",\"bytes\":" << s.bytes.count()
-     << ",\"goodput_bps\":" << fixed(s.goodput().bps(), 1)
+     << ",\"goodput_bps\":" << formatFixed(s.goodput().bps(), 1)
      << ",\"interests\":" << s.interestsSent
      << ",\"retransmissions\":" << s.retransmissions
      << ",\"skipped_retx\":" << s.skippedRetx
@@ -110,11 +110,11 @@ toJson(const FetchStats& s, std::string_view status, std::string_view error)
      << ",\"loss_decreases\":" << s.lossDecreases
      << ",\"unexpected_data\":" << s.unexpectedData
      << ",\"rtt_samples\":" << s.rttSamples
-     << ",\"rtt_min_ms\":" << fixed(toMillis(s.rttMin), 3)
-     << ",\"rtt_avg_ms\":" << fixed(toMillis(s.rttAvg), 3)
-     << ",\"rtt_max_ms\":" << fixed(toMillis(s.rttMax), 3)
-     << ",\"cwnd\":" << fixed(s.cwnd, 3)
-     << ",\"rto_ms\":" << fixed(toMillis(s.rto), 3) << "}";
+     << ",\"rtt_min_ms\":" << formatFixed(toMillis(s.rttMin), 3)
+     << ",\"rtt_avg_ms\":" << formatFixed(toMillis(s.rttAvg), 3)
+     << ",\"rtt_max_ms\":" << formatFixed(toMillis(s.rttMax), 3)
+     << ",\"cwnd\":" << formatFixed(s.cwnd, 3)
+     << ",\"rto_ms\":" << formatFixed(toMillis(s.rto), 3) << "}";
   return os.str();
 }
 

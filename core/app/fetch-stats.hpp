@@ -38,6 +38,8 @@ struct FetchStats
   Rate goodput() const { return Rate::of(bytes, elapsed); }
 };
 
+/// `v` with `precision` digits after the point (printf "%.*f").
+std::string formatFixed(double v, int precision);
 /// ndncatchunks-style rate text: "12.345678 Mbit/s" (steps of 1000).
 std::string formatRate(Rate r);
 /// The summary printed by ndncatchunks after a successful transfer, with the adaptive

@@ -1,23 +1,11 @@
 #include "core/app/ping.hpp"
+#include "core/app/fetch-stats.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
 namespace ndnlab::app {
-
-namespace {
-
-std::string
-fixed(double v, int precision)
-{
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", precision, v);
-  return buf;
-}
-
-} // namespace
 
 void
 PingClientOptions::validate() const
@@ -204,11 +192,11 @@ formatPingSummary(const Name& prefix, const PingStats& s, Duration elapsed)
   std::ostringstream os;
   os << "\n--- " << prefix.toUri() << " ping statistics ---\n"
      << s.sent << " packets transmitted, " << s.received << " received, "
-     << fixed(s.lossPercent(), 0) << "% lost, " << fixed(s.nackPercent(), 0) << "% nacked, time "
-     << fixed(toMillis(elapsed), 0) << " ms\n";
+     << formatFixed(s.lossPercent(), 0) << "% lost, " << formatFixed(s.nackPercent(), 0) << "% nacked, time "
+     << formatFixed(toMillis(elapsed), 0) << " ms\n";
   if (s.received > 0) {
-    os << "rtt min/avg/max/mdev = " << fixed(toMillis(s.rttMin), 3) << "/" << fixed(s.rttAvgMs(), 3)
-       << "/" << fixed(toMillis(s.rttMax), 3) << "/" << fixed(s.rttMdevMs(), 3) << " ms\n";
+    os << "rtt min/avg/max/mdev = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(s.rttAvgMs(), 3)
+       << "/" << formatFixed(toMillis(s.rttMax), 3) << "/" << formatFixed(s.rttMdevMs(), 3) << " ms\n";
   }
   return os.str();
 }
