@@ -230,8 +230,9 @@ TEST_F(FetchTest, RandomLossExactBytesEachPipeline)
     EXPECT_GT(s.retransmissions, 0u);
     EXPECT_GT(s.timeouts, 0u);
     EXPECT_EQ(s.segments, 300u);
-    if (cc != "fixed")
+    if (cc != "fixed") {
       EXPECT_GT(s.lossDecreases, 0u);
+    }
     fetcher.reset();
     link.interestFilter = nullptr;
     link.dataFilter = nullptr;
