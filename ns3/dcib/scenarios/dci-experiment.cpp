@@ -60,6 +60,7 @@ std::vector<ParamSpec> commonParams(const Defaults& d)
     {"LossRate", ParamType::Double, num(d.lossRate), "", "p: share of DCI traffic the WAN drops"},
     {"HostEcn", ParamType::Bool, "false", "", "hosts negotiate ECN (the paper does not change the hosts)"},
     {"MinRto", ParamType::Double, "200", "ms", "TCP minimum RTO (Linux-like)"},
+    {"SocketBuffer", ParamType::Double, "0", "MB", "TCP send and receive buffer per socket; 0 = max(4 MB, 2 BDP)"},
     {"DelAckTimeout", ParamType::Double, "40", "ms", "TCP delayed-ACK timeout (below MinRto: see calibration notes)"},
     {"DupAckThreshold", ParamType::Int, "3", "packets", "TCP duplicate-ACK threshold (ns-3 ReTxThreshold); > 3 emulates a host that tolerates the edge recovery delay"},
     {"SampleInterval", ParamType::Double, "10", "ms", "period of the throughput time series"},
@@ -122,6 +123,8 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
   Time baseRtt = 2 * (2 * o.hostDelay + o.dciDelay);
   net->bdpBytes = net->capacityBps * baseRtt.GetSeconds() / 8;
   uint64_t sockBuf = std::max<uint64_t>(4u << 20, static_cast<uint64_t>(2 * net->bdpBytes));
+  if (p.getDouble("SocketBuffer") > 0)
+    sockBuf = static_cast<uint64_t>(p.getDouble("SocketBuffer") * 1e6);
   ctx.setDefault("ns3::TcpL4Protocol::SocketType", tcpTypes.at(tcp));
   ctx.setDefault("ns3::TcpSocket::SegmentSize", std::to_string(o.mtu - 52)); // IP + TCP + timestamps
   ctx.setDefault("ns3::TcpSocket::DelAckTimeout", num(p.getDouble("DelAckTimeout")) + "ms");
