@@ -4,6 +4,7 @@
 #   make test    deps + build + every test (ctest, pytest, fuzz smoke run)
 #   make demo    deps + build + the main job on built-in defaults
 #   make bench   benchmarks; figures go to docs/results/
+#   make bench-sim  simulation speed: NDN run vs plain ns-3 (docs/results/simulator.md)
 #   make fuzz    longer libFuzzer runs under ASan/UBSan
 SHELL := /bin/bash
 BUILD ?= build
@@ -16,11 +17,12 @@ FUZZ_SMOKE_SECONDS ?= 20
 export CCACHE_DIR ?= $(HOME)/.cache/ndnlab-ccache
 
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+CMAKE_FLAGS += -DNDNLAB_WITH_NS3=ON
 ifeq ($(CI),true)
 CMAKE_FLAGS += -DNDNLAB_WERROR=ON
 endif
 
-.PHONY: all deps build py-install test unit-test py-test fuzz-smoke demo bench fuzz clean
+.PHONY: all deps build py-install test unit-test py-test fuzz-smoke demo bench bench-sim fuzz clean
 
 all: build
 
@@ -31,6 +33,7 @@ $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/build.ninja py-install
+	@grep -qx 'NDNLAB_WITH_NS3:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The Python package (ndnlab-campaign, -plot, -report), editable; quick when already installed.
@@ -65,6 +68,10 @@ demo: build
 
 bench: build
 	scripts/bench $(BUILD)
+
+# NDN layer cost in ns-3: wifi-one-hop vs plain ns-3 with the same frames (docs/results/simulator.md)
+bench-sim: build
+	scripts/bench-sim $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -1,5 +1,6 @@
 // `ndnlab`: the git-style front door. `ndnlab <command> ...` runs a built-in command, or else
-// executes `ndnlab-<command>` found on PATH with the remaining arguments.
+// executes `ndnlab-<command>` found in this executable's directory or on PATH with the
+// remaining arguments.
 
 #include "tools/common/runtime.hpp"
 
@@ -18,15 +19,20 @@ namespace {
 
 using namespace ndnlab::tools;
 
-/// Executables named ndnlab-* on PATH (without the prefix).
+/// Executables named ndnlab-* in this executable's directory or on PATH (without the prefix).
 std::set<std::string>
 externalCommands()
 {
   std::set<std::string> names;
   const char* path = std::getenv("PATH");
-  if (path == nullptr)
+  std::error_code selfEc;
+  std::string p = std::filesystem::read_symlink("/proc/self/exe", selfEc).parent_path().string();
+  if (selfEc)
+    p.clear();
+  if (path != nullptr)
+    p += (p.empty() ? "" : ":") + std::string(path);
+  if (p.empty())
     return names;
-  std::string p(path);
   size_t start = 0;
   while (start <= p.size()) {
     size_t end = p.find(':', start);
@@ -67,7 +73,7 @@ usage(std::ostream& os)
     os << "  " << n << std::string(n.size() < 12 ? 12 - n.size() : 1, ' ') << c.summary << "\n";
   }
   auto ext = externalCommands();
-  os << "\nAny other command runs `ndnlab-<command>` from PATH";
+  os << "\nAny other command runs `ndnlab-<command>` from this program's directory or PATH";
   if (!ext.empty()) {
     os << "; found:";
     for (const auto& e : ext)
@@ -122,13 +128,18 @@ main(int argc, char** argv)
       return c.run(argc - 1, argv + 1);
   }
 
-  // external command: ndnlab-<cmd> on PATH
+  // external command: ndnlab-<cmd> next to this executable (a build tree: the build links
+  // ndnlab-sim there), else on PATH (the Python commands)
   std::string exe = "ndnlab-" + cmd;
   std::vector<char*> args;
   args.push_back(exe.data());
   for (int i = 2; i < argc; ++i)
     args.push_back(argv[i]);
   args.push_back(nullptr);
+  std::error_code ec;
+  std::filesystem::path sibling = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / exe;
+  if (!ec && ::access(sibling.c_str(), X_OK) == 0)
+    ::execv(sibling.c_str(), args.data());
   ::execvp(exe.c_str(), args.data());
   int err = errno;
   if (err == ENOENT) {

@@ -38,6 +38,7 @@ wifiParams()
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
      "NonUnicastMode = the data mode (as the paper's numbers need); false = ns-3's lowest basic rate"},
     {"Distance", ParamType::Double, "5", "m", "station to access point"},
+    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of both nodes; 0 disables caching"},
     {"FrameLog", ParamType::Bool, "false", "",
      "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
     {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
@@ -78,7 +79,11 @@ runWifiOneHop(RunContext& ctx)
       dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
   }
 
+  int64_t cs = params.getInt("CsSize");
+  if (cs < 0)
+    throw UsageError("--CsSize must not be negative");
   StackHelper stack;
+  stack.SetCsSize(static_cast<size_t>(cs));
   stack.SetTransportAttribute("Addressing", ns3::StringValue(params.getString("Addressing")));
   stack.Install(wifi.nodes);
   RouteHelper::AddRoute(wifi.station(), "/lab", wifi.accessPoint());

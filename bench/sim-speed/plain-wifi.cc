@@ -1,0 +1,228 @@
+// plain-wifi: the NDN-free baseline of the simulation-speed benchmark (docs/results/simulator.md).
+//
+// It builds the same one-hop Wi-Fi as the wifi-one-hop scenario of ndnlab-sim (one station,
+// one access point, 5 m, Yans defaults, ConstantRateWifiManager, NonUnicastMode = the data
+// mode, A-MPDU off, RTS off, Wi-Fi streams from 2 000 000: the configuration of
+// ns3/ndnlab/helper/wifi-one-hop.cpp, repeated here so that this program links no NDN code)
+// and replays a frame log of an NDN run (wifi-one-hop --FrameLog=true writes frames.csv): every
+// frame the NDN run handed to a Wi-Fi MAC is sent again by the same node at the same simulated
+// time with the same size, through NetDevice::Send to the broadcast address (or the peer's
+// address with --addressing=unicast), EtherType 0x8624. Receivers only count. So both programs
+// put the same frames on the same channel; the difference in wall time is the NDN layer.
+//
+//   plain-wifi --frames=frames.csv --standard=80211b --addressing=broadcast --stop=210.5 [--seed=1]
+//
+// Prints one JSON object: frames sent/received per node, PHY transmissions, events, simulated
+// time and wall time (set-up and run, frame log parsing excluded).
+
+#include <ns3/boolean.h>
+#include <ns3/command-line.h>
+#include <ns3/mobility-helper.h>
+#include <ns3/node-container.h>
+#include <ns3/packet.h>
+#include <ns3/rng-seed-manager.h>
+#include <ns3/simulator.h>
+#include <ns3/ssid.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+#include <ns3/vector.h>
+#include <ns3/wifi-helper.h>
+#include <ns3/wifi-mac-helper.h>
+#include <ns3/wifi-net-device.h>
+#include <ns3/wifi-phy.h>
+#include <ns3/wifi-psdu.h>
+#include <ns3/yans-wifi-helper.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace {
+
+constexpr uint16_t EtherType = 0x8624;
+constexpr uint32_t LlcSnapBytes = 8; // MacTx sizes include the LLC/SNAP header
+
+struct Frame
+{
+  int64_t timeNs;
+  uint32_t node;
+  uint32_t bytes;
+};
+
+std::vector<Frame>
+readFrames(const std::string& file)
+{
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << "plain-wifi: cannot read " << file << "\n";
+    std::exit(2);
+  }
+  std::vector<Frame> frames;
+  std::string line;
+  std::getline(in, line); // header time_ns,node,bytes
+  while (std::getline(in, line)) {
+    Frame f{};
+    if (std::sscanf(line.c_str(), "%ld,%u,%u", &f.timeNs, &f.node, &f.bytes) == 3)
+      frames.push_back(f);
+  }
+  return frames;
+}
+
+/// Sends one node's frames at their recorded times, one pending event at a time.
+struct Replay
+{
+  std::vector<Frame> frames;
+  size_t next = 0;
+  Ptr<NetDevice> device;
+  Address destination;
+  uint64_t sent = 0;
+
+  void scheduleNext()
+  {
+    if (next >= frames.size())
+      return;
+    Time at = NanoSeconds(frames[next].timeNs) - Simulator::Now();
+    Simulator::Schedule(at, &Replay::fire, this);
+  }
+
+  void fire()
+  {
+    const Frame& f = frames[next++];
+    uint32_t payload = f.bytes > LlcSnapBytes ? f.bytes - LlcSnapBytes : 1;
+    device->Send(Create<Packet>(payload), destination, EtherType);
+    ++sent;
+    scheduleNext();
+  }
+};
+
+struct PhyCounts
+{
+  uint64_t all = 0, data = 0;
+};
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+  std::string framesFile, standardName = "80211b", addressing = "broadcast";
+  double stop = 0;
+  uint32_t seed = 1;
+  CommandLine cmd(__FILE__);
+  cmd.AddValue("frames", "frames.csv of a wifi-one-hop run with --FrameLog=true", framesFile);
+  cmd.AddValue("standard", "80211b | 80211n (5 GHz, OfdmRate24Mbps) | 80211n-2.4", standardName);
+  cmd.AddValue("addressing", "broadcast | unicast (the peer's MAC address)", addressing);
+  cmd.AddValue("stop", "simulated stop time in s (the NDN run's simulated_s)", stop);
+  cmd.AddValue("seed", "RngSeedManager seed", seed);
+  cmd.Parse(argc, argv);
+  if (framesFile.empty() || stop <= 0) {
+    std::cerr << "plain-wifi: --frames and --stop are required\n";
+    return 2;
+  }
+  std::vector<Frame> frames = readFrames(framesFile);
+
+  auto t0 = std::chrono::steady_clock::now();
+  RngSeedManager::SetSeed(seed);
+  RngSeedManager::SetRun(1);
+
+  WifiStandard standard = WIFI_STANDARD_80211b;
+  std::string mode = "DsssRate11Mbps", channelSettings;
+  if (standardName == "80211n") {
+    standard = WIFI_STANDARD_80211n;
+    mode = "OfdmRate24Mbps";
+    channelSettings = "{0, 20, BAND_5GHZ, 0}";
+  }
+  else if (standardName == "80211n-2.4") {
+    standard = WIFI_STANDARD_80211n;
+    mode = "ErpOfdmRate24Mbps";
+  }
+  else if (standardName != "80211b") {
+    std::cerr << "plain-wifi: unknown --standard " << standardName << "\n";
+    return 2;
+  }
+
+  NodeContainer nodes;
+  nodes.Create(2);
+  WifiHelper wifi;
+  wifi.SetStandard(standard);
+  wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", StringValue(mode), "ControlMode",
+                               StringValue(mode), "NonUnicastMode", StringValue(mode));
+  YansWifiChannelHelper channel = YansWifiChannelHelper::Default();
+  YansWifiPhyHelper phy;
+  phy.SetChannel(channel.Create());
+  if (!channelSettings.empty())
+    phy.Set("ChannelSettings", StringValue(channelSettings));
+  WifiMacHelper mac;
+  Ssid ssid("ndnlab");
+  mac.SetType("ns3::StaWifiMac", "Ssid", SsidValue(ssid), "ActiveProbing", BooleanValue(false), "BE_MaxAmpduSize",
+              UintegerValue(0));
+  NetDeviceContainer devices = wifi.Install(phy, mac, nodes.Get(0));
+  mac.SetType("ns3::ApWifiMac", "Ssid", SsidValue(ssid), "BE_MaxAmpduSize", UintegerValue(0));
+  devices.Add(wifi.Install(phy, mac, nodes.Get(1)));
+  MobilityHelper mobility;
+  auto positions = CreateObject<ListPositionAllocator>();
+  positions->Add(Vector(0, 0, 0));
+  positions->Add(Vector(5, 0, 0));
+  mobility.SetPositionAllocator(positions);
+  mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+  mobility.Install(nodes);
+  wifi.AssignStreams(devices, 2'000'000);
+
+  // senders: the frame log split by node (ids 0 = station, 1 = access point, as in the NDN run)
+  std::vector<Replay> replays(2);
+  std::vector<uint64_t> received(2, 0);
+  std::vector<PhyCounts> phyCounts(2);
+  for (uint32_t i = 0; i < 2; ++i) {
+    replays[i].device = devices.Get(i);
+    replays[i].destination =
+      addressing == "unicast" ? devices.Get(1 - i)->GetAddress() : devices.Get(i)->GetBroadcast();
+    nodes.Get(i)->RegisterProtocolHandler(
+      MakeCallback(+[](uint64_t* count, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&, const Address&,
+                       NetDevice::PacketType) { ++*count; })
+        .Bind(&received[i]),
+      EtherType, devices.Get(i), false);
+    PhyCounts* pc = &phyCounts[i];
+    DynamicCast<WifiNetDevice>(devices.Get(i))
+      ->GetPhy()
+      ->TraceConnectWithoutContext("PhyTxPsduBegin",
+                                   Callback<void, WifiConstPsduMap, WifiTxVector, double>(
+                                     [pc](WifiConstPsduMap psdus, WifiTxVector, double) {
+                                       for (const auto& [id, psdu] : psdus) {
+                                         for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
+                                           ++pc->all;
+                                           if (psdu->GetHeader(m).IsData())
+                                             ++pc->data;
+                                         }
+                                       }
+                                     }));
+  }
+  for (const Frame& f : frames) {
+    if (f.node < 2)
+      replays[f.node].frames.push_back(f);
+  }
+  for (auto& r : replays)
+    r.scheduleNext();
+
+  Simulator::Stop(Seconds(stop));
+  Simulator::Run();
+  uint64_t events = Simulator::GetEventCount();
+  double simulated = Simulator::Now().GetSeconds();
+  Simulator::Destroy();
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::ostringstream os;
+  os << "{\"program\": \"plain-wifi\", \"standard\": \"" << standardName << "\", \"addressing\": \"" << addressing
+     << "\", \"frames_in_log\": " << frames.size() << ", \"sent\": [" << replays[0].sent << ", " << replays[1].sent
+     << "], \"received\": [" << received[0] << ", " << received[1] << "], \"phy_tx\": [" << phyCounts[0].all
+     << ", " << phyCounts[1].all << "], \"phy_tx_data\": [" << phyCounts[0].data << ", " << phyCounts[1].data
+     << "], \"event_count\": " << events << ", \"simulated_s\": " << simulated << ", \"wall_time_s\": " << wall
+     << "}";
+  std::cout << os.str() << std::endl;
+  return 0;
+}
