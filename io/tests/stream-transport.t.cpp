@@ -96,8 +96,9 @@ TEST_F(StreamTransportTest, PacketSplitAcrossReads)
     writeRaw(ByteSpan(f).subspan(prev, c - prev));
     prev = c;
     test::runFor(io, 2ms);
-    if (c < f.size())
+    if (c < f.size()) {
       EXPECT_TRUE(received.empty());
+    }
   }
   ASSERT_TRUE(runUntil(io, [&] { return received.size() == 1; }));
   EXPECT_EQ(received[0], f);
