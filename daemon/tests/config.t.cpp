@@ -232,5 +232,63 @@ TEST(Config, DocsTableMatchesKeys)
     << "docs/daemon.md is out of date: regenerate the table with ndnlabd --print-config-reference";
 }
 
+
+TEST(Config, ImpairmentDefaultsImpairNothing)
+{
+  DaemonOptions o = parseConfig("");
+  EXPECT_FALSE(o.faceSystem.udpImpair.enabled());
+}
+
+TEST(Config, ImpairmentMultihopTestSnippetParses)
+{
+  // The fallback tests/integration/test_multihop.py writes when sch_netem is missing.
+  DaemonOptions o = parseConfig("[face_system.udp.impair]\nloss = 0.02\ndelay = \"5ms\"\n");
+  EXPECT_DOUBLE_EQ(o.faceSystem.udpImpair.loss, 0.02);
+  EXPECT_EQ(o.faceSystem.udpImpair.delay, 5ms);
+  EXPECT_EQ(o.faceSystem.udpImpair.jitter, 0ms);
+  EXPECT_TRUE(o.faceSystem.udpImpair.enabled());
+  // Integer probabilities are accepted too.
+  EXPECT_DOUBLE_EQ(parseConfig("[face_system.udp.impair]\nloss = 1\n").faceSystem.udpImpair.loss, 1.0);
+}
+
+TEST(Config, ImpairmentBadValues)
+{
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nloss = 1.5\n").find("probability"), std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nloss = \"2%\"\n").find("expected a number"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nrate = \"fast\"\n").find("bad rate"), std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nrate = 100\n").find("expected a rate string"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nqueue_limit = 0\n").find("out of range"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nlag = \"1ms\"\n").find("unknown key"), std::string::npos);
+}
+
+TEST(Config, Rates)
+{
+  Rate r;
+  ASSERT_TRUE(parseRate("100Mbit", r));
+  EXPECT_DOUBLE_EQ(r.bps(), 100e6);
+  ASSERT_TRUE(parseRate("1.5gbit", r));
+  EXPECT_DOUBLE_EQ(r.bps(), 1.5e9);
+  ASSERT_TRUE(parseRate("64 kbit", r));
+  EXPECT_DOUBLE_EQ(r.bps(), 64e3);
+  ASSERT_TRUE(parseRate("0", r));
+  EXPECT_DOUBLE_EQ(r.bps(), 0);
+  EXPECT_FALSE(parseRate("", r));
+  EXPECT_FALSE(parseRate("10", r)); // unit required (except for 0)
+  EXPECT_FALSE(parseRate("10MB", r));
+  EXPECT_FALSE(parseRate("-1Mbit", r));
+
+  EXPECT_EQ(formatRate(Rate()), "0");
+  EXPECT_EQ(formatRate(Rate::mbps(100)), "100Mbit");
+  EXPECT_EQ(formatRate(Rate::mbps(1.5)), "1500kbit");
+  EXPECT_EQ(formatRate(Rate::gbps(2)), "2Gbit");
+  for (const char* text : {"100Mbit", "1500kbit", "2Gbit", "7bit"}) {
+    ASSERT_TRUE(parseRate(text, r));
+    EXPECT_EQ(formatRate(r), text);
+  }
+}
+
 } // namespace
 } // namespace ndnlab::daemon

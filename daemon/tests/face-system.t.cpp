@@ -1,6 +1,7 @@
 #include "daemon/face-system.hpp"
 
 #include "core/face/generic-link-service.hpp"
+#include "core/face/impaired-transport.hpp"
 #include "io/asio-env.hpp"
 #include "io/client-connector.hpp"
 
@@ -210,6 +211,88 @@ TEST_F(FaceSystemTest, StaleSocketReplacedAndStopRemovesIt)
   FaceSystem second(env, io, forwarder, same, LimitsOptions{});
   EXPECT_THROW(second.start(), std::runtime_error);
   EXPECT_TRUE(fs::exists(options.unixSocket.path));
+}
+
+TEST_F(FaceSystemTest, UdpFacesAreImpairedOthersAreNot)
+{
+  options.udpImpair.loss = 1.0; // everything sent on UDP faces is lost
+  options.udpImpair.delay = 2ms;
+  start();
+  asio::ip::udp::socket peer(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  std::string uri = "udp4://127.0.0.1:" + std::to_string(peer.local_endpoint().port());
+
+  face::FaceId id = create(uri, face::FacePersistency::Persistent).faceId;
+  face::Face* f = faces.get(id);
+  ASSERT_NE(f, nullptr);
+  auto* impaired = dynamic_cast<face::ImpairedTransport*>(&f->transport());
+  ASSERT_NE(impaired, nullptr);
+  EXPECT_EQ(impaired->options().loss, 1.0);
+  EXPECT_EQ(f->remoteUri(), uri);
+  EXPECT_EQ(f->persistency(), face::FacePersistency::Persistent);
+  auto params = system->faceParameters(*f);
+  EXPECT_EQ(params.mtu, 8800u);
+
+  // A second faces/create finds the same face through the decorator and upgrades it.
+  EXPECT_EQ(create(uri, face::FacePersistency::Permanent).faceId, id);
+  EXPECT_EQ(f->persistency(), face::FacePersistency::Permanent);
+
+  Interest i{Name("/x")};
+  i.setNonce(1);
+  f->sendInterest(i);
+  EXPECT_EQ(impaired->impairmentCounters().nLost, 1u);
+  EXPECT_EQ(impaired->inner().counters().nOutPackets, 0u);
+
+  // An on-demand face from an unknown endpoint is impaired as well.
+  asio::ip::udp::socket other(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  Buffer wire = *i.wireEncode();
+  other.send_to(asio::buffer(wire),
+                asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), options.udp.port));
+  ASSERT_TRUE(runUntil(io, [&] { return faces.size() == 2; }));
+  for (auto& face : faces) {
+    EXPECT_NE(dynamic_cast<face::ImpairedTransport*>(&face.transport()), nullptr) << face.remoteUri();
+    EXPECT_TRUE(system->expirationPeriod(face).has_value() ==
+                (face.persistency() == face::FacePersistency::OnDemand));
+  }
+
+  // Unix faces are never impaired.
+  auto client = io::connectToForwarder(env, io, "unix://" + options.unixSocket.path);
+  ASSERT_TRUE(client.ok()) << client.error();
+  ASSERT_TRUE(runUntil(io, [&] { return faces.size() == 3; }));
+  size_t plain = 0;
+  for (auto& face : faces)
+    plain += dynamic_cast<face::ImpairedTransport*>(&face.transport()) == nullptr;
+  EXPECT_EQ(plain, 1u);
+
+  system->stop();
+  EXPECT_TRUE(runUntil(io, [&] { return faces.size() == 0; }));
+}
+
+TEST_F(FaceSystemTest, DelayedDatagramsArrive)
+{
+  options.udpImpair.delay = 30ms;
+  start();
+  asio::ip::udp::socket peer(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  std::string uri = "udp4://127.0.0.1:" + std::to_string(peer.local_endpoint().port());
+  face::Face* f = faces.get(create(uri, face::FacePersistency::Persistent).faceId);
+  ASSERT_NE(f, nullptr);
+
+  Interest i{Name("/delayed")};
+  i.setNonce(7);
+  auto sentAt = std::chrono::steady_clock::now();
+  f->sendInterest(i);
+  Buffer rx(9000);
+  size_t n = 0;
+  asio::ip::udp::endpoint from;
+  peer.async_receive_from(asio::buffer(rx), from, [&](std::error_code ec, size_t len) {
+    if (!ec)
+      n = len;
+  });
+  ASSERT_TRUE(runUntil(io, [&] { return n > 0; }));
+  auto elapsed = std::chrono::steady_clock::now() - sentAt;
+  EXPECT_GE(elapsed, 30ms);
+  rx.resize(n);
+  EXPECT_EQ(rx, *i.wireEncode());
+  system->stop();
 }
 
 } // namespace
