@@ -16,6 +16,7 @@
 #include <ns3/wifi-phy.h>
 #include <ns3/wifi-psdu.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
@@ -207,6 +208,31 @@ parseProbability(const std::string& name, const std::string& text)
 
 // --- Fetch ---
 
+bool
+contentMatches(uint64_t seed, uint64_t offset, const uint8_t* p, size_t n)
+{
+  // Whole 8-byte blocks are compared as one contentBlock() each: byte k of a block is bits
+  // 8k..8k+7, so on a little-endian host the block's memory image is its 8 content bytes.
+  size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i < n && ((offset + i) & 7) != 0; ++i) {
+      if (p[i] != contentByte(seed, offset + i))
+        return false;
+    }
+    for (; i + 8 <= n; i += 8) {
+      uint64_t v;
+      std::memcpy(&v, p + i, 8);
+      if (v != contentBlock(seed, (offset + i) >> 3))
+        return false;
+    }
+  }
+  for (; i < n; ++i) {
+    if (p[i] != contentByte(seed, offset + i))
+      return false;
+  }
+  return true;
+}
+
 struct Fetch::State
 {
   uint64_t seed = 1;
@@ -217,18 +243,15 @@ struct Fetch::State
   double doneAt = 0;        ///< simulated time of completion/failure (s)
   std::string error;
   std::function<void()> onDone;
-  std::vector<uint8_t> scratch;
 
   void onBytes(const uint8_t* p, size_t n)
   {
-    if (bytesMatch) {
-      scratch.resize(n);
-      fillContent(seed, offset, scratch.data(), n);
-      if (std::memcmp(scratch.data(), p, n) != 0)
-        bytesMatch = false;
-    }
+    if (bytesMatch)
+      bytesMatch = matches(p, n);
     offset += n;
   }
+
+  bool matches(const uint8_t* p, size_t n) const { return contentMatches(seed, offset, p, n); }
 
   void finish(bool ok, std::string err = {})
   {

@@ -62,6 +62,10 @@ double parseProbability(const std::string& name, const std::string& text);
 
 // --- one fetch: producer + consumer ---
 
+/// p[0..n) equals bytes offset..offset+n of the synthetic content stream of `seed`
+/// (ns3/ndnlab/apps/content.hpp), without materialising it.
+bool contentMatches(uint64_t seed, uint64_t offset, const uint8_t* p, size_t n);
+
 struct FetchSpec
 {
   std::string prefix = "/lab/file"; ///< the producer's prefix = the name the consumer fetches

@@ -2,6 +2,8 @@
 // as `ndnlab-sim` runs them: results are bit-exact, reproducible per seed, and traces land in
 // --out. Small files keep every run well under a second.
 
+#include "ns3/ndnlab/apps/content.hpp"
+#include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/runner/run-context.hpp"
 
 #include <ns3/config.h>
@@ -43,6 +45,25 @@ sim(std::vector<std::string> args)
   else
     r.result = nlohmann::json{{"stderr", err}};
   return r;
+}
+
+TEST(Scenarios, ContentMatchesAtAnyOffsetAndCatchesOneFlippedByte)
+{
+  for (uint64_t offset : {0ull, 1ull, 7ull, 8ull, 13ull, 1460ull * 3}) {
+    for (size_t n : {0ul, 1ul, 5ul, 8ul, 9ul, 1460ul}) {
+      Buffer b(n);
+      fillContent(42, offset, b.data(), n);
+      EXPECT_TRUE(scenarios::contentMatches(42, offset, b.data(), n)) << offset << " " << n;
+      if (n == 0)
+        continue;
+      EXPECT_FALSE(scenarios::contentMatches(43, offset, b.data(), n)) << offset << " " << n;
+      for (size_t at : {size_t(0), n / 2, n - 1}) {
+        Buffer c = b;
+        c[at] ^= 0x01;
+        EXPECT_FALSE(scenarios::contentMatches(42, offset, c.data(), n)) << offset << " " << n << " " << at;
+      }
+    }
+  }
 }
 
 TEST(Scenarios, AreRegistered)
