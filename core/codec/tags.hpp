@@ -31,6 +31,8 @@ struct BundleTag
 {
   bool retransmission = false;
   uint32_t cwnd = 1;
+
+  bool operator==(const BundleTag&) const = default;
 };
 
 struct PacketTags

@@ -83,6 +83,14 @@ inline constexpr uint32_t Ack = 836;
 inline constexpr uint32_t TxSequence = 840;
 inline constexpr uint32_t NonDiscovery = 844;
 inline constexpr uint32_t PrefixAnnouncement = 848;
+// ndnlab BLEnD fields (docs/mechanisms/bundling.md); ignorable by legacy receivers.
+inline constexpr uint32_t BundleTag = 880;
+inline constexpr uint32_t BundleRetransmission = 881; ///< inside BundleTag
+inline constexpr uint32_t BundleCwnd = 882;           ///< inside BundleTag
+inline constexpr uint32_t BundleHeader = 884;
+inline constexpr uint32_t BundleStartSeq = 885;       ///< inside BundleHeader
+inline constexpr uint32_t BundleEndSeq = 886;         ///< inside BundleHeader
+inline constexpr uint32_t BundleFlow = 887;           ///< inside BundleHeader
 
 /// Evolvability rule: types 0..31 are grandfathered critical, otherwise odd types are critical.
 constexpr bool isCritical(uint64_t type) { return type <= 31 || (type & 1) != 0; }

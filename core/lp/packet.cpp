@@ -1,6 +1,7 @@
 #include "core/lp/packet.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 namespace ndnlab::lp {
@@ -101,6 +102,74 @@ Result<CachePolicyType, LpDecodeError> readCachePolicyValue(const Element& e)
   return CachePolicyType::NoCache;
 }
 
+/// BundleTag value: [BundleRetransmission (empty)] BundleCwnd; other inner elements ignored.
+/// A Cwnd above 2^32-1 saturates.
+Result<BundleTag, LpDecodeError> readBundleTagValue(const Element& e)
+{
+  TlvReader r(e.value);
+  BundleTag tag;
+  bool retxSeen = false;
+  std::optional<uint64_t> cwnd;
+  while (!r.atEnd()) {
+    auto inner = r.next();
+    if (!inner)
+      return fail(fieldError(LpErrc::BadFieldValue, e.type));
+    if (inner->type == tlv::BundleRetransmission && !retxSeen) {
+      retxSeen = true;
+      tag.retransmission = true;
+    }
+    else if (inner->type == tlv::BundleCwnd && !cwnd) {
+      auto n = readNonNegInt(inner->value);
+      if (!n)
+        return fail(fieldError(LpErrc::BadFieldValue, tlv::BundleCwnd));
+      cwnd = *n;
+    }
+  }
+  if (!cwnd)
+    return fail(fieldError(LpErrc::BadFieldValue, e.type));
+  tag.cwnd = static_cast<uint32_t>(std::min<uint64_t>(*cwnd, UINT32_MAX));
+  return tag;
+}
+
+/// BundleHeader value: BundleStartSeq BundleEndSeq [BundleFlow]; EndSeq >= StartSeq; a flow
+/// above 2^32-1 is invalid; other inner elements ignored.
+Result<BundleHeader, LpDecodeError> readBundleHeaderValue(const Element& e)
+{
+  TlvReader r(e.value);
+  std::optional<uint64_t> start, end, flow;
+  while (!r.atEnd()) {
+    auto inner = r.next();
+    if (!inner)
+      return fail(fieldError(LpErrc::BadFieldValue, e.type));
+    std::optional<uint64_t>* slot = inner->type == tlv::BundleStartSeq ? &start
+                                    : inner->type == tlv::BundleEndSeq ? &end
+                                    : inner->type == tlv::BundleFlow   ? &flow
+                                                                       : nullptr;
+    if (slot == nullptr || slot->has_value())
+      continue;
+    auto n = readNonNegInt(inner->value);
+    if (!n)
+      return fail(fieldError(LpErrc::BadFieldValue, inner->type));
+    *slot = *n;
+  }
+  if (!start || !end || *end < *start || flow.value_or(0) > UINT32_MAX)
+    return fail(fieldError(LpErrc::BadFieldValue, e.type));
+  return BundleHeader{*start, *end, static_cast<uint32_t>(flow.value_or(0))};
+}
+
+size_t bundleTagValueSize(const BundleTag& t)
+{
+  return (t.retransmission ? tlvSize(tlv::BundleRetransmission, 0) : 0) +
+         nonNegIntTlvSize(tlv::BundleCwnd, t.cwnd);
+}
+
+size_t bundleHeaderValueSize(const BundleHeader& h)
+{
+  return nonNegIntTlvSize(tlv::BundleStartSeq, h.startSeq) +
+         nonNegIntTlvSize(tlv::BundleEndSeq, h.endSeq) +
+         (h.flow != 0 ? nonNegIntTlvSize(tlv::BundleFlow, h.flow) : 0);
+}
+
 /// Stores one known header field into `pkt`.
 Result<bool, LpDecodeError> decodeField(const Element& e, LpPacket& pkt)
 {
@@ -182,6 +251,18 @@ Result<bool, LpDecodeError> decodeField(const Element& e, LpPacket& pkt)
     case tlv::PrefixAnnouncement:
       pkt.prefixAnnouncement = Buffer(e.value.begin(), e.value.end());
       return true;
+    case tlv::BundleTag: {
+      auto v = readBundleTagValue(e);
+      if (!v) return fail(v.error());
+      pkt.bundleTag = *v;
+      return true;
+    }
+    case tlv::BundleHeader: {
+      auto v = readBundleHeaderValue(e);
+      if (!v) return fail(v.error());
+      pkt.bundle = *v;
+      return true;
+    }
     default:
       return false; // not a known field
   }
@@ -205,6 +286,8 @@ bool isKnownHeaderField(uint32_t type)
     case tlv::TxSequence:
     case tlv::NonDiscovery:
     case tlv::PrefixAnnouncement:
+    case tlv::BundleTag:
+    case tlv::BundleHeader:
       return true;
     default:
       return false;
@@ -215,7 +298,7 @@ bool LpPacket::hasHeaderFields() const
 {
   return sequence || fragIndex || fragCount || pitToken || nack || incomingFaceId ||
          nextHopFaceId || cachePolicy || congestionMark || !acks.empty() || txSequence ||
-         nonDiscovery || prefixAnnouncement;
+         nonDiscovery || prefixAnnouncement || bundleTag || bundle;
 }
 
 void LpPacket::clearHeaderFields()
@@ -306,6 +389,8 @@ size_t headerFieldsSize(const LpPacket& pkt)
   if (pkt.txSequence) n += tlvSize(tlv::TxSequence, FixedWidth);
   if (pkt.nonDiscovery) n += tlvSize(tlv::NonDiscovery, 0);
   if (pkt.prefixAnnouncement) n += tlvSize(tlv::PrefixAnnouncement, pkt.prefixAnnouncement->size());
+  if (pkt.bundleTag) n += tlvSize(tlv::BundleTag, bundleTagValueSize(*pkt.bundleTag));
+  if (pkt.bundle) n += tlvSize(tlv::BundleHeader, bundleHeaderValueSize(*pkt.bundle));
   return n;
 }
 
@@ -346,6 +431,19 @@ void encodeTo(const LpPacket& pkt, Buffer& out)
   if (pkt.txSequence) appendTlvFixed64(out, tlv::TxSequence, *pkt.txSequence);
   if (pkt.nonDiscovery) appendTlvEmpty(out, tlv::NonDiscovery);
   if (pkt.prefixAnnouncement) appendTlv(out, tlv::PrefixAnnouncement, *pkt.prefixAnnouncement);
+  if (pkt.bundleTag) {
+    appendTlvHeader(out, tlv::BundleTag, bundleTagValueSize(*pkt.bundleTag));
+    if (pkt.bundleTag->retransmission)
+      appendTlvEmpty(out, tlv::BundleRetransmission);
+    appendTlvNonNegInt(out, tlv::BundleCwnd, pkt.bundleTag->cwnd);
+  }
+  if (pkt.bundle) {
+    appendTlvHeader(out, tlv::BundleHeader, bundleHeaderValueSize(*pkt.bundle));
+    appendTlvNonNegInt(out, tlv::BundleStartSeq, pkt.bundle->startSeq);
+    appendTlvNonNegInt(out, tlv::BundleEndSeq, pkt.bundle->endSeq);
+    if (pkt.bundle->flow != 0)
+      appendTlvNonNegInt(out, tlv::BundleFlow, pkt.bundle->flow);
+  }
   if (pkt.fragment) appendTlv(out, tlv::Fragment, *pkt.fragment);
 }
 

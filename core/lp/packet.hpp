@@ -31,6 +31,23 @@ constexpr bool canIgnoreUnknownField(uint64_t type)
 /// True for the header field types this codec understands (Fragment excluded).
 bool isKnownHeaderField(uint32_t type);
 
+/// BLEnD bundle header (docs/mechanisms/bundling.md): the Interest in this frame, whose last
+/// name component is segment `startSeq`, stands for segments startSeq..endSeq of its prefix.
+/// startSeq == endSeq is a single Interest (a retransmission, or a bundle of one).
+struct BundleHeader
+{
+  uint64_t startSeq = 0; ///< SS
+  uint64_t endSeq = 0;   ///< ES, >= startSeq
+  /// Identifies the sender's EIT entry; a new value tells the decoder to restart its state
+  /// for the prefix. 0 = absent.
+  uint32_t flow = 0;
+
+  bool isSingle() const { return startSeq == endSeq; }
+  /// Number of Interests the frame stands for (saturates at UINT64_MAX).
+  uint64_t span() const { return endSeq - startSeq == UINT64_MAX ? UINT64_MAX : endSeq - startSeq + 1; }
+  bool operator==(const BundleHeader&) const = default;
+};
+
 /// One NDNLPv2 packet. Header fields are optional; `fragment` and the decoded byte views
 /// point into the frame given to decodeFrame() (or, when encoding, into the caller's
 /// network packet) and are valid only while that buffer lives.
@@ -53,6 +70,11 @@ struct LpPacket
   bool nonDiscovery = false;              ///< NonDiscovery(844), empty value
   /// PrefixAnnouncement(848) TLV-VALUE (a PA Data packet, not validated here).
   std::optional<Buffer> prefixAnnouncement;
+  /// BundleTag(880){[BundleRetransmission(881)] BundleCwnd(882)}: the consumer's hint for
+  /// the Interest bundler, app -> forwarder hop only.
+  std::optional<BundleTag> bundleTag;
+  /// BundleHeader(884){BundleStartSeq(885) BundleEndSeq(886) [BundleFlow(887)]}.
+  std::optional<BundleHeader> bundle;
 
   // --- payload ---
   /// Fragment(80) value: a whole or partial network packet; nullopt = IDLE packet.
@@ -76,7 +98,8 @@ enum class LpErrc : uint8_t {
   UnknownCriticalField, ///< unknown field outside [800,959] or with type % 4 != 0
   FieldOutOfOrder,      ///< fields not in increasing order, or anything after Fragment
   FieldRepeated,        ///< a non-repeatable field appears twice
-  BadFieldValue,        ///< e.g. Sequence not 8 octets, PitToken length 0 or > 32, CachePolicyType 0
+  BadFieldValue,        ///< e.g. Sequence not 8 octets, PitToken length 0 or > 32, CachePolicyType 0,
+                        ///< BundleHeader without StartSeq/EndSeq or with EndSeq < StartSeq
 };
 
 std::string_view reasonName(LpErrc e);
