@@ -18,6 +18,15 @@ lp::ReassemblerOptions reassemblerOptions(const LinkServiceOptions& o)
   return r;
 }
 
+lp::InterestBundlerOptions bundlerOptions(const LinkServiceOptions& o)
+{
+  lp::InterestBundlerOptions b;
+  b.bundleInterval = o.bundleInterval;
+  b.maxEntries = o.bundleMaxEntries;
+  b.entryLifetime = o.bundleEntryLifetime;
+  return b;
+}
+
 } // namespace
 
 GenericLinkService::GenericLinkService(Env& env, LinkServiceOptions options)
@@ -25,7 +34,9 @@ GenericLinkService::GenericLinkService(Env& env, LinkServiceOptions options)
     // A random first Sequence keeps a restarted sender from colliding with partial packets
     // the peer still holds from before the restart.
     m_fragmenter(lp::FragmenterOptions{m_options.maxFragments}, env.rng().next64()),
-    m_reassembler(env, reassemblerOptions(m_options))
+    m_reassembler(env, reassemblerOptions(m_options)),
+    m_bundleEncoder(env.rng(), bundlerOptions(m_options)),
+    m_bundleDecoder(bundlerOptions(m_options))
 {
   m_reassembler.onPartialDropped = [this](lp::ReassemblyErrc reason, uint64_t endpoint,
                                           size_t nFragments) {
@@ -45,6 +56,18 @@ void GenericLinkService::attach(Transport& transport)
   transport.onReceive = [this](ByteSpan frame, EndpointId endpoint) {
     receiveFrame(frame, endpoint);
   };
+}
+
+void GenericLinkService::setBundling(bool enabled, uint32_t bundleInterval)
+{
+  LinkService::setBundling(enabled, bundleInterval);
+  m_bundleEncoder.setBundleInterval(bundleInterval);
+}
+
+bool GenericLinkService::isBundlingActive() const
+{
+  return m_options.bundling && m_options.bundleInterval > 0 && m_transport != nullptr &&
+         m_transport->medium() == Medium::Wireless;
 }
 
 std::optional<size_t> GenericLinkService::effectiveMtu() const
@@ -80,6 +103,22 @@ void GenericLinkService::sendInterest(const Interest& interest, EndpointId endpo
     header.incomingFaceId = tags.incomingFaceId;
   if (tags.congestionMark > 0)
     header.congestionMark = tags.congestionMark;
+  if (m_options.emitBundleTag && tags.bundle)
+    header.bundleTag = tags.bundle;
+  if (isBundlingActive()) {
+    auto d = m_bundleEncoder.onOutgoingInterest(interest, tags.bundle, m_env.now());
+    if (d.action == lp::BundleEncoder::Action::Absorb) {
+      ++m_counters.nOutInterestsAbsorbed;
+      m_env.emit(TraceEvent{.kind = "interest_absorbed", .face = m_faceId});
+      return;
+    }
+    if (d.action == lp::BundleEncoder::Action::Send) {
+      header.bundle = d.header;
+      ++m_counters.nOutBundles;
+      m_env.emit(TraceEvent{.kind = "bundle_out", .face = m_faceId,
+                            .value = static_cast<int64_t>(d.header.endSeq - d.header.startSeq + 1)});
+    }
+  }
   sendNetPacket(std::move(header), interest.wireEncode(), endpoint);
 }
 
@@ -270,9 +309,51 @@ void GenericLinkService::receiveInterest(const lp::LpPacket& header, SharedBuffe
     tags.congestionMark = *header.congestionMark;
   if (header.pitToken)
     tags.pitToken = header.pitToken;
+  if (header.bundleTag)
+    tags.bundle = header.bundleTag;
   // IncomingFaceId is ignored on receive; NonDiscovery is ignored (no self-learning).
+  if (header.bundle)
+    return receiveBundle(*header.bundle, std::move(*interest), size, endpoint);
   if (onReceiveInterest)
     onReceiveInterest(std::move(*interest), endpoint);
+}
+
+void GenericLinkService::receiveBundle(const lp::BundleHeader& bundle, Interest&& interest,
+                                       size_t octets, EndpointId endpoint)
+{
+  ++m_counters.nInBundles;
+  auto out = m_bundleDecoder.onIncomingBundle(interest, bundle, endpoint, m_env.now());
+  switch (out.status) {
+    case lp::BundleDecoder::Status::Invalid:
+      return drop(m_counters.nInBundlesInvalid, "bundle-invalid", endpoint, octets, out.reason);
+    case lp::BundleDecoder::Status::Stale:
+      return drop(m_counters.nInBundlesStale, "bundle-stale", endpoint, octets);
+    case lp::BundleDecoder::Status::Regenerate:
+      break;
+  }
+  const uint64_t count = out.last - out.first + 1;
+  m_env.emit(TraceEvent{.kind = "bundle_in", .face = m_faceId, .value = static_cast<int64_t>(count)});
+  if (!interest.tags.bundle)
+    interest.tags.bundle = BundleTag{bundle.isSingle(), static_cast<uint32_t>(count)};
+  for (uint64_t k = 0; k < count; ++k) {
+    const uint64_t seq = out.first + k;
+    if (seq == bundle.startSeq) {
+      // the Interest on the wire; moved when nothing is regenerated from it afterwards
+      if (onReceiveInterest)
+        onReceiveInterest(seq == out.last ? std::move(interest) : Interest(interest), endpoint);
+      continue;
+    }
+    Interest regenerated = lp::regenerateInterest(interest, seq);
+    regenerated.tags.bundle = interest.tags.bundle;
+    regenerated.tags.congestionMark = interest.tags.congestionMark;
+    ++m_counters.nInInterestsRegenerated;
+    if (seq < bundle.startSeq)
+      ++m_counters.nInInterestsGapFilled;
+    m_env.emit(TraceEvent{.kind = "interest_regenerated", .face = m_faceId,
+                          .value = static_cast<int64_t>(seq)});
+    if (onReceiveInterest)
+      onReceiveInterest(std::move(regenerated), endpoint);
+  }
 }
 
 void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wire,

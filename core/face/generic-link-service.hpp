@@ -5,18 +5,27 @@
 // Send path (upper -> lower):
 //   sendInterest / sendData / sendNack
 //     -> header fields from the packet's tags, cached wire encoding of the packet
-//     -> sendNetPacket()       <- the Interest bundler (issue 4) plugs in here: it sees each
-//                                 network packet with its header before any LP encoding
-//     -> congestion mark, bare or LpPacket framing, fragmentation -> Transport::send
+//     -> (Interests, bundling on and medium wireless) lp::BundleEncoder: absorb the Interest,
+//        or add a BundleHeader field (docs/mechanisms/bundling.md)
+//     -> sendNetPacket(): congestion mark, bare or LpPacket framing, fragmentation
+//     -> Transport::send
 // Receive path (lower -> upper):
 //   frame -> lp::decodeFrame -> reassembly -> receiveNetPacket() (tag rules, network decode)
+//     -> (Interest with a BundleHeader, any face) lp::BundleDecoder: the Interests the bundle
+//        stands for, in segment order, or a counted drop (stale, invalid)
 //     -> onReceiveInterest / onReceiveData / onReceiveNack
+//
+// Tags on the wire: BundleTag (880) is read on every face and written only with
+// emitBundleTag (an application's face to its forwarder). Interests handed up from a bundle
+// carry a BundleTag {retransmission = single, cwnd = Interests handed up} when the frame had
+// none, so a further wireless hop can bundle them again.
 //
 // Every drop increments a Counters field, logs one debug line ending in "DROP" and emits
 // the trace event {kind="drop", reason=<reason name>, value=<frame or packet octets>}.
 
 #include "core/face/link-service.hpp"
 #include "core/lp/fragmenter.hpp"
+#include "core/lp/interest-bundler.hpp"
 #include "core/lp/packet.hpp"
 #include "core/lp/reassembler.hpp"
 
@@ -50,6 +59,14 @@ public:
   /// Sequence the next fragment will carry (tests, diagnostics).
   uint64_t nextFragmentSequence() const { return m_fragmenter.nextSequence(); }
 
+  void setBundling(bool enabled, uint32_t bundleInterval) override;
+  /// True while outgoing Interests go through the bundler: bundling on, BI > 0, and the
+  /// transport's medium is wireless.
+  bool isBundlingActive() const;
+  /// EIT and DIT entries (tests, diagnostics).
+  size_t bundleEncoderEntries() const { return m_bundleEncoder.size(); }
+  size_t bundleDecoderEntries() const { return m_bundleDecoder.size(); }
+
 private:
   /// Common tail of the send path for one network packet `wire` with header fields `header`.
   void sendNetPacket(lp::LpPacket&& header, SharedBuffer wire, EndpointId endpoint);
@@ -63,6 +80,9 @@ private:
   /// `header` holds the header fields of the (first fragment of the) packet.
   void receiveNetPacket(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
   void receiveInterest(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+  /// Hands up the Interests a received bundle stands for (or drops it).
+  void receiveBundle(const lp::BundleHeader& bundle, Interest&& interest, size_t octets,
+                     EndpointId endpoint);
   void receiveData(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
   void receiveNack(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
 
@@ -74,6 +94,8 @@ private:
   Transport* m_transport = nullptr;
   lp::Fragmenter m_fragmenter;
   lp::Reassembler m_reassembler;
+  lp::BundleEncoder m_bundleEncoder;
+  lp::BundleDecoder m_bundleDecoder;
   // congestion marking state: TimePoint::max() = not in a congestion incident
   TimePoint m_nextMarkTime = TimePoint::max();
   uint64_t m_nMarkedInIncident = 0;

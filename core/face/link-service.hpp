@@ -43,6 +43,24 @@ struct LinkServiceOptions
   bool alwaysUseLpPacket = false;
   /// Overrides the transport MTU when smaller (bytes); 0 = no override.
   size_t overrideMtu = 0;
+
+  // BLEnD Interest bundling (docs/mechanisms/bundling.md). Received bundles are decoded on
+  // every face; these options decide whether this face bundles what it sends.
+  /// Bundle outgoing Interests that carry a BundleTag; effective only while the transport's
+  /// medium is wireless. Off by default: the peer must decode bundles (ndnlab does).
+  bool bundling = false;
+  /// Bundle interval BI: most Interests one bundle stands for, 1..256 (lp::MaxBundleSpan);
+  /// 0 = pass every Interest through (the paper's BI = 0).
+  uint32_t bundleInterval = 15;
+  /// Name prefixes remembered by the encoder and by the decoder of this face (each); the least
+  /// recently used is forgotten beyond.
+  size_t bundleMaxEntries = 256;
+  /// A prefix unused for this long is forgotten by the encoder and the decoder.
+  Duration bundleEntryLifetime = std::chrono::seconds(10);
+  /// Emit the consumer's BundleTag as an NDNLPv2 field (880) on outgoing Interests: the
+  /// application side of an app-to-forwarder face. Forwarders leave it off, so the tag never
+  /// leaves a node on any other face.
+  bool emitBundleTag = false;
 };
 
 class LinkService
@@ -64,6 +82,14 @@ public:
     uint64_t nCongestionMarked = 0;   ///< outgoing packets marked (send queue)
     uint64_t nReceiveCongestionMarked = 0; ///< incoming Data marked (receive backlog)
     uint64_t nInIdle = 0;             ///< LpPackets without fragment
+    // BLEnD (docs/mechanisms/bundling.md)
+    uint64_t nOutBundles = 0;         ///< Interest frames sent with a bundle header (bundles and singles)
+    uint64_t nOutInterestsAbsorbed = 0; ///< Interests not sent: covered by a bundle already sent
+    uint64_t nInBundles = 0;          ///< Interest frames received with a bundle header
+    uint64_t nInInterestsRegenerated = 0; ///< Interests handed up that were not on the wire
+    uint64_t nInInterestsGapFilled = 0;   ///< of those, below the bundle's start (a lost bundle's range)
+    uint64_t nInBundlesStale = 0;     ///< bundles dropped: range already decoded (ES <= PES)
+    uint64_t nInBundlesInvalid = 0;   ///< bundle header inconsistent with its Interest, or too large
   };
 
   virtual ~LinkService() = default;
@@ -82,6 +108,12 @@ public:
 
   const Counters& counters() const { return m_counters; }
   const LinkServiceOptions& options() const { return m_options; }
+  /// Turns bundling on or off and sets the bundle interval at run time (faces/update).
+  virtual void setBundling(bool enabled, uint32_t bundleInterval)
+  {
+    m_options.bundling = enabled;
+    m_options.bundleInterval = bundleInterval;
+  }
   /// The owning face's id, for logs and trace events (set by Face::setId).
   void setFaceId(FaceId id) { m_faceId = id; }
   FaceId faceId() const { return m_faceId; }
