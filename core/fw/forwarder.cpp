@@ -40,7 +40,7 @@ Forwarder::Forwarder(Env& env, ForwarderOptions options)
     m_faceTable(env),
     m_fib(m_nameTree),
     m_pit(m_nameTree, table::PitOptions{m_options.pitMaxEntries, m_options.pitMaxInRecordsPerFace,
-                                        m_options.pitMaxLifetime}),
+                                        m_options.pitShareFactor, m_options.pitMaxLifetime}),
     m_cs(env, table::CsOptions{m_options.csCapacity, m_options.csMaxBytes, m_options.csScanLimit,
                                m_options.csAdmit, m_options.csServe}),
     m_dnl(env, table::DeadNonceListOptions{m_options.dnlLifetime, m_options.dnlCapacity}),
@@ -292,7 +292,7 @@ void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::
     return onInterestLoop(*shared, ingress, token);
   }
 
-  if (entry->findInRecord(face) == nullptr && !m_pit.canAddInRecord(face.id())) {
+  if (entry->findInRecord(face) == nullptr && !m_pit.canAddInRecord(face.id(), isNew ? 1 : 0)) {
     if (isNew)
       m_pit.erase(entry);
     return drop(m_counters.nDropPitFaceQuota, "pit_face_quota", face.id(), shared->name());

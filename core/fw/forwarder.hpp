@@ -54,9 +54,14 @@ struct ForwarderOptions
 {
   /// PIT size bound: Interests that would create more entries are dropped (reason pit_full).
   size_t pitMaxEntries = 65536;
-  /// In-records one downstream face may hold (0 = pitMaxEntries): a flooding face cannot take
-  /// the whole PIT (reason pit_face_quota).
-  size_t pitMaxInRecordsPerFace = 32768;
+  /// Hard cap on the in-records one downstream face may hold; 0 = none beyond the fair share
+  /// (reason pit_face_quota).
+  size_t pitMaxInRecordsPerFace = 0;
+  /// PIT fair share among downstream faces (dynamic threshold, table/pit.hpp): a face may add
+  /// an in-record only while it holds fewer than this factor x the free entries; 0 = off.
+  /// With 1, n flooding faces hold 1/(n+1) of the PIT each and newcomers are always admitted
+  /// (reason pit_face_quota).
+  double pitShareFactor = 1.0;
   /// Cap on InterestLifetime used for PIT records (NFD: 10 days).
   Duration pitMaxLifetime = std::chrono::hours(24 * 10);
   /// Content Store capacity in packets (NFD tables.cs_max_packets); 0 disables caching.

@@ -171,11 +171,16 @@ size_t Pit::inRecordCount(face::FaceId face) const
   return it == m_inRecordsPerFace.end() ? 0 : it->second;
 }
 
-bool Pit::canAddInRecord(face::FaceId face) const
+bool Pit::canAddInRecord(face::FaceId face, size_t reserved) const
 {
-  size_t limit = m_options.maxInRecordsPerFace == 0 ? m_options.maxEntries
-                                                     : m_options.maxInRecordsPerFace;
-  return inRecordCount(face) < limit;
+  size_t held = inRecordCount(face);
+  if (m_options.maxInRecordsPerFace != 0 && held >= m_options.maxInRecordsPerFace)
+    return false;
+  if (m_options.shareFactor <= 0)
+    return true;
+  size_t used = m_nItems >= reserved ? m_nItems - reserved : 0;
+  size_t free = m_options.maxEntries > used ? m_options.maxEntries - used : 0;
+  return static_cast<double>(held) < m_options.shareFactor * static_cast<double>(free);
 }
 
 PitInRecord& Pit::insertOrUpdateInRecord(PitEntry& entry, face::Face& face,

@@ -5,8 +5,13 @@
 // name minus a trailing implicit digest (so a Data finds full-name Interests at its own name).
 // In-records remember each downstream (face, last Nonce, renewal, expiry, the Interest and its
 // PitToken); out-records each upstream (face, last Nonce, renewal, expiry, incoming Nack).
-// The table is bounded: at most maxEntries entries and at most maxInRecordsPerFace in-records
-// per downstream face; the forwarder drops Interests that would exceed a bound.
+// The table is bounded: at most maxEntries entries; the forwarder drops Interests that would
+// exceed it. Admission is shared fairly among downstream faces by a dynamic threshold (the
+// shared-buffer rule of Choudhury and Hahne): a face may add an in-record only while it holds
+// fewer than shareFactor x (free entries). Flooding faces therefore settle at
+// maxEntries x a / (1 + n a) each and never fill the table: a newcomer (a legitimate consumer,
+// a management command) always finds free entries and is admitted at once. An optional hard
+// cap per face (maxInRecordsPerFace) applies on top.
 // Entry expiry is an indexed min-heap kept here; the forwarder arms one Env timer for the
 // earliest expiry instead of one timer per entry.
 
@@ -140,9 +145,12 @@ struct PitOptions
 {
   /// Maximum number of PIT entries; Interests that would create more are dropped.
   size_t maxEntries = 65536;
-  /// Maximum in-records held by one downstream face (0 = maxEntries); protects other faces
-  /// from one flooding face.
-  size_t maxInRecordsPerFace = 32768;
+  /// Hard cap on the in-records one downstream face may hold; 0 = no cap beyond the share.
+  size_t maxInRecordsPerFace = 0;
+  /// Dynamic-threshold factor a: a face may add an in-record only while it holds fewer than
+  /// a x (maxEntries - size()). 1 = one face alone gets half the table, n flooding faces
+  /// get 1/(n+1) each; 0 = off (first come, first served up to maxEntries).
+  double shareFactor = 1.0;
   /// In/out-record lifetime cap (NFD: 10 days), whatever the InterestLifetime says.
   Duration maxLifetime = std::chrono::hours(24 * 10);
 };
@@ -174,8 +182,10 @@ public:
   void clearInRecords(PitEntry& entry);
   /// In-records currently held by the face.
   size_t inRecordCount(face::FaceId face) const;
-  /// True if `face` may add one more in-record under maxInRecordsPerFace.
-  bool canAddInRecord(face::FaceId face) const;
+  /// True if `face` may add one more in-record under its hard cap and its dynamic share.
+  /// `reserved` entries already inserted for the Interest being admitted are not counted as
+  /// used (the forwarder inserts the entry before it checks the face).
+  bool canAddInRecord(face::FaceId face, size_t reserved = 0) const;
   /// Deletes every in- and out-record of `face` (face removal); entries stay until expiry.
   void removeFace(const face::Face& face);
 
@@ -192,6 +202,7 @@ public:
   const PitOptions& options() const { return m_options; }
   void setMaxEntries(size_t n) { m_options.maxEntries = n; }
   void setMaxInRecordsPerFace(size_t n) { m_options.maxInRecordsPerFace = n; }
+  void setShareFactor(double a) { m_options.shareFactor = a; }
 
   /// Calls f(PitEntry&) for every entry; `f` must not insert or erase entries.
   template<typename F>

@@ -529,36 +529,71 @@ protected:
   static ForwarderOptions makeOptions()
   {
     ForwarderOptions o;
-    o.pitMaxEntries = 10;
-    o.pitMaxInRecordsPerFace = 6;
+    o.pitMaxEntries = 30; // default fair share (factor 1), no hard per-face cap
     return o;
   }
 };
 
-TEST_F(BoundedPitTest, FloodOfUniqueNamesStaysBounded)
+TEST_F(BoundedPitTest, FloodsFromSeveralFacesLeaveRoomForNewcomers)
 {
-  TestFace flooder = addFace();
+  TestFace flood1 = addFace();
+  TestFace flood2 = addFace();
   TestFace legit = addFace();
   TestFace producer = addFace();
   addRoute("/", producer);
 
-  for (uint32_t i = 0; i < 1000; ++i)
-    flooder.receiveInterest(makeInterest(Name("/flood").appendSequenceNumber(i), i + 1));
-  EXPECT_EQ(fw->pit().size(), 6u) << "one face holds at most its quota";
-  EXPECT_EQ(fw->counters().nDropPitFaceQuota, 994u);
-  EXPECT_LE(fw->nameTree().size(), 6u + 3u);
+  auto flood = [&](TestFace& f, uint32_t base) {
+    for (uint32_t i = 0; i < 1000; ++i)
+      f.receiveInterest(makeInterest(Name("/flood").append(std::to_string(base)).appendSequenceNumber(i),
+                                     base + i + 1));
+  };
+  // alone, a face stops where its in-records equal the free entries: 15 of 30
+  flood(flood1, 10000);
+  EXPECT_EQ(fw->pit().inRecordCount(flood1.id()), 15u);
+  EXPECT_EQ(fw->counters().nDropPitFaceQuota, 985u);
+  // a second flooder gets 8 (8 held, 7 free), and the first cannot grow again
+  flood(flood2, 20000);
+  flood(flood1, 30000);
+  EXPECT_EQ(fw->pit().inRecordCount(flood2.id()), 8u);
+  EXPECT_EQ(fw->pit().inRecordCount(flood1.id()), 15u);
+  EXPECT_EQ(fw->pit().size(), 23u);
+  EXPECT_EQ(fw->counters().nDropPitFull, 0u) << "the table never fills";
 
+  // a legitimate consumer arriving during the flood is admitted at once (4 held, 3 free)
   for (uint32_t i = 0; i < 10; ++i)
     legit.receiveInterest(makeInterest(Name("/legit").appendSequenceNumber(i), 5000 + i));
-  EXPECT_EQ(fw->pit().size(), 10u);
-  EXPECT_EQ(fw->counters().nDropPitFull, 6u);
-  EXPECT_EQ(producer.sentInterests().size(), 10u);
+  EXPECT_EQ(fw->pit().inRecordCount(legit.id()), 4u);
+  size_t forwardedLegit = 0;
+  for (const SentPacket& p : producer.sentInterests())
+    forwardedLegit += Name("/legit").isPrefixOf(p.interest->name()) ? 1 : 0;
+  EXPECT_EQ(forwardedLegit, 4u);
+  // and as its Data come back its entries free up, so the next Interests get in
+  for (uint32_t i = 0; i < 4; ++i)
+    producer.receiveData(makeData(Name("/legit").appendSequenceNumber(i)));
+  EXPECT_EQ(legit.sentData().size(), 4u);
+  for (uint32_t i = 4; i < 8; ++i)
+    legit.receiveInterest(makeInterest(Name("/legit").appendSequenceNumber(i), 6000 + i));
+  EXPECT_EQ(fw->pit().inRecordCount(legit.id()), 4u);
+  EXPECT_LE(fw->nameTree().size(), 30u + 4u);
 
   // entries expire and the table empties
   advance(5s);
   EXPECT_EQ(fw->pit().size(), 0u);
-  EXPECT_EQ(fw->pit().inRecordCount(flooder.id()), 0u);
+  EXPECT_EQ(fw->pit().inRecordCount(flood1.id()), 0u);
+  EXPECT_EQ(fw->pit().inRecordCount(flood2.id()), 0u);
   EXPECT_EQ(fw->nameTree().size(), 1u) << "only the root (FIB /) remains";
+}
+
+TEST_F(BoundedPitTest, HardPerFaceCap)
+{
+  fw->pit().setMaxInRecordsPerFace(5);
+  TestFace flooder = addFace();
+  TestFace producer = addFace();
+  addRoute("/", producer);
+  for (uint32_t i = 0; i < 100; ++i)
+    flooder.receiveInterest(makeInterest(Name("/flood").appendSequenceNumber(i), i + 1));
+  EXPECT_EQ(fw->pit().inRecordCount(flooder.id()), 5u);
+  EXPECT_EQ(fw->counters().nDropPitFaceQuota, 95u);
 }
 
 TEST_F(ForwarderTest, NamesDeeperThanNameTreeLimit)

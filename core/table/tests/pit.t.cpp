@@ -110,7 +110,7 @@ TEST_F(PitTest, OutRecords)
 
 TEST_F(PitTest, LifetimeIsCapped)
 {
-  Pit capped(nt, PitOptions{100, 0, 10s});
+  Pit capped(nt, PitOptions{100, 0, 1.0, 10s});
   PitEntry* e = capped.insert(makeInterestPtr("/a", 1)).first;
   capped.insertOrUpdateInRecord(*e, *f1, 0, makeInterestPtr("/a", 1, false, false, 1h), std::nullopt,
                                 env.now());
@@ -120,7 +120,7 @@ TEST_F(PitTest, LifetimeIsCapped)
 
 TEST_F(PitTest, MaxEntriesAndPerFaceQuota)
 {
-  Pit small(nt, PitOptions{3, 2, 24h});
+  Pit small(nt, PitOptions{3, 2, 0.0, 24h}); // hard cap only
   for (uint32_t i = 0; i < 3; ++i)
     EXPECT_NE(small.insert(makeInterestPtr(Name("/a").appendSegment(i), i)).first, nullptr);
   EXPECT_EQ(small.insert(makeInterestPtr("/b", 9)).first, nullptr);
@@ -140,6 +140,50 @@ TEST_F(PitTest, MaxEntriesAndPerFaceQuota)
   EXPECT_TRUE(small.canAddInRecord(f1->id()));
   for (PitEntry* e : entries)
     small.erase(e);
+}
+
+TEST_F(PitTest, DynamicShareAdmitsNewcomers)
+{
+  // a = 1, 12 entries: one face alone stops below half the table (held < free)
+  Pit fair(nt, PitOptions{12, 0, 1.0, 24h});
+  auto admit = [&](face::Face& f, uint32_t n) {
+    auto [e, isNew] = fair.insert(makeInterestPtr(Name("/f").append(std::to_string(f.id())).appendSegment(n), n));
+    if (e == nullptr)
+      return false;
+    if (!fair.canAddInRecord(f.id(), isNew ? 1 : 0)) {
+      if (isNew)
+        fair.erase(e);
+      return false;
+    }
+    fair.insertOrUpdateInRecord(*e, f, 0, makeInterestPtr("/x", n), std::nullopt, env.now());
+    return true;
+  };
+  uint32_t n = 0;
+  while (admit(*f1, n))
+    ++n;
+  EXPECT_EQ(fair.inRecordCount(f1->id()), 6u) << "held 6 = free 6 stops a single face at 1/2";
+  EXPECT_EQ(fair.size(), 6u);
+
+  // a second face is admitted at once and the two settle at about 1/3 each
+  uint32_t m = 0;
+  while (admit(*f2, 100 + m))
+    ++m;
+  EXPECT_EQ(fair.inRecordCount(f2->id()), 3u) << "held 3 = free 3";
+  EXPECT_FALSE(admit(*f1, 1000)) << "the first face is over its share now";
+  EXPECT_LT(fair.size(), 12u) << "the table never fills";
+
+  // a third face still finds room
+  auto f3 = makeFace(env, 303);
+  EXPECT_TRUE(admit(*f3, 2000));
+
+  // an in-record on an existing entry counts too; factor 0 turns the share off
+  fair.setShareFactor(0.0);
+  EXPECT_TRUE(admit(*f1, 3000));
+  std::vector<PitEntry*> entries;
+  fair.forEach([&](PitEntry& e) { entries.push_back(&e); });
+  for (PitEntry* e : entries)
+    fair.erase(e);
+  EXPECT_EQ(fair.inRecordCount(f1->id()), 0u);
 }
 
 TEST_F(PitTest, ExpiryHeapOrdersEntries)

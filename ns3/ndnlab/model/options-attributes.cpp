@@ -39,8 +39,10 @@ forwarderFields()
   static const std::vector<OptionField<O>> fields = {
     optionField<O>("PitMaxEntries", "PIT size bound (entries); more Interests are dropped (pit_full)",
                    NDNLAB_REF(o.pitMaxEntries)),
-    optionField<O>("PitMaxInRecordsPerFace", "In-records one downstream face may hold (0 = PitMaxEntries)",
+    optionField<O>("PitMaxInRecordsPerFace", "Hard cap on the in-records of one downstream face (0 = none)",
                    NDNLAB_REF(o.pitMaxInRecordsPerFace)),
+    optionField<O>("PitShareFactor", "PIT fair share: a face holds at most this factor x the free entries (0 = off)",
+                   NDNLAB_REF(o.pitShareFactor)),
     optionField<O>("PitMaxLifetime", "Cap on InterestLifetime used for PIT records", NDNLAB_REF(o.pitMaxLifetime)),
     optionField<O>("CsSize", "Content Store capacity in packets; 0 disables caching", NDNLAB_REF(o.csCapacity)),
     optionField<O>("CsMaxBytes", "Content Store capacity in bytes of Data wire encoding; 0 = no byte limit",
@@ -92,6 +94,14 @@ linkServiceFields()
     optionField<O>("LpAlwaysUseLpPacket", "Wrap every packet in an LpPacket", NDNLAB_REF(o.alwaysUseLpPacket)),
     optionField<O>("LpOverrideMtu", "Frame size limit below the device MTU (bytes); 0 = device MTU",
                    NDNLAB_REF(o.overrideMtu)),
+    optionField<O>("LpBundling", "BLEnD Interest bundling on wireless faces (bundles are decoded on every face)",
+                   NDNLAB_REF(o.bundling)),
+    optionField<O>("LpBundleInterval", "BLEnD bundle interval BI, 0..256 (0 = no bundling)",
+                   NDNLAB_REF(o.bundleInterval)),
+    optionField<O>("LpBundleMaxEntries", "Name prefixes the bundle encoder and decoder of a face remember (each)",
+                   NDNLAB_REF(o.bundleMaxEntries)),
+    optionField<O>("LpBundleEntryLifetime", "The bundle encoder and decoder forget a prefix unused this long",
+                   NDNLAB_REF(o.bundleEntryLifetime)),
   };
   return fields;
 }
