@@ -108,6 +108,7 @@ toJson(const FetchStats& s, std::string_view status, std::string_view error)
      << ",\"marks\":" << s.marks
      << ",\"mark_decreases\":" << s.markDecreases
      << ",\"loss_decreases\":" << s.lossDecreases
+     << ",\"hystart_exits\":" << s.hystartExits
      << ",\"unexpected_data\":" << s.unexpectedData
      << ",\"rtt_samples\":" << s.rttSamples
      << ",\"rtt_min_ms\":" << formatFixed(toMillis(s.rttMin), 3)

@@ -26,6 +26,7 @@ struct FetchStats
   uint64_t marks = 0;             ///< congestion-marked Data
   uint64_t markDecreases = 0;     ///< window decreases caused by marks
   uint64_t lossDecreases = 0;     ///< window decreases caused by losses
+  uint64_t hystartExits = 0;      ///< HyStart++ RTT rises that ended slow start (entries into CSS)
   uint64_t unexpectedData = 0;    ///< Data that matched no outstanding segment (duplicates, strays)
   uint64_t rttSamples = 0;
   Duration rttMin{0};

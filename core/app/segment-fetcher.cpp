@@ -170,7 +170,8 @@ SegmentFetcher::handleData(const Data& data)
 
   if (m_adaptive) {
     double before = m_ctl->cwnd();
-    m_ctl->onData(seg, marked, now, m_rtt.srtt());
+    m_ctl->onData(seg, marked, now, m_rtt.srtt(),
+                  info.retx == 0 ? std::optional<Duration>(rtt) : std::nullopt);
     if (m_ctl->cwnd() != before)
       emitCwnd();
   }
@@ -748,6 +749,7 @@ SegmentFetcher::stats() const
       s.marks = m_ctl->counters().marks;
       s.markDecreases = m_ctl->counters().markDecreases;
       s.lossDecreases = m_ctl->counters().lossDecreases;
+      s.hystartExits = m_ctl->counters().hystartExits;
     }
   }
   s.rttSamples = m_rtt.sampleCount();

@@ -99,6 +99,15 @@ CubicWindow::decrease(TimePoint now)
   m_lastDecrease = now;
 }
 
+void
+CubicWindow::exitSlowStart(TimePoint now)
+{
+  m_ssthresh = m_cwnd;
+  m_wmax = m_cwnd;
+  m_lastWmax = m_cwnd;
+  m_lastDecrease = now;
+}
+
 // --- registry -----------------------------------------------------------------------------
 
 namespace {

@@ -69,6 +69,9 @@ public:
   virtual void increase(TimePoint now, Duration srtt) = 0;
   /// Shrinks the window for one congestion event.
   virtual void decrease(TimePoint now) = 0;
+  /// Ends slow start without a decrease (HyStart++): ssthresh = cwnd, congestion avoidance
+  /// from `now` on.
+  virtual void exitSlowStart(TimePoint /*now*/) { m_ssthresh = m_cwnd; }
 
   void onEvent(WindowEvent e, TimePoint now, Duration srtt)
   {
@@ -128,6 +131,8 @@ public:
   std::string_view algorithm() const override { return "cubic"; }
   void increase(TimePoint now, Duration srtt) override;
   void decrease(TimePoint now) override;
+  /// Also starts a CUBIC epoch at `now` with wmax = cwnd (growth plateaus there first).
+  void exitSlowStart(TimePoint now) override;
 
   double wmax() const { return m_wmax; }
   double lastWmax() const { return m_lastWmax; }

@@ -11,6 +11,79 @@ WindowController::WindowController(std::unique_ptr<CongestionWindow> window, Opt
 {
   if (!m_window)
     throw std::invalid_argument("WindowController needs a window");
+  if (m_opts.hystart && m_window->isAdaptive() && m_window->cwnd() < m_window->ssthresh())
+    m_hs.phase = HyStartPhase::SlowStart;
+}
+
+namespace {
+// RFC 9406 section 4.2 constants
+constexpr uint32_t NRttSample = 8;
+constexpr uint32_t MinRttDivisor = 8;
+constexpr uint32_t CssGrowthDivisor = 4;
+constexpr uint32_t CssRounds = 5;
+} // namespace
+
+void
+WindowController::hystartStartRound()
+{
+  m_hs.lastRoundMinRtt = m_hs.currentRoundMinRtt;
+  m_hs.currentRoundMinRtt = Duration::max();
+  m_hs.samples = 0;
+  m_hs.windowEnd = m_highInterest;
+}
+
+bool
+WindowController::hystartOnData(uint64_t segment, TimePoint now,
+                                std::optional<Duration> rttSample)
+{
+  if (m_hs.phase == HyStartPhase::Done)
+    return true;
+  if (m_window->cwnd() >= m_window->ssthresh()) { // left slow start some other way
+    m_hs.phase = HyStartPhase::Done;
+    return true;
+  }
+  if (!m_hs.started) {
+    m_hs.started = true;
+    m_hs.windowEnd = m_highInterest;
+  }
+  else if (segment > m_hs.windowEnd) {
+    hystartStartRound();
+    if (m_hs.phase == HyStartPhase::Conservative && ++m_hs.cssRounds >= CssRounds) {
+      m_window->exitSlowStart(now);
+      m_hs.phase = HyStartPhase::Done;
+      return false;
+    }
+  }
+
+  if (rttSample) {
+    m_hs.currentRoundMinRtt = std::min(m_hs.currentRoundMinRtt, *rttSample);
+    ++m_hs.samples;
+  }
+  const bool enoughSamples = m_hs.samples >= NRttSample &&
+                             m_hs.currentRoundMinRtt != Duration::max() &&
+                             m_hs.lastRoundMinRtt != Duration::max();
+  if (m_hs.phase == HyStartPhase::SlowStart) {
+    if (enoughSamples) {
+      Duration thresh = std::clamp(m_hs.lastRoundMinRtt / MinRttDivisor,
+                                   m_opts.hystartMinRttThresh, m_opts.hystartMaxRttThresh);
+      if (m_hs.currentRoundMinRtt >= m_hs.lastRoundMinRtt + thresh) {
+        m_hs.phase = HyStartPhase::Conservative;
+        m_hs.cssBaselineMinRtt = m_hs.currentRoundMinRtt;
+        m_hs.cssRounds = 0;
+        m_hs.cssAcks = 0;
+        ++m_counters.hystartExits;
+      }
+    }
+    return true;
+  }
+  // Conservative Slow Start
+  if (enoughSamples && m_hs.currentRoundMinRtt < m_hs.cssBaselineMinRtt) {
+    m_hs.phase = HyStartPhase::SlowStart; // the RTT rise was spurious
+    m_hs.cssBaselineMinRtt = Duration::max();
+    ++m_counters.hystartSpurious;
+    return true;
+  }
+  return ++m_hs.cssAcks % CssGrowthDivisor == 0;
 }
 
 void
@@ -21,14 +94,16 @@ WindowController::onInterestSent(uint64_t segment, bool isRetransmission)
 }
 
 bool
-WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration srtt)
+WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration srtt,
+                         std::optional<Duration> rttSample)
 {
   m_highData = std::max(m_highData, segment);
 
   if (!marked || m_opts.ignoreMarks) {
     if (marked)
       ++m_counters.marks;
-    m_window->increase(now, srtt);
+    if (hystartOnData(segment, now, rttSample))
+      m_window->increase(now, srtt);
     return false;
   }
 
@@ -36,6 +111,7 @@ WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration 
   if (m_opts.disableCwa || m_highData > m_recPoint) {
     m_recPoint = m_highInterest;
     ++m_counters.markDecreases;
+    m_hs.phase = HyStartPhase::Done;
     m_window->decrease(now);
     return true;
   }
@@ -49,6 +125,7 @@ WindowController::onLoss(uint64_t segment, TimePoint now)
     // Interests still outstanding during this event must not cause another decrease.
     m_recPoint = m_highInterest;
     ++m_counters.lossDecreases;
+    m_hs.phase = HyStartPhase::Done;
     m_window->decrease(now);
     return true;
   }

@@ -3,11 +3,20 @@
 // CongestionWindow: Conservative Window Adaptation (at most one decrease per RTT, tracked with
 // a recovery point in segment numbers) and the congestion-mark policy of ndncatchunks
 // (pipeline-interests-adaptive.cpp). Pure state: the caller passes segment numbers and time.
+//
+// Optionally HyStart++ (RFC 9406) ends the initial slow start on a rise in RTT instead of on
+// the first loss: rounds are delimited by segment numbers (a round ends when Data arrives for
+// a segment first sent after the round began); when the minimum RTT of a round (over at least
+// 8 samples) exceeds the previous round's by clamp(minRTT/8, minRttThresh, maxRttThresh), the
+// window enters Conservative Slow Start (growth divided by 4), returns to slow start if the
+// RTT falls back below the baseline, and after 5 CSS rounds enters congestion avoidance.
+// Loss or a congestion mark ends it as usual. ndncatchunks has no HyStart; it is off by default.
 
 #include "core/cc/congestion-window.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace ndnlab::cc {
 
@@ -15,13 +24,21 @@ struct WindowControllerOptions
 {
   bool ignoreMarks = false; ///< treat congestion-marked Data like unmarked Data (window grows)
   bool disableCwa = false;  ///< react to every loss/mark, not once per RTT
+  bool hystart = false;     ///< HyStart++ (RFC 9406) delay-based exit from the initial slow start
+  Duration hystartMinRttThresh = std::chrono::milliseconds(4);  ///< RFC 9406 MIN_RTT_THRESH
+  Duration hystartMaxRttThresh = std::chrono::milliseconds(16); ///< RFC 9406 MAX_RTT_THRESH
 };
+
+/// Phase of HyStart++ (Done also when it is off or a decrease has happened).
+enum class HyStartPhase : uint8_t { SlowStart, Conservative, Done };
 
 struct WindowControllerCounters
 {
   uint64_t marks = 0;          ///< congestion-marked Data received
   uint64_t markDecreases = 0;  ///< window decreases caused by marks
   uint64_t lossDecreases = 0;  ///< window decreases caused by loss events
+  uint64_t hystartExits = 0;   ///< HyStart++ delay increases seen (entries into CSS)
+  uint64_t hystartSpurious = 0; ///< CSS left for slow start again (RTT fell back)
 };
 
 class WindowController
@@ -34,9 +51,11 @@ public:
   /// An Interest for `segment` was sent; first transmissions raise the highest-sent mark.
   void onInterestSent(uint64_t segment, bool isRetransmission);
 
-  /// A Data for `segment` arrived; `marked` when its CongestionMark is non-zero. Grows or
-  /// shrinks the window. Returns true when the window was decreased.
-  bool onData(uint64_t segment, bool marked, TimePoint now, Duration srtt);
+  /// A Data for `segment` arrived; `marked` when its CongestionMark is non-zero; `rttSample`
+  /// is its RTT when it is a valid sample (Karn: never retransmitted), used by HyStart++.
+  /// Grows or shrinks the window. Returns true when the window was decreased.
+  bool onData(uint64_t segment, bool marked, TimePoint now, Duration srtt,
+              std::optional<Duration> rttSample = std::nullopt);
 
   /// A loss event whose highest affected segment is `segment` (RTO expiry, Interest lifetime
   /// expiry, Nack Congestion). Returns true when the window was decreased; the caller then
@@ -50,14 +69,33 @@ public:
   uint64_t highInterest() const { return m_highInterest; }
   uint64_t highData() const { return m_highData; }
   uint64_t recoveryPoint() const { return m_recPoint; }
+  HyStartPhase hystartPhase() const { return m_hs.phase; }
 
 private:
+  /// HyStart++ bookkeeping for one unmarked Data; returns false when CSS withholds growth.
+  bool hystartOnData(uint64_t segment, TimePoint now, std::optional<Duration> rttSample);
+  void hystartStartRound();
+
+  struct HyStart
+  {
+    HyStartPhase phase = HyStartPhase::Done;
+    bool started = false;
+    uint64_t windowEnd = 0;               ///< the round ends with Data above this segment
+    Duration lastRoundMinRtt = Duration::max();
+    Duration currentRoundMinRtt = Duration::max();
+    uint32_t samples = 0;                 ///< RTT samples in the current round
+    Duration cssBaselineMinRtt = Duration::max();
+    uint32_t cssRounds = 0;
+    uint32_t cssAcks = 0;
+  };
+
   std::unique_ptr<CongestionWindow> m_window;
   Options m_opts;
   WindowControllerCounters m_counters;
   uint64_t m_highInterest = 0; ///< highest segment sent for the first time
   uint64_t m_highData = 0;     ///< highest segment received
   uint64_t m_recPoint = 0;     ///< no decrease for events at or below this segment (CWA)
+  HyStart m_hs;
 };
 
 } // namespace ndnlab::cc

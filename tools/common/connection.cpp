@@ -4,7 +4,6 @@
 #include "io/client-connector.hpp"
 #include "tools/common/runtime.hpp"
 
-#include <cstdlib>
 
 namespace ndnlab::tools {
 
@@ -27,6 +26,11 @@ addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
                  "Unix socket of the forwarder (default $NDNLAB_SOCKET, then $NDN_CLIENT_TRANSPORT, then /run/nfd/nfd.sock)");
   app.add_option("--connect", opts.connect,
                  "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363");
+  app.add_option("--mark-interval", opts.markIntervalMs,
+                 "Congestion-mark outgoing packets when the send queue to the forwarder stays above "
+                 "64 KiB this long (ms; 0 = off)")
+    ->check(CLI::Range(0.0, 10000.0))
+    ->capture_default_str();
 }
 
 std::unique_ptr<ForwarderConnection>
@@ -40,6 +44,14 @@ ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts)
   }
   face::LinkServiceOptions lso;
   lso.allowLocalFields = false; // we set no NextHopFaceId; IncomingFaceId is not needed
+  if (opts.markIntervalMs > 0) {
+    lso.allowCongestionMarking = true;
+    lso.baseCongestionMarkingInterval =
+      std::chrono::microseconds(static_cast<int64_t>(opts.markIntervalMs * 1000));
+  }
+  // The consumer's BundleTag reaches the forwarder's Interest bundler as an NDNLPv2 field
+  // (ignorable: NFD skips it).
+  lso.emitBundleTag = true;
   auto face = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, lso),
                                            std::move(transport.value()));
   return std::unique_ptr<ForwarderConnection>(new ForwarderConnection(env, std::move(face), uri));

@@ -19,6 +19,11 @@ struct ConnectionOptions
 {
   std::string socket;  ///< Unix socket path (--socket); default $NDNLAB_SOCKET, else /run/nfd/nfd.sock
   std::string connect; ///< forwarder URI (--connect), e.g. tcp4://127.0.0.1:6363; wins over socket
+  /// NDNLPv2 congestion marking of what this tool sends, on its own send queue toward the
+  /// forwarder (--mark-interval, ms; 0 = off): CoDel-like like NFD's faces (threshold 64 KiB),
+  /// with a base interval suited to a local socket. A producer that outruns the forwarder
+  /// then marks its Data and consumers slow down before the queue overflows.
+  double markIntervalMs = 5;
 
   /// The URI to connect to, after applying the defaults above.
   std::string uri() const;

@@ -101,5 +101,123 @@ TEST(WindowController, RetransmissionsDoNotMoveHighInterest)
   EXPECT_EQ(c.highInterest(), 5u);
 }
 
+
+// --- HyStart++ (RFC 9406) ---------------------------------------------------------------
+
+/// Drives rounds of a window-limited sender: each round sends floor(cwnd) new segments, then
+/// their Data arrive with the RTT rttOfRound(round); returns cwnd after each round.
+template<typename RttFn>
+std::vector<double>
+runRounds(WindowController& c, int rounds, RttFn rttOfRound, uint64_t& next, TimePoint& now)
+{
+  std::vector<double> after;
+  for (int r = 0; r < rounds; ++r) {
+    uint64_t n = static_cast<uint64_t>(c.cwnd());
+    uint64_t first = next;
+    for (uint64_t i = 0; i < n; ++i)
+      c.onInterestSent(next++, false);
+    Duration rtt = rttOfRound(r);
+    now += rtt;
+    for (uint64_t s = first; s < first + n; ++s)
+      c.onData(s, false, now, rtt, rtt);
+    after.push_back(c.cwnd());
+  }
+  return after;
+}
+
+WindowController
+makeHyStart(std::string_view algo = "aimd")
+{
+  WindowOptions w;
+  w.initCwnd = 10;
+  return WindowController(makeWindow(algo, w, T0), {.hystart = true});
+}
+
+TEST(HyStart, OffByDefaultSlowStartRunsToTheFirstLoss)
+{
+  WindowOptions w;
+  w.initCwnd = 10;
+  WindowController c(makeWindow("aimd", w, T0));
+  uint64_t next = 0;
+  TimePoint now = T0;
+  auto cw = runRounds(c, 8, [](int r) { return std::chrono::milliseconds(r < 4 ? 1 : 20); }, next, now);
+  EXPECT_DOUBLE_EQ(cw.back(), 10.0 * 256) << "doubling every round despite the RTT rise";
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
+  EXPECT_EQ(c.counters().hystartExits, 0u);
+}
+
+TEST(HyStart, RttRiseEndsSlowStartThroughConservativeSlowStart)
+{
+  auto c = makeHyStart();
+  uint64_t next = 0;
+  TimePoint now = T0;
+  // rounds 0-3 at 1 ms: plain slow start, the window doubles
+  auto cw = runRounds(c, 4, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  EXPECT_DOUBLE_EQ(cw.back(), 160.0);
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
+
+  // the RTT rises by 5 ms (threshold clamp(1ms/8, 4ms, 16ms) = 4 ms): CSS, growth / 4
+  double before = c.cwnd();
+  cw = runRounds(c, 1, [](int) { return std::chrono::milliseconds(6); }, next, now);
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::Conservative);
+  EXPECT_EQ(c.counters().hystartExits, 1u);
+  // the first 8 samples of the round still grew the window by one each
+  EXPECT_NEAR(cw.back(), before + 8 + (before - 8) / 4, 1.0);
+
+  // in CSS each round grows by about a quarter, and after 5 CSS rounds slow start is over
+  std::vector<double> css = runRounds(c, 5, [](int) { return std::chrono::milliseconds(6); }, next, now);
+  for (size_t i = 1; i + 1 < css.size(); ++i)
+    EXPECT_NEAR(css[i] / css[i - 1], 1.25, 0.01) << "CSS round " << i;
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
+  // the exit happened at the first Data of the last round; the rest of it grew by 1/cwnd each
+  EXPECT_LE(c.window().ssthresh(), c.cwnd());
+  EXPECT_NEAR(c.window().ssthresh(), css.back(), 1.0) << "congestion avoidance from here";
+
+  // congestion avoidance: about +1 segment per round (AIMD step 1)
+  double ca0 = c.cwnd();
+  runRounds(c, 3, [](int) { return std::chrono::milliseconds(6); }, next, now);
+  EXPECT_NEAR(c.cwnd() - ca0, 3.0, 0.5);
+}
+
+TEST(HyStart, RttFallingBackReturnsToSlowStart)
+{
+  auto c = makeHyStart();
+  uint64_t next = 0;
+  TimePoint now = T0;
+  runRounds(c, 3, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  runRounds(c, 1, [](int) { return std::chrono::milliseconds(10); }, next, now);
+  ASSERT_EQ(c.hystartPhase(), HyStartPhase::Conservative);
+  runRounds(c, 1, [](int) { return std::chrono::milliseconds(2); }, next, now);
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
+  EXPECT_EQ(c.counters().hystartSpurious, 1u);
+}
+
+TEST(HyStart, LossEndsIt)
+{
+  auto c = makeHyStart();
+  uint64_t next = 0;
+  TimePoint now = T0;
+  runRounds(c, 2, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  ASSERT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
+  EXPECT_TRUE(c.onLoss(next - 1, now));
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
+}
+
+TEST(HyStart, CubicEntersAnEpochAtTheExitWindow)
+{
+  auto c = makeHyStart("cubic");
+  uint64_t next = 0;
+  TimePoint now = T0;
+  runRounds(c, 4, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  runRounds(c, 6, [](int) { return std::chrono::milliseconds(8); }, next, now);
+  ASSERT_EQ(c.hystartPhase(), HyStartPhase::Done);
+  auto& cubic = dynamic_cast<const CubicWindow&>(c.window());
+  EXPECT_DOUBLE_EQ(cubic.wmax(), c.window().ssthresh());
+  // right after the exit CUBIC is in its concave region: the window barely moves
+  double w = c.cwnd();
+  runRounds(c, 3, [](int) { return std::chrono::milliseconds(8); }, next, now);
+  EXPECT_LT(c.cwnd(), w * 1.1);
+}
+
 } // namespace
 } // namespace ndnlab::cc

@@ -124,6 +124,8 @@ fetcherFields()
     optionField<O>("CubicFastConvergence", "CUBIC fast convergence", NDNLAB_REF(o.window.cubic.fastConvergence)),
     optionField<O>("IgnoreMarks", "Do not react to congestion marks", NDNLAB_REF(o.control.ignoreMarks)),
     optionField<O>("DisableCwa", "Disable Conservative Window Adaptation", NDNLAB_REF(o.control.disableCwa)),
+    optionField<O>("HyStart", "HyStart++ (RFC 9406) delay-based exit from the initial slow start",
+                   NDNLAB_REF(o.control.hystart)),
     optionField<O>("RtoK", "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)", NDNLAB_REF(o.rtt.k)),
     optionField<O>("RttAlpha", "SRTT gain", NDNLAB_REF(o.rtt.alpha)),
     optionField<O>("RttBeta", "RTTVAR gain", NDNLAB_REF(o.rtt.beta)),

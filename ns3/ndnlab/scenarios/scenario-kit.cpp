@@ -78,6 +78,9 @@ knobs()
       {{"DisableCwa", ParamType::Bool, d.control.disableCwa ? "true" : "false", "",
         "react to every loss, not once per RTT (Conservative Window Adaptation off)"},
        "DisableCwa"},
+      {{"HyStart", ParamType::Bool, d.control.hystart ? "true" : "false", "",
+        "HyStart++ delay-based exit from the initial slow start (not in ndncatchunks)"},
+       "HyStart"},
       {{"Retries", ParamType::Int, fmt(d.retries), "", "retransmissions per segment; -1 = unlimited"}, "Retries"},
     };
     return k;
