@@ -1,5 +1,6 @@
 #include "core/face/generic-link-service.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -8,6 +9,8 @@ namespace ndnlab::face {
 namespace {
 
 constexpr std::string_view LogModule = "GenericLinkService";
+/// Bound of the early Data held per face (two bundles of the largest span).
+constexpr size_t MaxEarlyData = 2 * lp::MaxBundleSpan;
 
 lp::ReassemblerOptions reassemblerOptions(const LinkServiceOptions& o)
 {
@@ -48,7 +51,11 @@ GenericLinkService::GenericLinkService(Env& env, LinkServiceOptions options)
   };
 }
 
-GenericLinkService::~GenericLinkService() = default;
+GenericLinkService::~GenericLinkService()
+{
+  if (m_readyTimer != 0)
+    m_env.timers().cancel(m_readyTimer);
+}
 
 void GenericLinkService::attach(Transport& transport)
 {
@@ -107,6 +114,8 @@ void GenericLinkService::sendInterest(const Interest& interest, EndpointId endpo
     header.bundleTag = tags.bundle;
   if (isBundlingActive()) {
     auto d = m_bundleEncoder.onOutgoingInterest(interest, tags.bundle, m_env.now());
+    if (!m_early.empty())
+      releaseEarlyData(interest);
     if (d.action == lp::BundleEncoder::Action::Absorb) {
       ++m_counters.nOutInterestsAbsorbed;
       m_env.emit(TraceEvent{.kind = "interest_absorbed", .face = m_faceId});
@@ -318,6 +327,38 @@ void GenericLinkService::receiveInterest(const lp::LpPacket& header, SharedBuffe
     onReceiveInterest(std::move(*interest), endpoint);
 }
 
+void GenericLinkService::expireEarlyData()
+{
+  const TimePoint now = m_env.now();
+  while (!m_early.empty() && now - m_early.front().arrived >= m_options.bundleEntryLifetime) {
+    m_early.pop_front();
+    ++m_counters.nInDataEarlyExpired;
+  }
+}
+
+void GenericLinkService::releaseEarlyData(const Interest& interest)
+{
+  expireEarlyData();
+  auto it = std::find_if(m_early.begin(), m_early.end(),
+                         [&](const EarlyData& e) { return interest.matchesData(e.data); });
+  if (it == m_early.end())
+    return;
+  m_ready.push_back(std::move(*it));
+  m_early.erase(it);
+  if (m_readyTimer != 0)
+    return;
+  // The forwarder is inside its outgoing-Interest pipeline now: hand the Data up afterwards.
+  m_readyTimer = m_env.timers().schedule(Duration::zero(), [this] {
+    m_readyTimer = 0;
+    std::deque<EarlyData> ready;
+    ready.swap(m_ready);
+    for (EarlyData& e : ready) {
+      if (onReceiveData)
+        onReceiveData(std::move(e.data), e.endpoint);
+    }
+  });
+}
+
 void GenericLinkService::receiveBundle(const lp::BundleHeader& bundle, Interest&& interest,
                                        size_t octets, EndpointId endpoint)
 {
@@ -384,6 +425,19 @@ void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wi
     if (tags.congestionMark == 0)
       tags.congestionMark = 1;
     ++m_counters.nReceiveCongestionMarked;
+  }
+  if (isBundlingActive() && m_bundleEncoder.isAhead(data->name(), m_env.now())) {
+    // A bundle asked for it and the consumer's Interest has not come down yet: handed up now,
+    // the forwarder would drop it as unsolicited. Held until that Interest is absorbed.
+    expireEarlyData();
+    if (m_early.size() >= MaxEarlyData) {
+      m_early.pop_front();
+      ++m_counters.nInDataEarlyExpired;
+    }
+    ++m_counters.nInDataEarly;
+    m_env.emit(TraceEvent{.kind = "data_early", .face = m_faceId});
+    m_early.push_back(EarlyData{std::move(*data), endpoint, m_env.now()});
+    return;
   }
   // IncomingFaceId is ignored; PrefixAnnouncement is ignored (no self-learning).
   if (onReceiveData)

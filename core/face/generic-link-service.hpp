@@ -13,6 +13,9 @@
 //   frame -> lp::decodeFrame -> reassembly -> receiveNetPacket() (tag rules, network decode)
 //     -> (Interest with a BundleHeader, any face) lp::BundleDecoder: the Interests the bundle
 //        stands for, in segment order, or a counted drop (stale, invalid)
+//     -> (Data, encoder active) Data that a bundle requested before the consumer's own Interest
+//        reached this face is held, and handed up (on the next timer turn) when that Interest
+//        comes down and is absorbed, so the forwarder finds its PIT entry
 //     -> onReceiveInterest / onReceiveData / onReceiveNack
 //
 // Tags on the wire: BundleTag (880) is read on every face and written only with
@@ -29,6 +32,7 @@
 #include "core/lp/packet.hpp"
 #include "core/lp/reassembler.hpp"
 
+#include <deque>
 #include <optional>
 
 namespace ndnlab::face {
@@ -63,6 +67,8 @@ public:
   /// True while outgoing Interests go through the bundler: bundling on, BI > 0, and the
   /// transport's medium is wireless.
   bool isBundlingActive() const;
+  /// Data held until the Interest it answers comes down (tests, diagnostics).
+  size_t heldEarlyData() const { return m_early.size(); }
   /// EIT and DIT entries (tests, diagnostics).
   size_t bundleEncoderEntries() const { return m_bundleEncoder.size(); }
   size_t bundleDecoderEntries() const { return m_bundleDecoder.size(); }
@@ -80,6 +86,10 @@ private:
   /// `header` holds the header fields of the (first fragment of the) packet.
   void receiveNetPacket(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
   void receiveInterest(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+  /// Hands up the early Data held for `interest`, if any, on the next timer turn.
+  void releaseEarlyData(const Interest& interest);
+  /// Drops held Data older than the hold time.
+  void expireEarlyData();
   /// Hands up the Interests a received bundle stands for (or drops it).
   void receiveBundle(const lp::BundleHeader& bundle, Interest&& interest, size_t octets,
                      EndpointId endpoint);
@@ -96,6 +106,15 @@ private:
   lp::Reassembler m_reassembler;
   lp::BundleEncoder m_bundleEncoder;
   lp::BundleDecoder m_bundleDecoder;
+  struct EarlyData
+  {
+    Data data;
+    EndpointId endpoint;
+    TimePoint arrived;
+  };
+  std::deque<EarlyData> m_early;  ///< oldest first, at most MaxEarlyData
+  std::deque<EarlyData> m_ready;  ///< released, handed up by m_readyTimer
+  TimerId m_readyTimer = 0;
   // congestion marking state: TimePoint::max() = not in a congestion incident
   TimePoint m_nextMarkTime = TimePoint::max();
   uint64_t m_nMarkedInIncident = 0;

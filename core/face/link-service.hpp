@@ -90,6 +90,9 @@ public:
     uint64_t nInInterestsGapFilled = 0;   ///< of those, below the bundle's start (a lost bundle's range)
     uint64_t nInBundlesStale = 0;     ///< bundles dropped: range already decoded (ES <= PES)
     uint64_t nInBundlesInvalid = 0;   ///< bundle header inconsistent with its Interest, or too large
+    uint64_t nInDataEarly = 0;        ///< Data that arrived before the Interest it answers left the
+                                      ///< forwarder (a bundle asked for it): held, handed up with it
+    uint64_t nInDataEarlyExpired = 0; ///< of those, dropped unasked (hold time or bound)
   };
 
   virtual ~LinkService() = default;

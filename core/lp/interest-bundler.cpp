@@ -135,6 +135,8 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
   detail::BundleStateTable::Entry* e = m_table.find(key, now, false);
   if (tag->retransmission) // IV-A: an RTx goes out alone, for fast recovery
     return {Action::Send, BundleHeader{seq, seq, e != nullptr ? e->flow : 0}};
+  if (e != nullptr)
+    e->maxSeen = std::max(e->maxSeen.value_or(seq), seq);
   if (e != nullptr && seq >= e->start && seq <= e->end) {
     m_table.find(key, now, true); // covered by the last bundle: absorbed
     return {Action::Absorb, {}};
@@ -151,11 +153,21 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
   else {
     m_table.find(key, now, true);
   }
+  e->maxSeen = std::max(e->maxSeen.value_or(seq), seq);
   const uint64_t n = std::min<uint64_t>(std::max<uint32_t>(tag->cwnd, 1), e->interval);
   const uint64_t end = seq > UINT64_MAX - (n - 1) ? UINT64_MAX : seq + (n - 1);
   e->start = seq;
   e->end = end;
   return {Action::Send, BundleHeader{seq, end, e->flow}};
+}
+
+bool BundleEncoder::isAhead(const Name& dataName, TimePoint now)
+{
+  std::optional<SegmentedName> seg = splitSegment(dataName);
+  if (!seg)
+    return false;
+  const detail::BundleStateTable::Entry* e = m_table.find(asChars(seg->prefix), now, false);
+  return e != nullptr && e->maxSeen && seg->seq > *e->maxSeen && seg->seq <= e->end;
 }
 
 // --- BundleDecoder ----------------------------------------------------------------------------

@@ -93,6 +93,8 @@ public:
     uint64_t end = 0;      ///< LES or PES
     uint32_t interval = 0; ///< BI (encoder only)
     uint32_t flow = 0;
+    /// Highest seq of a non-retransmitted Interest the encoder has seen (encoder only).
+    std::optional<uint64_t> maxSeen;
   };
 
   BundleStateTable(size_t maxEntries, Duration lifetime);
@@ -149,6 +151,11 @@ public:
   /// Decides for one Interest about to be sent; `tag` is its BundleTag, if any.
   Decision onOutgoingInterest(const Interest& interest, const std::optional<BundleTag>& tag,
                               TimePoint now);
+
+  /// True if `dataName` is a segment that the last bundle of its prefix requested but whose
+  /// Interest has not reached the encoder yet (maxSeen < seq <= LES): Data that outran the
+  /// consumer's Interest. Does not refresh the entry.
+  bool isAhead(const Name& dataName, TimePoint now);
 
   /// New bundles use this BI (entries keep the BI they were created with until they expire).
   void setBundleInterval(uint32_t bi) { m_options.bundleInterval = bi; }

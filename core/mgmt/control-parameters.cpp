@@ -97,6 +97,8 @@ DecodeResult<ControlParameters> ControlParameters::fromValue(ByteSpan value)
         break;
       case tlv::DefaultCongestionThreshold: err = setUint(cp.defaultCongestionThreshold); break;
       case tlv::Mtu: err = setUint(cp.mtu); break;
+      case tlv::Medium: err = setUint(cp.medium); break;
+      case tlv::BundleInterval: err = setUint(cp.bundleInterval); break;
       default:
         break; // unknown elements are ignored (ndn-cxx behaviour)
     }
@@ -144,6 +146,10 @@ void ControlParameters::encodeTo(Buffer& out) const
     appendTlvNonNegInt(v, tlv::DefaultCongestionThreshold, *defaultCongestionThreshold);
   if (mtu)
     appendTlvNonNegInt(v, tlv::Mtu, *mtu);
+  if (medium)
+    appendTlvNonNegInt(v, tlv::Medium, *medium);
+  if (bundleInterval)
+    appendTlvNonNegInt(v, tlv::BundleInterval, *bundleInterval);
   appendTlv(out, tlv::ControlParameters, v);
 }
 

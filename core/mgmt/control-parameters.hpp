@@ -4,7 +4,8 @@
 //
 // Encoding order is ndn-cxx's: Name, FaceId, Uri, LocalUri, Origin, Cost, Capacity, Count,
 // Flags, Mask, Strategy, ExpirationPeriod, FacePersistency, BaseCongestionMarkingInterval,
-// DefaultCongestionThreshold, Mtu. Decoding accepts the elements in any order and ignores
+// DefaultCongestionThreshold, Mtu, then ndnlab's Medium and BundleInterval (tlv-nfd.hpp).
+// Decoding accepts the elements in any order and ignores
 // unknown elements (as ndn-cxx does); a duplicated element keeps its first occurrence.
 
 #include "core/codec/name.hpp"
@@ -34,6 +35,8 @@ struct ControlParameters
   std::optional<Duration> baseCongestionMarkingInterval; ///< nanoseconds on the wire
   std::optional<uint64_t> defaultCongestionThreshold;    ///< bytes
   std::optional<uint64_t> mtu;                           ///< bytes
+  std::optional<uint64_t> medium;         ///< ndnlab: 0 wired, 1 wireless
+  std::optional<uint64_t> bundleInterval; ///< ndnlab: BLEnD bundle interval
 
   /// Decodes a whole ControlParameters TLV (type 104).
   static DecodeResult<ControlParameters> decode(ByteSpan wire);

@@ -199,6 +199,24 @@ void FaceStatus::encodeTo(Buffer& out) const
   appendTlvNonNegInt(v, tlv::NInBytes, nInBytes);
   appendTlvNonNegInt(v, tlv::NOutBytes, nOutBytes);
   appendTlvNonNegInt(v, tlv::Flags, flags);
+  if (medium)
+    appendTlvNonNegInt(v, tlv::Medium, *medium);
+  if (bundleInterval)
+    appendTlvNonNegInt(v, tlv::BundleInterval, *bundleInterval);
+  if (bundleCounters) {
+    const BundleCounters& b = *bundleCounters;
+    Buffer c;
+    appendTlvNonNegInt(c, tlv::NOutBundles, b.nOutBundles);
+    appendTlvNonNegInt(c, tlv::NOutInterestsAbsorbed, b.nOutInterestsAbsorbed);
+    appendTlvNonNegInt(c, tlv::NInBundles, b.nInBundles);
+    appendTlvNonNegInt(c, tlv::NInInterestsRegenerated, b.nInInterestsRegenerated);
+    appendTlvNonNegInt(c, tlv::NInInterestsGapFilled, b.nInInterestsGapFilled);
+    appendTlvNonNegInt(c, tlv::NInBundlesStale, b.nInBundlesStale);
+    appendTlvNonNegInt(c, tlv::NInBundlesInvalid, b.nInBundlesInvalid);
+    appendTlvNonNegInt(c, tlv::NInDataEarly, b.nInDataEarly);
+    appendTlvNonNegInt(c, tlv::NInDataEarlyExpired, b.nInDataEarlyExpired);
+    appendTlv(v, tlv::BundleCounters, c);
+  }
   appendTlv(out, tlv::FaceStatus, v);
 }
 
@@ -238,6 +256,29 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
       case tlv::NInBytes: return readInto(e, s.nInBytes);
       case tlv::NOutBytes: return readInto(e, s.nOutBytes);
       case tlv::Flags: return readInto(e, s.flags);
+      case tlv::Medium:
+        s.medium = 0;
+        return readInto(e, *s.medium);
+      case tlv::BundleInterval:
+        s.bundleInterval = 0;
+        return readInto(e, *s.bundleInterval);
+      case tlv::BundleCounters: {
+        BundleCounters& b = s.bundleCounters.emplace();
+        return forEach(e.value, [&](const Element& c) -> std::optional<DecodeError> {
+          switch (c.type) {
+            case tlv::NOutBundles: return readInto(c, b.nOutBundles);
+            case tlv::NOutInterestsAbsorbed: return readInto(c, b.nOutInterestsAbsorbed);
+            case tlv::NInBundles: return readInto(c, b.nInBundles);
+            case tlv::NInInterestsRegenerated: return readInto(c, b.nInInterestsRegenerated);
+            case tlv::NInInterestsGapFilled: return readInto(c, b.nInInterestsGapFilled);
+            case tlv::NInBundlesStale: return readInto(c, b.nInBundlesStale);
+            case tlv::NInBundlesInvalid: return readInto(c, b.nInBundlesInvalid);
+            case tlv::NInDataEarly: return readInto(c, b.nInDataEarly);
+            case tlv::NInDataEarlyExpired: return readInto(c, b.nInDataEarlyExpired);
+            default: return std::nullopt;
+          }
+        });
+      }
       default: return std::nullopt;
     }
   });

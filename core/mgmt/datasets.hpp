@@ -41,7 +41,19 @@ struct ForwarderStatus
   bool operator==(const ForwarderStatus&) const = default;
 };
 
-/// faces/list entry (FaceStatus, 128).
+/// BLEnD counters of a face (ndnlab extension, FaceStatus BundleCounters; link-service.hpp).
+struct BundleCounters
+{
+  uint64_t nOutBundles = 0, nOutInterestsAbsorbed = 0;
+  uint64_t nInBundles = 0, nInInterestsRegenerated = 0, nInInterestsGapFilled = 0;
+  uint64_t nInBundlesStale = 0, nInBundlesInvalid = 0;
+  uint64_t nInDataEarly = 0, nInDataEarlyExpired = 0;
+  bool operator==(const BundleCounters&) const = default;
+};
+
+/// faces/list entry (FaceStatus, 128). The ndnlab extension elements (Medium, BundleInterval,
+/// BundleCounters) follow Flags and are present only on faces that are wireless, bundle, or
+/// have decoded bundles, so faces/list is NFD's under the default configuration.
 struct FaceStatus
 {
   uint64_t faceId = 0;
@@ -58,6 +70,9 @@ struct FaceStatus
   uint64_t nOutInterests = 0, nOutData = 0, nOutNacks = 0;
   uint64_t nInBytes = 0, nOutBytes = 0;
   uint64_t flags = 0;
+  std::optional<uint64_t> medium;         ///< 0 wired, 1 wireless
+  std::optional<uint64_t> bundleInterval;
+  std::optional<BundleCounters> bundleCounters;
 
   void encodeTo(Buffer& out) const;
   /// Decodes one whole FaceStatus TLV.

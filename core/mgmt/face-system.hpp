@@ -36,4 +36,8 @@ public:
   }
 };
 
+/// Adds a face's BLEnD settings to a faces/create|update reply body: the Bundling bit of
+/// Flags, Medium and BundleInterval (ndnlab extensions, tlv-nfd.hpp).
+void addBundlingParameters(const face::Face& face, ControlParameters& p);
+
 } // namespace ndnlab::mgmt

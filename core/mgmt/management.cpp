@@ -1,6 +1,7 @@
 #include "core/mgmt/management.hpp"
 
 #include "core/face/generic-link-service.hpp"
+#include "core/lp/interest-bundler.hpp"
 #include "core/lp/packet.hpp"
 #include "core/table/name-tree.hpp"
 
@@ -148,6 +149,7 @@ void Management::registerHandlers()
   d.addCommand("fib", "remove-nexthop", bind(&Management::fibRemoveNextHop));
   d.addCommand("faces", "create", bind(&Management::facesCreate));
   d.addCommand("faces", "destroy", bind(&Management::facesDestroy));
+  d.addCommand("faces", "update", bind(&Management::facesUpdate));
   d.addCommand("strategy-choice", "set", bind(&Management::strategySet));
   d.addCommand("strategy-choice", "unset", bind(&Management::strategyUnset));
   d.addCommand("cs", "config", bind(&Management::csConfig));
@@ -265,6 +267,50 @@ void Management::facesDestroy(const ControlParameters& p, const RequestContext&,
   ControlParameters body;
   body.faceId = p.faceId;
   done(ControlResponse(status::Ok, "OK", body)); // idempotent, as in NFD
+}
+
+void addBundlingParameters(const face::Face& f, ControlParameters& p)
+{
+  const face::LinkServiceOptions& lo = f.linkService().options();
+  p.flags = p.flags.value_or(0) | (lo.bundling ? FaceFlagBundling : 0);
+  p.medium = static_cast<uint64_t>(f.transport().medium());
+  p.bundleInterval = lo.bundleInterval;
+}
+
+void Management::facesUpdate(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done)
+{
+  face::Face* f = m_forwarder.faceTable().get(resolveFaceId(p, ctx));
+  if (f == nullptr)
+    return done(ControlResponse(status::NotFound, "Face not found"));
+  if (p.flags.has_value() != p.mask.has_value())
+    return done(ControlResponse(status::BadRequest, "Flags and Mask must be given together"));
+  if (p.facePersistency || p.baseCongestionMarkingInterval || p.defaultCongestionThreshold || p.mtu ||
+      (p.mask && (*p.mask & ~FaceFlagBundling) != 0))
+    return done(ControlResponse(status::NotAcceptable,
+                                "ndnlabd faces/update changes only the Bundling flag, Medium and BundleInterval"));
+  if (p.medium && *p.medium > static_cast<uint64_t>(face::Medium::Wireless))
+    return done(ControlResponse(status::BadRequest, "Medium must be 0 (wired) or 1 (wireless)"));
+  if (p.bundleInterval && *p.bundleInterval > lp::MaxBundleSpan)
+    return done(ControlResponse(status::BadRequest,
+                                "BundleInterval must be at most " + std::to_string(lp::MaxBundleSpan)));
+
+  face::LinkService& ls = f->linkService();
+  bool bundling = ls.options().bundling;
+  if (p.mask && (*p.mask & FaceFlagBundling))
+    bundling = (*p.flags & FaceFlagBundling) != 0;
+  uint32_t interval = p.bundleInterval ? static_cast<uint32_t>(*p.bundleInterval) : ls.options().bundleInterval;
+  ls.setBundling(bundling, interval);
+  if (p.medium)
+    f->transport().setMedium(static_cast<face::Medium>(*p.medium));
+  NDNLAB_LOG(m_env, LogLevel::Info, LogModule, "faces/update ", f->id(), " medium=",
+             face::toString(f->transport().medium()), " bundling=", bundling, " bi=", interval);
+
+  ControlParameters body;
+  body.faceId = f->id();
+  body.flags = (ls.options().allowLocalFields ? FaceFlagLocalFields : 0) |
+               (ls.options().allowCongestionMarking ? FaceFlagCongestionMarking : 0);
+  addBundlingParameters(*f, body);
+  done(ControlResponse(status::Ok, "OK", body));
 }
 
 // --- strategy-choice -----------------------------------------------------------------------
@@ -391,7 +437,19 @@ Buffer Management::facesList() const
     s.nInBytes = f.transport().counters().nInBytes;
     s.nOutBytes = f.transport().counters().nOutBytes;
     s.flags = (lo.allowLocalFields ? FaceFlagLocalFields : 0) |
-              (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0);
+              (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0) |
+              (lo.bundling ? FaceFlagBundling : 0);
+    // ndnlab extension elements only where BLEnD is in play (NFD's dataset otherwise)
+    const face::LinkService::Counters& lc = f.linkService().counters();
+    if (f.transport().medium() == face::Medium::Wireless || lo.bundling || lc.nInBundles > 0) {
+      s.medium = static_cast<uint64_t>(f.transport().medium());
+      s.bundleInterval = lo.bundleInterval;
+      s.bundleCounters = BundleCounters{lc.nOutBundles,          lc.nOutInterestsAbsorbed,
+                                        lc.nInBundles,           lc.nInInterestsRegenerated,
+                                        lc.nInInterestsGapFilled, lc.nInBundlesStale,
+                                        lc.nInBundlesInvalid,    lc.nInDataEarly,
+                                        lc.nInDataEarlyExpired};
+    }
     s.encodeTo(out);
   }
   return out;

@@ -79,6 +79,8 @@ private:
   void fibRemoveNextHop(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void facesCreate(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void facesDestroy(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
+  /// faces/update: only the BLEnD settings (Bundling flag, Medium, BundleInterval) change.
+  void facesUpdate(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void strategySet(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void strategyUnset(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void csConfig(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);

@@ -68,6 +68,22 @@ inline constexpr uint32_t CsInfo = 128;
 inline constexpr uint32_t NHits = 129;
 inline constexpr uint32_t NMisses = 130;
 
+// ndnlab extensions for BLEnD (docs/mechanisms/bundling.md): non-critical (even) numbers in
+// the application range, the same in ControlParameters and FaceStatus; NFD tools ignore them.
+inline constexpr uint32_t Medium = 240;         ///< NonNegativeInteger: 0 wired, 1 wireless
+inline constexpr uint32_t BundleInterval = 242; ///< NonNegativeInteger: BI
+inline constexpr uint32_t BundleCounters = 244; ///< FaceStatus only: the counters below
+// inside BundleCounters
+inline constexpr uint32_t NOutBundles = 128;
+inline constexpr uint32_t NOutInterestsAbsorbed = 130;
+inline constexpr uint32_t NInBundles = 132;
+inline constexpr uint32_t NInInterestsRegenerated = 134;
+inline constexpr uint32_t NInInterestsGapFilled = 136;
+inline constexpr uint32_t NInBundlesStale = 138;
+inline constexpr uint32_t NInBundlesInvalid = 140;
+inline constexpr uint32_t NInDataEarly = 142;
+inline constexpr uint32_t NInDataEarlyExpired = 144;
+
 } // namespace ndnlab::mgmt::tlv
 
 namespace ndnlab::mgmt {
@@ -85,6 +101,8 @@ inline constexpr uint64_t RouteFlagCapture = 2;
 inline constexpr uint64_t FaceFlagLocalFields = 1u << 0;
 inline constexpr uint64_t FaceFlagLpReliability = 1u << 1;
 inline constexpr uint64_t FaceFlagCongestionMarking = 1u << 2;
+/// ndnlab extension: BLEnD Interest bundling on the face (effective on wireless faces).
+inline constexpr uint64_t FaceFlagBundling = 1u << 8;
 
 /// CS Flags bits (cs/config, CsInfo).
 inline constexpr uint64_t CsFlagEnableAdmit = 1u << 0;

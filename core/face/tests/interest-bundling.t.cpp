@@ -49,6 +49,17 @@ protected:
     service->setFaceId(300);
     service->attach(*transport);
     service->onReceiveInterest = [this](Interest&& i, EndpointId) { interests.push_back(std::move(i)); };
+    service->onReceiveData = [this](Data&& d, EndpointId) { data.push_back(std::move(d)); };
+  }
+
+  void injectData(std::string_view prefix, uint64_t seq)
+  {
+    Name n(prefix);
+    n.appendSegment(seq);
+    Data d(n);
+    d.setContent(ByteSpan(Buffer(10, 1)));
+    d.setSignatureValue(Buffer(32, 0));
+    transport->injectFrame(*d.wireEncode());
   }
 
   lp::LpPacket sentLp(size_t i)
@@ -75,6 +86,7 @@ protected:
   std::unique_ptr<DummyTransport> transport;
   std::unique_ptr<GenericLinkService> service;
   std::vector<Interest> interests;
+  std::vector<Data> data;
 };
 
 // --- encoder ---------------------------------------------------------------------------------
@@ -157,6 +169,56 @@ TEST_F(BundlingTest, SetBundlingAtRunTime)
   service->setBundling(false, 4);
   service->sendInterest(segInterest("/f", 3, BundleTag{false, 25}));
   EXPECT_EQ(transport->sent.size(), 3u);
+}
+
+TEST_F(BundlingTest, DataAheadOfItsInterestIsHeldUntilTheInterestComesDown)
+{
+  service->sendInterest(segInterest("/f", 0, BundleTag{false, 25})); // bundle [0, 9]
+  service->sendInterest(segInterest("/f", 1, BundleTag{false, 25})); // absorbed
+  injectData("/f", 1); // its Interest went down: handed up at once
+  injectData("/f", 3); // asked for by the bundle, not yet by the consumer: held
+  injectData("/f", 12); // no bundle asked for it: handed up (the forwarder decides)
+  ASSERT_EQ(data.size(), 2u);
+  EXPECT_EQ(segOf(data[0].name()), 1u);
+  EXPECT_EQ(segOf(data[1].name()), 12u);
+  EXPECT_EQ(counters().nInDataEarly, 1u);
+  EXPECT_EQ(service->heldEarlyData(), 1u);
+
+  service->sendInterest(segInterest("/f", 2, BundleTag{false, 25}));
+  service->sendInterest(segInterest("/f", 3, BundleTag{false, 25})); // absorbed: releases seg 3
+  EXPECT_EQ(data.size(), 2u); // not from inside the send
+  env.advance(Duration::zero());
+  ASSERT_EQ(data.size(), 3u);
+  EXPECT_EQ(segOf(data[2].name()), 3u);
+  EXPECT_EQ(service->heldEarlyData(), 0u);
+  EXPECT_EQ(counters().nInDataEarlyExpired, 0u);
+  EXPECT_EQ(env.traceImpl.count("data_early"), 1u);
+}
+
+TEST_F(BundlingTest, HeldDataExpires)
+{
+  init({.bundling = true, .bundleInterval = 10, .bundleEntryLifetime = std::chrono::seconds(1)},
+       Medium::Wireless);
+  service->sendInterest(segInterest("/f", 0, BundleTag{false, 25}));
+  injectData("/f", 5);
+  env.advance(std::chrono::milliseconds(1500));
+  injectData("/f", 6); // the entry expired too: not ahead any more, handed up
+  EXPECT_EQ(data.size(), 1u);
+  service->sendInterest(segInterest("/f", 5, BundleTag{false, 25})); // a new bundle now
+  env.advance(Duration::zero());
+  EXPECT_EQ(data.size(), 1u);
+  EXPECT_EQ(counters().nInDataEarly, 1u);
+  EXPECT_EQ(counters().nInDataEarlyExpired, 1u);
+  EXPECT_EQ(service->heldEarlyData(), 0u);
+}
+
+TEST_F(BundlingTest, NoHoldingWithoutTheEncoder)
+{
+  init({.bundling = true}, Medium::Wired);
+  service->sendInterest(segInterest("/f", 0, BundleTag{false, 25}));
+  injectData("/f", 3);
+  EXPECT_EQ(data.size(), 1u);
+  EXPECT_EQ(counters().nInDataEarly, 0u);
 }
 
 // --- BundleTag on the wire -------------------------------------------------------------------

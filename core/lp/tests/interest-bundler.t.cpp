@@ -131,6 +131,28 @@ TEST_F(EncoderTest, InterestBehindTheLastBundleGoesOutAlone)
   EXPECT_EQ(send("/f", 20, 20).header.startSeq, 20u);
 }
 
+TEST_F(EncoderTest, IsAheadMarksSegmentsBundledButNotYetSeen)
+{
+  auto name = [](uint64_t seq) {
+    Name n("/f");
+    n.appendSegment(seq);
+    return n;
+  };
+  EXPECT_FALSE(enc.isAhead(name(0), env.now())); // unknown prefix
+  send("/f", 0, 20);                             // [0, 9], seen up to 0
+  EXPECT_FALSE(enc.isAhead(name(0), env.now()));
+  EXPECT_TRUE(enc.isAhead(name(1), env.now()));
+  EXPECT_TRUE(enc.isAhead(name(9), env.now()));
+  EXPECT_FALSE(enc.isAhead(name(10), env.now())); // no bundle asked for it
+  send("/f", 1, 20);
+  send("/f", 2, 20);
+  EXPECT_FALSE(enc.isAhead(name(2), env.now()));
+  EXPECT_TRUE(enc.isAhead(name(3), env.now()));
+  send("/f", 7, 20, true); // a retransmission does not count as seen
+  EXPECT_TRUE(enc.isAhead(name(7), env.now()));
+  EXPECT_FALSE(enc.isAhead(Name("/f/x"), env.now()));
+}
+
 TEST_F(EncoderTest, InterleavedPrefixesKeepSeparateEntries)
 {
   auto a0 = send("/a", 0, 20);
