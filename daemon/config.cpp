@@ -1,6 +1,8 @@
 #include "daemon/config.hpp"
 #include "io/asio-env.hpp"
 
+#include "core/lp/interest-bundler.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -230,6 +232,28 @@ ConfigKey durationKey(std::string section, std::string name, std::string doc, Ac
     }};
 }
 
+template<typename Access>
+ConfigKey mediumKey(std::string section, std::string doc, Access access)
+{
+  return ConfigKey{
+    std::move(section), "medium", "string", std::move(doc),
+    [access](const DaemonOptions& o) {
+      return quote(face::toString(access(const_cast<DaemonOptions&>(o))));
+    },
+    [access](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      std::string text = *v.value<std::string>();
+      if (text == "wired")
+        access(o) = face::Medium::Wired;
+      else if (text == "wireless")
+        access(o) = face::Medium::Wireless;
+      else
+        return "unknown medium \"" + text + "\" (wired, wireless)";
+      return {};
+    }};
+}
+
 ConfigKey logLevelKey()
 {
   return ConfigKey{
@@ -384,6 +408,10 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(intKey("face_system.udp", "socket_buffer_size",
                      "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
                      [](O& o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));
+  k.push_back(mediumKey("face_system.udp",
+                        "physical medium of UDP unicast faces: wired, wireless (wireless faces "
+                        "bundle Interests with face_system.link.bundling)",
+                        [](O& o) -> auto& { return o.faceSystem.udpMedium; }));
 
   // [face_system.udp.impair]: egress impairment of UDP unicast faces (for hosts without netem)
   k.push_back(ConfigKey{
@@ -456,6 +484,8 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(intKey("face_system.multicast", "mtu", "MTU of the multicast face, bytes",
                      [](O& o) -> auto& { return o.faceSystem.multicastMtu; }, 64,
                      io::UdpMaxPayloadV4));
+  k.push_back(mediumKey("face_system.multicast", "physical medium of the multicast face: wired, wireless",
+                        [](O& o) -> auto& { return o.faceSystem.multicastMedium; }));
 
   // [face_system.stream]
   k.push_back(intKey("face_system.stream", "max_frame_size",
@@ -489,6 +519,21 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(boolKey("face_system.link", "local_fields",
                       "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
                       [](O& o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));
+  k.push_back(boolKey("face_system.link", "bundling",
+                      "BLEnD Interest bundling on wireless faces; the peer must decode bundles "
+                      "(ndnlabd does, on every face)",
+                      [](O& o) -> auto& { return o.faceSystem.bundling; }));
+  k.push_back(intKey("face_system.link", "bundle_interval",
+                     "bundle interval BI: most Interests one bundle stands for; 0 = no bundling",
+                     [](O& o) -> auto& { return o.faceSystem.bundleInterval; }, 0,
+                     static_cast<int64_t>(lp::MaxBundleSpan)));
+  k.push_back(intKey("face_system.link", "bundle_max_entries",
+                     "name prefixes a face's bundle encoder and decoder remember (each)",
+                     [](O& o) -> auto& { return o.faceSystem.bundleMaxEntries; }, 1, MaxInt));
+  k.push_back(durationKey("face_system.link", "bundle_entry_lifetime",
+                          "a face's bundle encoder and decoder forget a prefix unused this long",
+                          [](O& o) -> auto& { return o.faceSystem.bundleEntryLifetime; },
+                          std::chrono::milliseconds(1)));
 
   // [limits]
   k.push_back(intKey("limits", "reassembly_max_bytes",

@@ -2,6 +2,7 @@
 
 #include "core/face/generic-link-service.hpp"
 #include "core/face/impaired-transport.hpp"
+#include "core/lp/interest-bundler.hpp"
 #include "core/mgmt/tlv-nfd.hpp"
 #include "io/face-uri.hpp"
 
@@ -75,6 +76,10 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
   o.defaultCongestionThreshold = m_options.congestionThreshold;
   o.markReceiveBacklog = m_options.receiveCongestionMarking;
   o.allowLocalFields = t.scope() == face::FaceScope::Local && m_options.localFieldsOnLocalFaces;
+  o.bundling = m_options.bundling;
+  o.bundleInterval = m_options.bundleInterval;
+  o.bundleMaxEntries = m_options.bundleMaxEntries;
+  o.bundleEntryLifetime = m_options.bundleEntryLifetime;
   switch (t.kind()) {
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
@@ -100,14 +105,35 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
       o.baseCongestionMarkingInterval = *params->congestionMarkingInterval;
     if (params->congestionThreshold)
       o.defaultCongestionThreshold = *params->congestionThreshold;
+    if (params->bundling)
+      o.bundling = *params->bundling;
+    if (params->bundleInterval)
+      o.bundleInterval = *params->bundleInterval;
   }
   return o;
+}
+
+face::Medium FaceSystem::medium(const io::SocketTransport& t, const FaceParams* params) const
+{
+  if (params != nullptr && params->medium)
+    return *params->medium;
+  switch (t.kind()) {
+    case TransportKind::UdpUnicast:
+      return m_options.udpMedium;
+    case TransportKind::UdpMulticast:
+      return m_options.multicastMedium;
+    case TransportKind::UnixStream:
+    case TransportKind::Tcp:
+      break;
+  }
+  return face::Medium::Wired;
 }
 
 face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
                                  const FaceParams* params)
 {
   io::SocketTransport* raw = transport.get();
+  raw->setMedium(medium(*raw, params)); // before the impairment wrapper copies it
   auto ls = std::make_unique<face::GenericLinkService>(m_env, linkServiceOptions(*raw, params));
   face::GenericLinkService* lsRaw = ls.get();
   std::unique_ptr<face::Transport> t = std::move(transport);
@@ -125,7 +151,8 @@ face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
     impaired->setTraceFaceId(id);
   NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=",
              raw->localUri(), " ", face::toString(raw->scope()), " ",
-             face::toString(raw->persistency()));
+             face::toString(raw->persistency()), " ", face::toString(raw->medium()),
+             lsRaw->isBundlingActive() ? " bundling" : "");
   return id;
 }
 
@@ -241,6 +268,8 @@ mgmt::ControlParameters FaceSystem::faceParameters(const face::Face& f) const
       effective = std::min<uint64_t>(effective, lo.overrideMtu);
     p.mtu = effective;
   }
+  if (f.transport().medium() == face::Medium::Wireless || lo.bundling)
+    mgmt::addBundlingParameters(f, p);
   return p;
 }
 
@@ -263,6 +292,19 @@ void FaceSystem::createFace(const mgmt::ControlParameters& cp,
       params.localFields = (*cp.flags & mgmt::FaceFlagLocalFields) != 0;
     if (*cp.mask & mgmt::FaceFlagCongestionMarking)
       params.congestionMarking = (*cp.flags & mgmt::FaceFlagCongestionMarking) != 0;
+    if (*cp.mask & mgmt::FaceFlagBundling)
+      params.bundling = (*cp.flags & mgmt::FaceFlagBundling) != 0;
+  }
+  if (cp.medium) {
+    if (*cp.medium > static_cast<uint64_t>(face::Medium::Wireless))
+      return done(mgmt::ControlResponse(mgmt::status::BadRequest, "Medium must be 0 (wired) or 1 (wireless)"));
+    params.medium = static_cast<face::Medium>(*cp.medium);
+  }
+  if (cp.bundleInterval) {
+    if (*cp.bundleInterval > lp::MaxBundleSpan)
+      return done(mgmt::ControlResponse(mgmt::status::BadRequest,
+                                        "BundleInterval must be at most " + std::to_string(lp::MaxBundleSpan)));
+    params.bundleInterval = static_cast<uint32_t>(*cp.bundleInterval);
   }
   if (cp.mtu)
     params.mtu = static_cast<size_t>(*cp.mtu);

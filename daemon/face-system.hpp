@@ -51,6 +51,9 @@ public:
     std::optional<bool> congestionMarking;          ///< Flags bit 2
     std::optional<Duration> congestionMarkingInterval;
     std::optional<size_t> congestionThreshold;      ///< bytes
+    std::optional<face::Medium> medium;             ///< ndnlab Medium
+    std::optional<bool> bundling;                   ///< ndnlab Flags bit 8
+    std::optional<uint32_t> bundleInterval;         ///< ndnlab BundleInterval
   };
 
   struct CreateResult
@@ -68,8 +71,8 @@ public:
 
   // --- mgmt::FaceSystem ---
   /// faces/create with NFD ControlParameters (Uri, LocalUri, FacePersistency, Flags+Mask,
-  /// BaseCongestionMarkingInterval, DefaultCongestionThreshold, Mtu); the reply body holds the
-  /// face's parameters on 200 and 409.
+  /// BaseCongestionMarkingInterval, DefaultCongestionThreshold, Mtu) and ndnlab's Medium,
+  /// BundleInterval and Bundling flag; the reply body holds the face's parameters on 200 and 409.
   void createFace(const mgmt::ControlParameters& params,
                   std::function<void(mgmt::ControlResponse)> done) override;
   std::vector<mgmt::ChannelStatus> channels() const override;
@@ -82,6 +85,9 @@ public:
   face::FaceId addFace(std::unique_ptr<io::SocketTransport> transport,
                        const FaceParams* params = nullptr);
 
+  /// Medium of a new face: the configured one of its kind (UDP unicast, multicast; stream
+  /// faces are wired), unless `params` sets it.
+  face::Medium medium(const io::SocketTransport& t, const FaceParams* params = nullptr) const;
   /// Link-service options a transport of this kind and scope gets by default.
   face::LinkServiceOptions linkServiceOptions(const io::SocketTransport& t,
                                               const FaceParams* params = nullptr) const;

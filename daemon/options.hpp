@@ -44,11 +44,15 @@ struct FaceSystemOptions
   size_t udpMtu = 8800;
   /// Egress impairment (loss, delay, jitter, rate) of every UDP unicast face; default none.
   face::ImpairmentOptions udpImpair;
+  /// Physical medium of UDP unicast faces; wireless faces may bundle Interests (BLEnD).
+  face::Medium udpMedium = face::Medium::Wired;
 
   bool multicastEnabled = false;
   io::UdpMulticastOptions multicast;
   /// MTU of the UDP multicast face, bytes.
   size_t multicastMtu = 8800;
+  /// Physical medium of the UDP multicast face.
+  face::Medium multicastMedium = face::Medium::Wired;
 
   /// Unix and TCP transports.
   io::StreamTransportOptions stream;
@@ -61,6 +65,13 @@ struct FaceSystemOptions
   bool receiveCongestionMarking = true;
   /// Accept and emit IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback).
   bool localFieldsOnLocalFaces = false;
+  /// BLEnD Interest bundling on every face whose medium is wireless (docs/mechanisms/bundling.md);
+  /// bundles are decoded on every face regardless.
+  bool bundling = face::LinkServiceOptions{}.bundling;
+  /// Bundle interval BI (0 = no bundling), prefixes remembered and their idle lifetime.
+  uint32_t bundleInterval = face::LinkServiceOptions{}.bundleInterval;
+  size_t bundleMaxEntries = face::LinkServiceOptions{}.bundleMaxEntries;
+  Duration bundleEntryLifetime = face::LinkServiceOptions{}.bundleEntryLifetime;
 };
 
 /// [limits]: memory bounds not covered by [tables].

@@ -93,6 +93,7 @@ idle_timeout = "90s"
 mtu = 1400
 accept_new_faces = false
 socket_buffer_size = 0
+medium = "wireless"
 [face_system.udp.impair]
 loss = 0.02
 delay = "5ms"
@@ -107,6 +108,7 @@ interface_address = "127.0.0.1"
 ttl = 4
 loopback = true
 mtu = 1200
+medium = "wireless"
 [face_system.stream]
 max_frame_size = 9000
 socket_buffer_size = 65536
@@ -117,6 +119,10 @@ congestion_marking_interval = "50ms"
 congestion_threshold = 1000
 receive_congestion_marking = false
 local_fields = true
+bundling = true
+bundle_interval = 10
+bundle_max_entries = 16
+bundle_entry_lifetime = "2s"
 [limits]
 reassembly_max_bytes = 1000000
 reassembly_timeout = "1s"

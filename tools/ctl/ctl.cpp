@@ -91,6 +91,12 @@ cpSummary(std::string_view module, const ControlParameters& cp)
       os << " persistency=" << persistencyName(*cp.facePersistency);
     if (cp.mtu)
       os << " mtu=" << *cp.mtu;
+    if (cp.medium)
+      os << " medium=" << (*cp.medium == 1 ? "wireless" : "wired");
+    if (cp.medium || cp.bundleInterval)
+      os << " bundling=" << ((cp.flags.value_or(0) & mgmt::FaceFlagBundling) ? "on" : "off");
+    if (cp.bundleInterval)
+      os << " bundle-interval=" << *cp.bundleInterval;
   }
   else {
     if (cp.name)
@@ -119,6 +125,9 @@ struct CtlOptions
   std::string persistency = "persistent";
   uint64_t mtu = 0;
   uint64_t faceId = 0;
+  std::string medium;        ///< "", wired, wireless
+  std::string bundling;      ///< "", on, off
+  int64_t bundleInterval = -1; ///< -1 = not given
   // route / strategy
   std::string prefix;
   uint64_t cost = 0;
@@ -215,7 +224,22 @@ printFaces(ByteSpan content)
       std::cout << " local-fields";
     if (f.flags & mgmt::FaceFlagCongestionMarking)
       std::cout << " congestion-marking";
-    std::cout << "}\n";
+    if (f.flags & mgmt::FaceFlagBundling)
+      std::cout << " bundling";
+    std::cout << "}";
+    if (f.medium)
+      std::cout << " medium=" << (*f.medium == 1 ? "wireless" : "wired");
+    if (f.bundleInterval)
+      std::cout << " bundle-interval=" << *f.bundleInterval;
+    if (f.bundleCounters) {
+      const auto& b = *f.bundleCounters;
+      std::cout << " bundles={out=" << b.nOutBundles << " absorbed=" << b.nOutInterestsAbsorbed
+                << " in=" << b.nInBundles << " regenerated=" << b.nInInterestsRegenerated
+                << " gap-filled=" << b.nInInterestsGapFilled << " stale=" << b.nInBundlesStale
+                << " invalid=" << b.nInBundlesInvalid << " early=" << b.nInDataEarly
+                << " early-expired=" << b.nInDataEarlyExpired << "}";
+    }
+    std::cout << "\n";
   }
   return true;
 }
@@ -334,7 +358,7 @@ runCtl(int argc, char** argv)
   };
 
   // face
-  auto* face = app.add_subcommand("face", "Faces: list, create, destroy");
+  auto* face = app.add_subcommand("face", "Faces: list, create, update, destroy");
   face->require_subcommand(1);
   auto* faceList = face->add_subcommand("list", "List faces (faces/list)");
   faceList->callback([&] { action = datasetAction("faces", "list", printFaces); });
@@ -344,13 +368,43 @@ runCtl(int argc, char** argv)
     ->check(CLI::IsMember({"persistent", "permanent"}))
     ->capture_default_str();
   faceCreate->add_option("--mtu", o.mtu, "MTU override (bytes)");
+  // BLEnD settings (ndnlab extension; docs/mechanisms/bundling.md)
+  auto addBundlingOptions = [&](CLI::App* cmd) {
+    cmd->add_option("--medium", o.medium, "Physical medium: wired or wireless (wireless faces may bundle)")
+      ->check(CLI::IsMember({"wired", "wireless"}));
+    cmd->add_option("--bundling", o.bundling, "BLEnD Interest bundling on this face: on or off")
+      ->check(CLI::IsMember({"on", "off"}));
+    cmd->add_option("--bundle-interval", o.bundleInterval, "Bundle interval BI (0..256)")
+      ->check(CLI::Range(0, 256));
+  };
+  auto setBundlingParameters = [&](ControlParameters& cp) {
+    if (!o.medium.empty())
+      cp.medium = o.medium == "wireless" ? 1 : 0;
+    if (!o.bundling.empty()) {
+      cp.flags = cp.flags.value_or(0) | (o.bundling == "on" ? mgmt::FaceFlagBundling : 0);
+      cp.mask = cp.mask.value_or(0) | mgmt::FaceFlagBundling;
+    }
+    if (o.bundleInterval >= 0)
+      cp.bundleInterval = static_cast<uint64_t>(o.bundleInterval);
+  };
+  addBundlingOptions(faceCreate);
   faceCreate->callback([&] {
     ControlParameters cp;
     cp.uri = o.faceUri;
     cp.facePersistency = o.persistency == "permanent" ? 2 : 0;
     if (o.mtu)
       cp.mtu = o.mtu;
+    setBundlingParameters(cp);
     action = commandAction("faces", "create", cp, "face-created");
+  });
+  auto* faceUpdate = face->add_subcommand("update", "Change a face's BLEnD settings (faces/update)");
+  faceUpdate->add_option("FACEID", o.faceId, "FaceId")->required();
+  addBundlingOptions(faceUpdate);
+  faceUpdate->callback([&] {
+    ControlParameters cp;
+    cp.faceId = o.faceId;
+    setBundlingParameters(cp);
+    action = commandAction("faces", "update", cp, "face-updated");
   });
   auto* faceDestroy = face->add_subcommand("destroy", "Destroy a face (faces/destroy)");
   faceDestroy->add_option("FACEID", o.faceId, "FaceId")->required();
