@@ -99,6 +99,14 @@ Tracers::EnableGoodput(const std::string& file, ns3::Time period)
   every(period, m_alive, [this] { sampleGoodput(); });
 }
 
+void
+Tracers::EnableBundles(const std::string& file, ns3::Time period)
+{
+  m_bundles = open(file, "time_s,node,face,out_interests,out_bundles,out_absorbed,in_bundles,in_regenerated,"
+                         "in_gap_filled,in_stale,in_invalid,in_data_early,in_data_early_expired");
+  every(period, m_alive, [this] { sampleBundles(); });
+}
+
 const std::map<std::string, uint64_t>&
 Tracers::Counts() const
 {
@@ -248,6 +256,33 @@ Tracers::sampleGoodput()
 }
 
 void
+Tracers::sampleBundles()
+{
+  double t = ns3::Simulator::Now().GetSeconds();
+  for (auto& stack : m_stacks) {
+    uint32_t node = stack->GetNode()->GetId();
+    for (face::FaceId id : stack->GetNetDeviceFaces()) {
+      const face::Face* f = stack->GetFace(id);
+      if (f == nullptr)
+        continue;
+      const face::LinkService::Counters& c = f->linkService().counters();
+      auto& [lastOut, last] = m_lastBundles[{node, id}];
+      uint64_t outInterests = f->counters().nOutInterests;
+      m_bundles << t << ',' << node << ',' << id << ',' << outInterests - lastOut << ','
+                << c.nOutBundles - last.nOutBundles << ',' << c.nOutInterestsAbsorbed - last.nOutInterestsAbsorbed
+                << ',' << c.nInBundles - last.nInBundles << ','
+                << c.nInInterestsRegenerated - last.nInInterestsRegenerated << ','
+                << c.nInInterestsGapFilled - last.nInInterestsGapFilled << ','
+                << c.nInBundlesStale - last.nInBundlesStale << ',' << c.nInBundlesInvalid - last.nInBundlesInvalid
+                << ',' << c.nInDataEarly - last.nInDataEarly << ',' << c.nInDataEarlyExpired - last.nInDataEarlyExpired
+                << '\n';
+      lastOut = outInterests;
+      last = c;
+    }
+  }
+}
+
+void
 Tracers::connectDeviceDrops()
 {
   if (m_deviceDropsConnected)
@@ -291,7 +326,7 @@ Tracers::Flush()
 {
   for (auto& [node, p] : m_pendingDelays)
     writeDelay(node, p);
-  for (std::ofstream* os : {&m_rates, &m_delays, &m_tables, &m_drops, &m_goodput}) {
+  for (std::ofstream* os : {&m_rates, &m_delays, &m_tables, &m_drops, &m_goodput, &m_bundles}) {
     if (os->is_open())
       os->flush();
   }

@@ -8,6 +8,7 @@
 //   tracers.EnableTableSizes("tables.csv", Seconds(1));
 //   tracers.EnableDrops("drops.csv", Seconds(1));
 //   tracers.EnableGoodput("goodput.csv", Seconds(1));
+//   tracers.EnableBundles("bundles.csv", Seconds(1));   // BLEnD link-service counters
 //   Tracers::EnablePcap("trace", devices);              // optional pcap per device
 //   Simulator::Stop(...); Simulator::Run(); tracers.Flush();
 //
@@ -23,6 +24,13 @@
 //   device-level drops (reasons mac_tx_drop, phy_rx_drop for point-to-point and CSMA devices,
 //   wifi_mac_drop and wifi_phy_rx_drop for Wi-Fi) counted from the ns-3 devices of NDN faces.
 // - goodput: time_s,node,bytes,mbps  -- content bytes delivered to consumer apps (app_bytes).
+// - bundles: time_s,node,face,out_interests,out_bundles,out_absorbed,in_bundles,in_regenerated,
+//   in_gap_filled,in_stale,in_invalid,in_data_early,in_data_early_expired  -- per NetDevice
+//   face and period: Interests the forwarder
+//   sent to the face, then the BLEnD link-service counters (link-service.hpp); the Interest
+//   frames on the air are out_interests - out_absorbed. Also counted over the whole run as
+//   events bundle_out, interest_absorbed, bundle_in, interest_regenerated, data_early,
+//   drop/bundle-stale.
 // Periodic tracers keep scheduling events: run the simulation with Simulator::Stop.
 // Every event kind and reason is also counted over the whole run (Counts()).
 
@@ -56,6 +64,7 @@ public:
   void EnableTableSizes(const std::string& file, ns3::Time period);
   void EnableDrops(const std::string& file, ns3::Time period);
   void EnableGoodput(const std::string& file, ns3::Time period);
+  void EnableBundles(const std::string& file, ns3::Time period);
 
   /// pcap files `<prefix>-<node>-<device>.pcap` for point-to-point, CSMA and Wi-Fi devices
   /// (Wi-Fi with radiotap headers); other device types are skipped.
@@ -99,12 +108,15 @@ private:
   void sampleTables();
   void sampleDrops();
   void sampleGoodput();
+  void sampleBundles();
   static std::ofstream open(const std::string& file, const char* header);
 
   std::vector<ns3::Ptr<NdnStack>> m_stacks;
 
-  std::ofstream m_rates, m_delays, m_tables, m_drops, m_goodput;
+  std::ofstream m_rates, m_delays, m_tables, m_drops, m_goodput, m_bundles;
   ns3::Time m_ratesPeriod, m_tablesPeriod, m_dropsPeriod, m_goodputPeriod;
+  /// Counters at the previous bundles sample, per (node, face).
+  std::map<std::pair<uint32_t, uint64_t>, std::pair<uint64_t, face::LinkService::Counters>> m_lastBundles;
   std::map<std::pair<uint32_t, uint64_t>, FaceRates> m_faceRates;
   std::map<uint32_t, PendingDelay> m_pendingDelays;
   std::map<std::tuple<uint32_t, uint64_t, std::string>, uint64_t> m_dropsInPeriod;
