@@ -70,6 +70,9 @@ ns3::TypeId EdgeQueueDisc::GetTypeId()
                       "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("IdleCopy", "a clone was sent while the egress was idle (lowprio)",
                       MakeTraceSourceAccessor(&EdgeQueueDisc::m_idleCopyTrace),
+                      "ndnlab::dcib::PacketKeyCallback")
+      .AddTraceSource("Delivered", "a router ACK matched a stored clone (its packet got through)",
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_deliveredTrace),
                       "ndnlab::dcib::PacketKeyCallback");
   return tid;
 }
@@ -237,16 +240,17 @@ void EdgeQueueDisc::ReceiveRouterAck(const PacketKey& key)
   if (!m_enabled || !m_sender)
     return;
   std::vector<Clone> lost;
-  m_sender->onAck(key, now(), [&](Clone&& c) { lost.push_back(std::move(c)); });
-  if (lost.empty())
-    return;
+  auto result = m_sender->onAck(key, now(), [&](Clone&& c) { lost.push_back(std::move(c)); });
   for (auto& c : lost) {
     m_edgeRetransmitTrace(c.key);
     m_injecting = true;
     Enqueue(makeItem(std::move(c)));
     m_injecting = false;
   }
-  Run();
+  if (result.matched)
+    m_deliveredTrace(key);
+  if (!lost.empty())
+    Run();
 }
 
 void EdgeQueueDisc::NotifyTransmitEnd()

@@ -98,6 +98,7 @@ private:
   ns3::TracedCallback<const PacketKey&> m_selectedTrace;
   ns3::TracedCallback<const PacketKey&> m_edgeRetransmitTrace;
   ns3::TracedCallback<const PacketKey&> m_idleCopyTrace;
+  ns3::TracedCallback<const PacketKey&> m_deliveredTrace;
 };
 
 } // namespace ndnlab::dcib

@@ -1,5 +1,6 @@
 #include "ns3/dcib/scenarios/dci-experiment.hpp"
 
+#include "ns3/dcib/helper/ack-interceptor.hpp"
 #include "ns3/dcib/helper/dci-topology.hpp"
 #include "ns3/dcib/helper/dcib-helper.hpp"
 #include "ns3/dcib/helper/tcp-flows.hpp"
@@ -56,6 +57,9 @@ std::vector<ParamSpec> commonParams(const Defaults& d)
     {"Mode", ParamType::String, d.mode, "", "stalled: ACK-driven recovery; lowprio: also idle-time copies (IV-C)", {"stalled", "lowprio"}},
     {"EdgeBuffer", ParamType::Double, num(d.edgeBufferMb), "MB", "B: clone buffer of the source edge router"},
     {"EnforceBound", ParamType::Bool, "true", "", "use min(r, B/(tau*C)) instead of r"},
+    {"InterceptDupAcks", ParamType::Bool, "false", "", "A holds host duplicate ACKs for holes it is repairing (beyond the paper; needs Dcib)"},
+    {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding"},
+    {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips"},
     {"WanLoss", ParamType::String, d.wanLoss, "", "artificial WAN loss on the DCI", {"none", "non-cooperative", "cooperative"}},
     {"LossRate", ParamType::Double, num(d.lossRate), "", "p: share of DCI traffic the WAN drops"},
     {"HostEcn", ParamType::Bool, "false", "", "hosts negotiate ECN (the paper does not change the hosts)"},
@@ -74,6 +78,7 @@ struct Net
   ns3::Ptr<EdgeQueueDisc> qdisc;
   ns3::Ptr<ns3::RedQueueDisc> red;
   ns3::Ptr<DciIngress> ingress;
+  ns3::Ptr<AckInterceptor> interceptor; ///< null unless Dcib and InterceptDupAcks
   DcibEdges edges;
   double capacityBps = 0;
   double bdpBytes = 0;
@@ -196,6 +201,15 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
 
   net->edges = installDcib(net->topo->dci.Get(0), net->topo->aDciAddress, net->topo->dci.Get(1),
                            net->qdisc, net->red, net->ingress);
+  if (p.getInt("DupAckAllowance") < 0 || p.getDouble("DupAckHold") < 0)
+    throw UsageError("--DupAckAllowance and --DupAckHold must not be negative");
+  if (net->dcib && p.getBool("InterceptDupAcks")) {
+    net->interceptor = CreateObjectWithAttributes<AckInterceptor>(
+      "Allowance", UintegerValue(static_cast<uint32_t>(p.getInt("DupAckAllowance"))),
+      "HoldTimeout", TimeValue(NanoSeconds(static_cast<int64_t>(p.getDouble("DupAckHold") * 1e6))));
+    net->interceptor->Install(net->qdisc,
+                              DynamicCast<PointToPointNetDevice>(net->topo->dci.Get(0)));
+  }
   net->topo->dci.Get(0)->TraceConnectWithoutContext("PhyTxEnd",
                                                     MakeBoundCallback(&countDciTx, net.get()));
   return net;
@@ -283,6 +297,22 @@ void edgeMetrics(RunContext& ctx, Net& net)
     m["rcv_duplicates_suppressed"] = r->counters().duplicatesSuppressed;
   }
   m["router_acks_sent"] = net.ingress->GetAcksSent();
+  if (net.interceptor) {
+    const auto& x = net.interceptor->GetCounters();
+    m["dupack_hold_ms"] = std::chrono::duration<double, std::milli>(net.interceptor->GetOptions().holdTimeout).count();
+    m["edge_host_acks"] = x.acks;
+    m["edge_dupacks"] = x.duplicates;
+    m["edge_dupacks_allowed"] = x.forwardedAllowed;
+    m["edge_dupacks_not_repairable"] = x.forwardedNotRepairable;
+    m["edge_dupacks_after_release"] = x.forwardedReleasedHole;
+    m["edge_dupacks_held"] = x.held;
+    m["edge_dupacks_released"] = x.released;
+    m["edge_dupacks_absorbed"] = x.absorbed;
+    m["edge_dupacks_overflow"] = x.overflow;
+    m["edge_dupack_holes"] = x.holes;
+    m["edge_dupack_holes_filled"] = x.holesFilled;
+    m["edge_dupack_holes_expired"] = x.holesExpired;
+  }
 
   const auto& w = net.ingress->GetWanLoss().counters();
   m["wan_packets"] = w.packets;

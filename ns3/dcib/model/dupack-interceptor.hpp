@@ -1,0 +1,353 @@
+#pragma once
+// Duplicate-ACK interception at the source edge router (beyond the paper: its section VI leaves
+// "intercepting duplicate ACKs at the edge router" for future work).
+//
+// Problem: when a selected (Not-ECT) packet is lost, the receiving host answers every later
+// segment with a duplicate ACK. Those reach the sending host after about one round trip, as
+// does the router ACK that makes the edge router retransmit the clone; the host's third
+// duplicate ACK usually wins, so it fast-retransmits and cuts its window for a loss the edge
+// router repairs anyway.
+//
+// Rule. The host ACKs cross the source edge router on their way back. For each TCP connection
+// (FlowId, data direction) the interceptor follows the highest cumulative ACK and the number of
+// duplicate ACKs it let through since the host last had reason to reset its own count. A host
+// ACK is a *duplicate* when it carries no data and no SYN/FIN/RST and either repeats the
+// highest cumulative ACK (RFC 5681) or carries a SACK block (RFC 6675: an ACK that SACKs new
+// data counts as a duplicate even when it also advances the cumulative ACK; ns-3.37 counts it
+// and does not reset its count). A duplicate ACK whose ACK number N is the first byte of a
+// *repairable* segment is held back once `allowance` duplicates have been let through:
+//   - repairable: the edge router keeps a clone of the segment of this flow starting at N that
+//     its destination edge has not acknowledged (stalled), or sent such a clone as an edge
+//     retransmission or idle-time copy less than `holdTimeout` ago (repair in flight).
+//     A duplicate ACK for N means the receiver got later segments but not N; the DCI is FIFO,
+//     so the copy of N that left the edge router was lost, and the clone will be sent.
+//   - the hole at N is *filled* when a cumulative ACK beyond N arrives: the held ACKs are
+//     discarded (the newer ACK carries everything they said; released after it they would be
+//     stale, and before it they would be the duplicates the hold avoids).
+//   - if no ACK beyond N arrives within `holdTimeout` of the first held one, every held ACK is
+//     released in arrival order and later duplicates for N pass: a loss the edge router did not
+//     repair (its copy was lost too, or no router ACK ever revealed the gap) is then recovered
+//     by the host, late by at most `holdTimeout`.
+//   - an ACK that carries no SACK block and advances the cumulative ACK resets the count of
+//     duplicates let through (the host resets its own then).
+//
+// SACK blocks are used only as evidence that the host counts the ACK as a duplicate. The gaps
+// they reveal above N are not checked: a receiver reports at most 3 blocks beside timestamps,
+// so the edge cannot tell an unrepairable gap from a block it was not told about. An
+// unrepairable hole above N is recovered by the host after the hole at N fills (or its hold
+// expires), at most `holdTimeout` later than without the hold. `allowance` 2 keeps a host with
+// the standard threshold of 3 below it as long as each let-through duplicate SACKs one new
+// segment (a receiver acknowledges every out-of-order segment at once); 0 holds them all.
+//
+// Payload is whatever the caller keeps to forward a held ACK later (the received frame in the
+// simulator, an int in tests). Time is passed in; nothing here reads a clock.
+
+#include "ns3/dcib/model/types.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ndnlab::dcib {
+
+/// A TCP connection in its data direction (sending host -> receiving host).
+struct FlowId
+{
+  uint32_t src = 0; ///< sending host address
+  uint32_t dst = 0; ///< receiving host address
+  uint16_t srcPort = 0;
+  uint16_t dstPort = 0;
+
+  friend bool operator==(const FlowId&, const FlowId&) = default;
+  /// The flow a data packet (or its clone) belongs to.
+  static FlowId ofData(const PacketKey& k) { return {k.src, k.dst, k.srcPort, k.dstPort}; }
+};
+
+struct FlowIdHash
+{
+  size_t operator()(const FlowId& f) const noexcept
+  {
+    PacketKey k;
+    k.src = f.src;
+    k.dst = f.dst;
+    k.srcPort = f.srcPort;
+    k.dstPort = f.dstPort;
+    return PacketKeyHash{}(k);
+  }
+};
+
+/// What the interceptor reads from a host ACK travelling back towards the sending host.
+struct HostAck
+{
+  FlowId flow;      ///< the data direction: the ACK's addresses and ports swapped
+  uint32_t ack = 0; ///< cumulative acknowledgement number
+  bool pure = true; ///< no payload and no SYN, FIN or RST
+  bool sack = false; ///< carries a SACK option with at least one block
+};
+
+struct InterceptorOptions
+{
+  /// Duplicate ACKs let through per flow before holding (the host's threshold minus one).
+  uint32_t allowance = 2;
+  /// Longest hold of a hole's ACKs, and how long an edge retransmission counts as in flight.
+  /// The campaigns use two inter-router round trips (one for the router ACK that reveals the
+  /// gap, one for the retransmission and the ACK it causes).
+  Duration holdTimeout = std::chrono::milliseconds(12);
+  /// ACKs held per hole; beyond it the oldest held one is discarded (the newest says more).
+  uint32_t maxHeldPerHole = 256;
+
+  /// Throws std::invalid_argument for a non-positive holdTimeout or maxHeldPerHole 0.
+  void validate() const;
+};
+
+struct InterceptorCounters
+{
+  uint64_t acks = 0;              ///< host ACKs examined
+  uint64_t duplicates = 0;        ///< of which duplicate ACKs
+  uint64_t forwardedAllowed = 0;  ///< duplicates let through within the allowance
+  uint64_t forwardedNotRepairable = 0; ///< duplicates let through: no repair of that hole known
+  uint64_t forwardedReleasedHole = 0;  ///< duplicates let through: that hole's hold expired
+  uint64_t held = 0;              ///< duplicates held back
+  uint64_t released = 0;          ///< held ACKs forwarded when the hold expired
+  uint64_t absorbed = 0;          ///< held ACKs discarded: a cumulative ACK beyond the hole came
+  uint64_t overflow = 0;          ///< held ACKs discarded: the hole's hold list was full
+  uint64_t holes = 0;             ///< holes with at least one held ACK
+  uint64_t holesFilled = 0;       ///< ... filled within the hold time
+  uint64_t holesExpired = 0;      ///< ... whose hold expired (ACKs released)
+};
+
+enum class AckVerdict {
+  Forward, ///< send the ACK on now
+  Hold,    ///< the interceptor keeps it (the caller drops its own copy)
+};
+
+/// Wrap-around comparison of TCP sequence numbers: a after b.
+inline bool seqAfter(uint32_t a, uint32_t b)
+{
+  return static_cast<int32_t>(a - b) > 0;
+}
+
+template <class Payload>
+class DupAckInterceptor
+{
+public:
+  /// Throws std::invalid_argument on bad options.
+  explicit DupAckInterceptor(InterceptorOptions options)
+    : m_options((options.validate(), options))
+  {
+  }
+
+  const InterceptorOptions& options() const { return m_options; }
+  const InterceptorCounters& counters() const { return m_counters; }
+  /// ACKs held right now, over all flows.
+  size_t heldNow() const { return m_heldNow; }
+  /// Segments the interceptor currently counts as repairable or recently repaired.
+  size_t trackedSegments() const { return m_segments.size(); }
+
+  // --- what the edge router does with its clones (TCP segments only) ---
+
+  /// A clone of data segment `key` was stored (the segment leaves Not-ECT).
+  void onStored(const PacketKey& key)
+  {
+    ++m_segments[SegmentId{FlowId::ofData(key), key.seq}].stalled;
+  }
+
+  /// The clone of `key` left the buffer as an edge retransmission or idle-time copy.
+  void onRepairSent(const PacketKey& key, TimePoint now)
+  {
+    expireRepairs(now);
+    SegmentId id{FlowId::ofData(key), key.seq};
+    auto& s = m_segments[id];
+    if (s.stalled > 0)
+      --s.stalled;
+    s.repairAt = now;
+    m_repairs.push_back({id, now});
+  }
+
+  /// The destination edge router acknowledged the clone's own packet `key` (it got through).
+  void onDelivered(const PacketKey& key)
+  {
+    auto it = m_segments.find(SegmentId{FlowId::ofData(key), key.seq});
+    if (it == m_segments.end())
+      return;
+    if (it->second.stalled > 0)
+      --it->second.stalled;
+    if (it->second.stalled == 0 && !it->second.repairAt)
+      m_segments.erase(it);
+  }
+
+  // --- host ACKs ---
+
+  /// One host ACK. Hold: `makePayload()` is called and the result kept until the hole fills
+  /// (discarded) or its hold expires (handed to expire()'s callback). Forward: nothing kept.
+  template <class MakePayload>
+  AckVerdict onHostAck(const HostAck& a, TimePoint now, MakePayload&& makePayload)
+  {
+    ++m_counters.acks;
+    expireRepairs(now);
+    Flow& f = m_flows[a.flow];
+    if (f.hasAck && seqAfter(f.highestAck, a.ack))
+      return AckVerdict::Forward; // older than what the host already has
+    const bool advanced = !f.hasAck || a.ack != f.highestAck;
+    if (advanced) {
+      if (f.holding) { // the hole at highestAck is filled
+        m_counters.absorbed += f.held.size();
+        m_heldNow -= f.held.size();
+        ++m_counters.holesFilled;
+        f.held.clear();
+        f.holding = false;
+      }
+      f.releasedHole.reset();
+      f.hasAck = true;
+      f.highestAck = a.ack;
+    }
+    if (!a.pure)
+      return AckVerdict::Forward;
+    const bool duplicate = a.sack || !advanced;
+    if (!duplicate) {
+      f.dupsForwarded = 0;
+      return AckVerdict::Forward;
+    }
+    ++m_counters.duplicates;
+    if (f.holding) { // invariant: holding implies holeSeq == highestAck == a.ack
+      hold(f, makePayload());
+      return AckVerdict::Hold;
+    }
+    if (f.releasedHole && *f.releasedHole == a.ack) {
+      ++m_counters.forwardedReleasedHole;
+      ++f.dupsForwarded;
+      return AckVerdict::Forward;
+    }
+    if (!repairable(a.flow, a.ack, now)) {
+      ++m_counters.forwardedNotRepairable;
+      ++f.dupsForwarded;
+      return AckVerdict::Forward;
+    }
+    if (f.dupsForwarded < m_options.allowance) {
+      ++m_counters.forwardedAllowed;
+      ++f.dupsForwarded;
+      return AckVerdict::Forward;
+    }
+    f.holding = true;
+    f.deadline = now + m_options.holdTimeout;
+    ++m_counters.holes;
+    m_deadlines.push_back({a.flow, f.deadline});
+    hold(f, makePayload());
+    return AckVerdict::Hold;
+  }
+
+  /// Releases the ACKs of every hole whose hold expired at or before `now`: `release(Payload&&)`
+  /// is called for each, oldest first per hole, holes in the order their holds started.
+  template <class F>
+  void expire(TimePoint now, F&& release)
+  {
+    while (!m_deadlines.empty() && m_deadlines.front().second <= now) {
+      auto [flow, deadline] = m_deadlines.front();
+      m_deadlines.pop_front();
+      auto it = m_flows.find(flow);
+      if (it == m_flows.end())
+        continue;
+      Flow& f = it->second;
+      if (!f.holding || f.deadline != deadline)
+        continue; // that hold already ended (filled); a later one has its own deadline
+      ++m_counters.holesExpired;
+      f.holding = false;
+      f.releasedHole = f.highestAck;
+      std::deque<Payload> held;
+      held.swap(f.held);
+      m_heldNow -= held.size();
+      m_counters.released += held.size();
+      f.dupsForwarded += static_cast<uint32_t>(held.size());
+      for (auto& p : held)
+        release(std::move(p));
+    }
+  }
+
+  /// The earliest pending hold deadline (for the caller's timer), if any hold is active.
+  std::optional<TimePoint> nextDeadline() const
+  {
+    for (const auto& [flow, deadline] : m_deadlines) {
+      auto it = m_flows.find(flow);
+      if (it != m_flows.end() && it->second.holding && it->second.deadline == deadline)
+        return deadline;
+    }
+    return std::nullopt;
+  }
+
+  /// True when the segment of `flow` starting at `seq` is stalled or its repair is in flight.
+  bool repairable(const FlowId& flow, uint32_t seq, TimePoint now) const
+  {
+    auto it = m_segments.find(SegmentId{flow, seq});
+    if (it == m_segments.end())
+      return false;
+    const Segment& s = it->second;
+    return s.stalled > 0 || (s.repairAt && now - *s.repairAt < m_options.holdTimeout);
+  }
+
+private:
+  struct SegmentId
+  {
+    FlowId flow;
+    uint32_t seq = 0;
+    friend bool operator==(const SegmentId&, const SegmentId&) = default;
+  };
+  struct SegmentIdHash
+  {
+    size_t operator()(const SegmentId& s) const noexcept
+    {
+      return FlowIdHash{}(s.flow) ^ (size_t(s.seq) * 0x9e3779b97f4a7c15ULL);
+    }
+  };
+  struct Segment
+  {
+    uint32_t stalled = 0;             ///< clones of it in the buffer
+    std::optional<TimePoint> repairAt; ///< last edge retransmission or copy
+  };
+  struct Flow
+  {
+    bool hasAck = false;
+    uint32_t highestAck = 0;
+    uint32_t dupsForwarded = 0;
+    bool holding = false; ///< ACKs for the hole at highestAck are held
+    TimePoint deadline{};
+    std::deque<Payload> held;
+    std::optional<uint32_t> releasedHole; ///< hole whose hold expired: its duplicates pass
+  };
+
+  void hold(Flow& f, Payload&& p)
+  {
+    ++m_counters.held;
+    if (f.held.size() >= m_options.maxHeldPerHole) {
+      f.held.pop_front();
+      ++m_counters.overflow;
+      --m_heldNow;
+    }
+    f.held.push_back(std::move(p));
+    ++m_heldNow;
+  }
+
+  /// Forgets repairs older than the hold timeout (and the segments nothing else refers to).
+  void expireRepairs(TimePoint now)
+  {
+    while (!m_repairs.empty() && now - m_repairs.front().second >= m_options.holdTimeout) {
+      auto [id, at] = m_repairs.front();
+      m_repairs.pop_front();
+      auto it = m_segments.find(id);
+      if (it != m_segments.end() && it->second.repairAt == at && it->second.stalled == 0)
+        m_segments.erase(it);
+    }
+  }
+
+  InterceptorOptions m_options;
+  InterceptorCounters m_counters;
+  std::unordered_map<SegmentId, Segment, SegmentIdHash> m_segments;
+  std::deque<std::pair<SegmentId, TimePoint>> m_repairs;
+  std::unordered_map<FlowId, Flow, FlowIdHash> m_flows;
+  std::deque<std::pair<FlowId, TimePoint>> m_deadlines;
+  size_t m_heldNow = 0;
+};
+
+} // namespace ndnlab::dcib
