@@ -6,6 +6,7 @@ TCP/UDP listener, so tests can run side by side and never touch /run/nfd.
 import hashlib
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import time
@@ -37,6 +38,32 @@ def write_random_file(path, size, seed=1):
             f.write(rng.integers(0, 256, n, dtype=np.uint8).tobytes())
             left -= n
     return path
+
+
+def parse_face_list(text):
+    """`ndnlab ctl face list` output -> one dict per face: faceid, remote, local, the
+    network-layer counters (in_interests, out_interests, ...), and where present medium,
+    bundle_interval and bundles (the BLEnD counters: out, absorbed, in, regenerated,
+    gap-filled, stale, invalid)."""
+    faces = []
+    for line in text.splitlines():
+        m = re.match(r"faceid=(\d+) remote=(\S+) local=(\S+)", line)
+        if not m:
+            continue
+        face = {"faceid": int(m[1]), "remote": m[2], "local": m[3]}
+        c = re.search(r"counters=\{in=\{(\d+)i (\d+)d (\d+)n (\d+)B\} out=\{(\d+)i (\d+)d (\d+)n (\d+)B\}\}", line)
+        if c:
+            keys = ("in_interests", "in_data", "in_nacks", "in_bytes",
+                    "out_interests", "out_data", "out_nacks", "out_bytes")
+            face.update(zip(keys, map(int, c.groups())))
+        if (med := re.search(r" medium=(\w+)", line)):
+            face["medium"] = med[1]
+        if (bi := re.search(r" bundle-interval=(\d+)", line)):
+            face["bundle_interval"] = int(bi[1])
+        if (b := re.search(r" bundles=\{([^}]*)\}", line)):
+            face["bundles"] = {k: int(v) for k, v in (kv.split("=") for kv in b[1].split())}
+        faces.append(face)
+    return faces
 
 
 def wait_until(predicate, timeout, what, interval=0.05):
@@ -102,6 +129,13 @@ class Daemon:
 
     def spawn_tool(self, *args, **kw):
         return subprocess.Popen(self.prefix() + [str(NDNLAB), *map(str, args)], env=self.env(), **kw)
+
+    def faces(self):
+        """The daemon's faces as parse_face_list() dicts."""
+        return parse_face_list(self.run_tool("ctl", "face", "list", timeout=10).stdout.decode())
+
+    def face(self, faceid):
+        return next(f for f in self.faces() if f["faceid"] == int(faceid))
 
     def has_route(self, prefix):
         out = self.run_tool("ctl", "route", "list", check=False, timeout=10)
