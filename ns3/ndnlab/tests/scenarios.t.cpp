@@ -125,6 +125,27 @@ TEST(Scenarios, WifiOneHopSameSeedSameMetricsOtherSeedDiffers)
   EXPECT_TRUE(c["metrics"]["bit_exact"].get<bool>());
 }
 
+TEST(Scenarios, WifiOneHopBundleInterval)
+{
+  auto run = [](const char* bi) {
+    auto r = sim({"wifi-one-hop", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
+                  std::string("--BundleInterval=") + bi});
+    EXPECT_EQ(r.exitCode, 0) << r.result.dump();
+    return r.result["metrics"];
+  };
+  auto off = run("0");
+  auto on = run("15");
+  ASSERT_TRUE(off["bit_exact"].get<bool>());
+  ASSERT_TRUE(on["bit_exact"].get<bool>());
+  EXPECT_EQ(off["bundling"]["consumer"]["interests_absorbed"], 0);
+  EXPECT_GT(on["bundling"]["consumer"]["interests_absorbed"].get<uint64_t>(), 0u);
+  EXPECT_GT(on["bundling"]["producer"]["interests_regenerated"].get<uint64_t>(), 0u);
+  // the station sends fewer frames: Interests are absorbed into bundles
+  EXPECT_LT(on["nodes"]["consumer"]["tx_frames"].get<uint64_t>(),
+            off["nodes"]["consumer"]["tx_frames"].get<uint64_t>() / 3);
+  EXPECT_EQ(sim({"wifi-one-hop", "--BundleInterval=300"}).exitCode, 2);
+}
+
 TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
 {
   std::vector<std::string> args = {"p2p-chain", "--Hops=3",    "--Loss=0,0.02,0", "--Rate=20Mbps,5Mbps,20Mbps",
