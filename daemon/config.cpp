@@ -195,6 +195,33 @@ ConfigKey intKey(std::string section, std::string name, std::string doc, Access 
     }};
 }
 
+std::string formatFloat(double x)
+{
+  std::ostringstream os;
+  os << x;
+  std::string s = os.str();
+  return s.find_first_of(".e") == std::string::npos ? s + ".0" : s;
+}
+
+template<typename Access>
+ConfigKey floatKey(std::string section, std::string name, std::string doc, Access access,
+                   double min, double max)
+{
+  return ConfigKey{
+    std::move(section), std::move(name), "float", std::move(doc),
+    [access](const DaemonOptions& o) { return formatFloat(access(const_cast<DaemonOptions&>(o))); },
+    [access, min, max](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_number())
+        return "expected a number, got " + typeName(v);
+      double x = *v.value<double>();
+      if (!(x >= min && x <= max))
+        return "value " + formatFloat(x) + " out of range [" + formatFloat(min) + ", " +
+               formatFloat(max) + "]";
+      access(o) = x;
+      return {};
+    }};
+}
+
 template<typename Access>
 ConfigKey stringKey(std::string section, std::string name, std::string doc, Access access)
 {
@@ -324,8 +351,11 @@ std::vector<ConfigKey> buildKeys()
                      "PIT capacity; Interests that would create more entries are dropped",
                      [](O& o) -> auto& { return o.forwarder.pitMaxEntries; }, 1, MaxInt));
   k.push_back(intKey("tables", "pit_max_in_records_per_face",
-                     "PIT in-records one downstream face may hold; 0 = pit_max_entries",
+                     "hard cap on the PIT in-records of one downstream face; 0 = none",
                      [](O& o) -> auto& { return o.forwarder.pitMaxInRecordsPerFace; }, 0, MaxInt));
+  k.push_back(floatKey("tables", "pit_share_factor",
+                       "PIT fair share: a face may hold at most this factor x the free PIT entries; 0 = off",
+                       [](O& o) -> auto& { return o.forwarder.pitShareFactor; }, 0.0, 1000.0));
   k.push_back(durationKey("tables", "pit_max_lifetime",
                           "cap on the InterestLifetime used for PIT records",
                           [](O& o) -> auto& { return o.forwarder.pitMaxLifetime; },
@@ -417,12 +447,7 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(ConfigKey{
     "face_system.udp.impair", "loss", "float",
     "probability in [0, 1] that a UDP unicast face drops an outgoing datagram",
-    [](const DaemonOptions& o) {
-      std::ostringstream os;
-      os << o.faceSystem.udpImpair.loss;
-      std::string s = os.str();
-      return s.find_first_of(".e") == std::string::npos ? s + ".0" : s;
-    },
+    [](const DaemonOptions& o) { return formatFloat(o.faceSystem.udpImpair.loss); },
     [](DaemonOptions& o, const toml::node& v) -> std::string {
       if (!v.is_number())
         return "expected a number, got " + typeName(v);

@@ -26,6 +26,8 @@ SegmentFetcherOptions::validate() const
     throw std::invalid_argument("RTO check interval must be positive");
   if (maxReorderSegments == 0)
     throw std::invalid_argument("reorder buffer must hold at least one segment");
+  if (!(pacingGain > 0) || !std::isfinite(pacingGain))
+    throw std::invalid_argument("pacing gain must be a positive number");
 }
 
 std::string_view
@@ -96,6 +98,8 @@ SegmentFetcher::cancelTimers()
     t.cancel(std::exchange(m_discoveryTimer, 0));
   if (m_checkTimer)
     t.cancel(std::exchange(m_checkTimer, 0));
+  if (m_paceTimer)
+    t.cancel(std::exchange(m_paceTimer, 0));
   for (auto& [seg, info] : m_segs) {
     if (info.backoffTimer)
       t.cancel(std::exchange(info.backoffTimer, 0));
@@ -465,6 +469,10 @@ SegmentFetcher::schedulePackets()
       window = std::min<int64_t>(window, static_cast<int64_t>(m_opts.maxInFlight));
     if (window - static_cast<int64_t>(m_inFlight) <= 0)
       return;
+    if (!m_retxQueue.empty() || canSendNew()) {
+      if (!paceAllowsSend())
+        return;
+    }
 
     if (!m_retxQueue.empty()) {
       uint64_t seg = m_retxQueue.front();
@@ -483,6 +491,28 @@ SegmentFetcher::schedulePackets()
       return;
     }
   }
+}
+
+bool
+SegmentFetcher::paceAllowsSend()
+{
+  if (!m_opts.pacing || m_rtt.sampleCount() == 0)
+    return true;
+  const TimePoint now = m_env.now();
+  if (now >= m_nextSendTime) {
+    // One Interest now; the next one interval later (never earlier than now + interval, so an
+    // idle period does not bank a burst).
+    const double rate = m_opts.pacingGain * std::max(1.0, m_ctl->cwnd()) / toSeconds(m_rtt.srtt());
+    m_nextSendTime = now + Duration(static_cast<Duration::rep>(1e9 / rate));
+    return true;
+  }
+  if (m_paceTimer == 0) {
+    m_paceTimer = m_env.timers().schedule(m_nextSendTime - now, [this] {
+      m_paceTimer = 0;
+      schedulePackets();
+    });
+  }
+  return false;
 }
 
 void

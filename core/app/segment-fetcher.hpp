@@ -69,6 +69,12 @@ struct SegmentFetcherOptions
   Duration rtoCheckInterval = std::chrono::milliseconds(10); ///< period of the timeout scan
   size_t maxInFlight = 0;                             ///< cap on outstanding Interests; 0 = the window alone
   size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
+  /// Paced sending (BLEnD section VI-A): once an RTT sample exists, Interests (new and
+  /// retransmitted) leave at most one per SRTT / (cwnd x pacingGain) instead of in bursts as
+  /// the window opens, which keeps RTT samples and thus the RTO from swinging with the burst
+  /// pattern. Off = ndncatchunks behaviour.
+  bool pacing = false;
+  double pacingGain = 1.25;                           ///< paced rate = gain x cwnd / SRTT (> 1 leaves headroom)
 
   /// Throws std::invalid_argument for an unknown pipeline or out-of-range values.
   void validate() const;
@@ -171,6 +177,9 @@ private:
   void startPipeline(const Name& versioned, const Data* firstSegment = nullptr);
   void schedulePackets();
   bool canSendNew() const;
+  /// Pacing gate: true when an Interest may leave now (then books the next slot); otherwise
+  /// arms the pacing timer and returns false.
+  bool paceAllowsSend();
   void sendInterest(uint64_t seg, bool isRetransmission);
   void transmit(uint64_t seg, SegInfo& info, bool isRetransmission);
   void checkTimeouts();
@@ -220,6 +229,8 @@ private:
   FetchErrc m_failureCode = FetchErrc::Nack;
   std::string m_failureReason;
   TimerId m_checkTimer = 0;
+  TimerId m_paceTimer = 0;      ///< armed while pacing holds the next Interest back
+  TimePoint m_nextSendTime{};   ///< pacing: the earliest time the next Interest may leave
 
   // delivery
   uint64_t m_nextDeliver = 0;

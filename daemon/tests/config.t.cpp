@@ -66,6 +66,7 @@ cs_serve = false
 cs_unsolicited_policy = "admit-local"
 pit_max_entries = 1234
 pit_max_in_records_per_face = 77
+pit_share_factor = 0.5
 pit_max_lifetime = "1h"
 dnl_lifetime = "2s"
 dnl_max_entries = 4096

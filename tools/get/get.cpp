@@ -100,6 +100,10 @@ runGet(int argc, char** argv)
   app.add_flag("--fast-conv", f.window.cubic.fastConvergence, "CUBIC fast convergence");
   app.add_option("--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
     ->capture_default_str();
+  app.add_flag("--pacing", f.pacing, "Pace Interests at --pacing-gain x cwnd / SRTT instead of window bursts");
+  app.add_option("--pacing-gain", f.pacingGain, "Paced rate = gain x cwnd / SRTT")
+    ->check(CLI::PositiveNumber)
+    ->capture_default_str();
   app.add_option("--reorder-buffer", f.maxReorderSegments, "Segments held for in-order output")
     ->check(CLI::PositiveNumber)
     ->capture_default_str();

@@ -834,3 +834,70 @@ TEST(FetchStatsFormat, SummaryAndJson)
 
 } // namespace
 } // namespace ndnlab::app
+
+namespace ndnlab::app {
+namespace {
+
+/// Send times of the segment Interests of a whole fetch (10 ms each way, CUBIC).
+std::vector<TimePoint>
+segmentSendTimes(bool pacing, FetchStats& stats, Buffer& received, const Buffer*& content)
+{
+  ManualEnv env;
+  Link link{env, 10ms};
+  security::DigestSigner signer;
+  static const Buffer bytes = randomBytes(400'000, 5);
+  content = &bytes;
+  SegmentServer::Options so;
+  so.segmentSize = 1000;
+  so.version = 1;
+  SegmentServer server(env, link.producer, "/lab/paced", signer, so);
+  server.publish(bytes);
+
+  std::vector<TimePoint> times;
+  link.interestFilter = [&](Interest& i) {
+    if (segOf(i))
+      times.push_back(env.now());
+    return true;
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "cubic";
+  o.pacing = pacing;
+  SegmentFetcher f(env, link.consumer, o);
+  f.onBytes = [&](ByteSpan b) { received.insert(received.end(), b.begin(), b.end()); };
+  f.start("/lab/paced/v=1");
+  env.advance(60s);
+  EXPECT_EQ(f.state(), SegmentFetcher::State::Done);
+  stats = f.stats();
+  return times;
+}
+
+TEST(FetchPacing, SpreadsInterestsOverTheRtt)
+{
+  for (bool pacing : {false, true}) {
+    SCOPED_TRACE(pacing ? "paced" : "bursty");
+    FetchStats s;
+    Buffer received;
+    const Buffer* content = nullptr;
+    auto times = segmentSendTimes(pacing, s, received, content);
+    ASSERT_EQ(received, *content);
+    EXPECT_EQ(s.retransmissions, 0u);
+    // Interests sent at the same instant as the previous one, after the first RTT sample
+    size_t sameInstant = 0;
+    for (size_t i = 1; i < times.size(); ++i)
+      sameInstant += (times[i] == times[i - 1] && times[i] >= times.front() + 20ms) ? 1 : 0;
+    if (pacing)
+      EXPECT_EQ(sameInstant, 0u) << "paced Interests never leave in bursts";
+    else
+      EXPECT_GT(sameInstant, times.size() / 4) << "unpaced slow start sends in bursts";
+  }
+}
+
+TEST(FetchPacing, RejectsBadGain)
+{
+  SegmentFetcherOptions o;
+  o.pacingGain = 0;
+  EXPECT_THROW(o.validate(), std::invalid_argument);
+}
+
+} // namespace
+} // namespace ndnlab::app

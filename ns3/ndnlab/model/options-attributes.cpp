@@ -148,6 +148,9 @@ fetcherFields()
       }),
     optionField<O>("RtoCheckInterval", "Period of the timeout scan", NDNLAB_REF(o.rtoCheckInterval)),
     optionField<O>("MaxInFlight", "Cap on outstanding Interests; 0 = the window alone", NDNLAB_REF(o.maxInFlight)),
+    optionField<O>("Pacing", "Pace Interests at PacingGain x cwnd / SRTT instead of window bursts",
+                   NDNLAB_REF(o.pacing)),
+    optionField<O>("PacingGain", "Paced rate = gain x cwnd / SRTT", NDNLAB_REF(o.pacingGain)),
     optionField<O>("MaxReorderSegments", "Bound of the reorder buffer (segments)", NDNLAB_REF(o.maxReorderSegments)),
   };
   return fields;
