@@ -4,6 +4,7 @@
 
 #include "daemon/config.hpp"
 #include "daemon/face-system.hpp"
+#include "daemon/tests/daemon-test-util.hpp"
 
 #include "core/face/generic-link-service.hpp"
 #include "core/face/impaired-transport.hpp"
@@ -17,6 +18,8 @@ namespace ndnlab::daemon {
 namespace {
 
 using namespace std::chrono_literals;
+using test::freePort;
+using test::runUntil;
 
 std::string errorOf(std::string_view toml)
 {
@@ -64,25 +67,6 @@ TEST(BundlingConfig, BadValues)
   EXPECT_NE(errorOf("[face_system.link]\nbundle_interval = 257\n").find("out of range"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.link]\nbundle_max_entries = 0\n").find("out of range"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.link]\nbundling = 1\n").find("expected a boolean"), std::string::npos);
-}
-
-template<typename Protocol>
-uint16_t freePort(asio::io_context& io)
-{
-  typename Protocol::socket s(io, typename Protocol::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return s.local_endpoint().port();
-}
-
-bool runUntil(asio::io_context& io, const std::function<bool()>& pred, std::chrono::milliseconds timeout = 3000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    io.restart();
-    io.run_one_for(5ms);
-  }
-  return true;
 }
 
 class BundlingFaceSystemTest : public ::testing::Test

@@ -1,6 +1,7 @@
 // In-process ndnlabd: two clients over the Unix socket, a prefix registration through
 // management, and an Interest/Data exchange through the forwarder.
 #include "daemon/daemon.hpp"
+#include "daemon/tests/daemon-test-util.hpp"
 
 #include "core/face/generic-link-service.hpp"
 #include "core/mgmt/command.hpp"
@@ -15,19 +16,7 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-bool runUntil(asio::io_context& io, const std::function<bool()>& pred,
-              std::chrono::milliseconds timeout = 3000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    io.restart();
-    io.run_one_for(5ms);
-  }
-  return true;
-}
+using test::runUntil;
 
 struct Client
 {

@@ -1,4 +1,5 @@
 #include "daemon/face-system.hpp"
+#include "daemon/tests/daemon-test-util.hpp"
 
 #include "core/face/generic-link-service.hpp"
 #include "core/face/impaired-transport.hpp"
@@ -16,26 +17,8 @@ using namespace std::chrono_literals;
 using face::FacePersistency;
 using face::FaceScope;
 namespace fs = std::filesystem;
-
-template<typename Protocol>
-uint16_t freePort(asio::io_context& io)
-{
-  typename Protocol::socket s(io, typename Protocol::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return s.local_endpoint().port();
-}
-
-bool runUntil(asio::io_context& io, const std::function<bool()>& pred,
-              std::chrono::milliseconds timeout = 3000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    io.restart();
-    io.run_one_for(5ms);
-  }
-  return true;
-}
+using test::freePort;
+using test::runUntil;
 
 class FaceSystemTest : public ::testing::Test
 {

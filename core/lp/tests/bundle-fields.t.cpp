@@ -4,17 +4,14 @@
 
 #include "core/lp/packet.hpp"
 
+#include "core/codec/tests/test-helpers.hpp"
+
 #include <gtest/gtest.h>
 
 namespace ndnlab::lp {
 namespace {
 
-Buffer hex(std::string_view h)
-{
-  Buffer b;
-  EXPECT_TRUE(fromHex(h, b)) << h;
-  return b;
-}
+using ndnlab::test::hex;
 
 Buffer lp(std::string_view fieldsHex)
 {
