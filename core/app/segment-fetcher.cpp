@@ -546,8 +546,12 @@ SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
   interest.setMustBeFresh(m_opts.mustBeFresh).setLifetime(m_opts.lifetime);
   info.nonce = m_env.rng().next32();
   interest.setNonce(info.nonce);
-  interest.tags.bundle = BundleTag{isRetransmission,
-                                   static_cast<uint32_t>(std::max(1.0, std::floor(m_ctl->cwnd())))};
+  // The tag's window bounds the bundle a link may send for this Interest: never past the
+  // final segment once it is known.
+  uint64_t tagCwnd = static_cast<uint64_t>(std::max(1.0, std::floor(m_ctl->cwnd())));
+  if (m_lastSeg && *m_lastSeg >= seg)
+    tagCwnd = std::min<uint64_t>(tagCwnd, *m_lastSeg - seg + 1);
+  interest.tags.bundle = BundleTag{isRetransmission, static_cast<uint32_t>(std::min<uint64_t>(tagCwnd, UINT32_MAX))};
 
   if (!isRetransmission || info.state == SegState::InRetxQueue)
     ++m_inFlight; // a new segment, or back from the retx queue (Backoff still counts as in flight)

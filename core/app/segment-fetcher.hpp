@@ -18,7 +18,8 @@
 // 3. In-order delivery of content bytes through onBytes, with a bounded reorder buffer (no new
 //    segment is requested beyond nextToDeliver + maxReorderSegments).
 //
-// Every Interest carries a BundleTag {retransmission, floor(cwnd)} in tags.bundle.
+// Every Interest carries a BundleTag {retransmission, floor(cwnd)} in tags.bundle, the window
+// capped at the segments left (final segment - this segment + 1) once FinalBlockId is known.
 // Trace events (Env::emit): fetch_data (value = segment, value2 = delay since the first
 // Interest for it in s, reason "first"|"retx"), fetch_data_retx (value = segment, value2 =
 // retransmissions), fetch_rtt (value = segment, value2 = RTT sample in s), fetch_timeout
