@@ -2,6 +2,7 @@
 
 #include "ns3/dcib/helper/packet-key.hpp"
 
+#include <ns3/boolean.h>
 #include <ns3/log.h>
 #include <ns3/simulator.h>
 #include <ns3/tcp-header.h>
@@ -58,6 +59,10 @@ ns3::TypeId AckInterceptor::GetTypeId()
                     "the EdgeQueueDisc)",
                     TimeValue(Time(0)), MakeTimeAccessor(&AckInterceptor::m_holdTimeout),
                     MakeTimeChecker())
+      .AddAttribute("CheckSackGaps",
+                    "let duplicates through when their SACK blocks show a hole A cannot repair",
+                    BooleanValue(d.checkSackGaps),
+                    MakeBooleanAccessor(&AckInterceptor::m_checkSackGaps), MakeBooleanChecker())
       .AddAttribute("MaxHeldPerHole", "ACKs held per hole (the oldest is discarded beyond)",
                     UintegerValue(d.maxHeldPerHole),
                     MakeUintegerAccessor(&AckInterceptor::m_maxHeld),
@@ -82,6 +87,7 @@ void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc,
   InterceptorOptions o;
   o.allowance = m_allowance;
   o.maxHeldPerHole = m_maxHeld;
+  o.checkSackGaps = m_checkSackGaps;
   ns3::Time hold = m_holdTimeout;
   if (hold.IsZero()) {
     ns3::TimeValue rtt;
@@ -151,8 +157,11 @@ bool AckInterceptor::DoCorrupt(ns3::Ptr<ns3::Packet> p)
   a.pure = rest->GetSize() == 0 &&
            !(flags & (ns3::TcpHeader::SYN | ns3::TcpHeader::FIN | ns3::TcpHeader::RST));
   if (auto opt = tcp.GetOption(ns3::TcpOption::SACK)) {
-    auto sack = ns3::DynamicCast<const ns3::TcpOptionSack>(opt);
-    a.sack = sack && sack->GetNumSackBlocks() > 0;
+    if (auto sack = ns3::DynamicCast<const ns3::TcpOptionSack>(opt)) {
+      for (const auto& [left, right] : sack->GetSackList())
+        a.blocks.push_back(SackBlock{left.GetValue(), right.GetValue()});
+      a.sack = !a.blocks.empty();
+    }
   }
   const uint64_t holesBefore = m_model->counters().holes;
   auto verdict = m_model->onHostAck(a, simNow(), [&] { return p->Copy(); });

@@ -51,6 +51,7 @@ private:
   uint32_t m_allowance = 2;
   ns3::Time m_holdTimeout;
   uint32_t m_maxHeld = 256;
+  bool m_checkSackGaps = true;
 
   std::unique_ptr<DupAckInterceptor<ns3::Ptr<ns3::Packet>>> m_model;
   ns3::PointToPointNetDevice* m_device = nullptr; ///< owns this model: not a Ptr (no cycle)

@@ -31,13 +31,18 @@
 //   - an ACK that carries no SACK block and advances the cumulative ACK resets the count of
 //     duplicates let through (the host resets its own then).
 //
-// SACK blocks are used only as evidence that the host counts the ACK as a duplicate. The gaps
-// they reveal above N are not checked: a receiver reports at most 3 blocks beside timestamps,
-// so the edge cannot tell an unrepairable gap from a block it was not told about. An
-// unrepairable hole above N is recovered by the host after the hole at N fills (or its hold
-// expires), at most `holdTimeout` later than without the hold. `allowance` 2 keeps a host with
-// the standard threshold of 3 below it as long as each let-through duplicate SACKs one new
-// segment (a receiver acknowledges every out-of-order segment at once); 0 holds them all.
+// SACK blocks say two things. (1) The host counts the ACK as a duplicate (above). (2) Where
+// else the receiver has holes: the byte after a reported block is missing whenever another
+// reported block lies above it (blocks are maximal runs; the highest reported block's end may
+// just be the data in flight, and a receiver reports at most 3 blocks beside timestamps, so
+// nothing is known above it). With `checkSackGaps`, a duplicate that shows such a hole starting
+// at a segment the edge cannot repair is let through, and so are the ones held for its hole
+// (dropped: the ACK let through says more): the host has to enter recovery for that hole
+// anyway, and holding would only delay it. Holes the SACK blocks do not show (several losses
+// in one gap, or below an unreported block) are recovered by the host after the hole at N
+// fills or its hold expires, at most `holdTimeout` late. `allowance` 2 keeps a host with the
+// standard threshold of 3 below it as long as each let-through duplicate SACKs one new segment
+// (a receiver acknowledges every out-of-order segment at once); 0 holds them all.
 //
 // Payload is whatever the caller keeps to forward a held ACK later (the received frame in the
 // simulator, an int in tests). Time is passed in; nothing here reads a clock.
@@ -79,6 +84,13 @@ struct FlowIdHash
   }
 };
 
+/// One SACK block: sequence numbers [left, right) the receiver holds (RFC 2018).
+struct SackBlock
+{
+  uint32_t left = 0;
+  uint32_t right = 0;
+};
+
 /// What the interceptor reads from a host ACK travelling back towards the sending host.
 struct HostAck
 {
@@ -86,6 +98,7 @@ struct HostAck
   uint32_t ack = 0; ///< cumulative acknowledgement number
   bool pure = true; ///< no payload and no SYN, FIN or RST
   bool sack = false; ///< carries a SACK option with at least one block
+  std::vector<SackBlock> blocks; ///< the SACK blocks, as sent (only read with checkSackGaps)
 };
 
 struct InterceptorOptions
@@ -98,6 +111,8 @@ struct InterceptorOptions
   Duration holdTimeout = std::chrono::milliseconds(12);
   /// ACKs held per hole; beyond it the oldest held one is discarded (the newest says more).
   uint32_t maxHeldPerHole = 256;
+  /// Let duplicates through when their SACK blocks show a hole the edge cannot repair.
+  bool checkSackGaps = true;
 
   /// Throws std::invalid_argument for a non-positive holdTimeout or maxHeldPerHole 0.
   void validate() const;
@@ -110,13 +125,16 @@ struct InterceptorCounters
   uint64_t forwardedAllowed = 0;  ///< duplicates let through within the allowance
   uint64_t forwardedNotRepairable = 0; ///< duplicates let through: no repair of that hole known
   uint64_t forwardedReleasedHole = 0;  ///< duplicates let through: that hole's hold expired
+  uint64_t forwardedSackGap = 0;  ///< duplicates let through: SACK shows a hole A cannot repair
   uint64_t held = 0;              ///< duplicates held back
   uint64_t released = 0;          ///< held ACKs forwarded when the hold expired
   uint64_t absorbed = 0;          ///< held ACKs discarded: a cumulative ACK beyond the hole came
   uint64_t overflow = 0;          ///< held ACKs discarded: the hole's hold list was full
+  uint64_t flushed = 0;           ///< held ACKs discarded: a later one showed a hole A cannot repair
   uint64_t holes = 0;             ///< holes with at least one held ACK
   uint64_t holesFilled = 0;       ///< ... filled within the hold time
   uint64_t holesExpired = 0;      ///< ... whose hold expired (ACKs released)
+  uint64_t holesFlushed = 0;      ///< ... let go because the host must recover another hole
 };
 
 enum class AckVerdict {
@@ -212,19 +230,32 @@ public:
       return AckVerdict::Forward;
     }
     ++m_counters.duplicates;
-    if (f.holding) { // invariant: holding implies holeSeq == highestAck == a.ack
-      hold(f, makePayload());
-      return AckVerdict::Hold;
-    }
     if (f.releasedHole && *f.releasedHole == a.ack) {
       ++m_counters.forwardedReleasedHole;
       ++f.dupsForwarded;
       return AckVerdict::Forward;
     }
-    if (!repairable(a.flow, a.ack, now)) {
+    if (!f.holding && !repairable(a.flow, a.ack, now)) {
       ++m_counters.forwardedNotRepairable;
       ++f.dupsForwarded;
       return AckVerdict::Forward;
+    }
+    if (m_options.checkSackGaps && !sackGapsRepairable(a, now)) {
+      ++m_counters.forwardedSackGap;
+      if (f.holding) { // the host must recover: the held ACKs would only repeat this one
+        m_counters.flushed += f.held.size();
+        m_heldNow -= f.held.size();
+        ++m_counters.holesFlushed;
+        f.held.clear();
+        f.holding = false;
+        f.releasedHole = f.highestAck;
+      }
+      ++f.dupsForwarded;
+      return AckVerdict::Forward;
+    }
+    if (f.holding) { // invariant: holding implies holeSeq == highestAck == a.ack
+      hold(f, makePayload());
+      return AckVerdict::Hold;
     }
     if (f.dupsForwarded < m_options.allowance) {
       ++m_counters.forwardedAllowed;
@@ -287,6 +318,29 @@ public:
     return s.stalled > 0 || (s.repairAt && now - *s.repairAt < m_options.holdTimeout);
   }
 
+  /// True unless the SACK blocks of `a` show a hole (the byte after a block with another block
+  /// above it) that does not start a repairable segment of the flow.
+  bool sackGapsRepairable(const HostAck& a, TimePoint now) const
+  {
+    if (a.blocks.size() < 2)
+      return true;
+    // blocks above the cumulative ACK, in sequence order (a D-SACK block lies below it)
+    SackBlock above[8];
+    size_t n = 0;
+    for (const auto& b : a.blocks)
+      if (seqAfter(b.right, a.ack) && n < 8)
+        above[n++] = b;
+    for (size_t i = 1; i < n; ++i) // insertion sort: at most a handful of blocks
+      for (size_t j = i; j > 0 && seqAfter(above[j - 1].left, above[j].left); --j)
+        std::swap(above[j - 1], above[j]);
+    for (size_t i = 0; i + 1 < n; ++i) {
+      uint32_t missing = above[i].right;
+      if (seqAfter(above[i + 1].left, missing) && !repairable(a.flow, missing, now))
+        return false;
+    }
+    return true;
+  }
+
 private:
   struct SegmentId
   {
@@ -314,7 +368,7 @@ private:
     bool holding = false; ///< ACKs for the hole at highestAck are held
     TimePoint deadline{};
     std::deque<Payload> held;
-    std::optional<uint32_t> releasedHole; ///< hole whose hold expired: its duplicates pass
+    std::optional<uint32_t> releasedHole; ///< hole let go (expired, flushed): duplicates pass
   };
 
   void hold(Flow& f, Payload&& p)

@@ -228,6 +228,87 @@ TEST(DupAckInterceptor, ASackCarryingAdvanceToTheNextHoleIsHeldToo)
   EXPECT_TRUE(f.held(ackOf(40, true), 9ms, 9));
 }
 
+/// A duplicate for the hole at segment `hole` whose SACK blocks cover segments [a, b) for each
+/// pair, most recent first as a receiver sends them.
+HostAck sackAck(uint32_t hole, std::vector<std::pair<uint32_t, uint32_t>> ranges)
+{
+  HostAck a = ackOf(hole, true);
+  for (auto [from, to] : ranges)
+    a.blocks.push_back(SackBlock{Isn + from * Mss, Isn + to * Mss});
+  return a;
+}
+
+TEST(DupAckInterceptor, SackBlocksShowingAHoleTheEdgeCannotRepairAreLetThrough)
+{
+  // segment 5 (selected, stalled) and segment 8 (ECT: no clone) lost; the receiver holds 6-7
+  // and 9-11
+  Fixture f;
+  f.x.onStored(segment(5));
+  f.held(ackOf(5, false), 1ms, 0);
+  EXPECT_FALSE(f.held(sackAck(5, {{6, 7}}), 1ms, 1));
+  EXPECT_FALSE(f.held(sackAck(5, {{6, 8}}), 1ms, 2));
+  // third duplicate: the host must recover segment 8 itself, so holding would only delay it
+  EXPECT_FALSE(f.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
+  EXPECT_EQ(f.x.counters().forwardedSackGap, 1u);
+  EXPECT_EQ(f.x.counters().held, 0u);
+
+  // the same, but segment 8 was selected too: both holes are repairable, the ACK is held
+  Fixture g;
+  g.x.onStored(segment(5));
+  g.x.onStored(segment(8));
+  g.held(ackOf(5, false), 1ms, 0);
+  g.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  g.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  EXPECT_TRUE(g.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
+}
+
+TEST(DupAckInterceptor, AHoldIsLetGoWhenALaterSackShowsAnUnrepairableHole)
+{
+  Fixture f;
+  f.x.onStored(segment(5));
+  f.held(ackOf(5, false), 1ms, 0);
+  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  ASSERT_TRUE(f.held(sackAck(5, {{6, 9}}), 1ms, 3));
+  ASSERT_TRUE(f.held(sackAck(5, {{6, 10}}), 1ms, 4));
+  // segment 10 was lost and only the host can resend it
+  EXPECT_FALSE(f.held(sackAck(5, {{11, 12}, {6, 10}}), 2ms, 5));
+  const auto& c = f.x.counters();
+  EXPECT_EQ(c.flushed, 2u);
+  EXPECT_EQ(c.holesFlushed, 1u);
+  EXPECT_EQ(f.x.heldNow(), 0u);
+  EXPECT_TRUE(f.expire(100ms).empty());
+  // from now on the duplicates of hole 5 pass
+  EXPECT_FALSE(f.held(sackAck(5, {{11, 13}, {6, 10}}), 2ms, 6));
+  EXPECT_EQ(c.forwardedReleasedHole, 1u);
+}
+
+TEST(DupAckInterceptor, OnlyGapsBetweenReportedBlocksCount)
+{
+  Fixture f;
+  f.x.onStored(segment(5));
+  f.held(ackOf(5, false), 1ms, 0);
+  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  // above the highest block is data in flight, not a hole; a D-SACK block below the cumulative
+  // ACK says nothing about holes
+  EXPECT_TRUE(f.held(sackAck(5, {{6, 9}, {2, 3}}), 1ms, 3));
+  // adjacent blocks (no gap between them) are not a hole either
+  EXPECT_TRUE(f.held(sackAck(5, {{9, 10}, {6, 9}}), 1ms, 4));
+}
+
+TEST(DupAckInterceptor, SackGapCheckCanBeTurnedOff)
+{
+  auto o = opts();
+  o.checkSackGaps = false;
+  Fixture f(o);
+  f.x.onStored(segment(5));
+  f.held(ackOf(5, false), 1ms, 0);
+  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  EXPECT_TRUE(f.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
+}
+
 TEST(DupAckInterceptor, AllowanceZeroHoldsEveryDuplicate)
 {
   Fixture f(opts(0));
