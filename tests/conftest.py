@@ -3,6 +3,7 @@
 Every daemon runs with its own Unix socket in a temporary directory and (unless asked) no
 TCP/UDP listener, so tests can run side by side and never touch /run/nfd.
 """
+import contextlib
 import hashlib
 import os
 import pathlib
@@ -64,6 +65,19 @@ def parse_face_list(text):
             face["bundles"] = {k: int(v) for k, v in (kv.split("=") for kv in b[1].split())}
         faces.append(face)
     return faces
+
+
+@contextlib.contextmanager
+def serving(daemon, name, payload, *args):
+    """`ndnlab serve NAME PAYLOAD ARGS...` attached to `daemon`, its route registered, for the
+    duration of the block."""
+    server = daemon.spawn_tool("serve", name, payload, *args)
+    try:
+        daemon.wait_for_route(name)
+        yield server
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def wait_until(predicate, timeout, what, interval=0.05):

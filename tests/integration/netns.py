@@ -1,9 +1,10 @@
 """Linux network namespaces joined by veth links, for multi-host tests on one machine.
 
 Loss and delay come from `tc netem` when the kernel has it; otherwise the caller falls back to
-ndnlabd's own egress impairment (see docs/daemon.md, [face_system.udp] impair_*), because some
+ndnlabd's own egress impairment (docs/daemon.md, [face_system.udp.impair]; lossy_daemons below does both), because some
 kernels (e.g. minimal VM kernels) ship without sch_netem.
 """
+import contextlib
 import os
 import subprocess
 import uuid
@@ -74,3 +75,35 @@ class Topology:
     def __exit__(self, *exc):
         for ns in self.names:
             run("ip", "netns", "del", ns, check=False)
+
+
+@contextlib.contextmanager
+def lossy_daemons(tmp_path, count, delay_ms, loss_pct):
+    """`count` ndnlabd (UDP 6363) in a veth chain of network namespaces with `delay_ms` and
+    `loss_pct` on every link and direction: tc netem when the kernel has it, else each daemon
+    impairs its own UDP egress ([face_system.udp.impair]). Yields (topology, daemons,
+    used_netem); skips the test when network namespaces cannot be created."""
+    import pytest
+    from conftest import Daemon
+
+    ok, why = can_use_netns()
+    if not ok:
+        pytest.skip(why)
+    use_netem = netem_available()
+    with Topology(count) as topo:
+        if use_netem:
+            topo.netem(delay_ms, loss_pct)
+            impair = ""
+        else:
+            impair = (f"[face_system.udp.impair]\nloss = {loss_pct / 100}\n"
+                      f'delay = "{delay_ms}ms"\n\n')
+        daemons = []
+        try:
+            for i, ns in enumerate(topo.names):
+                d = Daemon(tmp_path / f"d{i}", name=f"d{i}", udp_port=6363, netns=ns, extra=impair)
+                daemons.append(d.start())
+            yield topo, daemons, use_netem
+        finally:
+            for d in daemons:
+                d.stop()
+

@@ -14,8 +14,8 @@ import json
 
 import pytest
 
-from conftest import Daemon, sha256_file, write_random_file
-from netns import Topology, can_use_netns, netem_available
+from conftest import serving, sha256_file, write_random_file
+from netns import lossy_daemons
 
 SIZE = 50 * 1024 * 1024
 LOSS_PCT = 5
@@ -25,40 +25,17 @@ BI = 15
 
 @pytest.fixture
 def link(tmp_path, built_binaries):
-    ok, why = can_use_netns()
-    if not ok:
-        pytest.skip(why)
-    use_netem = netem_available()
-    with Topology(2) as topo:
-        if use_netem:
-            topo.netem(DELAY_MS, LOSS_PCT)
-            impair = ""
-        else:
-            impair = (f"[face_system.udp.impair]\nloss = {LOSS_PCT / 100}\n"
-                      f'delay = "{DELAY_MS}ms"\n\n')
-        daemons = []
-        try:
-            for i, ns in enumerate(topo.names):
-                d = Daemon(tmp_path / f"d{i}", name=f"d{i}", udp_port=6363, netns=ns, extra=impair)
-                daemons.append(d.start())
-            yield topo, daemons
-        finally:
-            for d in daemons:
-                d.stop()
+    with lossy_daemons(tmp_path, 2, DELAY_MS, LOSS_PCT) as (topo, daemons, _):
+        yield topo, daemons
 
 
 def fetch(consumer, producer, name, payload, tmp_path):
-    server = producer.spawn_tool("serve", name, payload)
-    try:
-        producer.wait_for_route(name)
-        out = tmp_path / (name.strip("/").replace("/", "_") + ".out")
+    out = tmp_path / (name.strip("/").replace("/", "_") + ".out")
+    with serving(producer, name, payload):
         result = consumer.run_tool("get", name, "-o", out, "--cc", "aimd", "--json", timeout=600)
-        assert sha256_file(out) == sha256_file(payload)
-        out.unlink()
-        return json.loads(result.stderr.decode().strip().splitlines()[-1])
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    assert sha256_file(out) == sha256_file(payload)
+    out.unlink()
+    return json.loads(result.stderr.decode().strip().splitlines()[-1])
 
 
 def link_counters(daemon, face_id):

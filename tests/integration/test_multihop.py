@@ -5,7 +5,7 @@ import json
 import pytest
 
 from conftest import Daemon, sha256_file, write_random_file
-from netns import Topology, can_use_netns, netem_available
+from netns import lossy_daemons
 
 SIZE = 4 * 1024 * 1024
 DELAY_MS = 5
@@ -14,27 +14,8 @@ LOSS_PCT = 2
 
 @pytest.fixture
 def chain(tmp_path, built_binaries):
-    ok, why = can_use_netns()
-    if not ok:
-        pytest.skip(why)
-    use_netem = netem_available()
-    with Topology(3) as topo:
-        if use_netem:
-            topo.netem(DELAY_MS, LOSS_PCT)
-            impair = ""
-        else:
-            # No sch_netem in this kernel: the daemons impair their UDP egress instead.
-            impair = (f"[face_system.udp.impair]\nloss = {LOSS_PCT / 100}\n"
-                      f'delay = "{DELAY_MS}ms"\n\n')
-        daemons = []
-        try:
-            for i, ns in enumerate(topo.names):
-                d = Daemon(tmp_path / f"d{i}", name=f"d{i}", udp_port=6363, netns=ns, extra=impair)
-                daemons.append(d.start())
-            yield topo, daemons, use_netem
-        finally:
-            for d in daemons:
-                d.stop()
+    with lossy_daemons(tmp_path, 3, DELAY_MS, LOSS_PCT) as net:
+        yield net
 
 
 def test_fetch_across_two_lossy_hops(chain, tmp_path):

@@ -7,16 +7,13 @@ side's face to the producer side declared wireless with bundling on.
 - a daemon with bundling on talks to a peer with bundling off: the peer decodes, the fetch
   completes, and both sides count the bundles.
 """
-import pathlib
 import socket
-import subprocess
-import sys
 
 import pytest
 
-from conftest import Daemon, sha256_file, write_random_file
+from conftest import Daemon, serving, sha256_file, write_random_file
+from pyndn_clients import pyndn_fetch, pyndn_serving
 
-HERE = pathlib.Path(__file__).resolve().parent
 SIZE = 400_000
 
 
@@ -56,15 +53,10 @@ def producer_face(producer):
 def test_bundling_daemon_talks_to_peer_with_bundling_off(pair, tmp_path):
     consumer, producer, face_id = pair
     payload = write_random_file(tmp_path / "f.bin", SIZE, seed=11)
-    server = producer.spawn_tool("serve", "/interop/lab", payload)
-    try:
-        producer.wait_for_route("/interop/lab")
-        out = tmp_path / "out.bin"
+    out = tmp_path / "out.bin"
+    with serving(producer, "/interop/lab", payload):
         consumer.run_tool("get", "/interop/lab", "-o", out, "--cc", "aimd", timeout=120)
-        assert sha256_file(out) == sha256_file(payload)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    assert sha256_file(out) == sha256_file(payload)
     sent = consumer.face(face_id)
     assert sent["medium"] == "wireless" and sent["bundle_interval"] == 15
     assert sent["bundles"]["out"] > 0 and sent["bundles"]["absorbed"] > 0, sent
@@ -79,17 +71,10 @@ def test_bundling_daemon_talks_to_peer_with_bundling_off(pair, tmp_path):
 def test_python_ndn_consumer_through_bundling_face(pair, tmp_path):
     consumer, producer, face_id = pair
     payload = write_random_file(tmp_path / "g.bin", SIZE, seed=12)
-    server = producer.spawn_tool("serve", "/interop/plain", payload)
-    try:
-        producer.wait_for_route("/interop/plain")
-        out = tmp_path / "out.bin"
-        result = subprocess.run([sys.executable, str(HERE / "pyndn_consumer.py"), "/interop/plain", str(out)],
-                                env=consumer.env(), capture_output=True, timeout=120)
-        assert result.returncode == 0, result.stderr.decode()
-        assert sha256_file(out) == sha256_file(payload)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    out = tmp_path / "out.bin"
+    with serving(producer, "/interop/plain", payload):
+        pyndn_fetch(consumer, "/interop/plain", out)
+    assert sha256_file(out) == sha256_file(payload)
     sent = consumer.face(face_id)
     assert sent["bundles"]["out"] == 0 and sent["bundles"]["absorbed"] == 0, sent  # untagged
 
@@ -97,14 +82,8 @@ def test_python_ndn_consumer_through_bundling_face(pair, tmp_path):
 def test_python_ndn_producer_answers_regenerated_interests(pair, tmp_path):
     consumer, producer, face_id = pair
     payload = write_random_file(tmp_path / "h.bin", SIZE, seed=13)
-    proc = subprocess.Popen([sys.executable, str(HERE / "pyndn_producer.py"), "/interop/py", str(payload)],
-                            env=producer.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        producer.wait_for_route("/interop/py")
-        out = tmp_path / "out.bin"
+    out = tmp_path / "out.bin"
+    with pyndn_serving(producer, "/interop/py", payload):
         consumer.run_tool("get", "/interop/py", "-o", out, "--cc", "aimd", timeout=120)
-        assert sha256_file(out) == sha256_file(payload)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    assert sha256_file(out) == sha256_file(payload)
     assert producer_face(producer)["bundles"]["regenerated"] > 0
