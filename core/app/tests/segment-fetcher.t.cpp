@@ -192,8 +192,9 @@ TEST_F(FetchTest, BundleTagOnEveryInterest)
     EXPECT_EQ(i.tags.bundle->retransmission, retx);
     EXPECT_GE(i.tags.bundle->cwnd, 1u);
     // once the final segment (19) is known, the tag never reaches past it
-    if (*s > 0)
+    if (*s > 0) {
       EXPECT_LE(*s + i.tags.bundle->cwnd - 1, 19u) << "segment " << *s;
+    }
   }
   EXPECT_EQ(link.consumer.sentInterests.front().tags.bundle->cwnd, 2u); // initial window
   EXPECT_EQ(sends[5], 2);
