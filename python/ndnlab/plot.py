@@ -20,16 +20,43 @@ def _label(name, value):
     return f"{name}={data.fmt(value)}"
 
 
-def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None, title=None):
-    """The matplotlib Figure for already filtered runs `df`."""
+def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None, title=None,
+                col=None):
+    """The matplotlib Figure for already filtered runs `df`; with `col`, one panel per value of
+    that parameter, side by side on a shared y axis."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    panels = data.value_order(df, col, spec) if col else [None]
+    width = 7 if col is None else max(7, 3.6 * len(panels))
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 4.5), layout="constrained",
+                             sharey=True, squeeze=False)
+    for i, (ax, value) in enumerate(zip(axes[0], panels)):
+        sub = df if value is None else df[df[col] == value]
+        sub.attrs.update(df.attrs)
+        _draw(ax, sub, y, x, hue, kind, spec, experiment, legend=(i == len(panels) - 1),
+              hues=data.value_order(df, hue, spec) if hue else [None],
+              xs=data.value_order(df, x, spec) if x else None)
+        if value is not None:
+            ax.set_title(_label(col, value), fontsize="medium")
+        if i:
+            ax.set_ylabel("")
+    heading = title or (spec.name if spec is not None else "")
+    if col is None:
+        axes[0][0].set_title(heading, fontsize="medium")
+    elif heading:
+        fig.suptitle(heading, fontsize="medium")
+    return fig
+
+
+def _draw(ax, df, y, x, hue, kind, spec, experiment, legend, hues, xs):
+    """One panel: bars or lines of the mean with 95% CI per x and hue (the paper's values as
+    diamonds), or the CDF of y per hue."""
+    import matplotlib.pyplot as plt
+
     mapping = spec.paper if spec is not None else PaperMapping()
     params = df.attrs.get("params", [])
-    fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
-    hues = data.value_order(df, hue, spec) if hue else [None]
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
     if kind == "cdf":
@@ -38,15 +65,14 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
             values = []
             for v in sub[y]:
                 values.extend(v if isinstance(v, list) else [v])
-            xs, fs = metrics.ecdf(values)
-            if xs:
-                ax.step(xs, fs, where="post", color=colors[i % len(colors)],
+            xs_, fs = metrics.ecdf(values)
+            if xs_:
+                ax.step(xs_, fs, where="post", color=colors[i % len(colors)],
                         label=None if h is None else _label(hue, h))
         ax.set_xlabel(y)
         ax.set_ylabel("fraction of samples (CDF)")
         ax.set_ylim(0, 1.02)
     else:
-        xs = data.value_order(df, x, spec)
         paper_drawn = False
         width = 0.8 / len(hues)
         for i, h in enumerate(hues):
@@ -54,6 +80,8 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
             means, errs, positions, refs = [], [], [], []
             for j, xv in enumerate(xs):
                 cell = sub[sub[x] == xv]
+                if kind == "line" and not len(cell):
+                    continue
                 mean, ci = metrics.mean_ci(v for v in cell[y] if is_number(v))
                 pos = (j - 0.4 + width * (i + 0.5)) if kind == "bar" else xv
                 means.append(mean)
@@ -69,7 +97,7 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
             if kind == "bar":
                 ax.bar(positions, means, width * 0.95, yerr=errs, capsize=3, color=color,
                        label=label)
-            else:
+            elif positions:
                 ax.errorbar(positions, means, yerr=errs, marker="o", capsize=3, color=color,
                             label=label)
             for pos, value in refs:
@@ -84,10 +112,8 @@ def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None,
         ax.set_xlabel(x)
         ax.set_ylabel(f"{y} (mean, 95% CI)")
         ax.grid(axis="y", alpha=0.3)
-    if hue or ax.get_legend_handles_labels()[0]:
+    if legend and (hue or ax.get_legend_handles_labels()[0]):
         ax.legend(fontsize="small")
-    ax.set_title(title or (spec.name if spec is not None else ""), fontsize="medium")
-    return fig
 
 
 def build_parser(prog=None):
@@ -100,6 +126,8 @@ def build_parser(prog=None):
     parser.add_argument("--x", metavar="PARAM", help="parameter on the x axis (bar, line)")
     parser.add_argument("--y", metavar="METRIC", required=True, help="metric to plot")
     parser.add_argument("--hue", metavar="PARAM", help="parameter that colours the series")
+    parser.add_argument("--col", metavar="PARAM",
+                        help="one panel per value of this parameter, side by side")
     parser.add_argument("--kind", choices=KINDS, default="bar", help="default: %(default)s")
     parser.add_argument("--where", action="append", metavar="NAME=VALUE",
                         help="keep only runs with this parameter value (repeatable)")
@@ -125,11 +153,11 @@ def run(args):
         raise data.UsageError(f"no successful runs in {store.root} for {args.source}")
     params = df.attrs.get("params", [])
     data.check_column(df, args.y, "--y metric", data.numeric_metrics(df))
-    for option, name in (("--x", args.x), ("--hue", args.hue)):
+    for option, name in (("--x", args.x), ("--hue", args.hue), ("--col", args.col)):
         if name:
             data.check_column(df, name, f"{option} parameter", params)
     df = data.apply_where(df, data.parse_where(args.where))
-    others = [p for p in data.varying(df, params) if p not in (args.x, args.hue)]
+    others = [p for p in data.varying(df, params) if p not in (args.x, args.hue, args.col)]
     if others:
         raise data.UsageError(
             "these parameters also vary and would be mixed: " + ", ".join(
@@ -142,7 +170,8 @@ def run(args):
             experiment = paper.get_experiment(name)
         except KeyError as e:
             raise data.UsageError(str(e.args[0])) from None
-    fig = make_figure(df, args.y, args.x, args.hue, args.kind, spec, experiment, args.title)
+    fig = make_figure(df, args.y, args.x, args.hue, args.kind, spec, experiment, args.title,
+                      args.col)
     output.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(output, dpi=150)
     print(f"wrote {output} ({len(df)} runs)")

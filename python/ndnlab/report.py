@@ -82,6 +82,36 @@ def results_table(df, by, metric_names, exp, mapping, notes, spec=None):
     return header, rows, matched
 
 
+def wide_table(df, by, metric_names, exp, mapping, spec=None):
+    """One row per group: the number of runs, then per metric the mean with its 95% CI
+    half-width ("mean ± ci") and, with a paper experiment, the paper's value beside it."""
+    params = df.attrs.get("params", [])
+    metric_columns = df.attrs.get("metrics", [])
+    header = list(by) + ["n"]
+    for metric in metric_names:
+        header.append(metric)
+        if exp is not None:
+            header.append(f"paper {metric}")
+    rows, matched = [], 0
+    for key, group in _groups(df, by, spec):
+        group_params = data.constant_values(group, params)
+        row = [data.fmt(v) for v in key] + [str(len(group))]
+        for metric in metric_names:
+            values = [float(v) for v in group[metric] if is_number(v)]
+            if values:
+                mean, ci = metrics.mean_ci(values)
+                row.append(f"{data.fmt(mean)} ± {data.fmt(ci)}" if len(values) > 1
+                           else data.fmt(mean))
+            else:
+                row.append("-")
+            if exp is not None:
+                ref = paper.best_reference(exp, metric, metric_columns, group_params, mapping)
+                matched += ref is not None
+                row.append("" if ref is None else data.fmt(ref.value))
+        rows.append(row)
+    return header, rows, matched
+
+
 def _groups(df, by, spec):
     """(values tuple, sub-DataFrame) per combination of `by`, in value_order of each column."""
     if not by:
@@ -140,7 +170,7 @@ def comparison_table(df, varying_params, exp, mapping, notes):
 
 
 def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, failed=None,
-                 where=None):
+                 where=None, wide=False):
     """The report as markdown text."""
     mapping = spec.paper if spec is not None else PaperMapping()
     params = df.attrs.get("params", [])
@@ -186,7 +216,12 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
                  + (" ours vs paper = (ours - paper) / paper." if exp is not None else ""))
     lines.append("")
     lines += ["## Results", ""]
-    header, rows, matched = results_table(df, by, metric_names, exp, mapping, notes, spec)
+    if wide:
+        lines += ["One row per group: mean ± 95% CI half-width of each metric"
+                  + (", the paper's value beside it." if exp is not None else "."), ""]
+        header, rows, matched = wide_table(df, by, metric_names, exp, mapping, spec)
+    else:
+        header, rows, matched = results_table(df, by, metric_names, exp, mapping, notes, spec)
     lines += _table(header, rows) if rows else ["(no numeric metrics)"]
     if exp is not None and exp.comparisons:
         header, rows = comparison_table(df, vary, exp, mapping, notes)
@@ -229,6 +264,9 @@ def build_parser(prog=None):
                         help="metrics to report (default: the paper's, else every numeric one)")
     parser.add_argument("--where", action="append", metavar="NAME=VALUE",
                         help="keep only runs with this parameter value (repeatable)")
+    parser.add_argument("--wide", action="store_true",
+                        help="one row per group with a column per metric (and the paper's "
+                             "value beside each) instead of one row per group and metric")
     parser.add_argument("-o", "--output", metavar="REPORT.md",
                         help="output file (default: standard output)")
     return parser
@@ -269,7 +307,8 @@ def run(args):
             exp = paper.get_experiment(name)
         except KeyError as e:
             raise data.UsageError(str(e.args[0])) from None
-    text = build_report(args.source, ok, spec, store, exp, by, metric_names, failed, where)
+    text = build_report(args.source, ok, spec, store, exp, by, metric_names, failed, where,
+                        args.wide)
     if args.output:
         output = pathlib.Path(args.output)
         output.parent.mkdir(parents=True, exist_ok=True)

@@ -207,6 +207,24 @@ def test_plot_writes_png_and_svg(fig1, tmp_path):
     assert cdf.read_bytes()[:8] == PNG_SIGNATURE
 
 
+def test_plot_panels_per_value_of_col(fig1, tmp_path):
+    spec, _, _ = fig1
+    png = tmp_path / "panels.png"
+    assert plot_cli.main([str(spec), "--x", "Consumer", "--y", "goodput_mbps",
+                          "--col", "Standard", "-o", str(png)]) == 0
+    assert png.read_bytes()[:8] == PNG_SIGNATURE
+    import matplotlib.pyplot as plt
+    from ndnlab import data
+    df, spec_obj, _ = data.load(str(spec))
+    fig = plot_cli.make_figure(df, "goodput_mbps", "Consumer", None, "bar", spec_obj,
+                               col="Standard")
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["Standard=802.11b", "Standard=802.11n"]
+    # each panel holds its own standard's runs: 2 bars (aimd, one-interest) per panel
+    assert [len(ax.patches) for ax in fig.axes] == [2, 2]
+    plt.close(fig)
+
+
 def test_plot_cli_errors_are_clear(fig1, tmp_path, capsys):
     spec, _, _ = fig1
     out = str(tmp_path / "x.png")
@@ -252,6 +270,25 @@ def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path, capsys):
     capsys.readouterr()
     assert report_cli.main(["--paper", "list"]) == 0
     assert "blend-fig1: BLEnD Fig. 1" in capsys.readouterr().out
+
+
+def test_report_wide_has_one_row_per_group(fig1, tmp_path):
+    spec, _, _ = fig1
+    path = tmp_path / "wide.md"
+    assert report_cli.main([str(spec), "--wide", "--metrics", "goodput_mbps,retransmissions",
+                            "-o", str(path)]) == 0
+    text = path.read_text()
+    assert ("| Standard | Consumer | n | goodput_mbps | paper goodput_mbps | retransmissions "
+            "| paper retransmissions |") in text
+    rows = [line for line in text.splitlines() if line.startswith("| 802.11")]
+    assert len(rows) == 4
+    df = load_results(spec)
+    ours = df[(df["Standard"] == "802.11n") & (df["Consumer"] == "one-interest")]
+    row = next(r for r in rows if r.startswith("| 802.11n | one-interest |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2] == "2"
+    assert float(cells[3].split(" ± ")[0]) == pytest.approx(ours["goodput_mbps"].mean(), rel=1e-3)
+    assert cells[4] == "18.6" and cells[6] == ""
 
 
 def test_console_scripts_and_front_door(fig1):

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The issue-4 targets of a BLEnD campaign, computed from its result store.
+
+    targets.py SPEC.toml [-o TARGETS.md]
+
+- Fig. 7-like specs (BundleInterval 0 and 15 and the one-Interest consumer): per link mode
+  (every varying parameter other than Consumer and BundleInterval, e.g. Standard, Addressing,
+  Ampdu) and pipeline, the default and BLEnD goodput, the one-Interest bound, BLEnD's gain
+  over the default and BLEnD as a fraction of the bound. Verdicts against the targets on the
+  paper's configuration (broadcast addressing, no A-MPDU, the standards' own rates); the other
+  link modes are reported.
+- Fig. 8-like specs (BundleInterval 10 and 15, no one-Interest runs): the sender's link-layer
+  transmissions (nodes.consumer.tx_frames) per BI and the reduction from BI = 10 to 15.
+
+Targets (issue 4): gain >= +32.6% (802.11b) and +37.0% (802.11n) with AIMD; BLEnD >= 95% of the
+one-Interest bound for AIMD and CUBIC on both standards; Tx reduction BI 10 -> 15 >= 31%.
+Means are over the seeds; each cell says how many runs it averages.
+"""
+
+import argparse
+import math
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+from ndnlab import load_results, metrics  # noqa: E402
+from ndnlab.store import STATUS_OK, is_number  # noqa: E402
+
+GAIN_TARGET = {"80211b": 32.6, "80211n": 37.0}   # percent, AIMD only
+BOUND_TARGET = 95.0                              # percent of the one-Interest bound
+TX_TARGET = 31.0                                 # percent fewer sender Tx, BI 10 -> 15
+SENDER_TX = "nodes.consumer.tx_frames"
+SENDER_PHY = "nodes.consumer.phy_tx_data"
+LABELS = {"80211b": "802.11b", "80211n": "802.11n"}
+
+
+def _mean(values):
+    xs = [float(v) for v in values if is_number(v)]
+    return (metrics.mean_ci(xs)[0] if xs else math.nan), len(xs)
+
+
+def _fmt(x, digits=2):
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _is_paper_config(mode):
+    """Broadcast addressing, no A-MPDU, the standard's own data rate (no DataMode)."""
+    return (str(mode.get("Addressing", "broadcast")) == "broadcast"
+            and str(mode.get("Ampdu", False)).lower() in ("false", "0")
+            and not mode.get("DataMode"))
+
+
+def _verdict(value, target, paper_config, more_is_better=True):
+    if math.isnan(value):
+        return "-"
+    ok = value >= target if more_is_better else value <= target
+    word = "**met**" if ok else "**not met**"
+    return word if paper_config else f"({'met' if ok else 'not met'}, reported)"
+
+
+def _mode_label(mode):
+    parts = []
+    for name, value in mode.items():
+        if name == "Standard":
+            parts.insert(0, LABELS.get(str(value), str(value)))
+        elif name == "DataMode":
+            parts.append(str(value) or "own rate")
+        elif name == "Ampdu":
+            parts.append("A-MPDU " + ("on" if str(value).lower() in ("true", "1") else "off"))
+        else:
+            parts.append(str(value))
+    return ", ".join(parts)
+
+
+def fig7_table(df, modes):
+    header = ["link mode", "consumer", "default BI=0 (Mbit/s)", "BLEnD BI=15 (Mbit/s)",
+              "one Interest (Mbit/s)", "gain", "gain target", "BLEnD / bound", "95% target", "n"]
+    rows = []
+    for mode, sub in modes:
+        bound, n_bound = _mean(sub[sub["Consumer"] == "one-interest"]["goodput_mbps"])
+        for cc in ("aimd", "cubic"):
+            cc_runs = sub[sub["Consumer"] == cc]
+            if cc_runs.empty:
+                continue
+            default, n0 = _mean(cc_runs[cc_runs["BundleInterval"] == 0]["goodput_mbps"])
+            blend, n15 = _mean(cc_runs[cc_runs["BundleInterval"] == 15]["goodput_mbps"])
+            gain = (blend / default - 1) * 100 if default else math.nan
+            ratio = blend / bound * 100 if bound else math.nan
+            paper_config = _is_paper_config(mode)
+            std = str(mode.get("Standard", ""))
+            if cc == "aimd" and std in GAIN_TARGET:
+                gain_cell = f">= +{GAIN_TARGET[std]}%: " + _verdict(gain, GAIN_TARGET[std],
+                                                                      paper_config)
+            else:
+                gain_cell = "(reported)"
+            rows.append([_mode_label(mode), cc, _fmt(default), _fmt(blend), _fmt(bound),
+                         "-" if math.isnan(gain) else f"{gain:+.1f}%", gain_cell,
+                         _fmt(ratio, 1) + "%" if not math.isnan(ratio) else "-",
+                         _verdict(ratio, BOUND_TARGET, paper_config),
+                         f"{n0}/{n15}/{n_bound}"])
+    return header, rows
+
+
+def fig8_table(df):
+    header = ["consumer", "BI", "goodput (Mbit/s)", "sender Tx (frames)", "sender PHY Tx",
+              "n"]
+    rows, reductions = [], []
+    for cc in ("aimd", "cubic"):
+        cc_runs = df[df["Consumer"] == cc]
+        if cc_runs.empty:
+            continue
+        tx = {}
+        for bi in sorted(cc_runs["BundleInterval"].unique()):
+            runs = cc_runs[cc_runs["BundleInterval"] == bi]
+            goodput, n = _mean(runs["goodput_mbps"])
+            tx[bi], _ = _mean(runs[SENDER_TX])
+            phy, _ = _mean(runs[SENDER_PHY]) if SENDER_PHY in runs else (math.nan, 0)
+            rows.append([cc, str(bi), _fmt(goodput), _fmt(tx[bi], 0), _fmt(phy, 0), str(n)])
+        if 10 in tx and 15 in tx and tx[10]:
+            reductions.append((cc, (1 - tx[15] / tx[10]) * 100))
+    return header, rows, reductions
+
+
+def _markdown(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def build(spec_path):
+    df = load_results(spec_path)
+    if df.empty:
+        raise SystemExit(f"targets: no runs for {spec_path} yet")
+    df = df[df["status"] == STATUS_OK]
+    params = df.attrs.get("params", [])
+    lines = [f"# Issue 4 targets: {pathlib.Path(spec_path).name}", ""]
+    has_bound = (df["Consumer"] == "one-interest").any()
+    if has_bound:
+        grouping = [p for p in ("Standard", "DataMode", "Addressing", "Ampdu")
+                    if p in params and df[p].astype(str).nunique() > 1]
+        grouping = grouping or ["Standard"]
+        modes = []
+        for key, sub in df.groupby([df[p].astype(str) for p in grouping], sort=False):
+            key = key if isinstance(key, tuple) else (key,)
+            first = sub.iloc[0]
+            modes.append(({p: first[p] for p in grouping}, sub))
+        order = {"80211b": 0, "80211n": 1, "broadcast": 0, "unicast": 1, "": 0, "HtMcs3": 1,
+                 "False": 0, "True": 1}
+        modes.sort(key=lambda m: [order.get(str(v), 9) for v in m[0].values()])
+        header, rows = fig7_table(df, modes)
+        lines += ["Goodput means over the seeds (n = default/BLEnD/bound runs). Verdicts on the "
+                  "paper's configuration (broadcast addressing, no A-MPDU, the standard's own "
+                  "rate); other link modes are reported.", ""]
+        lines += _markdown(header, rows)
+    if (df["BundleInterval"] == 10).any() and (df["BundleInterval"] == 15).any():
+        header, rows, reductions = fig8_table(df)
+        lines += ["", "Sender (station) link-layer transmissions: Interest frames its face "
+                  "handed to the Wi-Fi MAC (bundles, singles, consumer retransmissions); PHY Tx "
+                  "adds 802.11 retries.", ""]
+        lines += _markdown(header, rows)
+        lines += [""]
+        for cc, red in reductions:
+            verdict = _verdict(red, TX_TARGET, True) if cc == "aimd" else "(reported)"
+            lines.append(f"- {cc.upper()}: sender Tx BI 10 -> 15: {red:.1f}% fewer "
+                         f"(target >= {TX_TARGET:.0f}%, paper 31.4% for AIMD): {verdict}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("spec", metavar="SPEC.toml")
+    parser.add_argument("-o", "--output", metavar="TARGETS.md")
+    args = parser.parse_args(argv)
+    text = build(args.spec)
+    if args.output:
+        pathlib.Path(args.output).write_text(text)
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
