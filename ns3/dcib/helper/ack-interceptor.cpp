@@ -40,6 +40,11 @@ void delivered(AckInterceptor* x, const PacketKey& k)
   x->NotifyDelivered(k);
 }
 
+void localDrop(AckInterceptor* x, const PacketKey& k)
+{
+  x->NotifyLocalDrop(k);
+}
+
 } // namespace
 
 ns3::TypeId AckInterceptor::GetTypeId()
@@ -63,6 +68,11 @@ ns3::TypeId AckInterceptor::GetTypeId()
                     "let duplicates through when their SACK blocks show a hole A cannot repair",
                     BooleanValue(d.checkSackGaps),
                     MakeBooleanAccessor(&AckInterceptor::m_checkSackGaps), MakeBooleanChecker())
+      .AddAttribute("HoldLocalDrops",
+                    "hold duplicates also for packets A's own queue dropped (false: the host "
+                    "sees its congestion)",
+                    BooleanValue(d.holdLocalDrops),
+                    MakeBooleanAccessor(&AckInterceptor::m_holdLocalDrops), MakeBooleanChecker())
       .AddAttribute("MaxHeldPerHole", "ACKs held per hole (the oldest is discarded beyond)",
                     UintegerValue(d.maxHeldPerHole),
                     MakeUintegerAccessor(&AckInterceptor::m_maxHeld),
@@ -88,6 +98,7 @@ void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc,
   o.allowance = m_allowance;
   o.maxHeldPerHole = m_maxHeld;
   o.checkSackGaps = m_checkSackGaps;
+  o.holdLocalDrops = m_holdLocalDrops;
   ns3::Time hold = m_holdTimeout;
   if (hold.IsZero()) {
     ns3::TimeValue rtt;
@@ -101,6 +112,7 @@ void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc,
   qdisc->TraceConnectWithoutContext("EdgeRetransmit", ns3::MakeBoundCallback(&repairSent, this));
   qdisc->TraceConnectWithoutContext("IdleCopy", ns3::MakeBoundCallback(&repairSent, this));
   qdisc->TraceConnectWithoutContext("Delivered", ns3::MakeBoundCallback(&delivered, this));
+  qdisc->TraceConnectWithoutContext("LocalDrop", ns3::MakeBoundCallback(&localDrop, this));
   m_device = ns3::PeekPointer(device);
   device->SetReceiveErrorModel(this);
 }
@@ -133,6 +145,12 @@ void AckInterceptor::NotifyDelivered(const PacketKey& key)
 {
   if (m_model && key.protocol == TcpProtocol)
     m_model->onDelivered(key);
+}
+
+void AckInterceptor::NotifyLocalDrop(const PacketKey& key)
+{
+  if (m_model && key.protocol == TcpProtocol)
+    m_model->onLocalDrop(key);
 }
 
 bool AckInterceptor::DoCorrupt(ns3::Ptr<ns3::Packet> p)

@@ -7,7 +7,8 @@
 // holds is dropped there and a copy of the frame kept; when its hold expires the copy is fed
 // to the device's Receive() again (passing this model), so A forwards it as if it had just
 // arrived. Held ACKs of a hole that fills are discarded. The model learns what A can repair
-// from the EdgeQueueDisc's trace sources Selected, EdgeRetransmit, IdleCopy and Delivered.
+// from the EdgeQueueDisc's trace sources Selected, EdgeRetransmit, IdleCopy, Delivered and
+// LocalDrop.
 
 #include "ns3/dcib/helper/edge-queue-disc.hpp"
 #include "ns3/dcib/model/dupack-interceptor.hpp"
@@ -41,6 +42,7 @@ public:
   void NotifyStored(const PacketKey& key);
   void NotifyRepairSent(const PacketKey& key);
   void NotifyDelivered(const PacketKey& key);
+  void NotifyLocalDrop(const PacketKey& key);
 
 private:
   bool DoCorrupt(ns3::Ptr<ns3::Packet> p) override;
@@ -52,6 +54,7 @@ private:
   ns3::Time m_holdTimeout;
   uint32_t m_maxHeld = 256;
   bool m_checkSackGaps = true;
+  bool m_holdLocalDrops = false;
 
   std::unique_ptr<DupAckInterceptor<ns3::Ptr<ns3::Packet>>> m_model;
   ns3::PointToPointNetDevice* m_device = nullptr; ///< owns this model: not a Ptr (no cycle)

@@ -12,6 +12,7 @@
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
+#include <optional>
 #include <stdexcept>
 
 namespace ndnlab::dcib {
@@ -70,6 +71,9 @@ ns3::TypeId EdgeQueueDisc::GetTypeId()
                       "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("IdleCopy", "a clone was sent while the egress was idle (lowprio)",
                       MakeTraceSourceAccessor(&EdgeQueueDisc::m_idleCopyTrace),
+                      "ndnlab::dcib::PacketKeyCallback")
+      .AddTraceSource("LocalDrop", "the main queue disc dropped a selected packet (clone kept)",
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_localDropTrace),
                       "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("Delivered", "a router ACK matched a stored clone (its packet got through)",
                       MakeTraceSourceAccessor(&EdgeQueueDisc::m_deliveredTrace),
@@ -185,6 +189,7 @@ bool EdgeQueueDisc::DoEnqueue(ns3::Ptr<ns3::QueueDiscItem> item)
   if (m_injecting)
     return GetInternalQueue(0)->Enqueue(item);
 
+  std::optional<PacketKey> selected;
   if (m_enabled) {
     auto ip = ns3::DynamicCast<ns3::Ipv4QueueDiscItem>(item);
     if (ip) {
@@ -205,13 +210,17 @@ bool EdgeQueueDisc::DoEnqueue(ns3::Ptr<ns3::QueueDiscItem> item)
         PacketKey key = c.key;
         m_sender->store(key, bytes, std::move(c), now());
         m_selectedTrace(key);
+        selected = key;
       }
       else if (header.GetEcn() == ns3::Ipv4Header::ECN_NotECT) {
         header.SetEcn(ns3::Ipv4Header::ECN_ECT0);
       }
     }
   }
-  return GetQueueDiscClass(0)->GetQueueDisc()->Enqueue(item);
+  bool queued = GetQueueDiscClass(0)->GetQueueDisc()->Enqueue(item);
+  if (!queued && selected)
+    m_localDropTrace(*selected);
+  return queued;
 }
 
 ns3::Ptr<ns3::QueueDiscItem> EdgeQueueDisc::makeItem(Clone&& c) const

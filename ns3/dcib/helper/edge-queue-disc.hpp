@@ -99,6 +99,7 @@ private:
   ns3::TracedCallback<const PacketKey&> m_edgeRetransmitTrace;
   ns3::TracedCallback<const PacketKey&> m_idleCopyTrace;
   ns3::TracedCallback<const PacketKey&> m_deliveredTrace;
+  ns3::TracedCallback<const PacketKey&> m_localDropTrace;
 };
 
 } // namespace ndnlab::dcib

@@ -31,6 +31,12 @@
 //   - an ACK that carries no SACK block and advances the cumulative ACK resets the count of
 //     duplicates let through (the host resets its own then).
 //
+// Drops at the edge router's own queue: a selected packet its own AQM dropped is a congestion
+// signal of the edge's egress. Unless `holdLocalDrops`, its hole is repaired by the edge as
+// usual but its duplicates are not held (the host reduces its window, as without the hold);
+// holding them hides the congestion from hosts that ignore ECN (as the paper's hosts do), whose
+// only remaining signal is then the queue overflowing.
+//
 // SACK blocks say two things. (1) The host counts the ACK as a duplicate (above). (2) Where
 // else the receiver has holes: the byte after a reported block is missing whenever another
 // reported block lies above it (blocks are maximal runs; the highest reported block's end may
@@ -113,6 +119,8 @@ struct InterceptorOptions
   uint32_t maxHeldPerHole = 256;
   /// Let duplicates through when their SACK blocks show a hole the edge cannot repair.
   bool checkSackGaps = true;
+  /// Hold duplicates for segments the edge's own queue dropped too (false: the host sees them).
+  bool holdLocalDrops = false;
 
   /// Throws std::invalid_argument for a non-positive holdTimeout or maxHeldPerHole 0.
   void validate() const;
@@ -126,6 +134,7 @@ struct InterceptorCounters
   uint64_t forwardedNotRepairable = 0; ///< duplicates let through: no repair of that hole known
   uint64_t forwardedReleasedHole = 0;  ///< duplicates let through: that hole's hold expired
   uint64_t forwardedSackGap = 0;  ///< duplicates let through: SACK shows a hole A cannot repair
+  uint64_t forwardedLocalDrop = 0; ///< duplicates let through: A's own queue dropped the segment
   uint64_t held = 0;              ///< duplicates held back
   uint64_t released = 0;          ///< held ACKs forwarded when the hold expired
   uint64_t absorbed = 0;          ///< held ACKs discarded: a cumulative ACK beyond the hole came
@@ -185,6 +194,14 @@ public:
     m_repairs.push_back({id, now});
   }
 
+  /// The edge router's own queue dropped the packet `key` (whose clone it keeps).
+  void onLocalDrop(const PacketKey& key)
+  {
+    auto it = m_segments.find(SegmentId{FlowId::ofData(key), key.seq});
+    if (it != m_segments.end())
+      it->second.localDrop = true;
+  }
+
   /// The destination edge router acknowledged the clone's own packet `key` (it got through).
   void onDelivered(const PacketKey& key)
   {
@@ -237,6 +254,11 @@ public:
     }
     if (!f.holding && !repairable(a.flow, a.ack, now)) {
       ++m_counters.forwardedNotRepairable;
+      ++f.dupsForwarded;
+      return AckVerdict::Forward;
+    }
+    if (!f.holding && !m_options.holdLocalDrops && localDrop(a.flow, a.ack)) {
+      ++m_counters.forwardedLocalDrop;
       ++f.dupsForwarded;
       return AckVerdict::Forward;
     }
@@ -318,8 +340,16 @@ public:
     return s.stalled > 0 || (s.repairAt && now - *s.repairAt < m_options.holdTimeout);
   }
 
+  /// True when the edge's own queue dropped the segment of `flow` starting at `seq`.
+  bool localDrop(const FlowId& flow, uint32_t seq) const
+  {
+    auto it = m_segments.find(SegmentId{flow, seq});
+    return it != m_segments.end() && it->second.localDrop;
+  }
+
   /// True unless the SACK blocks of `a` show a hole (the byte after a block with another block
-  /// above it) that does not start a repairable segment of the flow.
+  /// above it) that does not start a repairable segment of the flow, or (unless holdLocalDrops)
+  /// starts one the edge's own queue dropped.
   bool sackGapsRepairable(const HostAck& a, TimePoint now) const
   {
     if (a.blocks.size() < 2)
@@ -335,7 +365,9 @@ public:
         std::swap(above[j - 1], above[j]);
     for (size_t i = 0; i + 1 < n; ++i) {
       uint32_t missing = above[i].right;
-      if (seqAfter(above[i + 1].left, missing) && !repairable(a.flow, missing, now))
+      if (seqAfter(above[i + 1].left, missing) &&
+          (!repairable(a.flow, missing, now) ||
+           (!m_options.holdLocalDrops && localDrop(a.flow, missing))))
         return false;
     }
     return true;
@@ -359,6 +391,7 @@ private:
   {
     uint32_t stalled = 0;             ///< clones of it in the buffer
     std::optional<TimePoint> repairAt; ///< last edge retransmission or copy
+    bool localDrop = false;           ///< the edge's own queue dropped it
   };
   struct Flow
   {

@@ -61,6 +61,7 @@ std::vector<ParamSpec> commonParams(const Defaults& d)
     {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding"},
     {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips"},
     {"DupAckSackGaps", ParamType::Bool, "true", "", "let duplicate ACKs through whose SACK blocks show a hole A cannot repair"},
+    {"DupAckLocalDrops", ParamType::Bool, "false", "", "hold duplicate ACKs also for packets A's own RED queue dropped (false: hosts see A's congestion)"},
     {"WanLoss", ParamType::String, d.wanLoss, "", "artificial WAN loss on the DCI", {"none", "non-cooperative", "cooperative"}},
     {"LossRate", ParamType::Double, num(d.lossRate), "", "p: share of DCI traffic the WAN drops"},
     {"HostEcn", ParamType::Bool, "false", "", "hosts negotiate ECN (the paper does not change the hosts)"},
@@ -208,7 +209,8 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
     net->interceptor = CreateObjectWithAttributes<AckInterceptor>(
       "Allowance", UintegerValue(static_cast<uint32_t>(p.getInt("DupAckAllowance"))),
       "HoldTimeout", TimeValue(NanoSeconds(static_cast<int64_t>(p.getDouble("DupAckHold") * 1e6))),
-      "CheckSackGaps", BooleanValue(p.getBool("DupAckSackGaps")));
+      "CheckSackGaps", BooleanValue(p.getBool("DupAckSackGaps")),
+      "HoldLocalDrops", BooleanValue(p.getBool("DupAckLocalDrops")));
     net->interceptor->Install(net->qdisc,
                               DynamicCast<PointToPointNetDevice>(net->topo->dci.Get(0)));
   }
@@ -308,6 +310,7 @@ void edgeMetrics(RunContext& ctx, Net& net)
     m["edge_dupacks_not_repairable"] = x.forwardedNotRepairable;
     m["edge_dupacks_after_release"] = x.forwardedReleasedHole;
     m["edge_dupacks_sack_gap"] = x.forwardedSackGap;
+    m["edge_dupacks_local_drop"] = x.forwardedLocalDrop;
     m["edge_dupacks_flushed"] = x.flushed;
     m["edge_dupack_holes_flushed"] = x.holesFlushed;
     m["edge_dupacks_held"] = x.held;

@@ -309,6 +309,42 @@ TEST(DupAckInterceptor, SackGapCheckCanBeTurnedOff)
   EXPECT_TRUE(f.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
 }
 
+TEST(DupAckInterceptor, HolesFromTheEdgesOwnQueueAreLeftToTheHostByDefault)
+{
+  // segment 5 was selected, then dropped by A's own RED queue: a congestion signal
+  Fixture f;
+  f.x.onStored(segment(5));
+  f.x.onLocalDrop(segment(5));
+  EXPECT_TRUE(f.x.repairable(Flow, segment(5).seq, at(1ms))); // A still resends it
+  f.held(ackOf(5, false), 1ms, 0);
+  for (int i = 1; i < 6; ++i)
+    EXPECT_FALSE(f.held(ackOf(5, true), 1ms, i));
+  EXPECT_EQ(f.x.counters().forwardedLocalDrop, 5u);
+  EXPECT_EQ(f.x.counters().held, 0u);
+
+  // a SACK gap at a locally dropped segment ends a hold of a WAN loss below it
+  Fixture g;
+  g.x.onStored(segment(5));
+  g.x.onStored(segment(8));
+  g.x.onLocalDrop(segment(8));
+  g.held(ackOf(5, false), 1ms, 0);
+  g.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  g.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  EXPECT_FALSE(g.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
+  EXPECT_EQ(g.x.counters().forwardedSackGap, 1u);
+
+  // with holdLocalDrops they are held like WAN losses
+  auto o = opts();
+  o.holdLocalDrops = true;
+  Fixture h(o);
+  h.x.onStored(segment(5));
+  h.x.onLocalDrop(segment(5));
+  h.held(ackOf(5, false), 1ms, 0);
+  h.held(ackOf(5, true), 1ms, 1);
+  h.held(ackOf(5, true), 1ms, 2);
+  EXPECT_TRUE(h.held(ackOf(5, true), 1ms, 3));
+}
+
 TEST(DupAckInterceptor, AllowanceZeroHoldsEveryDuplicate)
 {
   Fixture f(opts(0));
