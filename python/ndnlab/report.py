@@ -84,17 +84,26 @@ def results_table(df, by, metric_names, exp, mapping, notes, spec=None):
 
 def wide_table(df, by, metric_names, exp, mapping, spec=None):
     """One row per group: the number of runs, then per metric the mean with its 95% CI
-    half-width ("mean ± ci") and, with a paper experiment, the paper's value beside it."""
+    half-width ("mean ± ci") and, where the paper experiment has a number for that metric,
+    the paper's value beside it."""
     params = df.attrs.get("params", [])
     metric_columns = df.attrs.get("metrics", [])
+    groups = _groups(df, by, spec)
+    refs = {}
+    for key, group in groups:
+        group_params = data.constant_values(group, params)
+        for metric in metric_names:
+            if exp is not None:
+                refs[key, metric] = paper.best_reference(exp, metric, metric_columns,
+                                                         group_params, mapping)
+    with_paper = [m for m in metric_names if any(refs.get((k, m)) for k, _ in groups)]
     header = list(by) + ["n"]
     for metric in metric_names:
         header.append(metric)
-        if exp is not None:
+        if metric in with_paper:
             header.append(f"paper {metric}")
     rows, matched = [], 0
-    for key, group in _groups(df, by, spec):
-        group_params = data.constant_values(group, params)
+    for key, group in groups:
         row = [data.fmt(v) for v in key] + [str(len(group))]
         for metric in metric_names:
             values = [float(v) for v in group[metric] if is_number(v)]
@@ -104,8 +113,8 @@ def wide_table(df, by, metric_names, exp, mapping, spec=None):
                            else data.fmt(mean))
             else:
                 row.append("-")
-            if exp is not None:
-                ref = paper.best_reference(exp, metric, metric_columns, group_params, mapping)
+            if metric in with_paper:
+                ref = refs.get((key, metric))
                 matched += ref is not None
                 row.append("" if ref is None else data.fmt(ref.value))
         rows.append(row)

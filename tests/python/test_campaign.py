@@ -278,8 +278,9 @@ def test_report_wide_has_one_row_per_group(fig1, tmp_path):
     assert report_cli.main([str(spec), "--wide", "--metrics", "goodput_mbps,retransmissions",
                             "-o", str(path)]) == 0
     text = path.read_text()
-    assert ("| Standard | Consumer | n | goodput_mbps | paper goodput_mbps | retransmissions "
-            "| paper retransmissions |") in text
+    # a paper column only beside the metrics the paper has numbers for
+    assert "| Standard | Consumer | n | goodput_mbps | paper goodput_mbps | retransmissions |" \
+        in text
     rows = [line for line in text.splitlines() if line.startswith("| 802.11")]
     assert len(rows) == 4
     df = load_results(spec)
@@ -288,7 +289,7 @@ def test_report_wide_has_one_row_per_group(fig1, tmp_path):
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[2] == "2"
     assert float(cells[3].split(" ± ")[0]) == pytest.approx(ours["goodput_mbps"].mean(), rel=1e-3)
-    assert cells[4] == "18.6" and cells[6] == ""
+    assert cells[4] == "18.6" and len(cells) == 6
 
 
 def test_console_scripts_and_front_door(fig1):
