@@ -89,10 +89,9 @@ runGet(int argc, char** argv)
     ->capture_default_str();
   app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");
   app.add_flag("--disable-cwa", f.control.disableCwa, "Disable Conservative Window Adaptation");
-  f.control.hystart = true; // the tool's default; ndncatchunks (and the ns-3 consumer) have none
   app.add_flag("--hystart,!--no-hystart", f.control.hystart,
                "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow "
-               "(default on; --no-hystart behaves like ndncatchunks)");
+               "(off by default, like ndncatchunks)");
   app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")->capture_default_str();
   app.add_option("--aimd-beta", f.window.aimd.beta, "AIMD multiplicative decrease factor")->capture_default_str();
   app.add_flag("--reset-cwnd-to-init", f.window.aimd.resetToInit, "AIMD: reset the window to --init-cwnd on loss");
