@@ -559,6 +559,31 @@ std::vector<ConfigKey> buildKeys()
                           "a face's bundle encoder and decoder forget a prefix unused this long",
                           [](O& o) -> auto& { return o.faceSystem.bundleEntryLifetime; },
                           std::chrono::milliseconds(1)));
+  k.push_back(boolKey("face_system.link", "bundle_loss_detection",
+                      "beyond BLEnD: re-request a prefix's unanswered bundled range when its Data stall "
+                      "(inter-Data gap and link round-trip estimates)",
+                      [](O& o) -> auto& { return o.faceSystem.bundleLossDetection; }));
+  k.push_back(floatKey("face_system.link", "bundle_gap_k",
+                       "loss detection: stall threshold = mean + k x mean deviation of the inter-Data gaps",
+                       [](O& o) -> auto& { return o.faceSystem.bundleGapK; }, 0.0, 1000.0));
+  k.push_back(durationKey("face_system.link", "bundle_gap_min",
+                          "loss detection: lower bound of the stall threshold",
+                          [](O& o) -> auto& { return o.faceSystem.bundleGapMin; },
+                          std::chrono::microseconds(1)));
+  k.push_back(intKey("face_system.link", "bundle_max_recoveries",
+                     "loss detection: recovery bundles per stall (the wait doubles after each)",
+                     [](O& o) -> auto& { return o.faceSystem.bundleMaxRecoveries; }, 0, 64));
+  k.push_back(boolKey("face_system.link", "bundle_dynamic_interval",
+                      "beyond BLEnD: bundles of ceil(cwnd x bundle_cwnd_share) Interests within "
+                      "[bundle_interval_min, bundle_interval] instead of min(cwnd, bundle_interval)",
+                      [](O& o) -> auto& { return o.faceSystem.bundleDynamicInterval; }));
+  k.push_back(intKey("face_system.link", "bundle_interval_min",
+                     "dynamic interval: smallest bundle when the window allows it",
+                     [](O& o) -> auto& { return o.faceSystem.bundleIntervalMin; }, 1,
+                     static_cast<int64_t>(lp::MaxBundleSpan)));
+  k.push_back(floatKey("face_system.link", "bundle_cwnd_share",
+                       "dynamic interval: share of the consumer's window one bundle stands for",
+                       [](O& o) -> auto& { return o.faceSystem.bundleCwndShare; }, 0.01, 1.0));
 
   // [limits]
   k.push_back(intKey("limits", "reassembly_max_bytes",

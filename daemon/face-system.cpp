@@ -80,6 +80,13 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
   o.bundleInterval = m_options.bundleInterval;
   o.bundleMaxEntries = m_options.bundleMaxEntries;
   o.bundleEntryLifetime = m_options.bundleEntryLifetime;
+  o.bundleLossDetection = m_options.bundleLossDetection;
+  o.bundleGapK = m_options.bundleGapK;
+  o.bundleGapMin = m_options.bundleGapMin;
+  o.bundleMaxRecoveries = m_options.bundleMaxRecoveries;
+  o.bundleDynamicInterval = m_options.bundleDynamicInterval;
+  o.bundleIntervalMin = m_options.bundleIntervalMin;
+  o.bundleCwndShare = m_options.bundleCwndShare;
   switch (t.kind()) {
     case TransportKind::UnixStream:
     case TransportKind::Tcp:

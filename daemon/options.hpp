@@ -72,6 +72,15 @@ struct FaceSystemOptions
   uint32_t bundleInterval = face::LinkServiceOptions{}.bundleInterval;
   size_t bundleMaxEntries = face::LinkServiceOptions{}.bundleMaxEntries;
   Duration bundleEntryLifetime = face::LinkServiceOptions{}.bundleEntryLifetime;
+  /// Beyond the paper (VI-B): encoder-side loss detection from the inter-Data gap, and the
+  /// dynamic bundle interval (face::LinkServiceOptions has the meaning of each).
+  bool bundleLossDetection = face::LinkServiceOptions{}.bundleLossDetection;
+  double bundleGapK = face::LinkServiceOptions{}.bundleGapK;
+  Duration bundleGapMin = face::LinkServiceOptions{}.bundleGapMin;
+  uint32_t bundleMaxRecoveries = face::LinkServiceOptions{}.bundleMaxRecoveries;
+  bool bundleDynamicInterval = face::LinkServiceOptions{}.bundleDynamicInterval;
+  uint32_t bundleIntervalMin = face::LinkServiceOptions{}.bundleIntervalMin;
+  double bundleCwndShare = face::LinkServiceOptions{}.bundleCwndShare;
 };
 
 /// [limits]: memory bounds not covered by [tables].

@@ -31,6 +31,10 @@ struct BundleTag
 {
   bool retransmission = false;
   uint32_t cwnd = 1;
+  /// Set (never on the wire) on Interests a bundle decoder hands up: `cwnd` is then the span
+  /// of the decoded bundle, not a consumer's window, and a further hop re-bundles that span
+  /// whole (the dynamic interval does not cut it).
+  bool decoded = false;
 
   bool operator==(const BundleTag&) const = default;
 };

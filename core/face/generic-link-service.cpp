@@ -27,6 +27,13 @@ lp::InterestBundlerOptions bundlerOptions(const LinkServiceOptions& o)
   b.bundleInterval = o.bundleInterval;
   b.maxEntries = o.bundleMaxEntries;
   b.entryLifetime = o.bundleEntryLifetime;
+  b.lossDetection = o.bundleLossDetection;
+  b.gapK = o.bundleGapK;
+  b.gapMin = o.bundleGapMin;
+  b.maxRecoveries = o.bundleMaxRecoveries;
+  b.dynamicInterval = o.bundleDynamicInterval;
+  b.intervalMin = o.bundleIntervalMin;
+  b.cwndShare = o.bundleCwndShare;
   return b;
 }
 
@@ -55,6 +62,8 @@ GenericLinkService::~GenericLinkService()
 {
   if (m_readyTimer != 0)
     m_env.timers().cancel(m_readyTimer);
+  if (m_recoveryTimer != 0)
+    m_env.timers().cancel(m_recoveryTimer);
 }
 
 void GenericLinkService::attach(Transport& transport)
@@ -126,9 +135,47 @@ void GenericLinkService::sendInterest(const Interest& interest, EndpointId endpo
       ++m_counters.nOutBundles;
       m_env.emit(TraceEvent{.kind = "bundle_out", .face = m_faceId,
                             .value = static_cast<int64_t>(d.header.endSeq - d.header.startSeq + 1)});
+      if (!d.header.isSingle())
+        armRecoveryTimer(true);
     }
   }
   sendNetPacket(std::move(header), interest.wireEncode(), endpoint);
+}
+
+void GenericLinkService::armRecoveryTimer(bool mayBeEarlier)
+{
+  if (!m_options.bundleLossDetection)
+    return;
+  if (m_recoveryTimer != 0 && !mayBeEarlier)
+    return;
+  std::optional<TimePoint> at = m_bundleEncoder.nextDeadline(m_env.now());
+  if (!at)
+    return; // an armed timer finds nothing due and is not re-armed
+  if (m_recoveryTimer != 0) {
+    if (m_recoveryAt <= *at)
+      return;
+    m_env.timers().cancel(m_recoveryTimer);
+  }
+  m_recoveryAt = std::max(*at, m_env.now());
+  m_recoveryTimer = m_env.timers().schedule(m_recoveryAt - m_env.now(), [this] {
+    m_recoveryTimer = 0;
+    sendRecoveries();
+  });
+}
+
+void GenericLinkService::sendRecoveries()
+{
+  if (isBundlingActive()) {
+    for (lp::BundleEncoder::Recovery& r : m_bundleEncoder.takeRecoveries(m_env.now())) {
+      ++m_counters.nOutBundleRecoveries;
+      m_env.emit(TraceEvent{.kind = "bundle_recovery", .face = m_faceId,
+                            .value = static_cast<int64_t>(r.header.endSeq - r.header.startSeq + 1)});
+      lp::LpPacket header;
+      header.bundle = r.header;
+      sendNetPacket(std::move(header), r.interest.wireEncode(), 0);
+    }
+  }
+  armRecoveryTimer(false);
 }
 
 void GenericLinkService::sendData(const Data& data, EndpointId endpoint)
@@ -375,7 +422,7 @@ void GenericLinkService::receiveBundle(const lp::BundleHeader& bundle, Interest&
   const uint64_t count = out.last - out.first + 1;
   m_env.emit(TraceEvent{.kind = "bundle_in", .face = m_faceId, .value = static_cast<int64_t>(count)});
   if (!interest.tags.bundle)
-    interest.tags.bundle = BundleTag{bundle.isSingle(), static_cast<uint32_t>(count)};
+    interest.tags.bundle = BundleTag{bundle.isSingle(), static_cast<uint32_t>(count), true};
   for (uint64_t k = 0; k < count; ++k) {
     const uint64_t seq = out.first + k;
     if (seq == bundle.startSeq) {
@@ -425,6 +472,10 @@ void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wi
     if (tags.congestionMark == 0)
       tags.congestionMark = 1;
     ++m_counters.nReceiveCongestionMarked;
+  }
+  if (isBundlingActive() && m_options.bundleLossDetection) {
+    m_bundleEncoder.onIncomingData(data->name(), m_env.now());
+    armRecoveryTimer(false);
   }
   if (isBundlingActive() && m_bundleEncoder.isAhead(data->name(), m_env.now())) {
     // A bundle asked for it and the consumer's Interest has not come down yet: handed up now,

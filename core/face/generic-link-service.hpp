@@ -17,6 +17,9 @@
 //        reached this face is held, and handed up (on the next timer turn) when that Interest
 //        comes down and is absorbed, so the forwarder finds its PIT entry
 //     -> onReceiveInterest / onReceiveData / onReceiveNack
+// Loss detection (bundleLossDetection, encoder active): every Data received is a gap sample of
+// its prefix; one timer per face fires at the encoder's next stall deadline and sends the
+// recovery bundles due (trace event bundle_recovery, counter nOutBundleRecoveries).
 //
 // Tags on the wire: BundleTag (880) is read on every face and written only with
 // emitBundleTag (an application's face to its forwarder). Interests handed up from a bundle
@@ -95,6 +98,11 @@ private:
                      EndpointId endpoint);
   void receiveData(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
   void receiveNack(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
+  /// Loss detection: arms the recovery timer for the encoder's next deadline when none is
+  /// armed, or when `mayBeEarlier` (a bundle was just sent) and that deadline is earlier.
+  void armRecoveryTimer(bool mayBeEarlier);
+  /// Loss detection: sends the recovery bundles due now, then re-arms.
+  void sendRecoveries();
 
   /// Counts, logs and traces one drop. `reason` must have static storage (a literal or a
   /// reasonName()); `detail` and a non-zero `tlvType` are only logged.
@@ -115,6 +123,8 @@ private:
   std::deque<EarlyData> m_early;  ///< oldest first, at most MaxEarlyData
   std::deque<EarlyData> m_ready;  ///< released, handed up by m_readyTimer
   TimerId m_readyTimer = 0;
+  TimerId m_recoveryTimer = 0;    ///< loss detection: fires at m_recoveryAt
+  TimePoint m_recoveryAt{};
   // congestion marking state: TimePoint::max() = not in a congestion incident
   TimePoint m_nextMarkTime = TimePoint::max();
   uint64_t m_nMarkedInIncident = 0;

@@ -57,6 +57,23 @@ struct LinkServiceOptions
   size_t bundleMaxEntries = 256;
   /// A prefix unused for this long is forgotten by the encoder and the decoder.
   Duration bundleEntryLifetime = std::chrono::seconds(10);
+  /// Encoder-side loss detection (BLEnD VI-B): when a prefix's Data stall (no Data for the
+  /// inter-Data gap estimate after the last Data, nor for the link round-trip estimate after
+  /// the last bundle), re-request what its bundles asked for beyond the last Data.
+  bool bundleLossDetection = false;
+  /// Loss detection: stall threshold = mean + bundleGapK x mean deviation of the gaps.
+  double bundleGapK = 4;
+  /// Loss detection: lower bound of the stall threshold.
+  Duration bundleGapMin = std::chrono::milliseconds(10);
+  /// Loss detection: recovery bundles per stall (the wait doubles after each).
+  uint32_t bundleMaxRecoveries = 3;
+  /// Dynamic bundle interval: bundles of ceil(cwnd x bundleCwndShare) Interests within
+  /// [bundleIntervalMin, bundleInterval] (never above cwnd) instead of min(cwnd, bundleInterval).
+  bool bundleDynamicInterval = false;
+  /// Dynamic interval: smallest bundle when the window allows it.
+  uint32_t bundleIntervalMin = 4;
+  /// Dynamic interval: share of the consumer's window one bundle stands for, (0, 1].
+  double bundleCwndShare = 0.5;
   /// Emit the consumer's BundleTag as an NDNLPv2 field (880) on outgoing Interests: the
   /// application side of an app-to-forwarder face. Forwarders leave it off, so the tag never
   /// leaves a node on any other face.
@@ -93,6 +110,7 @@ public:
     uint64_t nInDataEarly = 0;        ///< Data that arrived before the Interest it answers left the
                                       ///< forwarder (a bundle asked for it): held, handed up with it
     uint64_t nInDataEarlyExpired = 0; ///< of those, dropped unasked (hold time or bound)
+    uint64_t nOutBundleRecoveries = 0; ///< recovery bundles sent by loss detection (not in nOutBundles)
   };
 
   virtual ~LinkService() = default;

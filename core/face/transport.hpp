@@ -68,6 +68,8 @@ public:
   FacePersistency persistency() const { return m_persistency; }
   void setPersistency(FacePersistency p) { m_persistency = p; }
   LinkType linkType() const { return m_linkType; }
+  /// Changes the NFD link type (e.g. ad hoc for a wireless relay's face); before traffic flows.
+  void setLinkType(LinkType t) { m_linkType = t; }
   Medium medium() const { return m_medium; }
   void setMedium(Medium m) { m_medium = m; }
   ssize_t mtu() const { return m_mtu; }

@@ -1,6 +1,7 @@
 #include "core/lp/interest-bundler.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ndnlab::lp {
 
@@ -154,11 +155,156 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
     m_table.find(key, now, true);
   }
   e->maxSeen = std::max(e->maxSeen.value_or(seq), seq);
-  const uint64_t n = std::min<uint64_t>(std::max<uint32_t>(tag->cwnd, 1), e->interval);
+  const uint64_t n = bundleSpan(tag->cwnd, e->interval, tag->decoded);
   const uint64_t end = seq > UINT64_MAX - (n - 1) ? UINT64_MAX : seq + (n - 1);
+  if (m_options.lossDetection) {
+    if (!isOutstanding(*e)) // the pipe was drained: the gap starts with this bundle
+      e->gapStart = now;
+    if (e->last == std::nullopt)
+      e->origin = seq;
+    e->last = interest;
+    e->lastBundleAt = now;
+    if (e->inFlight.size() >= MaxInFlightSamples)
+      e->inFlight.pop_front();
+    e->inFlight.emplace_back(seq, now);
+  }
   e->start = seq;
   e->end = end;
   return {Action::Send, BundleHeader{seq, end, e->flow}};
+}
+
+uint64_t BundleEncoder::bundleSpan(uint32_t cwnd, uint32_t bi, bool decoded) const
+{
+  const uint64_t w = std::max<uint32_t>(cwnd, 1);
+  if (!m_options.dynamicInterval || decoded) // a decoded bundle's span is re-bundled whole
+    return std::min<uint64_t>(w, bi);
+  const uint64_t hi = std::max<uint32_t>(bi, 1);
+  const uint64_t lo = std::clamp<uint64_t>(m_options.intervalMin, 1, hi);
+  const double share = std::clamp(m_options.cwndShare, 0.0, 1.0);
+  const auto want = static_cast<uint64_t>(std::ceil(static_cast<double>(w) * share));
+  return std::min(w, std::clamp(want, lo, hi));
+}
+
+bool BundleEncoder::isOutstanding(const detail::BundleStateTable::Entry& e)
+{
+  return e.last.has_value() && (!e.maxData || *e.maxData < e.end);
+}
+
+Duration BundleEncoder::threshold(const detail::BundleStateTable::Entry& e) const
+{
+  Duration t = m_options.gapMin;
+  if (e.hasGap) {
+    const auto dev = std::chrono::duration_cast<Duration>(e.gapDev * m_options.gapK);
+    t = std::max(t, e.gapMean + dev);
+  }
+  return t;
+}
+
+Duration BundleEncoder::rttThreshold(const detail::BundleStateTable::Entry& e) const
+{
+  if (!e.hasRtt)
+    return m_options.gapMin * 10;
+  const auto dev = std::chrono::duration_cast<Duration>(e.rttDev * m_options.gapK);
+  return std::max(m_options.gapMin, e.rttMean + dev);
+}
+
+TimePoint BundleEncoder::deadline(const detail::BundleStateTable::Entry& e) const
+{
+  // no Data for a gap after the last Data, and none for a round trip after the last bundle;
+  // the wait doubles after each recovery of the same stall
+  const int64_t backoff = int64_t{1} << std::min<uint32_t>(e.recoveries, 16);
+  return std::max(e.gapStart + threshold(e) * backoff, e.lastBundleAt + rttThreshold(e) * backoff);
+}
+
+namespace {
+
+/// RFC 6298 moving average (gain 1/8) and mean deviation (gain 1/4).
+void sampleInto(Duration s, Duration& mean, Duration& dev, bool& has)
+{
+  if (!has) {
+    mean = s;
+    dev = s / 2;
+    has = true;
+    return;
+  }
+  const Duration err = s > mean ? s - mean : mean - s;
+  dev = (dev * 3 + err) / 4;
+  mean = (mean * 7 + s) / 8;
+}
+
+} // namespace
+
+void BundleEncoder::onIncomingData(const Name& dataName, TimePoint now)
+{
+  if (!m_options.lossDetection)
+    return;
+  std::optional<SegmentedName> seg = splitSegment(dataName);
+  if (!seg)
+    return;
+  detail::BundleStateTable::Entry* e = m_table.find(asChars(seg->prefix), now, false);
+  if (e == nullptr || !e->last)
+    return;
+  if (isOutstanding(*e)) // a gap sample: since the previous Data, or since the bundle that reopened the pipe
+    sampleInto(now - e->gapStart, e->gapMean, e->gapDev, e->hasGap);
+  // a round-trip sample when this is the first segment of a bundle in flight
+  while (!e->inFlight.empty() && e->inFlight.front().first <= seg->seq) {
+    if (e->inFlight.front().first == seg->seq)
+      sampleInto(now - e->inFlight.front().second, e->rttMean, e->rttDev, e->hasRtt);
+    e->inFlight.pop_front();
+  }
+  e->gapStart = now;
+  e->recoveries = 0;
+  e->maxData = std::max(e->maxData.value_or(seg->seq), seg->seq);
+}
+
+std::optional<TimePoint> BundleEncoder::nextDeadline(TimePoint now)
+{
+  std::optional<TimePoint> next;
+  if (!m_options.lossDetection || m_options.maxRecoveries == 0)
+    return next;
+  m_table.forEachLive(now, [&](std::string_view, detail::BundleStateTable::Entry& e) {
+    if (!isOutstanding(e) || e.recoveries >= m_options.maxRecoveries)
+      return;
+    const TimePoint d = deadline(e);
+    if (!next || d < *next)
+      next = d;
+  });
+  return next;
+}
+
+std::vector<BundleEncoder::Recovery> BundleEncoder::takeRecoveries(TimePoint now)
+{
+  std::vector<Recovery> out;
+  if (!m_options.lossDetection)
+    return out;
+  m_table.forEachLive(now, [&](std::string_view, detail::BundleStateTable::Entry& e) {
+    if (!isOutstanding(e) || e.recoveries >= m_options.maxRecoveries || deadline(e) > now)
+      return;
+    // [highest Data + 1, LES], at most MaxBundleSpan
+    uint64_t first = e.maxData ? *e.maxData + 1 : e.origin;
+    if (e.end - first >= MaxBundleSpan)
+      first = e.end - (MaxBundleSpan - 1);
+    e.flow = newFlow(); // the decoder restarts its entry at [first, LES]
+    Interest i = regenerateInterest(*e.last, first);
+    i.setNonce(m_rng.next32());
+    out.push_back(Recovery{std::move(i), BundleHeader{first, e.end, e.flow}});
+    ++e.recoveries;
+    e.gapStart = now;
+    e.lastBundleAt = now;
+    e.inFlight.clear(); // Karn: no round-trip samples across a recovery
+  });
+  return out;
+}
+
+std::optional<Duration> BundleEncoder::gapThreshold(const Name& name, TimePoint now)
+{
+  std::optional<SegmentedName> seg = splitSegment(name);
+  if (!seg)
+    return std::nullopt;
+  const detail::BundleStateTable::Entry* e = m_table.find(asChars(seg->prefix), now, false);
+  if (e == nullptr)
+    return std::nullopt;
+  return threshold(*e);
 }
 
 bool BundleEncoder::isAhead(const Name& dataName, TimePoint now)

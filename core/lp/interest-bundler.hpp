@@ -32,16 +32,36 @@
 // Both tables are bounded (maxEntries, least recently used forgotten first) and forget a prefix
 // unused for entryLifetime. The flow id in every header lets the decoder notice that the
 // encoder forgot or restarted a prefix, so the two tables need not expire in step.
+//
+// Beyond the paper (its section VI-B), both off by default:
+//   - loss detection: the encoder watches the Data of each prefix coming back on its face.
+//     While the bundles sent ask for segments beyond the highest Data seen (outstanding), each
+//     inter-Data gap is a sample of a moving average and deviation (RFC 6298 gains). When no
+//     Data comes for max(gapMin, mean + gapK x deviation) after the last Data, nor for the link
+//     round trip (sampled from bundle sent to its first Data, same estimator) after the last
+//     bundle sent, the bundle (or the Data) is taken as lost and the encoder re-requests the
+//     unanswered range [highest Data + 1, LES] in one recovery bundle. The recovery carries a new flow id, so the decoder regenerates the whole
+//     range whether the bundle or its Data were lost (a stale check would drop it otherwise),
+//     and the next bundles continue under that flow. The wait doubles after each recovery; at
+//     most maxRecoveries per stall. This removes the idle period of Fig. 6 (until the next
+//     bundle, or until the consumer's RTO when the window is stuck).
+//   - dynamic interval: a new bundle stands for min(cwnd, clamp(ceil(cwnd x cwndShare),
+//     intervalMin, BI)) Interests instead of min(cwnd, BI): with cwndShare < 1 every window is
+//     cut into several bundles, so a lost bundle is gap-filled by the next one of the same
+//     window, while BI, now a maximum, can be larger to save Interest frames. Interests a
+//     decoder regenerated (BundleTag::decoded, a relay) are re-bundled by min(span, BI).
 
 #include "core/codec/interest.hpp"
 #include "core/lp/packet.hpp"
 #include "core/runtime/env.hpp"
 
+#include <deque>
 #include <list>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace ndnlab::lp {
 
@@ -58,6 +78,22 @@ struct InterestBundlerOptions
   size_t maxEntries = 256;
   /// A prefix not used for this long is forgotten.
   Duration entryLifetime = std::chrono::seconds(10);
+  /// Encoder-side loss detection from the inter-Data gap (paper VI-B); off = the paper.
+  bool lossDetection = false;
+  /// Loss detection: a stall is a gap above mean + gapK x mean deviation of the samples.
+  double gapK = 4;
+  /// Loss detection: lower bound of the stall threshold (also the threshold before samples);
+  /// before the first round-trip sample a bundle is given 10 x gapMin.
+  Duration gapMin = std::chrono::milliseconds(10);
+  /// Loss detection: recovery bundles per stall (the wait doubles after each); 0 = none.
+  uint32_t maxRecoveries = 3;
+  /// Dynamic interval: bundles of ceil(cwnd x cwndShare) within [intervalMin, bundleInterval]
+  /// Interests (never above cwnd); off = min(cwnd, bundleInterval), the paper.
+  bool dynamicInterval = false;
+  /// Dynamic interval: smallest bundle (when cwnd allows), 1..bundleInterval.
+  uint32_t intervalMin = 4;
+  /// Dynamic interval: share of the consumer's window one bundle stands for, (0, 1].
+  double cwndShare = 0.5;
 };
 
 /// An Interest name split into <prefix, seq>: `prefix` is the TLV-VALUE of all components but
@@ -95,6 +131,22 @@ public:
     uint32_t flow = 0;
     /// Highest seq of a non-retransmitted Interest the encoder has seen (encoder only).
     std::optional<uint64_t> maxSeen;
+    // loss detection (encoder only)
+    uint64_t origin = 0;                ///< SS of the entry's first bundle
+    std::optional<uint64_t> maxData;    ///< highest seq whose Data came back
+    TimePoint gapStart{};               ///< last Data, or the bundle that reopened the pipe
+    Duration gapMean{0};                ///< moving average of the inter-Data gap
+    Duration gapDev{0};                 ///< its mean deviation
+    bool hasGap = false;                ///< gapMean/gapDev hold at least one sample
+    uint32_t recoveries = 0;            ///< recovery bundles since the last Data
+    std::optional<Interest> last;       ///< Interest of the last bundle sent (recovery template)
+    TimePoint lastBundleAt{};           ///< when the last bundle (or recovery) was sent
+    /// Bundles sent whose Data have not started to come back: <SS, sent at>, oldest first
+    /// (link round-trip samples: bundle sent -> Data SS).
+    std::deque<std::pair<uint64_t, TimePoint>> inFlight;
+    Duration rttMean{0};                ///< moving average of the link round trip
+    Duration rttDev{0};                 ///< its mean deviation
+    bool hasRtt = false;
   };
 
   BundleStateTable(size_t maxEntries, Duration lifetime);
@@ -105,6 +157,15 @@ public:
   /// entry beyond maxEntries.
   Entry& insert(std::string_view key, TimePoint now);
   size_t size() const { return m_map.size(); }
+  /// Calls fn(key, entry) for every entry not expired at `now`; does not refresh them.
+  template<typename Fn>
+  void forEachLive(TimePoint now, Fn&& fn)
+  {
+    for (auto& [key, node] : m_map) {
+      if (now - node.lastUsed < m_lifetime)
+        fn(std::string_view(key), node.entry);
+    }
+  }
   /// Entries forgotten because the table was full.
   uint64_t nEvicted() const { return m_nEvicted; }
 
@@ -157,6 +218,25 @@ public:
   /// consumer's Interest. Does not refresh the entry.
   bool isAhead(const Name& dataName, TimePoint now);
 
+  /// Loss detection: Data `dataName` came back on the face at `now` (samples the inter-Data
+  /// gap of its prefix). No effect with lossDetection off or for unknown prefixes.
+  void onIncomingData(const Name& dataName, TimePoint now);
+
+  /// A recovery bundle: send `interest` with `header` (a new flow; SS = the Interest's segment).
+  struct Recovery
+  {
+    Interest interest;
+    BundleHeader header;
+  };
+  /// Loss detection: the recovery bundles due at `now` (prefixes whose Data stalled), each
+  /// for the range its bundles requested beyond the highest Data seen. Call at nextDeadline().
+  std::vector<Recovery> takeRecoveries(TimePoint now);
+  /// Loss detection: the earliest time a recovery may be due; nullopt when no prefix has
+  /// outstanding bundled segments (or lossDetection is off). O(entries).
+  std::optional<TimePoint> nextDeadline(TimePoint now);
+  /// Stall threshold of the prefix of `name` now (tests, diagnostics); nullopt if unknown.
+  std::optional<Duration> gapThreshold(const Name& name, TimePoint now);
+
   /// New bundles use this BI (entries keep the BI they were created with until they expire).
   void setBundleInterval(uint32_t bi) { m_options.bundleInterval = bi; }
   const InterestBundlerOptions& options() const { return m_options; }
@@ -165,6 +245,17 @@ public:
 
 private:
   uint32_t newFlow();
+  /// Interests the new bundle of an entry with interval `bi` stands for, for window `cwnd`
+  /// (`decoded`: cwnd is the span of a bundle decoded on a previous hop).
+  uint64_t bundleSpan(uint32_t cwnd, uint32_t bi, bool decoded) const;
+  /// Outstanding: the bundles sent ask for segments beyond the highest Data seen.
+  static bool isOutstanding(const detail::BundleStateTable::Entry& e);
+  Duration threshold(const detail::BundleStateTable::Entry& e) const;
+  Duration rttThreshold(const detail::BundleStateTable::Entry& e) const;
+  /// Bundles remembered per prefix for round-trip samples.
+  static constexpr size_t MaxInFlightSamples = 64;
+  /// When the stall of an outstanding entry is declared.
+  TimePoint deadline(const detail::BundleStateTable::Entry& e) const;
 
   Rng& m_rng;
   InterestBundlerOptions m_options;

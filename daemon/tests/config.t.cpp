@@ -124,6 +124,13 @@ bundling = true
 bundle_interval = 10
 bundle_max_entries = 16
 bundle_entry_lifetime = "2s"
+bundle_loss_detection = true
+bundle_gap_k = 2.5
+bundle_gap_min = "3ms"
+bundle_max_recoveries = 5
+bundle_dynamic_interval = true
+bundle_interval_min = 8
+bundle_cwnd_share = 0.75
 [limits]
 reassembly_max_bytes = 1000000
 reassembly_timeout = "1s"

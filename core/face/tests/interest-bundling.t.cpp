@@ -266,8 +266,8 @@ TEST_F(BundlingTest, DecoderRegeneratesInOrderOnAnyFace)
     EXPECT_EQ(r.hopLimit(), uint8_t{7});
     ASSERT_TRUE(r.nonce());
     nonces.insert(*r.nonce());
-    // regenerated Interests carry a tag for a further wireless hop
-    EXPECT_EQ(r.tags.bundle, (BundleTag{false, 10}));
+    // regenerated Interests carry a tag for a further wireless hop, marked as decoded
+    EXPECT_EQ(r.tags.bundle, (BundleTag{false, 10, true}));
   }
   EXPECT_EQ(interests[0].nonce(), 0xABCD0001u); // the Interest on the wire is kept as is
   EXPECT_EQ(nonces.size(), 10u);                // distinct Nonces
@@ -313,7 +313,7 @@ TEST_F(BundlingTest, RetransmissionSingleIsHandedUpAsIs)
   ASSERT_EQ(interests.size(), 11u);
   EXPECT_EQ(segOf(interests[10].name()), 4u);
   EXPECT_EQ(interests[10].nonce(), 77u);
-  EXPECT_EQ(interests[10].tags.bundle, (BundleTag{true, 1}));
+  EXPECT_EQ(interests[10].tags.bundle, (BundleTag{true, 1, true}));
 }
 
 // --- two link services over a lossy wireless link ----------------------------------------------
@@ -336,7 +336,7 @@ struct LossyRun
   };
 
   static Result run(uint64_t seed, double loss, Duration jitter, uint64_t total, uint32_t bi,
-                    uint32_t window)
+                    uint32_t window, LinkServiceOptions consumerOpts = {.bundling = true})
   {
     ManualEnv env(seed);
     auto [a, b] = InternalTransport::makePair(env);
@@ -348,7 +348,8 @@ struct LossyRun
     auto tb = std::make_unique<ImpairedTransport>(env, std::move(b), imp);
     ta->setMedium(Medium::Wireless);
     tb->setMedium(Medium::Wireless);
-    GenericLinkService consumerLs(env, {.bundling = true, .bundleInterval = bi});
+    consumerOpts.bundleInterval = bi;
+    GenericLinkService consumerLs(env, consumerOpts);
     GenericLinkService producerLs(env, {});
     consumerLs.attach(*ta);
     producerLs.attach(*tb);
@@ -451,6 +452,90 @@ TEST(BundlingLossyLink, WithoutBundlingEveryInterestIsAFrame)
     ls.sendInterest(segInterest("/file", s, BundleTag{false, 20}));
   env.advance(std::chrono::milliseconds(1));
   EXPECT_EQ(received, 50);
+}
+
+// --- beyond the paper: loss detection (VI-B) -------------------------------------------------
+
+TEST_F(BundlingTest, LostBundleIsReRequestedOnTheFaceTimerLongBeforeAnRto)
+{
+  using namespace std::chrono_literals;
+  init({.bundling = true, .bundleInterval = 10, .bundleLossDetection = true, .bundleGapMin = 2ms},
+       Medium::Wireless);
+  for (uint64_t s = 0; s < 20; ++s) // bundles [0, 9] and [10, 19]; the second is lost
+    service->sendInterest(segInterest("/f", s, BundleTag{false, 20}));
+  ASSERT_EQ(transport->sent.size(), 2u);
+  const uint32_t flow = sentLp(0).bundle->flow;
+  for (uint64_t s = 0; s < 10; ++s) {
+    env.advance(1ms);
+    injectData("/f", s);
+  }
+  EXPECT_EQ(data.size(), 10u);
+  const TimePoint lastData = env.now();
+  while (transport->sent.size() == 2u && env.now() - lastData < 200ms)
+    env.advance(100us);
+  ASSERT_EQ(transport->sent.size(), 3u);
+  EXPECT_LE(env.now() - lastData, 10ms); // ndncatchunks' RTO is at least 200 ms
+  lp::LpPacket rec = sentLp(2);
+  ASSERT_TRUE(rec.bundle.has_value());
+  EXPECT_EQ(rec.bundle->startSeq, 10u);
+  EXPECT_EQ(rec.bundle->endSeq, 19u);
+  EXPECT_NE(rec.bundle->flow, flow);
+  auto i = Interest::decode(std::make_shared<const Buffer>(rec.fragment->begin(), rec.fragment->end()));
+  ASSERT_TRUE(i.ok());
+  EXPECT_EQ(segOf(i->name()), 10u);
+  EXPECT_EQ(i->lifetime(), std::chrono::milliseconds(2000)); // the bundle Interest's fields
+  EXPECT_EQ(counters().nOutBundleRecoveries, 1u);
+  EXPECT_EQ(counters().nOutBundles, 2u);
+  EXPECT_EQ(env.traceImpl.count("bundle_recovery"), 1u);
+
+  // the recovered Data stop the timer; nothing more goes out
+  for (uint64_t s = 10; s < 20; ++s) {
+    env.advance(1ms);
+    injectData("/f", s);
+  }
+  env.advance(1s);
+  EXPECT_EQ(transport->sent.size(), 3u);
+}
+
+TEST_F(BundlingTest, WithoutLossDetectionNothingIsReRequested)
+{
+  using namespace std::chrono_literals;
+  for (uint64_t s = 0; s < 20; ++s)
+    service->sendInterest(segInterest("/f", s, BundleTag{false, 20}));
+  injectData("/f", 0);
+  env.advance(10s);
+  EXPECT_EQ(transport->sent.size(), 2u);
+  EXPECT_EQ(counters().nOutBundleRecoveries, 0u);
+}
+
+TEST(BundlingLossyLink, LossDetectionDeliversEverySegmentWithFewerRetransmissions)
+{
+  using namespace std::chrono_literals;
+  const uint64_t total = 600;
+  uint64_t retxPlain = 0, retxDetect = 0, recoveries = 0;
+  Duration timePlain{}, timeDetect{};
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    for (double loss : {0.05, 0.2}) {
+      for (uint32_t window : {10u, 20u}) {
+        SCOPED_TRACE(testing::Message() << "seed=" << seed << " loss=" << loss << " window=" << window);
+        auto plain = LossyRun::run(seed, loss, 0ms, total, 15, window);
+        auto detect = LossyRun::run(seed, loss, 0ms, total, 15, window,
+                                    {.bundling = true, .bundleLossDetection = true, .bundleGapMin = 20ms});
+        ASSERT_TRUE(detect.finished) << detect.delivered.size() << " of " << total;
+        for (uint64_t s = 0; s < total; ++s)
+          EXPECT_EQ(detect.delivered[s], 1) << s;
+        retxPlain += plain.retransmissions;
+        retxDetect += detect.retransmissions;
+        timePlain += plain.elapsed;
+        timeDetect += detect.elapsed;
+        recoveries += detect.enc.nOutBundleRecoveries;
+      }
+    }
+  }
+  // the encoder recovers stalls 20 ms after the last Data instead of the consumer's 100 ms RTO
+  EXPECT_GT(recoveries, 0u);
+  EXPECT_LT(retxDetect, retxPlain);
+  EXPECT_LT(timeDetect, timePlain);
 }
 
 } // namespace

@@ -409,5 +409,260 @@ TEST(BundlerRoundTrip, InOrderStreamIsRegeneratedExactlyOnceAndInOrder)
   EXPECT_LT(frames, total / 10); // mostly BI-sized bundles
 }
 
+// --- beyond the paper: loss detection and dynamic interval (VI-B) ------------------------------
+
+using namespace std::chrono_literals;
+
+Name segName(std::string_view prefix, uint64_t seq)
+{
+  Name n(prefix);
+  n.appendSegment(seq);
+  return n;
+}
+
+InterestBundlerOptions withDetection(uint32_t bi)
+{
+  InterestBundlerOptions o = withBi(bi);
+  o.lossDetection = true;
+  o.gapMin = 2ms;
+  return o;
+}
+
+class LossDetectionTest : public ::testing::Test
+{
+protected:
+  BundleEncoder::Decision send(uint64_t seq, uint32_t cwnd, bool retx = false)
+  {
+    return enc.onOutgoingInterest(seg("/f", seq), tag(cwnd, retx), env.now());
+  }
+  /// Data first..last come back one per `gap`.
+  void data(uint64_t first, uint64_t last, Duration gap = 1ms)
+  {
+    for (uint64_t s = first; s <= last; ++s) {
+      env.advance(gap);
+      enc.onIncomingData(segName("/f", s), env.now());
+    }
+  }
+
+  ManualEnv env;
+  BundleEncoder enc{env.rng(), withDetection(10)};
+};
+
+TEST_F(LossDetectionTest, OffByDefault)
+{
+  BundleEncoder plain(env.rng(), withBi(10));
+  plain.onOutgoingInterest(seg("/f", 0), tag(20), env.now());
+  plain.onOutgoingInterest(seg("/f", 10), tag(20), env.now());
+  plain.onIncomingData(segName("/f", 0), env.now());
+  env.advance(10s);
+  EXPECT_EQ(plain.nextDeadline(env.now()), std::nullopt);
+  EXPECT_TRUE(plain.takeRecoveries(env.now()).empty());
+}
+
+TEST_F(LossDetectionTest, LostBundleIsReRequestedAfterAGapMuchShorterThanTheRto)
+{
+  // Fig. 6 with BI = 10 and a window of 20: bundles [0, 9] and [10, 19]; [10, 19] is lost.
+  BundleDecoder dec;
+  auto b0 = send(0, 20);
+  ASSERT_EQ(b0.action, Action::Send);
+  expectRange(dec.onIncomingBundle(seg("/f", 0), b0.header, 0, env.now()), 0, 9);
+  for (uint64_t s = 1; s <= 10; ++s) {
+    auto d = send(s, 20);
+    if (s == 10) {
+      EXPECT_EQ(d.header, (BundleHeader{10, 19, b0.header.flow})); // lost on the air
+    }
+  }
+  EXPECT_TRUE(enc.nextDeadline(env.now()).has_value());
+  data(0, 9); // one Data per ms
+  const TimePoint lastData = env.now();
+  // the consumer's window (11..19 absorbed) waits for Data that will never come
+  for (uint64_t s = 11; s <= 19; ++s)
+    EXPECT_EQ(send(s, 20).action, Action::Absorb);
+
+  std::optional<TimePoint> due = enc.nextDeadline(env.now());
+  ASSERT_TRUE(due.has_value());
+  // the stall threshold follows the 1 ms gaps: far below any RTO (ndncatchunks' minimum 200 ms)
+  EXPECT_GE(*due - lastData, 2ms);
+  EXPECT_LE(*due - lastData, 10ms);
+  env.advance(*due - env.now() - 1us);
+  EXPECT_TRUE(enc.takeRecoveries(env.now()).empty()); // not yet
+  env.advance(1us);
+  auto rec = enc.takeRecoveries(env.now());
+  ASSERT_EQ(rec.size(), 1u);
+  EXPECT_EQ(rec[0].header.startSeq, 10u);
+  EXPECT_EQ(rec[0].header.endSeq, 19u);
+  EXPECT_NE(rec[0].header.flow, b0.header.flow); // a new flow: decoded whatever the DIT holds
+  EXPECT_NE(rec[0].header.flow, 0u);
+  EXPECT_EQ(rec[0].interest.name(), segName("/f", 10));
+  EXPECT_NE(rec[0].interest.nonce(), seg("/f", 10).nonce());
+
+  // the decoder (PES = 9) regenerates the lost range
+  expectRange(dec.onIncomingBundle(rec[0].interest, rec[0].header, 0, env.now()), 10, 19);
+  // later bundles continue under the new flow, without gap fill
+  data(10, 19);
+  auto next = send(20, 20);
+  EXPECT_EQ(next.header, (BundleHeader{20, 29, rec[0].header.flow}));
+  expectRange(dec.onIncomingBundle(seg("/f", 20), next.header, 0, env.now()), 20, 29);
+}
+
+TEST_F(LossDetectionTest, LostDataOfADecodedBundleAreReRequestedToo)
+{
+  // the bundle arrived (PES = 19) but the tail of its Data was lost: the new flow makes the
+  // decoder regenerate the range instead of dropping the recovery as stale
+  BundleDecoder dec;
+  auto b0 = send(0, 10);
+  expectRange(dec.onIncomingBundle(seg("/f", 0), b0.header, 0, env.now()), 0, 9);
+  data(0, 6);
+  env.advance(1s);
+  auto rec = enc.takeRecoveries(env.now());
+  ASSERT_EQ(rec.size(), 1u);
+  EXPECT_EQ(rec[0].header.startSeq, 7u);
+  EXPECT_EQ(rec[0].header.endSeq, 9u);
+  expectRange(dec.onIncomingBundle(rec[0].interest, rec[0].header, 0, env.now()), 7, 9);
+}
+
+TEST_F(LossDetectionTest, NothingIsRecoveredWhileDataFlowOrWhenEverythingCameBack)
+{
+  send(0, 20);  // [0, 9]
+  send(10, 20); // [10, 19]
+  for (uint64_t s = 0; s <= 19; ++s) {
+    data(s, s);
+    EXPECT_TRUE(enc.takeRecoveries(env.now()).empty()) << s;
+  }
+  // every bundled segment came back: nothing outstanding, no deadline
+  EXPECT_EQ(enc.nextDeadline(env.now()), std::nullopt);
+  env.advance(1s);
+  EXPECT_TRUE(enc.takeRecoveries(env.now()).empty());
+  // retransmissions and untagged Interests do not make anything outstanding
+  send(5, 20, true);
+  EXPECT_EQ(enc.nextDeadline(env.now()), std::nullopt);
+}
+
+TEST_F(LossDetectionTest, ThresholdFollowsTheGapsAndTheFirstBundleWaitsForGapMin)
+{
+  send(0, 20);
+  // no sample yet: gapMin after the last Data, and 10 x gapMin after the bundle
+  EXPECT_EQ(enc.gapThreshold(segName("/f", 0), env.now()), 2ms);
+  EXPECT_EQ(*enc.nextDeadline(env.now()) - env.now(), 20ms);
+  // the first Data after 5 ms (the round trip of the first bundle) is the first sample
+  data(0, 0, 5ms);
+  EXPECT_EQ(enc.gapThreshold(segName("/f", 0), env.now()), 5ms + 4 * 2500us);
+  // steady 1 ms gaps pull the threshold down towards gapMin
+  send(10, 20);
+  send(20, 20);
+  data(1, 29, 1ms);
+  Duration steady = *enc.gapThreshold(segName("/f", 0), env.now());
+  EXPECT_LT(steady, 5ms);
+  EXPECT_GE(steady, 2ms);
+  // irregular gaps raise it
+  send(30, 20);
+  for (uint64_t s = 30; s <= 38; ++s)
+    data(s, s, s % 2 == 0 ? 1ms : 8ms);
+  EXPECT_GT(*enc.gapThreshold(segName("/f", 0), env.now()), steady);
+  EXPECT_EQ(enc.gapThreshold(segName("/g", 0), env.now()), std::nullopt);
+}
+
+TEST_F(LossDetectionTest, ABundleIsGivenALinkRoundTripBeforeItsDataAreOverdue)
+{
+  // round trips of 30 ms, Data 1 ms apart: a fresh bundle is not declared lost after a gap
+  // threshold, but after a round trip
+  for (uint64_t b = 0; b < 5; ++b) {
+    send(10 * b, 10); // [10b, 10b + 9], the pipe drained before
+    env.advance(29ms);
+    data(10 * b, 10 * b + 9, 1ms);
+  }
+  send(50, 10);
+  const TimePoint sent = env.now();
+  Duration wait = *enc.nextDeadline(env.now()) - sent;
+  EXPECT_GE(wait, 30ms);
+  EXPECT_LE(wait, 60ms);
+  env.advance(29ms);
+  EXPECT_TRUE(enc.takeRecoveries(env.now()).empty());
+  data(50, 50, 1ms); // on time
+  EXPECT_TRUE(enc.takeRecoveries(env.now()).empty());
+}
+
+TEST_F(LossDetectionTest, RecoveriesBackOffAndStopUntilDataComeBack)
+{
+  send(0, 5); // [0, 4]
+  TimePoint t0 = env.now();
+  std::vector<Duration> at;
+  for (int k = 0; k < 100 && at.size() < 10; ++k) {
+    std::optional<TimePoint> due = enc.nextDeadline(env.now());
+    if (!due)
+      break;
+    env.advance(*due - env.now());
+    auto rec = enc.takeRecoveries(env.now());
+    ASSERT_EQ(rec.size(), 1u);
+    EXPECT_EQ(rec[0].header.startSeq, 0u); // no Data at all: from the first bundle's start
+    EXPECT_EQ(rec[0].header.endSeq, 4u);
+    at.push_back(env.now() - t0);
+  }
+  // 10 x gapMin (no round-trip sample), then twice and four times as long; then
+  // maxRecoveries (3) is reached
+  ASSERT_EQ(at.size(), 3u);
+  EXPECT_EQ(at[0], 20ms);
+  EXPECT_EQ(at[1], 20ms + 40ms);
+  EXPECT_EQ(at[2], 20ms + 40ms + 80ms);
+  EXPECT_EQ(enc.nextDeadline(env.now()), std::nullopt);
+  // a Data resets the count
+  data(0, 1);
+  EXPECT_TRUE(enc.nextDeadline(env.now()).has_value());
+}
+
+TEST_F(LossDetectionTest, PrefixesAreWatchedSeparately)
+{
+  enc.onOutgoingInterest(seg("/a", 0), tag(5), env.now());
+  enc.onOutgoingInterest(seg("/b", 0), tag(5), env.now());
+  int recoveredB = 0;
+  for (int k = 0; k < 200; ++k) { // /a keeps flowing, /b is silent
+    env.advance(1ms);
+    enc.onIncomingData(segName("/a", k % 5), env.now());
+    if (k % 5 == 4)
+      enc.onOutgoingInterest(seg("/a", 5 + k), tag(5), env.now());
+    for (auto& r : enc.takeRecoveries(env.now())) {
+      EXPECT_EQ(r.interest.name().getPrefix(-1), Name("/b"));
+      ++recoveredB;
+    }
+  }
+  EXPECT_EQ(recoveredB, 3);
+}
+
+TEST(DynamicIntervalTest, BundlesTrackTheWindowWithinMinAndMax)
+{
+  ManualEnv env;
+  InterestBundlerOptions o = withBi(64);
+  o.dynamicInterval = true;
+  o.intervalMin = 4;
+  o.cwndShare = 0.5;
+  BundleEncoder enc(env.rng(), o);
+  uint64_t seq = 0;
+  auto span = [&](uint32_t cwnd) {
+    auto d = enc.onOutgoingInterest(seg("/f", seq), tag(cwnd), env.now());
+    EXPECT_EQ(d.action, Action::Send);
+    seq = d.header.endSeq + 1;
+    return d.header.endSeq - d.header.startSeq + 1;
+  };
+  EXPECT_EQ(span(40), 20u);  // half the window
+  EXPECT_EQ(span(41), 21u);  // rounded up
+  EXPECT_EQ(span(200), 64u); // BI is the maximum
+  EXPECT_EQ(span(6), 4u);    // intervalMin
+  EXPECT_EQ(span(3), 3u);    // never above the window
+  EXPECT_EQ(span(0), 1u);
+  // a decoded bundle (a relay) is re-bundled whole, up to BI
+  auto relayed = enc.onOutgoingInterest(seg("/r", 0), BundleTag{false, 30, true}, env.now());
+  EXPECT_EQ(relayed.header.endSeq, 29u);
+  // cwndShare 1 and intervalMin 1: the paper's min(cwnd, BI)
+  o.cwndShare = 1;
+  o.intervalMin = 1;
+  BundleEncoder paper(env.rng(), o);
+  BundleEncoder fixed(env.rng(), withBi(64));
+  for (uint32_t cwnd : {1u, 2u, 5u, 40u, 64u, 65u, 300u}) {
+    auto a = paper.onOutgoingInterest(seg("/p", 1000 * cwnd), tag(cwnd), env.now());
+    auto b = fixed.onOutgoingInterest(seg("/p", 1000 * cwnd), tag(cwnd), env.now());
+    EXPECT_EQ(a.header.endSeq, b.header.endSeq) << cwnd;
+  }
+}
+
 } // namespace
 } // namespace ndnlab::lp

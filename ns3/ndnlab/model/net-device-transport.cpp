@@ -56,7 +56,18 @@ NetDeviceTransport::GetTypeId()
                                           &NetDeviceTransport::getLinkTypeAttr),
                     ns3::MakeEnumChecker(static_cast<int>(LinkTypeChoice::Auto), "auto",
                                          static_cast<int>(LinkTypeChoice::Wired), "wired",
-                                         static_cast<int>(LinkTypeChoice::Wireless), "wireless"));
+                                         static_cast<int>(LinkTypeChoice::Wireless), "wireless"))
+      .AddAttribute("NfdLinkType",
+                    "NFD link type of the face: auto (point-to-point on point-to-point devices, else "
+                    "multi-access), multi-access, ad-hoc (packets may leave by the face they came in "
+                    "on: a wireless relay), point-to-point",
+                    ns3::EnumValue(static_cast<int>(NfdLinkTypeChoice::Auto)),
+                    ns3::MakeEnumAccessor(&NetDeviceTransport::setNfdLinkTypeAttr,
+                                          &NetDeviceTransport::getNfdLinkTypeAttr),
+                    ns3::MakeEnumChecker(static_cast<int>(NfdLinkTypeChoice::Auto), "auto",
+                                         static_cast<int>(NfdLinkTypeChoice::MultiAccess), "multi-access",
+                                         static_cast<int>(NfdLinkTypeChoice::AdHoc), "ad-hoc",
+                                         static_cast<int>(NfdLinkTypeChoice::PointToPoint), "point-to-point"));
   return tid;
 }
 
@@ -97,6 +108,20 @@ void NetDeviceTransport::SetLinkTypeChoice(LinkTypeChoice c)
   m_linkTypeChoice = c;
   bool wireless = c == LinkTypeChoice::Wireless || (c == LinkTypeChoice::Auto && isWifi(m_device));
   setMedium(wireless ? face::Medium::Wireless : face::Medium::Wired);
+}
+
+void NetDeviceTransport::setNfdLinkTypeAttr(int v)
+{
+  m_nfdLinkTypeChoice = static_cast<NfdLinkTypeChoice>(v);
+  switch (m_nfdLinkTypeChoice) {
+    case NfdLinkTypeChoice::Auto:
+      if (m_device)
+        setLinkType(m_device->IsPointToPoint() ? face::LinkType::PointToPoint : face::LinkType::MultiAccess);
+      break;
+    case NfdLinkTypeChoice::MultiAccess: setLinkType(face::LinkType::MultiAccess); break;
+    case NfdLinkTypeChoice::AdHoc: setLinkType(face::LinkType::AdHoc); break;
+    case NfdLinkTypeChoice::PointToPoint: setLinkType(face::LinkType::PointToPoint); break;
+  }
 }
 
 void NetDeviceTransport::findQueue()
@@ -153,7 +178,8 @@ ns3::Address NetDeviceTransport::destinationFor(face::EndpointId endpoint) const
       if (auto it = m_neighbours.find(endpoint); it != m_neighbours.end())
         return it->second;
     }
-    else if (m_neighbours.size() == 1) {
+    else if (m_neighbours.size() == 1 && linkType() != face::LinkType::AdHoc) {
+      // an ad hoc face's neighbours are never one peer: without a destination, broadcast
       return m_neighbours.begin()->second;
     }
   }

@@ -8,10 +8,14 @@
 //   an access point then get no 802.11 ACK and no retry).
 //   Addressing = unicast: frames go to the neighbour's MAC address, learned from the source
 //   address of received frames (802.11 ACK/retry on Wi-Fi). Until a neighbour is known, and
-//   whenever more than one has been heard on a multi-access device, frames are broadcast.
+//   whenever more than one has been heard on a multi-access device, frames are broadcast; on
+//   an ad hoc face (NfdLinkType ad-hoc) always, unless the link service names the destination.
 //   A non-zero EndpointId passed by the link service names the destination explicitly.
 // - LinkType = auto | wired | wireless sets Transport::medium() (auto: wireless on a
 //   WifiNetDevice, wired otherwise).
+// - NfdLinkType = auto | multi-access | ad-hoc | point-to-point sets Transport::linkType()
+//   (auto: point-to-point on point-to-point devices, else multi-access). ad-hoc lets the
+//   forwarder send an Interest or Data out of the face it came in on: a wireless relay.
 //
 // Properties: MTU = the device MTU; NFD link type point-to-point when the device is
 // point-to-point, else multi-access; scope non-local; persistency permanent.
@@ -51,6 +55,7 @@ inline constexpr uint16_t NdnEtherType = 0x8624;
 
 enum class Addressing : uint8_t { Broadcast = 0, Unicast = 1 };
 enum class LinkTypeChoice : uint8_t { Auto = 0, Wired = 1, Wireless = 2 };
+enum class NfdLinkTypeChoice : uint8_t { Auto = 0, MultiAccess = 1, AdHoc = 2, PointToPoint = 3 };
 
 class NetDeviceTransport final : public face::Transport, public ns3::ObjectBase
 {
@@ -85,6 +90,8 @@ private:
   void setAddressingAttr(int v) { m_addressing = static_cast<Addressing>(v); }
   int getLinkTypeAttr() const { return static_cast<int>(m_linkTypeChoice); }
   void setLinkTypeAttr(int v) { SetLinkTypeChoice(static_cast<LinkTypeChoice>(v)); }
+  int getNfdLinkTypeAttr() const { return static_cast<int>(m_nfdLinkTypeChoice); }
+  void setNfdLinkTypeAttr(int v);
 
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
   void receiveFromDevice(ns3::Ptr<ns3::NetDevice> device, ns3::Ptr<const ns3::Packet> packet,
@@ -100,6 +107,7 @@ private:
   bool m_isPpp = false;
   Addressing m_addressing = Addressing::Broadcast;
   LinkTypeChoice m_linkTypeChoice = LinkTypeChoice::Auto;
+  NfdLinkTypeChoice m_nfdLinkTypeChoice = NfdLinkTypeChoice::Auto;
   std::map<face::EndpointId, ns3::Address> m_neighbours;
   face::FaceId m_faceId = face::InvalidFaceId;
   Buffer m_rxBuffer;

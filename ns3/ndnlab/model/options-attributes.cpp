@@ -102,6 +102,24 @@ linkServiceFields()
                    NDNLAB_REF(o.bundleMaxEntries)),
     optionField<O>("LpBundleEntryLifetime", "The bundle encoder and decoder forget a prefix unused this long",
                    NDNLAB_REF(o.bundleEntryLifetime)),
+    optionField<O>("LpBundleLossDetection",
+                   "Beyond BLEnD: re-request a prefix's unanswered bundled range when its Data stall "
+                   "(inter-Data gap and link round-trip estimates)",
+                   NDNLAB_REF(o.bundleLossDetection)),
+    optionField<O>("LpBundleGapK", "Loss detection: stall threshold = mean + k x mean deviation of the gaps",
+                   NDNLAB_REF(o.bundleGapK)),
+    optionField<O>("LpBundleGapMin", "Loss detection: lower bound of the stall threshold",
+                   NDNLAB_REF(o.bundleGapMin)),
+    optionField<O>("LpBundleMaxRecoveries", "Loss detection: recovery bundles per stall (the wait doubles after each)",
+                   NDNLAB_REF(o.bundleMaxRecoveries)),
+    optionField<O>("LpBundleDynamicInterval",
+                   "Beyond BLEnD: bundles of ceil(cwnd x LpBundleCwndShare) Interests within "
+                   "[LpBundleIntervalMin, LpBundleInterval]",
+                   NDNLAB_REF(o.bundleDynamicInterval)),
+    optionField<O>("LpBundleIntervalMin", "Dynamic interval: smallest bundle when the window allows it",
+                   NDNLAB_REF(o.bundleIntervalMin)),
+    optionField<O>("LpBundleCwndShare", "Dynamic interval: share of the consumer's window one bundle stands for",
+                   NDNLAB_REF(o.bundleCwndShare)),
   };
   return fields;
 }

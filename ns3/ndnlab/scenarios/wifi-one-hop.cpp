@@ -6,6 +6,7 @@
 #include "ns3/ndnlab/helper/stack-helper.hpp"
 #include "ns3/ndnlab/helper/tracers.hpp"
 #include "ns3/ndnlab/helper/wifi-one-hop.hpp"
+#include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 
 #include <ns3/boolean.h>
@@ -20,31 +21,6 @@
 
 namespace ndnlab::sim::scenarios {
 namespace {
-
-/// BLEnD link-service counters of a node's NetDevice faces (link-service.hpp), summed.
-nlohmann::json
-bundleCounters(ns3::Ptr<ns3::Node> node)
-{
-  face::LinkService::Counters sum;
-  auto stack = node->GetObject<NdnStack>();
-  for (face::FaceId id : stack->GetNetDeviceFaces()) {
-    const auto& c = stack->GetFace(id)->linkService().counters();
-    sum.nOutBundles += c.nOutBundles;
-    sum.nOutInterestsAbsorbed += c.nOutInterestsAbsorbed;
-    sum.nInBundles += c.nInBundles;
-    sum.nInInterestsRegenerated += c.nInInterestsRegenerated;
-    sum.nInInterestsGapFilled += c.nInInterestsGapFilled;
-    sum.nInBundlesStale += c.nInBundlesStale;
-    sum.nInBundlesInvalid += c.nInBundlesInvalid;
-    sum.nInDataEarly += c.nInDataEarly;
-    sum.nInDataEarlyExpired += c.nInDataEarlyExpired;
-  }
-  return {{"bundles_out", sum.nOutBundles},        {"interests_absorbed", sum.nOutInterestsAbsorbed},
-          {"bundles_in", sum.nInBundles},          {"interests_regenerated", sum.nInInterestsRegenerated},
-          {"interests_gap_filled", sum.nInInterestsGapFilled}, {"bundles_stale", sum.nInBundlesStale},
-          {"bundles_invalid", sum.nInBundlesInvalid}, {"data_early", sum.nInDataEarly},
-          {"data_early_expired", sum.nInDataEarlyExpired}};
-}
 
 std::vector<ParamSpec>
 wifiParams()
@@ -66,13 +42,12 @@ wifiParams()
     {"Distance", ParamType::Double, "5", "m", "station to access point"},
     {"CsSize", ParamType::Int, "100", "packets",
      "Content Store capacity of both nodes (ndnSIM's default 100; one hop never needs more); 0 disables caching"},
-    {"BundleInterval", ParamType::Int, "0", "Interests",
-     "BLEnD bundle interval BI on both Wi-Fi faces (NdnStack LpBundling, LpBundleInterval), 0..256; "
-     "0 = no bundling (the paper's BI = 0)"},
     {"FrameLog", ParamType::Bool, "false", "",
      "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
     {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
   };
+  for (auto& s : bundlingParams())
+    p.push_back(std::move(s));
   for (auto& s : consumerParams(true, "100MiB"))
     p.push_back(std::move(s));
   for (auto& s : runParams(7200))
@@ -112,13 +87,9 @@ runWifiOneHop(RunContext& ctx)
   int64_t cs = params.getInt("CsSize");
   if (cs < 0)
     throw UsageError("--CsSize must not be negative");
-  int64_t bi = params.getInt("BundleInterval");
-  if (bi < 0 || bi > 256)
-    throw UsageError("--BundleInterval must be in 0..256");
   StackHelper stack;
   stack.SetCsSize(static_cast<size_t>(cs));
-  stack.SetStackAttribute("LpBundling", ns3::BooleanValue(bi > 0));
-  stack.SetStackAttribute("LpBundleInterval", ns3::UintegerValue(static_cast<uint64_t>(bi)));
+  applyBundling(params, stack);
   stack.SetTransportAttribute("Addressing", ns3::StringValue(params.getString("Addressing")));
   stack.Install(wifi.nodes);
   RouteHelper::AddRoute(wifi.station(), "/lab", wifi.accessPoint());

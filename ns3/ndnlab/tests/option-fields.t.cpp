@@ -138,7 +138,8 @@ TEST_F(OptionFieldsTest, OtherAppsAndStack)
     [](ns3::Object& o) -> const face::LinkServiceOptions& {
       return dynamic_cast<NdnStack&>(o).LinkServiceOptionsRef();
     },
-    {{"LpMaxFragments", "10"}, {"LpCongestionMarking", "true"}});
+    {{"LpMaxFragments", "10"}, {"LpCongestionMarking", "true"}, {"LpBundleLossDetection", "true"},
+     {"LpBundleGapMin", "5ms"}, {"LpBundleDynamicInterval", "true"}, {"LpBundleCwndShare", "0.25"}});
 }
 
 TEST_F(OptionFieldsTest, StackOptionsReachTheForwarder)

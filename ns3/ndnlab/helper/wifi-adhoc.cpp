@@ -1,0 +1,74 @@
+#include "ns3/ndnlab/helper/wifi-adhoc.hpp"
+
+#include <ns3/double.h>
+#include <ns3/mobility-helper.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+#include <ns3/wifi-helper.h>
+#include <ns3/wifi-mac-helper.h>
+#include <ns3/yans-wifi-helper.h>
+
+#include <stdexcept>
+
+namespace ndnlab::sim {
+
+WifiAdhoc::WifiAdhoc(const WifiAdhocOptions& opts, int64_t stream)
+{
+  ns3::WifiStandard standard;
+  std::string channelSettings;
+  if (opts.standard == "11b") {
+    standard = ns3::WIFI_STANDARD_80211b;
+    dataMode = "DsssRate11Mbps";
+  }
+  else if (opts.standard == "11n-5") {
+    standard = ns3::WIFI_STANDARD_80211n;
+    dataMode = "OfdmRate24Mbps";
+    channelSettings = "{0, 20, BAND_5GHZ, 0}";
+  }
+  else if (opts.standard == "11n-2.4") {
+    standard = ns3::WIFI_STANDARD_80211n;
+    dataMode = "ErpOfdmRate24Mbps";
+  }
+  else {
+    throw std::invalid_argument("unknown Wi-Fi standard '" + opts.standard + "' (11b | 11n-5 | 11n-2.4)");
+  }
+  if (opts.positions.empty())
+    throw std::invalid_argument("WifiAdhoc: no positions");
+
+  nodes.Create(static_cast<uint32_t>(opts.positions.size()));
+  ns3::WifiHelper wifi;
+  wifi.SetStandard(standard);
+  if (opts.broadcastAtDataRate)
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
+                                 "ControlMode", ns3::StringValue(dataMode), "NonUnicastMode",
+                                 ns3::StringValue(dataMode));
+  else
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
+                                 "ControlMode", ns3::StringValue(dataMode));
+
+  // YansWifiChannelHelper::Default(): constant-speed delay and log-distance loss; the range
+  // cut-off is chained after the log-distance model.
+  ns3::YansWifiChannelHelper channel = ns3::YansWifiChannelHelper::Default();
+  if (opts.range > 0)
+    channel.AddPropagationLoss("ns3::RangePropagationLossModel", "MaxRange", ns3::DoubleValue(opts.range));
+  ns3::YansWifiPhyHelper phy;
+  phy.SetChannel(channel.Create());
+  if (!channelSettings.empty())
+    phy.Set("ChannelSettings", ns3::StringValue(channelSettings));
+
+  ns3::WifiMacHelper mac;
+  mac.SetType("ns3::AdhocWifiMac", "BE_MaxAmpduSize", ns3::UintegerValue(0));
+  devices = wifi.Install(phy, mac, nodes);
+
+  ns3::MobilityHelper mobility;
+  auto positions = ns3::CreateObject<ns3::ListPositionAllocator>();
+  for (const ns3::Vector& v : opts.positions)
+    positions->Add(v);
+  mobility.SetPositionAllocator(positions);
+  mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+  mobility.Install(nodes);
+
+  streamsUsed = wifi.AssignStreams(devices, stream);
+}
+
+} // namespace ndnlab::sim

@@ -1,0 +1,75 @@
+#include "ns3/ndnlab/scenarios/wifi-multihop-kit.hpp"
+
+#include "ns3/ndnlab/scenarios/bundling-kit.hpp"
+
+#include <ns3/uinteger.h>
+#include <ns3/wifi-mac.h>
+#include <ns3/wifi-net-device.h>
+
+#include <stdexcept>
+
+namespace ndnlab::sim::scenarios {
+
+std::vector<ParamSpec>
+multihopRadioParams(const std::string& defaultAddressing, const std::string& defaultDistance,
+                    const std::string& defaultRange, const std::string& rangeDoc)
+{
+  return {
+    {"Standard", ParamType::String, "80211b", "",
+     "80211b = DsssRate11Mbps; 80211n = 5 GHz, OfdmRate24Mbps; 80211n-2.4 = 2.4 GHz, ErpOfdmRate24Mbps "
+     "(as wifi-one-hop), 802.11 ad hoc mode",
+     {"80211b", "80211n", "80211n-2.4"}},
+    {"Addressing", ParamType::String, defaultAddressing, "",
+     "NDN frames to the broadcast MAC (ndnSIM: no 802.11 ACK in ad hoc mode) or to the learned neighbour "
+     "(ACK/retry; a node that has heard several neighbours, or whose face is ad hoc, broadcasts what has no "
+     "explicit destination)",
+     {"broadcast", "unicast"}},
+    {"Ampdu", ParamType::Bool, "false", "",
+     "A-MPDU aggregation (BE_MaxAmpduSize 65535); only HT unicast frames are aggregated"},
+    {"BroadcastAtDataRate", ParamType::Bool, "true", "",
+     "NonUnicastMode = the data mode; false = ns-3's lowest basic rate"},
+    {"Distance", ParamType::Double, defaultDistance, "m", "between neighbouring nodes on the line"},
+    {"Range", ParamType::Double, defaultRange, "m",
+     "radio range (RangePropagationLossModel after the log-distance loss): farther nodes neither decode nor "
+     "sense each other; " + rangeDoc},
+    {"CsSize", ParamType::Int, "100", "packets", "Content Store capacity of every node (ndnSIM's default 100)"},
+  };
+}
+
+WifiAdhoc
+makeAdhocLine(const Params& params, const std::vector<double>& slots)
+{
+  const std::string& standard = params.getString("Standard");
+  WifiAdhocOptions opts;
+  opts.standard = standard == "80211b" ? "11b" : standard == "80211n" ? "11n-5" : "11n-2.4";
+  opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
+  const double d = params.getDouble("Distance");
+  if (!(d > 0))
+    throw UsageError("--Distance must be positive");
+  opts.range = params.getDouble("Range");
+  if (!(opts.range >= 0))
+    throw UsageError("--Range must not be negative (0 = no cut-off)");
+  for (double s : slots)
+    opts.positions.emplace_back(s * d, 0, 0);
+  WifiAdhoc wifi(opts);
+  if (params.getBool("Ampdu")) {
+    for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
+      auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
+      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
+    }
+  }
+  if (params.getInt("CsSize") < 0)
+    throw UsageError("--CsSize must not be negative");
+  return wifi;
+}
+
+nlohmann::json
+nodeReport(const WifiAdhoc& wifi, const WifiPhyCounter& phy, uint32_t i)
+{
+  nlohmann::json j = nodeFrames(wifi.nodes.Get(i));
+  j.update(phy.forDevice(i));
+  j["bundling"] = bundleCounters(wifi.nodes.Get(i));
+  return j;
+}
+
+} // namespace ndnlab::sim::scenarios
