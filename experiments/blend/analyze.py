@@ -18,8 +18,10 @@ one-Interest run of the same link mode (Standard, Addressing, DataMode, Ampdu):
   the first second of Data (time above segments x g in the first 1 s of the transfer);
 - consumer timeouts, duplicates (Data received - segments: Data for an Interest already
   satisfied, i.e. a retransmission whose original Data was not lost: a premature RTO),
-  losses (timeouts - duplicates), PHY receive drops at the consumer (collisions), and the
-  decoder's gap-filled Interests (Interests of lost bundles, paper Fig. 6).
+  losses (timeouts - duplicates), PHY receive drops at the consumer (collisions), the frames
+  the access point's Wi-Fi MAC queue dropped (broadcast addressing only: Data and
+  re-broadcasts the AP was given minus its PHY data transmissions; its 500-packet limit or
+  500 ms lifetime), and the decoder's gap-filled Interests (lost bundles, paper Fig. 6).
 """
 
 import argparse
@@ -94,7 +96,15 @@ def decompose(run_dir, metrics, params, g):
     out["phy_drops"] = _phy_drops(run_dir)
     bundling = metrics.get("bundling", {}).get("producer", {})
     out["gap_filled"] = bundling.get("interests_gap_filled", 0)
-    out["station_frames"] = metrics.get("nodes", {}).get("consumer", {}).get("tx_frames", 0)
+    nodes = metrics.get("nodes", {})
+    out["station_frames"] = nodes.get("consumer", {}).get("tx_frames", 0)
+    ap = nodes.get("producer", {})
+    if params.get("Addressing", "broadcast") == "broadcast" and "phy_tx_data" in ap:
+        # Every frame the AP's MAC queue took and did not drop goes on the air once (group
+        # addressed: no retry): its own Data, and one re-broadcast per station frame it received.
+        out["queue_drops"] = ap["data_out"] + ap["rx_frames"] - ap["phy_tx_data"]
+    else:
+        out["queue_drops"] = math.nan
     return out
 
 
@@ -114,7 +124,7 @@ def build(spec_path):
     header = ["link", "consumer", "BI", "goodput (Mbit/s)", "of bound", "excess (s)",
               "per-frame (<=2g)", "short stalls (2g..10g)", "idle >10g: s (count, ended by RTx)",
               "slow start (s)", "timeouts", "duplicates (premature RTO)", "losses",
-              "PHY rx drops", "gap-filled", "station frames"]
+              "PHY rx drops", "AP queue drops", "gap-filled", "station frames"]
     rows = []
     order = {"80211b": 0, "80211n": 1, "aimd": 0, "cubic": 1, "one-interest": 2}
     records.sort(key=lambda r: (order.get(r["params"].get("Standard"), 9),
@@ -147,7 +157,9 @@ def build(spec_path):
                      part(d["excess"]), part(d["small"]), part(d["short"]),
                      f"{part(d['idle'])} ({d['idle_count']}, {d['idle_rtx']})",
                      f"{d['startup']:.2f}", str(d["timeouts"]), str(d["duplicates"]),
-                     str(d["losses"]), str(d["phy_drops"]), str(d["gap_filled"]),
+                     str(d["losses"]), str(d["phy_drops"]),
+                     "-" if math.isnan(d["queue_drops"]) else str(d["queue_drops"]),
+                     str(d["gap_filled"]),
                      str(d["station_frames"])])
     lines = [f"# Time decomposition: {pathlib.Path(spec_path).name}", "",
              "Against the one-Interest run of the same link (g = its time per Data). Percentages "
