@@ -155,6 +155,7 @@ def comparison_table(df, varying_params, exp, mapping, notes):
                     + paper.condition_columns(comp.baseline, params, mapping.params))
         context = [p for p in varying_params if p not in named]
         contexts = {}
+        values = df[metric].tolist()  # Python scalars (iloc gives numpy integers)
         for i, record in enumerate(records):
             ctx = tuple((p, record[p]) for p in context)
             side = None
@@ -162,8 +163,8 @@ def comparison_table(df, varying_params, exp, mapping, notes):
                 side = 0
             elif paper.matches(comp.baseline, record, exp, mapping.params, mapping.values):
                 side = 1
-            if side is not None and is_number(df[metric].iloc[i]):
-                contexts.setdefault(ctx, ([], []))[side].append(float(df[metric].iloc[i]))
+            if side is not None and is_number(values[i]):
+                contexts.setdefault(ctx, ([], []))[side].append(float(values[i]))
         for ctx, (ours, base) in contexts.items():
             if not ours or not base:
                 continue
@@ -239,7 +240,7 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
                       "ours = 100 x (mean of the runs / mean of the baseline runs - 1); "
                       "difference in percentage points.", ""]
             lines += _table(header, rows)
-    if exp is not None and not matched:
+    if exp is not None and exp.references and not matched:
         lines += ["", f"No group matched a reference of {exp.name}: check the `[paper]` "
                       "table of the spec (parameter, value and metric names)."]
     if notes.items:
