@@ -61,16 +61,19 @@ def _verdict(value, target, paper_config, more_is_better=True):
 
 
 def _mode_label(mode):
-    parts = []
-    for name, value in mode.items():
-        if name == "Standard":
-            parts.insert(0, LABELS.get(str(value), str(value)))
-        elif name == "DataMode":
-            parts.append(str(value) or "own rate")
-        elif name == "Ampdu":
-            parts.append("A-MPDU " + ("on" if str(value).lower() in ("true", "1") else "off"))
-        else:
-            parts.append(str(value))
+    std = str(mode.get("Standard", ""))
+    rate = str(mode.get("DataMode", "") or "")
+    if std == "80211b":
+        parts = ["802.11b 11 Mbit/s"]
+    elif std == "80211n":
+        parts = ["802.11n " + ({"HtMcs3": "HT MCS 3"}.get(rate, rate) if rate
+                               else "24 Mbit/s non-HT")]
+    else:
+        parts = [std + (f" {rate}" if rate else "")]
+    if "Addressing" in mode:
+        parts.append(str(mode["Addressing"]))
+    if "Ampdu" in mode and std != "80211b":  # no aggregation in 802.11b
+        parts.append("A-MPDU " + ("on" if str(mode["Ampdu"]).lower() in ("true", "1") else "off"))
     return ", ".join(parts)
 
 
