@@ -2,7 +2,9 @@
 
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 
+#include <ns3/string.h>
 #include <ns3/uinteger.h>
+#include <ns3/wifi-remote-station-manager.h>
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-net-device.h>
 
@@ -24,6 +26,8 @@ multihopRadioParams(const std::string& defaultAddressing, const std::string& def
      "(ACK/retry; a node that has heard several neighbours, or whose face is ad hoc, broadcasts what has no "
      "explicit destination)",
      {"broadcast", "unicast"}},
+    {"DataMode", ParamType::String, "", "",
+     "override of the standard's data mode, e.g. HtMcs3 (80211n, needed for A-MPDU); empty = the standard's"},
     {"Ampdu", ParamType::Bool, "false", "",
      "A-MPDU aggregation (BE_MaxAmpduSize 65535); only HT unicast frames are aggregated"},
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
@@ -52,12 +56,21 @@ makeAdhocLine(const Params& params, const std::vector<double>& slots)
   for (double s : slots)
     opts.positions.emplace_back(s * d, 0, 0);
   WifiAdhoc wifi(opts);
-  if (params.getBool("Ampdu")) {
-    for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
-      auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
-      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
+  const std::string& modeOverride = params.getString("DataMode");
+  for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
+    auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
+    if (!modeOverride.empty()) {
+      auto manager = dev->GetRemoteStationManager();
+      if (!manager->SetAttributeFailSafe("DataMode", ns3::StringValue(modeOverride)))
+        throw UsageError("--DataMode=" + modeOverride + ": not a Wi-Fi mode");
+      if (opts.broadcastAtDataRate)
+        manager->SetAttribute("NonUnicastMode", ns3::StringValue(modeOverride));
     }
+    if (params.getBool("Ampdu"))
+      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
   }
+  if (!modeOverride.empty())
+    wifi.dataMode = modeOverride;
   if (params.getInt("CsSize") < 0)
     throw UsageError("--CsSize must not be negative");
   return wifi;

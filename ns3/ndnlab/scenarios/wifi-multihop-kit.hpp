@@ -12,7 +12,7 @@
 
 namespace ndnlab::sim::scenarios {
 
-/// Standard, Addressing, Ampdu, BroadcastAtDataRate, Distance (between neighbours on the
+/// Standard, Addressing, DataMode, Ampdu, BroadcastAtDataRate, Distance (between neighbours on the
 /// line, m), Range (radio range, m; `rangeDoc` says what it makes hidden), CsSize.
 std::vector<ParamSpec> multihopRadioParams(const std::string& defaultAddressing, const std::string& defaultDistance,
                                            const std::string& defaultRange, const std::string& rangeDoc);

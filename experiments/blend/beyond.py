@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""Tables and figures of the BLEnD "beyond the paper" campaigns (beyond-*.toml).
+
+    beyond.py [--figures DIR] [-o REPORT.md]
+
+Reads the shared store experiments/blend/results/beyond through each spec, groups the runs by
+configuration (mean of the seeds, 95% Student-t half-width), and writes one markdown section
+per campaign:
+
+- beyond-a: encoder-side options against plain BLEnD (BI 15) on one hop, % of the bound;
+- beyond-b: the paced consumer against window bursts, with timeouts and duplicate Data
+  (premature timeouts: Data received for a segment already satisfied);
+- beyond-best: plain BLEnD and the best configuration beside the one-Interest bound in both
+  addressing modes, with the issue's 95% target;
+- beyond-chain, beyond-hidden: the multi-hop scenarios, every configuration against no
+  bundling and plain BLEnD.
+
+Figures (PNG, one per campaign) go to --figures (default: the store directory).
+"""
+
+import argparse
+import math
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+from ndnlab.store import open_source  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+STD = {"80211b": "802.11b", "80211n": "802.11n"}
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+
+
+def mean_ci(values):
+    v = [float(x) for x in values if x is not None and not (isinstance(x, float) and math.isnan(x))]
+    if not v:
+        return math.nan, math.nan, 0
+    m = sum(v) / len(v)
+    if len(v) < 2:
+        return m, math.nan, len(v)
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
+    return m, T95.get(len(v) - 1, 2.0) * sd / math.sqrt(len(v)), len(v)
+
+
+def variant(row):
+    """Short name of a run's BLEnD / consumer configuration."""
+    if row["Consumer"] == "one-interest":
+        return "one-Interest bound"
+    bi = int(row["BundleInterval"])
+    if bi == 0:
+        name = "no bundling"
+    else:
+        name = f"BI {bi}"
+        if bool(row.get("BundleDynamicInterval", False)):
+            share = float(row.get("BundleCwndShare", 0.5))
+            name = f"dyn {share:g} cwnd, BI <= {bi}"
+        if bool(row.get("BundleLossDetection", False)):
+            name += " + LD"
+    if bool(row.get("Pacing", False)):
+        gain = float(row.get("PacingGain", 1.25))
+        name += " + pacing" + ("" if abs(gain - 1.25) < 1e-9 else f" x{gain:g}")
+    return name
+
+
+def link(row):
+    """Link mode: addressing, and the HT mode / A-MPDU when set."""
+    parts = [row["Addressing"]]
+    if row.get("DataMode"):
+        parts.append(str(row["DataMode"]))
+    if bool(row.get("Ampdu", False)):
+        parts.append("A-MPDU")
+    return " ".join(parts)
+
+
+def load_runs(spec_name):
+    store, spec = open_source(str(HERE / f"{spec_name}.toml"))
+    df = store.load(spec=spec)
+    if len(df) == 0:
+        return df
+    df = df.copy()
+    df["variant"] = df.apply(variant, axis=1)
+    df["link"] = df.apply(link, axis=1)
+    df["duplicates"] = df["data_received"] - df["segments"]
+    return df
+
+
+def fmt(m, ci=math.nan, digits=2):
+    if isinstance(m, float) and math.isnan(m):
+        return "–"
+    s = f"{m:.{digits}f}"
+    if not math.isnan(ci):
+        s += f" ± {ci:.{digits}f}"
+    return s
+
+
+def groups(df, keys):
+    out = {}
+    for k, g in df.groupby(keys, sort=False):
+        out[k if isinstance(k, tuple) else (k,)] = g
+    return out
+
+
+def bound_of(df):
+    """(Standard, link) -> mean one-Interest goodput."""
+    b = df[df["Consumer"] == "one-interest"]
+    return {k: mean_ci(g["goodput_mbps"])[0] for k, g in groups(b, ["Standard", "link"]).items()}
+
+
+def variant_order(df, first=("no bundling", "BI 15")):
+    seen = []
+    for v in first:
+        if v in set(df["variant"]):
+            seen.append(v)
+    for v in df["variant"]:
+        if v not in seen and v != "one-Interest bound":
+            seen.append(v)
+    return seen
+
+
+def one_hop_table(df, metrics, with_bound=True):
+    """Rows (Standard, link, Consumer, variant): goodput (% of bound, vs BI 15) and metrics."""
+    bounds = bound_of(df) if with_bound else {}
+    runs = df[df["Consumer"] != "one-interest"]
+    order = variant_order(runs)
+    head = ["Standard", "addressing", "Consumer", "configuration", "goodput (Mbit/s)", "n"]
+    if with_bound:
+        head += ["% of bound"]
+    head += ["vs BI 15"] + [m[0] for m in metrics]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    g = groups(runs, ["Standard", "link", "Consumer", "variant"])
+    for std in ["80211b", "80211n"]:
+        for lk in sorted(set(runs["link"])):
+            for cc in ["aimd", "cubic"]:
+                plain = g.get((std, lk, cc, "BI 15"))
+                plain_m = mean_ci(plain["goodput_mbps"])[0] if plain is not None else math.nan
+                for v in order:
+                    rows = g.get((std, lk, cc, v))
+                    if rows is None:
+                        continue
+                    m, ci, n = mean_ci(rows["goodput_mbps"])
+                    cells = [STD.get(std, std), lk, cc, v, fmt(m, ci, 3), str(n)]
+                    if with_bound:
+                        b = bounds.get((std, lk), math.nan)
+                        cells.append(fmt(100 * m / b, digits=1) + "%" if b == b else "–")
+                    cells.append("–" if v == "BI 15" or plain_m != plain_m else f"{100 * (m / plain_m - 1):+.1f}%")
+                    for _, col, digits in metrics:
+                        cells.append(fmt(mean_ci(rows[col])[0], digits=digits))
+                    lines.append("| " + " | ".join(cells) + " |")
+    if with_bound and bounds:
+        lines.append("")
+        lines.append("One-Interest bound (mean of the seeds): " + "; ".join(
+            f"{STD.get(s, s)} {lk}: {b:.3f} Mbit/s" for (s, lk), b in sorted(bounds.items())))
+    return "\n".join(lines)
+
+
+def multihop_table(df, metrics):
+    runs = df
+    order = variant_order(runs)
+    head = ["Standard", "link", "Consumer", "configuration", "goodput (Mbit/s)", "n", "vs none", "vs BI 15"]
+    head += [m[0] for m in metrics]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    g = groups(runs, ["Standard", "link", "Consumer", "variant"])
+    links = sorted(set(runs["link"]), key=lambda s: (("HtMcs" in s), s))
+    for std in ["80211b", "80211n"]:
+        for lk in links:
+            for cc in ["aimd", "cubic"]:
+                ref = {}
+                for name in ("no bundling", "BI 15"):
+                    r = g.get((std, lk, cc, name))
+                    ref[name] = mean_ci(r["goodput_mbps"])[0] if r is not None else math.nan
+                for v in order:
+                    rows = g.get((std, lk, cc, v))
+                    if rows is None:
+                        continue
+                    m, ci, n = mean_ci(rows["goodput_mbps"])
+                    cells = [STD.get(std, std), lk, cc, v, fmt(m, ci, 3), str(n)]
+                    for name in ("no bundling", "BI 15"):
+                        r = ref[name]
+                        cells.append("–" if v == name or r != r or r == 0 else f"{100 * (m / r - 1):+.1f}%")
+                    for _, col, digits in metrics:
+                        cells.append(fmt(mean_ci(rows[col])[0], digits=digits) if col in rows else "–")
+                    lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def best_table(df):
+    """Plain BLEnD and the best configuration as % of the bound, with the 95% verdict."""
+    bounds = bound_of(df)
+    runs = df[df["Consumer"] != "one-interest"]
+    g = groups(runs, ["Standard", "link", "Consumer", "variant"])
+    variants = [v for v in variant_order(runs)]
+    head = ["Standard", "addressing", "Consumer", "bound (Mbit/s)"]
+    for v in variants:
+        head += [f"{v} (Mbit/s)", f"{v}: % of bound"]
+    head += ["target >= 95%"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for std in ["80211b", "80211n"]:
+        for lk in sorted(set(runs["link"])):
+            for cc in ["aimd", "cubic"]:
+                b = bounds.get((std, lk), math.nan)
+                cells = [STD.get(std, std), lk, cc, fmt(b, digits=3)]
+                verdicts = []
+                for v in variants:
+                    rows = g.get((std, lk, cc, v))
+                    if rows is None:
+                        cells += ["–", "–"]
+                        continue
+                    m, ci, _ = mean_ci(rows["goodput_mbps"])
+                    pct = 100 * m / b
+                    cells += [fmt(m, ci, 3), f"{pct:.1f}%"]
+                    verdicts.append(f"{v}: {'met' if pct >= 95 else 'not met'}")
+                cells.append("; ".join(verdicts))
+                lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def figure(df, path, title, scenario_bound=True):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = df[df["Consumer"] != "one-interest"]
+    order = variant_order(runs)
+    panels = [(s, lk) for s in ["80211b", "80211n"] for lk in sorted(set(runs["link"]))
+              if len(runs[(runs["Standard"] == s) & (runs["link"] == lk)])]
+    bounds = bound_of(df) if scenario_bound else {}
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.2), squeeze=False)
+    for ax, (std, lk) in zip(axes[0], panels):
+        sub = runs[(runs["Standard"] == std) & (runs["link"] == lk)]
+        vs = [v for v in order if v in set(sub["variant"])]
+        width = 0.8 / max(len(vs), 1)
+        for i, v in enumerate(vs):
+            xs, ms, cis = [], [], []
+            for j, cc in enumerate(["aimd", "cubic"]):
+                r = sub[(sub["variant"] == v) & (sub["Consumer"] == cc)]
+                m, ci, _ = mean_ci(r["goodput_mbps"])
+                xs.append(j + (i - (len(vs) - 1) / 2) * width)
+                ms.append(m)
+                cis.append(0 if ci != ci else ci)
+            ax.bar(xs, ms, width, yerr=cis, capsize=2, label=v)
+        b = bounds.get((std, lk))
+        if b:
+            ax.axhline(b, color="black", linestyle="--", linewidth=1, label="one-Interest bound")
+            ax.axhline(0.95 * b, color="grey", linestyle=":", linewidth=1, label="95% of the bound")
+        ax.set_xticks([0, 1])
+        ax.set_xticklabels(["AIMD", "CUBIC"])
+        ax.set_title(f"{STD.get(std, std)}, {lk}", fontsize=9)
+        ax.set_ylabel("goodput (Mbit/s)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.12 + 0.04 * (len(labels) > 4), 1, 0.95))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-o", "--output", help="write the report here (default: stdout)")
+    ap.add_argument("--figures", help="directory of the PNG figures (default: the store)")
+    args = ap.parse_args()
+    figdir = pathlib.Path(args.figures) if args.figures else HERE / "results" / "beyond"
+    figdir.mkdir(parents=True, exist_ok=True)
+    out = []
+    common = [("timeouts", "timeouts", 0), ("duplicates", "duplicates", 0)]
+
+    a = load("beyond-a")
+    if len(a):
+        out += ["## (a) loss detection and bundle interval, one hop (beyond-a)", "",
+                one_hop_table(a, common + [
+                    ("recovery bundles", "bundling.consumer.bundle_recoveries", 0),
+                    ("bundles", "bundling.consumer.bundles_out", 0),
+                    ("gap-filled", "bundling.producer.interests_gap_filled", 0)]), ""]
+        figure(a, figdir / "blend-beyond-a.png", "BLEnD beyond the paper (a): one hop, broadcast, 100 MiB")
+    b = load("beyond-b")
+    if len(b):
+        b = b.copy()
+        b["consumer_rtt"] = b["rtt_avg_ms"]
+        out += ["## (b) the paced consumer, one hop (beyond-b)", "",
+                one_hop_table(b, common + [("retransmissions", "retransmissions", 0),
+                                           ("mean RTT (ms)", "rtt_avg_ms", 1)], with_bound=False), ""]
+        figure(b, figdir / "blend-beyond-b.png", "BLEnD beyond the paper (b): paced consumer, one hop, broadcast",
+               scenario_bound=False)
+    best = load("beyond-best")
+    if len(best):
+        out += ["## Best configuration against the 95% target (beyond-best)", "", best_table(best), "",
+                one_hop_table(best, common + [("retransmissions", "retransmissions", 0)]), ""]
+        figure(best, figdir / "blend-beyond-best.png", "Plain BLEnD, best ndnlab configuration, one-Interest bound")
+    chain = load("beyond-chain")
+    if len(chain):
+        out += ["## (c) two hops: wifi-chain (beyond-chain)", "",
+                multihop_table(chain, [("completed", "completed", 2)] + common + [
+                    ("consumer Interest frames", "consumer_frames", 0),
+                    ("relay Interest frames", "relay_frames", 0),
+                    ("recoveries (consumer + relay)", "recoveries", 0)]), ""]
+        figure(chain, figdir / "blend-beyond-chain.png", "BLEnD over two hops (wifi-chain), 20 MiB",
+               scenario_bound=False)
+    hidden = load("beyond-hidden")
+    if len(hidden):
+        out += ["## (c) hidden stations, Fig. 10: wifi-hidden (beyond-hidden)", "",
+                multihop_table(hidden, [("completed", "completed", 2), ("slower flow (Mbit/s)", "goodput_min_mbps", 3),
+                                        ("fairness", "fairness", 3), ("timeouts", "timeouts", 0),
+                                        ("B + C Interest frames", "consumer_frames", 0),
+                                        ("recoveries", "recoveries", 0)]), ""]
+        figure(hidden, figdir / "blend-beyond-hidden.png", "BLEnD, Fig. 10 hidden stations (wifi-hidden), 20 MiB per flow",
+               scenario_bound=False)
+    text = "\n".join(out)
+    if args.output:
+        pathlib.Path(args.output).write_text(text + "\n")
+    else:
+        print(text)
+
+
+def _frames(df, nodes, kind):
+    """Sum over `nodes` of Interest frames (Interests sent minus absorbed) or recoveries."""
+    total = 0
+    for n in nodes:
+        if kind == "frames":
+            total = total + df[f"nodes.{n}.interests_out"] - df[f"nodes.{n}.bundling.interests_absorbed"] \
+                + df[f"nodes.{n}.bundling.bundle_recoveries"]
+        else:
+            total = total + df[f"nodes.{n}.bundling.bundle_recoveries"]
+    return total
+
+
+def load(spec_name):
+    """The runs of a spec, with the variant and link names and the multi-hop frame counts."""
+    df = load_runs(spec_name)
+    if len(df) == 0:
+        return df
+    if "nodes.relay.interests_out" in df:
+        df["consumer_frames"] = _frames(df, ["consumer"], "frames")
+        df["relay_frames"] = _frames(df, ["relay"], "frames")
+        df["recoveries"] = _frames(df, ["consumer", "relay"], "rec")
+    elif "nodes.b.interests_out" in df:
+        df["consumer_frames"] = _frames(df, ["b", "c"], "frames")
+        df["recoveries"] = _frames(df, ["b", "c"], "rec")
+    return df
+
+
+if __name__ == "__main__":
+    main()
