@@ -2,8 +2,9 @@
 
     python3 -m ndnlab.plots.dcib [EXPERIMENT_DIR] [-o FIGURE_DIR] [--table TABLE.md]
 
-reads the four campaign specs of experiments/dcib (artificial-loss, no-loss, limited-buffer,
-fct; any that has no runs yet is skipped) and writes:
+reads the campaign specs of experiments/dcib (artificial-loss, no-loss, limited-buffer, fct,
+and the more-seeds reruns artificial-loss-noncoop and no-loss-bbr; any that has no runs yet is
+skipped) and writes:
 
   fig10-throughput-time-<tcp>.png   DCI goodput over time with and without DCIB (IV-A, Fig. 10b/c)
   fig10-throughput-cdf.png          CDF of the 10 ms goodput samples (Fig. 10d/e)
@@ -42,7 +43,13 @@ PAPER = [
     ("fct", "web search, 80% load", "bbr", "fct_mean_ms", "reduction", 0.88, "Sec. VI"),
 ]
 
-SPECS = ["artificial-loss", "no-loss", "limited-buffer", "fct"]
+SPECS = ["artificial-loss", "no-loss", "limited-buffer", "fct", "artificial-loss-noncoop",
+         "no-loss-bbr"]
+# campaigns that rerun one condition of another with more seeds: (name, table title)
+MORE_SEEDS = [
+    ("artificial-loss-noncoop", "Non-cooperative 5% WAN loss with 10 seeds"),
+    ("no-loss-bbr", "No artificial loss, BBR, 1-BDP RED queue, 8 seeds"),
+]
 TCP_ORDER = ["reno", "newreno", "cubic", "bbr"]
 
 
@@ -64,6 +71,24 @@ def load(exp_dir, name):
         return None, None
     if df.empty:
         return None, None
+    # runs from before the option existed did not pass it: the scenario default (off)
+    if "InterceptDupAcks" in df.columns:
+        df["InterceptDupAcks"] = [False if v is None or (isinstance(v, float) and math.isnan(v))
+                                  else bool(v) for v in df["InterceptDupAcks"]]
+    else:
+        df["InterceptDupAcks"] = False
+    if "DupAckSackGaps" in df.columns:  # default on; meaningless without interception
+        df["DupAckSackGaps"] = [bool(i) and (True if g is None or (isinstance(g, float) and math.isnan(g))
+                                            else bool(g))
+                                for i, g in zip(df["InterceptDupAcks"], df["DupAckSackGaps"])]
+    else:
+        df["DupAckSackGaps"] = list(df["InterceptDupAcks"])
+    if "DupAckLocalDrops" in df.columns:  # default off
+        df["DupAckLocalDrops"] = [bool(i) and not (g is None or (isinstance(g, float) and math.isnan(g)))
+                                  and bool(g)
+                                  for i, g in zip(df["InterceptDupAcks"], df["DupAckLocalDrops"])]
+    else:
+        df["DupAckLocalDrops"] = False
     return df, store
 
 
@@ -77,12 +102,28 @@ def read_csv(path):
     return pd.read_csv(path) if path.exists() else None
 
 
+def intercept_text(row):
+    """' + dupACK interception' (and whether SACK gaps were checked), or ''."""
+    if not row.get("InterceptDupAcks"):
+        return ""
+    notes = []
+    if not row.get("DupAckSackGaps", True):
+        notes.append("no SACK-gap check")
+    if row.get("DupAckLocalDrops", False):
+        notes.append("A's own drops held too")
+    return " + dupACK interception" + (f" [{', '.join(notes)}]" if notes else "")
+
+
 def variant_label(row):
-    """Legend text of a run: DCIB off, or DCIB with its mode and the hosts' dupACK threshold."""
+    """Legend text of a run: DCIB off, or DCIB with its mode, duplicate-ACK interception and
+    the hosts' dupACK threshold."""
     if not row.get("Dcib"):
         label = "no DCIB"
     else:
-        label = f"DCIB ({row.get('Mode', 'stalled')})"
+        mode = row.get("Mode", "stalled")
+        if not isinstance(mode, str):
+            mode = "stalled"
+        label = f"DCIB ({mode}{intercept_text(row)})"
     thr = row.get("DupAckThreshold")
     if thr is not None and not (isinstance(thr, float) and math.isnan(thr)) and int(thr) != 3:
         label += f", dupthresh {int(thr)}"
@@ -101,7 +142,8 @@ def ratio_rows(df, metric, group_cols):
     rows = []
     base = df[df["Dcib"] == False]  # noqa: E712 (pandas column)
     with_dcib = df[df["Dcib"] == True]  # noqa: E712
-    variant_cols = [c for c in ("Mode", "DupAckThreshold") if c in df.columns]
+    variant_cols = [c for c in ("Mode", "InterceptDupAcks", "DupAckSackGaps", "DupAckLocalDrops",
+                                "DupAckThreshold") if c in df.columns]
     keys = group_cols + variant_cols
     for values, cell in with_dcib.groupby(keys, dropna=False):
         values = values if isinstance(values, tuple) else (values,)
@@ -130,7 +172,9 @@ def fig_throughput_time(df, store, out_dir, written):
     sel = df[(df["WanLoss"] == "cooperative") & (df["seed"] == 1)]
     for tcp in [t for t in TCP_ORDER if t in set(sel["Tcp"])]:
         fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
-        for _, row in sel[sel["Tcp"] == tcp].sort_values(["Dcib", "Mode", "DupAckThreshold"]).iterrows():
+        for _, row in sel[sel["Tcp"] == tcp].sort_values(
+                ["Dcib", "Mode", "InterceptDupAcks", "DupAckSackGaps", "DupAckLocalDrops",
+                 "DupAckThreshold"]).iterrows():
             series = read_csv(run_file(store, row, "throughput.csv"))
             if series is None:
                 continue
@@ -226,14 +270,14 @@ def fig_throughput_vs_rtt(df, out_dir, written):
                              squeeze=False)
     for j, tcp in enumerate(tcps):
         ax = axes[0][j]
-        cell = df[df["Tcp"] == tcp]
-        for dcib in (False, True):
-            sub = cell[cell["Dcib"] == dcib]
+        cell = df[df["Tcp"] == tcp].copy()
+        cell["_variant"] = [variant_label(r) for _, r in cell.iterrows()]
+        for label in sorted(set(cell["_variant"]), key=lambda v: (v != "no DCIB", v)):
+            sub = cell[cell["_variant"] == label]
             rtts = sorted(set(sub["Rtt"]))
             means, cis = zip(*[metrics.mean_ci(sub[sub["Rtt"] == r]["goodput_gbps"]) for r in rtts]) \
                 if rtts else ((), ())
-            ax.errorbar(rtts, means, yerr=cis, marker="o", capsize=3,
-                        label="DCIB (lowprio)" if dcib else "no DCIB")
+            ax.errorbar(rtts, means, yerr=cis, marker="o", capsize=3, label=label)
         ax.set_xlabel("end-to-end RTT (ms)")
         ax.set_ylabel("average goodput (Gbps)")
         ax.set_title(f"{tcp}: limited edge buffer, 5% cooperative loss", fontsize="medium")
@@ -317,6 +361,24 @@ def fig_retransmissions(frames, out_dir, written):
     written.append(path)
 
 
+def seeds_table(df, title):
+    """Markdown lines: goodput per TCP and variant with its 95% CI and range over seeds."""
+    lines = [f"{title} (goodput, Gbps: mean, 95% CI of the mean, min-max over seeds):", "",
+             "| TCP | variant | seeds | goodput | 95% CI | min-max | vs no DCIB |",
+             "|---|---|---|---|---|---|---|"]
+    for tcp in [t for t in TCP_ORDER if t in set(df["Tcp"])]:
+        cell = df[df["Tcp"] == tcp].copy()
+        cell["_variant"] = [variant_label(r) for _, r in cell.iterrows()]
+        base, _ = metrics.mean_ci(cell[cell["_variant"] == "no DCIB"]["goodput_gbps"])
+        for label in sorted(set(cell["_variant"]), key=lambda v: (v != "no DCIB", v)):
+            vals = list(cell[cell["_variant"] == label]["goodput_gbps"])
+            m, ci = metrics.mean_ci(vals)
+            ratio = "" if label == "no DCIB" else f"x{m / base:.2f}"
+            lines.append(f"| {tcp} | {label} | {len(vals)} | {m:.3f} | +-{ci:.3f} | "
+                         f"{min(vals):.3f}-{max(vals):.3f} | {ratio} |")
+    return lines
+
+
 # --- the paper table ---------------------------------------------------------------------------
 
 def paper_table(frames):
@@ -344,6 +406,7 @@ def paper_table(frames):
             extra = ", ".join(f"{c}={r[c]:g}" if isinstance(r[c], float) else f"{c}={r[c]}"
                               for c in groups)
             variant = f"{r.get('Mode', 'stalled')}"
+            variant += intercept_text(r)
             if "DupAckThreshold" in r:
                 variant += f", dupthresh {int(r['DupAckThreshold'])}"
             if extra:
@@ -363,13 +426,18 @@ def paper_table(frames):
         lines += ["", "DCI link utilisation with DCIB under 5% cooperative loss (target >= 90%):", "",
                   "| TCP | variant | DCI utilisation | goodput / C |", "|---|---|---|---|"]
         sub = df[(df["Dcib"] == True) & (df["WanLoss"] == "cooperative")]  # noqa: E712
-        keys = [c for c in ("Tcp", "Mode", "DupAckThreshold") if c in sub.columns]
+        keys = [c for c in ("Tcp", "Mode", "InterceptDupAcks", "DupAckSackGaps", "DupAckLocalDrops",
+                            "DupAckThreshold") if c in sub.columns]
         for values, cell in sub.groupby(keys):
             cond = dict(zip(keys, values))
-            lines.append(f"| {cond['Tcp']} | {cond.get('Mode')}, dupthresh "
+            intercept = intercept_text(cond)
+            lines.append(f"| {cond['Tcp']} | {cond.get('Mode')}{intercept}, dupthresh "
                          f"{int(cond.get('DupAckThreshold', 3))} | "
                          f"{mean_of(cell, 'dci_utilization') * 100:.1f}% | "
                          f"{mean_of(cell, 'goodput_utilization') * 100:.1f}% |")
+    for name, title in MORE_SEEDS:
+        if frames.get(name) is not None:
+            lines += [""] + seeds_table(frames[name], title)
     return "\n".join(lines) + "\n"
 
 
