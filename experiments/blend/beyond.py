@@ -82,6 +82,8 @@ def load_runs(spec_name):
     df = df.copy()
     df["variant"] = df.apply(variant, axis=1)
     df["link"] = df.apply(link, axis=1)
+    if "segments" not in df and "flows.b_from_a.segments" in df:  # wifi-hidden: two flows
+        df["segments"] = df["flows.b_from_a.segments"] + df["flows.c_from_d.segments"]
     df["duplicates"] = df["data_received"] - df["segments"]
     return df
 
@@ -185,6 +187,40 @@ def multihop_table(df, metrics):
     return "\n".join(lines)
 
 
+def pivot_table(df, variants, ref="no bundling"):
+    """One row per (Standard, link, Consumer), one column per variant: mean goodput and, beside
+    it, the change against `ref` (or "stalled" when no run of the group completed)."""
+    runs = df[df["Consumer"] != "one-interest"]
+    g = groups(runs, ["Standard", "link", "Consumer", "variant"])
+    present = [v for v in variants if v in set(runs["variant"])]
+    head = ["Standard", "link", "Consumer"] + present
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    links = sorted(set(runs["link"]), key=lambda s: (("HtMcs" in s), s))
+    for std in ["80211b", "80211n"]:
+        for lk in links:
+            for cc in ["aimd", "cubic"]:
+                r = g.get((std, lk, cc, ref))
+                base = mean_ci(r["goodput_mbps"])[0] if r is not None else math.nan
+                cells = [STD.get(std, std), lk, cc]
+                any_cell = False
+                for v in present:
+                    rows = g.get((std, lk, cc, v))
+                    if rows is None:
+                        cells.append("")
+                        continue
+                    any_cell = True
+                    m = mean_ci(rows["goodput_mbps"])[0]
+                    cell = f"{m:.2f}"
+                    if not rows["completed"].astype(bool).any():
+                        cell += " (stalled)"
+                    elif v != ref and base == base and base > 0:
+                        cell += f" ({100 * (m / base - 1):+.0f}%)"
+                    cells.append(cell)
+                if any_cell:
+                    lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def best_table(df):
     """Plain BLEnD and the best configuration as % of the bound, with the 95% verdict."""
     bounds = bound_of(df)
@@ -211,12 +247,14 @@ def best_table(df):
                     pct = 100 * m / b
                     cells += [fmt(m, ci, 3), f"{pct:.1f}%"]
                     verdicts.append(f"{v}: {'met' if pct >= 95 else 'not met'}")
-                cells.append("; ".join(verdicts))
+                cells.append("; ".join(verdicts) if b == b else "–")
                 lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def figure(df, path, title, scenario_bound=True):
+def figure(df, path, title, scenario_bound=True, relative=False):
+    """Grouped bars, one panel per (Standard, link): goodput in Mbit/s, or with `relative` in
+    % of the one-Interest bound of that link (y axis from 85%)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -226,8 +264,14 @@ def figure(df, path, title, scenario_bound=True):
     panels = [(s, lk) for s in ["80211b", "80211n"] for lk in sorted(set(runs["link"]))
               if len(runs[(runs["Standard"] == s) & (runs["link"] == lk)])]
     bounds = bound_of(df) if scenario_bound else {}
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.2), squeeze=False)
-    for ax, (std, lk) in zip(axes[0], panels):
+    ncols = 2 if len(panels) == 4 else min(3, len(panels))
+    nrows = (len(panels) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.6 * nrows + 0.9), squeeze=False)
+    colors = plt.get_cmap("tab10" if len(order) <= 10 else "tab20")
+    color = {v: colors(i) for i, v in enumerate(order)}
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (std, lk) in zip(axes.flat, panels):
         sub = runs[(runs["Standard"] == std) & (runs["link"] == lk)]
         vs = [v for v in order if v in set(sub["variant"])]
         width = 0.8 / max(len(vs), 1)
@@ -236,22 +280,34 @@ def figure(df, path, title, scenario_bound=True):
             for j, cc in enumerate(["aimd", "cubic"]):
                 r = sub[(sub["variant"] == v) & (sub["Consumer"] == cc)]
                 m, ci, _ = mean_ci(r["goodput_mbps"])
+                if relative:
+                    scale = 100 / bounds[(std, lk)]
+                    m, ci = m * scale, ci * scale
                 xs.append(j + (i - (len(vs) - 1) / 2) * width)
                 ms.append(m)
                 cis.append(0 if ci != ci else ci)
-            ax.bar(xs, ms, width, yerr=cis, capsize=2, label=v)
+            ax.bar(xs, ms, width, yerr=cis, capsize=2, label=v, color=color[v])
         b = bounds.get((std, lk))
-        if b:
+        if b and relative:
+            ax.axhline(100, color="black", linestyle="--", linewidth=1, label="one-Interest bound")
+            ax.axhline(95, color="grey", linestyle=":", linewidth=1, label="95% of the bound")
+            ax.set_ylim(85, 101)
+        elif b:
             ax.axhline(b, color="black", linestyle="--", linewidth=1, label="one-Interest bound")
             ax.axhline(0.95 * b, color="grey", linestyle=":", linewidth=1, label="95% of the bound")
         ax.set_xticks([0, 1])
         ax.set_xticklabels(["AIMD", "CUBIC"])
         ax.set_title(f"{STD.get(std, std)}, {lk}", fontsize=9)
-        ax.set_ylabel("goodput (Mbit/s)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8)
+        ax.set_ylabel("% of the one-Interest bound" if relative else "goodput (Mbit/s)")
+    legend = {}
+    for ax in axes.flat[:len(panels)]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, h)
+    fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=min(4, len(legend)),
+               fontsize=8)
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout(rect=(0, 0.12 + 0.04 * (len(labels) > 4), 1, 0.95))
+    rows_of_legend = (len(legend) + 3) // 4
+    fig.tight_layout(rect=(0, (0.035 * rows_of_legend + 0.02) * 2.5 / (nrows + 0.5), 1, 0.96))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -273,7 +329,8 @@ def main():
                     ("recovery bundles", "bundling.consumer.bundle_recoveries", 0),
                     ("bundles", "bundling.consumer.bundles_out", 0),
                     ("gap-filled", "bundling.producer.interests_gap_filled", 0)]), ""]
-        figure(a, figdir / "blend-beyond-a.png", "BLEnD beyond the paper (a): one hop, broadcast, 100 MiB")
+        figure(a, figdir / "blend-beyond-a.png", "BLEnD beyond the paper (a): one hop, broadcast, 100 MiB",
+               relative=True)
     b = load("beyond-b")
     if len(b):
         b = b.copy()
@@ -287,10 +344,16 @@ def main():
     if len(best):
         out += ["## Best configuration against the 95% target (beyond-best)", "", best_table(best), "",
                 one_hop_table(best, common + [("retransmissions", "retransmissions", 0)]), ""]
-        figure(best, figdir / "blend-beyond-best.png", "Plain BLEnD, best ndnlab configuration, one-Interest bound")
+        figure(best, figdir / "blend-beyond-best.png",
+               "Plain BLEnD and the best ndnlab configuration against the one-Interest bound, 100 MiB",
+               relative=True)
+    summary = ["no bundling", "BI 15", "BI 15 + LD", "BI 15 + pacing", "BI 15 + LD + pacing", "BI 64",
+               "BI 64 + LD", "BI 64 + LD + pacing"]
     chain = load("beyond-chain")
     if len(chain):
         out += ["## (c) two hops: wifi-chain (beyond-chain)", "",
+                "Goodput (Mbit/s), mean of 3 seeds, change against no bundling:", "",
+                pivot_table(chain, summary), "",
                 multihop_table(chain, [("completed", "completed", 2)] + common + [
                     ("consumer Interest frames", "consumer_frames", 0),
                     ("relay Interest frames", "relay_frames", 0),
@@ -300,8 +363,9 @@ def main():
     hidden = load("beyond-hidden")
     if len(hidden):
         out += ["## (c) hidden stations, Fig. 10: wifi-hidden (beyond-hidden)", "",
-                multihop_table(hidden, [("completed", "completed", 2), ("slower flow (Mbit/s)", "goodput_min_mbps", 3),
-                                        ("fairness", "fairness", 3), ("timeouts", "timeouts", 0),
+                "Goodput of both flows (Mbit/s), mean of 3 seeds, change against no bundling:", "",
+                pivot_table(hidden, summary), "",
+                multihop_table(hidden, [("completed", "completed", 2), ("fairness", "fairness", 3), ("timeouts", "timeouts", 0),
                                         ("B + C Interest frames", "consumer_frames", 0),
                                         ("recoveries", "recoveries", 0)]), ""]
         figure(hidden, figdir / "blend-beyond-hidden.png", "BLEnD, Fig. 10 hidden stations (wifi-hidden), 20 MiB per flow",
