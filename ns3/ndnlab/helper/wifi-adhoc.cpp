@@ -1,4 +1,5 @@
 #include "ns3/ndnlab/helper/wifi-adhoc.hpp"
+#include "ns3/ndnlab/helper/wifi-one-hop.hpp"
 
 #include <ns3/double.h>
 #include <ns3/mobility-helper.h>
@@ -14,24 +15,10 @@ namespace ndnlab::sim {
 
 WifiAdhoc::WifiAdhoc(const WifiAdhocOptions& opts, int64_t stream)
 {
-  ns3::WifiStandard standard;
-  std::string channelSettings;
-  if (opts.standard == "11b") {
-    standard = ns3::WIFI_STANDARD_80211b;
-    dataMode = "DsssRate11Mbps";
-  }
-  else if (opts.standard == "11n-5") {
-    standard = ns3::WIFI_STANDARD_80211n;
-    dataMode = "OfdmRate24Mbps";
-    channelSettings = "{0, 20, BAND_5GHZ, 0}";
-  }
-  else if (opts.standard == "11n-2.4") {
-    standard = ns3::WIFI_STANDARD_80211n;
-    dataMode = "ErpOfdmRate24Mbps";
-  }
-  else {
-    throw std::invalid_argument("unknown Wi-Fi standard '" + opts.standard + "' (11b | 11n-5 | 11n-2.4)");
-  }
+  const WifiStandardSetup setup = wifiStandardSetup(opts.standard);
+  const ns3::WifiStandard standard = setup.standard;
+  const std::string& channelSettings = setup.channelSettings;
+  dataMode = setup.dataMode;
   if (opts.positions.empty())
     throw std::invalid_argument("WifiAdhoc: no positions");
 

@@ -14,26 +14,24 @@
 
 namespace ndnlab::sim {
 
+WifiStandardSetup
+wifiStandardSetup(const std::string& name)
+{
+  if (name == "11b")
+    return {ns3::WIFI_STANDARD_80211b, "DsssRate11Mbps", ""};
+  if (name == "11n-5")
+    return {ns3::WIFI_STANDARD_80211n, "OfdmRate24Mbps", "{0, 20, BAND_5GHZ, 0}"};
+  if (name == "11n-2.4")
+    return {ns3::WIFI_STANDARD_80211n, "ErpOfdmRate24Mbps", ""};
+  throw std::invalid_argument("unknown Wi-Fi standard '" + name + "' (11b | 11n-5 | 11n-2.4)");
+}
+
 WifiOneHop::WifiOneHop(const WifiOneHopOptions& opts, int64_t stream)
 {
-  ns3::WifiStandard standard;
-  std::string channelSettings;
-  if (opts.standard == "11b") {
-    standard = ns3::WIFI_STANDARD_80211b;
-    dataMode = "DsssRate11Mbps";
-  }
-  else if (opts.standard == "11n-5") {
-    standard = ns3::WIFI_STANDARD_80211n;
-    dataMode = "OfdmRate24Mbps";
-    channelSettings = "{0, 20, BAND_5GHZ, 0}";
-  }
-  else if (opts.standard == "11n-2.4") {
-    standard = ns3::WIFI_STANDARD_80211n;
-    dataMode = "ErpOfdmRate24Mbps";
-  }
-  else {
-    throw std::invalid_argument("unknown Wi-Fi standard '" + opts.standard + "' (11b | 11n-5 | 11n-2.4)");
-  }
+  const WifiStandardSetup setup = wifiStandardSetup(opts.standard);
+  const ns3::WifiStandard standard = setup.standard;
+  const std::string& channelSettings = setup.channelSettings;
+  dataMode = setup.dataMode;
 
   nodes.Create(2);
   ns3::WifiHelper wifi;

@@ -16,10 +16,24 @@
 
 #include <ns3/net-device-container.h>
 #include <ns3/node-container.h>
+#include <ns3/wifi-standards.h>
 
 #include <string>
 
 namespace ndnlab::sim {
+
+/// The calibrated PHY set-up of a standard name (ns3-calibration.md): 11b = 802.11b at
+/// DsssRate11Mbps; 11n-5 = 802.11n at 5 GHz, OfdmRate24Mbps; 11n-2.4 = 802.11n at 2.4 GHz,
+/// ErpOfdmRate24Mbps. Shared by WifiOneHop and WifiAdhoc.
+struct WifiStandardSetup
+{
+  ns3::WifiStandard standard;
+  std::string dataMode;
+  std::string channelSettings; ///< YansWifiPhy ChannelSettings; empty = the standard's default
+};
+
+/// Throws std::invalid_argument for an unknown name.
+WifiStandardSetup wifiStandardSetup(const std::string& name);
 
 struct WifiOneHopOptions
 {
