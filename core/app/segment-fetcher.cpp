@@ -469,22 +469,23 @@ SegmentFetcher::schedulePackets()
       window = std::min<int64_t>(window, static_cast<int64_t>(m_opts.maxInFlight));
     if (window - static_cast<int64_t>(m_inFlight) <= 0)
       return;
-    if (!m_retxQueue.empty() || canSendNew()) {
-      if (!paceAllowsSend())
-        return;
-    }
 
     if (!m_retxQueue.empty()) {
       uint64_t seg = m_retxQueue.front();
-      m_retxQueue.pop_front();
       auto it = m_segs.find(seg);
       if (it == m_segs.end() || it->second.state != SegState::InRetxQueue) {
+        m_retxQueue.pop_front();
         ++m_stats.skippedRetx;
         continue;
       }
+      if (!paceAllowsSend())
+        return; // the pacing timer resumes here; seg stays at the head of the queue
+      m_retxQueue.pop_front();
       sendInterest(seg, true);
     }
     else if (canSendNew()) {
+      if (!paceAllowsSend())
+        return;
       sendInterest(m_nextSeg++, false);
     }
     else {
