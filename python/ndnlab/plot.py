@@ -140,6 +140,16 @@ def build_parser(prog=None):
     return parser
 
 
+def _follows(df, param, shown):
+    """True when `param` has one value per combination of the plotted parameters `shown` (it
+    varies only together with them, e.g. options that come with one hue value), so no bar or
+    point mixes its values."""
+    if not shown:
+        return False
+    keys = [df[c].astype(str) for c in shown]
+    return bool((df[param].astype(str).groupby(keys).nunique() <= 1).all())
+
+
 def run(args):
     output = pathlib.Path(args.output)
     if output.suffix.lower() not in FORMATS:
@@ -157,7 +167,9 @@ def run(args):
         if name:
             data.check_column(df, name, f"{option} parameter", params)
     df = data.apply_where(df, data.parse_where(args.where))
-    others = [p for p in data.varying(df, params) if p not in (args.x, args.hue, args.col)]
+    shown = [c for c in (args.x, args.hue, args.col) if c]
+    others = [p for p in data.varying(df, params) if p not in shown
+              and not _follows(df, p, shown)]
     if others:
         raise data.UsageError(
             "these parameters also vary and would be mixed: " + ", ".join(

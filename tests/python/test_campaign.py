@@ -243,6 +243,27 @@ def test_plot_cli_errors_are_clear(fig1, tmp_path, capsys):
     assert "--kind {bar,line,cdf}" in capsys.readouterr().out
 
 
+def test_plot_accepts_a_parameter_that_varies_only_with_the_hue(tmp_path, capsys):
+    """A parameter that comes with one hue value (BLEnD Fig. 7's BI 64 runs also turn loss
+    detection on) mixes nothing; one that varies independently is still refused."""
+    spec = tmp_path / "confounded.toml"
+    spec.write_text(
+        f'[campaign]\nname = "confounded"\nscenario = "wifi-one-hop"\n'
+        f'simulator = "{FAKE_SIM}"\nstore = "store"\nseeds = 1\ntimeout = 20\n\n'
+        '[[grid]]\nStandard = ["802.11b", "802.11n"]\nConsumer = ["aimd"]\nPacing = [false]\n\n'
+        '[[grid]]\nStandard = ["802.11b", "802.11n"]\nConsumer = ["cubic"]\nPacing = [true]\n')
+    assert campaign(spec, "--workers", 1).returncode == 0
+    png = tmp_path / "hue.png"
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps",
+                          "--hue", "Consumer", "-o", str(png)]) == 0
+    assert png.read_bytes()[:8] == PNG_SIGNATURE
+    # without the hue, Consumer and Pacing would both be mixed in each bar
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps",
+                          "-o", str(tmp_path / "mixed.png")]) == 2
+    err = capsys.readouterr().err
+    assert "would be mixed" in err and "Consumer" in err and "Pacing" in err
+
+
 def test_report_puts_the_papers_numbers_beside_ours(fig1, tmp_path, capsys):
     spec, _, _ = fig1
     path = tmp_path / "report.md"
