@@ -2,34 +2,14 @@
 
 #include "core/face/link-service.hpp"
 #include "core/lp/interest-bundler.hpp"
+#include "core/runtime/units.hpp"
 
 #include <ns3/boolean.h>
 #include <ns3/double.h>
 #include <ns3/nstime.h>
 #include <ns3/uinteger.h>
 
-#include <chrono>
-#include <sstream>
-
 namespace ndnlab::sim::scenarios {
-
-namespace {
-
-std::string
-fmt(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
-double
-ms(Duration d)
-{
-  return std::chrono::duration<double, std::milli>(d).count();
-}
-
-} // namespace
 
 std::vector<ParamSpec>
 bundlingParams()
@@ -42,9 +22,9 @@ bundlingParams()
     {"BundleLossDetection", ParamType::Bool, d.bundleLossDetection ? "true" : "false", "",
      "beyond the paper (VI-B): the encoder re-requests a prefix's unanswered bundled range when its Data "
      "stall (inter-Data gap and link round-trip estimates; LpBundleLossDetection)"},
-    {"BundleGapMin", ParamType::Double, fmt(ms(d.bundleGapMin)), "ms",
+    {"BundleGapMin", ParamType::Double, formatNumber(toMillis(d.bundleGapMin)), "ms",
      "loss detection: lower bound of the stall threshold (LpBundleGapMin)"},
-    {"BundleGapK", ParamType::Double, fmt(d.bundleGapK), "",
+    {"BundleGapK", ParamType::Double, formatNumber(d.bundleGapK), "",
      "loss detection: stall threshold = mean + k x mean deviation of the inter-Data gaps (LpBundleGapK)"},
     {"BundleMaxRecoveries", ParamType::Int, std::to_string(d.bundleMaxRecoveries), "",
      "loss detection: recovery bundles per stall (LpBundleMaxRecoveries)"},
@@ -53,7 +33,7 @@ bundlingParams()
      "[BundleIntervalMin, BundleInterval] (LpBundleDynamicInterval)"},
     {"BundleIntervalMin", ParamType::Int, std::to_string(d.bundleIntervalMin), "Interests",
      "dynamic interval: smallest bundle when the window allows it (LpBundleIntervalMin)"},
-    {"BundleCwndShare", ParamType::Double, fmt(d.bundleCwndShare), "",
+    {"BundleCwndShare", ParamType::Double, formatNumber(d.bundleCwndShare), "",
      "dynamic interval: share of the consumer's window one bundle stands for, (0, 1] (LpBundleCwndShare)"},
   };
 }

@@ -29,7 +29,7 @@ const char* const AccessDoc = "; one value for all four access links or four val
 std::vector<ParamSpec>
 dumbbellParams()
 {
-  std::vector<ParamSpec> p = {
+  const std::vector<ParamSpec> topology = {
     {"AccessRate", ParamType::String, "100Mbps", "", std::string("access link data rate") + AccessDoc},
     {"AccessDelay", ParamType::String, "1ms", "", std::string("access link delay") + AccessDoc},
     {"AccessLoss", ParamType::String, "0", "", std::string("access link frame loss probability, both directions") + AccessDoc},
@@ -41,11 +41,7 @@ dumbbellParams()
     {"Consumer1Delay", ParamType::Double, "0", "s", "c1 starts this long after c0 (StartTime)"},
     {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching"},
   };
-  for (auto& s : consumerParams(false, "10MiB"))
-    p.push_back(std::move(s));
-  for (auto& s : runParams(3600))
-    p.push_back(std::move(s));
-  return p;
+  return joinParams({topology, consumerParams(false, "10MiB"), runParams(3600)});
 }
 
 /// Installs a point-to-point link a-b; returns its devices.

@@ -22,7 +22,7 @@ const char* const LinkListDoc = "; one value for every link or Hops comma-separa
 std::vector<ParamSpec>
 chainParams()
 {
-  std::vector<ParamSpec> p = {
+  const std::vector<ParamSpec> links = {
     {"Hops", ParamType::Int, "2", "links", "links between consumer and producer (Hops-1 forwarders)"},
     {"Rate", ParamType::String, "10Mbps", "", std::string("link data rate") + LinkListDoc},
     {"Delay", ParamType::String, "2ms", "", std::string("link propagation delay") + LinkListDoc},
@@ -31,11 +31,7 @@ chainParams()
     {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching"},
     {"Strategy", ParamType::String, "best-route", "", "forwarding strategy of /", {"best-route", "multicast"}},
   };
-  for (auto& s : consumerParams(true, "10MiB"))
-    p.push_back(std::move(s));
-  for (auto& s : runParams(3600))
-    p.push_back(std::move(s));
-  return p;
+  return joinParams({links, consumerParams(true, "10MiB"), runParams(3600)});
 }
 
 void

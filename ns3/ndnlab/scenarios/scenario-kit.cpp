@@ -8,6 +8,7 @@
 #include "ns3/ndnlab/model/ndn-stack.hpp"
 
 #include "core/app/segment-fetcher.hpp"
+#include "core/runtime/units.hpp"
 
 #include <ns3/simulator.h>
 #include <ns3/string.h>
@@ -25,21 +26,24 @@
 
 namespace ndnlab::sim::scenarios {
 
-namespace {
-
 std::string
-fmt(double v)
+formatNumber(double v)
 {
   std::ostringstream os;
   os << v;
   return os.str();
 }
 
-double
-ms(Duration d)
+std::vector<ParamSpec>
+joinParams(std::initializer_list<std::vector<ParamSpec>> lists)
 {
-  return std::chrono::duration<double, std::milli>(d).count();
+  std::vector<ParamSpec> p;
+  for (const auto& list : lists)
+    p.insert(p.end(), list.begin(), list.end());
+  return p;
 }
+
+namespace {
 
 /// A consumer knob: scenario parameter -> ConsumerApp attribute (value text after `toAttr`).
 struct Knob
@@ -55,25 +59,30 @@ knobs()
   static const std::vector<Knob> list = [] {
     const app::SegmentFetcherOptions d;
     std::vector<Knob> k = {
-      {{"RtoK", ParamType::Double, fmt(d.rtt.k), "",
+      {{"RtoK", ParamType::Double, formatNumber(d.rtt.k), "",
         "RTO = SRTT + RtoK*RTTVAR (BLEnD's gamma; ndnSIM 4, ndncatchunks 8)"},
        "RtoK"},
-      {{"InitCwnd", ParamType::Double, fmt(d.window.initCwnd), "segments",
+      {{"InitCwnd", ParamType::Double, formatNumber(d.window.initCwnd), "segments",
         "initial congestion window, aimd/cubic"},
        "InitCwnd"},
-      {{"MinRto", ParamType::Double, fmt(ms(d.rtt.minRto)), "ms", "lower clamp of the RTO"}, "MinRto", true},
-      {{"Lifetime", ParamType::Double, fmt(ms(d.lifetime)), "ms", "InterestLifetime of segment Interests"},
+      {{"MinRto", ParamType::Double, formatNumber(toMillis(d.rtt.minRto)), "ms", "lower clamp of the RTO"},
+       "MinRto",
+       true},
+      {{"Lifetime", ParamType::Double, formatNumber(toMillis(d.lifetime)), "ms",
+        "InterestLifetime of segment Interests"},
        "Lifetime",
        true},
-      {{"RtoCheckInterval", ParamType::Double, fmt(ms(d.rtoCheckInterval)), "ms",
+      {{"RtoCheckInterval", ParamType::Double, formatNumber(toMillis(d.rtoCheckInterval)), "ms",
         "period of the consumer's timeout scan (ndnSIM RetxTimer: 50 ms)"},
        "RtoCheckInterval",
        true},
-      {{"CubicBeta", ParamType::Double, fmt(d.window.cubic.beta), "",
+      {{"CubicBeta", ParamType::Double, formatNumber(d.window.cubic.beta), "",
         "CUBIC window decrease factor (ndnSIM ConsumerPcon 0.8, ndncatchunks 0.7)"},
        "CubicBeta"},
-      {{"AimdBeta", ParamType::Double, fmt(d.window.aimd.beta), "", "AIMD window decrease factor"}, "AimdBeta"},
-      {{"FixedWindow", ParamType::Int, fmt(d.window.fixedSize), "Interests", "window of the fixed pipeline"},
+      {{"AimdBeta", ParamType::Double, formatNumber(d.window.aimd.beta), "", "AIMD window decrease factor"},
+       "AimdBeta"},
+      {{"FixedWindow", ParamType::Int, formatNumber(d.window.fixedSize), "Interests",
+        "window of the fixed pipeline"},
        "FixedWindow"},
       {{"DisableCwa", ParamType::Bool, d.control.disableCwa ? "true" : "false", "",
         "react to every loss, not once per RTT (Conservative Window Adaptation off)"},
@@ -81,11 +90,13 @@ knobs()
       {{"Pacing", ParamType::Bool, d.pacing ? "true" : "false", "",
         "pace Interests at PacingGain x cwnd / SRTT (BLEnD section VI-A)"},
        "Pacing"},
-      {{"PacingGain", ParamType::Double, fmt(d.pacingGain), "", "paced rate = gain x cwnd / SRTT"}, "PacingGain"},
+      {{"PacingGain", ParamType::Double, formatNumber(d.pacingGain), "", "paced rate = gain x cwnd / SRTT"},
+       "PacingGain"},
       {{"HyStart", ParamType::Bool, d.control.hystart ? "true" : "false", "",
         "HyStart++ delay-based exit from the initial slow start (not in ndncatchunks)"},
        "HyStart"},
-      {{"Retries", ParamType::Int, fmt(d.retries), "", "retransmissions per segment; -1 = unlimited"}, "Retries"},
+      {{"Retries", ParamType::Int, formatNumber(d.retries), "", "retransmissions per segment; -1 = unlimited"},
+       "Retries"},
     };
     return k;
   }();
@@ -132,7 +143,8 @@ runParams(double defaultMaxTime)
      "delay row per Data",
      {"none", "periodic", "all"}},
     {"TracePeriod", ParamType::Double, "1", "s", "period of the periodic traces"},
-    {"MaxTime", ParamType::Double, fmt(defaultMaxTime), "s", "simulated time limit (the run stops when all fetches end)"},
+    {"MaxTime", ParamType::Double, formatNumber(defaultMaxTime), "s",
+     "simulated time limit (the run stops when all fetches end)"},
   };
 }
 
@@ -176,31 +188,38 @@ perElement(const std::string& name, const std::string& text, size_t n)
   return parts;
 }
 
+namespace {
+
+/// `text` when it matches `re` as a whole; else throws UsageError "--name: 'text' is not <what>".
+std::string
+checkSyntax(const std::string& name, const std::string& text, const std::regex& re, const std::string& what)
+{
+  if (!std::regex_match(text, re))
+    throw UsageError("--" + name + ": '" + text + "' is not " + what);
+  return text;
+}
+
+} // namespace
+
 std::string
 checkRate(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^[0-9]+(\.[0-9]+)?([kKMG]?bps|[kKMG]?b/s)$)");
-  if (!std::regex_match(text, re))
-    throw UsageError("--" + name + ": '" + text + "' is not a data rate (e.g. 10Mbps)");
-  return text;
+  return checkSyntax(name, text, re, "a data rate (e.g. 10Mbps)");
 }
 
 std::string
 checkTime(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^[0-9]+(\.[0-9]+)?(s|ms|us|ns)$)");
-  if (!std::regex_match(text, re))
-    throw UsageError("--" + name + ": '" + text + "' is not a time with unit (e.g. 2ms)");
-  return text;
+  return checkSyntax(name, text, re, "a time with unit (e.g. 2ms)");
 }
 
 std::string
 checkQueue(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^[0-9]+(p|B)$)");
-  if (!std::regex_match(text, re))
-    throw UsageError("--" + name + ": '" + text + "' is not a queue size (e.g. 100p or 64000B)");
-  return text;
+  return checkSyntax(name, text, re, "a queue size (e.g. 100p or 64000B)");
 }
 
 double
@@ -307,7 +326,7 @@ Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> co
         continue;
       std::string v;
       switch (k.spec.type) {
-        case ParamType::Double: v = fmt(params.getDouble(k.spec.name)); break;
+        case ParamType::Double: v = formatNumber(params.getDouble(k.spec.name)); break;
         case ParamType::Int: v = std::to_string(params.getInt(k.spec.name)); break;
         case ParamType::Bool: v = params.getBool(k.spec.name) ? "true" : "false"; break;
         case ParamType::String: v = params.getString(k.spec.name); break;
@@ -396,13 +415,13 @@ Fetch::metrics() const
     {"unexpected_data", s.unexpectedData},
     {"data_received", nodeFrames(m_consumer->GetNode())["data_in"]},
     {"loss_decreases", s.lossDecreases},
-    {"rtt_min_ms", ms(s.rttMin)},
-    {"rtt_avg_ms", ms(s.rttAvg)},
-    {"rtt_max_ms", ms(s.rttMax)},
+    {"rtt_min_ms", toMillis(s.rttMin)},
+    {"rtt_avg_ms", toMillis(s.rttAvg)},
+    {"rtt_max_ms", toMillis(s.rttMax)},
   };
   if (isAdaptive(m_kind) || m_kind == "fixed") {
     j["cwnd_final"] = s.cwnd;
-    j["rto_final_ms"] = ms(s.rto);
+    j["rto_final_ms"] = toMillis(s.rto);
   }
   if (st.failed)
     j["error"] = st.error;
@@ -545,6 +564,17 @@ ScenarioTraces::counts() const
   if (m_tracers)
     for (const auto& [k, v] : m_tracers->Counts())
       j[k] = v;
+  return j;
+}
+
+nlohmann::json
+ScenarioTraces::drops() const
+{
+  nlohmann::json j = nlohmann::json::object();
+  const nlohmann::json all = counts();
+  for (const auto& [k, v] : all.items())
+    if (k.rfind("drop/", 0) == 0)
+      j[k.substr(5)] = v;
   return j;
 }
 

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,11 @@ using runner::RunContext;
 using runner::UsageError;
 
 // --- parameter specs ---
+
+/// `v` as `std::ostream <<` writes it (6 significant digits): parameter defaults and values.
+std::string formatNumber(double v);
+/// The parameter lists one after the other, in order.
+std::vector<ParamSpec> joinParams(std::initializer_list<std::vector<ParamSpec>> lists);
 
 /// Consumer (one-interest | fixed | aimd | cubic, or without one-interest), FileSize,
 /// PayloadSize, Signing, StartTime, and the consumer knobs (RtoK, InitCwnd, MinRto, Lifetime,
@@ -169,6 +175,8 @@ public:
 
   /// Event kinds and kind/reason counted over the run (empty without tracers).
   nlohmann::json counts() const;
+  /// The "drop/<reason>" entries of counts() keyed by reason (empty without tracers or drops).
+  nlohmann::json drops() const;
 
 private:
   std::unique_ptr<Tracers> m_tracers;

@@ -19,6 +19,7 @@
 #include "ns3/ndnlab/helper/stack-helper.hpp"
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+#include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 #include "ns3/ndnlab/scenarios/wifi-multihop-kit.hpp"
 
 #include <ns3/simulator.h>
@@ -30,16 +31,9 @@ namespace {
 std::vector<ParamSpec>
 chainParams()
 {
-  std::vector<ParamSpec> p =
-    multihopRadioParams("unicast", "20", "30",
-                        "the default makes the consumer and the producer (2 x Distance apart) hidden");
-  for (auto& s : bundlingParams())
-    p.push_back(std::move(s));
-  for (auto& s : consumerParams(false, "20MiB"))
-    p.push_back(std::move(s));
-  for (auto& s : runParams(3600))
-    p.push_back(std::move(s));
-  return p;
+  return joinParams({multihopRadioParams("unicast", "20", "30",
+                                         "the default makes the consumer and the producer (2 x Distance apart) hidden"),
+                     bundlingParams(), consumerParams(false, "20MiB"), runParams(3600)});
 }
 
 void
@@ -51,18 +45,11 @@ runWifiChain(RunContext& ctx)
   ns3::Ptr<ns3::Node> relay = wifi.nodes.Get(1);
   ns3::Ptr<ns3::Node> producer = wifi.nodes.Get(2);
 
-  auto makeStack = [&](bool isRelay) {
-    StackHelper stack;
-    stack.SetCsSize(static_cast<size_t>(params.getInt("CsSize")));
-    applyBundling(params, stack);
-    stack.SetTransportAttribute("Addressing", ns3::StringValue(params.getString("Addressing")));
-    if (isRelay)
-      stack.SetTransportAttribute("NfdLinkType", ns3::StringValue("ad-hoc"));
-    return stack;
-  };
-  makeStack(false).Install(consumer);
-  makeStack(true).Install(relay);
-  makeStack(false).Install(producer);
+  wifiStack(params).Install(consumer);
+  StackHelper relayStack = wifiStack(params);
+  relayStack.SetTransportAttribute("NfdLinkType", ns3::StringValue("ad-hoc"));
+  relayStack.Install(relay);
+  wifiStack(params).Install(producer);
   RouteHelper::AddRoute(consumer, "/lab", relay);
   RouteHelper::AddRoute(relay, "/lab", producer);
 
@@ -77,12 +64,7 @@ runWifiChain(RunContext& ctx)
   m["nodes"] = {{"consumer", nodeReport(wifi, phy, 0)},
                 {"relay", nodeReport(wifi, phy, 1)},
                 {"producer", nodeReport(wifi, phy, 2)}};
-  nlohmann::json drops = nlohmann::json::object();
-  const nlohmann::json counts = traces.counts();
-  for (const auto& [k, v] : counts.items())
-    if (k.rfind("drop/", 0) == 0)
-      drops[k.substr(5)] = v;
-  if (!drops.empty())
+  if (nlohmann::json drops = traces.drops(); !drops.empty())
     m["drops"] = drops;
   ctx.metrics = m;
 }

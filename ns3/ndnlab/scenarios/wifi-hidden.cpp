@@ -15,10 +15,10 @@
 #include "ns3/ndnlab/helper/stack-helper.hpp"
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+#include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 #include "ns3/ndnlab/scenarios/wifi-multihop-kit.hpp"
 
 #include <ns3/simulator.h>
-#include <ns3/string.h>
 
 #include <algorithm>
 
@@ -28,17 +28,12 @@ namespace {
 std::vector<ParamSpec>
 hiddenParams()
 {
-  std::vector<ParamSpec> p = multihopRadioParams(
-    "broadcast", "20", "30",
-    "the default makes B and C, B and D, A and C (2 or 3 x Distance apart) hidden from each other");
-  p.push_back({"StartDelayC", ParamType::Double, "0", "s", "C starts this long after B"});
-  for (auto& s : bundlingParams())
-    p.push_back(std::move(s));
-  for (auto& s : consumerParams(false, "20MiB"))
-    p.push_back(std::move(s));
-  for (auto& s : runParams(3600))
-    p.push_back(std::move(s));
-  return p;
+  return joinParams(
+    {multihopRadioParams("broadcast", "20", "30",
+                         "the default makes B and C, B and D, A and C (2 or 3 x Distance apart) hidden from "
+                         "each other"),
+     {{"StartDelayC", ParamType::Double, "0", "s", "C starts this long after B"}},
+     bundlingParams(), consumerParams(false, "20MiB"), runParams(3600)});
 }
 
 void
@@ -55,11 +50,7 @@ runWifiHidden(RunContext& ctx)
   if (!(startDelayC >= 0))
     throw UsageError("--StartDelayC must not be negative");
 
-  StackHelper stack;
-  stack.SetCsSize(static_cast<size_t>(params.getInt("CsSize")));
-  applyBundling(params, stack);
-  stack.SetTransportAttribute("Addressing", ns3::StringValue(params.getString("Addressing")));
-  stack.Install(wifi.nodes);
+  wifiStack(params).Install(wifi.nodes);
   RouteHelper::AddRoute(b, "/lab/a", a);
   RouteHelper::AddRoute(c, "/lab/d", d);
 
@@ -102,12 +93,7 @@ runWifiHidden(RunContext& ctx)
                 {"a", nodeReport(wifi, phy, 1)},
                 {"d", nodeReport(wifi, phy, 2)},
                 {"c", nodeReport(wifi, phy, 3)}};
-  nlohmann::json drops = nlohmann::json::object();
-  const nlohmann::json counts = traces.counts();
-  for (const auto& [k, v] : counts.items())
-    if (k.rfind("drop/", 0) == 0)
-      drops[k.substr(5)] = v;
-  if (!drops.empty())
+  if (nlohmann::json drops = traces.drops(); !drops.empty())
     m["drops"] = drops;
   ctx.metrics = m;
 }

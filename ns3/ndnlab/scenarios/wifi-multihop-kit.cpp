@@ -1,12 +1,7 @@
 #include "ns3/ndnlab/scenarios/wifi-multihop-kit.hpp"
 
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
-
-#include <ns3/string.h>
-#include <ns3/uinteger.h>
-#include <ns3/wifi-remote-station-manager.h>
-#include <ns3/wifi-mac.h>
-#include <ns3/wifi-net-device.h>
+#include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 
 #include <stdexcept>
 
@@ -43,9 +38,8 @@ multihopRadioParams(const std::string& defaultAddressing, const std::string& def
 WifiAdhoc
 makeAdhocLine(const Params& params, const std::vector<double>& slots)
 {
-  const std::string& standard = params.getString("Standard");
   WifiAdhocOptions opts;
-  opts.standard = standard == "80211b" ? "11b" : standard == "80211n" ? "11n-5" : "11n-2.4";
+  opts.standard = wifiStandard(params);
   opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
   const double d = params.getDouble("Distance");
   if (!(d > 0))
@@ -56,21 +50,7 @@ makeAdhocLine(const Params& params, const std::vector<double>& slots)
   for (double s : slots)
     opts.positions.emplace_back(s * d, 0, 0);
   WifiAdhoc wifi(opts);
-  const std::string& modeOverride = params.getString("DataMode");
-  for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
-    auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
-    if (!modeOverride.empty()) {
-      auto manager = dev->GetRemoteStationManager();
-      if (!manager->SetAttributeFailSafe("DataMode", ns3::StringValue(modeOverride)))
-        throw UsageError("--DataMode=" + modeOverride + ": not a Wi-Fi mode");
-      if (opts.broadcastAtDataRate)
-        manager->SetAttribute("NonUnicastMode", ns3::StringValue(modeOverride));
-    }
-    if (params.getBool("Ampdu"))
-      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
-  }
-  if (!modeOverride.empty())
-    wifi.dataMode = modeOverride;
+  wifi.dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
   if (params.getInt("CsSize") < 0)
     throw UsageError("--CsSize must not be negative");
   return wifi;

@@ -8,14 +8,11 @@
 #include "ns3/ndnlab/helper/wifi-one-hop.hpp"
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+#include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 
-#include <ns3/boolean.h>
 #include <ns3/simulator.h>
-#include <ns3/string.h>
-#include <ns3/uinteger.h>
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-net-device.h>
-#include <ns3/wifi-remote-station-manager.h>
 
 #include <fstream>
 
@@ -25,7 +22,7 @@ namespace {
 std::vector<ParamSpec>
 wifiParams()
 {
-  std::vector<ParamSpec> p = {
+  const std::vector<ParamSpec> radio = {
     {"Standard", ParamType::String, "80211b", "",
      "80211b = DsssRate11Mbps; 80211n = 5 GHz, OfdmRate24Mbps (the paper's 24 Mbps); 80211n-2.4 = 2.4 GHz, "
      "ErpOfdmRate24Mbps",
@@ -46,52 +43,24 @@ wifiParams()
      "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
     {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
   };
-  for (auto& s : bundlingParams())
-    p.push_back(std::move(s));
-  for (auto& s : consumerParams(true, "100MiB"))
-    p.push_back(std::move(s));
-  for (auto& s : runParams(7200))
-    p.push_back(std::move(s));
-  return p;
+  return joinParams({radio, bundlingParams(), consumerParams(true, "100MiB"), runParams(7200)});
 }
 
 void
 runWifiOneHop(RunContext& ctx)
 {
   const Params& params = ctx.params();
-  const std::string& standard = params.getString("Standard");
   WifiOneHopOptions opts;
-  opts.standard = standard == "80211b" ? "11b" : standard == "80211n" ? "11n-5" : "11n-2.4";
+  opts.standard = wifiStandard(params);
   opts.distance = params.getDouble("Distance");
   opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
   if (!(opts.distance > 0))
     throw UsageError("--Distance must be positive");
 
   WifiOneHop wifi(opts);
-  std::string dataMode = wifi.dataMode;
-  const std::string& modeOverride = params.getString("DataMode");
-  for (uint32_t i = 0; i < wifi.devices.GetN(); ++i) {
-    auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
-    if (!modeOverride.empty()) {
-      auto manager = dev->GetRemoteStationManager();
-      if (!manager->SetAttributeFailSafe("DataMode", ns3::StringValue(modeOverride)))
-        throw UsageError("--DataMode=" + modeOverride + ": not a Wi-Fi mode");
-      if (opts.broadcastAtDataRate)
-        manager->SetAttribute("NonUnicastMode", ns3::StringValue(modeOverride));
-      dataMode = modeOverride;
-    }
-    if (params.getBool("Ampdu"))
-      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
-  }
+  const std::string dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
 
-  int64_t cs = params.getInt("CsSize");
-  if (cs < 0)
-    throw UsageError("--CsSize must not be negative");
-  StackHelper stack;
-  stack.SetCsSize(static_cast<size_t>(cs));
-  applyBundling(params, stack);
-  stack.SetTransportAttribute("Addressing", ns3::StringValue(params.getString("Addressing")));
-  stack.Install(wifi.nodes);
+  wifiStack(params).Install(wifi.nodes);
   RouteHelper::AddRoute(wifi.station(), "/lab", wifi.accessPoint());
 
   Fetch fetch(params, FetchSpec{}, wifi.station(), wifi.accessPoint(), [] { ns3::Simulator::Stop(); });
@@ -128,12 +97,7 @@ runWifiOneHop(RunContext& ctx)
   producer.update(phy.forDevice(1));
   m["nodes"] = {{"consumer", consumer}, {"producer", producer}};
   m["bundling"] = {{"consumer", bundleCounters(wifi.station())}, {"producer", bundleCounters(wifi.accessPoint())}};
-  nlohmann::json drops = nlohmann::json::object();
-  const nlohmann::json counts = traces.counts();
-  for (const auto& [k, v] : counts.items())
-    if (k.rfind("drop/", 0) == 0)
-      drops[k.substr(5)] = v;
-  if (!drops.empty())
+  if (nlohmann::json drops = traces.drops(); !drops.empty())
     m["drops"] = drops;
   ctx.metrics = m;
   if (frameLog)
