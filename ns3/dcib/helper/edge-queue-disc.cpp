@@ -52,6 +52,17 @@ ns3::TypeId EdgeQueueDisc::GetTypeId()
                     BooleanValue(d.enforceBound),
                     MakeBooleanAccessor(&EdgeQueueDisc::m_enforceBound),
                     MakeBooleanChecker())
+      .AddAttribute("AdaptiveRatio",
+                    "ratio min(r, B/(R*tau)) from the measured rate R, re-evaluated every tau",
+                    BooleanValue(d.adaptiveRatio),
+                    MakeBooleanAccessor(&EdgeQueueDisc::m_adaptiveRatio),
+                    MakeBooleanChecker())
+      .AddAttribute("MarkAfterQueue",
+                    "set ECT(0) on unselected packets as they leave this queue disc, not as they "
+                    "enter: its own RED queue then drops the non-ECN hosts' packets early, as "
+                    "without DCIB, and only the routers beyond see them ECT",
+                    BooleanValue(false), MakeBooleanAccessor(&EdgeQueueDisc::m_markAfterQueue),
+                    MakeBooleanChecker())
       .AddAttribute("Mode", "stalled (ACK-driven) or lowprio (also idle-time copies)",
                     StringValue(toString(d.buffer)),
                     MakeStringAccessor(&EdgeQueueDisc::m_bufferName), MakeStringChecker())
@@ -139,6 +150,7 @@ void EdgeQueueDisc::InitializeParams()
   m_options.selectionRatio = m_ratio;
   m_options.bufferBytes = m_bufferBytes;
   m_options.enforceBound = m_enforceBound;
+  m_options.adaptiveRatio = m_adaptiveRatio;
   m_options.minEligibleBytes = m_minEligibleBytes;
   m_options.selection = parseSelectionMode(m_selectionName);
   m_options.buffer = parseBufferMode(m_bufferName);
@@ -148,7 +160,8 @@ void EdgeQueueDisc::InitializeParams()
   m_sender = std::make_unique<EdgeSender<Clone>>(m_options, m_rng->GetInteger(1, 0xFFFFFFFFu));
   NS_LOG_INFO("DCIB " << (m_enabled ? "on" : "off") << " r=" << m_options.selectionRatio
                       << " effective=" << m_options.effectiveRatio()
-                      << " bound=" << m_options.boundRatio() << " mode=" << m_bufferName);
+                      << " bound=" << m_options.boundRatio()
+                      << (m_options.adaptiveRatio ? " adaptive" : "") << " mode=" << m_bufferName);
 }
 
 void EdgeQueueDisc::DoDispose()
@@ -174,6 +187,11 @@ size_t EdgeQueueDisc::GetStalledPackets() const
   return m_sender ? m_sender->stalledPackets() : 0;
 }
 
+bool EdgeQueueDisc::IsStored(const PacketKey& key) const
+{
+  return m_sender && m_sender->isStored(key);
+}
+
 uint64_t EdgeQueueDisc::GetStalledBytes() const
 {
   return m_sender ? m_sender->stalledBytes() : 0;
@@ -197,7 +215,7 @@ bool EdgeQueueDisc::DoEnqueue(ns3::Ptr<ns3::QueueDiscItem> item)
       // ECN field is rewritten in place, as Ipv4QueueDiscItem::Mark() does.
       auto& header = const_cast<ns3::Ipv4Header&>(ip->GetHeader());
       uint32_t bytes = ip->GetSize();
-      if (m_sender->select(bytes)) {
+      if (m_sender->select(bytes, now())) {
         header.SetEcn(ns3::Ipv4Header::ECN_NotECT);
         Clone c;
         c.packet = ip->GetPacket()->Copy();
@@ -212,7 +230,7 @@ bool EdgeQueueDisc::DoEnqueue(ns3::Ptr<ns3::QueueDiscItem> item)
         m_selectedTrace(key);
         selected = key;
       }
-      else if (header.GetEcn() == ns3::Ipv4Header::ECN_NotECT) {
+      else if (header.GetEcn() == ns3::Ipv4Header::ECN_NotECT && !m_markAfterQueue) {
         header.SetEcn(ns3::Ipv4Header::ECN_ECT0);
       }
     }
@@ -230,12 +248,28 @@ ns3::Ptr<ns3::QueueDiscItem> EdgeQueueDisc::makeItem(Clone&& c) const
   return item;
 }
 
+void EdgeQueueDisc::markLeaving(const ns3::Ptr<ns3::QueueDiscItem>& item) const
+{
+  auto ip = ns3::DynamicCast<ns3::Ipv4QueueDiscItem>(item);
+  if (!ip)
+    return;
+  auto& header = const_cast<ns3::Ipv4Header&>(ip->GetHeader());
+  // a selected packet still has its clone stored (its router ACK cannot precede it): it stays
+  // Not-ECT; every other Not-ECT packet leaves as ECT(0), as DoEnqueue would have marked it
+  if (header.GetEcn() == ns3::Ipv4Header::ECN_NotECT &&
+      !m_sender->isStored(makeKey(header, ip->GetPacket())))
+    header.SetEcn(ns3::Ipv4Header::ECN_ECT0);
+}
+
 ns3::Ptr<ns3::QueueDiscItem> EdgeQueueDisc::DoDequeue()
 {
   if (auto item = GetInternalQueue(0)->Dequeue())
     return item;
-  if (auto item = GetQueueDiscClass(0)->GetQueueDisc()->Dequeue())
+  if (auto item = GetQueueDiscClass(0)->GetQueueDisc()->Dequeue()) {
+    if (m_enabled && m_markAfterQueue)
+      markLeaving(item);
     return item;
+  }
   if (m_enabled && m_sender->hasIdleCopy()) {
     auto c = m_sender->takeIdleCopy(now());
     m_idleCopyTrace(c->key);

@@ -51,6 +51,8 @@ public:
   bool IsEnabled() const { return m_enabled; }
   const SenderCounters& GetCounters() const;
   size_t GetStalledPackets() const;
+  /// True while the clone of `key` is stored (selected, not yet acknowledged).
+  bool IsStored(const PacketKey& key) const;
   uint64_t GetStalledBytes() const;
   double GetMeanStalledBytes();
   /// Fixes the random stream of SelectionMode::Random; returns the number of streams used.
@@ -74,6 +76,8 @@ private:
   void DoDispose() override;
 
   ns3::Ptr<ns3::QueueDiscItem> makeItem(Clone&& c) const;
+  /// MarkAfterQueue: ECT(0) for an unselected Not-ECT packet leaving the child queue disc.
+  void markLeaving(const ns3::Ptr<ns3::QueueDiscItem>& item) const;
   void runIdle();
   TimePoint now() const;
 
@@ -82,6 +86,8 @@ private:
   double m_ratio = 0.1;
   uint64_t m_bufferBytes = 0;
   bool m_enforceBound = true;
+  bool m_adaptiveRatio = false;
+  bool m_markAfterQueue = false;
   uint32_t m_minEligibleBytes = 0;
   SenderOptions m_options; ///< assembled from the attributes in InitializeParams
   std::string m_selectionName = "even";

@@ -1,5 +1,6 @@
 #include "ns3/dcib/model/edge-sender.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -51,6 +52,8 @@ double SenderOptions::boundRatio() const
 
 double SenderOptions::effectiveRatio() const
 {
+  if (adaptiveRatio)
+    return selectionRatio; // the start value; adapt() takes over after one tau
   return enforceBound ? std::min(selectionRatio, boundRatio()) : selectionRatio;
 }
 
@@ -60,6 +63,12 @@ Selector::Selector(double ratio, SelectionMode mode, uint64_t seed)
   , m_step(static_cast<uint64_t>(std::llround(ratio * double(Scale))))
   , m_rng(seed)
 {
+}
+
+void Selector::setRatio(double ratio)
+{
+  m_ratio = std::clamp(ratio, 0.0, 1.0);
+  m_step = static_cast<uint64_t>(std::llround(m_ratio * double(Scale)));
 }
 
 bool Selector::next()

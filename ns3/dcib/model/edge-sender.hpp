@@ -2,7 +2,7 @@
 // Source edge router of DCIB (Q_snd, paper section III-A and III-D, Fig. 7-8).
 //
 // For every packet leaving the data center towards the DCI:
-//  - select(bytes): a share r of the eligible packets is selected. A selected packet is sent
+//  - select(bytes, now): a share r of the eligible packets is selected. A selected packet is sent
 //    ECN-disabled (Not-ECT) and its clone is kept (store()); every other packet is sent ECT(0).
 //    Intermediate routers running RED with ECN then drop selected packets and only mark the
 //    others, so losses fall on packets the edge router can recover.
@@ -19,6 +19,13 @@
 // round trip, C the DCI capacity. With enforceBound the ratio used is min(r, bound); the bound
 // is reported either way. When the buffer is full a packet that would be selected is sent ECT
 // instead (counted as skippedFull): a packet is never selected unless its clone is kept.
+//
+// Adaptive ratio (beyond the paper, adaptiveRatio): the bound assumes the DCI runs at C, but
+// a lossy WAN keeps TCP far below C and the buffer mostly empty. With adaptiveRatio the ratio
+// is re-evaluated once per tau from what the buffer actually has to cover: min(r, B / (R * D)),
+// R the eligible bytes per second of the last tau and D the larger of tau and the smoothed
+// store-to-ACK delay. With r = 1 every packet is protected while the link is lightly used and
+// the share falls towards B/(tau*C) as the traffic grows.
 //
 // Payload is whatever the host keeps for a retransmission (an ns-3 packet and its IP header in
 // the simulator, an int in tests). Time is passed in; nothing here reads a clock.
@@ -65,6 +72,9 @@ struct SenderOptions
   BitRate linkRate{10'000'000'000};
   /// Use min(r, B/(tau*C)) instead of r; the bound is reported either way.
   bool enforceBound = true;
+  /// Bound from the measured rate instead of C (see the header comment); r is then the upper
+  /// limit of the ratio. Off: the paper's static ratio.
+  bool adaptiveRatio = false;
   /// Stalled (ACK-driven only) or LowPriority (also idle-time copies).
   BufferMode buffer = BufferMode::Stalled;
   /// Packets shorter than this (IP payload bytes: TCP pure ACKs, SYN/FIN) are never selected.
@@ -74,7 +84,8 @@ struct SenderOptions
   void validate() const;
   /// B*8 / (tau*C): the largest ratio the buffer covers for one inter-router round trip.
   double boundRatio() const;
-  /// The ratio used: min(r, bound) with enforceBound, else r.
+  /// The ratio used: min(r, bound) with enforceBound, else r; with adaptiveRatio the ratio of
+  /// the first tau (r), EdgeSender::currentRatio() after that.
   double effectiveRatio() const;
 };
 
@@ -93,6 +104,9 @@ struct SenderCounters
   uint64_t peakBytes = 0;
   Duration ackDelaySum{0};          ///< store -> own ACK, summed over ackedDiscards
   Duration ackDelayMax{0};
+  uint64_t ratioUpdates = 0;        ///< adaptiveRatio: re-evaluations of the ratio
+  double ratioMin = 1.0;            ///< adaptiveRatio: smallest and largest ratio used
+  double ratioMax = 0.0;
 };
 
 /// Non-template part: the selection decision (credit counter or Bernoulli).
@@ -103,6 +117,8 @@ public:
   /// One eligible packet: selected or not.
   bool next();
   double ratio() const { return m_ratio; }
+  /// A new ratio in [0, 1] from the next packet on; the credit carried over keeps the spacing.
+  void setRatio(double ratio);
 
 private:
   /// Credit counter in units of 1e-12 packets: decimal ratios (0.1, 0.05) are exact.
@@ -135,16 +151,23 @@ public:
   const SenderOptions& options() const { return m_options; }
   const SenderCounters& counters() const { return m_counters; }
   size_t stalledPackets() const { return m_queue.size(); }
+  /// True while the clone of `key` is kept (the packet was selected and is not yet acknowledged).
+  bool isStored(const PacketKey& key) const { return m_index.count(key) != 0; }
   uint64_t stalledBytes() const { return m_bytes; }
 
-  /// Fig. 7 line 1-2 for one outgoing packet of `bytes` (IP payload). True: send it Not-ECT
-  /// and call store() with its clone before the next select(). False: send it ECT(0).
-  bool select(uint32_t bytes)
+  /// The selection ratio in use (options().effectiveRatio() unless adaptiveRatio).
+  double currentRatio() const { return m_selector.ratio(); }
+
+  /// Fig. 7 line 1-2 for one outgoing packet of `bytes` (IP payload) at `now`. True: send it
+  /// Not-ECT and call store() with its clone before the next select(). False: send it ECT(0).
+  bool select(uint32_t bytes, TimePoint now)
   {
     ++m_counters.packets;
     if (bytes < m_options.minEligibleBytes)
       return false;
     ++m_counters.eligible;
+    if (m_options.adaptiveRatio)
+      adapt(bytes, now);
     if (!m_selector.next())
       return false;
     if (m_bytes + bytes > m_options.bufferBytes) {
@@ -194,6 +217,8 @@ public:
     m_counters.ackDelaySum += d;
     m_counters.ackDelayMax = std::max(m_counters.ackDelayMax, d);
     result.matched = true;
+    // smoothed store-to-ACK delay for the adaptive ratio (gain 1/8, as TCP's SRTT)
+    m_ackDelay = m_ackDelay == Duration::zero() ? d : m_ackDelay + (d - m_ackDelay) / 8;
     return result;
   }
 
@@ -233,6 +258,32 @@ private:
     Payload clone;
   };
 
+  /// adaptiveRatio: counts `bytes` into the current interval of length tau; at its end sets the
+  /// ratio to min(r, B / (R * max(tau, smoothed ACK delay))).
+  void adapt(uint32_t bytes, TimePoint now)
+  {
+    if (!m_intervalStarted) {
+      m_intervalStarted = true;
+      m_intervalStart = now;
+    }
+    const Duration tau = m_options.interRouterRtt;
+    if (now - m_intervalStart >= tau) {
+      double seconds = std::chrono::duration<double>(now - m_intervalStart).count();
+      double rate = double(m_intervalBytes) / seconds; // bytes per second
+      double cover = std::chrono::duration<double>(std::max(tau, m_ackDelay)).count();
+      double ratio = m_options.selectionRatio;
+      if (rate > 0.0)
+        ratio = std::min(ratio, double(m_options.bufferBytes) / (rate * cover));
+      m_selector.setRatio(ratio);
+      ++m_counters.ratioUpdates;
+      m_counters.ratioMin = std::min(m_counters.ratioMin, ratio);
+      m_counters.ratioMax = std::max(m_counters.ratioMax, ratio);
+      m_intervalStart = now;
+      m_intervalBytes = 0;
+    }
+    m_intervalBytes += bytes;
+  }
+
   Entry popFront()
   {
     Entry e = std::move(m_queue.front());
@@ -268,6 +319,11 @@ private:
   TimePoint m_first{};
   TimePoint m_last{};
   double m_byteNanos = 0;
+  // adaptiveRatio
+  bool m_intervalStarted = false;
+  TimePoint m_intervalStart{};
+  uint64_t m_intervalBytes = 0;
+  Duration m_ackDelay{0};
 };
 
 } // namespace ndnlab::dcib

@@ -57,6 +57,8 @@ std::vector<ParamSpec> commonParams(const Defaults& d)
     {"Mode", ParamType::String, d.mode, "", "stalled: ACK-driven recovery; lowprio: also idle-time copies (IV-C)", {"stalled", "lowprio"}},
     {"EdgeBuffer", ParamType::Double, num(d.edgeBufferMb), "MB", "B: clone buffer of the source edge router"},
     {"EnforceBound", ParamType::Bool, "true", "", "use min(r, B/(tau*C)) instead of r"},
+    {"MarkAfterQueue", ParamType::Bool, "false", "", "A marks unselected packets ECT(0) after its own RED queue, which then drops non-ECN hosts' packets early as without DCIB (beyond the paper)"},
+    {"AdaptiveRatio", ParamType::Bool, "false", "", "ratio min(r, B/(R*tau)) from the measured rate R, every tau (beyond the paper; r is then the upper limit)"},
     {"InterceptDupAcks", ParamType::Bool, "false", "", "A holds host duplicate ACKs for holes it is repairing (beyond the paper; needs Dcib)"},
     {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding"},
     {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips"},
@@ -172,8 +174,14 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
   so.interRouterRtt = Duration(net->topo->interRouterRtt().GetNanoSeconds());
   so.linkRate = BitRate{o.dciRate.GetBitRate()};
   so.enforceBound = p.getBool("EnforceBound");
+  so.adaptiveRatio = p.getBool("AdaptiveRatio");
   try {
     so.validate();
+    // the cooperative WAN's drop probability p/s needs a fixed share s of Not-ECT packets
+    if (so.adaptiveRatio && p.getString("WanLoss") == "cooperative")
+      throw std::invalid_argument(
+        "AdaptiveRatio needs WanLoss none or non-cooperative: the cooperative WAN drops p/r of "
+        "the Not-ECT packets, which needs a fixed ratio r");
   }
   catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
@@ -183,7 +191,9 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
     "Enabled", BooleanValue(net->dcib), "SelectionRatio", DoubleValue(so.selectionRatio),
     "Selection", StringValue(toString(so.selection)), "BufferSize", UintegerValue(so.bufferBytes),
     "InterRouterRtt", TimeValue(net->topo->interRouterRtt()), "LinkRate", DataRateValue(o.dciRate),
-    "EnforceBound", BooleanValue(so.enforceBound), "Mode", StringValue(toString(so.buffer)));
+    "EnforceBound", BooleanValue(so.enforceBound), "AdaptiveRatio", BooleanValue(so.adaptiveRatio),
+    "MarkAfterQueue", BooleanValue(p.getBool("MarkAfterQueue")),
+    "Mode", StringValue(toString(so.buffer)));
   net->qdisc->AssignStreams(1000);
 
   WanLossOptions wan;
@@ -283,6 +293,14 @@ void edgeMetrics(RunContext& ctx, Net& net)
   m["dcib_effective_ratio"] = net.dcib ? so.effectiveRatio() : 0.0;
   const auto& c = net.qdisc->GetCounters();
   m["edge_selections"] = c.selections;
+  // the share of eligible packets actually selected (differs from the ratio with AdaptiveRatio
+  // and when the buffer is full)
+  m["edge_selected_share"] = c.eligible ? double(c.selections) / double(c.eligible) : 0.0;
+  if (so.adaptiveRatio) {
+    m["dcib_ratio_updates"] = c.ratioUpdates;
+    m["dcib_ratio_min"] = c.ratioUpdates ? c.ratioMin : so.selectionRatio;
+    m["dcib_ratio_max"] = c.ratioUpdates ? c.ratioMax : so.selectionRatio;
+  }
   m["edge_skipped_full"] = c.skippedFull;
   m["edge_acks"] = c.acks;
   m["edge_acks_unmatched"] = c.acksUnmatched;

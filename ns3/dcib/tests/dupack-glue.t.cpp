@@ -8,6 +8,7 @@
 #include "ns3/dcib/helper/dcib-helper.hpp"
 #include "ns3/dcib/helper/packet-key.hpp"
 #include "ns3/dcib/helper/tcp-flows.hpp"
+#include "ns3/dcib/tests/sim-fixture.hpp"
 
 #include <ns3/boolean.h>
 #include <ns3/config.h>
@@ -26,57 +27,7 @@ namespace {
 
 using namespace ns3;
 
-class DupAckGlueTest : public ::testing::Test
-{
-protected:
-  void SetUp() override { reset(); }
-  void TearDown() override { reset(); }
-  static void reset()
-  {
-    Simulator::Destroy();
-    Config::Reset();
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(1);
-  }
-};
-
-/// WAN loss of one chosen TCP data segment: the first copy of the segment to `port` that ends
-/// at byte `endSeq` (the host's and the edge's later copies have other IP identifications).
-class DropOneSegment : public ErrorModel
-{
-public:
-  DropOneSegment(uint16_t port, uint32_t endSeq)
-    : m_port(port)
-    , m_end(endSeq)
-  {
-  }
-  bool dropped = false;
-  bool droppedWasNotEct = false;
-  PacketKey key;
-
-private:
-  bool DoCorrupt(Ptr<Packet> p) override
-  {
-    Ptr<Packet> rest;
-    auto ip = parsePppIpv4(p, rest);
-    if (dropped || !ip || ip->GetProtocol() != 6)
-      return false;
-    TcpHeader tcp;
-    rest->RemoveHeader(tcp);
-    if (tcp.GetDestinationPort() != m_port || rest->GetSize() == 0 ||
-        tcp.GetSequenceNumber().GetValue() + rest->GetSize() != m_end)
-      return false;
-    dropped = true;
-    droppedWasNotEct = ip->GetEcn() == Ipv4Header::ECN_NotECT;
-    rest->AddHeader(tcp);
-    key = makeKey(*ip, rest);
-    return true;
-  }
-  void DoReset() override {}
-
-  uint16_t m_port;
-  uint32_t m_end;
-};
+using DupAckGlueTest = SimTest;
 
 struct MidLossRun
 {
@@ -89,29 +40,14 @@ struct MidLossRun
   InterceptorCounters intercept;
 };
 
-void recordKey(std::vector<PacketKey>* v, const PacketKey& k)
-{
-  v->push_back(k);
-}
-
 /// One host pair, 1 Gbps, 1 ms DCI, every packet selected (r = 1: the next segment's router
 /// ACK reveals the loss). A 400-segment flow loses segment 150 in the WAN, well inside its
 /// window, so dozens of duplicate ACKs follow.
 MidLossRun runMidLoss(bool intercept)
 {
-  Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-  Config::SetDefault("ns3::TcpSocket::DelAckTimeout", StringValue("40ms"));
-  Config::SetDefault("ns3::TcpSocketBase::MinRto", StringValue("200ms"));
-  Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
-  Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+  setSmallTcpDefaults();
 
-  DciTopologyOptions o;
-  o.hostPairs = 1;
-  o.hostRate = DataRate("1Gbps");
-  o.dciRate = DataRate("1Gbps");
-  o.dciDelay = MilliSeconds(1);
-  o.mtu = 1500;
-  DciTopology topo(o);
+  DciTopology topo(smallDci(1));
 
   auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
     "SelectionRatio", DoubleValue(1.0), "EnforceBound", BooleanValue(false), "BufferSize",
@@ -186,13 +122,7 @@ TEST_F(DupAckGlueTest, AHoldThatExpiresLetsTheHostRecover)
   Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
   Config::SetDefault("ns3::TcpSocket::DelAckTimeout", StringValue("40ms"));
   Config::SetDefault("ns3::TcpSocketBase::MinRto", StringValue("200ms"));
-  DciTopologyOptions o;
-  o.hostPairs = 1;
-  o.hostRate = DataRate("1Gbps");
-  o.dciRate = DataRate("1Gbps");
-  o.dciDelay = MilliSeconds(1);
-  o.mtu = 1500;
-  DciTopology topo(o);
+  DciTopology topo(smallDci(1));
   auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
     "SelectionRatio", DoubleValue(1.0), "EnforceBound", BooleanValue(false), "BufferSize",
     UintegerValue(10'000'000), "InterRouterRtt", TimeValue(MilliSeconds(2)));

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <utility>
 #include <vector>
 
 namespace ndnlab::dcib::test {
@@ -41,7 +43,7 @@ TEST(EdgeSender, EvenSelectionRatioIsExact)
   int last = -1;
   bool evenlySpaced = true;
   for (int i = 0; i < 100'000; ++i) {
-    if (s.select(9000)) {
+    if (s.select(9000, at(0ns))) {
       s.store(key(i), 9000, i, at(0ns));
       if (last >= 0) {
         if (lastGap >= 0 && i - last != lastGap)
@@ -66,7 +68,7 @@ TEST(EdgeSender, RandomSelectionRatioConverges)
     const int n = 200'000;
     int selected = 0;
     for (int i = 0; i < n; ++i)
-      if (s.select(1500)) {
+      if (s.select(1500, at(0ns))) {
         s.store(key(i), 1500, i, at(0ns));
         ++selected;
       }
@@ -79,8 +81,8 @@ TEST(EdgeSender, RandomSelectionRatioConverges)
 TEST(EdgeSender, ShortPacketsAreNeverSelected)
 {
   EdgeSender<int> s(opts(1.0), 1);
-  EXPECT_FALSE(s.select(52)); // a pure ACK with timestamps
-  EXPECT_TRUE(s.select(1000));
+  EXPECT_FALSE(s.select(52, at(0ns))); // a pure ACK with timestamps
+  EXPECT_TRUE(s.select(1000, at(0ns)));
   s.store(key(0), 1000, 0, at(0ns));
   EXPECT_EQ(s.counters().packets, 2u);
   EXPECT_EQ(s.counters().eligible, 1u);
@@ -90,7 +92,7 @@ TEST(EdgeSender, AckRetransmitsEveryEarlierStalledPacketThenDiscardsTheAckedOne)
 {
   EdgeSender<int> s(opts(1.0), 1);
   for (int i = 1; i <= 15; ++i) {
-    ASSERT_TRUE(s.select(9000));
+    ASSERT_TRUE(s.select(9000, at(0ns)));
     s.store(key(i), 9000, i, at(Duration(i * 1000)));
   }
   ASSERT_EQ(s.stalledPackets(), 15u);
@@ -119,7 +121,7 @@ TEST(EdgeSender, UnmatchedAckChangesNothing)
 {
   EdgeSender<int> s(opts(1.0), 1);
   for (int i = 1; i <= 5; ++i) {
-    ASSERT_TRUE(s.select(9000));
+    ASSERT_TRUE(s.select(9000, at(0ns)));
     s.store(key(i), 9000, i, at(0ns));
   }
   int calls = 0;
@@ -145,7 +147,7 @@ TEST(EdgeSender, FullBufferSendsEctInsteadOfSelecting)
   EdgeSender<int> s(o, 1);
   int stored = 0;
   for (int i = 0; i < 5; ++i)
-    if (s.select(9000)) {
+    if (s.select(9000, at(0ns))) {
       s.store(key(i), 9000, i, at(0ns));
       ++stored;
     }
@@ -184,7 +186,7 @@ TEST(EdgeSender, EnforcedBoundLimitsTheSelectionRatio)
   EdgeSender<int> s(o, 1);
   int selected = 0;
   for (int i = 0; i < 1000; ++i)
-    if (s.select(100)) {
+    if (s.select(100, at(0ns))) {
       s.store(key(i), 100, i, at(0ns));
       ++selected;
     }
@@ -195,7 +197,7 @@ TEST(EdgeSender, IdleCopiesOnlyInLowPriorityMode)
 {
   auto o = opts(1.0);
   EdgeSender<int> stalled(o, 1);
-  ASSERT_TRUE(stalled.select(9000));
+  ASSERT_TRUE(stalled.select(9000, at(0ns)));
   stalled.store(key(1), 9000, 1, at(0ns));
   EXPECT_FALSE(stalled.hasIdleCopy());
   EXPECT_FALSE(stalled.takeIdleCopy(at(1ms)).has_value());
@@ -203,7 +205,7 @@ TEST(EdgeSender, IdleCopiesOnlyInLowPriorityMode)
   o.buffer = BufferMode::LowPriority;
   EdgeSender<int> low(o, 1);
   for (int i = 1; i <= 3; ++i) {
-    ASSERT_TRUE(low.select(9000));
+    ASSERT_TRUE(low.select(9000, at(0ns)));
     low.store(key(i), 9000, i, at(0ns));
   }
   ASSERT_TRUE(low.hasIdleCopy());
@@ -220,14 +222,89 @@ TEST(EdgeSender, IdleCopiesOnlyInLowPriorityMode)
 TEST(EdgeSender, OccupancyStatistics)
 {
   EdgeSender<int> s(opts(1.0), 1);
-  ASSERT_TRUE(s.select(1000));
+  ASSERT_TRUE(s.select(1000, at(0ns)));
   s.store(key(1), 1000, 1, at(0ms));
-  ASSERT_TRUE(s.select(1000));
+  ASSERT_TRUE(s.select(1000, at(0ns)));
   s.store(key(2), 1000, 2, at(1ms));
   s.onAck(key(2), at(4ms), [](int&&) {});
   // 1000 B for 1 ms, 2000 B for 3 ms, then 0: mean over [0, 8 ms] = 7000/8
   EXPECT_NEAR(s.meanStalledBytes(at(8ms)), 7000.0 / 8, 1e-9);
   EXPECT_EQ(s.counters().ackDelayMax, 3ms);
+}
+
+/// Offers `count` packets of `bytes` spaced `gap` apart from `start`; each selected packet is
+/// acknowledged `ackDelay` after it was stored (in order, as B would). Returns the selections.
+int offer(EdgeSender<int>& s, int first, int count, uint32_t bytes, TimePoint start, Duration gap,
+          Duration ackDelay, std::deque<std::pair<TimePoint, int>>& pending)
+{
+  int selected = 0;
+  auto noRetransmit = [](int&&) { ADD_FAILURE() << "no clone is lost here"; };
+  for (int i = 0; i < count; ++i) {
+    TimePoint t = start + gap * i;
+    while (!pending.empty() && pending.front().first <= t) {
+      s.onAck(key(pending.front().second), pending.front().first, noRetransmit);
+      pending.pop_front();
+    }
+    if (s.select(bytes, t)) {
+      s.store(key(first + i), bytes, first + i, t);
+      pending.emplace_back(t + ackDelay, first + i);
+      ++selected;
+    }
+  }
+  return selected;
+}
+
+TEST(EdgeSender, AdaptiveRatioFollowsTheMeasuredRate)
+{
+  SenderOptions o;
+  o.selectionRatio = 1.0; // upper limit
+  o.adaptiveRatio = true;
+  o.bufferBytes = 1'000'000;
+  o.interRouterRtt = 10ms;
+  EdgeSender<int> s(o, 1);
+  std::deque<std::pair<TimePoint, int>> pending;
+  // 10 MB/s: B / (R * tau) = 10, so every packet is protected
+  int slow = offer(s, 0, 1000, 1000, at(0ms), 100us, 10ms, pending);
+  EXPECT_EQ(slow, 1000);
+  EXPECT_DOUBLE_EQ(s.currentRatio(), 1.0);
+  // 1 GB/s: B / (R * tau) = 0.1 from the first full interval at that rate on
+  int fast = offer(s, 1000, 100'000, 1000, at(100ms), 1us, 10ms, pending);
+  EXPECT_NEAR(s.currentRatio(), 0.1, 1e-3);
+  // the first interval at the new rate still runs at ratio 1: the buffer takes 1000 clones
+  // (1 MB) and the other 9000 packets are sent unprotected (skippedFull); then 10% of 90 000
+  EXPECT_NEAR(fast, 1000 + 9000, 20);
+  EXPECT_EQ(s.counters().skippedFull, 9000u);
+  EXPECT_NEAR(s.counters().ratioMin, 0.1, 1e-3);
+  EXPECT_DOUBLE_EQ(s.counters().ratioMax, 1.0);
+  EXPECT_GT(s.counters().ratioUpdates, 10u);
+  // and back: a slow phase restores full protection
+  offer(s, 200'000, 1000, 1000, at(300ms), 100us, 10ms, pending);
+  EXPECT_DOUBLE_EQ(s.currentRatio(), 1.0);
+}
+
+TEST(EdgeSender, AdaptiveRatioCoversTheMeasuredAckDelay)
+{
+  SenderOptions o;
+  o.selectionRatio = 1.0;
+  o.adaptiveRatio = true;
+  o.bufferBytes = 1'000'000;
+  o.interRouterRtt = 10ms;
+  EdgeSender<int> s(o, 1);
+  std::deque<std::pair<TimePoint, int>> pending;
+  // 100 MB/s with ACKs 40 ms late: B / (R * 40 ms) = 0.25, not B / (R * tau) = 1
+  offer(s, 0, 200'000, 1000, at(0ms), 10us, 40ms, pending);
+  EXPECT_NEAR(s.currentRatio(), 0.25, 0.01);
+  EXPECT_LE(s.counters().peakBytes, o.bufferBytes);
+}
+
+TEST(EdgeSender, StaticRatioIgnoresTheRate)
+{
+  auto o = opts(0.1);
+  EdgeSender<int> s(o, 1);
+  std::deque<std::pair<TimePoint, int>> pending;
+  EXPECT_EQ(offer(s, 0, 10'000, 1000, at(0ms), 1us, 1ms, pending), 1000);
+  EXPECT_DOUBLE_EQ(s.currentRatio(), 0.1);
+  EXPECT_EQ(s.counters().ratioUpdates, 0u);
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "ns3/dcib/helper/packet-key.hpp"
 #include "ns3/dcib/helper/router-ack-header.hpp"
 #include "ns3/dcib/helper/tcp-flows.hpp"
+#include "ns3/dcib/tests/sim-fixture.hpp"
 
 #include <ns3/config.h>
 #include <ns3/double.h>
@@ -29,19 +30,7 @@ namespace {
 
 using namespace ns3;
 
-class GlueTest : public ::testing::Test
-{
-protected:
-  void SetUp() override { reset(); }
-  void TearDown() override { reset(); }
-  static void reset()
-  {
-    Simulator::Destroy();
-    Config::Reset();
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(1);
-  }
-};
+using GlueTest = SimTest;
 
 /// An IPv4 item carrying a TCP segment of `payload` bytes (as a queue disc sees it).
 Ptr<Ipv4QueueDiscItem> tcpItem(uint32_t n, Ipv4Header::EcnType ecn, uint32_t payload = 1448)
@@ -127,6 +116,39 @@ TEST_F(GlueTest, EdgeQueueDiscSelectsThenRedDropsOnlySelectedPackets)
   EXPECT_GT(t.markedEct, 1500u);
 }
 
+TEST_F(GlueTest, MarkAfterQueueLetsTheOwnRedDropAsWithoutDcib)
+{
+  auto q = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(0.1),
+                                                     "BufferSize", UintegerValue(100'000'000),
+                                                     "MarkAfterQueue", BooleanValue(true));
+  q->SetMainQueueDisc(congestedRed());
+  q->Initialize();
+  EcnTally t;
+  q->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(&onDrop, &t));
+  q->TraceConnectWithoutContext("Mark", MakeBoundCallback(&onMark, &t));
+  for (uint32_t i = 0; i < 2000; ++i)
+    q->Enqueue(tcpItem(i, Ipv4Header::ECN_NotECT));
+  // the RED queue saw every packet Not-ECT: it drops selected and unselected ones alike and
+  // marks none
+  EXPECT_EQ(q->GetCounters().selections, 200u);
+  EXPECT_GT(t.droppedNotEct, 1500u);
+  EXPECT_EQ(t.markedEct + t.markedOther, 0u);
+  // what leaves: the selected packets Not-ECT (their clones are stored), the others ECT(0)
+  uint32_t notEct = 0, ect0 = 0, other = 0;
+  while (auto item = q->Dequeue()) {
+    auto ip = DynamicCast<Ipv4QueueDiscItem>(item);
+    auto ecn = ip->GetHeader().GetEcn();
+    (ecn == Ipv4Header::ECN_NotECT ? notEct : ecn == Ipv4Header::ECN_ECT0 ? ect0 : other)++;
+    if (ecn == Ipv4Header::ECN_NotECT) {
+      EXPECT_TRUE(q->IsStored(makeKey(ip->GetHeader(), ip->GetPacket())));
+    }
+  }
+  EXPECT_EQ(notEct + ect0, 2000u - t.droppedNotEct);
+  EXPECT_GT(notEct, 0u);
+  EXPECT_GT(ect0, notEct);
+  EXPECT_EQ(other, 0u);
+}
+
 TEST_F(GlueTest, RouterAckHeaderRoundTrip)
 {
   PacketKey k;
@@ -163,42 +185,6 @@ TEST_F(GlueTest, KeyIsTheSameAtBothEdges)
   EXPECT_EQ(atA.ipId, 7);
 }
 
-/// Drops the TCP segment of destination port `port` that ends at byte `endSeq` (first copy).
-class DropSegment : public ErrorModel
-{
-public:
-  DropSegment(uint16_t port, uint32_t endSeq)
-    : m_port(port)
-    , m_end(endSeq)
-  {
-  }
-  bool dropped = false;
-  PacketKey key;
-
-private:
-  bool DoCorrupt(Ptr<Packet> p) override
-  {
-    Ptr<Packet> rest;
-    auto ip = parsePppIpv4(p, rest);
-    if (dropped || !ip || ip->GetProtocol() != 6)
-      return false;
-    TcpHeader tcp;
-    rest->RemoveHeader(tcp);
-    if (tcp.GetDestinationPort() != m_port || rest->GetSize() == 0)
-      return false;
-    if (tcp.GetSequenceNumber().GetValue() + rest->GetSize() != m_end)
-      return false;
-    dropped = true;
-    rest->AddHeader(tcp);
-    key = makeKey(*ip, rest);
-    return true;
-  }
-  void DoReset() override {}
-
-  uint16_t m_port;
-  uint32_t m_end;
-};
-
 struct TailLossRun
 {
   bool completed = false;
@@ -210,29 +196,14 @@ struct TailLossRun
   bool edgeRetransmittedDropped = false;
 };
 
-void recordRetransmit(std::vector<PacketKey>* v, const PacketKey& k)
-{
-  v->push_back(k);
-}
-
 /// Two hosts per side, 1 Gbps, 1 ms DCI. Flow 0: 100 segments of TCP; its last segment is
 /// lost in the WAN (a tail loss: no later segment, so no duplicate ACKs). Sender 1 keeps UDP
 /// traffic crossing the DCI, whose selected packets make B acknowledge, so A learns of the gap.
 TailLossRun runTailLoss(bool dcib)
 {
-  Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-  Config::SetDefault("ns3::TcpSocket::DelAckTimeout", StringValue("40ms"));
-  Config::SetDefault("ns3::TcpSocketBase::MinRto", StringValue("200ms"));
-  Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
-  Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+  setSmallTcpDefaults();
 
-  DciTopologyOptions o;
-  o.hostPairs = 2;
-  o.hostRate = DataRate("1Gbps");
-  o.dciRate = DataRate("1Gbps");
-  o.dciDelay = MilliSeconds(1);
-  o.mtu = 1500;
-  DciTopology topo(o);
+  DciTopology topo(smallDci(2));
 
   auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
     "Enabled", BooleanValue(dcib), "SelectionRatio", DoubleValue(1.0), "EnforceBound",
@@ -240,12 +211,12 @@ TailLossRun runTailLoss(bool dcib)
   auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
   auto ingress = CreateObject<DciIngress>();
   const uint32_t bytes = 100 * 1448;
-  auto drop = Create<DropSegment>(10000, 1 + bytes);
+  auto drop = Create<DropOneSegment>(10000, 1 + bytes);
   ingress->SetExtraLoss(drop);
   auto edges = installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo, ingress);
   std::vector<PacketKey> retransmitted;
   qdisc->TraceConnectWithoutContext("EdgeRetransmit",
-                                    MakeBoundCallback(&recordRetransmit, &retransmitted));
+                                    MakeBoundCallback(&recordKey, &retransmitted));
 
   TcpFlows flows(topo, {FlowSpec{0, 0, bytes, MilliSeconds(100)}});
 

@@ -51,6 +51,9 @@ MORE_SEEDS = [
     ("no-loss-bbr", "No artificial loss, BBR, 1-BDP RED queue, 8 seeds"),
 ]
 TCP_ORDER = ["reno", "newreno", "cubic", "bbr"]
+# the parameters that tell one DCIB variant from another (a table row, a bar, a legend entry)
+VARIANT_COLS = ("Mode", "SelectionRatio", "AdaptiveRatio", "MarkAfterQueue", "InterceptDupAcks",
+                "DupAckSackGaps", "DupAckLocalDrops", "DupAckThreshold")
 
 
 def _plt():
@@ -89,6 +92,14 @@ def load(exp_dir, name):
                                   for i, g in zip(df["InterceptDupAcks"], df["DupAckLocalDrops"])]
     else:
         df["DupAckLocalDrops"] = False
+    # options added later: runs without them ran with the scenario default
+    for column, default in (("AdaptiveRatio", False), ("MarkAfterQueue", False),
+                            ("SelectionRatio", 0.1)):
+        if column not in df.columns:
+            df[column] = default
+        else:
+            df[column] = [default if v is None or (isinstance(v, float) and math.isnan(v))
+                          else type(default)(v) for v in df[column]]
     return df, store
 
 
@@ -103,15 +114,24 @@ def read_csv(path):
 
 
 def intercept_text(row):
-    """' + dupACK interception' (and whether SACK gaps were checked), or ''."""
+    """What a DCIB variant adds to the paper's: a ratio other than 0.1, the adaptive ratio,
+    marking after A's queue, dupACK interception (and whether SACK gaps were checked); or ''."""
+    text = ""
+    ratio = row.get("SelectionRatio", 0.1)
+    if row.get("AdaptiveRatio"):
+        text += f" + adaptive ratio <= {ratio:g}"
+    elif ratio is not None and not (isinstance(ratio, float) and math.isnan(ratio)) and ratio != 0.1:
+        text += f", r = {ratio:g}"
+    if row.get("MarkAfterQueue"):
+        text += " + marking after A's queue"
     if not row.get("InterceptDupAcks"):
-        return ""
+        return text
     notes = []
     if not row.get("DupAckSackGaps", True):
         notes.append("no SACK-gap check")
     if row.get("DupAckLocalDrops", False):
         notes.append("A's own drops held too")
-    return " + dupACK interception" + (f" [{', '.join(notes)}]" if notes else "")
+    return text + " + dupACK interception" + (f" [{', '.join(notes)}]" if notes else "")
 
 
 def variant_label(row):
@@ -142,8 +162,7 @@ def ratio_rows(df, metric, group_cols):
     rows = []
     base = df[df["Dcib"] == False]  # noqa: E712 (pandas column)
     with_dcib = df[df["Dcib"] == True]  # noqa: E712
-    variant_cols = [c for c in ("Mode", "InterceptDupAcks", "DupAckSackGaps", "DupAckLocalDrops",
-                                "DupAckThreshold") if c in df.columns]
+    variant_cols = [c for c in VARIANT_COLS if c in df.columns]
     keys = group_cols + variant_cols
     for values, cell in with_dcib.groupby(keys, dropna=False):
         values = values if isinstance(values, tuple) else (values,)
@@ -173,8 +192,7 @@ def fig_throughput_time(df, store, out_dir, written):
     for tcp in [t for t in TCP_ORDER if t in set(sel["Tcp"])]:
         fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
         for _, row in sel[sel["Tcp"] == tcp].sort_values(
-                ["Dcib", "Mode", "InterceptDupAcks", "DupAckSackGaps", "DupAckLocalDrops",
-                 "DupAckThreshold"]).iterrows():
+                ["Dcib", *VARIANT_COLS]).iterrows():
             series = read_csv(run_file(store, row, "throughput.csv"))
             if series is None:
                 continue
@@ -426,8 +444,7 @@ def paper_table(frames):
         lines += ["", "DCI link utilisation with DCIB under 5% cooperative loss (target >= 90%):", "",
                   "| TCP | variant | DCI utilisation | goodput / C |", "|---|---|---|---|"]
         sub = df[(df["Dcib"] == True) & (df["WanLoss"] == "cooperative")]  # noqa: E712
-        keys = [c for c in ("Tcp", "Mode", "InterceptDupAcks", "DupAckSackGaps", "DupAckLocalDrops",
-                            "DupAckThreshold") if c in sub.columns]
+        keys = [c for c in ("Tcp", *VARIANT_COLS) if c in sub.columns]
         for values, cell in sub.groupby(keys):
             cond = dict(zip(keys, values))
             intercept = intercept_text(cond)
