@@ -95,18 +95,26 @@ TEST_F(GlueTest, RedWithEcnDropsNotEctAndMarksEct)
   EXPECT_EQ(t.markedOther, 0u);
 }
 
-TEST_F(GlueTest, EdgeQueueDiscSelectsThenRedDropsOnlySelectedPackets)
+/// An edge queue disc (r = 0.1, a buffer for every clone) over a congested RED queue, its drops
+/// and marks counted in `t`, after 2000 packets of hosts without ECN (every one Not-ECT).
+Ptr<EdgeQueueDisc> edgeOverRedAfterBacklog(EcnTally& t, bool markAfterQueue)
 {
-  auto q = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(0.1),
-                                                     "BufferSize", UintegerValue(100'000'000));
+  auto q = CreateObjectWithAttributes<EdgeQueueDisc>(
+    "SelectionRatio", DoubleValue(0.1), "BufferSize", UintegerValue(100'000'000),
+    "MarkAfterQueue", BooleanValue(markAfterQueue));
   q->SetMainQueueDisc(congestedRed());
   q->Initialize();
-  EcnTally t;
   q->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(&onDrop, &t));
   q->TraceConnectWithoutContext("Mark", MakeBoundCallback(&onMark, &t));
-  // hosts without ECN: every packet arrives Not-ECT
   for (uint32_t i = 0; i < 2000; ++i)
     q->Enqueue(tcpItem(i, Ipv4Header::ECN_NotECT));
+  return q;
+}
+
+TEST_F(GlueTest, EdgeQueueDiscSelectsThenRedDropsOnlySelectedPackets)
+{
+  EcnTally t;
+  auto q = edgeOverRedAfterBacklog(t, false);
   const auto& c = q->GetCounters();
   EXPECT_EQ(c.selections, 200u);
   EXPECT_EQ(q->GetStalledPackets(), 200u); // every selected packet has its clone
@@ -118,16 +126,8 @@ TEST_F(GlueTest, EdgeQueueDiscSelectsThenRedDropsOnlySelectedPackets)
 
 TEST_F(GlueTest, MarkAfterQueueLetsTheOwnRedDropAsWithoutDcib)
 {
-  auto q = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(0.1),
-                                                     "BufferSize", UintegerValue(100'000'000),
-                                                     "MarkAfterQueue", BooleanValue(true));
-  q->SetMainQueueDisc(congestedRed());
-  q->Initialize();
   EcnTally t;
-  q->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(&onDrop, &t));
-  q->TraceConnectWithoutContext("Mark", MakeBoundCallback(&onMark, &t));
-  for (uint32_t i = 0; i < 2000; ++i)
-    q->Enqueue(tcpItem(i, Ipv4Header::ECN_NotECT));
+  auto q = edgeOverRedAfterBacklog(t, true);
   // the RED queue saw every packet Not-ECT: it drops selected and unselected ones alike and
   // marks none
   EXPECT_EQ(q->GetCounters().selections, 200u);
