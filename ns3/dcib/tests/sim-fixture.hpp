@@ -1,10 +1,11 @@
 #pragma once
-// Shared pieces of the DCIB tests that run a small ns-3 simulation: a fixture that resets the
-// simulator around each test, the TCP defaults of those simulations and their topology.
+// Shared pieces of the DCIB tests that run a small ns-3 simulation: the fixture (a clean simulator
+// around each test), the TCP defaults of those simulations and their topology.
 
 #include "ns3/dcib/helper/dci-topology.hpp"
 #include "ns3/dcib/helper/packet-key.hpp"
 #include "ns3/dcib/model/types.hpp"
+#include "ns3/runner/tests/sim-test.hpp"
 
 #include <ns3/config.h>
 #include <ns3/error-model.h>
@@ -21,20 +22,7 @@
 
 namespace ndnlab::dcib::test {
 
-/// Destroys the simulator and resets the configuration and the seed before and after each test.
-class SimTest : public ::testing::Test
-{
-protected:
-  void SetUp() override { reset(); }
-  void TearDown() override { reset(); }
-  static void reset()
-  {
-    ns3::Simulator::Destroy();
-    ns3::Config::Reset();
-    ns3::RngSeedManager::SetSeed(1);
-    ns3::RngSeedManager::SetRun(1);
-  }
-};
+using SimTest = ndnlab::simtest::SimTest;
 
 /// TCP of the small simulations: 1448-byte segments, 40 ms delayed ACK, 200 ms minimum RTO,
 /// 1 MB socket buffers.

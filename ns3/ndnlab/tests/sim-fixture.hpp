@@ -8,6 +8,7 @@
 #include "ns3/ndnlab/helper/app-helper.hpp"
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
+#include "ns3/runner/tests/sim-test.hpp"
 
 #include <ns3/config.h>
 #include <ns3/error-model.h>
@@ -24,20 +25,7 @@
 
 namespace ndnlab::sim::test {
 
-class SimTest : public ::testing::Test
-{
-protected:
-  void SetUp() override { reset(); }
-  void TearDown() override { reset(); }
-
-  static void reset(uint32_t seed = 1, uint64_t run = 1)
-  {
-    ns3::Simulator::Destroy();
-    ns3::Config::Reset();
-    ns3::RngSeedManager::SetSeed(seed);
-    ns3::RngSeedManager::SetRun(run);
-  }
-};
+using SimTest = ndnlab::simtest::SimTest;
 
 /// A chain of `n` nodes joined by point-to-point links of `rate`/`delay`.
 struct Chain
