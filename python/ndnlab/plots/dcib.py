@@ -362,17 +362,21 @@ def fig_retransmissions(frames, out_dir, written):
     import pandas as pd
     t = pd.DataFrame(rows, columns=["group", "variant", "host", "edge", "copies"])
     t = t.groupby(["group", "variant"], sort=False).mean().reset_index()
-    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(t)), 4.8), layout="constrained")
-    xs = range(len(t))
-    ax.bar(xs, t["host"], label="host TCP retransmissions")
-    ax.bar(xs, t["edge"], bottom=t["host"], label="edge retransmissions (router ACK gap)")
-    ax.bar(xs, t["copies"], bottom=t["host"] + t["edge"], label="edge idle-time copies")
-    ax.set_xticks(list(xs), [f"{g}\n{v}" for g, v in zip(t["group"], t["variant"])],
-                  rotation=90, fontsize="xx-small")
-    ax.set_ylabel("per data segment sent by the hosts")
-    ax.set_title("who retransmits: hosts vs the source edge router", fontsize="medium")
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
+    # one horizontal bar per campaign x variant, labels on the left: the variant names are long
+    # and there are many of them, so the figure grows downwards instead of sideways
+    t = t.iloc[::-1].reset_index(drop=True)  # first row on top
+    fig, ax = plt.subplots(figsize=(11, max(4.0, 0.22 * len(t) + 1.2)), layout="constrained")
+    ys = range(len(t))
+    ax.barh(ys, t["host"], label="host TCP retransmissions")
+    ax.barh(ys, t["edge"], left=t["host"], label="edge retransmissions (router ACK gap)")
+    ax.barh(ys, t["copies"], left=t["host"] + t["edge"], label="edge idle-time copies")
+    labels = [f"{g.replace(chr(10), ': ')} | {v}" for g, v in zip(t["group"], t["variant"])]
+    ax.set_yticks(list(ys), labels, fontsize="x-small")
+    ax.set_ylim(-0.6, len(t) - 0.4)
+    ax.set_xlabel("per data segment sent by the hosts")
+    fig.suptitle("who retransmits: hosts vs the source edge router", fontsize="medium")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
     path = out_dir / "retransmissions.png"
     fig.savefig(path, dpi=130)
     plt.close(fig)
