@@ -63,6 +63,11 @@ def _plt():
     return plt
 
 
+def _missing(v):
+    """True for a value a run did not record (None, or NaN in a pandas column)."""
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
 def load(exp_dir, name):
     """(DataFrame, store) of one campaign of the experiment directory, or (None, None)."""
     spec = pathlib.Path(exp_dir) / f"{name}.toml"
@@ -74,32 +79,23 @@ def load(exp_dir, name):
         return None, None
     if df.empty:
         return None, None
-    # runs from before the option existed did not pass it: the scenario default (off)
-    if "InterceptDupAcks" in df.columns:
-        df["InterceptDupAcks"] = [False if v is None or (isinstance(v, float) and math.isnan(v))
-                                  else bool(v) for v in df["InterceptDupAcks"]]
-    else:
-        df["InterceptDupAcks"] = False
+    # options added later: runs from before an option existed ran with the scenario default
+    for column, default in (("InterceptDupAcks", False), ("AdaptiveRatio", False),
+                            ("MarkAfterQueue", False), ("SelectionRatio", 0.1)):
+        if column not in df.columns:
+            df[column] = default
+        else:
+            df[column] = [default if _missing(v) else type(default)(v) for v in df[column]]
     if "DupAckSackGaps" in df.columns:  # default on; meaningless without interception
-        df["DupAckSackGaps"] = [bool(i) and (True if g is None or (isinstance(g, float) and math.isnan(g))
-                                            else bool(g))
+        df["DupAckSackGaps"] = [bool(i) and (True if _missing(g) else bool(g))
                                 for i, g in zip(df["InterceptDupAcks"], df["DupAckSackGaps"])]
     else:
         df["DupAckSackGaps"] = list(df["InterceptDupAcks"])
     if "DupAckLocalDrops" in df.columns:  # default off
-        df["DupAckLocalDrops"] = [bool(i) and not (g is None or (isinstance(g, float) and math.isnan(g)))
-                                  and bool(g)
+        df["DupAckLocalDrops"] = [bool(i) and not _missing(g) and bool(g)
                                   for i, g in zip(df["InterceptDupAcks"], df["DupAckLocalDrops"])]
     else:
         df["DupAckLocalDrops"] = False
-    # options added later: runs without them ran with the scenario default
-    for column, default in (("AdaptiveRatio", False), ("MarkAfterQueue", False),
-                            ("SelectionRatio", 0.1)):
-        if column not in df.columns:
-            df[column] = default
-        else:
-            df[column] = [default if v is None or (isinstance(v, float) and math.isnan(v))
-                          else type(default)(v) for v in df[column]]
     return df, store
 
 
@@ -120,7 +116,7 @@ def intercept_text(row):
     ratio = row.get("SelectionRatio", 0.1)
     if row.get("AdaptiveRatio"):
         text += f" + adaptive ratio <= {ratio:g}"
-    elif ratio is not None and not (isinstance(ratio, float) and math.isnan(ratio)) and ratio != 0.1:
+    elif not _missing(ratio) and ratio != 0.1:
         text += f", r = {ratio:g}"
     if row.get("MarkAfterQueue"):
         text += " + marking after A's queue"
@@ -145,13 +141,13 @@ def variant_label(row):
             mode = "stalled"
         label = f"DCIB ({mode}{intercept_text(row)})"
     thr = row.get("DupAckThreshold")
-    if thr is not None and not (isinstance(thr, float) and math.isnan(thr)) and int(thr) != 3:
+    if not _missing(thr) and int(thr) != 3:
         label += f", dupthresh {int(thr)}"
     return label
 
 
 def mean_of(df, column):
-    vals = [v for v in df[column] if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    vals = [v for v in df[column] if not _missing(v)]
     return sum(vals) / len(vals) if vals else math.nan
 
 
@@ -178,7 +174,7 @@ def ratio_rows(df, metric, group_cols):
 
 
 def fmt(v, digits=3):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
+    if _missing(v):
         return "-"
     return f"{v:.{digits}g}"
 
