@@ -28,6 +28,8 @@ SegmentFetcherOptions::validate() const
     throw std::invalid_argument("reorder buffer must hold at least one segment");
   if (!(pacingGain > 0) || !std::isfinite(pacingGain))
     throw std::invalid_argument("pacing gain must be a positive number");
+  if (!(control.cwaRttSuppress >= 0) || !std::isfinite(control.cwaRttSuppress))
+    throw std::invalid_argument("CWA RTT suppression must be a number >= 0");
 }
 
 std::string_view

@@ -11,8 +11,30 @@ WindowController::WindowController(std::unique_ptr<CongestionWindow> window, Opt
 {
   if (!m_window)
     throw std::invalid_argument("WindowController needs a window");
+  if (!(m_opts.cwaRttSuppress >= 0))
+    throw std::invalid_argument("WindowController: cwaRttSuppress must be >= 0");
   if (m_opts.hystart && m_window->isAdaptive() && m_window->cwnd() < m_window->ssthresh())
     m_hs.phase = HyStartPhase::SlowStart;
+}
+
+std::string_view
+toString(CwaGate g)
+{
+  switch (g) {
+    case CwaGate::LostSegment: return "lost-segment";
+    case CwaGate::HighData: return "high-data";
+  }
+  return "?";
+}
+
+std::optional<CwaGate>
+parseCwaGate(std::string_view s)
+{
+  if (s == "lost-segment")
+    return CwaGate::LostSegment;
+  if (s == "high-data")
+    return CwaGate::HighData;
+  return std::nullopt;
 }
 
 namespace {
@@ -108,28 +130,47 @@ WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration 
   }
 
   ++m_counters.marks;
-  if (m_opts.disableCwa || m_highData > m_recPoint) {
-    m_recPoint = m_highInterest;
-    ++m_counters.markDecreases;
-    m_hs.phase = HyStartPhase::Done;
-    m_window->decrease(now);
-    return true;
-  }
-  return false;
+  if (!mayDecrease(std::nullopt))
+    return false;
+  ++m_counters.markDecreases;
+  decrease(now);
+  return true;
 }
 
 bool
 WindowController::onLoss(uint64_t segment, TimePoint now)
 {
-  if (m_opts.disableCwa || segment > m_recPoint) {
-    // Interests still outstanding during this event must not cause another decrease.
-    m_recPoint = m_highInterest;
-    ++m_counters.lossDecreases;
-    m_hs.phase = HyStartPhase::Done;
-    m_window->decrease(now);
+  if (!mayDecrease(segment))
+    return false;
+  ++m_counters.lossDecreases;
+  decrease(now);
+  return true;
+}
+
+bool
+WindowController::mayDecrease(std::optional<uint64_t> lostSegment) const
+{
+  if (m_opts.disableCwa)
     return true;
+  if (lostSegment && m_opts.cwaGate == CwaGate::LostSegment)
+    return *lostSegment > m_recPoint;
+  return m_highData > m_recPoint;
+}
+
+void
+WindowController::decrease(TimePoint now)
+{
+  // Interests still outstanding during this event must not cause another decrease.
+  if (m_opts.cwaGate == CwaGate::HighData) {
+    const uint64_t next = m_highInterest + 1;
+    const uint64_t outstanding = next > m_highData ? next - m_highData : 0;
+    m_recPoint = next + static_cast<uint64_t>(m_opts.cwaRttSuppress * static_cast<double>(outstanding));
   }
-  return false;
+  else {
+    m_recPoint = m_highInterest;
+  }
+  m_hs.phase = HyStartPhase::Done;
+  m_window->decrease(now);
 }
 
 } // namespace ndnlab::cc

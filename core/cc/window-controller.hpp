@@ -4,6 +4,17 @@
 // a recovery point in segment numbers) and the congestion-mark policy of ndncatchunks
 // (pipeline-interests-adaptive.cpp). Pure state: the caller passes segment numbers and time.
 //
+// Two gates for a loss decrease exist in the wild and they differ a lot when losses are only
+// found by timeout:
+// - LostSegment (ndncatchunks): a loss decreases the window when the *lost segment* is above
+//   the recovery point (the highest Interest sent at the previous decrease). A timeout
+//   reports a segment sent one RTO ago, so after a decrease the next one waits about an RTO.
+// - HighData (ndnSIM 2.x ConsumerPcon, which the BLEnD paper ran): any loss or mark decreases
+//   the window once the *highest Data received* has passed the recovery point, set at each
+//   decrease to next + AddRttSuppress x (next - highData), next being the next new segment:
+//   at most one decrease per (1 + AddRttSuppress) RTTs, whatever segment was lost.
+// Marks always use the HighData test (as both ndncatchunks and ConsumerPcon do).
+//
 // Optionally HyStart++ (RFC 9406) ends the initial slow start on a rise in RTT instead of on
 // the first loss: rounds are delimited by segment numbers (a round ends when Data arrives for
 // a segment first sent after the round began); when the minimum RTT of a round (over at least
@@ -17,13 +28,27 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace ndnlab::cc {
+
+/// Which test lets a loss decrease the window under Conservative Window Adaptation.
+enum class CwaGate : uint8_t {
+  LostSegment, ///< the lost segment is above the recovery point (ndncatchunks)
+  HighData,    ///< the highest Data received is above the recovery point (ndnSIM ConsumerPcon)
+};
+
+std::string_view toString(CwaGate g);
+std::optional<CwaGate> parseCwaGate(std::string_view s); ///< "lost-segment" | "high-data"
 
 struct WindowControllerOptions
 {
   bool ignoreMarks = false; ///< treat congestion-marked Data like unmarked Data (window grows)
   bool disableCwa = false;  ///< react to every loss/mark, not once per RTT
+  CwaGate cwaGate = CwaGate::LostSegment;
+  /// HighData gate: the recovery point lies this share of the outstanding Interests beyond
+  /// the next new segment (ConsumerPcon's AddRttSuppress; >= 0)
+  double cwaRttSuppress = 0.5;
   bool hystart = false;     ///< HyStart++ (RFC 9406) delay-based exit from the initial slow start
   Duration hystartMinRttThresh = std::chrono::milliseconds(4);  ///< RFC 9406 MIN_RTT_THRESH
   Duration hystartMaxRttThresh = std::chrono::milliseconds(16); ///< RFC 9406 MAX_RTT_THRESH
@@ -75,6 +100,10 @@ private:
   /// HyStart++ bookkeeping for one unmarked Data; returns false when CSS withholds growth.
   bool hystartOnData(uint64_t segment, TimePoint now, std::optional<Duration> rttSample);
   void hystartStartRound();
+  /// Whether a loss of `segment` or a mark may decrease the window now (CWA).
+  bool mayDecrease(std::optional<uint64_t> lostSegment) const;
+  /// Decreases the window and moves the recovery point.
+  void decrease(TimePoint now);
 
   struct HyStart
   {

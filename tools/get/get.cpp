@@ -28,6 +28,7 @@ struct GetOptions
   double maxRtoMs = 60000;
   double initSsthresh = std::numeric_limits<double>::infinity();
   bool noDiscovery = false;
+  std::string cwaGate = "lost-segment";
   bool json = false;
   bool noProgress = false;
   std::string traceFile;
@@ -89,6 +90,16 @@ runGet(int argc, char** argv)
     ->capture_default_str();
   app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");
   app.add_flag("--disable-cwa", f.control.disableCwa, "Disable Conservative Window Adaptation");
+  app.add_option("--cwa-gate", o.cwaGate,
+                 "When a timeout may decrease the window: lost-segment (the lost segment is past the "
+                 "recovery point, as ndncatchunks) or high-data (the highest Data is past it, as ndnSIM's "
+                 "ConsumerPcon)")
+    ->check(CLI::IsMember({"lost-segment", "high-data"}))
+    ->capture_default_str();
+  app.add_option("--cwa-rtt-suppress", f.control.cwaRttSuppress,
+                 "high-data gate: recovery point = next segment + this x outstanding Interests")
+    ->check(CLI::NonNegativeNumber)
+    ->capture_default_str();
   app.add_flag("--hystart,!--no-hystart", f.control.hystart,
                "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow "
                "(off by default, like ndncatchunks)");
@@ -125,6 +136,7 @@ runGet(int argc, char** argv)
   f.window.initSsthresh = o.initSsthresh;
   if (o.noDiscovery)
     f.discovery = app::VersionDiscovery::None;
+  f.control.cwaGate = *cc::parseCwaGate(o.cwaGate); // IsMember checked the name
   try {
     f.validate();
   }

@@ -64,6 +64,53 @@ TEST(WindowController, DisableCwaDecreasesOnEveryLoss)
   EXPECT_EQ(c.counters().lossDecreases, 2u);
 }
 
+TEST(WindowController, HighDataGateDecreasesForOldLossesOnceDataPassedTheRecoveryPoint)
+{
+  // ndnSIM ConsumerPcon: the recovery point is next + 0.5 x (next - highData), and a timeout
+  // for any segment decreases once the highest Data is beyond it.
+  auto c = makeAimd({.cwaGate = CwaGate::HighData});
+  sendUpTo(c, 0, 9);
+  for (uint64_t s = 0; s < 4; ++s)
+    c.onData(s, false, T0, {});
+  EXPECT_DOUBLE_EQ(c.cwnd(), 6.0);
+  EXPECT_TRUE(c.onLoss(1, T0));
+  EXPECT_DOUBLE_EQ(c.cwnd(), 3.0);
+  EXPECT_EQ(c.recoveryPoint(), 13u); // next 10 + 0.5 x (10 - 3)
+  sendUpTo(c, 10, 20);
+  for (uint64_t s = 4; s <= 13; ++s)
+    c.onData(s, false, T0, {});
+  EXPECT_FALSE(c.onLoss(2, T0)) << "highData 13 has not passed the recovery point";
+  c.onData(14, false, T0, {});
+  const double before = c.cwnd();
+  EXPECT_TRUE(c.onLoss(2, T0)) << "an old segment, but the Data stream passed the recovery point";
+  EXPECT_DOUBLE_EQ(c.cwnd(), before / 2);
+  EXPECT_EQ(c.recoveryPoint(), 21u + 3u); // next 21 + floor(0.5 x (21 - 14))
+  EXPECT_EQ(c.counters().lossDecreases, 2u);
+}
+
+TEST(WindowController, LostSegmentGateIgnoresOldLossesAfterADecrease)
+{
+  // the same sequence under ndncatchunks' gate: segment 2 is below the recovery point for good
+  auto c = makeAimd();
+  sendUpTo(c, 0, 9);
+  for (uint64_t s = 0; s < 4; ++s)
+    c.onData(s, false, T0, {});
+  EXPECT_TRUE(c.onLoss(5, T0));
+  sendUpTo(c, 10, 20);
+  for (uint64_t s = 4; s <= 14; ++s)
+    c.onData(s, false, T0, {});
+  EXPECT_FALSE(c.onLoss(2, T0));
+  EXPECT_EQ(c.counters().lossDecreases, 1u);
+}
+
+TEST(WindowController, CwaGateNamesRoundTrip)
+{
+  for (auto g : {CwaGate::LostSegment, CwaGate::HighData})
+    EXPECT_EQ(parseCwaGate(toString(g)), g);
+  EXPECT_FALSE(parseCwaGate("highdata").has_value());
+  EXPECT_THROW(makeAimd({.cwaRttSuppress = -1}), std::invalid_argument);
+}
+
 TEST(WindowController, MarksDecreaseOncePerRtt)
 {
   auto c = makeAimd();

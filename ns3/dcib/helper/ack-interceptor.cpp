@@ -73,6 +73,11 @@ ns3::TypeId AckInterceptor::GetTypeId()
                     "sees its congestion)",
                     BooleanValue(d.holdLocalDrops),
                     MakeBooleanAccessor(&AckInterceptor::m_holdLocalDrops), MakeBooleanChecker())
+      .AddAttribute("RepairOnDupAck",
+                    "a duplicate ACK for a segment whose clone A still keeps stalled makes A "
+                    "retransmit that clone at once (beyond the paper)",
+                    BooleanValue(d.repairOnDupAck),
+                    MakeBooleanAccessor(&AckInterceptor::m_repairOnDupAck), MakeBooleanChecker())
       .AddAttribute("MaxHeldPerHole", "ACKs held per hole (the oldest is discarded beyond)",
                     UintegerValue(d.maxHeldPerHole),
                     MakeUintegerAccessor(&AckInterceptor::m_maxHeld),
@@ -99,6 +104,7 @@ void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc,
   o.maxHeldPerHole = m_maxHeld;
   o.checkSackGaps = m_checkSackGaps;
   o.holdLocalDrops = m_holdLocalDrops;
+  o.repairOnDupAck = m_repairOnDupAck;
   ns3::Time hold = m_holdTimeout;
   if (hold.IsZero()) {
     ns3::TimeValue rtt;
@@ -113,6 +119,7 @@ void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc,
   qdisc->TraceConnectWithoutContext("IdleCopy", ns3::MakeBoundCallback(&repairSent, this));
   qdisc->TraceConnectWithoutContext("Delivered", ns3::MakeBoundCallback(&delivered, this));
   qdisc->TraceConnectWithoutContext("LocalDrop", ns3::MakeBoundCallback(&localDrop, this));
+  m_qdisc = qdisc;
   m_device = ns3::PeekPointer(device);
   device->SetReceiveErrorModel(this);
 }
@@ -181,6 +188,8 @@ bool AckInterceptor::DoCorrupt(ns3::Ptr<ns3::Packet> p)
       a.sack = !a.blocks.empty();
     }
   }
+  if (m_model->repairDue(a))
+    m_qdisc->RepairSegment(a.flow.src, a.flow.dst, a.flow.srcPort, a.flow.dstPort, a.ack);
   const uint64_t holesBefore = m_model->counters().holes;
   auto verdict = m_model->onHostAck(a, simNow(), [&] { return p->Copy(); });
   if (verdict == AckVerdict::Forward)
@@ -211,6 +220,7 @@ void AckInterceptor::DoReset()
 void AckInterceptor::DoDispose()
 {
   m_model.reset();
+  m_qdisc = nullptr;
   m_device = nullptr;
   ns3::ErrorModel::DoDispose();
 }

@@ -8,7 +8,8 @@
 // to the device's Receive() again (passing this model), so A forwards it as if it had just
 // arrived. Held ACKs of a hole that fills are discarded. The model learns what A can repair
 // from the EdgeQueueDisc's trace sources Selected, EdgeRetransmit, IdleCopy, Delivered and
-// LocalDrop.
+// LocalDrop. With RepairOnDupAck, a duplicate ACK for a segment whose clone is still stalled
+// makes the EdgeQueueDisc retransmit that clone at once (RepairSegment).
 
 #include "ns3/dcib/helper/edge-queue-disc.hpp"
 #include "ns3/dcib/model/dupack-interceptor.hpp"
@@ -55,9 +56,11 @@ private:
   uint32_t m_maxHeld = 256;
   bool m_checkSackGaps = true;
   bool m_holdLocalDrops = false;
+  bool m_repairOnDupAck = false;
 
   std::unique_ptr<DupAckInterceptor<ns3::Ptr<ns3::Packet>>> m_model;
   ns3::PointToPointNetDevice* m_device = nullptr; ///< owns this model: not a Ptr (no cycle)
+  ns3::Ptr<EdgeQueueDisc> m_qdisc;
   bool m_releasing = false;
 
   ns3::TracedCallback<ns3::Ptr<const ns3::Packet>> m_heldTrace;

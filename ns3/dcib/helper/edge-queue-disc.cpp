@@ -284,16 +284,36 @@ void EdgeQueueDisc::ReceiveRouterAck(const PacketKey& key)
     return;
   std::vector<Clone> lost;
   auto result = m_sender->onAck(key, now(), [&](Clone&& c) { lost.push_back(std::move(c)); });
-  for (auto& c : lost) {
-    m_edgeRetransmitTrace(c.key);
-    m_injecting = true;
-    Enqueue(makeItem(std::move(c)));
-    m_injecting = false;
-  }
+  for (auto& c : lost)
+    injectRetransmission(std::move(c));
   if (result.matched)
     m_deliveredTrace(key);
   if (!lost.empty())
     Run();
+}
+
+bool EdgeQueueDisc::RepairSegment(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort,
+                                  uint32_t seq)
+{
+  if (!m_enabled || !m_sender)
+    return false;
+  auto match = [&](const PacketKey& k) {
+    return k.protocol == 6 && k.src == src && k.dst == dst && k.srcPort == srcPort &&
+           k.dstPort == dstPort && k.seq == seq;
+  };
+  bool sent = m_sender->retransmitNow(match, now(),
+                                      [&](Clone&& c) { injectRetransmission(std::move(c)); });
+  if (sent)
+    Run();
+  return sent;
+}
+
+void EdgeQueueDisc::injectRetransmission(Clone&& c)
+{
+  m_edgeRetransmitTrace(c.key);
+  m_injecting = true;
+  Enqueue(makeItem(std::move(c)));
+  m_injecting = false;
 }
 
 void EdgeQueueDisc::NotifyTransmitEnd()

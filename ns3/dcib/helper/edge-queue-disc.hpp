@@ -43,6 +43,9 @@ public:
 
   /// A router-to-router ACK for `key` arrived: retransmit the clones stored before it.
   void ReceiveRouterAck(const PacketKey& key);
+  /// A host duplicate ACK showed the TCP segment `seq` of flow src:srcPort -> dst:dstPort
+  /// lost: retransmit its clone now if one is stored (beyond the paper). True when sent.
+  bool RepairSegment(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort, uint32_t seq);
   /// The egress device finished a transmission (PhyTxEnd).
   void NotifyTransmitEnd();
 
@@ -76,6 +79,8 @@ private:
   void DoDispose() override;
 
   ns3::Ptr<ns3::QueueDiscItem> makeItem(Clone&& c) const;
+  /// Queues an edge retransmission ahead of the main queue disc (traced as EdgeRetransmit).
+  void injectRetransmission(Clone&& c);
   /// MarkAfterQueue: ECT(0) for an unselected Not-ECT packet leaving the child queue disc.
   void markLeaving(const ns3::Ptr<ns3::QueueDiscItem>& item) const;
   void runIdle();

@@ -121,6 +121,11 @@ struct InterceptorOptions
   bool checkSackGaps = true;
   /// Hold duplicates for segments the edge's own queue dropped too (false: the host sees them).
   bool holdLocalDrops = false;
+  /// Beyond the paper's own future work ("retransmit on a duplicate ACK"): a duplicate ACK
+  /// whose hole starts a segment the edge still keeps stalled asks the edge to retransmit that
+  /// clone at once (repairDue()), instead of waiting for the router ACK of a later selected
+  /// packet, which never comes when none follows before the flow pauses or the DCI idles.
+  bool repairOnDupAck = false;
 
   /// Throws std::invalid_argument for a non-positive holdTimeout or maxHeldPerHole 0.
   void validate() const;
@@ -144,6 +149,7 @@ struct InterceptorCounters
   uint64_t holesFilled = 0;       ///< ... filled within the hold time
   uint64_t holesExpired = 0;      ///< ... whose hold expired (ACKs released)
   uint64_t holesFlushed = 0;      ///< ... let go because the host must recover another hole
+  uint64_t repairRequests = 0;    ///< repairOnDupAck: duplicates that asked for a clone's repair
 };
 
 enum class AckVerdict {
@@ -215,6 +221,28 @@ public:
   }
 
   // --- host ACKs ---
+
+  /// repairOnDupAck: true when `a`, about to be passed to onHostAck(), is a duplicate ACK
+  /// whose hole starts a segment whose clone is still stalled (stored, no repair sent). The
+  /// caller then retransmits that clone now; its onRepairSent() makes later duplicates for
+  /// the hole find the repair in flight, so one hole asks once per clone.
+  bool repairDue(const HostAck& a)
+  {
+    if (!m_options.repairOnDupAck || !a.pure)
+      return false;
+    auto f = m_flows.find(a.flow);
+    const bool known = f != m_flows.end() && f->second.hasAck;
+    if (known && seqAfter(f->second.highestAck, a.ack))
+      return false; // older than what the host already has
+    const bool duplicate = a.sack || (known && a.ack == f->second.highestAck);
+    if (!duplicate)
+      return false;
+    auto s = m_segments.find(SegmentId{a.flow, a.ack});
+    if (s == m_segments.end() || s->second.stalled == 0)
+      return false;
+    ++m_counters.repairRequests;
+    return true;
+  }
 
   /// One host ACK. Hold: `makePayload()` is called and the result kept until the hole fills
   /// (discarded) or its hold expires (handed to expire()'s callback). Forward: nothing kept.

@@ -32,6 +32,7 @@
 
 #include "ns3/dcib/model/types.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -97,7 +98,9 @@ struct SenderCounters
   uint64_t skippedFull = 0;         ///< would have been selected, buffer full: sent ECT
   uint64_t acks = 0;                ///< router-to-router ACKs received
   uint64_t acksUnmatched = 0;       ///< ... for a key not stored
-  uint64_t edgeRetransmissions = 0; ///< clones retransmitted because a later ACK arrived
+  uint64_t edgeRetransmissions = 0; ///< clones retransmitted because a later ACK arrived (or a
+                                    ///< duplicate ACK, below)
+  uint64_t dupAckRetransmissions = 0; ///< of which retransmitNow(): a host duplicate ACK asked
   uint64_t ackedDiscards = 0;       ///< clones discarded because their own ACK arrived
   uint64_t idleCopies = 0;          ///< LowPriority: clones sent while the egress was idle
   uint64_t peakPackets = 0;         ///< stalled-queue occupancy peak
@@ -222,6 +225,26 @@ public:
     return result;
   }
 
+  /// Beyond the paper: retransmits now the oldest stored clone whose key satisfies `match`
+  /// (a receiver's duplicate ACK showed its packet lost) and removes it; the clones before it
+  /// stay (their router ACKs may still come). False when no clone matches.
+  template <class Match, class F>
+  bool retransmitNow(Match&& match, TimePoint now, F&& retransmit)
+  {
+    auto it = std::find_if(m_queue.begin(), m_queue.end(),
+                           [&](const Entry& e) { return match(e.key); });
+    if (it == m_queue.end())
+      return false;
+    advance(now);
+    Entry e = std::move(*it);
+    m_queue.erase(it);
+    forget(e);
+    ++m_counters.edgeRetransmissions;
+    ++m_counters.dupAckRetransmissions;
+    retransmit(std::move(e.clone));
+    return true;
+  }
+
   /// LowPriority only: true when a clone can be sent as an idle-time copy.
   bool hasIdleCopy() const
   {
@@ -288,11 +311,17 @@ private:
   {
     Entry e = std::move(m_queue.front());
     m_queue.pop_front();
+    forget(e);
+    return e;
+  }
+
+  /// Accounting of an entry just taken out of the queue.
+  void forget(const Entry& e)
+  {
     m_bytes -= e.bytes;
     auto it = m_index.find(e.key);
     if (it != m_index.end() && it->second == e.id)
       m_index.erase(it);
-    return e;
   }
 
   void advance(TimePoint now)

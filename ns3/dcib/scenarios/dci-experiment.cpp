@@ -63,6 +63,7 @@ std::vector<ParamSpec> commonParams(const Defaults& d)
     {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding"},
     {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips"},
     {"DupAckSackGaps", ParamType::Bool, "true", "", "let duplicate ACKs through whose SACK blocks show a hole A cannot repair"},
+    {"DupAckRepair", ParamType::Bool, "false", "", "A retransmits a stalled clone as soon as a host duplicate ACK shows its packet lost, not only on a later router ACK (beyond the paper; needs InterceptDupAcks)"},
     {"DupAckLocalDrops", ParamType::Bool, "false", "", "hold duplicate ACKs also for packets A's own RED queue dropped (false: hosts see A's congestion)"},
     {"WanLoss", ParamType::String, d.wanLoss, "", "artificial WAN loss on the DCI", {"none", "non-cooperative", "cooperative"}},
     {"LossRate", ParamType::Double, num(d.lossRate), "", "p: share of DCI traffic the WAN drops"},
@@ -215,12 +216,16 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
                            net->qdisc, net->red, net->ingress);
   if (p.getInt("DupAckAllowance") < 0 || p.getDouble("DupAckHold") < 0)
     throw UsageError("--DupAckAllowance and --DupAckHold must not be negative");
+  if (p.getBool("DupAckRepair") && !(net->dcib && p.getBool("InterceptDupAcks")))
+    throw UsageError("--DupAckRepair needs --Dcib=true and --InterceptDupAcks=true (the duplicate "
+                     "ACKs are read by the interceptor at A)");
   if (net->dcib && p.getBool("InterceptDupAcks")) {
     net->interceptor = CreateObjectWithAttributes<AckInterceptor>(
       "Allowance", UintegerValue(static_cast<uint32_t>(p.getInt("DupAckAllowance"))),
       "HoldTimeout", TimeValue(NanoSeconds(static_cast<int64_t>(p.getDouble("DupAckHold") * 1e6))),
       "CheckSackGaps", BooleanValue(p.getBool("DupAckSackGaps")),
-      "HoldLocalDrops", BooleanValue(p.getBool("DupAckLocalDrops")));
+      "HoldLocalDrops", BooleanValue(p.getBool("DupAckLocalDrops")),
+      "RepairOnDupAck", BooleanValue(p.getBool("DupAckRepair")));
     net->interceptor->Install(net->qdisc,
                               DynamicCast<PointToPointNetDevice>(net->topo->dci.Get(0)));
   }
@@ -338,6 +343,10 @@ void edgeMetrics(RunContext& ctx, Net& net)
     m["edge_dupack_holes"] = x.holes;
     m["edge_dupack_holes_filled"] = x.holesFilled;
     m["edge_dupack_holes_expired"] = x.holesExpired;
+    if (net.interceptor->GetOptions().repairOnDupAck) {
+      m["edge_dupack_repair_requests"] = x.repairRequests;
+      m["edge_dupack_repairs"] = c.dupAckRetransmissions;
+    }
   }
 
   const auto& w = net.ingress->GetWanLoss().counters();

@@ -115,9 +115,19 @@ TEST_F(DupAckGlueTest, InterceptionKeepsTheHostOutOfFastRecovery)
   EXPECT_EQ(c.absorbed + c.overflow, c.held);
 }
 
-/// The same loss, but the edge router never learns of it (no router ACKs), so its clone stays
-/// stalled: the hold must end and the host recover the segment itself.
-TEST_F(DupAckGlueTest, AHoldThatExpiresLetsTheHostRecover)
+struct SilentEdgeRun
+{
+  bool dropped = false;
+  bool completed = false;
+  uint64_t hostRecoveries = 0;
+  uint64_t rtoEpisodes = 0;
+  SenderCounters edge;
+  InterceptorCounters intercept;
+};
+
+/// The mid-window loss of runMidLoss, but the destination edge router sends no router ACKs,
+/// so only a duplicate ACK can tell A that its stalled clone is needed.
+SilentEdgeRun runSilentEdge(bool repairOnDupAck)
 {
   Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
   Config::SetDefault("ns3::TcpSocket::DelAckTimeout", StringValue("40ms"));
@@ -133,23 +143,55 @@ TEST_F(DupAckGlueTest, AHoldThatExpiresLetsTheHostRecover)
   installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo, ingress);
   // Q_rcv without a socket: B sends no router ACKs, so A keeps the clone stalled for ever
   ingress->EnableEdgeReceiver(ReceiverOptions{}, nullptr, topo.aDciAddress, RouterAckPort);
-  auto interceptor = CreateObjectWithAttributes<AckInterceptor>("HoldTimeout",
-                                                               TimeValue(MilliSeconds(5)));
+  auto interceptor = CreateObjectWithAttributes<AckInterceptor>(
+    "HoldTimeout", TimeValue(MilliSeconds(5)), "RepairOnDupAck", BooleanValue(repairOnDupAck));
   interceptor->Install(qdisc, DynamicCast<PointToPointNetDevice>(topo.dci.Get(0)));
 
   TcpFlows flows(topo, {FlowSpec{0, 0, 400 * 1448, MilliSeconds(100)}});
   Simulator::Stop(Seconds(1));
   Simulator::Run();
+  SilentEdgeRun r;
   const auto& f = flows.stats().at(0);
-  EXPECT_TRUE(drop->dropped);
-  EXPECT_TRUE(f.completed);
-  EXPECT_EQ(qdisc->GetCounters().edgeRetransmissions, 0u);
-  const auto& c = interceptor->GetCounters();
+  r.dropped = drop->dropped;
+  r.completed = f.completed;
+  r.hostRecoveries = f.recoveries;
+  r.rtoEpisodes = f.rtoEpisodes;
+  r.edge = qdisc->GetCounters();
+  r.intercept = interceptor->GetCounters();
+  Simulator::Destroy();
+  return r;
+}
+
+/// Without a router ACK the clone stays stalled: the hold must end and the host recover the
+/// segment itself.
+TEST_F(DupAckGlueTest, AHoldThatExpiresLetsTheHostRecover)
+{
+  auto r = runSilentEdge(false);
+  EXPECT_TRUE(r.dropped);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.edge.edgeRetransmissions, 0u);
+  const auto& c = r.intercept;
   EXPECT_EQ(c.holes, 1u);
   EXPECT_EQ(c.holesExpired, 1u);
   EXPECT_GE(c.released, 1u);
-  EXPECT_GE(f.recoveries, 1u); // the host's own fast retransmit, after the hold
-  EXPECT_EQ(f.rtoEpisodes, 0u);
+  EXPECT_GE(r.hostRecoveries, 1u); // the host's own fast retransmit, after the hold
+  EXPECT_EQ(r.rtoEpisodes, 0u);
+}
+
+/// With RepairOnDupAck the receiver's first duplicate ACK makes A send its clone: the loss is
+/// repaired with no router ACK and no help from the host.
+TEST_F(DupAckGlueTest, ADuplicateAckRepairsAStalledCloneWithoutARouterAck)
+{
+  auto r = runSilentEdge(true);
+  EXPECT_TRUE(r.dropped);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.edge.edgeRetransmissions, 1u);
+  EXPECT_EQ(r.edge.dupAckRetransmissions, 1u);
+  EXPECT_EQ(r.intercept.repairRequests, 1u);
+  EXPECT_EQ(r.intercept.holesExpired, 0u);
+  EXPECT_EQ(r.intercept.released, 0u);
+  EXPECT_EQ(r.hostRecoveries, 0u);
+  EXPECT_EQ(r.rtoEpisodes, 0u);
 }
 
 } // namespace

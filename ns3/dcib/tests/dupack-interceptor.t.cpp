@@ -99,6 +99,33 @@ TEST(DupAckInterceptor, DuplicatesForAStalledCloneAreHeldBeyondTheAllowance)
   EXPECT_EQ(f.x.nextDeadline(), at(14ms));
 }
 
+TEST(DupAckInterceptor, RepairIsDueOnceForAStalledCloneWhenAsked)
+{
+  auto o = opts();
+  Fixture off(o);
+  off.x.onStored(segment(5));
+  off.held(ackOf(5, false), 1ms, 0);
+  EXPECT_FALSE(off.x.repairDue(ackOf(5, true))) << "repairOnDupAck is off by default";
+
+  o.repairOnDupAck = true;
+  Fixture f(o);
+  f.x.onStored(segment(5));
+  f.x.onStored(segment(9));
+  EXPECT_FALSE(f.x.repairDue(ackOf(5, false))) << "the first ACK reaching the hole is new";
+  f.held(ackOf(5, false), 1ms, 0);
+  EXPECT_FALSE(f.x.repairDue(ackOf(4, true))) << "older than the host's cumulative ACK";
+  EXPECT_TRUE(f.x.repairDue(ackOf(5, true)));
+  f.x.onRepairSent(segment(5), at(1ms)); // the caller retransmitted the clone
+  f.held(ackOf(5, true), 1ms, 1);
+  EXPECT_FALSE(f.x.repairDue(ackOf(5, true))) << "its repair is in flight";
+  EXPECT_FALSE(f.x.repairDue(ackOf(7, true))) << "segment 7 has no clone (sent ECT)";
+  EXPECT_EQ(f.x.counters().repairRequests, 1u);
+  // a non-SACK duplicate repeating the cumulative ACK asks too
+  f.held(ackOf(9, false), 2ms, 2);
+  EXPECT_TRUE(f.x.repairDue(ackOf(9, false)));
+  EXPECT_EQ(f.x.counters().repairRequests, 2u);
+}
+
 TEST(DupAckInterceptor, DuplicatesWithoutSackCountToo)
 {
   // a host without SACK: a duplicate is a pure ACK repeating the cumulative ACK

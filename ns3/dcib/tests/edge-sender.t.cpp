@@ -117,6 +117,35 @@ TEST(EdgeSender, AckRetransmitsEveryEarlierStalledPacketThenDiscardsTheAckedOne)
   EXPECT_EQ(s.stalledPackets(), 2u);
 }
 
+TEST(EdgeSender, RetransmitNowTakesOnlyTheMatchingClone)
+{
+  EdgeSender<int> s(opts(1.0), 1);
+  for (int i = 1; i <= 5; ++i) {
+    ASSERT_TRUE(s.select(9000, at(0ns)));
+    s.store(key(i), 9000, i, at(Duration(i * 1000)));
+  }
+  std::vector<int> sent;
+  auto bySeq = [](uint32_t n) { return [n](const PacketKey& k) { return k.seq == key(n).seq; }; };
+  EXPECT_TRUE(s.retransmitNow(bySeq(3), at(1ms), [&](int&& p) { sent.push_back(p); }));
+  EXPECT_EQ(sent, std::vector<int>{3});
+  EXPECT_FALSE(s.isStored(key(3)));
+  EXPECT_TRUE(s.isStored(key(2)));
+  EXPECT_EQ(s.stalledPackets(), 4u);
+  EXPECT_EQ(s.stalledBytes(), 4u * 9000);
+  EXPECT_FALSE(s.retransmitNow(bySeq(3), at(1ms), [&](int&& p) { sent.push_back(p); }))
+    << "a clone is repaired once";
+  EXPECT_FALSE(s.retransmitNow(bySeq(8), at(1ms), [&](int&& p) { sent.push_back(p); }));
+
+  // the router ACK of 5 retransmits 1, 2 and 4: not 3 again
+  sent.clear();
+  auto r = s.onAck(key(5), at(2ms), [&](int&& p) { sent.push_back(p); });
+  EXPECT_TRUE(r.matched);
+  EXPECT_EQ(sent, (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(s.stalledPackets(), 0u);
+  EXPECT_EQ(s.counters().edgeRetransmissions, 4u);
+  EXPECT_EQ(s.counters().dupAckRetransmissions, 1u);
+}
+
 TEST(EdgeSender, UnmatchedAckChangesNothing)
 {
   EdgeSender<int> s(opts(1.0), 1);

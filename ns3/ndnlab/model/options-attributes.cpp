@@ -142,6 +142,20 @@ fetcherFields()
     optionField<O>("CubicFastConvergence", "CUBIC fast convergence", NDNLAB_REF(o.window.cubic.fastConvergence)),
     optionField<O>("IgnoreMarks", "Do not react to congestion marks", NDNLAB_REF(o.control.ignoreMarks)),
     optionField<O>("DisableCwa", "Disable Conservative Window Adaptation", NDNLAB_REF(o.control.disableCwa)),
+    stringField<O>(
+      "CwaGate",
+      "When a loss may decrease the window: lost-segment (the lost segment is past the recovery point; "
+      "ndncatchunks) | high-data (the highest Data is past it; ndnSIM ConsumerPcon)",
+      [](const O& o) { return std::string(cc::toString(o.control.cwaGate)); },
+      [](O& o, const std::string& s) {
+        auto g = cc::parseCwaGate(s);
+        if (g)
+          o.control.cwaGate = *g;
+        return g.has_value();
+      }),
+    optionField<O>("CwaRttSuppress",
+                   "high-data gate: recovery point = next + this x outstanding (ConsumerPcon AddRttSuppress)",
+                   NDNLAB_REF(o.control.cwaRttSuppress)),
     optionField<O>("HyStart", "HyStart++ (RFC 9406) delay-based exit from the initial slow start",
                    NDNLAB_REF(o.control.hystart)),
     optionField<O>("RtoK", "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)", NDNLAB_REF(o.rtt.k)),

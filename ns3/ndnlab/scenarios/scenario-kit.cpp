@@ -87,6 +87,15 @@ knobs()
       {{"DisableCwa", ParamType::Bool, d.control.disableCwa ? "true" : "false", "",
         "react to every loss, not once per RTT (Conservative Window Adaptation off)"},
        "DisableCwa"},
+      {{"CwaGate", ParamType::String, std::string(cc::toString(d.control.cwaGate)), "",
+        "when a timeout may decrease the window: lost-segment (ndncatchunks: the lost segment is past "
+        "the recovery point, about one decrease per RTO) or high-data (ndnSIM ConsumerPcon: the Data "
+        "stream is past it, one decrease per 1.5 RTT)",
+        {"lost-segment", "high-data"}},
+       "CwaGate"},
+      {{"CwaRttSuppress", ParamType::Double, formatNumber(d.control.cwaRttSuppress), "",
+        "high-data gate: recovery point = next segment + this x outstanding Interests (ConsumerPcon 0.5)"},
+       "CwaRttSuppress"},
       {{"Pacing", ParamType::Bool, d.pacing ? "true" : "false", "",
         "pace Interests at PacingGain x cwnd / SRTT (BLEnD section VI-A)"},
        "Pacing"},
