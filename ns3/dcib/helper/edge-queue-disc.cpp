@@ -301,7 +301,8 @@ bool EdgeQueueDisc::RepairSegment(uint32_t src, uint32_t dst, uint16_t srcPort, 
     return k.protocol == 6 && k.src == src && k.dst == dst && k.srcPort == srcPort &&
            k.dstPort == dstPort && k.seq == seq;
   };
-  bool sent = m_sender->retransmitNow(match, now(),
+  // the clone's packet needs at least one inter-router round trip to cause a duplicate ACK
+  bool sent = m_sender->retransmitNow(match, now(), m_options.interRouterRtt,
                                       [&](Clone&& c) { injectRetransmission(std::move(c)); });
   if (sent)
     Run();

@@ -101,6 +101,7 @@ struct SenderCounters
   uint64_t edgeRetransmissions = 0; ///< clones retransmitted because a later ACK arrived (or a
                                     ///< duplicate ACK, below)
   uint64_t dupAckRetransmissions = 0; ///< of which retransmitNow(): a host duplicate ACK asked
+  uint64_t dupAckTooYoung = 0;      ///< retransmitNow() refused: the clone was younger than minAge
   uint64_t ackedDiscards = 0;       ///< clones discarded because their own ACK arrived
   uint64_t idleCopies = 0;          ///< LowPriority: clones sent while the egress was idle
   uint64_t peakPackets = 0;         ///< stalled-queue occupancy peak
@@ -227,14 +228,21 @@ public:
 
   /// Beyond the paper: retransmits now the oldest stored clone whose key satisfies `match`
   /// (a receiver's duplicate ACK showed its packet lost) and removes it; the clones before it
-  /// stay (their router ACKs may still come). False when no clone matches.
+  /// stay (their router ACKs may still come). A clone stored less than `minAge` ago is left
+  /// alone: a duplicate ACK reaching the edge sooner than one round trip after the packet
+  /// left was sent before that packet could arrive (it is about an earlier copy, typically
+  /// the one the host is retransmitting now). False when no clone is sent.
   template <class Match, class F>
-  bool retransmitNow(Match&& match, TimePoint now, F&& retransmit)
+  bool retransmitNow(Match&& match, TimePoint now, Duration minAge, F&& retransmit)
   {
     auto it = std::find_if(m_queue.begin(), m_queue.end(),
                            [&](const Entry& e) { return match(e.key); });
     if (it == m_queue.end())
       return false;
+    if (now - it->storedAt < minAge) {
+      ++m_counters.dupAckTooYoung;
+      return false;
+    }
     advance(now);
     Entry e = std::move(*it);
     m_queue.erase(it);

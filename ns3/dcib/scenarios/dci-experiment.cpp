@@ -346,6 +346,7 @@ void edgeMetrics(RunContext& ctx, Net& net)
     if (net.interceptor->GetOptions().repairOnDupAck) {
       m["edge_dupack_repair_requests"] = x.repairRequests;
       m["edge_dupack_repairs"] = c.dupAckRetransmissions;
+      m["edge_dupack_repairs_too_young"] = c.dupAckTooYoung;
     }
   }
 

@@ -126,15 +126,15 @@ TEST(EdgeSender, RetransmitNowTakesOnlyTheMatchingClone)
   }
   std::vector<int> sent;
   auto bySeq = [](uint32_t n) { return [n](const PacketKey& k) { return k.seq == key(n).seq; }; };
-  EXPECT_TRUE(s.retransmitNow(bySeq(3), at(1ms), [&](int&& p) { sent.push_back(p); }));
+  EXPECT_TRUE(s.retransmitNow(bySeq(3), at(1ms), 0ns, [&](int&& p) { sent.push_back(p); }));
   EXPECT_EQ(sent, std::vector<int>{3});
   EXPECT_FALSE(s.isStored(key(3)));
   EXPECT_TRUE(s.isStored(key(2)));
   EXPECT_EQ(s.stalledPackets(), 4u);
   EXPECT_EQ(s.stalledBytes(), 4u * 9000);
-  EXPECT_FALSE(s.retransmitNow(bySeq(3), at(1ms), [&](int&& p) { sent.push_back(p); }))
+  EXPECT_FALSE(s.retransmitNow(bySeq(3), at(1ms), 0ns, [&](int&& p) { sent.push_back(p); }))
     << "a clone is repaired once";
-  EXPECT_FALSE(s.retransmitNow(bySeq(8), at(1ms), [&](int&& p) { sent.push_back(p); }));
+  EXPECT_FALSE(s.retransmitNow(bySeq(8), at(1ms), 0ns, [&](int&& p) { sent.push_back(p); }));
 
   // the router ACK of 5 retransmits 1, 2 and 4: not 3 again
   sent.clear();
@@ -144,6 +144,21 @@ TEST(EdgeSender, RetransmitNowTakesOnlyTheMatchingClone)
   EXPECT_EQ(s.stalledPackets(), 0u);
   EXPECT_EQ(s.counters().edgeRetransmissions, 4u);
   EXPECT_EQ(s.counters().dupAckRetransmissions, 1u);
+}
+
+TEST(EdgeSender, RetransmitNowLeavesAYoungCloneAlone)
+{
+  EdgeSender<int> s(opts(1.0), 1);
+  ASSERT_TRUE(s.select(9000, at(0ns)));
+  s.store(key(1), 9000, 1, at(10ms));
+  std::vector<int> sent;
+  auto isOne = [](const PacketKey& k) { return k.seq == key(1).seq; };
+  EXPECT_FALSE(s.retransmitNow(isOne, at(15ms), 6ms, [&](int&& p) { sent.push_back(p); }))
+    << "5 ms old: a duplicate ACK cannot be about this copy yet";
+  EXPECT_TRUE(s.isStored(key(1)));
+  EXPECT_EQ(s.counters().dupAckTooYoung, 1u);
+  EXPECT_TRUE(s.retransmitNow(isOne, at(16ms), 6ms, [&](int&& p) { sent.push_back(p); }));
+  EXPECT_EQ(sent, std::vector<int>{1});
 }
 
 TEST(EdgeSender, UnmatchedAckChangesNothing)

@@ -44,16 +44,17 @@ PAPER = [
 ]
 
 SPECS = ["artificial-loss", "no-loss", "limited-buffer", "fct", "artificial-loss-noncoop",
-         "no-loss-bbr"]
+         "artificial-loss-coop", "no-loss-bbr"]
 # campaigns that rerun one condition of another with more seeds: (name, table title)
 MORE_SEEDS = [
     ("artificial-loss-noncoop", "Non-cooperative 5% WAN loss with 10 seeds"),
+    ("artificial-loss-coop", "Cooperative 5% WAN loss with 8 seeds"),
     ("no-loss-bbr", "No artificial loss, BBR, 1-BDP RED queue, 8 seeds"),
 ]
 TCP_ORDER = ["reno", "newreno", "cubic", "bbr"]
 # the parameters that tell one DCIB variant from another (a table row, a bar, a legend entry)
 VARIANT_COLS = ("Mode", "SelectionRatio", "AdaptiveRatio", "MarkAfterQueue", "InterceptDupAcks",
-                "DupAckSackGaps", "DupAckLocalDrops", "DupAckThreshold")
+                "DupAckSackGaps", "DupAckLocalDrops", "DupAckRepair", "DupAckThreshold")
 
 
 def _plt():
@@ -91,11 +92,12 @@ def load(exp_dir, name):
                                 for i, g in zip(df["InterceptDupAcks"], df["DupAckSackGaps"])]
     else:
         df["DupAckSackGaps"] = list(df["InterceptDupAcks"])
-    if "DupAckLocalDrops" in df.columns:  # default off
-        df["DupAckLocalDrops"] = [bool(i) and not _missing(g) and bool(g)
-                                  for i, g in zip(df["InterceptDupAcks"], df["DupAckLocalDrops"])]
-    else:
-        df["DupAckLocalDrops"] = False
+    for column in ("DupAckLocalDrops", "DupAckRepair"):  # default off; need interception
+        if column in df.columns:
+            df[column] = [bool(i) and not _missing(g) and bool(g)
+                          for i, g in zip(df["InterceptDupAcks"], df[column])]
+        else:
+            df[column] = False
     return df, store
 
 
@@ -127,7 +129,10 @@ def intercept_text(row):
         notes.append("no SACK-gap check")
     if row.get("DupAckLocalDrops", False):
         notes.append("A's own drops held too")
-    return text + " + dupACK interception" + (f" [{', '.join(notes)}]" if notes else "")
+    text += " + dupACK interception" + (f" [{', '.join(notes)}]" if notes else "")
+    if row.get("DupAckRepair", False):
+        text += " + repair on dupACK"
+    return text
 
 
 def variant_label(row):
