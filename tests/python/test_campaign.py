@@ -163,10 +163,13 @@ def _simulators_of(store):
 def test_ctrl_c_cancels_the_campaign_and_stops_the_simulators(tmp_path):
     spec = write_spec(tmp_path, "slow", {"Sleep": [30]}, seeds=4, timeout=60)
     store = tmp_path / "store-slow"
+    # A shell starts background jobs with SIGINT ignored, and an ignored SIGINT is inherited:
+    # give the campaign the disposition a terminal's foreground job has.
     proc = subprocess.Popen([sys.executable, "-m", "ndnlab", "campaign", str(spec),
                              "--workers", "2", "--progress-interval", "0.5"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while len(_simulators_of(store)) < 2 and time.monotonic() < deadline:
