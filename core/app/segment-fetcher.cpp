@@ -466,7 +466,8 @@ void
 SegmentFetcher::schedulePackets()
 {
   while (m_state == State::Fetching) {
-    int64_t window = static_cast<int64_t>(m_ctl->cwnd());
+    const double cwnd = m_ctl->cwnd();
+    int64_t window = static_cast<int64_t>(m_opts.ceilWindow ? std::ceil(cwnd) : std::floor(cwnd));
     if (m_opts.maxInFlight > 0)
       window = std::min<int64_t>(window, static_cast<int64_t>(m_opts.maxInFlight));
     if (window - static_cast<int64_t>(m_inFlight) <= 0)

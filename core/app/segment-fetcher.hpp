@@ -69,6 +69,9 @@ struct SegmentFetcherOptions
   VersionDiscovery discovery = VersionDiscovery::Rdr;  ///< skipped when the name ends with a version
   Duration rtoCheckInterval = std::chrono::milliseconds(10); ///< period of the timeout scan
   size_t maxInFlight = 0;                             ///< cap on outstanding Interests; 0 = the window alone
+  /// Interests may be sent while fewer than ceil(cwnd) are outstanding (ndnSIM's
+  /// ConsumerWindow: in flight < cwnd); default floor(cwnd), as ndncatchunks.
+  bool ceilWindow = false;
   size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
   /// Paced sending (BLEnD section VI-A): once an RTT sample exists, Interests (new and
   /// retransmitted) leave at most one per SRTT / (cwnd x pacingGain) instead of in bursts as

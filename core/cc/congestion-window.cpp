@@ -23,6 +23,8 @@ WindowOptions::validate() const
     throw std::invalid_argument("cubic beta must be in (0, 1)");
   if (!(cubic.c > 0))
     throw std::invalid_argument("cubic C must be positive");
+  if (!(aimd.minSsthresh >= 1))
+    throw std::invalid_argument("AIMD minimum ssthresh must be at least 1");
 }
 
 // --- AIMD ---------------------------------------------------------------------------------
@@ -40,13 +42,13 @@ AimdWindow::increase(TimePoint, Duration)
   if (m_cwnd < m_ssthresh)
     m_cwnd += m_opts.step; // slow start
   else
-    m_cwnd += m_opts.step / std::floor(m_cwnd); // congestion avoidance
+    m_cwnd += m_opts.step / (m_opts.floorIncrease ? std::floor(m_cwnd) : m_cwnd); // avoidance
 }
 
 void
 AimdWindow::decrease(TimePoint)
 {
-  m_ssthresh = std::max(2.0, m_cwnd * m_opts.beta);
+  m_ssthresh = std::max(m_opts.minSsthresh, m_cwnd * m_opts.beta);
   m_cwnd = m_opts.resetToInit ? m_initCwnd : m_ssthresh;
 }
 
@@ -76,7 +78,7 @@ CubicWindow::increase(TimePoint now, Duration srtt)
   const double k = std::cbrt(m_wmax * (1 - beta) / m_opts.c);
   const double wCubic = m_opts.c * std::pow(t - k, 3) + m_wmax;
   double target = wCubic;
-  if (srtt > Duration::zero()) {
+  if (m_opts.tcpFriendly && srtt > Duration::zero()) {
     const double wEst = m_wmax * beta + (3 * (1 - beta) / (1 + beta)) * (t / toSeconds(srtt));
     target = std::max(target, wEst);
   }

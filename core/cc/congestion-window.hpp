@@ -21,6 +21,12 @@ struct AimdOptions
   double step = 1.0;          ///< additive increase per RTT in congestion avoidance (segments)
   double beta = 0.5;          ///< multiplicative decrease coefficient (ssthresh = cwnd*beta)
   bool resetToInit = false;   ///< on decrease, reset cwnd to initCwnd instead of ssthresh
+  /// Floor of ssthresh on a decrease (ndncatchunks' MIN_SSTHRESH 2; ndnSIM's ConsumerPcon
+  /// lets the window fall to its initial window, 1 by default).
+  double minSsthresh = 2.0;
+  /// Congestion avoidance adds step / floor(cwnd) per Data (ndncatchunks); false: step / cwnd
+  /// (ndnSIM's ConsumerPcon).
+  bool floorIncrease = true;
 };
 
 struct CubicOptions
@@ -28,6 +34,9 @@ struct CubicOptions
   double beta = 0.7;              ///< window reduction factor on a congestion event
   double c = 0.4;                 ///< CUBIC scaling constant C (RFC 8312); a constant in ndncatchunks
   bool fastConvergence = false;   ///< release bandwidth faster when wmax shrinks (RFC 8312 4.6)
+  /// Grow at least as fast as Reno would (RFC 8312 4.2, W_est; ndncatchunks). ndnSIM's
+  /// ConsumerPcon has it disabled: after a decrease its window only follows the cubic curve.
+  bool tcpFriendly = true;
 };
 
 /// Every knob of every window algorithm; each algorithm reads the fields it needs.

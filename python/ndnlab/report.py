@@ -129,9 +129,10 @@ def _groups(df, by, spec):
     out = []
 
     def rec(i, sub, key):
+        if not len(sub):  # no run has this prefix: skip its whole subtree (grids are sparse)
+            return
         if i == len(by):
-            if len(sub):
-                out.append((tuple(key), sub))
+            out.append((tuple(key), sub))
             return
         for value in orders[i]:
             rec(i + 1, sub[sub[by[i]] == value], key + [value])

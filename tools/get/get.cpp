@@ -106,8 +106,21 @@ runGet(int argc, char** argv)
   app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")->capture_default_str();
   app.add_option("--aimd-beta", f.window.aimd.beta, "AIMD multiplicative decrease factor")->capture_default_str();
   app.add_flag("--reset-cwnd-to-init", f.window.aimd.resetToInit, "AIMD: reset the window to --init-cwnd on loss");
+  app.add_option("--aimd-min-ssthresh", f.window.aimd.minSsthresh,
+                 "AIMD: the window never falls below this on a decrease (ndnSIM's ConsumerPcon: 1)")
+    ->check(CLI::Range(1.0, 1e9))
+    ->capture_default_str();
+  app.add_flag("--aimd-floor-increase,!--aimd-exact-increase", f.window.aimd.floorIncrease,
+               "AIMD congestion avoidance adds 1/floor(cwnd) per Data (ndncatchunks; default) or "
+               "1/cwnd (ndnSIM's ConsumerPcon)");
   app.add_option("--cubic-beta", f.window.cubic.beta, "CUBIC window decrease factor")->capture_default_str();
   app.add_flag("--fast-conv", f.window.cubic.fastConvergence, "CUBIC fast convergence");
+  app.add_flag("--cubic-tcp-friendly,!--no-cubic-tcp-friendly", f.window.cubic.tcpFriendly,
+               "CUBIC TCP-friendly region, RFC 8312 W_est (ndncatchunks; default); off as in "
+               "ndnSIM's ConsumerPcon");
+  app.add_flag("--ceil-window", f.ceilWindow,
+               "Send while fewer than ceil(cwnd) Interests are outstanding (ndnSIM's ConsumerWindow); "
+               "default floor(cwnd), as ndncatchunks");
   app.add_option("--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
     ->capture_default_str();
   app.add_flag("--pacing", f.pacing, "Pace Interests at --pacing-gain x cwnd / SRTT instead of window bursts");

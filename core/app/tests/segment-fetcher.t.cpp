@@ -735,6 +735,32 @@ TEST_F(FetchTest, MaxInFlightCap)
   EXPECT_EQ(maxOutstanding, 5u);
 }
 
+TEST_F(FetchTest, CeilWindowSendsOneMoreForAFractionalWindow)
+{
+  for (bool ceil : {false, true}) {
+    serve(100'000, 1000);
+    size_t outstanding = 0, maxOutstanding = 0;
+    link.interestFilter = [&](Interest&) {
+      maxOutstanding = std::max(maxOutstanding, ++outstanding);
+      return true;
+    };
+    link.dataFilter = [&](Data&) {
+      --outstanding;
+      return true;
+    };
+    SegmentFetcher::Options o;
+    o.pipeline = "fixed";
+    o.window.fixedSize = 2.5;
+    o.ceilWindow = ceil;
+    completed = 0;
+    makeFetcher(o);
+    fetcher->start("/lab/file/v=77");
+    run();
+    ASSERT_EQ(completed, 1);
+    EXPECT_EQ(maxOutstanding, ceil ? 3u : 2u) << "ceilWindow=" << ceil;
+  }
+}
+
 TEST_F(FetchTest, TraceEvents)
 {
   serve(5000, 1000);

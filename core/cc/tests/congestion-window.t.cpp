@@ -102,6 +102,32 @@ TEST(AimdWindow, StepBetaAndResetToInit)
   EXPECT_DOUBLE_EQ(w.cwnd(), 3.0 + 2.0 / 3.0); // CA: +2/floor(3)
 }
 
+TEST(AimdWindow, ConsumerPconFloorAndIncrease)
+{
+  // ndnSIM's ConsumerPcon: the window may fall to the initial window, and avoidance adds 1/cwnd
+  WindowOptions o;
+  o.initCwnd = 1;
+  o.aimd.minSsthresh = 1;
+  o.aimd.floorIncrease = false;
+  AimdWindow w(o);
+  w.increase(T0, {});
+  w.increase(T0, {});
+  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0);
+  w.decrease(T0);
+  EXPECT_DOUBLE_EQ(w.cwnd(), 1.5);
+  w.decrease(T0);
+  EXPECT_DOUBLE_EQ(w.cwnd(), 1.0) << "ndncatchunks would stop at 2";
+  w.increase(T0, {});
+  EXPECT_DOUBLE_EQ(w.cwnd(), 2.0); // 1/1
+  w.increase(T0, {});
+  EXPECT_DOUBLE_EQ(w.cwnd(), 2.5); // 1/2
+  w.increase(T0, {});
+  EXPECT_DOUBLE_EQ(w.cwnd(), 2.9); // 1/2.5, where ndncatchunks adds 1/floor(2.5) = 0.5
+  WindowOptions bad;
+  bad.aimd.minSsthresh = 0.5;
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
+}
+
 TEST(AimdWindow, InitialSsthresh)
 {
   WindowOptions o;
@@ -180,6 +206,27 @@ TEST(CubicWindow, CubicTermWinsWithLargeRtt)
   const double k = std::cbrt(10 * 0.3 / 0.4);
   w.increase(T0 + std::chrono::nanoseconds(static_cast<int64_t>(k * 1e9)), std::chrono::seconds(10));
   EXPECT_NEAR(w.cwnd(), 7 + 3.0 / 7, 1e-6);
+}
+
+TEST(CubicWindow, WithoutTcpFriendlyRegionOnlyTheCubicCurveCounts)
+{
+  // ndnSIM's ConsumerPcon: no W_est. Right after a decrease the cubic target is near the window
+  // itself, so a short-RTT flow barely grows where the Reno estimate would pull it up.
+  WindowOptions o;
+  o.cubic.tcpFriendly = false;
+  CubicWindow plain(o, T0);
+  CubicWindow friendly({}, T0);
+  for (auto* w : {&plain, &friendly}) {
+    for (int i = 0; i < 8; ++i)
+      w->increase(T0, milliseconds(1));
+    w->decrease(T0); // wmax 10, cwnd 7
+  }
+  const auto t = T0 + milliseconds(50); // 50 RTTs of 1 ms later
+  plain.increase(t, milliseconds(1));
+  friendly.increase(t, milliseconds(1));
+  EXPECT_NEAR(plain.cwnd(), 7.0 + (0.4 * std::pow(0.05 - std::cbrt(7.5), 3) + 10 - 7) / 7, 1e-9);
+  EXPECT_LT(plain.cwnd(), 7.05);
+  EXPECT_GT(friendly.cwnd(), 10.0); // W_est = 7 + 0.53 x 50 = 33.5: +26.5/7
 }
 
 TEST(CubicWindow, NoSrttSkipsRenoEstimate)
