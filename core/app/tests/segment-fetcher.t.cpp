@@ -57,6 +57,20 @@ protected:
 
   void run(Duration d = 600s) { env.advance(d); }
 
+  /// Counts the Interests outstanding on the link; peakOutstanding is the most at once.
+  void trackOutstanding()
+  {
+    outstanding = peakOutstanding = 0;
+    link.interestFilter = [this](Interest&) {
+      peakOutstanding = std::max(peakOutstanding, ++outstanding);
+      return true;
+    };
+    link.dataFilter = [this](Data&) {
+      --outstanding;
+      return true;
+    };
+  }
+
   ManualEnv env;
   Link link{env, 10ms};
   security::DigestSigner signer;
@@ -66,6 +80,8 @@ protected:
   Buffer received;
   int completed = 0;
   std::vector<FetchError> errors;
+  size_t outstanding = 0;
+  size_t peakOutstanding = 0;
 };
 
 TEST_F(FetchTest, DiscoveryThenExactBytesEachPipeline)
@@ -717,37 +733,21 @@ TEST_F(FetchTest, ReorderBufferBoundsRequests)
 TEST_F(FetchTest, MaxInFlightCap)
 {
   serve(100'000, 1000);
-  size_t outstanding = 0, maxOutstanding = 0;
-  link.interestFilter = [&](Interest&) {
-    maxOutstanding = std::max(maxOutstanding, ++outstanding);
-    return true;
-  };
-  link.dataFilter = [&](Data&) {
-    --outstanding;
-    return true;
-  };
+  trackOutstanding();
   SegmentFetcher::Options o;
   o.maxInFlight = 5;
   makeFetcher(o);
   fetcher->start("/lab/file/v=77");
   run();
   ASSERT_EQ(completed, 1);
-  EXPECT_EQ(maxOutstanding, 5u);
+  EXPECT_EQ(peakOutstanding, 5u);
 }
 
 TEST_F(FetchTest, CeilWindowSendsOneMoreForAFractionalWindow)
 {
   for (bool ceil : {false, true}) {
     serve(100'000, 1000);
-    size_t outstanding = 0, maxOutstanding = 0;
-    link.interestFilter = [&](Interest&) {
-      maxOutstanding = std::max(maxOutstanding, ++outstanding);
-      return true;
-    };
-    link.dataFilter = [&](Data&) {
-      --outstanding;
-      return true;
-    };
+    trackOutstanding();
     SegmentFetcher::Options o;
     o.pipeline = "fixed";
     o.window.fixedSize = 2.5;
@@ -757,7 +757,7 @@ TEST_F(FetchTest, CeilWindowSendsOneMoreForAFractionalWindow)
     fetcher->start("/lab/file/v=77");
     run();
     ASSERT_EQ(completed, 1);
-    EXPECT_EQ(maxOutstanding, ceil ? 3u : 2u) << "ceilWindow=" << ceil;
+    EXPECT_EQ(peakOutstanding, ceil ? 3u : 2u) << "ceilWindow=" << ceil;
   }
 }
 
