@@ -44,12 +44,13 @@ PAPER = [
 ]
 
 SPECS = ["artificial-loss", "no-loss", "limited-buffer", "fct", "artificial-loss-noncoop",
-         "artificial-loss-coop", "no-loss-bbr"]
+         "artificial-loss-coop", "no-loss-bbr", "no-loss-bbr-16"]
 # campaigns that rerun one condition of another with more seeds: (name, table title)
 MORE_SEEDS = [
     ("artificial-loss-noncoop", "Non-cooperative 5% WAN loss with 10 seeds"),
     ("artificial-loss-coop", "Cooperative 5% WAN loss with 8 seeds"),
     ("no-loss-bbr", "No artificial loss, BBR, 1-BDP RED queue, 8 seeds"),
+    ("no-loss-bbr-16", "No artificial loss, BBR, 1-BDP RED queue, 16 seeds (ndnlab's DCIB)"),
 ]
 TCP_ORDER = ["reno", "newreno", "cubic", "bbr"]
 # the parameters that tell one DCIB variant from another (a table row, a bar, a legend entry)
