@@ -18,8 +18,6 @@ NS_OBJECT_ENSURE_REGISTERED(AckInterceptor);
 
 namespace {
 
-constexpr uint8_t TcpProtocol = 6;
-
 TimePoint simNow()
 {
   return TimePoint(Duration(ns3::Simulator::Now().GetNanoSeconds()));
@@ -189,7 +187,7 @@ bool AckInterceptor::DoCorrupt(ns3::Ptr<ns3::Packet> p)
     }
   }
   if (m_model->repairDue(a))
-    m_qdisc->RepairSegment(a.flow.src, a.flow.dst, a.flow.srcPort, a.flow.dstPort, a.ack);
+    m_qdisc->RepairSegment(a.flow, a.ack);
   const uint64_t holesBefore = m_model->counters().holes;
   auto verdict = m_model->onHostAck(a, simNow(), [&] { return p->Copy(); });
   if (verdict == AckVerdict::Forward)

@@ -292,14 +292,12 @@ void EdgeQueueDisc::ReceiveRouterAck(const PacketKey& key)
     Run();
 }
 
-bool EdgeQueueDisc::RepairSegment(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort,
-                                  uint32_t seq)
+bool EdgeQueueDisc::RepairSegment(const FlowId& flow, uint32_t seq)
 {
   if (!m_enabled || !m_sender)
     return false;
   auto match = [&](const PacketKey& k) {
-    return k.protocol == 6 && k.src == src && k.dst == dst && k.srcPort == srcPort &&
-           k.dstPort == dstPort && k.seq == seq;
+    return k.protocol == TcpProtocol && k.seq == seq && FlowId::ofData(k) == flow;
   };
   // the clone's packet needs at least one inter-router round trip to cause a duplicate ACK
   bool sent = m_sender->retransmitNow(match, now(), m_options.interRouterRtt,

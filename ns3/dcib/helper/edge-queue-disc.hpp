@@ -43,9 +43,9 @@ public:
 
   /// A router-to-router ACK for `key` arrived: retransmit the clones stored before it.
   void ReceiveRouterAck(const PacketKey& key);
-  /// A host duplicate ACK showed the TCP segment `seq` of flow src:srcPort -> dst:dstPort
-  /// lost: retransmit its clone now if one is stored (beyond the paper). True when sent.
-  bool RepairSegment(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort, uint32_t seq);
+  /// A host duplicate ACK showed the TCP segment of `flow` starting at `seq` lost: retransmit
+  /// its clone now if one is stored (beyond the paper). True when sent.
+  bool RepairSegment(const FlowId& flow, uint32_t seq);
   /// The egress device finished a transmission (PhyTxEnd).
   void NotifyTransmitEnd();
 

@@ -7,7 +7,6 @@
 namespace ndnlab::dcib {
 
 namespace {
-constexpr uint8_t TcpProtocol = 6;
 constexpr uint8_t UdpProtocol = 17;
 constexpr uint16_t PppIpv4 = 0x0021;
 } // namespace

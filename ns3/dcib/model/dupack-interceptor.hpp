@@ -64,32 +64,6 @@
 
 namespace ndnlab::dcib {
 
-/// A TCP connection in its data direction (sending host -> receiving host).
-struct FlowId
-{
-  uint32_t src = 0; ///< sending host address
-  uint32_t dst = 0; ///< receiving host address
-  uint16_t srcPort = 0;
-  uint16_t dstPort = 0;
-
-  friend bool operator==(const FlowId&, const FlowId&) = default;
-  /// The flow a data packet (or its clone) belongs to.
-  static FlowId ofData(const PacketKey& k) { return {k.src, k.dst, k.srcPort, k.dstPort}; }
-};
-
-struct FlowIdHash
-{
-  size_t operator()(const FlowId& f) const noexcept
-  {
-    PacketKey k;
-    k.src = f.src;
-    k.dst = f.dst;
-    k.srcPort = f.srcPort;
-    k.dstPort = f.dstPort;
-    return PacketKeyHash{}(k);
-  }
-};
-
 /// One SACK block: sequence numbers [left, right) the receiver holds (RFC 2018).
 struct SackBlock
 {
@@ -228,14 +202,12 @@ public:
   /// the hole find the repair in flight, so one hole asks once per clone.
   bool repairDue(const HostAck& a)
   {
-    if (!m_options.repairOnDupAck || !a.pure)
+    if (!m_options.repairOnDupAck)
       return false;
-    auto f = m_flows.find(a.flow);
-    const bool known = f != m_flows.end() && f->second.hasAck;
-    if (known && seqAfter(f->second.highestAck, a.ack))
-      return false; // older than what the host already has
-    const bool duplicate = a.sack || (known && a.ack == f->second.highestAck);
-    if (!duplicate)
+    static const Flow noAckYet;
+    auto it = m_flows.find(a.flow);
+    const Flow& f = it != m_flows.end() ? it->second : noAckYet;
+    if (f.isStale(a) || !f.isDuplicate(a))
       return false;
     auto s = m_segments.find(SegmentId{a.flow, a.ack});
     if (s == m_segments.end() || s->second.stalled == 0)
@@ -252,9 +224,10 @@ public:
     ++m_counters.acks;
     expireRepairs(now);
     Flow& f = m_flows[a.flow];
-    if (f.hasAck && seqAfter(f.highestAck, a.ack))
+    if (f.isStale(a))
       return AckVerdict::Forward; // older than what the host already has
-    const bool advanced = !f.hasAck || a.ack != f.highestAck;
+    const bool advanced = f.advances(a);
+    const bool duplicate = f.isDuplicate(a); // judged before highestAck moves
     if (advanced) {
       if (f.holding) { // the hole at highestAck is filled
         m_counters.absorbed += f.held.size();
@@ -269,7 +242,6 @@ public:
     }
     if (!a.pure)
       return AckVerdict::Forward;
-    const bool duplicate = a.sack || !advanced;
     if (!duplicate) {
       f.dupsForwarded = 0;
       return AckVerdict::Forward;
@@ -430,6 +402,14 @@ private:
     TimePoint deadline{};
     std::deque<Payload> held;
     std::optional<uint32_t> releasedHole; ///< hole let go (expired, flushed): duplicates pass
+
+    /// `a` is older than the highest cumulative ACK seen.
+    bool isStale(const HostAck& a) const { return hasAck && seqAfter(highestAck, a.ack); }
+    /// `a` moves the highest cumulative ACK (or is the flow's first).
+    bool advances(const HostAck& a) const { return !hasAck || a.ack != highestAck; }
+    /// `a` is what the host counts as a duplicate: a pure ACK that repeats the highest
+    /// cumulative ACK (RFC 5681) or carries a SACK block (RFC 6675).
+    bool isDuplicate(const HostAck& a) const { return a.pure && (a.sack || !advances(a)); }
   };
 
   void hold(Flow& f, Payload&& p)

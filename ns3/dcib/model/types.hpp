@@ -1,7 +1,8 @@
 #pragma once
 // Vocabulary of the DCIB model classes: simulated time, the ECN codepoint and the identity of
-// an IP packet as both edge routers see it. No ns-3 here: the model is driven by plain calls
-// that carry the current time, so it runs unchanged under the simulator and in unit tests.
+// an IP packet and of a TCP flow as both edge routers see them. No ns-3 here: the model is
+// driven by plain calls that carry the current time, so it runs unchanged under the simulator
+// and in unit tests.
 
 #include <chrono>
 #include <cstddef>
@@ -66,6 +67,35 @@ struct PacketKeyHash
 struct BitRate
 {
   uint64_t bitsPerSecond = 0;
+};
+
+/// IP protocol number of TCP (PacketKey::protocol).
+constexpr uint8_t TcpProtocol = 6;
+
+/// A TCP connection in its data direction (sending host -> receiving host).
+struct FlowId
+{
+  uint32_t src = 0; ///< sending host address
+  uint32_t dst = 0; ///< receiving host address
+  uint16_t srcPort = 0;
+  uint16_t dstPort = 0;
+
+  friend bool operator==(const FlowId&, const FlowId&) = default;
+  /// The flow a data packet (or its clone) belongs to.
+  static FlowId ofData(const PacketKey& k) { return {k.src, k.dst, k.srcPort, k.dstPort}; }
+};
+
+struct FlowIdHash
+{
+  size_t operator()(const FlowId& f) const noexcept
+  {
+    PacketKey k;
+    k.src = f.src;
+    k.dst = f.dst;
+    k.srcPort = f.srcPort;
+    k.dstPort = f.dstPort;
+    return PacketKeyHash{}(k);
+  }
 };
 
 } // namespace ndnlab::dcib
