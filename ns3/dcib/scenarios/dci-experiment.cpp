@@ -16,8 +16,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <functional>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <sstream>
 
@@ -250,15 +253,30 @@ double mean(const std::vector<double>& v)
   return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
 }
 
-/// Periodic sampler: DCI throughput time series (trace file) and the samples inside the
-/// measurement window (for the throughput CDF).
+/// Periodic sampler: DCI throughput time series (throughput.csv, when traces are on) and the
+/// samples after `warmup` (for the throughput CDF). Takes its first sample one SampleInterval
+/// after construction; `done`, when set, stops the simulation at the first sample it is true.
 struct Sampler
 {
-  Net* net = nullptr;
-  TcpFlows* flows = nullptr;
+  Sampler(RunContext& ctx, Net& net, TcpFlows& flows, ns3::Time warmup)
+    : net(&net)
+    , flows(&flows)
+    , interval(ns3::MilliSeconds(1) * ctx.params().getDouble("SampleInterval"))
+    , warmup(warmup)
+    , out(ctx.openTrace("throughput.csv"))
+  {
+    if (out)
+      *out << "time_s,goodput_gbps,dci_gbps,stalled_bytes,red_queue_packets\n";
+    ns3::Simulator::Schedule(interval, &Sampler::tick, this);
+  }
+  Sampler(const Sampler&) = delete; // the scheduled tick holds `this`
+  Sampler& operator=(const Sampler&) = delete;
+
+  Net* net;
+  TcpFlows* flows;
   ns3::Time interval;
   ns3::Time warmup;
-  std::ofstream* out = nullptr;
+  std::unique_ptr<std::ofstream> out;
   uint64_t lastRx = 0;
   uint64_t lastTx = 0;
   std::vector<double> goodputSamples; ///< Gbps, inside the window
@@ -438,16 +456,7 @@ void runLongFlows(RunContext& ctx)
     txAtWarmup = net->dciTxBytes;
   });
 
-  auto series = ctx.openTrace("throughput.csv");
-  if (series)
-    *series << "time_s,goodput_gbps,dci_gbps,stalled_bytes,red_queue_packets\n";
-  Sampler sampler;
-  sampler.net = net.get();
-  sampler.flows = &flows;
-  sampler.interval = MilliSeconds(1) * p.getDouble("SampleInterval");
-  sampler.warmup = Seconds(warmup);
-  sampler.out = series.get();
-  Simulator::Schedule(sampler.interval, &Sampler::tick, &sampler);
+  Sampler sampler(ctx, *net, flows, Seconds(warmup));
 
   ctx.runSimulation(Seconds(duration));
 
@@ -517,20 +526,11 @@ void runWebSearch(RunContext& ctx)
   double lastArrival = t;
   TcpFlows flows(*net->topo, specs);
 
-  auto series = ctx.openTrace("throughput.csv");
-  if (series)
-    *series << "time_s,goodput_gbps,dci_gbps,stalled_bytes,red_queue_packets\n";
-  Sampler sampler;
-  sampler.net = net.get();
-  sampler.flows = &flows;
-  sampler.interval = MilliSeconds(1) * p.getDouble("SampleInterval");
-  sampler.warmup = Seconds(0);
-  sampler.out = series.get();
+  Sampler sampler(ctx, *net, flows, Seconds(0));
   sampler.done = [&] {
     return std::all_of(flows.stats().begin(), flows.stats().end(),
                        [](const FlowStats& f) { return f.completed; });
   };
-  Simulator::Schedule(sampler.interval, &Sampler::tick, &sampler);
 
   ctx.runSimulation(Seconds(maxDuration));
 

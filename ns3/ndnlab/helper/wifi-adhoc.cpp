@@ -16,7 +16,6 @@ namespace ndnlab::sim {
 WifiAdhoc::WifiAdhoc(const WifiAdhocOptions& opts, int64_t stream)
 {
   const WifiStandardSetup setup = wifiStandardSetup(opts.standard);
-  const ns3::WifiStandard standard = setup.standard;
   const std::string& channelSettings = setup.channelSettings;
   dataMode = setup.dataMode;
   if (opts.positions.empty())
@@ -24,14 +23,7 @@ WifiAdhoc::WifiAdhoc(const WifiAdhocOptions& opts, int64_t stream)
 
   nodes.Create(static_cast<uint32_t>(opts.positions.size()));
   ns3::WifiHelper wifi;
-  wifi.SetStandard(standard);
-  if (opts.broadcastAtDataRate)
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
-                                 "ControlMode", ns3::StringValue(dataMode), "NonUnicastMode",
-                                 ns3::StringValue(dataMode));
-  else
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
-                                 "ControlMode", ns3::StringValue(dataMode));
+  configureWifi(wifi, setup, opts.broadcastAtDataRate);
 
   // YansWifiChannelHelper::Default(): constant-speed delay and log-distance loss; the range
   // cut-off is chained after the log-distance model.

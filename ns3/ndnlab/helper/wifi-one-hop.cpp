@@ -26,23 +26,27 @@ wifiStandardSetup(const std::string& name)
   throw std::invalid_argument("unknown Wi-Fi standard '" + name + "' (11b | 11n-5 | 11n-2.4)");
 }
 
+void
+configureWifi(ns3::WifiHelper& wifi, const WifiStandardSetup& setup, bool broadcastAtDataRate)
+{
+  wifi.SetStandard(setup.standard);
+  const ns3::StringValue mode(setup.dataMode);
+  if (broadcastAtDataRate)
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", mode, "ControlMode", mode,
+                                 "NonUnicastMode", mode);
+  else
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", mode, "ControlMode", mode);
+}
+
 WifiOneHop::WifiOneHop(const WifiOneHopOptions& opts, int64_t stream)
 {
   const WifiStandardSetup setup = wifiStandardSetup(opts.standard);
-  const ns3::WifiStandard standard = setup.standard;
   const std::string& channelSettings = setup.channelSettings;
   dataMode = setup.dataMode;
 
   nodes.Create(2);
   ns3::WifiHelper wifi;
-  wifi.SetStandard(standard);
-  if (opts.broadcastAtDataRate)
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
-                                 "ControlMode", ns3::StringValue(dataMode), "NonUnicastMode",
-                                 ns3::StringValue(dataMode));
-  else
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", ns3::StringValue(dataMode),
-                                 "ControlMode", ns3::StringValue(dataMode));
+  configureWifi(wifi, setup, opts.broadcastAtDataRate);
 
   ns3::YansWifiChannelHelper channel = ns3::YansWifiChannelHelper::Default();
   ns3::YansWifiPhyHelper phy;

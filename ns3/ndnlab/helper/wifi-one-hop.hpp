@@ -20,6 +20,10 @@
 
 #include <string>
 
+namespace ns3 {
+class WifiHelper;
+}
+
 namespace ndnlab::sim {
 
 /// The calibrated PHY set-up of a standard name (ns3-calibration.md): 11b = 802.11b at
@@ -34,6 +38,10 @@ struct WifiStandardSetup
 
 /// Throws std::invalid_argument for an unknown name.
 WifiStandardSetup wifiStandardSetup(const std::string& name);
+
+/// Sets `setup`'s standard on `wifi` and a ConstantRateWifiManager at its data mode (data and
+/// control frames; broadcast frames too when broadcastAtDataRate, else ns-3's lowest basic rate).
+void configureWifi(ns3::WifiHelper& wifi, const WifiStandardSetup& setup, bool broadcastAtDataRate);
 
 struct WifiOneHopOptions
 {

@@ -5,6 +5,7 @@
 #include "ns3/ndnlab/apps/content.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/runner/run-context.hpp"
+#include "ns3/runner/tests/run-cli.hpp"
 
 #include <ns3/config.h>
 #include <ns3/simulator.h>
@@ -20,32 +21,7 @@
 namespace ndnlab::sim::test {
 namespace {
 
-struct RunResult
-{
-  int exitCode = -1;
-  nlohmann::json result; ///< the printed result.json (null when the run failed)
-};
-
-RunResult
-sim(std::vector<std::string> args)
-{
-  ns3::Config::Reset();
-  args.insert(args.begin(), "ndnlab-sim");
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  RunResult r;
-  r.exitCode = runner::runnerMain(static_cast<int>(argv.size()), argv.data());
-  std::string out = ::testing::internal::GetCapturedStdout();
-  std::string err = ::testing::internal::GetCapturedStderr();
-  if (r.exitCode == 0)
-    r.result = nlohmann::json::parse(out);
-  else
-    r.result = nlohmann::json{{"stderr", err}};
-  return r;
-}
+using simtest::runCli;
 
 TEST(Scenarios, ContentMatchesAtAnyOffsetAndCatchesOneFlippedByte)
 {
@@ -77,7 +53,7 @@ TEST(Scenarios, WifiOneHopEveryConsumerIsBitExact)
   for (std::string consumer : {"one-interest", "aimd", "cubic", "fixed"}) {
     for (std::string addressing : {"broadcast", "unicast"}) {
       SCOPED_TRACE(consumer + " " + addressing);
-      auto r = sim({"wifi-one-hop", "--Consumer=" + consumer, "--Addressing=" + addressing, "--FileSize=150kB",
+      auto r = runCli({"wifi-one-hop", "--Consumer=" + consumer, "--Addressing=" + addressing, "--FileSize=150kB",
                     "--FixedWindow=4"});
       ASSERT_EQ(r.exitCode, 0) << r.result.dump();
       const auto& m = r.result["metrics"];
@@ -108,7 +84,7 @@ TEST(Scenarios, WifiOneHopSameSeedSameMetricsOtherSeedDiffers)
   auto withSeed = [&](const char* seed) {
     auto a = args;
     a.push_back(std::string("--seed=") + seed);
-    auto r = sim(a);
+    auto r = runCli(a);
     EXPECT_EQ(r.exitCode, 0) << r.result.dump();
     return r.result;
   };
@@ -128,7 +104,7 @@ TEST(Scenarios, WifiOneHopSameSeedSameMetricsOtherSeedDiffers)
 TEST(Scenarios, WifiOneHopBundleInterval)
 {
   auto run = [](const char* bi) {
-    auto r = sim({"wifi-one-hop", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
+    auto r = runCli({"wifi-one-hop", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
                   std::string("--BundleInterval=") + bi});
     EXPECT_EQ(r.exitCode, 0) << r.result.dump();
     return r.result["metrics"];
@@ -143,14 +119,14 @@ TEST(Scenarios, WifiOneHopBundleInterval)
   // the station sends fewer frames: Interests are absorbed into bundles
   EXPECT_LT(on["nodes"]["consumer"]["tx_frames"].get<uint64_t>(),
             off["nodes"]["consumer"]["tx_frames"].get<uint64_t>() / 3);
-  EXPECT_EQ(sim({"wifi-one-hop", "--BundleInterval=300"}).exitCode, 2);
+  EXPECT_EQ(runCli({"wifi-one-hop", "--BundleInterval=300"}).exitCode, 2);
 }
 
 TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
 {
   std::vector<std::string> args = {"p2p-chain", "--Hops=3",    "--Loss=0,0.02,0", "--Rate=20Mbps,5Mbps,20Mbps",
                                    "--Consumer=cubic", "--FileSize=200kB", "--Traces=none"};
-  auto a = sim(args);
+  auto a = runCli(args);
   ASSERT_EQ(a.exitCode, 0) << a.result.dump();
   const auto& m = a.result["metrics"];
   EXPECT_TRUE(m["completed"].get<bool>());
@@ -160,18 +136,18 @@ TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
   EXPECT_EQ(m["nodes"]["n0"]["loss_drops"], 0);                // lossless first link
   EXPECT_LT(m["goodput_mbps"].get<double>(), 5.0);              // the 5 Mbit/s middle link
 
-  auto b = sim(args);
+  auto b = runCli(args);
   ASSERT_EQ(b.exitCode, 0);
   EXPECT_EQ(a.result["metrics"], b.result["metrics"]);
   args.push_back("--seed=7");
-  auto c = sim(args);
+  auto c = runCli(args);
   ASSERT_EQ(c.exitCode, 0);
   EXPECT_NE(a.result["metrics"]["retransmissions"], c.result["metrics"]["retransmissions"]);
 }
 
 TEST(Scenarios, DumbbellSharesTheBottleneck)
 {
-  auto r = sim({"dumbbell", "--Consumer=aimd", "--FileSize=400kB", "--BottleneckRate=4Mbps", "--Traces=none"});
+  auto r = runCli({"dumbbell", "--Consumer=aimd", "--FileSize=400kB", "--BottleneckRate=4Mbps", "--Traces=none"});
   ASSERT_EQ(r.exitCode, 0) << r.result.dump();
   const auto& m = r.result["metrics"];
   EXPECT_TRUE(m["completed"].get<bool>());
@@ -189,7 +165,7 @@ TEST(Scenarios, TracesGoToOutAndAreListed)
 {
   auto dir = std::filesystem::temp_directory_path() / ("ndnlab-scn-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  auto r = sim({"p2p-chain", "--FileSize=100kB", "--Traces=all", "--TracePeriod=0.1", "--out=" + dir.string()});
+  auto r = runCli({"p2p-chain", "--FileSize=100kB", "--Traces=all", "--TracePeriod=0.1", "--out=" + dir.string()});
   ASSERT_EQ(r.exitCode, 0) << r.result.dump();
   std::vector<std::string> traces = r.result["traces"];
   for (const char* f : {"rates.csv", "drops.csv", "goodput.csv", "tables.csv", "delays.csv"}) {
@@ -211,11 +187,11 @@ TEST(Scenarios, TracesGoToOutAndAreListed)
 
 TEST(Scenarios, BadParametersAreUsageErrors)
 {
-  EXPECT_EQ(sim({"wifi-one-hop", "--FileSize=12XB"}).exitCode, 2);
-  EXPECT_EQ(sim({"wifi-one-hop", "--Standard=80211ac"}).exitCode, 2);
-  EXPECT_EQ(sim({"p2p-chain", "--Hops=2", "--Rate=10Mbps,5Mbps,1Mbps"}).exitCode, 2);
-  EXPECT_EQ(sim({"p2p-chain", "--Hops=2", "--Consumer=one-interest"}).exitCode, 2);
-  EXPECT_EQ(sim({"dumbbell", "--AccessLoss=1.5"}).exitCode, 2);
+  EXPECT_EQ(runCli({"wifi-one-hop", "--FileSize=12XB"}).exitCode, 2);
+  EXPECT_EQ(runCli({"wifi-one-hop", "--Standard=80211ac"}).exitCode, 2);
+  EXPECT_EQ(runCli({"p2p-chain", "--Hops=2", "--Rate=10Mbps,5Mbps,1Mbps"}).exitCode, 2);
+  EXPECT_EQ(runCli({"p2p-chain", "--Hops=2", "--Consumer=one-interest"}).exitCode, 2);
+  EXPECT_EQ(runCli({"dumbbell", "--AccessLoss=1.5"}).exitCode, 2);
 }
 
 } // namespace

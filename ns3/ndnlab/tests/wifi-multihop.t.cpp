@@ -6,6 +6,7 @@
 #include "ns3/ndnlab/helper/wifi-adhoc.hpp"
 #include "ns3/ndnlab/tests/sim-fixture.hpp"
 #include "ns3/runner/run-context.hpp"
+#include "ns3/runner/tests/run-cli.hpp"
 #include "ns3/runner/scenario.hpp"
 
 #include <ns3/mac48-address.h>
@@ -18,29 +19,7 @@
 namespace ndnlab::sim::test {
 namespace {
 
-struct RunResult
-{
-  int exitCode = -1;
-  nlohmann::json result;
-};
-
-RunResult
-sim(std::vector<std::string> args)
-{
-  ns3::Config::Reset();
-  args.insert(args.begin(), "ndnlab-sim");
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  RunResult r;
-  r.exitCode = runner::runnerMain(static_cast<int>(argv.size()), argv.data());
-  std::string out = ::testing::internal::GetCapturedStdout();
-  std::string err = ::testing::internal::GetCapturedStderr();
-  r.result = r.exitCode == 0 ? nlohmann::json::parse(out) : nlohmann::json{{"stderr", err}};
-  return r;
-}
+using simtest::runCli;
 
 class WifiAdhocTest : public SimTest
 {
@@ -85,7 +64,7 @@ TEST(WifiMultihop, ScenariosAreListed)
 TEST(WifiMultihop, ChainIsBitExactWithAndWithoutBundlingAndBundlesPerHop)
 {
   auto run = [](const char* bi, const char* seed = "1") {
-    auto r = sim({"wifi-chain", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
+    auto r = runCli({"wifi-chain", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
                   std::string("--BundleInterval=") + bi, std::string("--seed=") + seed});
     EXPECT_EQ(r.exitCode, 0) << r.result.dump();
     return r.result;
@@ -124,7 +103,7 @@ TEST(WifiMultihop, ChainIsBitExactWithAndWithoutBundlingAndBundlesPerHop)
 
 TEST(WifiMultihop, ChainWithLossDetectionAndDynamicIntervalIsBitExact)
 {
-  auto r = sim({"wifi-chain", "--Consumer=cubic", "--FileSize=300kB", "--Traces=none", "--BundleInterval=32",
+  auto r = runCli({"wifi-chain", "--Consumer=cubic", "--FileSize=300kB", "--Traces=none", "--BundleInterval=32",
                 "--BundleLossDetection=true", "--BundleDynamicInterval=true"});
   ASSERT_EQ(r.exitCode, 0) << r.result.dump();
   EXPECT_TRUE(r.result["metrics"]["completed"].get<bool>());
@@ -135,7 +114,7 @@ TEST(WifiMultihop, HiddenStationsBothFlowsAreBitExact)
 {
   for (const char* bi : {"0", "15"}) {
     SCOPED_TRACE(bi);
-    auto r = sim({"wifi-hidden", "--Consumer=aimd", "--FileSize=200kB", "--Traces=none",
+    auto r = runCli({"wifi-hidden", "--Consumer=aimd", "--FileSize=200kB", "--Traces=none",
                   std::string("--BundleInterval=") + bi});
     ASSERT_EQ(r.exitCode, 0) << r.result.dump();
     const auto& m = r.result["metrics"];
@@ -149,7 +128,7 @@ TEST(WifiMultihop, HiddenStationsBothFlowsAreBitExact)
     EXPECT_EQ(m["nodes"]["b"]["interests_in"], 0);
     EXPECT_EQ(m["nodes"]["c"]["interests_in"], 0);
   }
-  EXPECT_EQ(sim({"wifi-hidden", "--Range=-1"}).exitCode, 2);
+  EXPECT_EQ(runCli({"wifi-hidden", "--Range=-1"}).exitCode, 2);
 }
 
 } // namespace
