@@ -1,7 +1,10 @@
 """Statistics over runs: mean with a Student-t confidence interval, grouped summaries, ECDFs,
-relative differences, Jain's fairness index and goodput conversion."""
+relative differences, a paired comparison over seeds, Jain's fairness index and goodput
+conversion."""
 
 import math
+
+import numpy as np
 
 # Two-sided 95% Student-t quantiles t(0.975, df) for df = 1..30 (standard tables).
 _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -101,6 +104,40 @@ def relative_diff(ours, reference):
     if reference is None or ours is None or reference == 0:
         return math.nan
     return (ours - reference) / abs(reference)
+
+
+def paired_comparison(base, other, resamples=200_000, rng_seed=1):
+    """Compares `other` with `base` run by run, pairing the runs of the same seed (two dicts
+    seed -> value; seeds in only one of them are left out). Returns a dict:
+
+    - n: pairs; wins: pairs where other > base;
+    - mean_ratio: mean(other) / mean(base) over the pairs; median_ratio: median of other / base;
+    - p: one-sided p-value of a sign-flip permutation test of "other is larger on average": the
+      share of sign patterns of the differences whose sum is at least the observed one (every
+      pattern up to 16 pairs, else `resamples` random ones drawn with a fixed seed, so the same
+      data always give the same p).
+
+    Empty or NaN-only input gives n = 0 and NaN elsewhere."""
+    pairs = [(float(base[s]), float(other[s])) for s in sorted(set(base) & set(other))
+             if math.isfinite(float(base[s])) and math.isfinite(float(other[s]))]
+    n = len(pairs)
+    if n == 0:
+        return {"n": 0, "wins": 0, "mean_ratio": math.nan, "median_ratio": math.nan, "p": math.nan}
+    diffs = np.array([o - b for b, o in pairs])
+    magnitudes = np.abs(diffs)
+    if n <= 16:
+        # every sign pattern: row i flips the pairs whose bit is set in i
+        signs = 1 - 2 * ((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1)
+    else:
+        signs = np.random.default_rng(rng_seed).choice(np.array([-1, 1]), size=(resamples, n))
+    tolerance = 1e-12 * max(1.0, float(magnitudes.sum()))
+    p = float(np.mean(signs @ magnitudes >= diffs.sum() - tolerance))
+    base_mean = sum(b for b, _ in pairs) / n
+    ratios = [o / b for b, o in pairs if b != 0]
+    return {"n": n, "wins": int((diffs > 0).sum()),
+            "mean_ratio": (sum(o for _, o in pairs) / n) / base_mean if base_mean else math.nan,
+            "median_ratio": percentile(ratios, 50) if ratios else math.nan,
+            "p": p}
 
 
 def jain_index(values):

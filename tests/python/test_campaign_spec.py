@@ -276,3 +276,30 @@ def test_paper_conditions_match_our_names():
                          {"802.11b": "b", "one-interest": "push"})
     assert paper.resolve_name("goodput_mbps", ["GoodputMbps"], {}) == "GoodputMbps"
     assert paper.resolve_name("goodput_mbps", ["x", "gp"], {"goodput_mbps": "gp"}) == "gp"
+
+
+def test_paired_comparison_counts_pairs_and_tests_the_mean_difference():
+    base = {1: 10.0, 2: 10.0, 3: 10.0, 4: 10.0, 5: 10.0, 9: 3.0}
+    better = {1: 11.0, 2: 12.0, 3: 10.5, 4: 13.0, 5: 11.0, 7: 99.0}  # seeds 7 and 9 unpaired
+    r = metrics.paired_comparison(base, better)
+    assert (r["n"], r["wins"]) == (5, 5)
+    assert r["p"] == pytest.approx(1 / 32)  # only the observed sign pattern is as large
+    assert r["mean_ratio"] == pytest.approx(57.5 / 50)
+    assert r["median_ratio"] == pytest.approx(1.1)
+    # the other way round nothing is significant: every pattern is at least as large
+    assert metrics.paired_comparison(better, base)["p"] == pytest.approx(1.0)
+    # equal runs: no wins, and no evidence either way
+    same = metrics.paired_comparison(base, dict(base))
+    assert same["wins"] == 0 and same["p"] == pytest.approx(1.0)
+    assert metrics.paired_comparison({}, better)["n"] == 0
+
+
+def test_paired_comparison_beyond_16_pairs_samples_reproducibly():
+    base = {s: 10.0 for s in range(40)}
+    noisy = {s: 10.0 + (0.5 if s % 2 else -0.4) for s in range(40)}  # mean +0.05, 20 wins
+    a = metrics.paired_comparison(base, noisy, resamples=20_000)
+    b = metrics.paired_comparison(base, noisy, resamples=20_000)
+    assert a == b and a["wins"] == 20
+    assert 0.2 < a["p"] < 0.6  # a small mean gain within the spread
+    shifted = {s: v + 1.0 for s, v in noisy.items()}
+    assert metrics.paired_comparison(base, shifted, resamples=20_000)["p"] < 0.001
