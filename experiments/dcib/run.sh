@@ -8,7 +8,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 status=0
-for c in artificial-loss artificial-loss-noncoop artificial-loss-coop no-loss no-loss-bbr no-loss-bbr-16 limited-buffer fct; do
+for c in artificial-loss artificial-loss-noncoop artificial-loss-coop no-loss no-loss-8 no-loss-bbr no-loss-bbr-32 limited-buffer fct; do
   python3 -m ndnlab campaign "$here/$c.toml" "$@" || status=1
 done
 python3 -m ndnlab.plots.dcib "$here" -o "$here/figures" --table "$here/paper-table.md"

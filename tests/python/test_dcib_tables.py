@@ -26,3 +26,15 @@ def test_seeds_table_pairs_runs_by_seed():
     # differences +0.1, +4.0, -0.2, +0.05 (sum 3.95): a sign pattern reaches 3.95 only with +4.0,
     # and then when +-0.1 +-0.2 +-0.05 >= -0.05, which 5 of those 8 patterns do: p = 5/16
     assert cells[9] == "0.312"
+
+
+def test_seeds_table_compares_each_condition_with_its_own_baseline():
+    rows = []
+    for buf, base, with_dcib in ((1.0, 9.9, 9.9), (0.25, 9.0, 9.5)):
+        for seed in (1, 2):
+            rows.append({"Tcp": "reno", "BufferBdp": buf, "Dcib": False, "seed": seed, "goodput_gbps": base})
+            rows.append({"Tcp": "reno", "BufferBdp": buf, "Dcib": True, "seed": seed, "goodput_gbps": with_dcib})
+    lines = dcib.seeds_table(pd.DataFrame(rows), "test")
+    shallow = next(line for line in lines if line.startswith("| reno, BufferBdp=0.25 | DCIB"))
+    deep = next(line for line in lines if line.startswith("| reno, BufferBdp=1 | DCIB"))
+    assert "| x1.06 | 2/2 |" in shallow and "| x1.00 | 0/2 |" in deep

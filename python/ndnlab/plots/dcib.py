@@ -3,8 +3,8 @@
     python3 -m ndnlab.plots.dcib [EXPERIMENT_DIR] [-o FIGURE_DIR] [--table TABLE.md]
 
 reads the campaign specs of experiments/dcib (artificial-loss, no-loss, limited-buffer, fct,
-and the more-seeds reruns artificial-loss-noncoop and no-loss-bbr; any that has no runs yet is
-skipped) and writes:
+and the more-seeds reruns artificial-loss-noncoop, artificial-loss-coop, no-loss-8, no-loss-bbr
+and no-loss-bbr-32; any that has no runs yet is skipped) and writes:
 
   fig10-throughput-time-<tcp>.png   DCI goodput over time with and without DCIB (IV-A, Fig. 10b/c)
   fig10-throughput-cdf.png          CDF of the 10 ms goodput samples (Fig. 10d/e)
@@ -44,14 +44,17 @@ PAPER = [
 ]
 
 SPECS = ["artificial-loss", "no-loss", "limited-buffer", "fct", "artificial-loss-noncoop",
-         "artificial-loss-coop", "no-loss-bbr", "no-loss-bbr-16"]
+         "artificial-loss-coop", "no-loss-8", "no-loss-bbr", "no-loss-bbr-32"]
 # campaigns that rerun one condition of another with more seeds: (name, table title)
 MORE_SEEDS = [
     ("artificial-loss-noncoop", "Non-cooperative 5% WAN loss with 10 seeds"),
     ("artificial-loss-coop", "Cooperative 5% WAN loss with 8 seeds"),
+    ("no-loss-8", "No artificial loss, Reno and Cubic, 8 seeds"),
     ("no-loss-bbr", "No artificial loss, BBR, 1-BDP RED queue, 8 seeds"),
-    ("no-loss-bbr-16", "No artificial loss, BBR, 1-BDP RED queue, 16 seeds (ndnlab's DCIB)"),
+    ("no-loss-bbr-32", "No artificial loss, BBR, 1-BDP RED queue, 32 seeds (ndnlab's DCIB)"),
 ]
+# reruns that add seeds but no variant: the retransmissions figure leaves them out
+SEEDS_ONLY = {"no-loss-8", "no-loss-bbr-32"}
 TCP_ORDER = ["reno", "newreno", "cubic", "bbr"]
 # the parameters that tell one DCIB variant from another (a table row, a bar, a legend entry)
 VARIANT_COLS = ("Mode", "SelectionRatio", "AdaptiveRatio", "MarkAfterQueue", "InterceptDupAcks",
@@ -386,20 +389,42 @@ def fig_retransmissions(frames, out_dir, written):
 
 
 def seeds_table(df, title):
-    """Markdown lines: goodput per TCP and variant with its 95% CI and range over seeds."""
-    lines = [f"{title} (goodput, Gbps: mean, 95% CI of the mean, min-max over seeds):", "",
-             "| TCP | variant | seeds | goodput | 95% CI | min-max | vs no DCIB |",
-             "|---|---|---|---|---|---|---|"]
-    for tcp in [t for t in TCP_ORDER if t in set(df["Tcp"])]:
-        cell = df[df["Tcp"] == tcp].copy()
+    """Markdown lines: goodput per TCP and variant with its 95% CI and range over seeds, and each
+    DCIB variant against the baseline seed by seed (metrics.paired_comparison)."""
+    lines = [f"{title} (goodput, Gbps: mean, 95% CI of the mean, min-max over seeds; paired: the "
+             "same seed without DCIB, with the share of seeds DCIB wins, the median of the "
+             "per-seed ratios and the one-sided p of a sign-flip permutation test that DCIB is "
+             "higher on average):", "",
+             "| TCP | variant | seeds | goodput | 95% CI | min-max | vs no DCIB | paired wins | "
+             "paired median | p |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    # conditions the campaign varies besides the TCP (each gets its own baseline)
+    conds = [c for c in ("WanLoss", "BufferBdp", "Rtt") if c in df.columns and df[c].nunique() > 1]
+    groups = [((tcp, *values), cell) for tcp in [t for t in TCP_ORDER if t in set(df["Tcp"])]
+              for values, cell in (df[df["Tcp"] == tcp].groupby(conds) if conds
+                                   else [((), df[df["Tcp"] == tcp])])]
+    for key, cell in groups:
+        tcp = ", ".join([key[0]] + [f"{c}={v:g}" if isinstance(v, float) else f"{c}={v}"
+                                    for c, v in zip(conds, key[1:])])
+        cell = cell.copy()
         cell["_variant"] = [variant_label(r) for _, r in cell.iterrows()]
-        base, _ = metrics.mean_ci(cell[cell["_variant"] == "no DCIB"]["goodput_gbps"])
+        baseline = cell[cell["_variant"] == "no DCIB"]
+        base, _ = metrics.mean_ci(baseline["goodput_gbps"])
+        base_by_seed = dict(zip(baseline["seed"], baseline["goodput_gbps"]))
         for label in sorted(set(cell["_variant"]), key=lambda v: (v != "no DCIB", v)):
-            vals = list(cell[cell["_variant"] == label]["goodput_gbps"])
+            runs = cell[cell["_variant"] == label]
+            vals = list(runs["goodput_gbps"])
             m, ci = metrics.mean_ci(vals)
-            ratio = "" if label == "no DCIB" else f"x{m / base:.2f}"
-            lines.append(f"| {tcp} | {label} | {len(vals)} | {m:.3f} | +-{ci:.3f} | "
-                         f"{min(vals):.3f}-{max(vals):.3f} | {ratio} |")
+            row = f"| {tcp} | {label} | {len(vals)} | {m:.3f} | +-{ci:.3f} | {min(vals):.3f}-{max(vals):.3f} |"
+            if label == "no DCIB":
+                lines.append(row + " | | | |")
+                continue
+            paired = metrics.paired_comparison(base_by_seed, dict(zip(runs["seed"], runs["goodput_gbps"])))
+            if paired["n"] == 0:
+                lines.append(row + f" x{m / base:.2f} | - | - | - |")
+                continue
+            lines.append(row + f" x{m / base:.2f} | {paired['wins']}/{paired['n']} | "
+                               f"x{paired['median_ratio']:.3f} | {paired['p']:.3f} |")
     return lines
 
 
@@ -506,7 +531,7 @@ def main(argv=None):
         fig_throughput_vs_rtt(frames["limited-buffer"], out_dir, written)
     if "fct" in frames:
         fig_fct_cdf(frames["fct"], stores["fct"], out_dir, written)
-    fig_retransmissions(frames, out_dir, written)
+    fig_retransmissions({k: v for k, v in frames.items() if k not in SEEDS_ONLY}, out_dir, written)
     table = paper_table(frames)
     if args.table:
         pathlib.Path(args.table).write_text(table)
