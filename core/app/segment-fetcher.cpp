@@ -192,6 +192,7 @@ SegmentFetcher::handleData(const Data& data)
   if (retx == 0) {
     size_t expected = std::max<size_t>((m_inFlight + 1) / 2, 1);
     m_rtt.addMeasurement(rtt, expected);
+    m_backoffsSinceSample = 0;
     m_env.emit({"fetch_rtt", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
   }
   m_segs.erase(it);
@@ -579,19 +580,22 @@ SegmentFetcher::checkTimeouts()
   const TimePoint now = m_env.now();
 
   if (m_adaptive) {
+    const Duration scanRto = m_rtt.rto(); // the RTO in force, for rtoBackoffPerTimeout
     bool hasTimeout = false;
+    unsigned timedOut = 0;
     uint64_t highTimeoutSeg = 0;
     std::vector<uint64_t> expired; // Interest lifetime expiries: one loss event each
     for (auto& [seg, info] : m_segs) {
       if (info.state != SegState::InFlight)
         continue;
       Duration elapsed = now - info.lastSent;
-      if (elapsed > info.rto) {
+      if (elapsed > (m_opts.rtoBackoffPerTimeout ? scanRto : info.rto)) {
         hasTimeout = true;
+        ++timedOut;
         highTimeoutSeg = std::max(highTimeoutSeg, seg);
       }
-      else if (elapsed >= m_opts.lifetime) {
-        expired.push_back(seg);
+      else if (elapsed >= m_opts.lifetime && !m_opts.rtoBackoffPerTimeout) {
+        expired.push_back(seg); // ndnSIM's Consumer has no lifetime expiry: its RTO alone retransmits
       }
       else {
         continue;
@@ -604,6 +608,10 @@ SegmentFetcher::checkTimeouts()
       recordLoss(seg);
     if (hasTimeout)
       recordLoss(highTimeoutSeg);
+    constexpr unsigned kNdnsimMaxBackoffs = 6; // RttEstimator MaxMultiplier 64
+    for (; m_opts.rtoBackoffPerTimeout && timedOut > 0 && m_backoffsSinceSample < kNdnsimMaxBackoffs;
+         --timedOut, ++m_backoffsSinceSample)
+      m_rtt.backoffRto();
     if (hasTimeout || !expired.empty())
       schedulePackets();
   }
@@ -654,7 +662,8 @@ void
 SegmentFetcher::recordLoss(uint64_t seg)
 {
   if (m_ctl->onLoss(seg, m_env.now())) {
-    m_rtt.backoffRto();
+    if (!m_opts.rtoBackoffPerTimeout)
+      m_rtt.backoffRto();
     emitCwnd();
     NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "loss event, cwnd ", m_ctl->cwnd(), " ssthresh ",
                m_ctl->window().ssthresh(), " rto ", toMillis(m_rtt.rto()), " ms");

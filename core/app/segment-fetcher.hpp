@@ -72,6 +72,13 @@ struct SegmentFetcherOptions
   /// Interests may be sent while fewer than ceil(cwnd) are outstanding (ndnSIM's
   /// ConsumerWindow: in flight < cwnd); default floor(cwnd), as ndncatchunks.
   bool ceilWindow = false;
+  /// ndnSIM's Consumer timer rule (RttMeanDeviation's multiplier): every segment that times out
+  /// doubles the RTO (at most 64x, until the next RTT sample), each scan applies the RTO in
+  /// force then to every segment in flight, and only the RTO retransmits (an expired Interest
+  /// lifetime is no loss event). Default (false): ndncatchunks, which backs the RTO off once per
+  /// window decrease, times each segment against the RTO it was sent with, and also retransmits
+  /// on lifetime expiry.
+  bool rtoBackoffPerTimeout = false;
   size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
   /// Paced sending (BLEnD section VI-A): once an RTT sample exists, Interests (new and
   /// retransmitted) leave at most one per SRTT / (cwnd x pacingGain) instead of in bursts as
@@ -222,6 +229,7 @@ private:
   TimePoint m_pipelineStart;
   std::unique_ptr<cc::WindowController> m_ctl;
   cc::RttEstimator m_rtt;
+  unsigned m_backoffsSinceSample = 0; ///< rtoBackoffPerTimeout: doublings since the last RTT sample
   bool m_adaptive = true;
   std::map<uint64_t, SegInfo> m_segs; ///< requested, not yet received
   std::deque<uint64_t> m_retxQueue;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 namespace ndnlab::app {
@@ -759,6 +760,65 @@ TEST_F(FetchTest, CeilWindowSendsOneMoreForAFractionalWindow)
     ASSERT_EQ(completed, 1);
     EXPECT_EQ(peakOutstanding, ceil ? 3u : 2u) << "ceilWindow=" << ceil;
   }
+}
+
+TEST_F(FetchTest, RtoBackoffPerTimeoutDoublesPerSegmentAndAppliesToAllInFlight)
+{
+  // Segments 0 and 1 leave at t=0 with the initial RTO of 1 s and both are lost; segment 1 is
+  // lost again after its first retransmission. Both time out in the scan at 1010 ms.
+  // ndncatchunks: one loss event, one backoff: the retransmission carries an RTO of 2 s.
+  // ndnSIM: two timeouts, two doublings: 4 s, and segment 0's retransmitted Data gives no sample
+  // (Karn) that would reset it.
+  for (bool perTimeout : {false, true}) {
+    serve(2000, 1000);
+    std::map<uint64_t, std::vector<TimePoint>> sends;
+    link.interestFilter = [&](Interest& i) {
+      auto seg = segOf(i);
+      if (!seg)
+        return true;
+      sends[*seg].push_back(env.now());
+      return sends[*seg].size() > (*seg == 1 ? 2u : 1u);
+    };
+    SegmentFetcher::Options o;
+    o.pipeline = "aimd";
+    o.rtoBackoffPerTimeout = perTimeout;
+    completed = 0;
+    makeFetcher(o);
+    fetcher->start("/lab/file/v=77");
+    run(30s);
+    ASSERT_EQ(completed, 1) << "perTimeout=" << perTimeout;
+    ASSERT_EQ(sends[1].size(), 3u);
+    EXPECT_EQ(sends[1][1] - sends[1][0], 1010ms);
+    EXPECT_EQ(sends[1][2] - sends[1][1], perTimeout ? 4010ms : 2010ms) << "perTimeout=" << perTimeout;
+  }
+}
+
+TEST_F(FetchTest, RtoBackoffPerTimeoutStopsAt64xAndResetsOnASample)
+{
+  // Ten segments in flight are lost at once: ten doublings, capped at 64x; the first RTT sample
+  // of a never-retransmitted segment brings the RTO back to its estimate.
+  serve(100'000, 1000);
+  std::set<uint64_t> seen;
+  link.interestFilter = [&](Interest& i) {
+    auto seg = segOf(i);
+    return !(seg && *seg < 10 && seen.insert(*seg).second);
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.window.initCwnd = 10;
+  o.rtt.initialRto = 200ms;
+  o.rtt.maxRto = 200s; // ndnSIM's MaxRTO, so only the 64x cap binds
+  o.rtoBackoffPerTimeout = true;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  run(210ms);
+  EXPECT_EQ(fetcher->stats().timeouts, 10u);
+  EXPECT_EQ(fetcher->rttEstimator().rto(), 64 * 200ms);
+  run(50ms); // the retransmissions' Data (no samples), then segment 10's
+  EXPECT_EQ(fetcher->rttEstimator().rto(), std::max<Duration>(200ms, fetcher->rttEstimator().srtt() + 8 * fetcher->rttEstimator().rttVar()));
+  run();
+  EXPECT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
 }
 
 TEST_F(FetchTest, TraceEvents)

@@ -191,6 +191,11 @@ fetcherFields()
     optionField<O>("CeilWindow",
                    "Send while fewer than ceil(cwnd) Interests are outstanding (ndnSIM ConsumerWindow); false: floor(cwnd)",
                    NDNLAB_REF(o.ceilWindow)),
+    optionField<O>("RtoBackoffPerTimeout",
+                   "Every timed-out segment doubles the RTO (at most 64x, until the next RTT sample) and each "
+                   "scan applies the current RTO to all segments (ndnSIM Consumer); false: once per window "
+                   "decrease, each segment against the RTO it was sent with (ndncatchunks)",
+                   NDNLAB_REF(o.rtoBackoffPerTimeout)),
     optionField<O>("Pacing", "Pace Interests at PacingGain x cwnd / SRTT instead of window bursts",
                    NDNLAB_REF(o.pacing)),
     optionField<O>("PacingGain", "Paced rate = gain x cwnd / SRTT", NDNLAB_REF(o.pacingGain)),

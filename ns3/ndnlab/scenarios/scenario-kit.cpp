@@ -90,6 +90,10 @@ knobs()
       {{"CeilWindow", ParamType::Bool, d.ceilWindow ? "true" : "false", "",
         "send while fewer than ceil(cwnd) Interests are outstanding (ndnSIM ConsumerWindow); false: floor(cwnd), as ndncatchunks"},
        "CeilWindow"},
+      {{"RtoBackoffPerTimeout", ParamType::Bool, d.rtoBackoffPerTimeout ? "true" : "false", "",
+        "every timed-out segment doubles the RTO (at most 64x, until the next RTT sample), applied to all "
+        "segments in flight (ndnSIM Consumer); false: once per window decrease (ndncatchunks)"},
+       "RtoBackoffPerTimeout"},
       {{"CubicTcpFriendly", ParamType::Bool, d.window.cubic.tcpFriendly ? "true" : "false", "",
         "CUBIC: grow at least as fast as Reno (RFC 8312 W_est; ndncatchunks); false as in ndnSIM ConsumerPcon"},
        "CubicTcpFriendly"},
