@@ -190,7 +190,7 @@ SegmentFetcher::handleData(const Data& data)
 
   // Karn: sample only segments never retransmitted; weight by the expected samples per RTT.
   if (retx == 0) {
-    size_t expected = std::max<size_t>((m_inFlight + 1) / 2, 1);
+    size_t expected = m_opts.rttFullGains ? 1 : std::max<size_t>((m_inFlight + 1) / 2, 1);
     m_rtt.addMeasurement(rtt, expected);
     m_backoffsSinceSample = 0;
     m_env.emit({"fetch_rtt", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});

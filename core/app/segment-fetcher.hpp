@@ -79,6 +79,10 @@ struct SegmentFetcherOptions
   /// window decrease, times each segment against the RTO it was sent with, and also retransmits
   /// on lifetime expiry.
   bool rtoBackoffPerTimeout = false;
+  /// ndnSIM's RttMeanDeviation: every RTT sample moves SRTT and RTTVAR by the full gains (1/8,
+  /// 1/4). Default (false): ndncatchunks, which divides the gains by the samples expected per
+  /// RTT (max((in flight + 1) / 2, 1)), so a window of samples moves the estimate like one.
+  bool rttFullGains = false;
   size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
   /// Paced sending (BLEnD section VI-A): once an RTT sample exists, Interests (new and
   /// retransmitted) leave at most one per SRTT / (cwnd x pacingGain) instead of in bursts as

@@ -124,6 +124,9 @@ runGet(int argc, char** argv)
   app.add_flag("--rto-backoff-per-timeout", f.rtoBackoffPerTimeout,
                "Every timed-out segment doubles the RTO (at most 64x, until the next RTT sample), applied "
                "to all segments in flight (ndnSIM's Consumer); default: once per window decrease, as ndncatchunks");
+  app.add_flag("--rtt-full-gains", f.rttFullGains,
+               "Every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM's RttMeanDeviation); default: "
+               "gains divided by the samples expected per RTT, as ndncatchunks");
   app.add_option("--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
     ->capture_default_str();
   app.add_flag("--pacing", f.pacing, "Pace Interests at --pacing-gain x cwnd / SRTT instead of window bursts");

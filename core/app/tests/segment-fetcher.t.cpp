@@ -821,6 +821,29 @@ TEST_F(FetchTest, RtoBackoffPerTimeoutStopsAt64xAndResetsOnASample)
   EXPECT_EQ(received, content);
 }
 
+TEST_F(FetchTest, RttFullGainsMovesTheEstimateFasterWithAWindowInFlight)
+{
+  // A fixed window of 16 over a 10 ms link: each sample of the same RTT (20 ms) pulls RTTVAR
+  // down from its first value (10 ms). With the gains divided by about 8 expected samples it
+  // decays far more slowly than with the full gain 1/4 on every sample.
+  Duration var[2];
+  for (bool full : {false, true}) {
+    serve(64'000, 1000);
+    SegmentFetcher::Options o;
+    o.pipeline = "fixed";
+    o.window.fixedSize = 16;
+    o.rttFullGains = full;
+    completed = 0;
+    makeFetcher(o);
+    fetcher->start("/lab/file/v=77");
+    run();
+    ASSERT_EQ(completed, 1);
+    var[full] = fetcher->rttEstimator().rttVar();
+  }
+  EXPECT_LT(var[true], var[false] / 100);
+  EXPECT_GT(var[false], 100us);
+}
+
 TEST_F(FetchTest, TraceEvents)
 {
   serve(5000, 1000);

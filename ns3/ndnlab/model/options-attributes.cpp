@@ -196,6 +196,10 @@ fetcherFields()
                    "scan applies the current RTO to all segments (ndnSIM Consumer); false: once per window "
                    "decrease, each segment against the RTO it was sent with (ndncatchunks)",
                    NDNLAB_REF(o.rtoBackoffPerTimeout)),
+    optionField<O>("RttFullGains",
+                   "Every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM RttMeanDeviation); false: "
+                   "gains divided by the samples expected per RTT (ndncatchunks)",
+                   NDNLAB_REF(o.rttFullGains)),
     optionField<O>("Pacing", "Pace Interests at PacingGain x cwnd / SRTT instead of window bursts",
                    NDNLAB_REF(o.pacing)),
     optionField<O>("PacingGain", "Paced rate = gain x cwnd / SRTT", NDNLAB_REF(o.pacingGain)),

@@ -94,6 +94,10 @@ knobs()
         "every timed-out segment doubles the RTO (at most 64x, until the next RTT sample), applied to all "
         "segments in flight (ndnSIM Consumer); false: once per window decrease (ndncatchunks)"},
        "RtoBackoffPerTimeout"},
+      {{"RttFullGains", ParamType::Bool, d.rttFullGains ? "true" : "false", "",
+        "every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM RttMeanDeviation); false: gains "
+        "divided by the samples expected per RTT (ndncatchunks)"},
+       "RttFullGains"},
       {{"CubicTcpFriendly", ParamType::Bool, d.window.cubic.tcpFriendly ? "true" : "false", "",
         "CUBIC: grow at least as fast as Reno (RFC 8312 W_est; ndncatchunks); false as in ndnSIM ConsumerPcon"},
        "CubicTcpFriendly"},

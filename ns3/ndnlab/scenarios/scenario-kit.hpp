@@ -43,7 +43,7 @@ std::vector<ParamSpec> joinParams(std::initializer_list<std::vector<ParamSpec>> 
 
 /// Consumer (one-interest | fixed | aimd | cubic, or without one-interest), FileSize,
 /// PayloadSize, Signing, StartTime, and the consumer knobs (RtoK, InitCwnd, MinRto, Lifetime,
-/// RtoCheckInterval, CubicBeta, AimdBeta, AimdMinSsthresh, AimdFloorIncrease, CeilWindow, RtoBackoffPerTimeout,
+/// RtoCheckInterval, CubicBeta, AimdBeta, AimdMinSsthresh, AimdFloorIncrease, CeilWindow, RtoBackoffPerTimeout, RttFullGains,
 /// CubicTcpFriendly, FixedWindow, DisableCwa, CwaGate, CwaRttSuppress, Retries). The knobs default
 /// to the ConsumerApp defaults (ndncatchunks) and are only applied when given, so
 /// `--ns3::ndnlab::ConsumerApp::<Attr>=...` overrides keep working for the others; the
