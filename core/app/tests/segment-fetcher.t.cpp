@@ -58,6 +58,15 @@ protected:
 
   void run(Duration d = 600s) { env.advance(d); }
 
+  /// Fetches the versioned file already served with `o`, to its end; completed counts from 0.
+  void fetchServed(const SegmentFetcher::Options& o)
+  {
+    completed = 0;
+    makeFetcher(o);
+    fetcher->start("/lab/file/v=77");
+    run();
+  }
+
   /// Counts the Interests outstanding on the link; peakOutstanding is the most at once.
   void trackOutstanding()
   {
@@ -753,10 +762,7 @@ TEST_F(FetchTest, CeilWindowSendsOneMoreForAFractionalWindow)
     o.pipeline = "fixed";
     o.window.fixedSize = 2.5;
     o.ceilWindow = ceil;
-    completed = 0;
-    makeFetcher(o);
-    fetcher->start("/lab/file/v=77");
-    run();
+    fetchServed(o);
     ASSERT_EQ(completed, 1);
     EXPECT_EQ(peakOutstanding, ceil ? 3u : 2u) << "ceilWindow=" << ceil;
   }
@@ -833,10 +839,7 @@ TEST_F(FetchTest, RttFullGainsMovesTheEstimateFasterWithAWindowInFlight)
     o.pipeline = "fixed";
     o.window.fixedSize = 16;
     o.rttFullGains = full;
-    completed = 0;
-    makeFetcher(o);
-    fetcher->start("/lab/file/v=77");
-    run();
+    fetchServed(o);
     ASSERT_EQ(completed, 1);
     var[full] = fetcher->rttEstimator().rttVar();
   }
