@@ -17,6 +17,7 @@ SegmentFetcherOptions::validate() const
   if (!cc::isWindowAlgorithm(pipeline))
     (void)cc::makeWindow(pipeline, window, TimePoint{}); // throws with the list of names
   window.validate();
+  control.validate();
   rtt.validate();
   if (lifetime <= Duration::zero())
     throw std::invalid_argument("Interest lifetime must be positive");
@@ -28,8 +29,6 @@ SegmentFetcherOptions::validate() const
     throw std::invalid_argument("reorder buffer must hold at least one segment");
   if (!(pacingGain > 0) || !std::isfinite(pacingGain))
     throw std::invalid_argument("pacing gain must be a positive number");
-  if (!(control.cwaRttSuppress >= 0) || !std::isfinite(control.cwaRttSuppress))
-    throw std::invalid_argument("CWA RTT suppression must be a number >= 0");
 }
 
 std::string_view
@@ -192,7 +191,6 @@ SegmentFetcher::handleData(const Data& data)
   if (retx == 0) {
     size_t expected = m_opts.rttFullGains ? 1 : std::max<size_t>((m_inFlight + 1) / 2, 1);
     m_rtt.addMeasurement(rtt, expected);
-    m_backoffsSinceSample = 0;
     m_env.emit({"fetch_rtt", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
   }
   m_segs.erase(it);
@@ -581,7 +579,6 @@ SegmentFetcher::checkTimeouts()
 
   if (m_adaptive) {
     const Duration scanRto = m_rtt.rto(); // the RTO in force, for rtoBackoffPerTimeout
-    bool hasTimeout = false;
     unsigned timedOut = 0;
     uint64_t highTimeoutSeg = 0;
     std::vector<uint64_t> expired; // Interest lifetime expiries: one loss event each
@@ -590,7 +587,6 @@ SegmentFetcher::checkTimeouts()
         continue;
       Duration elapsed = now - info.lastSent;
       if (elapsed > (m_opts.rtoBackoffPerTimeout ? scanRto : info.rto)) {
-        hasTimeout = true;
         ++timedOut;
         highTimeoutSeg = std::max(highTimeoutSeg, seg);
       }
@@ -606,13 +602,14 @@ SegmentFetcher::checkTimeouts()
     }
     for (uint64_t seg : expired)
       recordLoss(seg);
-    if (hasTimeout)
+    if (timedOut > 0)
       recordLoss(highTimeoutSeg);
-    constexpr unsigned kNdnsimMaxBackoffs = 6; // RttEstimator MaxMultiplier 64
-    for (; m_opts.rtoBackoffPerTimeout && timedOut > 0 && m_backoffsSinceSample < kNdnsimMaxBackoffs;
-         --timedOut, ++m_backoffsSinceSample)
-      m_rtt.backoffRto();
-    if (hasTimeout || !expired.empty())
+    if (m_opts.rtoBackoffPerTimeout) {
+      constexpr unsigned kNdnsimMaxBackoffs = 6; // ndnSIM RttEstimator MaxMultiplier 64
+      for (unsigned i = 0; i < timedOut && m_rtt.backoffsSinceSample() < kNdnsimMaxBackoffs; ++i)
+        m_rtt.backoffRto();
+    }
+    if (timedOut > 0 || !expired.empty())
       schedulePackets();
   }
   else {

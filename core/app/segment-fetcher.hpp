@@ -233,7 +233,6 @@ private:
   TimePoint m_pipelineStart;
   std::unique_ptr<cc::WindowController> m_ctl;
   cc::RttEstimator m_rtt;
-  unsigned m_backoffsSinceSample = 0; ///< rtoBackoffPerTimeout: doublings since the last RTT sample
   bool m_adaptive = true;
   std::map<uint64_t, SegInfo> m_segs; ///< requested, not yet received
   std::deque<uint64_t> m_retxQueue;

@@ -68,6 +68,7 @@ RttEstimator::addMeasurement(Duration rtt, size_t nExpectedSamples)
   m_rto = clampRto(static_cast<double>(m_srtt.count()) + m_opts.k * static_cast<double>(m_rttVar.count()));
 
   ++m_nSamples;
+  m_backoffs = 0;
   m_min = std::min(m_min, rtt);
   m_max = std::max(m_max, rtt);
   m_sumNs += static_cast<double>(rtt.count());
@@ -77,6 +78,7 @@ void
 RttEstimator::backoffRto()
 {
   m_rto = clampRto(static_cast<double>(m_rto.count()) * m_opts.backoffMultiplier);
+  ++m_backoffs;
 }
 
 Duration

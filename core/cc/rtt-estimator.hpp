@@ -44,6 +44,8 @@ public:
   void addMeasurement(Duration rtt, size_t nExpectedSamples = 1);
   /// Multiplies the RTO by the backoff multiplier, clamped to [minRto, maxRto].
   void backoffRto();
+  /// Backoffs since the last sample (a sample recomputes the RTO from SRTT and RTTVAR).
+  unsigned backoffsSinceSample() const { return m_backoffs; }
 
   Duration rto() const { return m_rto; }
   /// Smoothed RTT; zero before the first sample.
@@ -68,6 +70,7 @@ private:
   Duration m_rttVar{0};
   Duration m_rto;
   uint64_t m_nSamples = 0;
+  unsigned m_backoffs = 0;
   Duration m_min = Duration::max();
   Duration m_max{0};
   double m_sumNs = 0;

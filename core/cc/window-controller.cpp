@@ -1,6 +1,7 @@
 #include "core/cc/window-controller.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ndnlab::cc {
@@ -11,10 +12,16 @@ WindowController::WindowController(std::unique_ptr<CongestionWindow> window, Opt
 {
   if (!m_window)
     throw std::invalid_argument("WindowController needs a window");
-  if (!(m_opts.cwaRttSuppress >= 0))
-    throw std::invalid_argument("WindowController: cwaRttSuppress must be >= 0");
+  m_opts.validate();
   if (m_opts.hystart && m_window->isAdaptive() && m_window->cwnd() < m_window->ssthresh())
     m_hs.phase = HyStartPhase::SlowStart;
+}
+
+void
+WindowControllerOptions::validate() const
+{
+  if (!(cwaRttSuppress >= 0) || !std::isfinite(cwaRttSuppress))
+    throw std::invalid_argument("CWA RTT suppression must be a number >= 0");
 }
 
 std::string_view

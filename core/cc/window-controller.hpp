@@ -52,6 +52,9 @@ struct WindowControllerOptions
   bool hystart = false;     ///< HyStart++ (RFC 9406) delay-based exit from the initial slow start
   Duration hystartMinRttThresh = std::chrono::milliseconds(4);  ///< RFC 9406 MIN_RTT_THRESH
   Duration hystartMaxRttThresh = std::chrono::milliseconds(16); ///< RFC 9406 MAX_RTT_THRESH
+
+  /// Throws std::invalid_argument when a value is out of range (cwaRttSuppress a finite >= 0).
+  void validate() const;
 };
 
 /// Phase of HyStart++ (Done also when it is off or a decrease has happened).

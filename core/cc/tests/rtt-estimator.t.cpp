@@ -88,9 +88,11 @@ TEST(RttEstimator, BackoffDoublesUpToMax)
   for (int i = 0; i < 10; ++i)
     e.backoffRto();
   EXPECT_EQ(e.rto(), std::chrono::seconds(60));
+  EXPECT_EQ(e.backoffsSinceSample(), 12u);
   // a new sample recomputes from SRTT/RTTVAR
   e.addMeasurement(milliseconds(100));
   EXPECT_LT(e.rto(), std::chrono::seconds(1));
+  EXPECT_EQ(e.backoffsSinceSample(), 0u);
 }
 
 TEST(RttEstimator, Statistics)
