@@ -400,9 +400,8 @@ def seeds_table(df, title):
              "|---|---|---|---|---|---|---|---|---|---|"]
     # conditions the campaign varies besides the TCP (each gets its own baseline)
     conds = [c for c in ("WanLoss", "BufferBdp", "Rtt") if c in df.columns and df[c].nunique() > 1]
-    groups = [((tcp, *values), cell) for tcp in [t for t in TCP_ORDER if t in set(df["Tcp"])]
-              for values, cell in (df[df["Tcp"] == tcp].groupby(conds) if conds
-                                   else [((), df[df["Tcp"] == tcp])])]
+    groups = sorted(df[df["Tcp"].isin(TCP_ORDER)].groupby(["Tcp", *conds]),
+                    key=lambda group: TCP_ORDER.index(group[0][0]))  # stable: conditions stay sorted
     for key, cell in groups:
         tcp = ", ".join([key[0]] + [f"{c}={v:g}" if isinstance(v, float) else f"{c}={v}"
                                     for c, v in zip(conds, key[1:])])
