@@ -24,7 +24,6 @@ one-Interest run of the same link mode (Standard, Addressing, DataMode, Ampdu):
   500 ms lifetime), and the decoder's gap-filled Interests (lost bundles, paper Fig. 6).
 """
 
-import argparse
 import csv
 import math
 import pathlib
@@ -33,6 +32,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
+from ndnlab import report  # noqa: E402
 from ndnlab.store import STATUS_OK, open_source  # noqa: E402
 
 LINK = ("Standard", "Addressing", "DataMode", "Ampdu")
@@ -173,15 +173,7 @@ def build(spec_path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("spec", metavar="SPEC.toml")
-    parser.add_argument("-o", "--output", metavar="ANALYSIS.md")
-    args = parser.parse_args(argv)
-    text = build(args.spec)
-    if args.output:
-        pathlib.Path(args.output).write_text(text)
-    sys.stdout.write(text)
-    return 0
+    return report.spec_script(build, __doc__, "ANALYSIS.md", argv)
 
 
 if __name__ == "__main__":

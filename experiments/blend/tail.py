@@ -17,7 +17,6 @@ Then one row per configuration (every parameter but the seed): the mean, median 
 tail over the seeds, and how many seeds had a tail of at least 1 s.
 """
 
-import argparse
 import csv
 import pathlib
 import statistics
@@ -26,6 +25,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
+from ndnlab import report  # noqa: E402
 from ndnlab.store import STATUS_OK, open_source  # noqa: E402
 
 LABELS = {"80211b": "802.11b", "80211n": "802.11n"}
@@ -100,15 +100,7 @@ def build(spec_path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("spec", metavar="SPEC.toml")
-    parser.add_argument("-o", "--output", metavar="TAIL.md")
-    args = parser.parse_args(argv)
-    text = build(args.spec)
-    if args.output:
-        pathlib.Path(args.output).write_text(text)
-    sys.stdout.write(text)
-    return 0
+    return report.spec_script(build, __doc__, "TAIL.md", argv)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ one-Interest bound for AIMD and CUBIC on both standards; Tx reduction BI 10 -> 1
 Means are over the seeds; each cell says how many runs it averages.
 """
 
-import argparse
 import math
 import pathlib
 import sys
@@ -25,7 +24,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
-from ndnlab import load_results, metrics  # noqa: E402
+from ndnlab import load_results, metrics, report  # noqa: E402
 from ndnlab.store import STATUS_OK, is_number  # noqa: E402
 
 GAIN_TARGET = {"80211b": 32.6, "80211n": 37.0}   # percent, AIMD only
@@ -203,15 +202,7 @@ def build(spec_path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("spec", metavar="SPEC.toml")
-    parser.add_argument("-o", "--output", metavar="TARGETS.md")
-    args = parser.parse_args(argv)
-    text = build(args.spec)
-    if args.output:
-        pathlib.Path(args.output).write_text(text)
-    sys.stdout.write(text)
-    return 0
+    return report.spec_script(build, __doc__, "TARGETS.md", argv)
 
 
 if __name__ == "__main__":

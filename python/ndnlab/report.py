@@ -9,8 +9,8 @@ import pathlib
 import sys
 
 from ndnlab import data, metrics, paper
-from ndnlab.spec import PaperMapping
-from ndnlab.store import STATUS_OK, is_number
+from ndnlab.spec import PaperMapping, SpecError
+from ndnlab.store import STATUS_OK, StoreError, is_number
 
 
 def _cell(value):
@@ -332,6 +332,27 @@ def run(args):
 
 def main(argv=None, prog=None):
     return data.run_cli("report", build_parser(prog), run, argv)
+
+
+def spec_script(build, doc, metavar, argv=None):
+    """The main() of an experiment's analysis script: `script SPEC.toml [-o FILE]`.
+
+    build(spec_path) returns one markdown document, which is printed and, with -o, also
+    written to FILE. doc is the script's docstring; its first paragraph is the --help text. A
+    bad spec or a store without results is an error message and exit status 2."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("spec", metavar="SPEC.toml")
+    parser.add_argument("-o", "--output", metavar=metavar)
+    args = parser.parse_args(argv)
+    try:
+        text = build(args.spec)
+    except (SpecError, StoreError) as e:
+        print(f"{parser.prog}: {e}", file=sys.stderr)
+        return 2
+    if args.output:
+        pathlib.Path(args.output).write_text(text)
+    sys.stdout.write(text)
+    return 0
 
 
 if __name__ == "__main__":

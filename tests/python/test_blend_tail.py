@@ -40,3 +40,8 @@ def test_other_nodes_rows_are_ignored(tmp_path):
 def test_only_retransmitted_data_gives_no_tail(tmp_path):
     seconds, after = tail.tail_of(_write(tmp_path, [(1.0, 0, 0, 1, "retx")]))
     assert math.isnan(seconds) and after == 1
+
+
+def test_a_missing_spec_is_an_error_message_and_status_2(tmp_path, capsys):
+    assert tail.main([str(tmp_path / "missing.toml")]) == 2
+    assert "missing.toml" in capsys.readouterr().err

@@ -60,3 +60,12 @@ def test_groups_of_a_sparse_grid_visit_only_the_runs_present():
     # ascending by P0, then P1: run 1 (P0 = 0, P1 = 0), run 2 (0, 1), run 0 (1, ...)
     assert [list(sub["goodput_mbps"]) for _, sub in groups] == [[1.0], [2.0], [0.0]]
     assert groups[0][0] == tuple(df.loc[1, cols])
+
+
+def test_spec_script_prints_the_document_and_writes_it_with_o(tmp_path, capsys):
+    out = tmp_path / "doc.md"
+    status = report.spec_script(lambda spec: f"# {spec}\n", "Summary.\n\nMore.", "DOC.md",
+                                ["a.toml", "-o", str(out)])
+    assert status == 0
+    assert out.read_text() == "# a.toml\n"
+    assert capsys.readouterr().out == "# a.toml\n"
