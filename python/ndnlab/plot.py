@@ -113,7 +113,9 @@ def _draw(ax, df, y, x, hue, kind, spec, experiment, legend, hues, xs):
         ax.set_ylabel(f"{y} (mean, 95% CI)")
         ax.grid(axis="y", alpha=0.3)
     if legend and (hue or ax.get_legend_handles_labels()[0]):
-        ax.legend(fontsize="small")
+        # beside the last panel, not over it: bars fill the panel's lower part and the paper's
+        # diamonds its upper part, so no corner inside is free
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
 
 
 def build_parser(prog=None):
