@@ -58,13 +58,14 @@ protected:
 
   void run(Duration d = 600s) { env.advance(d); }
 
-  /// Fetches the versioned file already served with `o`, to its end; completed counts from 0.
-  void fetchServed(const SegmentFetcher::Options& o)
+  /// Fetches the versioned file already served with `o`, running the clock for `d`;
+  /// completed counts from 0.
+  void fetchServed(const SegmentFetcher::Options& o, Duration d = 600s)
   {
     completed = 0;
     makeFetcher(o);
     fetcher->start("/lab/file/v=77");
-    run();
+    run(d);
   }
 
   /// Counts the Interests outstanding on the link; peakOutstanding is the most at once.
@@ -788,10 +789,7 @@ TEST_F(FetchTest, RtoBackoffPerTimeoutDoublesPerSegmentAndAppliesToAllInFlight)
     SegmentFetcher::Options o;
     o.pipeline = "aimd";
     o.rtoBackoffPerTimeout = perTimeout;
-    completed = 0;
-    makeFetcher(o);
-    fetcher->start("/lab/file/v=77");
-    run(30s);
+    fetchServed(o, 30s);
     ASSERT_EQ(completed, 1) << "perTimeout=" << perTimeout;
     ASSERT_EQ(sends[1].size(), 3u);
     EXPECT_EQ(sends[1][1] - sends[1][0], 1010ms);
