@@ -32,22 +32,11 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
-from ndnlab import report  # noqa: E402
+from ndnlab import data, report  # noqa: E402
 from ndnlab.store import STATUS_OK, open_source  # noqa: E402
 
 LINK = ("Standard", "Addressing", "DataMode", "Ampdu")
 LABELS = {"80211b": "802.11b", "80211n": "802.11n"}
-
-
-def _arrivals(run_dir, node=0):
-    """(time_s, segment, retx) of every Data the consumer node delivered, by time."""
-    rows = []
-    with open(run_dir / "delays.csv") as f:
-        for r in csv.DictReader(f):
-            if int(r["node"]) == node:
-                rows.append((float(r["time_s"]), int(r["segment"]), int(r["retx"])))
-    rows.sort()
-    return rows
 
 
 def _phy_drops(run_dir, node=0):
@@ -64,7 +53,7 @@ def _phy_drops(run_dir, node=0):
 
 def decompose(run_dir, metrics, params, g):
     """The quantities of the module docstring for one run; g = the bound's s per Data."""
-    arrivals = _arrivals(run_dir)
+    arrivals = data.delivered(run_dir)
     n = metrics["segments"]
     T = metrics["transfer_time_s"]
     start = float(params.get("StartTime", 1.0))

@@ -17,7 +17,6 @@ Then one row per configuration (every parameter but the seed): the mean, median 
 tail over the seeds, and how many seeds had a tail of at least 1 s.
 """
 
-import csv
 import pathlib
 import statistics
 import sys
@@ -25,32 +24,25 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
-from ndnlab import report  # noqa: E402
+from ndnlab import data, report  # noqa: E402
 from ndnlab.store import STATUS_OK, open_source  # noqa: E402
 
 LABELS = {"80211b": "802.11b", "80211n": "802.11n"}
 GROUP = ("Standard", "Consumer", "FileSize")
 
 
-def tail_of(delays_csv, node=0):
-    """(tail seconds, Data in the tail) of one transfer from its delays.csv rows.
+def tail_of(run_dir, node=0):
+    """(tail seconds, Data in the tail) of one transfer, from its delays.csv.
 
-    The tail starts at the last Data whose segment was never retransmitted (kind "first") and
-    ends at the last Data of the node. A transfer without any first-transmission Data has no
-    defined tail: (nan, count)."""
-    last_first = None
-    times = []
-    with open(delays_csv) as f:
-        for r in csv.DictReader(f):
-            if int(r["node"]) != node:
-                continue
-            t = float(r["time_s"])
-            times.append(t)
-            if r["kind"] == "first" and (last_first is None or t > last_first):
-                last_first = t
-    if last_first is None:
-        return float("nan"), len(times)
-    return max(times) - last_first, sum(1 for t in times if t > last_first)
+    The tail starts at the last Data whose segment was never retransmitted and ends at the last
+    Data of the node. A transfer without any first-transmission Data has no defined tail:
+    (nan, count)."""
+    arrivals = data.delivered(run_dir, node)
+    firsts = [t for t, _, retx in arrivals if not retx]
+    if not firsts:
+        return float("nan"), len(arrivals)
+    last_first = firsts[-1]
+    return arrivals[-1][0] - last_first, sum(1 for t, _, _ in arrivals if t > last_first)
 
 
 def build(spec_path):
@@ -65,7 +57,7 @@ def build(spec_path):
             continue
         params = {**r["result"].get("parameters", {}), **r["params"]}
         m = r["result"]["metrics"]
-        tail, after = tail_of(run_dir / "delays.csv")
+        tail, after = tail_of(run_dir)
         key = tuple(str(params.get(p, "")) for p in GROUP)
         groups.setdefault(key, []).append(tail)
         runs.append((key, r.get("seed", params.get("seed", "")), tail, after,

@@ -1,6 +1,7 @@
-"""Shared by plot and report: loading a SPEC.toml or store, --where filters, which parameters
-vary, value order and number formatting."""
+"""Shared by plot, report and the experiment scripts: loading a SPEC.toml or store, a run's
+per-Data trace, --where filters, which parameters vary, value order and number formatting."""
 
+import csv
 import math
 import sys
 
@@ -21,6 +22,18 @@ def load(source, include_failed=False):
     except (SpecError, StoreError) as e:
         raise UsageError(str(e)) from None
     return df, spec, store
+
+
+def delivered(run_dir, node=0):
+    """(time_s, segment, retx) of every Data that `node`'s consumer delivered, by time, from the
+    run's delays.csv (written with Traces=all); retx is 1 for a retransmitted segment."""
+    rows = []
+    with open(run_dir / "delays.csv") as f:
+        for r in csv.DictReader(f):
+            if int(r["node"]) == node:
+                rows.append((float(r["time_s"]), int(r["segment"]), int(r["retx"])))
+    rows.sort()
+    return rows
 
 
 def parse_where(items):

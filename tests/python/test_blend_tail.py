@@ -13,10 +13,10 @@ HEADER = "time_s,node,segment,delay_s,retx,kind\n"
 
 
 def _write(tmp_path, rows):
-    path = tmp_path / "delays.csv"
-    path.write_text(HEADER + "".join(f"{t},{node},{seg},0.001,{retx},{kind}\n"
-                                     for t, node, seg, retx, kind in rows))
-    return path
+    """A run directory whose delays.csv holds `rows`."""
+    (tmp_path / "delays.csv").write_text(HEADER + "".join(
+        f"{t},{node},{seg},0.001,{retx},{kind}\n" for t, node, seg, retx, kind in rows))
+    return tmp_path
 
 
 def test_tail_runs_from_the_last_first_transmission_to_the_last_data(tmp_path):
