@@ -48,6 +48,9 @@ struct WifiOneHopOptions
   std::string standard = "11b";   ///< 11b | 11n-5 | 11n-2.4
   double distance = 5;            ///< metres between station and access point
   bool broadcastAtDataRate = true; ///< NonUnicastMode = the data mode
+  /// Probability that a frame a node's PHY has decoded is lost anyway (WifiPhy's post-reception
+  /// error model, per frame, both nodes): random link loss on top of collisions; 0 = none.
+  double frameLoss = 0;
   std::string ssid = "ndnlab";
 };
 

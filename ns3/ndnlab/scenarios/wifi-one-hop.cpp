@@ -37,6 +37,9 @@ wifiParams()
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
      "NonUnicastMode = the data mode (as the paper's numbers need); false = ns-3's lowest basic rate"},
     {"Distance", ParamType::Double, "5", "m", "station to access point"},
+    {"FrameLoss", ParamType::Double, "0", "",
+     "probability that a frame a node's PHY decoded is lost anyway (random link loss on top of collisions; "
+     "unicast frames are retried, broadcast ones are not)"},
     {"CsSize", ParamType::Int, "100", "packets",
      "Content Store capacity of both nodes (ndnSIM's default 100; one hop never needs more); 0 disables caching"},
     {"FrameLog", ParamType::Bool, "false", "",
@@ -54,8 +57,11 @@ runWifiOneHop(RunContext& ctx)
   opts.standard = wifiStandard(params);
   opts.distance = params.getDouble("Distance");
   opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
+  opts.frameLoss = params.getDouble("FrameLoss");
   if (!(opts.distance > 0))
     throw UsageError("--Distance must be positive");
+  if (!(opts.frameLoss >= 0 && opts.frameLoss < 1))
+    throw UsageError("--FrameLoss must be in [0, 1)");
 
   WifiOneHop wifi(opts);
   const std::string dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);

@@ -185,8 +185,30 @@ TEST(Scenarios, TracesGoToOutAndAreListed)
   std::filesystem::remove_all(dir);
 }
 
+TEST(Scenarios, WifiOneHopFrameLossLosesBroadcastDataAndUnicastRetries)
+{
+  auto run = [](const std::string& addressing, const char* loss) {
+    auto r = runCli({"wifi-one-hop", "--Consumer=one-interest", "--Addressing=" + addressing, "--FileSize=150kB",
+                  "--Traces=none", std::string("--FrameLoss=") + loss});
+    EXPECT_EQ(r.exitCode, 0) << r.result.dump();
+    const auto& m = r.result["metrics"];
+    EXPECT_TRUE(m["bit_exact"].get<bool>()) << addressing << " " << loss;
+    return m;
+  };
+  // the pushed Data are group-addressed: a lost one is gone until the consumer asks again
+  EXPECT_EQ(run("broadcast", "0")["retransmissions"], 0);
+  EXPECT_GT(run("broadcast", "0.05")["retransmissions"].get<uint64_t>(), 0u);
+  // unicast Data are retried by the access point's MAC, so the consumer never sees the losses
+  const auto unicast = run("unicast", "0.05");
+  EXPECT_EQ(unicast["retransmissions"], 0);
+  const auto& ap = unicast["nodes"]["producer"];
+  EXPECT_GT(ap["phy_tx_data"].get<uint64_t>(), ap["tx_frames"].get<uint64_t>());
+}
+
 TEST(Scenarios, BadParametersAreUsageErrors)
 {
+  EXPECT_EQ(runCli({"wifi-one-hop", "--FrameLoss=1"}).exitCode, 2);
+  EXPECT_EQ(runCli({"wifi-one-hop", "--FrameLoss=-0.1"}).exitCode, 2);
   EXPECT_EQ(runCli({"wifi-one-hop", "--FileSize=12XB"}).exitCode, 2);
   EXPECT_EQ(runCli({"wifi-one-hop", "--Standard=80211ac"}).exitCode, 2);
   EXPECT_EQ(runCli({"p2p-chain", "--Hops=2", "--Rate=10Mbps,5Mbps,1Mbps"}).exitCode, 2);
