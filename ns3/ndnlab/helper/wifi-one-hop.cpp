@@ -1,7 +1,7 @@
 #include "ns3/ndnlab/helper/wifi-one-hop.hpp"
+#include "ns3/ndnlab/helper/frame-loss.hpp"
 
 #include <ns3/boolean.h>
-#include <ns3/error-model.h>
 #include <ns3/mobility-helper.h>
 #include <ns3/ssid.h>
 #include <ns3/string.h>
@@ -75,13 +75,10 @@ WifiOneHop::WifiOneHop(const WifiOneHopOptions& opts, int64_t stream)
 
   streamsUsed = wifi.AssignStreams(devices, stream);
   if (opts.frameLoss > 0) {
-    for (uint32_t i = 0; i < devices.GetN(); ++i) {
-      auto loss = ns3::CreateObject<ns3::RateErrorModel>();
-      loss->SetUnit(ns3::RateErrorModel::ERROR_UNIT_PACKET);
-      loss->SetRate(opts.frameLoss);
-      streamsUsed += loss->AssignStreams(stream + streamsUsed);
-      ns3::DynamicCast<ns3::WifiNetDevice>(devices.Get(i))->GetPhy()->SetPostReceptionErrorModel(loss);
-    }
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+      ns3::DynamicCast<ns3::WifiNetDevice>(devices.Get(i))
+        ->GetPhy()
+        ->SetPostReceptionErrorModel(frameLossModel(opts.frameLoss, stream + streamsUsed++));
   }
 }
 

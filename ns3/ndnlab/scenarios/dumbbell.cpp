@@ -9,11 +9,11 @@
 // jain_index of the two flows' goodputs, sums of the per-flow counters, and each flow's own
 // metrics under flows.c0 / flows.c1.
 
+#include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 
-#include <ns3/error-model.h>
 #include <ns3/point-to-point-helper.h>
 #include <ns3/pointer.h>
 #include <ns3/simulator.h>
@@ -57,11 +57,7 @@ link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const std::string& prefix, co
   double p = parseProbability(prefix + "Loss", loss);
   if (p > 0) {
     for (uint32_t end = 0; end < 2; ++end) {
-      auto em = ns3::CreateObject<ns3::RateErrorModel>();
-      em->SetUnit(ns3::RateErrorModel::ERROR_UNIT_PACKET);
-      em->SetRate(p);
-      em->AssignStreams(stream++);
-      devs.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(em));
+      devs.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(p, stream++)));
     }
   }
   return devs;

@@ -3,11 +3,11 @@
 //
 //   n0 (consumer) -- n1 -- ... -- nHops (producer)
 
+#include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 
-#include <ns3/error-model.h>
 #include <ns3/point-to-point-helper.h>
 #include <ns3/pointer.h>
 #include <ns3/simulator.h>
@@ -65,11 +65,7 @@ runChain(RunContext& ctx)
     double loss = parseProbability("Loss", losses[i]);
     if (loss > 0) {
       for (uint32_t end = 0; end < 2; ++end) {
-        auto em = ns3::CreateObject<ns3::RateErrorModel>();
-        em->SetUnit(ns3::RateErrorModel::ERROR_UNIT_PACKET);
-        em->SetRate(loss);
-        em->AssignStreams(stream++);
-        link.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(em));
+        link.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(loss, stream++)));
       }
     }
     all.Add(link);
