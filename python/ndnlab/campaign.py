@@ -15,8 +15,10 @@ import threading
 import time
 
 from ndnlab import spec as specmod
+from ndnlab.data import os_error_text
 from ndnlab.store import ResultStore, StoreError
-from ndnlab.worker import execute_run, simulator_version, terminate_running
+from ndnlab.worker import (DescribeError, execute_run, simulator_description, simulator_version,
+                           terminate_running)
 
 EXIT_OK, EXIT_RUNS_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_SIMULATOR = "ndnlab-sim"
@@ -169,11 +171,12 @@ def dask_client(scheduler=None, workers=None):
 
 
 def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
-                 simulator=None, progress_interval=DEFAULT_PROGRESS_INTERVAL_S, out=None):
+                 simulator=None, progress_interval=DEFAULT_PROGRESS_INTERVAL_S, out=None,
+                 check=True):
     """Runs the campaign; returns the exit status (EXIT_*). Messages go to `out` (stdout),
-    progress and failures to stderr."""
+    progress and failures to stderr. With `check`, the scenario and parameter names are
+    checked against `SIM --describe` first (SpecError if one is unknown)."""
     out = out or sys.stdout
-    runs = spec.runs()
     sim, tried = resolve_simulator(spec.simulator, simulator)
     if sim is None:
         if not scheduler or "/" in tried[0]:
@@ -181,10 +184,13 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
                                 "(make build), put it on PATH, or set $NDNLAB_SIM or "
                                 "campaign.simulator in the spec")
         sim = tried[0]  # resolved on the workers' PATH
+    version, scenarios = _ask_simulator(sim, scheduler, workers, check)
+    if check:
+        specmod.check_parameters(spec, scenarios, sim)
+    runs = spec.runs()
     store = ResultStore(spec.store)
 
     with store.lock():
-        version = _version(sim, scheduler, workers)
         keyed = [(run, run.key(version)) for run in runs]
         done = store.done_keys()
         todo = keyed if force else [(run, key) for run, key in keyed if key not in done]
@@ -219,11 +225,20 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
                         progress_interval, out)
 
 
-def _version(sim, scheduler, workers):
-    if os.path.isabs(sim) or shutil.which(sim):
-        return simulator_version(sim)
-    with dask_client(scheduler, workers) as client:
-        return client.submit(simulator_version, sim, pure=False).result()
+def _ask_simulator(sim, scheduler, workers, describe):
+    """(version, scenarios of `SIM --describe` or None): asked here if the simulator is a path
+    or on PATH, else on a worker (a bare name is resolved on the workers' PATH)."""
+    calls = [simulator_version] + ([simulator_description] if describe else [])
+    try:
+        if os.path.isabs(sim) or shutil.which(sim):
+            answers = [call(sim) for call in calls]
+        else:
+            with dask_client(scheduler, workers) as client:
+                answers = [client.submit(call, sim, pure=False).result() for call in calls]
+    except DescribeError as e:
+        raise CampaignError(f"cannot check the spec's scenario and parameters: {e} "
+                            "(--no-check runs without this check)") from None
+    return answers[0], (answers[1] if describe else None)
 
 
 def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):
@@ -275,7 +290,7 @@ def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out
           f"results in {store.root}", file=out)
     if failures:
         for record in failures:
-            print(f"  failed: {labels[record['key']]} ({record['status']}: {record['error']}; "
+            print(f"  failed: {labels[record['key']]} ({_reason(record)}; "
                   f"{store.run_dir(record['key'])})", file=out)
         print("failed runs are retried by the next invocation", file=out)
         return EXIT_RUNS_FAILED
@@ -291,6 +306,16 @@ def _collect(future, key):
         return {"key": key, "status": "error", "error": f"{type(e).__name__}: {e}",
                 "exit_code": None, "stderr_tail": "", "result": None, "finished": now,
                 "wall_time_s": None, "worker": None}
+
+
+def _reason(record):
+    """`status: error` of a failed run; for a simulator that exited non-zero, with the last
+    line of its stderr (its own reason, e.g. `--FileSize=abc: not a size`)."""
+    text = f"{record['status']}: {record['error']}"
+    lines = (record.get("stderr_tail") or "").strip().splitlines()
+    if record["status"] == "failed" and lines:
+        text += f": {lines[-1][:200]}"
+    return text
 
 
 def _failure_text(record, label):
@@ -310,8 +335,9 @@ def build_parser(prog=None):
                     "storing results in the spec's result store. Runs already in the store are "
                     "skipped, so an interrupted campaign resumes where it stopped.",
         epilog="Exit status: 0 all runs ok (or nothing to run), 1 some runs failed (recorded with "
-               "exit code and stderr tail), 2 bad spec or arguments, 130 interrupted. "
-               "Spec format: docs/campaigns.md.")
+               "exit code and stderr tail), 2 bad spec, arguments or files (a scenario or "
+               "parameter the simulator does not have, an unreadable spec, a store that is not "
+               "a directory), 130 interrupted. Spec format: docs/campaigns.md.")
     parser.add_argument("spec", metavar="SPEC.toml", help="campaign spec file")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="Dask scheduler to use (e.g. tcp://host:8786) instead of a local "
@@ -325,6 +351,9 @@ def build_parser(prog=None):
                         help="rerun every run, even those already in the store")
     parser.add_argument("--sim", metavar="PATH",
                         help="simulator executable (overrides the spec and $NDNLAB_SIM)")
+    parser.add_argument("--no-check", action="store_true",
+                        help="do not check the scenario and parameter names against "
+                             "`SIM --describe` (for a simulator without --describe)")
     parser.add_argument("--progress-interval", type=float, default=DEFAULT_PROGRESS_INTERVAL_S,
                         metavar="S", help="seconds between progress lines when stderr is not a "
                                           "terminal (default %(default)g)")
@@ -342,9 +371,13 @@ def main(argv=None, prog=None):
         spec = specmod.load_spec(args.spec)
         return run_campaign(spec, scheduler=args.scheduler, workers=args.workers,
                             dry_run=args.dry_run, force=args.force, simulator=args.sim,
-                            progress_interval=max(0.1, args.progress_interval))
+                            progress_interval=max(0.1, args.progress_interval),
+                            check=not args.no_check)
     except (specmod.SpecError, StoreError, CampaignError) as e:
         print(f"ndnlab campaign: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:
+        print(f"ndnlab campaign: {os_error_text(e)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("ndnlab campaign: interrupted", file=sys.stderr)

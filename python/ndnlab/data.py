@@ -1,8 +1,10 @@
 """Shared by plot, report and the experiment scripts: loading a SPEC.toml or store, a run's
-per-Data trace, --where filters, which parameters vary, value order and number formatting."""
+per-Data trace, --where filters, which parameters vary, value order and number formatting; and by
+every command line (campaign too): output paths and file errors as one-line messages."""
 
 import csv
 import math
+import pathlib
 import sys
 
 from ndnlab.paper import normalize
@@ -152,12 +154,37 @@ def fmt_pct(fraction):
     return f"{fraction * 100:+.1f}%"
 
 
+def os_error_text(error):
+    """An OSError as `path: reason` (e.g. `out/x.md: Permission denied`)."""
+    if error.filename is None:
+        return error.strerror or str(error)
+    text = f"{error.filename}: {error.strerror or error}"
+    return text + (f" (and {error.filename2})" if error.filename2 is not None else "")
+
+
+def check_output(path, option="-o"):
+    """Raises UsageError unless `path` can be a file to write: not a directory, and no
+    existing ancestor that is not a directory (missing ones are created on writing)."""
+    path = pathlib.Path(path)
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a directory; give a file name")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"{option} {path}: {parent} is not a directory")
+            break
+    return path
+
+
 def run_cli(name, parser, run, argv=None):
-    """Parses argv and runs `run(args)`; a UsageError is printed as `ndnlab NAME: message`
-    and gives exit status 2."""
+    """Parses argv and runs `run(args)`; a UsageError, or an OSError of a file it reads or
+    writes, is printed as `ndnlab NAME: message` and gives exit status 2."""
     args = parser.parse_args(argv)
     try:
         return run(args)
     except UsageError as e:
         print(f"ndnlab {name}: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"ndnlab {name}: {os_error_text(e)}", file=sys.stderr)
         return 2

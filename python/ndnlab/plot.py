@@ -156,6 +156,7 @@ def run(args):
     output = pathlib.Path(args.output)
     if output.suffix.lower() not in FORMATS:
         raise data.UsageError(f"-o {output}: use a file name ending in {', '.join(FORMATS)}")
+    data.check_output(output)
     if args.kind == "cdf" and args.x:
         raise data.UsageError("--x is not used with --kind cdf (the metric is the x axis)")
     if args.kind != "cdf" and not args.x:

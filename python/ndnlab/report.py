@@ -294,6 +294,8 @@ def run(args):
         return 0
     if not args.source:
         raise data.UsageError("give a SPEC.toml or a result-store directory")
+    if args.output:
+        data.check_output(args.output)
     df_all, spec, store = data.load(args.source, include_failed=True)
     where = data.parse_where(args.where)
     if where and not df_all.empty:
@@ -339,18 +341,24 @@ def spec_script(build, doc, metavar, argv=None):
 
     build(spec_path) returns one markdown document, which is printed and, with -o, also
     written to FILE. doc is the script's docstring; its first paragraph is the --help text. A
-    bad spec or a store without results is an error message and exit status 2."""
+    bad spec, a store without results or a file that cannot be read or written is an error
+    message and exit status 2."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("spec", metavar="SPEC.toml")
     parser.add_argument("-o", "--output", metavar=metavar)
     args = parser.parse_args(argv)
     try:
+        if args.output:
+            data.check_output(args.output)
         text = build(args.spec)
-    except (SpecError, StoreError) as e:
+        if args.output:
+            pathlib.Path(args.output).write_text(text)
+    except (SpecError, StoreError, data.UsageError) as e:
         print(f"{parser.prog}: {e}", file=sys.stderr)
         return 2
-    if args.output:
-        pathlib.Path(args.output).write_text(text)
+    except OSError as e:
+        print(f"{parser.prog}: {data.os_error_text(e)}", file=sys.stderr)
+        return 2
     sys.stdout.write(text)
     return 0
 

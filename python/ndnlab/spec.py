@@ -19,8 +19,12 @@ Format (documented with an example in docs/campaigns.md):
 
 `[[grid]]` (an array of tables) gives several grids whose points are joined, duplicates removed.
 `[paper]` maps the paper's condition, value and metric names onto ours for `ndnlab report`.
+
+`check_parameters` checks the scenario and parameter names against the simulator's
+`--describe` output; the campaign runs it before any run.
 """
 
+import difflib
 import hashlib
 import itertools
 import json
@@ -32,10 +36,21 @@ import tomllib
 from dataclasses import dataclass, field
 
 DEFAULT_TIMEOUT_S = 3600.0
+# Bounds that keep a typo (seeds = 100000000) from expanding for hours: seeds per campaign, and
+# runs (grid points x seeds, counted before duplicate points are removed).
+MAX_SEEDS = 10_000
+MAX_RUNS = 100_000
+MAX_SEED = 2**32 - 1  # ns-3 seeds are uint32
 
 # Names the runner passes itself; a parameter may not take them.
 RESERVED_NAMES = frozenset({"seed", "out", "version", "help"})
+# Options of ndnlab-sim itself (ns3/runner/run-context.cpp) a spec may set besides the
+# scenario's parameters: --run N, and ns-3 default overrides --ns3::Type::Attribute=value.
+RUNNER_PARAMS = frozenset({"run"})
+NS3_PREFIX = "ns3::"
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
+# A campaign name is a file name in the store (specs/<name>.toml): no path separators.
+_CAMPAIGN_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 _CAMPAIGN_KEYS = {"name", "scenario", "simulator", "store", "seeds", "timeout", "description"}
 _PAPER_KEYS = {"experiment", "params", "values", "metrics"}
 _TOP_KEYS = {"campaign", "fixed", "grid", "paper"}
@@ -177,11 +192,16 @@ def _parse_seeds(path, seeds):
     if isinstance(seeds, int):
         if seeds < 1:
             raise _error(path, f"campaign.seeds: count must be at least 1, got {seeds}")
+        if seeds > MAX_SEEDS:
+            raise _error(path, f"campaign.seeds: at most {MAX_SEEDS} seeds, got {seeds}")
         return list(range(1, seeds + 1))
     if isinstance(seeds, list) and seeds:
-        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in seeds):
-            raise _error(path, f"campaign.seeds: every seed must be an integer >= 1 "
-                               f"(ns-3 rejects seed 0), got {seeds}")
+        if len(seeds) > MAX_SEEDS:
+            raise _error(path, f"campaign.seeds: at most {MAX_SEEDS} seeds, got {len(seeds)}")
+        if not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_SEED
+                   for s in seeds):
+            raise _error(path, f"campaign.seeds: every seed must be an integer from 1 to "
+                               f"{MAX_SEED} (ns-3 rejects seed 0), got {seeds}")
         if len(set(seeds)) != len(seeds):
             raise _error(path, f"campaign.seeds: repeated seed in {seeds}")
         return list(seeds)
@@ -241,6 +261,10 @@ def parse_spec(data, path):
     name = campaign.get("name", path.stem)
     if not isinstance(name, str) or not name:
         raise _error(path, "campaign.name: expected a non-empty string")
+    if not _CAMPAIGN_NAME_RE.match(name) or name in (".", ".."):
+        where = "campaign.name" if "name" in campaign else "campaign.name (the file name)"
+        raise _error(path, f"{where}: {name!r} is not a safe name (letters, digits, _ . -; "
+                           "not . or ..): it names a file in the store")
     simulator = campaign.get("simulator")
     if simulator is not None:
         if not isinstance(simulator, str) or not simulator:
@@ -254,8 +278,10 @@ def parse_spec(data, path):
 
     seeds = _parse_seeds(path, campaign.get("seeds", 1))
     timeout = campaign.get("timeout", DEFAULT_TIMEOUT_S)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0:
-        raise _error(path, f"campaign.timeout: expected seconds >= 0, got {timeout!r}")
+    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+            or not math.isfinite(timeout) or timeout < 0):
+        raise _error(path, f"campaign.timeout: expected seconds >= 0 (0 = no limit), "
+                           f"got {timeout!r}")
     timeout = float(timeout) if timeout > 0 else None
 
     fixed = data.get("fixed", {})
@@ -272,6 +298,11 @@ def parse_spec(data, path):
         grids = [_parse_grid(path, f"grid[{i}]", g, fixed) for i, g in enumerate(raw_grid)]
     else:
         grids = [_parse_grid(path, "grid", raw_grid, fixed)]
+    points = sum(math.prod(len(values) for values in grid.values()) for grid in grids)
+    if points * len(seeds) > MAX_RUNS:
+        raise _error(path, f"up to {points} grid points x {len(seeds)} seeds = "
+                           f"{points * len(seeds)} runs; at most {MAX_RUNS} runs per campaign "
+                           "(split it into several specs)")
 
     paper = _parse_paper(path, data.get("paper", {}))
     description = campaign.get("description", "")
@@ -292,4 +323,47 @@ def load_spec(path):
         raise SpecError(f"{path}: is a directory, expected a SPEC.toml file") from None
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{path}: invalid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{path}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+                        f"{e.start}); TOML files are UTF-8") from None
+    except OSError as e:
+        raise SpecError(f"{path}: cannot read: {e.strerror or e}") from None
     return parse_spec(data, path)
+
+
+def _close(name, names):
+    """Up to three of `names` that look like `name`, ignoring case, closest first."""
+    lowered = {}
+    for n in names:
+        lowered.setdefault(n.lower(), n)
+    return [lowered[n] for n in difflib.get_close_matches(name.lower(), list(lowered), n=3)]
+
+
+def check_parameters(spec, scenarios, simulator="the simulator"):
+    """Raises SpecError unless the spec's scenario is one of `scenarios` (the JSON list of
+    `SIM --describe`: [{name, parameters: [{name, ...}]}]) and every [fixed] and grid name is
+    one of its parameters, a runner option (RUNNER_PARAMS) or an ns-3 override (ns3::T::A).
+    The message lists close matches of each unknown name."""
+    by_name = {s["name"]: s for s in scenarios}
+    scenario = by_name.get(spec.scenario)
+    if scenario is None:
+        close = _close(spec.scenario, list(by_name))
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise _error(spec.path, f"campaign.scenario: {simulator} has no scenario "
+                                f"{spec.scenario!r}; {hint}scenarios: {', '.join(by_name)}")
+    known = [p["name"] for p in scenario["parameters"]]
+    where = {name: "fixed" for name in spec.fixed}
+    for i, grid in enumerate(spec.grids):
+        for name in grid:
+            where.setdefault(name, "grid" if len(spec.grids) == 1 else f"grid[{i}]")
+    unknown = []
+    for name, table in where.items():
+        if name in known or name in RUNNER_PARAMS or name.startswith(NS3_PREFIX):
+            continue
+        close = _close(name, known)
+        hint = f"did you mean {' or '.join(close)}?" if close else "no close match"
+        unknown.append(f"{table}.{name} ({hint})")
+    if unknown:
+        raise _error(spec.path, f"not parameters of scenario {spec.scenario}: "
+                                f"{'; '.join(unknown)}; `{simulator} {spec.scenario} --help` "
+                                "lists them")

@@ -75,7 +75,11 @@ class ResultStore:
 
     @contextlib.contextmanager
     def lock(self):
-        """Exclusive use by one campaign; raises StoreError if another campaign holds it."""
+        """Exclusive use by one campaign; raises StoreError if another campaign holds it or
+        the store path is a file."""
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.root}: not a directory; the result store must be a "
+                             "directory (campaign.store)")
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / ".lock", "w") as f:
             try:
@@ -136,7 +140,8 @@ class ResultStore:
             else:
                 return []
         records = []
-        with open(self.index_path) as f:
+        # bytes that are not UTF-8 (a torn or foreign write) are read as U+FFFD, not an error
+        with open(self.index_path, errors="replace") as f:
             for number, line in enumerate(f, 1):
                 line = line.strip()
                 if not line:

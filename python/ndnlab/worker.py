@@ -154,6 +154,40 @@ def terminate_running():
     return len(procs)
 
 
+class DescribeError(Exception):
+    """`SIM --describe` failed or printed something else than a list of scenarios."""
+
+
+def simulator_description(simulator):
+    """The scenarios of `SIM --describe`: a list of {name, parameters: [{name, ...}], ...}.
+    Raises DescribeError with the reason (exit code and stderr, or the shape that is wrong)."""
+    try:
+        done = subprocess.run([simulator, "--describe"], capture_output=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise DescribeError(f"`{simulator} --describe` gave no answer in 60 s") from None
+    except OSError as e:
+        raise DescribeError(f"cannot run `{simulator} --describe`: {e.strerror or e}") from None
+    if done.returncode != 0:
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        raise DescribeError(f"`{simulator} --describe` exited with {done.returncode}"
+                            + (f": {lines[-1][:200]}" if lines else ""))
+    try:
+        scenarios = json.loads(done.stdout)
+    except ValueError as e:
+        raise DescribeError(f"`{simulator} --describe` did not print JSON: {e}") from None
+    shape_ok = isinstance(scenarios, list) and all(
+        isinstance(s, dict) and isinstance(s.get("name"), str)
+        and isinstance(s.get("parameters"), list)
+        and all(isinstance(p, dict) and isinstance(p.get("name"), str)
+                for p in s["parameters"])
+        for s in scenarios)
+    if not shape_ok:
+        raise DescribeError(f"`{simulator} --describe` did not print a list of "
+                            "{name, parameters: [{name, ...}]} scenarios")
+    return scenarios
+
+
 def simulator_version(simulator):
     """The simulator's version text: the first line of `SIM --version`, or else a hash of the
     executable ("sha256:<16 hex>") so that a rebuilt simulator never reuses old results."""

@@ -3,12 +3,15 @@
 
     fake_sim.py <scenario> [--Name=value ...] --seed=S --out=DIR
     fake_sim.py --version
+    fake_sim.py --describe
 
 Writes DIR/result.json (scenario, parameters, seed, metrics, wall time, event count) and a
 small trace, with metrics that depend only on the parameters and the seed. Parameters with a
 meaning here: Standard (802.11b / 802.11n), Consumer (aimd / cubic / one-interest), Mode
 (ok; fail: exit 3 with a message on stderr; hang: sleep 60 s; noresult: exit 0 without
 result.json), Sleep (seconds of fake work, default 0.1). $FAKE_SIM_VERSION sets --version.
+--describe prints SCENARIOS in ndnlab-sim's shape (PARAMETERS, plus FileSize and Pacing,
+which are only recorded); with $FAKE_SIM_NO_DESCRIBE set it fails like a simulator without it.
 """
 
 import hashlib
@@ -18,6 +21,9 @@ import pathlib
 import random
 import sys
 import time
+
+SCENARIOS = ["wifi-one-hop", "p2p-chain"]
+PARAMETERS = ["Standard", "Consumer", "Mode", "Sleep", "FileSize", "Pacing"]
 
 BASE_GOODPUT = {  # Mbps, roughly where ns-3 lands for BLEnD Fig. 1
     ("80211b", "aimd"): 4.1, ("80211b", "cubic"): 4.0, ("80211b", "oneinterest"): 6.9,
@@ -53,6 +59,14 @@ def parse(argv):
 def main():
     if sys.argv[1:] == ["--version"]:
         print(f"fake-sim {os.environ.get('FAKE_SIM_VERSION', '1.0')}")
+        return 0
+    if sys.argv[1:] == ["--describe"]:
+        if os.environ.get("FAKE_SIM_NO_DESCRIBE"):
+            sys.exit("fake_sim: unknown option --describe")
+        params = [{"name": name, "type": "string", "default": "", "choices": [], "unit": "",
+                   "doc": ""} for name in PARAMETERS]
+        print(json.dumps([{"name": name, "description": "fake", "parameters": params}
+                          for name in SCENARIOS], indent=2))
         return 0
     start = time.monotonic()
     scenario, params = parse(sys.argv[1:])

@@ -127,7 +127,9 @@ def test_failures_are_recorded_without_stopping_the_campaign(tmp_path):
     done = campaign(spec, "--workers", 2)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 ok, 3 failed" in done.stdout
-    assert "Mode=fail seed=1 (failed: exit code 3;" in done.stdout
+    # the summary gives the simulator's own reason (the last line of its stderr)
+    assert ("Mode=fail seed=1 (failed: exit code 3: fake_sim: simulated failure: the channel "
+            "caught fire;") in done.stdout
     assert "Mode=hang seed=1 (timeout: no result after the 4 s timeout; killed;" in done.stdout
     assert "Mode=noresult seed=1 (failed: exit code 0 but no result.json" in done.stdout
     assert "stderr: fake_sim: simulated failure: the channel caught fire" in done.stderr
@@ -331,3 +333,95 @@ def test_console_scripts_and_front_door(fig1):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "7.0 Mbps" in done.stdout
+
+
+# --- bad input: one line on stderr, exit status 2, no traceback, nothing written ---
+
+def assert_usage_error(done, message):
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_unreadable_inputs_and_outputs_are_clear_errors(fig1, tmp_path, capsys):
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes(b'[campaign]\nscenario = "wifi-one-hop"\ndescription = "caf\xe9"\n')
+    assert_usage_error(campaign(latin1, "--dry-run"), f"{latin1}: not UTF-8 text")
+    assert plot_cli.main([str(latin1), "--x", "A", "--y", "b",
+                          "-o", str(tmp_path / "p.png")]) == 2
+    assert f"{latin1}: not UTF-8 text" in capsys.readouterr().err
+    assert report_cli.main([str(latin1)]) == 2
+    assert f"{latin1}: not UTF-8 text" in capsys.readouterr().err
+
+    afile = tmp_path / "afile"
+    afile.write_text("not a directory\n")
+    spec = write_spec(tmp_path, "filestore", {"Standard": ["802.11b"]})
+    spec.write_text(spec.read_text().replace('store = "store-filestore"', 'store = "afile"'))
+    assert_usage_error(campaign(spec, "--dry-run"), f"{afile}: not a directory")
+
+    spec, _, _ = fig1
+    plot = [str(spec), "--x", "Standard", "--y", "goodput_mbps", "--hue", "Consumer"]
+    assert plot_cli.main(plot + ["-o", str(afile / "p.png")]) == 2
+    assert f"{afile} is not a directory" in capsys.readouterr().err
+    assert report_cli.main([str(spec), "-o", str(afile / "x.md")]) == 2
+    assert f"{afile} is not a directory" in capsys.readouterr().err
+    assert report_cli.main([str(spec), "-o", str(tmp_path)]) == 2
+    assert f"-o {tmp_path}: is a directory" in capsys.readouterr().err
+    assert afile.read_text() == "not a directory\n"
+
+
+def test_campaign_name_cannot_write_outside_the_store(tmp_path):
+    """name = "../../ESCAPED" would put specs/<name>.toml two levels above specs/."""
+    deep = tmp_path / "a" / "b"
+    spec = write_spec(deep, "escape", {"Standard": ["802.11b"]}, seeds=1)
+    spec.write_text(spec.read_text().replace('name = "escape"', 'name = "../../ESCAPED"'))
+    for args in (["--dry-run"], ["--workers", 1]):
+        assert_usage_error(campaign(spec, *args), "campaign.name: '../../ESCAPED' is not a safe")
+    assert [p for p in tmp_path.rglob("*") if "ESCAPED" in p.name] == []
+    assert not (deep / "store-escape").exists()
+
+
+def test_nonfinite_timeout_and_huge_grids_are_refused_at_once(tmp_path):
+    spec = write_spec(tmp_path, "nan", {"Standard": ["802.11b"]}, timeout="nan")
+    assert_usage_error(campaign(spec, "--dry-run"), "campaign.timeout: expected seconds >= 0")
+    spec = write_spec(tmp_path, "inf", {"Standard": ["802.11b"]}, timeout="inf")
+    assert_usage_error(campaign(spec, "--dry-run"), "got inf")
+    spec = write_spec(tmp_path, "seeds", {"Standard": ["802.11b"]}, seeds=100000000)
+    assert_usage_error(campaign(spec, "--dry-run", timeout=60), "at most 10000 seeds")
+    spec = write_spec(tmp_path, "runs", {"FileSize": list(range(1, 1001)),
+                                         "Standard": ["802.11b", "802.11n"]}, seeds=10000)
+    assert_usage_error(campaign(spec, "--dry-run", timeout=60),
+                       "up to 2000 grid points x 10000 seeds = 20000000 runs; at most 100000")
+    assert not (tmp_path / "store-seeds").exists() and not (tmp_path / "store-runs").exists()
+
+
+def test_scenario_and_parameters_are_checked_before_any_run(tmp_path):
+    spec = write_spec(tmp_path, "names", {"Standard": ["802.11b"]}, seeds=1,
+                      extra='[fixed]\nFoo = 1\nfilesize = 3\n"ns3::WifiMac::Ssid" = "x"\n')
+    for args in (["--dry-run"], ["--workers", 1]):
+        assert_usage_error(campaign(spec, *args),
+                           "not parameters of scenario wifi-one-hop: fixed.Foo (no close match); "
+                           "fixed.filesize (did you mean FileSize?)")
+    assert not (tmp_path / "store-names").exists()
+    spec.write_text(spec.read_text().replace("Foo = 1\nfilesize", "FileSize")
+                    .replace('scenario = "wifi-one-hop"', 'scenario = "wifi-onehop"'))
+    assert_usage_error(campaign(spec, "--dry-run"),
+                       "has no scenario 'wifi-onehop'; did you mean wifi-one-hop? scenarios: ")
+    spec.write_text(spec.read_text().replace("wifi-onehop", "wifi-one-hop"))
+    dry = campaign(spec, "--dry-run")
+    assert dry.returncode == 0 and "--ns3::WifiMac::Ssid=x" in dry.stdout, dry.stderr
+    # a simulator without --describe: refused, unless the check is turned off
+    assert_usage_error(campaign(spec, "--dry-run", FAKE_SIM_NO_DESCRIBE="1"),
+                       "--describe` exited with 1: fake_sim: unknown option --describe")
+    assert "(--no-check runs without this check)" in campaign(
+        spec, "--dry-run", FAKE_SIM_NO_DESCRIBE="1").stderr
+    assert campaign(spec, "--dry-run", "--no-check", FAKE_SIM_NO_DESCRIBE="1").returncode == 0
+
+
+def test_unknown_parameter_of_the_real_simulator(tmp_path):
+    sim = ROOT / "build" / "ns3" / "runner" / "ndnlab-sim"
+    if not os.access(sim, os.X_OK):
+        pytest.skip(f"{sim} not built")
+    spec = write_spec(tmp_path, "real", {"Standrd": ["80211b"]}, seeds=1)
+    assert_usage_error(campaign(spec, "--dry-run", "--sim", sim, timeout=120),
+                       "grid.Standrd (did you mean Standard?)")

@@ -12,7 +12,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
 from ndnlab import metrics, paper  # noqa: E402
-from ndnlab.spec import Run, SpecError, load_spec, parse_spec  # noqa: E402
+from ndnlab.spec import (MAX_RUNS, MAX_SEEDS, Run, SpecError, check_parameters,  # noqa: E402
+                         load_spec, parse_spec)
 from ndnlab.store import ResultStore, StoreError  # noqa: E402
 
 
@@ -120,6 +121,16 @@ def test_a_spec_without_grid_is_one_point(tmp_path):
     ('[campaign]\nscenario = "s"\n[extra]\n', "unknown key(s) extra"),
     ('[campaign]\nscenario = "s"\n[paper]\nexperiment = 3\n', "paper.experiment"),
     ('[campaign\n', "invalid TOML"),
+    ('[campaign]\nscenario = "s"\ntimeout = nan\n', "campaign.timeout"),
+    ('[campaign]\nscenario = "s"\ntimeout = inf\n', "campaign.timeout"),
+    ('[campaign]\nscenario = "s"\ntimeout = -inf\n', "campaign.timeout"),
+    ('[campaign]\nscenario = "s"\nname = "../../ESCAPED"\n', "is not a safe name"),
+    ('[campaign]\nscenario = "s"\nname = ".."\n', "is not a safe name"),
+    ('[campaign]\nscenario = "s"\nname = "a/b"\n', "is not a safe name"),
+    ('[campaign]\nscenario = "s"\nseeds = 100000000\n', f"at most {MAX_SEEDS} seeds"),
+    ('[campaign]\nscenario = "s"\nseeds = [4294967296]\n', "integer from 1 to 4294967295"),
+    (f'[campaign]\nscenario = "s"\nseeds = 10\n[grid]\nA = {list(range(100))}\n'
+     f'B = {list(range(101))}\n', f"= 101000 runs; at most {MAX_RUNS} runs"),
 ])
 def test_bad_specs_are_rejected_with_the_field(tmp_path, text, message):
     path = write_spec(tmp_path, text)
@@ -132,6 +143,48 @@ def test_bad_specs_are_rejected_with_the_field(tmp_path, text, message):
 def test_missing_spec_file(tmp_path):
     with pytest.raises(SpecError, match="no such file"):
         load_spec(tmp_path / "nope.toml")
+
+
+def test_spec_that_is_not_utf8_is_a_spec_error(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(b'[campaign]\nscenario = "s"\ndescription = "caf\xe9"\n')
+    with pytest.raises(SpecError, match=r"not UTF-8 text \(byte 0xe9 at offset 44\)"):
+        load_spec(path)
+
+
+def test_unsafe_file_name_needs_an_explicit_name(tmp_path):
+    path = write_spec(tmp_path, '[campaign]\nscenario = "s"\n', name="my spec.toml")
+    with pytest.raises(SpecError, match=r"campaign.name \(the file name\): 'my spec'"):
+        load_spec(path)
+    path.write_text('[campaign]\nscenario = "s"\nname = "my-spec_2.0"\n')
+    assert load_spec(path).name == "my-spec_2.0"
+
+
+DESCRIBE = [  # the shape of `ndnlab-sim --describe`
+    {"name": "wifi-one-hop", "description": "", "parameters": [
+        {"name": n, "type": "string", "default": "", "choices": [], "unit": "", "doc": ""}
+        for n in ("Standard", "Consumer", "FileSize")]},
+    {"name": "p2p-chain", "description": "", "parameters": []},
+]
+
+
+def test_scenario_and_parameters_are_checked_against_the_simulator(tmp_path):
+    ok = load_spec(write_spec(tmp_path, BASIC.replace("Verbose = true", '"ns3::WifiMac::Ssid" = '
+                                                      '"x"\nrun = 2')))
+    check_parameters(ok, DESCRIBE, "sim")  # ns-3 overrides and --run go to the runner itself
+    typo = load_spec(write_spec(tmp_path, BASIC.replace("wifi-one-hop", "wifi-onehop")))
+    with pytest.raises(SpecError) as e:
+        check_parameters(typo, DESCRIBE, "sim")
+    assert "campaign.scenario: sim has no scenario 'wifi-onehop'; did you mean wifi-one-hop?" \
+        in str(e.value)
+    assert "scenarios: wifi-one-hop, p2p-chain" in str(e.value)
+    unknown = load_spec(write_spec(tmp_path, BASIC.replace("Standard", "Standrd")))
+    with pytest.raises(SpecError) as e:
+        check_parameters(unknown, DESCRIBE, "sim")
+    assert str(e.value) == (
+        f"{tmp_path / 'spec.toml'}: not parameters of scenario wifi-one-hop: fixed.Verbose "
+        "(no close match); grid.Standrd (did you mean Standard?); `sim wifi-one-hop --help` "
+        "lists them")
 
 
 def test_paper_mapping_is_read(tmp_path):
