@@ -3,6 +3,8 @@
 
 #include "core/lp/interest-bundler.hpp"
 
+#include <asio/ip/address.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -259,6 +261,45 @@ ConfigKey durationKey(std::string section, std::string name, std::string doc, Ac
     }};
 }
 
+/// What an address key must hold.
+enum class AddressKind
+{
+  Any,            ///< IPv4 or IPv6 (listen addresses)
+  V4,             ///< IPv4 (the multicast interface)
+  V4Multicast,    ///< IPv4 multicast group
+};
+
+/// A string key holding a numeric IP address, checked here so that a bad one is a file:line
+/// configuration error (exit 2) instead of a failure after the daemon started listening.
+template<typename Access>
+ConfigKey addressKey(std::string section, std::string name, std::string doc, AddressKind kind,
+                     Access access)
+{
+  return ConfigKey{
+    std::move(section), std::move(name), "string", std::move(doc),
+    [access](const DaemonOptions& o) { return quote(access(const_cast<DaemonOptions&>(o))); },
+    [access, kind](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      std::string text = *v.value<std::string>();
+      std::error_code ec;
+      if (kind == AddressKind::Any) {
+        asio::ip::make_address(text, ec);
+        if (ec)
+          return "bad IP address \"" + text + "\" (a numeric IPv4 or IPv6 address, e.g. \"0.0.0.0\" or \"::\")";
+      }
+      else {
+        auto a = asio::ip::make_address_v4(text, ec);
+        if (ec)
+          return "bad IPv4 address \"" + text + "\"";
+        if (kind == AddressKind::V4Multicast && !a.is_multicast())
+          return "\"" + text + "\" is not an IPv4 multicast group (224.0.0.0/4)";
+      }
+      access(o) = text;
+      return {};
+    }};
+}
+
 template<typename Access>
 ConfigKey mediumKey(std::string section, std::string doc, Access access)
 {
@@ -400,9 +441,9 @@ std::vector<ConfigKey> buildKeys()
   // [face_system.tcp]
   k.push_back(boolKey("face_system.tcp", "enabled", "listen for TCP connections",
                       [](O& o) -> auto& { return o.faceSystem.tcpEnabled; }));
-  k.push_back(stringKey("face_system.tcp", "listen_address",
-                        "listen address; \"::\" listens on IPv6 and IPv4",
-                        [](O& o) -> auto& { return o.faceSystem.tcp.address; }));
+  k.push_back(addressKey("face_system.tcp", "listen_address",
+                         "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
+                         [](O& o) -> auto& { return o.faceSystem.tcp.address; }));
   k.push_back(intKey("face_system.tcp", "port", "listen port; 0 disables the TCP listener",
                      [](O& o) -> auto& { return o.faceSystem.tcp.port; }, 0, 65535));
   k.push_back(durationKey("face_system.tcp", "connect_timeout",
@@ -421,8 +462,8 @@ std::vector<ConfigKey> buildKeys()
   // [face_system.udp]
   k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",
                       [](O& o) -> auto& { return o.faceSystem.udpEnabled; }));
-  k.push_back(stringKey("face_system.udp", "listen_address", "listen address",
-                        [](O& o) -> auto& { return o.faceSystem.udp.address; }));
+  k.push_back(addressKey("face_system.udp", "listen_address", "listen address", AddressKind::Any,
+                         [](O& o) -> auto& { return o.faceSystem.udp.address; }));
   k.push_back(intKey("face_system.udp", "port", "listen port; 0 disables the UDP channel",
                      [](O& o) -> auto& { return o.faceSystem.udp.port; }, 0, 65535));
   k.push_back(durationKey("face_system.udp", "idle_timeout",
@@ -494,13 +535,15 @@ std::vector<ConfigKey> buildKeys()
   // [face_system.multicast]
   k.push_back(boolKey("face_system.multicast", "enabled", "UDP multicast face (off by default)",
                       [](O& o) -> auto& { return o.faceSystem.multicastEnabled; }));
-  k.push_back(stringKey("face_system.multicast", "group", "IPv4 multicast group (NFD default)",
-                        [](O& o) -> auto& { return o.faceSystem.multicast.group; }));
+  k.push_back(addressKey("face_system.multicast", "group", "IPv4 multicast group (NFD default)",
+                         AddressKind::V4Multicast,
+                         [](O& o) -> auto& { return o.faceSystem.multicast.group; }));
   k.push_back(intKey("face_system.multicast", "port", "group port (NFD default)",
                      [](O& o) -> auto& { return o.faceSystem.multicast.port; }, 1, 65535));
-  k.push_back(stringKey("face_system.multicast", "interface_address",
-                        "local address to join and send on; \"0.0.0.0\" = the kernel's choice",
-                        [](O& o) -> auto& { return o.faceSystem.multicast.interfaceAddress; }));
+  k.push_back(addressKey("face_system.multicast", "interface_address",
+                         "local address to join and send on; \"0.0.0.0\" = the kernel's choice",
+                         AddressKind::V4,
+                         [](O& o) -> auto& { return o.faceSystem.multicast.interfaceAddress; }));
   k.push_back(intKey("face_system.multicast", "ttl", "IP multicast TTL",
                      [](O& o) -> auto& { return o.faceSystem.multicast.ttl; }, 1, 255));
   k.push_back(boolKey("face_system.multicast", "loopback",

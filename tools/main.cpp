@@ -65,7 +65,7 @@ void
 usage(std::ostream& os)
 {
   os << "Usage: ndnlab <command> [options] [args]\n"
-     << "       ndnlab <command> --help\n"
+     << "       ndnlab <command> --help     (or: ndnlab help <command>)\n"
      << "       ndnlab --version\n\n"
      << "Built-in commands:\n";
   for (const auto& c : builtinCommands()) {
@@ -83,58 +83,16 @@ usage(std::ostream& os)
      << "--connect tcp4://HOST:PORT; default unix:///run/nfd/nfd.sock.\n";
 }
 
-} // namespace
-
+/// Executes `ndnlab-<cmd>` with `args` (argv[0] excluded): next to this executable (a build
+/// tree: the build links ndnlab-sim there), else on PATH (the Python commands). Returns only
+/// when it could not be run, with the exit code.
 int
-main(int argc, char** argv)
+execExternal(const std::string& cmd, const std::vector<char*>& rest)
 {
-  if (argc < 2) {
-    usage(std::cerr);
-    return exitcode::BadArgs;
-  }
-  std::string cmd = argv[1];
-  if (cmd == "-h" || cmd == "--help") {
-    usage(std::cout);
-    return exitcode::Ok;
-  }
-  if (cmd == "help") {
-    if (argc < 3) {
-      usage(std::cout);
-      return exitcode::Ok;
-    }
-    cmd = argv[2];
-    for (const auto& c : builtinCommands()) {
-      if (c.name == cmd) {
-        char help[] = "--help";
-        char* args[] = {argv[2], help, nullptr};
-        return c.run(2, args);
-      }
-    }
-    std::cerr << "ndnlab: no built-in command '" << cmd << "'\n";
-    return exitcode::BadArgs;
-  }
-  if (cmd == "-V" || cmd == "--version" || cmd == "version") {
-    std::cout << "ndnlab " << NDNLAB_VERSION << "\n";
-    return exitcode::Ok;
-  }
-  if (!cmd.empty() && cmd[0] == '-') {
-    std::cerr << "ndnlab: unknown option '" << cmd << "'\n\n";
-    usage(std::cerr);
-    return exitcode::BadArgs;
-  }
-
-  for (const auto& c : builtinCommands()) {
-    if (c.name == cmd)
-      return c.run(argc - 1, argv + 1);
-  }
-
-  // external command: ndnlab-<cmd> next to this executable (a build tree: the build links
-  // ndnlab-sim there), else on PATH (the Python commands)
   std::string exe = "ndnlab-" + cmd;
   std::vector<char*> args;
   args.push_back(exe.data());
-  for (int i = 2; i < argc; ++i)
-    args.push_back(argv[i]);
+  args.insert(args.end(), rest.begin(), rest.end());
   args.push_back(nullptr);
   std::error_code ec;
   std::filesystem::path sibling = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / exe;
@@ -150,4 +108,68 @@ main(int argc, char** argv)
   }
   std::cerr << "ndnlab: cannot run " << exe << ": " << std::strerror(err) << "\n";
   return 126;
+}
+
+/// `ndnlab help [COMMAND]`: the command's own --help, built-in or external.
+int
+help(int argc, char** argv)
+{
+  if (argc < 1) {
+    usage(std::cout);
+    return exitcode::Ok;
+  }
+  if (argc > 1) {
+    std::cerr << "ndnlab: help takes one command, got extra argument '" << argv[1] << "'\n";
+    return exitcode::BadArgs;
+  }
+  std::string cmd = argv[0];
+  if (cmd.empty() || cmd[0] == '-') {
+    std::cerr << "ndnlab: help takes a command name, got '" << cmd << "'\n";
+    return exitcode::BadArgs;
+  }
+  char helpFlag[] = "--help";
+  for (const auto& c : builtinCommands()) {
+    if (c.name == cmd) {
+      char* args[] = {argv[0], helpFlag, nullptr};
+      return c.run(2, args);
+    }
+  }
+  return execExternal(cmd, {helpFlag});
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+  if (argc < 2) {
+    usage(std::cerr);
+    return exitcode::BadArgs;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "help" || cmd == "-h" || cmd == "--help")
+    return help(argc - 2, argv + 2);
+  if (cmd == "-V" || cmd == "--version" || cmd == "version") {
+    if (argc > 2) {
+      std::cerr << "ndnlab: " << cmd << " takes no arguments, got '" << argv[2] << "'\n";
+      return exitcode::BadArgs;
+    }
+    std::cout << "ndnlab " << NDNLAB_VERSION << "\n";
+    return exitcode::Ok;
+  }
+  if (!cmd.empty() && cmd[0] == '-') {
+    std::cerr << "ndnlab: unknown option '" << cmd << "'\n\n";
+    usage(std::cerr);
+    return exitcode::BadArgs;
+  }
+  if (cmd.empty()) {
+    std::cerr << "ndnlab: empty command name\n";
+    return exitcode::BadArgs;
+  }
+
+  for (const auto& c : builtinCommands()) {
+    if (c.name == cmd)
+      return c.run(argc - 1, argv + 1);
+  }
+  return execExternal(cmd, std::vector<char*>(argv + 2, argv + argc));
 }

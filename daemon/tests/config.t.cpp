@@ -205,6 +205,26 @@ TEST(Config, BadValuesAreErrors)
   EXPECT_NE(errorOf("[general\n").find("test.toml:1:"), std::string::npos);
 }
 
+TEST(Config, BadAddressesAreErrors)
+{
+  // Checked when read: before, they failed only after the daemon had started listening.
+  EXPECT_EQ(errorOf("[face_system.multicast]\ngroup = \"10.0.0.1\"\n"),
+            "test.toml:2: face_system.multicast.group: \"10.0.0.1\" is not an IPv4 multicast "
+            "group (224.0.0.0/4)\n");
+  EXPECT_EQ(errorOf("[face_system.multicast]\ngroup = \"224.0.23\"\n"),
+            "test.toml:2: face_system.multicast.group: bad IPv4 address \"224.0.23\"\n");
+  EXPECT_EQ(errorOf("[face_system.multicast]\ninterface_address = \"eth0\"\n"),
+            "test.toml:2: face_system.multicast.interface_address: bad IPv4 address \"eth0\"\n");
+  EXPECT_EQ(errorOf("[face_system.tcp]\nport = 1\nlisten_address = \"localhost\"\n"),
+            "test.toml:3: face_system.tcp.listen_address: bad IP address \"localhost\" (a numeric "
+            "IPv4 or IPv6 address, e.g. \"0.0.0.0\" or \"::\")\n");
+  EXPECT_NE(errorOf("[face_system.udp]\nlisten_address = \"1.2.3.4.5\"\n").find("bad IP address"),
+            std::string::npos);
+  EXPECT_EQ(errorOf("[face_system.tcp]\nlisten_address = \"::\"\n[face_system.multicast]\n"
+                    "group = \"239.1.2.3\"\n"),
+            "");
+}
+
 TEST(Config, SeveralErrorsAreAllReportedInLineOrder)
 {
   std::string e = errorOf("[general]\nlog_level = 3\nbogus = true\n[tables]\ncs_max_packets = -1\n");

@@ -128,6 +128,23 @@ TEST_F(NdnlabdProcess, UnknownStrategyIsAConfigError)
   EXPECT_EQ(waitExit(pid), 2);
 }
 
+TEST_F(NdnlabdProcess, BadAddressesAreConfigErrorsBeforeListening)
+{
+  for (std::string bad : {"[face_system.tcp]\nport = 0\n[face_system.multicast]\nenabled = true\n"
+                          "group = \"10.1.2.3\"\n",
+                          "[face_system.tcp]\nport = 16399\nlisten_address = \"not-an-address\"\n"}) {
+    // the Unix socket section comes first, so a late failure would have created the socket
+    auto cfg = writeConfig("[face_system.unix]\npath = \"" + (dir / "run" / "nfd.sock").string() +
+                           "\"\n[face_system.udp]\nport = 0\n" + bad);
+    pid_t pid = spawn({"--config", cfg.string()}, dir / "out");
+    EXPECT_EQ(waitExit(pid), 2) << slurp(dir / "out");
+    std::string out = slurp(dir / "out");
+    EXPECT_NE(out.find(cfg.string() + ":"), std::string::npos) << out;
+    EXPECT_NE(out.find("configuration error"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir / "run" / "nfd.sock"));
+  }
+}
+
 TEST_F(NdnlabdProcess, SigtermShutsDownCleanly)
 {
   for (int sig : {SIGTERM, SIGINT}) {

@@ -2,8 +2,8 @@
 
 #include "core/face/generic-link-service.hpp"
 #include "io/client-connector.hpp"
+#include "io/face-uri.hpp"
 #include "tools/common/runtime.hpp"
-
 
 namespace ndnlab::tools {
 
@@ -19,17 +19,42 @@ ConnectionOptions::uri() const
   return io::defaultClientTransportUri();
 }
 
+namespace {
+
+/// --connect: a URI io::connectToForwarder() accepts, so a typo is a usage error (exit 2)
+/// rather than a connection failure (exit 1).
+CLI::Validator
+forwarderUri()
+{
+  return CLI::Validator(
+    [](std::string& text) -> std::string {
+      if (text.empty())
+        return "must not be empty";
+      auto uri = io::parseFaceUri(text[0] == '/' ? "unix://" + text : text);
+      if (!uri)
+        return uri.error() + " (use unix:///PATH, tcp4://HOST:PORT or tcp://HOST[:PORT])";
+      if (!uri->isUnix() && !uri->isTcp())
+        return "a forwarder URI must be unix:// or tcp://, got '" + text + "'";
+      return {};
+    },
+    "URI");
+}
+
+} // namespace
+
 void
 addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
 {
   app.add_option("--socket", opts.socket,
-                 "Unix socket of the forwarder (default $NDNLAB_SOCKET, then $NDN_CLIENT_TRANSPORT, then /run/nfd/nfd.sock)");
+                 "Unix socket of the forwarder (default $NDNLAB_SOCKET, then $NDN_CLIENT_TRANSPORT, then /run/nfd/nfd.sock)")
+    ->check(check::nonEmpty());
   app.add_option("--connect", opts.connect,
-                 "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363");
+                 "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363")
+    ->check(forwarderUri());
   app.add_option("--mark-interval", opts.markIntervalMs,
                  "Congestion-mark outgoing packets when the send queue to the forwarder stays above "
                  "64 KiB this long (ms; 0 = off)")
-    ->check(CLI::Range(0.0, 10000.0))
+    ->check(check::between(0.0, 10000.0))
     ->capture_default_str();
 }
 

@@ -2,8 +2,12 @@
 
 #include <asio/post.hpp>
 
+#include <cerrno>
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 namespace ndnlab::tools {
 
@@ -13,6 +17,34 @@ addVerbosityOptions(CLI::App& app, Verbosity& v)
   app.add_flag("-v,--verbose", v.verbose, "Print debug logs on stderr");
   app.add_flag("-q,--quiet", v.quiet, "Print only errors");
 }
+
+namespace {
+
+/// When parsing stopped because a (sub)command needs a subcommand: the message naming the word
+/// given instead, if any, and the subcommands there are. CLI11 only says "A subcommand is
+/// required", also for `ndnlab ctl frobnicate`.
+std::optional<std::string>
+missingSubcommandMessage(CLI::App& app)
+{
+  CLI::App* at = &app;
+  std::string path = app.get_name();
+  while (!at->get_subcommands().empty()) {
+    at = at->get_subcommands().front();
+    path += " " + at->get_name();
+  }
+  if (at->get_require_subcommand_min() == 0)
+    return std::nullopt;
+  std::string names;
+  for (const auto* sub : at->get_subcommands(std::function<bool(CLI::App*)>{}))
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  for (const auto& word : app.remaining(true)) {
+    if (!word.empty() && word[0] != '-')
+      return path + ": unknown subcommand '" + word + "' (expected one of: " + names + ")";
+  }
+  return path + ": a subcommand is required (one of: " + names + ")";
+}
+
+} // namespace
 
 std::optional<int>
 parseCommandLine(CLI::App& app, int argc, char** argv)
@@ -28,6 +60,12 @@ parseCommandLine(CLI::App& app, int argc, char** argv)
     std::cout << app.help("", CLI::AppFormatMode::All);
     return exitcode::Ok;
   }
+  catch (const CLI::RequiredError& e) {
+    auto message = missingSubcommandMessage(app);
+    std::cerr << (message ? *message : app.get_name() + ": " + e.what()) << "\n"
+              << "Run with --help for more information.\n";
+    return exitcode::BadArgs;
+  }
   catch (const CLI::ParseError& e) {
     std::cerr << app.get_name() << ": " << e.what() << "\n"
               << "Run with --help for more information.\n";
@@ -39,6 +77,10 @@ parseCommandLine(CLI::App& app, int argc, char** argv)
 std::optional<Name>
 parseNameArgument(const std::string& text)
 {
+  if (text.empty()) {
+    printError("empty name (the root name is '/')");
+    return std::nullopt;
+  }
   auto n = Name::parse(text);
   if (!n) {
     printError("invalid name '" + text + "': " + n.error());
@@ -46,6 +88,127 @@ parseNameArgument(const std::string& text)
   }
   return n.value();
 }
+
+namespace check {
+
+namespace {
+
+std::string
+numberText(double x)
+{
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+/// `text` as a finite double, the whole string; nullopt otherwise.
+std::optional<double>
+parseNumber(const std::string& text)
+{
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+    return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  double x = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(x))
+    return std::nullopt;
+  return x;
+}
+
+/// A validator of numbers in [min, max] (`minExclusive`: (min, max]): "must be <expected>"
+/// below min or when not a finite number, "must be at most <max>" above max.
+CLI::Validator
+numberValidator(double min, bool minExclusive, double max, std::string expected, std::string description)
+{
+  return CLI::Validator(
+    [=](std::string& text) -> std::string {
+      auto x = parseNumber(text);
+      if (!x || *x < min || (minExclusive && *x == min))
+        return "must be " + expected + ", got '" + text + "'";
+      if (*x > max)
+        return "must be at most " + numberText(max) + ", got '" + text + "'";
+      return {};
+    },
+    std::move(description));
+}
+
+} // namespace
+
+CLI::Validator
+positive(double max)
+{
+  return numberValidator(0, true, max, "a positive number", "POSITIVE");
+}
+
+CLI::Validator
+nonNegative(double max)
+{
+  return numberValidator(0, false, max, "a number >= 0", "NONNEGATIVE");
+}
+
+CLI::Validator
+between(double min, double max)
+{
+  std::string range = numberText(min) + " to " + numberText(max);
+  return numberValidator(min, false, max, "a number from " + range,
+                         "[" + numberText(min) + " - " + numberText(max) + "]");
+}
+
+CLI::Validator
+integerBetween(int64_t min, int64_t max)
+{
+  std::string range = std::to_string(min) + " to " + std::to_string(max);
+  return CLI::Validator(
+    [min, max, range](std::string& text) -> std::string {
+      size_t digits = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+      bool ok = text.size() > digits &&
+                text.find_first_not_of("0123456789", digits) == std::string::npos;
+      errno = 0;
+      long long v = ok ? std::strtoll(text.c_str(), nullptr, 10) : 0;
+      if (!ok || errno == ERANGE || v < min || v > max)
+        return "must be an integer from " + range + ", got '" + text + "'";
+      text = std::to_string(v); // no leading zeros: CLI11 would read "010" as octal
+      return {};
+    },
+    "[" + std::to_string(min) + " - " + std::to_string(max) + "]");
+}
+
+CLI::Validator
+unsignedInteger(uint64_t min, uint64_t max)
+{
+  std::string expected;
+  if (max != std::numeric_limits<uint64_t>::max())
+    expected = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  else if (min == 0)
+    expected = "a non-negative integer";
+  else if (min == 1)
+    expected = "a positive integer";
+  else
+    expected = "an integer >= " + std::to_string(min);
+  std::string description;
+  if (max != std::numeric_limits<uint64_t>::max())
+    description = "[" + std::to_string(min) + " - " + std::to_string(max) + "]";
+  return CLI::Validator(
+    [min, max, expected](std::string& text) -> std::string {
+      bool ok = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+      errno = 0;
+      unsigned long long v = ok ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+      if (!ok || errno == ERANGE || v < min || v > max)
+        return "must be " + expected + ", got '" + text + "'";
+      text = std::to_string(v); // no leading zeros: CLI11 would read "010" as octal
+      return {};
+    },
+    description);
+}
+
+CLI::Validator
+nonEmpty()
+{
+  return CLI::Validator(
+    [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; }, "");
+}
+
+} // namespace check
 
 Duration
 millisArgument(double ms)

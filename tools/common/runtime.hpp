@@ -10,10 +10,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 namespace ndnlab::tools {
 
@@ -42,8 +45,59 @@ void addVerbosityOptions(CLI::App& app, Verbosity& v);
 std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv);
 
 /// A name given on the command line; prints "ERROR: invalid name ..." and returns nullopt when
-/// it is not a valid NDN URI (the caller exits with exitcode::BadArgs).
+/// it is not a valid NDN URI or is empty (an empty shell variable; the root name is "/"). The
+/// caller exits with exitcode::BadArgs.
 std::optional<Name> parseNameArgument(const std::string& text);
+
+/// Checks of option values with one readable line each. CLI11's own checks print "Value 0 not
+/// in range 0.000000 to 1797693..." (309 digits), let "nan" through, and its unsigned
+/// conversion (strtoull) turns "-1" into 2^64-1.
+namespace check {
+
+/// Largest value of a millisecond option: millisArgument() must fit it in a Duration.
+inline constexpr double MaxMillis = 1e12; // about 31 years
+
+/// A finite number in (0, max].
+CLI::Validator positive(double max = std::numeric_limits<double>::max());
+/// A finite number in [0, max].
+CLI::Validator nonNegative(double max = std::numeric_limits<double>::max());
+/// A finite number in [min, max].
+CLI::Validator between(double min, double max);
+/// A decimal integer in [min, max] (a signed option such as get --retries).
+CLI::Validator integerBetween(int64_t min, int64_t max);
+/// Decimal digits only (no sign, no 0x), value in [min, max]; leading zeros are dropped so that
+/// CLI11 does not read "010" as octal. Use through addUnsignedOption().
+CLI::Validator unsignedInteger(uint64_t min, uint64_t max);
+/// Not the empty string: a name, file or URI given as '' is a mistake, not "the default".
+CLI::Validator nonEmpty();
+
+} // namespace check
+
+namespace detail {
+template<typename T>
+struct UnsignedTarget
+{
+  using type = T;
+};
+template<typename T>
+struct UnsignedTarget<std::optional<T>>
+{
+  using type = T;
+};
+} // namespace detail
+
+/// The one way to declare an option (or positional) stored in an unsigned integer, or in a
+/// std::optional of one: check::unsignedInteger over [min, max], by default the whole type.
+template<typename T>
+CLI::Option*
+addUnsignedOption(CLI::App& app, const std::string& names, T& value, const std::string& description,
+                  uint64_t min = 0,
+                  uint64_t max = std::numeric_limits<typename detail::UnsignedTarget<T>::type>::max())
+{
+  using U = typename detail::UnsignedTarget<T>::type;
+  static_assert(std::is_unsigned_v<U>, "addUnsignedOption needs an unsigned integer");
+  return app.add_option(names, value, description)->transform(check::unsignedInteger(min, max));
+}
 
 /// A command-line value in milliseconds (fractions allowed) as a Duration, truncated.
 Duration millisArgument(double ms);

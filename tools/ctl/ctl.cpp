@@ -6,6 +6,7 @@
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/runtime.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -118,6 +119,9 @@ timeText(UnixMillis t)
   return buf;
 }
 
+/// Largest ExpirationPeriod sent, ms: the int64 nanosecond range, as core/mgmt decodes it.
+constexpr uint64_t MaxExpirationMs = uint64_t(INT64_MAX) / 1'000'000;
+
 struct CtlOptions
 {
   // face
@@ -127,14 +131,14 @@ struct CtlOptions
   uint64_t faceId = 0;
   std::string medium;        ///< "", wired, wireless
   std::string bundling;      ///< "", on, off
-  int64_t bundleInterval = -1; ///< -1 = not given
+  std::optional<uint64_t> bundleInterval;
   // route / strategy
   std::string prefix;
   uint64_t cost = 0;
   uint64_t origin = static_cast<uint64_t>(mgmt::RouteOrigin::Static);
   bool noInherit = false;
   bool capture = false;
-  uint64_t expiresMs = 0;
+  std::optional<uint64_t> expiresMs; ///< none = the route never expires
   std::string strategy;
   Verbosity verbosity;
   ConnectionOptions connection;
@@ -192,6 +196,34 @@ decodeOrReport(ByteSpan content, std::string_view what)
     return std::nullopt;
   }
   return std::move(list.value());
+}
+
+/// Runs `then` only when faces/list holds `faceId`; otherwise prints "Face not found" and ends
+/// with exitcode::Failure, as nfdc does. faces/destroy and rib/unregister answer 200 for an
+/// unknown face (idempotent, as in NFD), so their response cannot tell.
+Action
+requireFace(uint64_t faceId, Action then)
+{
+  return [=](MgmtClient& mgmt, std::function<void(int)> done) {
+    mgmt.dataset("faces", "list", [=, &mgmt](const Result<Buffer, std::string>& r) {
+      if (!r) {
+        printError(r.error());
+        done(exitcode::Failure);
+        return;
+      }
+      auto faces = decodeOrReport<mgmt::FaceStatus>(ByteSpan(*r), "faces/list");
+      if (!faces) {
+        done(exitcode::Failure);
+        return;
+      }
+      if (std::none_of(faces->begin(), faces->end(), [&](const auto& f) { return f.faceId == faceId; })) {
+        printError("Face not found: " + std::to_string(faceId));
+        done(exitcode::Failure);
+        return;
+      }
+      then(mgmt, done);
+    });
+  };
 }
 
 bool
@@ -363,19 +395,20 @@ runCtl(int argc, char** argv)
   auto* faceList = face->add_subcommand("list", "List faces (faces/list)");
   faceList->callback([&] { action = datasetAction("faces", "list", printFaces); });
   auto* faceCreate = face->add_subcommand("create", "Create a face (faces/create)");
-  faceCreate->add_option("URI", o.faceUri, "Remote FaceUri, e.g. udp4://192.0.2.1:6363")->required();
+  faceCreate->add_option("URI", o.faceUri, "Remote FaceUri, e.g. udp4://192.0.2.1:6363")
+    ->required()
+    ->check(check::nonEmpty());
   faceCreate->add_option("--persistency", o.persistency, "persistent or permanent")
     ->check(CLI::IsMember({"persistent", "permanent"}))
     ->capture_default_str();
-  faceCreate->add_option("--mtu", o.mtu, "MTU override (bytes)");
+  addUnsignedOption(*faceCreate, "--mtu", o.mtu, "MTU override (bytes; 0 = none)");
   // BLEnD settings (ndnlab extension; docs/mechanisms/bundling.md)
   auto addBundlingOptions = [&](CLI::App* cmd) {
     cmd->add_option("--medium", o.medium, "Physical medium: wired or wireless (wireless faces may bundle)")
       ->check(CLI::IsMember({"wired", "wireless"}));
     cmd->add_option("--bundling", o.bundling, "BLEnD Interest bundling on this face: on or off")
       ->check(CLI::IsMember({"on", "off"}));
-    cmd->add_option("--bundle-interval", o.bundleInterval, "Bundle interval BI (0..256)")
-      ->check(CLI::Range(0, 256));
+    addUnsignedOption(*cmd, "--bundle-interval", o.bundleInterval, "Bundle interval BI (0..256)", 0, 256);
   };
   auto setBundlingParameters = [&](ControlParameters& cp) {
     if (!o.medium.empty())
@@ -384,8 +417,8 @@ runCtl(int argc, char** argv)
       cp.flags = cp.flags.value_or(0) | (o.bundling == "on" ? mgmt::FaceFlagBundling : 0);
       cp.mask = cp.mask.value_or(0) | mgmt::FaceFlagBundling;
     }
-    if (o.bundleInterval >= 0)
-      cp.bundleInterval = static_cast<uint64_t>(o.bundleInterval);
+    if (o.bundleInterval)
+      cp.bundleInterval = *o.bundleInterval;
   };
   addBundlingOptions(faceCreate);
   faceCreate->callback([&] {
@@ -398,7 +431,7 @@ runCtl(int argc, char** argv)
     action = commandAction("faces", "create", cp, "face-created");
   });
   auto* faceUpdate = face->add_subcommand("update", "Change a face's BLEnD settings (faces/update)");
-  faceUpdate->add_option("FACEID", o.faceId, "FaceId")->required();
+  addUnsignedOption(*faceUpdate, "FACEID", o.faceId, "FaceId", 1)->required();
   addBundlingOptions(faceUpdate);
   faceUpdate->callback([&] {
     ControlParameters cp;
@@ -407,11 +440,11 @@ runCtl(int argc, char** argv)
     action = commandAction("faces", "update", cp, "face-updated");
   });
   auto* faceDestroy = face->add_subcommand("destroy", "Destroy a face (faces/destroy)");
-  faceDestroy->add_option("FACEID", o.faceId, "FaceId")->required();
+  addUnsignedOption(*faceDestroy, "FACEID", o.faceId, "FaceId", 1)->required();
   faceDestroy->callback([&] {
     ControlParameters cp;
     cp.faceId = o.faceId;
-    action = commandAction("faces", "destroy", cp, "face-destroyed");
+    action = requireFace(o.faceId, commandAction("faces", "destroy", cp, "face-destroyed"));
   });
 
   // route
@@ -421,12 +454,13 @@ runCtl(int argc, char** argv)
   routeList->callback([&] { action = datasetAction("rib", "list", printRoutes); });
   auto* routeAdd = route->add_subcommand("add", "Add a route (rib/register)");
   routeAdd->add_option("PREFIX", o.prefix, "Name prefix")->required();
-  routeAdd->add_option("FACEID", o.faceId, "Next hop FaceId")->required();
-  routeAdd->add_option("COST", o.cost, "Route cost")->capture_default_str();
-  routeAdd->add_option("--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
+  addUnsignedOption(*routeAdd, "FACEID", o.faceId, "Next hop FaceId", 1)->required();
+  addUnsignedOption(*routeAdd, "COST", o.cost, "Route cost")->capture_default_str();
+  addUnsignedOption(*routeAdd, "--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
   routeAdd->add_flag("--no-inherit", o.noInherit, "Clear the ChildInherit flag");
   routeAdd->add_flag("--capture", o.capture, "Set the Capture flag");
-  routeAdd->add_option("--expires", o.expiresMs, "Expiration period (ms; 0 = never)");
+  // ExpirationPeriod 0 would remove the route at once (NFD): absent = never expires.
+  addUnsignedOption(*routeAdd, "--expires", o.expiresMs, "Expiration period (ms; default: never expires)", 1);
   routeAdd->callback([&] {
     ControlParameters cp;
     cp.name = needName(o.prefix);
@@ -434,20 +468,20 @@ runCtl(int argc, char** argv)
     cp.cost = o.cost;
     cp.origin = o.origin;
     cp.flags = (o.noInherit ? 0 : mgmt::RouteFlagChildInherit) | (o.capture ? mgmt::RouteFlagCapture : 0);
-    if (o.expiresMs)
-      cp.expirationPeriod = std::chrono::milliseconds(o.expiresMs);
+    if (o.expiresMs) // clamped like a decoded ExpirationPeriod, so the int64 count cannot wrap
+      cp.expirationPeriod = std::chrono::milliseconds(std::min<uint64_t>(*o.expiresMs, MaxExpirationMs));
     action = commandAction("rib", "register", cp, "route-add-accepted");
   });
   auto* routeRemove = route->add_subcommand("remove", "Remove a route (rib/unregister)");
   routeRemove->add_option("PREFIX", o.prefix, "Name prefix")->required();
-  routeRemove->add_option("FACEID", o.faceId, "Next hop FaceId")->required();
-  routeRemove->add_option("--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
+  addUnsignedOption(*routeRemove, "FACEID", o.faceId, "Next hop FaceId", 1)->required();
+  addUnsignedOption(*routeRemove, "--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
   routeRemove->callback([&] {
     ControlParameters cp;
     cp.name = needName(o.prefix);
     cp.faceId = o.faceId;
     cp.origin = o.origin;
-    action = commandAction("rib", "unregister", cp, "route-removed");
+    action = requireFace(o.faceId, commandAction("rib", "unregister", cp, "route-removed"));
   });
 
   // fib
@@ -467,7 +501,8 @@ runCtl(int argc, char** argv)
   strategySet->add_option("PREFIX", o.prefix, "Name prefix")->required();
   strategySet->add_option("STRATEGY", o.strategy,
                           "Strategy name, e.g. /localhost/nfd/strategy/best-route or just best-route")
-    ->required();
+    ->required()
+    ->check(check::nonEmpty());
   strategySet->callback([&] {
     ControlParameters cp;
     cp.name = needName(o.prefix);

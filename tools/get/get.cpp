@@ -64,29 +64,34 @@ runGet(int argc, char** argv)
                "0 success, 1 failure, 2 bad arguments, 3 application-level Nack, 4 output file error.",
                "ndnlab get"};
   app.add_option("NAME", o.name, "Name of the object (versioned, or a prefix to discover)")->required();
-  app.add_option("-o,--output", o.output, "Write the bytes to FILE instead of stdout");
+  app.add_option("-o,--output", o.output, "Write the bytes to FILE instead of stdout ('-': stdout)")
+    ->check(check::nonEmpty());
   app.add_option("--cc,--pipeline,--pipeline-type", f.pipeline, "Congestion control / pipeline type")
     ->check(CLI::IsMember(cc::windowAlgorithms()))
     ->capture_default_str();
   app.add_option("-s,--pipeline-size", f.window.fixedSize, "Window of the fixed pipeline (Interests)")
-    ->check(CLI::Range(1.0, 65536.0))
+    ->check(check::between(1.0, 65536.0))
     ->capture_default_str();
   app.add_option("--init-cwnd", f.window.initCwnd, "Initial congestion window (segments), aimd/cubic")
-    ->check(CLI::Range(1.0, 1e9))
+    ->check(check::between(1.0, 1e9))
     ->capture_default_str();
   app.add_option("--init-ssthresh", o.initSsthresh, "Initial slow-start threshold (segments; default infinite)");
   app.add_option("--rto-k", f.rtt.k, "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)")
-    ->check(CLI::NonNegativeNumber)
+    ->check(check::nonNegative())
     ->capture_default_str();
   app.add_option("--rto-alpha", f.rtt.alpha, "SRTT gain")->capture_default_str();
   app.add_option("--rto-beta", f.rtt.beta, "RTTVAR gain")->capture_default_str();
-  app.add_option("--min-rto", o.minRtoMs, "Minimum RTO (ms)")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--max-rto", o.maxRtoMs, "Maximum RTO (ms)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--min-rto", o.minRtoMs, "Minimum RTO (ms)")
+    ->check(check::positive(check::MaxMillis))
+    ->capture_default_str();
+  app.add_option("--max-rto", o.maxRtoMs, "Maximum RTO (ms)")
+    ->check(check::positive(check::MaxMillis))
+    ->capture_default_str();
   app.add_option("-l,--lifetime", o.lifetimeMs, "Interest lifetime (ms)")
-    ->check(CLI::PositiveNumber)
+    ->check(check::positive(check::MaxMillis))
     ->capture_default_str();
   app.add_option("-r,--retries", f.retries, "Retries per segment on timeout or Nack (-1 = unlimited)")
-    ->check(CLI::Range(-1, 1024))
+    ->transform(check::integerBetween(-1, 1024))
     ->capture_default_str();
   app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");
   app.add_flag("--disable-cwa", f.control.disableCwa, "Disable Conservative Window Adaptation");
@@ -98,7 +103,7 @@ runGet(int argc, char** argv)
     ->capture_default_str();
   app.add_option("--cwa-rtt-suppress", f.control.cwaRttSuppress,
                  "high-data gate: recovery point = next segment + this x outstanding Interests")
-    ->check(CLI::NonNegativeNumber)
+    ->check(check::nonNegative())
     ->capture_default_str();
   app.add_flag("--hystart,!--no-hystart", f.control.hystart,
                "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow "
@@ -108,7 +113,7 @@ runGet(int argc, char** argv)
   app.add_flag("--reset-cwnd-to-init", f.window.aimd.resetToInit, "AIMD: reset the window to --init-cwnd on loss");
   app.add_option("--aimd-min-ssthresh", f.window.aimd.minSsthresh,
                  "AIMD: the window never falls below this on a decrease (ndnSIM's ConsumerPcon: 1)")
-    ->check(CLI::Range(1.0, 1e9))
+    ->check(check::between(1.0, 1e9))
     ->capture_default_str();
   app.add_flag("--aimd-floor-increase,!--aimd-exact-increase", f.window.aimd.floorIncrease,
                "AIMD congestion avoidance adds 1/floor(cwnd) per Data (ndncatchunks; default) or "
@@ -127,20 +132,20 @@ runGet(int argc, char** argv)
   app.add_flag("--rtt-full-gains", f.rttFullGains,
                "Every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM's RttMeanDeviation); default: "
                "gains divided by the samples expected per RTT, as ndncatchunks");
-  app.add_option("--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
+  addUnsignedOption(app, "--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
     ->capture_default_str();
   app.add_flag("--pacing", f.pacing, "Pace Interests at --pacing-gain x cwnd / SRTT instead of window bursts");
   app.add_option("--pacing-gain", f.pacingGain, "Paced rate = gain x cwnd / SRTT")
-    ->check(CLI::PositiveNumber)
+    ->check(check::positive())
     ->capture_default_str();
-  app.add_option("--reorder-buffer", f.maxReorderSegments, "Segments held for in-order output")
-    ->check(CLI::PositiveNumber)
+  addUnsignedOption(app, "--reorder-buffer", f.maxReorderSegments, "Segments held for in-order output", 1)
     ->capture_default_str();
   app.add_flag("-D,--no-version-discovery", o.noDiscovery, "Fetch segments of NAME as given");
   app.add_flag("-f,--fresh", f.mustBeFresh, "Set MustBeFresh on segment Interests");
   app.add_flag("--json", o.json, "Print the summary as one JSON object (the last line on stderr)");
   app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
-  app.add_option("--trace", o.traceFile, "Write the fetcher's trace events (fetch_data, fetch_rtt, fetch_cwnd, ...) as JSON lines to FILE");
+  app.add_option("--trace", o.traceFile, "Write the fetcher's trace events (fetch_data, fetch_rtt, fetch_cwnd, ...) as JSON lines to FILE")
+    ->check(check::nonEmpty());
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
   if (auto rc = parseCommandLine(app, argc, argv))

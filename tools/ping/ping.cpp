@@ -17,8 +17,6 @@ runPing(int argc, char** argv)
   app::PingClientOptions po;
   double intervalMs = 1000;
   double timeoutMs = 4000;
-  uint64_t start = 0;
-  bool hasStart = false;
   Verbosity verbosity;
   ConnectionOptions connection;
 
@@ -26,12 +24,17 @@ runPing(int argc, char** argv)
                "timeouts with RTT statistics (like ndnping). Exit code 0 if any reply came back.",
                "ndnlab ping"};
   app.add_option("PREFIX", prefixText, "Prefix to ping")->required();
-  app.add_option("-c,--count", po.count, "Number of pings (0 = until interrupted)")->capture_default_str();
-  app.add_option("-i,--interval", intervalMs, "Time between pings (ms)")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("-t,--timeout", timeoutMs, "Ping timeout = Interest lifetime (ms)")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("-n,--start", start, "First sequence number (default random)")->each([&](const std::string&) { hasStart = true; });
+  addUnsignedOption(app, "-c,--count", po.count, "Number of pings (0 = until interrupted)")->capture_default_str();
+  app.add_option("-i,--interval", intervalMs, "Time between pings (ms)")
+    ->check(check::positive(check::MaxMillis))
+    ->capture_default_str();
+  app.add_option("-t,--timeout", timeoutMs, "Ping timeout = Interest lifetime (ms)")
+    ->check(check::positive(check::MaxMillis))
+    ->capture_default_str();
+  addUnsignedOption(app, "-n,--start", po.startSeq, "First sequence number (default random)");
   app.add_flag("-a,--allow-stale", po.allowStale, "Do not set MustBeFresh");
-  app.add_option("-p,--identifier", po.clientId, "Client identifier component after 'ping'");
+  app.add_option("-p,--identifier", po.clientId, "Client identifier component after 'ping'")
+    ->check(check::nonEmpty());
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);
   if (auto rc = parseCommandLine(app, argc, argv))
@@ -42,8 +45,6 @@ runPing(int argc, char** argv)
     return exitcode::BadArgs;
   po.interval = millisArgument(intervalMs);
   po.timeout = millisArgument(timeoutMs);
-  if (hasStart)
-    po.startSeq = start;
 
   ToolRuntime rt(verbosity.logLevel());
   auto conn = ForwarderConnection::open(rt.env, connection);
@@ -102,9 +103,12 @@ runPingServer(int argc, char** argv)
   CLI::App app{"Answer Interests under <PREFIX>/ping with Data of the same name (like ndnpingserver).",
                "ndnlab pingserver"};
   app.add_option("PREFIX", prefixText, "Prefix to serve (registers <PREFIX>/ping)")->required();
-  app.add_option("-s,--size", so.payloadSize, "Payload bytes of each reply")->check(CLI::Range(0, 8800))->capture_default_str();
-  app.add_option("-x,--freshness", freshnessMs, "FreshnessPeriod of replies (ms)")->check(CLI::NonNegativeNumber)->capture_default_str();
-  app.add_option("-p,--max-pings", so.maxPings, "Exit after answering this many (0 = never)")->capture_default_str();
+  addUnsignedOption(app, "-s,--size", so.payloadSize, "Payload bytes of each reply", 0, 8800)->capture_default_str();
+  app.add_option("-x,--freshness", freshnessMs, "FreshnessPeriod of replies (ms)")
+    ->check(check::nonNegative(check::MaxMillis))
+    ->capture_default_str();
+  addUnsignedOption(app, "-p,--max-pings", so.maxPings, "Exit after answering this many (0 = never)")
+    ->capture_default_str();
   app.add_option("--signing", signing, "Signature of replies")->check(CLI::IsMember({"digest", "null"}))->capture_default_str();
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);

@@ -75,19 +75,19 @@ runServe(int argc, char** argv)
                "(like ndnserve/ndnputchunks).",
                "ndnlab serve"};
   app.add_option("NAME", o.name, "Prefix to publish under (a trailing version is kept)")->required();
-  app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'");
-  app.add_option("-s,--size", o.server.segmentSize, "Maximum content bytes per segment")
-    ->check(CLI::Range(1, 8800))
+  app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'")->check(check::nonEmpty());
+  addUnsignedOption(app, "-s,--size", o.server.segmentSize, "Maximum content bytes per segment", 1, 8800)
     ->capture_default_str();
   app.add_option("-f,--freshness", o.freshnessMs, "FreshnessPeriod of the segments (ms)")
-    ->check(CLI::NonNegativeNumber)
+    ->check(check::nonNegative(check::MaxMillis))
     ->capture_default_str();
   app.add_option("--signing", o.signing, "Signature of every Data")
     ->check(CLI::IsMember({"digest", "hmac", "ecdsa", "null"}))
     ->capture_default_str();
   app.add_option("--hmac-key", o.hmacKeyHex, "HMAC key in hex (--signing hmac)");
-  app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)");
-  app.add_option("--version", o.version, "Version number to publish (default: Unix time in ms)");
+  app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
+    ->check(check::nonEmpty());
+  addUnsignedOption(app, "--version", o.version, "Version number to publish (default: Unix time in ms)");
   app.add_flag("-p,--print-version", o.printVersion, "Print the version component on stdout");
   app.add_flag("--no-register", o.noRegister, "Do not register the prefix (a route exists already)");
   addVerbosityOptions(app, o.verbosity);

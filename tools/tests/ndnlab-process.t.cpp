@@ -1,0 +1,314 @@
+// The ndnlab executable: exit codes and messages of bad command lines (no forwarder needed),
+// and ctl against a real ndnlabd (faces that do not exist, route expiry).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::string
+slurp(const fs::path& p)
+{
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+bool
+waitFor(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 5000ms)
+{
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
+}
+
+/// Forks `exe args...` with stdout and stderr to files; NDNLAB_SOCKET is `socket` (a path
+/// nobody listens on unless a test starts ndnlabd there), so no test reaches a real forwarder.
+pid_t
+spawn(const std::string& exe, const std::vector<std::string>& args, const fs::path& out,
+      const fs::path& err, const fs::path& socket)
+{
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    FILE* o = std::fopen(out.c_str(), "w");
+    FILE* e = std::fopen(err.c_str(), "w");
+    ::dup2(fileno(o), 1);
+    ::dup2(fileno(e), 2);
+    ::setenv("NDNLAB_SOCKET", socket.c_str(), 1);
+    ::unsetenv("NDN_CLIENT_TRANSPORT");
+    std::vector<char*> argv;
+    std::string exeCopy = exe;
+    argv.push_back(exeCopy.data());
+    for (auto& a : args)
+      argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+/// Exit code, or 128 + signal, or -1 after killing a process still running at `timeout`.
+int
+waitExit(pid_t pid, std::chrono::milliseconds timeout = 10000ms)
+{
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::this_thread::sleep_for(10ms);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return -1;
+}
+
+struct Outcome
+{
+  int rc = 0;
+  std::string out;
+  std::string err;
+};
+
+std::ostream&
+operator<<(std::ostream& os, const Outcome& r)
+{
+  return os << "rc=" << r.rc << "\nstdout: " << r.out << "\nstderr: " << r.err;
+}
+
+class NdnlabProcess : public ::testing::Test
+{
+protected:
+  NdnlabProcess()
+  {
+    dir = fs::temp_directory_path() / ("ndnlab-proc-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    socket = dir / "nfd.sock";
+  }
+
+  ~NdnlabProcess() override
+  {
+    if (daemonPid > 0) {
+      ::kill(daemonPid, SIGTERM);
+      waitExit(daemonPid);
+    }
+    fs::remove_all(dir);
+  }
+
+  /// Runs `ndnlab args...` to completion (killed after `timeout`).
+  Outcome ndnlab(const std::vector<std::string>& args, std::chrono::milliseconds timeout = 10000ms)
+  {
+    ++runs;
+    fs::path out = dir / ("out" + std::to_string(runs));
+    fs::path err = dir / ("err" + std::to_string(runs));
+    Outcome r;
+    r.rc = waitExit(spawn(NDNLAB_PATH, args, out, err, socket), timeout);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  /// Starts ndnlabd on `socket` (Unix socket only).
+  void startDaemon()
+  {
+    std::ofstream(dir / "ndnlabd.toml")
+      << "[face_system.unix]\npath = \"" << socket.string() << "\"\n"
+      << "[face_system.tcp]\nport = 0\n[face_system.udp]\nport = 0\n";
+    daemonPid = spawn(NDNLABD_PATH, {"--config", (dir / "ndnlabd.toml").string()}, dir / "daemon.out",
+                      dir / "daemon.err", socket);
+    ASSERT_TRUE(waitFor([&] { return fs::exists(socket); })) << slurp(dir / "daemon.err");
+  }
+
+  fs::path dir;
+  fs::path socket;
+  pid_t daemonPid = -1;
+  int runs = 0;
+};
+
+#define EXPECT_USAGE_ERROR(run, text)                                                              \
+  do {                                                                                             \
+    Outcome r_ = (run);                                                                                \
+    EXPECT_EQ(r_.rc, 2) << r_;                                                                     \
+    EXPECT_NE(r_.err.find(text), std::string::npos) << r_;                                         \
+    EXPECT_EQ(r_.out.find("18446744073709551"), std::string::npos) << r_;                          \
+  } while (false)
+
+TEST_F(NdnlabProcess, NegativeUnsignedOptionsAreUsageErrors)
+{
+  // Every unsigned option of every tool: CLI11 alone reads "-1" as 2^64-1.
+  const std::vector<std::vector<std::string>> commands = {
+    {"ctl", "face", "destroy", "-1"},
+    {"ctl", "face", "update", "-1", "--bundling", "on"},
+    {"ctl", "face", "create", "udp4://127.0.0.1:6363", "--mtu", "-1"},
+    {"ctl", "face", "create", "udp4://127.0.0.1:6363", "--bundle-interval", "-1"},
+    {"ctl", "route", "add", "/x", "-1"},
+    {"ctl", "route", "add", "/x", "1", "-5"},
+    {"ctl", "route", "add", "/x", "1", "--origin", "-1"},
+    {"ctl", "route", "add", "/x", "1", "--expires", "-1"},
+    {"ctl", "route", "remove", "/x", "-1"},
+    {"ctl", "route", "remove", "/x", "1", "--origin", "-1"},
+    {"ping", "/x", "-c", "-1"},
+    {"ping", "/x", "-n", "-1"},
+    {"pingserver", "/x", "-p", "-1"},
+    {"pingserver", "/x", "-s", "-1"},
+    {"serve", "/x", "--version", "-1"},
+    {"serve", "/x", "-s", "-1"},
+    {"get", "/x", "--max-in-flight", "-1"},
+    {"get", "/x", "--reorder-buffer", "-1"},
+  };
+  for (const auto& args : commands) {
+    SCOPED_TRACE(args[0] + " ... " + args[args.size() - 2] + " " + args.back());
+    EXPECT_USAGE_ERROR(ndnlab(args, 5000ms), "got '-");
+  }
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "destroy", "-1"}),
+                     "FACEID: must be a positive integer, got '-1'");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "-1"}),
+                     "--count: must be a non-negative integer, got '-1'");
+  // past the type, hexadecimal, and 0 where it means nothing
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "18446744073709551616"}), "--count: must be");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "0x10"}), "--count: must be");
+  EXPECT_USAGE_ERROR(ndnlab({"serve", "/x", "-s", "8801"}), "--size: must be an integer from 1 to 8800");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "update", "1", "--bundle-interval", "257"}),
+                     "--bundle-interval: must be an integer from 0 to 256");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "route", "add", "/x", "1", "--expires", "0"}),
+                     "--expires: must be a positive integer, got '0'");
+}
+
+TEST_F(NdnlabProcess, NumericOptionsSayWhatIsExpected)
+{
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-i", "0"}), "--interval: must be a positive number, got '0'");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-i", "nan"}), "--interval: must be a positive number");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-t", "1e300"}), "--timeout: must be at most 1e+12, got '1e300'");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "-l", "-5"}), "--lifetime: must be a positive number");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--min-rto", "-1"}), "--min-rto: must be a positive number");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "-r", "-2"}), "--retries: must be an integer from -1 to 1024");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "-s", "0"}), "--pipeline-size: must be a number from 1 to 65536");
+  EXPECT_USAGE_ERROR(ndnlab({"serve", "/x", "-f", "-1"}), "--freshness: must be a number >= 0");
+  EXPECT_USAGE_ERROR(ndnlab({"pingserver", "/x", "-x", "-1"}), "--freshness: must be a number >= 0");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "--mark-interval", "-1"}),
+                     "--mark-interval: must be a number from 0 to 10000");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+         {"ping", "/x", "-i", "0"}, {"get", "/x", "-l", "-5"}, {"serve", "/x", "-f", "-1"}}) {
+    Outcome r = ndnlab(args);
+    EXPECT_EQ(r.err.find("not in range"), std::string::npos) << r;
+    EXPECT_EQ(r.err.find("179769"), std::string::npos) << r;
+  }
+}
+
+TEST_F(NdnlabProcess, EmptyNamesAndPathsAreUsageErrors)
+{
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "-o", ""}), "--output: must not be empty");
+  EXPECT_USAGE_ERROR(ndnlab({"get", ""}), "empty name");
+  EXPECT_USAGE_ERROR(ndnlab({"serve", ""}), "empty name");
+  EXPECT_USAGE_ERROR(ndnlab({"serve", "/x", ""}), "FILE: must not be empty");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", ""}), "empty name");
+  EXPECT_USAGE_ERROR(ndnlab({"pingserver", ""}), "empty name");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "route", "add", "", "1"}), "empty name");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "strategy", "set", "/x", ""}), "STRATEGY: must not be empty");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--socket", ""}), "--socket: must not be empty");
+}
+
+TEST_F(NdnlabProcess, MalformedConnectIsAUsageError)
+{
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "--connect", "foo://127.0.0.1:6363"}),
+                     "--connect: unsupported face URI scheme 'foo'");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--connect", "tcp4://127.0.0.1:99999"}),
+                     "--connect: bad port");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "status", "--connect", "udp4://127.0.0.1:6363"}),
+                     "--connect: a forwarder URI must be unix:// or tcp://");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "status", "--connect", "127.0.0.1"}), "--connect: missing '://'");
+  // a well-formed URI nobody listens on is a failure (1), not a usage error
+  Outcome r = ndnlab({"ctl", "status", "--connect", "unix://" + (dir / "nobody.sock").string()});
+  EXPECT_EQ(r.rc, 1) << r;
+}
+
+TEST_F(NdnlabProcess, UnknownSubcommandIsNamed)
+{
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "frobnicate"}), "ndnlab ctl: unknown subcommand 'frobnicate'");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "frob"}), "ndnlab ctl face: unknown subcommand 'frob'");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face"}), "ndnlab ctl face: a subcommand is required");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl"}), "ndnlab ctl: a subcommand is required (one of: face, route,");
+  // a required positional still says which
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "destroy"}), "FACEID is required");
+}
+
+TEST_F(NdnlabProcess, FrontDoor)
+{
+  Outcome version = ndnlab({"--version"});
+  EXPECT_EQ(version.rc, 0) << version;
+  EXPECT_EQ(version.out.rfind("ndnlab ", 0), 0u) << version;
+  EXPECT_USAGE_ERROR(ndnlab({"--version", "extra"}), "--version takes no arguments, got 'extra'");
+  EXPECT_USAGE_ERROR(ndnlab({"version", "extra"}), "takes no arguments");
+  EXPECT_USAGE_ERROR(ndnlab({"help", "get", "extra"}), "extra argument 'extra'");
+
+  Outcome help = ndnlab({"help", "get"});
+  EXPECT_EQ(help.rc, 0) << help;
+  EXPECT_NE(help.out.find("--pipeline-size"), std::string::npos) << help;
+  EXPECT_USAGE_ERROR(ndnlab({"help", "no-such-command"}), "no 'ndnlab-no-such-command' was found");
+
+  // help of an external command runs `ndnlab-<command> --help`, found on PATH
+  fs::path bin = dir / "bin";
+  fs::create_directories(bin);
+  std::ofstream(bin / "ndnlab-fake") << "#!/bin/sh\necho \"fake got: $*\"\n";
+  fs::permissions(bin / "ndnlab-fake", fs::perms::owner_all);
+  std::string oldPath = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", (bin.string() + ":" + oldPath).c_str(), 1);
+  Outcome ext = ndnlab({"help", "fake"});
+  ::setenv("PATH", oldPath.c_str(), 1);
+  EXPECT_EQ(ext.rc, 0) << ext;
+  EXPECT_EQ(ext.out, "fake got: --help\n") << ext;
+}
+
+TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
+{
+  startDaemon();
+  Outcome r = ndnlab({"ctl", "face", "destroy", "99999"});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_NE(r.err.find("Face not found: 99999"), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("face-destroyed"), std::string::npos) << r;
+  r = ndnlab({"ctl", "route", "remove", "/x", "99999"});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_NE(r.err.find("Face not found: 99999"), std::string::npos) << r;
+
+  // a face that exists: a pingserver's; routes with an expiry show up, destroy works
+  pid_t server = spawn(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
+  std::string faceId;
+  ASSERT_TRUE(waitFor([&] {
+    Outcome routes = ndnlab({"ctl", "route", "list"});
+    std::smatch m;
+    if (!std::regex_search(routes.out, m, std::regex("prefix=/t/ping nexthop=(\\d+)")))
+      return false;
+    faceId = m[1];
+    return true;
+  })) << slurp(dir / "ps.err");
+  r = ndnlab({"ctl", "route", "add", "/e", faceId, "7", "--expires", "60000"});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_NE(r.out.find("cost=7"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("expires=60s"), std::string::npos) << r;
+  r = ndnlab({"ctl", "route", "list"});
+  EXPECT_NE(r.out.find("prefix=/e nexthop=" + faceId), std::string::npos) << r;
+  r = ndnlab({"ctl", "face", "destroy", faceId});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_NE(r.out.find("face-destroyed id=" + faceId), std::string::npos) << r;
+  EXPECT_EQ(waitExit(server), 1) << slurp(dir / "ps.err"); // its forwarder connection closed
+}
+
+} // namespace
