@@ -6,8 +6,21 @@
 #include <ns3/string.h>
 #include <ns3/version-defines.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <limits>
+#include <set>
 #include <sstream>
 
 namespace ndnlab::runner {
@@ -27,7 +40,9 @@ void RunContext::setDefault(const std::string& attribute, const std::string& val
 {
   if (m_ns3Defaults.count(attribute))
     return;
-  ns3::Config::SetDefault(attribute, ns3::StringValue(value));
+  // Config::SetDefault would abort the process; the scenario should have rejected the parameter
+  if (!ns3::Config::SetDefaultFailSafe(attribute, ns3::StringValue(value)))
+    throw std::logic_error("ns-3 rejected the scenario's default " + attribute + "=" + value);
 }
 
 void RunContext::runSimulation(ns3::Time stop)
@@ -72,10 +87,12 @@ void printUsage(std::ostream& os)
         "       ndnlab-sim --describe [scenario] scenarios and parameters as JSON\n"
         "       ndnlab-sim --attributes ns3::Type  attributes of an ns-3 type and its parents\n"
         "\n"
-        "  --seed N     ns-3 RngSeedManager seed (default 1)\n"
-        "  --run N      ns-3 RngSeedManager run number (default 1): independent replications\n"
+        "  --seed N     ns-3 RngSeedManager seed, 1..4294944442 (default 1)\n"
+        "  --run N      ns-3 RngSeedManager run number, 0..2^64-1 (default 1): independent replications\n"
         "  --out DIR    write DIR/result.json and the scenario's trace files (DIR is created)\n"
         "  --ns3::Type::Attribute=value   ns-3 default override; wins over the scenario's own\n"
+        "  Each option and parameter may be given once. Exit status: 0 done, 1 the scenario\n"
+        "  failed, 2 bad command line or parameter value (nothing is simulated).\n"
         "\n"
         "result.json: {scenario, parameters, seed, run, metrics, traces, wall_time_s,\n"
         "              event_count, simulated_s, ns3_version, ns3_defaults}\n";
@@ -103,6 +120,11 @@ void printScenarioHelp(std::ostream& os, const Scenario& s)
       for (const auto& c : p.choices)
         os << " " << c;
     }
+    if (p.range.bounded()) {
+      os << "; allowed " << toString(p.range);
+      if (!p.unit.empty())
+        os << " " << p.unit;
+    }
     os << "]\n";
   }
   os << "\nCommon options: --seed N --run N --out DIR --ns3::Type::Attribute=value\n";
@@ -116,6 +138,16 @@ nlohmann::json describe(const Scenario& s)
                         {"doc", p.doc}, {"choices", p.choices}};
     // the default as a typed value
     j["default"] = Params({p}, {}).toJson()[p.name];
+    if (p.range.bounded()) {
+      // an unbounded end is null: JSON has no infinity
+      auto bound = [&p](double v) {
+        if (!std::isfinite(v))
+          return nlohmann::json();
+        return p.type == ParamType::Int ? nlohmann::json(static_cast<int64_t>(v)) : nlohmann::json(v);
+      };
+      j["range"] = {{"min", bound(p.range.min)}, {"max", bound(p.range.max)},
+                    {"min_exclusive", p.range.minOpen}, {"max_exclusive", p.range.maxOpen}};
+    }
     params.push_back(std::move(j));
   }
   return {{"name", s.name}, {"description", s.description}, {"parameters", params}};
@@ -147,18 +179,95 @@ bool takeOption(const std::vector<std::string>& args, size_t& i, const std::stri
   return false;
 }
 
-uint64_t parseCount(const std::string& opt, const std::string& v)
+/// Largest seed ns-3 accepts: every one of MRG32k3a's six state words starts at the seed and
+/// must stay below the second modulus m2 = 4294944443 (ns-3 RngStream aborts otherwise).
+constexpr uint64_t MaxSeed = 4294944442;
+
+/// `v` as a decimal integer in [min, max] (digits only, no sign or spaces); throws UsageError.
+uint64_t parseCount(const std::string& opt, const std::string& v, uint64_t min, uint64_t max)
 {
-  try {
-    checkValue(opt, ParamType::Int, v);
+  auto isDigit = [](unsigned char c) { return std::isdigit(c) != 0; };
+  bool digits = !v.empty() && std::all_of(v.begin(), v.end(), isDigit);
+  errno = 0;
+  unsigned long long n = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+  if (!digits || errno == ERANGE || n < min || n > max)
+    throw UsageError("--" + opt + " " + v + ": not an integer in [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "]");
+  return n;
+}
+
+/// Runs `probe` in a child process and reports whether it returned true there. A probe that
+/// aborts (ns-3's NS_ABORT on a malformed attribute value) only ends the child.
+bool probeInChild(const std::function<bool()>& probe)
+{
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0)
+    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    int devNull = ::open("/dev/null", O_WRONLY);
+    if (devNull >= 0) {
+      ::dup2(devNull, STDOUT_FILENO);
+      ::dup2(devNull, STDERR_FILENO);
+    }
+    ::_exit(probe() ? 0 : 1);
   }
-  catch (const UsageError&) {
-    throw UsageError("--" + opt + " " + v + ": not a non-negative integer");
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR)
+      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
   }
-  long long n = std::stoll(v);
-  if (n < 0)
-    throw UsageError("--" + opt + " " + v + ": not a non-negative integer");
-  return static_cast<uint64_t>(n);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/// Throws UsageError unless `value` is a valid value of `path` = "ns3::Type::Attribute", an
+/// attribute declared by that type itself (what Config::SetDefault accepts), checked by the
+/// attribute's own checker. ns-3 aborts on some malformed values (UintegerValue "abc", TimeValue
+/// "2 parsecs"), so the value is first parsed in a child process. Types outside namespace ns3
+/// ("ndnlab::ConsumerApp") are named with the same "ns3::" prefix. Returns the path as
+/// Config::SetDefault takes it.
+std::string checkNs3Default(const std::string& path, const std::string& value)
+{
+  const std::string arg = "--" + path + "=" + value;
+  auto sep = path.rfind("::");
+  if (sep == std::string::npos || sep + 2 == path.size())
+    throw UsageError(arg + ": expected --ns3::Type::Attribute=value");
+  std::string type = path.substr(0, sep);
+  const std::string name = path.substr(sep + 2);
+  ns3::TypeId tid;
+  if (!ns3::TypeId::LookupByNameFailSafe(type, &tid)) {
+    if (type.rfind("ns3::", 0) != 0 || !ns3::TypeId::LookupByNameFailSafe(type.substr(5), &tid))
+      throw UsageError(arg + ": unknown ns-3 type '" + type + "' (is its module linked?)");
+    type = type.substr(5);
+  }
+  for (uint32_t i = 0; i < tid.GetAttributeN(); ++i) {
+    const auto info = tid.GetAttribute(i);
+    if (info.name != name)
+      continue;
+    auto parses = [&] {
+      auto v = info.checker->Create();
+      return v->DeserializeFromString(value, info.checker) && info.checker->Check(*v);
+    };
+    if (!probeInChild(parses)) {
+      std::string what = info.checker->GetValueTypeName();
+      if (info.checker->HasUnderlyingTypeInformation())
+        what += " " + info.checker->GetUnderlyingTypeInformation();
+      throw UsageError(arg + ": not a valid value of " + path + " (" + what + ")");
+    }
+    return type + "::" + name;
+  }
+  throw UsageError(arg + ": " + type + " declares no attribute '" + name +
+                   "' (ndnlab-sim --attributes " + type + " lists them with the declaring type)");
+}
+
+/// `what` with line breaks replaced, so every error is one line.
+std::string oneLine(std::string what)
+{
+  for (char& c : what) {
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  }
+  return what;
 }
 
 int runMain(const std::vector<std::string>& args)
@@ -222,6 +331,11 @@ int runMain(const std::vector<std::string>& args)
   std::filesystem::path outDir;
   std::map<std::string, std::string> values;
   std::map<std::string, std::string> ns3Defaults;
+  std::set<std::string> given;
+  auto once = [&given](const std::string& key) {
+    if (!given.insert(key).second)
+      throw UsageError("--" + key + " given twice");
+  };
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     std::string v;
@@ -230,22 +344,27 @@ int runMain(const std::vector<std::string>& args)
       return 0;
     }
     if (takeOption(args, i, "seed", v)) {
-      seed = static_cast<uint32_t>(parseCount("seed", v));
-      if (seed == 0)
-        throw UsageError("--seed must be positive (ns-3 rejects seed 0)");
+      once("seed");
+      seed = static_cast<uint32_t>(parseCount("seed", v, 1, MaxSeed));
     }
-    else if (takeOption(args, i, "run", v))
-      run = parseCount("run", v);
-    else if (takeOption(args, i, "out", v))
+    else if (takeOption(args, i, "run", v)) {
+      once("run");
+      run = parseCount("run", v, 0, std::numeric_limits<uint64_t>::max());
+    }
+    else if (takeOption(args, i, "out", v)) {
+      once("out");
       outDir = v;
+    }
     else if (a.rfind("--ns3::", 0) == 0) {
       auto eq = a.find('=');
       if (eq == std::string::npos)
         throw UsageError(a + ": expected --ns3::Type::Attribute=value");
+      once(a.substr(2, eq - 2));
       ns3Defaults[a.substr(2, eq - 2)] = a.substr(eq + 1);
     }
     else if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
       auto eq = a.find('=');
+      once(a.substr(2, eq - 2));
       values[a.substr(2, eq - 2)] = a.substr(eq + 1);
     }
     else {
@@ -257,20 +376,28 @@ int runMain(const std::vector<std::string>& args)
     }
   }
 
+  // every check before the output directory exists and anything is simulated
   Params params(scenario->params, values);
+  for (const auto& [attr, value] : ns3Defaults) {
+    if (!ns3::Config::SetDefaultFailSafe(checkNs3Default(attr, value), ns3::StringValue(value)))
+      throw UsageError("--" + attr + "=" + value + ": ns-3 rejected the value");
+  }
+  ns3::RngSeedManager::SetSeed(seed);
+  ns3::RngSeedManager::SetRun(run);
+  if (scenario->check)
+    scenario->check(params);
   if (!outDir.empty())
     std::filesystem::create_directories(outDir);
 
-  ns3::RngSeedManager::SetSeed(seed);
-  ns3::RngSeedManager::SetRun(run);
-  for (const auto& [attr, value] : ns3Defaults) {
-    if (!ns3::Config::SetDefaultFailSafe(attr, ns3::StringValue(value)))
-      throw UsageError("--" + attr + "=" + value + ": no such ns-3 attribute or bad value");
-  }
-
   RunContext ctx(*scenario, params, seed, run, outDir, ns3Defaults);
   auto t0 = std::chrono::steady_clock::now();
-  scenario->run(ctx);
+  try {
+    scenario->run(ctx);
+  }
+  catch (...) {
+    ns3::Simulator::Destroy(); // the next run in this process (tests) starts clean
+    throw;
+  }
   auto wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ns3::Simulator::Destroy();
 
@@ -306,11 +433,15 @@ int runnerMain(int argc, char** argv)
     return runMain(args);
   }
   catch (const UsageError& e) {
-    std::cerr << "ndnlab-sim: " << e.what() << "\n";
+    std::cerr << "ndnlab-sim: " << oneLine(e.what()) << "\n";
     return 2;
   }
   catch (const std::exception& e) {
-    std::cerr << "ndnlab-sim: error: " << e.what() << "\n";
+    std::cerr << "ndnlab-sim: error: " << oneLine(e.what()) << "\n";
+    return 1;
+  }
+  catch (...) {
+    std::cerr << "ndnlab-sim: error: unknown exception\n";
     return 1;
   }
 }

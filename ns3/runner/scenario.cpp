@@ -1,9 +1,11 @@
 #include "ns3/runner/scenario.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 
 namespace ndnlab::runner {
@@ -19,11 +21,44 @@ const char* toString(ParamType t)
   return "?";
 }
 
+bool Range::contains(double v) const
+{
+  return (minOpen ? v > min : v >= min) && (maxOpen ? v < max : v <= max);
+}
+
 namespace {
+
+/// `v` as an integer when it is one (1000000, not 1e+06), else as `std::ostream <<` writes it.
+std::string formatBound(double v)
+{
+  std::ostringstream os;
+  if (std::abs(v) < 1e15 && v == std::floor(v))
+    os << static_cast<int64_t>(v);
+  else
+    os << v;
+  return os.str();
+}
+
+} // namespace
+
+std::string toString(const Range& r)
+{
+  if (!r.bounded())
+    return {};
+  std::string s = r.minOpen ? "(" : "[";
+  s += std::isfinite(r.min) ? formatBound(r.min) : "-inf";
+  s += ", ";
+  s += std::isfinite(r.max) ? formatBound(r.max) : "inf";
+  s += r.maxOpen ? ")" : "]";
+  return s;
+}
 
 bool parseInt(const std::string& s, int64_t& out)
 {
-  if (s.empty())
+  // strtoll alone would take leading spaces and '+'
+  size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
+  auto isDigit = [](unsigned char c) { return std::isdigit(c) != 0; };
+  if (sign == s.size() || !std::all_of(s.begin() + sign, s.end(), isDigit))
     return false;
   errno = 0;
   char* end = nullptr;
@@ -36,7 +71,9 @@ bool parseInt(const std::string& s, int64_t& out)
 
 bool parseDouble(const std::string& s, double& out)
 {
-  if (s.empty())
+  // strtod alone would take leading spaces, '+', hexadecimal, "inf" and "nan"
+  static const std::regex re(R"(^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$)");
+  if (!std::regex_match(s, re))
     return false;
   errno = 0;
   char* end = nullptr;
@@ -46,6 +83,8 @@ bool parseDouble(const std::string& s, double& out)
   out = v;
   return true;
 }
+
+namespace {
 
 bool parseBool(const std::string& s, bool& out)
 {
@@ -89,11 +128,44 @@ void checkValue(const std::string& name, ParamType type, const std::string& text
     throw UsageError("--" + name + "=" + text + ": not a valid " + toString(type));
 }
 
+namespace {
+
+/// Throws UsageError when the value `text` (already checked against the type) is outside the
+/// range of `spec`.
+void checkRange(const ParamSpec& spec, const std::string& text)
+{
+  if (!spec.range.bounded() || (spec.type != ParamType::Int && spec.type != ParamType::Double))
+    return;
+  double v = 0;
+  if (spec.type == ParamType::Int) {
+    int64_t i = 0;
+    parseInt(text, i);
+    v = static_cast<double>(i);
+  }
+  else {
+    parseDouble(text, v);
+  }
+  if (!spec.range.contains(v)) {
+    std::string msg = "--" + spec.name + "=" + text + ": out of range " + toString(spec.range);
+    if (!spec.unit.empty())
+      msg += " " + spec.unit;
+    throw UsageError(msg);
+  }
+}
+
+} // namespace
+
 Params::Params(const std::vector<ParamSpec>& specs,
                const std::map<std::string, std::string>& values)
 {
   for (const auto& s : specs) {
-    checkValue(s.name, s.type, s.defaultValue);
+    try {
+      checkValue(s.name, s.type, s.defaultValue);
+      checkRange(s, s.defaultValue);
+    }
+    catch (const UsageError& e) {
+      throw std::logic_error(std::string("bad default of a parameter spec: ") + e.what());
+    }
     m_values[s.name] = {s.type, s.defaultValue};
     m_set[s.name] = false;
   }
@@ -107,6 +179,7 @@ Params::Params(const std::vector<ParamSpec>& specs,
       throw UsageError(os.str());
     }
     checkValue(name, it->type, text);
+    checkRange(*it, text);
     if (!it->choices.empty() &&
         std::find(it->choices.begin(), it->choices.end(), text) == it->choices.end()) {
       std::ostringstream os;

@@ -9,8 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -32,6 +34,33 @@ enum class ParamType { Int, Double, Bool, String };
 /// "int", "double", "bool", "string".
 const char* toString(ParamType t);
 
+/// Longest simulated time (s) a time parameter may name: 10^6 s, about 11.6 days. ns-3 Time
+/// counts int64 nanoseconds (about 292 years), so sums of a few such times cannot overflow.
+inline constexpr double MaxTimeSeconds = 1e6;
+
+/// The values an Int or Double parameter may take: min..max, each end closed unless marked open.
+/// The runner checks every value (defaults included) against it; --help and --describe show it.
+struct Range
+{
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool minOpen = false; ///< min itself is not allowed
+  bool maxOpen = false; ///< max itself is not allowed
+
+  /// [min, max]
+  static constexpr Range closed(double min, double max) { return {min, max, false, false}; }
+  /// (0, max]: positive
+  static constexpr Range positive(double max) { return {0, max, true, false}; }
+  /// [0, max]: not negative
+  static constexpr Range nonNegative(double max) { return {0, max, false, false}; }
+
+  bool bounded() const { return std::isfinite(min) || std::isfinite(max); }
+  bool contains(double v) const;
+};
+
+/// "[0, 1000000]", "(0, 1]"; empty when unbounded.
+std::string toString(const Range& r);
+
 /// One scenario parameter, set on the command line as `--Name=value`.
 struct ParamSpec
 {
@@ -41,6 +70,7 @@ struct ParamSpec
   std::string unit;                 ///< e.g. "s", "ms", "Gbps", "B"; empty when unitless
   std::string doc;                  ///< one line
   std::vector<std::string> choices; ///< String only: allowed values (empty = any string)
+  Range range;                      ///< Int and Double only: allowed values (default: any)
 };
 
 /// Parameter values of one run, defaults applied, each checked against its ParamSpec.
@@ -49,7 +79,8 @@ class Params
 public:
   Params() = default;
   /// Defaults of every spec, then `values` (name -> text). Throws UsageError for an unknown
-  /// name (the message lists the valid ones) or a value that does not parse as its type.
+  /// name (the message lists the valid ones), a value that does not parse as its type or one
+  /// outside its range; std::logic_error for a default that does either.
   Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values);
 
   int64_t getInt(const std::string& name) const;
@@ -77,6 +108,10 @@ struct Scenario
   /// Builds the topology, calls ctx.runSimulation(...) once, then fills ctx.metrics.
   /// Throws UsageError for parameter values that make no sense together.
   std::function<void(RunContext& ctx)> run;
+  /// Optional: checks what the specs cannot (value lists, combinations, a core Options' own
+  /// validate()) right after parsing, once the --ns3:: overrides are applied and before the
+  /// output directory exists; throws UsageError.
+  std::function<void(const Params& params)> check;
 };
 
 /// Process-wide list of scenarios (one per executable; filled before main by Registration).
@@ -101,8 +136,14 @@ struct Registration
   explicit Registration(Scenario scenario);
 };
 
-/// Parses `text` as `type`; throws UsageError naming `name` on failure. Bool accepts
+/// Parses `text` as `type`; throws UsageError naming `name` on failure. Int: decimal digits with
+/// an optional leading '-', in int64 range; Double: a finite decimal number (optional '-',
+/// digits, '.', exponent); neither accepts spaces or '+'. Bool accepts
 /// true/false/1/0/yes/no/on/off.
 void checkValue(const std::string& name, ParamType type, const std::string& text);
+
+/// The strict parsers behind checkValue; false when `text` is not such a number.
+bool parseInt(const std::string& text, int64_t& out);
+bool parseDouble(const std::string& text, double& out);
 
 } // namespace ndnlab::runner

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -40,43 +41,57 @@ std::string num(double v)
   return os.str();
 }
 
+/// Ranges of the parameters. Times are bounded by runner::MaxTimeSeconds, rates by 1000 Gbps.
+constexpr runner::Range RateGbps = runner::Range::positive(1000);
+constexpr runner::Range Ms = runner::Range::nonNegative(runner::MaxTimeSeconds * 1e3);
+constexpr runner::Range PositiveMs = runner::Range::positive(runner::MaxTimeSeconds * 1e3);
+constexpr runner::Range Share = runner::Range::positive(1);
+constexpr runner::Range Uint32 = runner::Range::nonNegative(std::numeric_limits<uint32_t>::max());
+
 std::vector<ParamSpec> commonParams(const Defaults& d)
 {
   return {
     {"Dcib", ParamType::Bool, "true", "", "DCIB at the edge routers (false: the same network without it)"},
     {"Tcp", ParamType::String, d.tcp, "", "host TCP congestion control", {"reno", "newreno", "cubic", "bbr"}},
-    {"DciRate", ParamType::Double, "10", "Gbps", "C: DCI link capacity"},
-    {"DciDelay", ParamType::Double, "3", "ms", "DCI one-way latency (paper: 3 ms, a 600 km link)"},
-    {"Rtt", ParamType::Double, num(d.rttMs), "ms", "end-to-end base RTT; > 0 overrides DciDelay (RTT/2 minus the host links)"},
-    {"HostRate", ParamType::Double, "10", "Gbps", "host link capacity"},
-    {"HostDelay", ParamType::Double, "5", "us", "host link one-way latency (paper: 5 us)"},
-    {"Mtu", ParamType::Int, "9000", "B", "IP MTU of every link (jumbo frames keep runs short)"},
-    {"BufferBdp", ParamType::Double, "1", "BDP", "RED queue limit at the DCI egress, in bandwidth-delay products"},
-    {"RedMinTh", ParamType::Double, "0.2", "buffer", "RED MinTh as a share of the queue limit"},
-    {"RedMaxTh", ParamType::Double, "0.6", "buffer", "RED MaxTh as a share of the queue limit"},
-    {"RedQw", ParamType::Double, "0.002", "", "RED queue weight"},
+    {"DciRate", ParamType::Double, "10", "Gbps", "C: DCI link capacity", {}, RateGbps},
+    {"DciDelay", ParamType::Double, "3", "ms", "DCI one-way latency (paper: 3 ms, a 600 km link)", {}, PositiveMs},
+    {"Rtt", ParamType::Double, num(d.rttMs), "ms", "end-to-end base RTT; > 0 overrides DciDelay (RTT/2 minus the host links)", {}, Ms},
+    {"HostRate", ParamType::Double, "10", "Gbps", "host link capacity", {}, RateGbps},
+    {"HostDelay", ParamType::Double, "5", "us", "host link one-way latency (paper: 5 us)", {},
+     runner::Range::nonNegative(runner::MaxTimeSeconds * 1e6)},
+    {"Mtu", ParamType::Int, "9000", "B", "IP MTU of every link (jumbo frames keep runs short)", {}, runner::Range::closed(576, 65000)},
+    {"BufferBdp", ParamType::Double, "1", "BDP", "RED queue limit at the DCI egress, in bandwidth-delay products (at least 10 packets)", {},
+     runner::Range::positive(1000)},
+    {"RedMinTh", ParamType::Double, "0.2", "buffer", "RED MinTh as a share of the queue limit", {}, Share},
+    {"RedMaxTh", ParamType::Double, "0.6", "buffer", "RED MaxTh as a share of the queue limit", {}, Share},
+    {"RedQw", ParamType::Double, "0.002", "", "RED queue weight", {}, Share},
     {"SelectionRatio", ParamType::Double, "0.1", "", "r: share of packets DCIB sends Not-ECT and clones (paper: 0.1)"},
     {"Selection", ParamType::String, "even", "", "spread of the selected packets", {"even", "random"}},
     {"Mode", ParamType::String, d.mode, "", "stalled: ACK-driven recovery; lowprio: also idle-time copies (IV-C)", {"stalled", "lowprio"}},
-    {"EdgeBuffer", ParamType::Double, num(d.edgeBufferMb), "MB", "B: clone buffer of the source edge router"},
+    {"EdgeBuffer", ParamType::Double, num(d.edgeBufferMb), "MB", "B: clone buffer of the source edge router", {},
+     runner::Range::nonNegative(1e6)},
     {"EnforceBound", ParamType::Bool, "true", "", "use min(r, B/(tau*C)) instead of r"},
     {"MarkAfterQueue", ParamType::Bool, "false", "", "A marks unselected packets ECT(0) after its own RED queue, which then drops non-ECN hosts' packets early as without DCIB (beyond the paper)"},
     {"AdaptiveRatio", ParamType::Bool, "false", "", "ratio min(r, B/(R*tau)) from the measured rate R, every tau (beyond the paper; r is then the upper limit)"},
     {"InterceptDupAcks", ParamType::Bool, "false", "", "A holds host duplicate ACKs for holes it is repairing (beyond the paper; needs Dcib)"},
-    {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding"},
-    {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips"},
+    {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding", {}, Uint32},
+    {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips", {}, Ms},
     {"DupAckSackGaps", ParamType::Bool, "true", "", "let duplicate ACKs through whose SACK blocks show a hole A cannot repair"},
     {"DupAckRepair", ParamType::Bool, "false", "", "A retransmits a stalled clone as soon as a host duplicate ACK shows its packet lost, not only on a later router ACK (beyond the paper; needs InterceptDupAcks)"},
     {"DupAckLocalDrops", ParamType::Bool, "false", "", "hold duplicate ACKs also for packets A's own RED queue dropped (false: hosts see A's congestion)"},
     {"WanLoss", ParamType::String, d.wanLoss, "", "artificial WAN loss on the DCI", {"none", "non-cooperative", "cooperative"}},
     {"LossRate", ParamType::Double, num(d.lossRate), "", "p: share of DCI traffic the WAN drops"},
     {"HostEcn", ParamType::Bool, "false", "", "hosts negotiate ECN (the paper does not change the hosts)"},
-    {"MinRto", ParamType::Double, "200", "ms", "TCP minimum RTO (Linux-like)"},
-    {"SocketBuffer", ParamType::Double, "0", "MB", "TCP send and receive buffer per socket; 0 = max(4 MB, 2 BDP)"},
-    {"DelAckTimeout", ParamType::Double, "40", "ms", "TCP delayed-ACK timeout (below MinRto: see calibration notes)"},
-    {"DupAckThreshold", ParamType::Int, "3", "packets", "TCP duplicate-ACK threshold (ns-3 ReTxThreshold); > 3 emulates a host that tolerates the edge recovery delay"},
-    {"SampleInterval", ParamType::Double, "10", "ms", "period of the throughput time series"},
-    {"Warmup", ParamType::Double, num(d.warmupS), "s", "measurement starts here"},
+    {"MinRto", ParamType::Double, "200", "ms", "TCP minimum RTO (Linux-like)", {}, PositiveMs},
+    {"SocketBuffer", ParamType::Double, "0", "MB", "TCP send and receive buffer per socket, at least one MTU; 0 = max(4 MB, 2 BDP)", {},
+     runner::Range::nonNegative(4294)},
+    {"DelAckTimeout", ParamType::Double, "40", "ms", "TCP delayed-ACK timeout (below MinRto: see calibration notes)", {}, Ms},
+    {"DupAckThreshold", ParamType::Int, "3", "packets", "TCP duplicate-ACK threshold (ns-3 ReTxThreshold); > 3 emulates a host that tolerates the edge recovery delay", {},
+     runner::Range::closed(1, std::numeric_limits<uint32_t>::max())},
+    {"SampleInterval", ParamType::Double, "10", "ms", "period of the throughput time series (at least 1 us)", {},
+     runner::Range::closed(1e-3, runner::MaxTimeSeconds * 1e3)},
+    {"Warmup", ParamType::Double, num(d.warmupS), "s", "measurement starts here", {},
+     runner::Range::closed(0.1, runner::MaxTimeSeconds)},
   };
 }
 
@@ -119,10 +134,7 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
     if (o.dciDelay <= Time(0))
       throw UsageError("--Rtt is shorter than the host links");
   }
-  int64_t mtu = p.getInt("Mtu");
-  if (mtu < 576 || mtu > 65000)
-    throw UsageError("--Mtu must be in [576, 65000]");
-  o.mtu = static_cast<uint32_t>(mtu);
+  o.mtu = static_cast<uint32_t>(p.getInt("Mtu"));
   net->mtu = o.mtu;
   if (o.dciRate.GetBitRate() == 0 || o.hostRate.GetBitRate() == 0)
     throw UsageError("--DciRate and --HostRate must be positive");
@@ -135,29 +147,37 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
   net->capacityBps = double(o.dciRate.GetBitRate());
   Time baseRtt = 2 * (2 * o.hostDelay + o.dciDelay);
   net->bdpBytes = net->capacityBps * baseRtt.GetSeconds() / 8;
-  uint64_t sockBuf = std::max<uint64_t>(4u << 20, static_cast<uint64_t>(2 * net->bdpBytes));
+  double sockBuf = std::max(double(4u << 20), 2 * net->bdpBytes);
   if (p.getDouble("SocketBuffer") > 0)
-    sockBuf = static_cast<uint64_t>(p.getDouble("SocketBuffer") * 1e6);
+    sockBuf = p.getDouble("SocketBuffer") * 1e6;
+  if (sockBuf < o.mtu)
+    throw UsageError("--SocketBuffer=" + num(p.getDouble("SocketBuffer")) + ": less than one MTU (" +
+                     std::to_string(o.mtu) + " B)");
+  if (sockBuf > std::numeric_limits<uint32_t>::max())
+    throw UsageError("the socket buffer of 2 BDP (" + num(sockBuf) + " B) exceeds ns-3's 4 GB limit; set "
+                     "--SocketBuffer or lower DciRate, DciDelay or Rtt");
   ctx.setDefault("ns3::TcpL4Protocol::SocketType", tcpTypes.at(tcp));
   ctx.setDefault("ns3::TcpSocket::SegmentSize", std::to_string(o.mtu - 52)); // IP + TCP + timestamps
   ctx.setDefault("ns3::TcpSocket::DelAckTimeout", num(p.getDouble("DelAckTimeout")) + "ms");
   ctx.setDefault("ns3::TcpSocketBase::MinRto", num(p.getDouble("MinRto")) + "ms");
-  ctx.setDefault("ns3::TcpSocket::SndBufSize", std::to_string(sockBuf));
-  ctx.setDefault("ns3::TcpSocket::RcvBufSize", std::to_string(sockBuf));
+  ctx.setDefault("ns3::TcpSocket::SndBufSize", std::to_string(static_cast<uint64_t>(sockBuf)));
+  ctx.setDefault("ns3::TcpSocket::RcvBufSize", std::to_string(static_cast<uint64_t>(sockBuf)));
   ctx.setDefault("ns3::TcpSocketBase::UseEcn", p.getBool("HostEcn") ? "On" : "Off");
-  if (p.getInt("DupAckThreshold") < 1)
-    throw UsageError("--DupAckThreshold must be at least 1");
   ctx.setDefault("ns3::TcpSocketBase::ReTxThreshold", std::to_string(p.getInt("DupAckThreshold")));
   if (tcp == "bbr") {
     ctx.setDefault("ns3::TcpSocketState::EnablePacing", "true");
     ctx.setDefault("ns3::TcpSocketState::MaxPacingRate", "100Gbps"); // default 4 Gbps caps a flow
   }
 
+  // the DCI egress of A: RED with ECN under Q_snd
+  const double bufferPackets = std::round(p.getDouble("BufferBdp") * net->bdpBytes / o.mtu);
+  if (bufferPackets > 1e9)
+    throw UsageError("--BufferBdp=" + num(p.getDouble("BufferBdp")) + ": a RED queue of " + num(bufferPackets) +
+                     " packets (more than 10^9)");
+  net->bufferPackets = std::max<uint32_t>(10, static_cast<uint32_t>(bufferPackets));
+
   net->topo = std::make_unique<DciTopology>(o);
 
-  // the DCI egress of A: RED with ECN under Q_snd
-  net->bufferPackets = std::max<uint32_t>(
-    10, static_cast<uint32_t>(std::llround(p.getDouble("BufferBdp") * net->bdpBytes / o.mtu)));
   double minTh = p.getDouble("RedMinTh") * net->bufferPackets;
   double maxTh = p.getDouble("RedMaxTh") * net->bufferPackets;
   if (!(minTh > 0 && minTh < maxTh && maxTh <= net->bufferPackets))
@@ -217,8 +237,6 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
 
   net->edges = installDcib(net->topo->dci.Get(0), net->topo->aDciAddress, net->topo->dci.Get(1),
                            net->qdisc, net->red, net->ingress);
-  if (p.getInt("DupAckAllowance") < 0 || p.getDouble("DupAckHold") < 0)
-    throw UsageError("--DupAckAllowance and --DupAckHold must not be negative");
   if (p.getBool("DupAckRepair") && !(net->dcib && p.getBool("InterceptDupAcks")))
     throw UsageError("--DupAckRepair needs --Dcib=true and --InterceptDupAcks=true (the duplicate "
                      "ACKs are read by the interceptor at A)");
@@ -409,19 +427,25 @@ void hostMetrics(RunContext& ctx, const TcpFlows& flows)
 std::vector<ParamSpec> longFlowParams(const Defaults& d)
 {
   auto v = commonParams(d);
-  v.insert(v.begin() + 2, ParamSpec{"Flows", ParamType::Int, "15", "", "long-lived flows, one sender/receiver host pair each (paper: 15)"});
-  v.push_back({"Duration", ParamType::Double, num(d.durationS), "s", "simulated time"});
-  v.push_back({"StartSpread", ParamType::Double, "10", "ms", "flows start uniformly in [100 ms, 100 ms + this]"});
+  v.insert(v.begin() + 2, ParamSpec{"Flows", ParamType::Int, "15", "", "long-lived flows, one sender/receiver host pair each (paper: 15)", {},
+                                    runner::Range::closed(1, 1000)});
+  v.push_back({"Duration", ParamType::Double, num(d.durationS), "s", "simulated time (more than Warmup)", {},
+               runner::Range::positive(runner::MaxTimeSeconds)});
+  v.push_back({"StartSpread", ParamType::Double, "10", "ms", "flows start uniformly in [100 ms, 100 ms + this]", {}, Ms});
   return v;
 }
 
 std::vector<ParamSpec> webSearchParams(const Defaults& d)
 {
   auto v = commonParams(d);
-  v.insert(v.begin() + 2, ParamSpec{"FlowCount", ParamType::Int, "1000", "", "web-search flows (paper: 1000)"});
-  v.insert(v.begin() + 3, ParamSpec{"Hosts", ParamType::Int, "15", "", "hosts on each side; each flow picks a random sender and receiver"});
-  v.insert(v.begin() + 4, ParamSpec{"Load", ParamType::Double, "0.8", "", "offered load on the DCI (Poisson arrivals; paper: 0.8)"});
-  v.push_back({"MaxDuration", ParamType::Double, num(d.durationS), "s", "simulated-time limit; the run ends earlier once every flow completed"});
+  v.insert(v.begin() + 2, ParamSpec{"FlowCount", ParamType::Int, "1000", "", "web-search flows (paper: 1000)", {},
+                                    runner::Range::closed(1, 50000)});
+  v.insert(v.begin() + 3, ParamSpec{"Hosts", ParamType::Int, "15", "", "hosts on each side; each flow picks a random sender and receiver", {},
+                                    runner::Range::closed(1, 1000)});
+  v.insert(v.begin() + 4, ParamSpec{"Load", ParamType::Double, "0.8", "", "offered load on the DCI (Poisson arrivals; paper: 0.8)", {},
+                                    runner::Range{0, 1.5, true, false}});
+  v.push_back({"MaxDuration", ParamType::Double, num(d.durationS), "s", "simulated-time limit; the run ends earlier once every flow completed", {},
+               runner::Range::positive(runner::MaxTimeSeconds)});
   return v;
 }
 
@@ -430,12 +454,10 @@ void runLongFlows(RunContext& ctx)
   using namespace ns3;
   const auto& p = ctx.params();
   int64_t n = p.getInt("Flows");
-  if (n < 1 || n > 1000)
-    throw UsageError("--Flows must be in [1, 1000]");
   double duration = p.getDouble("Duration");
   double warmup = p.getDouble("Warmup");
-  if (!(duration > warmup && warmup >= 0.1))
-    throw UsageError("need Duration > Warmup >= 0.1 s");
+  if (!(duration > warmup))
+    throw UsageError("need Duration > Warmup (" + num(duration) + " s, " + num(warmup) + " s)");
   auto net = buildNet(ctx, static_cast<uint32_t>(n));
 
   auto rv = CreateObject<UniformRandomVariable>();
@@ -501,10 +523,6 @@ void runWebSearch(RunContext& ctx)
   int64_t hosts = p.getInt("Hosts");
   double load = p.getDouble("Load");
   double maxDuration = p.getDouble("MaxDuration");
-  if (count < 1 || count > 50000 || hosts < 1 || hosts > 1000)
-    throw UsageError("--FlowCount must be in [1, 50000] and --Hosts in [1, 1000]");
-  if (!(load > 0 && load <= 1.5))
-    throw UsageError("--Load must be in (0, 1.5]");
   auto net = buildNet(ctx, static_cast<uint32_t>(hosts));
 
   double lambda = WebSearchWorkload::arrivalRate(load, net->capacityBps);

@@ -15,50 +15,45 @@ std::vector<ParamSpec>
 bundlingParams()
 {
   const face::LinkServiceOptions d;
+  const auto span = static_cast<double>(lp::MaxBundleSpan);
   return {
     {"BundleInterval", ParamType::Int, "0", "Interests",
-     "BLEnD bundle interval BI on every Wi-Fi face (NdnStack LpBundling, LpBundleInterval), 0..256; "
-     "0 = no bundling (the paper's BI = 0); with BundleDynamicInterval the largest bundle"},
+     "BLEnD bundle interval BI on every Wi-Fi face (NdnStack LpBundling, LpBundleInterval); "
+     "0 = no bundling (the paper's BI = 0); with BundleDynamicInterval the largest bundle",
+     {}, runner::Range::closed(0, span)},
     {"BundleLossDetection", ParamType::Bool, d.bundleLossDetection ? "true" : "false", "",
      "beyond the paper (VI-B): the encoder re-requests a prefix's unanswered bundled range when its Data "
      "stall (inter-Data gap and link round-trip estimates; LpBundleLossDetection)"},
     {"BundleGapMin", ParamType::Double, formatNumber(toMillis(d.bundleGapMin)), "ms",
-     "loss detection: lower bound of the stall threshold (LpBundleGapMin)"},
+     "loss detection: lower bound of the stall threshold (LpBundleGapMin)", {},
+     runner::Range::positive(runner::MaxTimeSeconds * 1e3)},
     {"BundleGapK", ParamType::Double, formatNumber(d.bundleGapK), "",
-     "loss detection: stall threshold = mean + k x mean deviation of the inter-Data gaps (LpBundleGapK)"},
+     "loss detection: stall threshold = mean + k x mean deviation of the inter-Data gaps (LpBundleGapK)", {},
+     runner::Range{0}},
     {"BundleMaxRecoveries", ParamType::Int, std::to_string(d.bundleMaxRecoveries), "",
-     "loss detection: recovery bundles per stall (LpBundleMaxRecoveries)"},
+     "loss detection: recovery bundles per stall (LpBundleMaxRecoveries)", {}, runner::Range::closed(0, 64)},
     {"BundleDynamicInterval", ParamType::Bool, d.bundleDynamicInterval ? "true" : "false", "",
      "beyond the paper (VI-B): bundles of ceil(cwnd x BundleCwndShare) Interests within "
      "[BundleIntervalMin, BundleInterval] (LpBundleDynamicInterval)"},
     {"BundleIntervalMin", ParamType::Int, std::to_string(d.bundleIntervalMin), "Interests",
-     "dynamic interval: smallest bundle when the window allows it (LpBundleIntervalMin)"},
+     "dynamic interval: smallest bundle when the window allows it (LpBundleIntervalMin)", {},
+     runner::Range::closed(1, span)},
     {"BundleCwndShare", ParamType::Double, formatNumber(d.bundleCwndShare), "",
-     "dynamic interval: share of the consumer's window one bundle stands for, (0, 1] (LpBundleCwndShare)"},
+     "dynamic interval: share of the consumer's window one bundle stands for (LpBundleCwndShare)", {},
+     runner::Range::positive(1)},
   };
 }
 
 void
 applyBundling(const Params& params, StackHelper& stack)
 {
+  // each value within its spec's range
   int64_t bi = params.getInt("BundleInterval");
-  if (bi < 0 || bi > static_cast<int64_t>(lp::MaxBundleSpan))
-    throw UsageError("--BundleInterval must be in 0..256");
   double gapMin = params.getDouble("BundleGapMin");
-  if (!(gapMin > 0))
-    throw UsageError("--BundleGapMin must be positive");
   double gapK = params.getDouble("BundleGapK");
-  if (!(gapK >= 0))
-    throw UsageError("--BundleGapK must not be negative");
   int64_t maxRec = params.getInt("BundleMaxRecoveries");
-  if (maxRec < 0 || maxRec > 64)
-    throw UsageError("--BundleMaxRecoveries must be in 0..64");
   int64_t biMin = params.getInt("BundleIntervalMin");
-  if (biMin < 1 || biMin > static_cast<int64_t>(lp::MaxBundleSpan))
-    throw UsageError("--BundleIntervalMin must be in 1..256");
   double share = params.getDouble("BundleCwndShare");
-  if (!(share > 0 && share <= 1))
-    throw UsageError("--BundleCwndShare must be in (0, 1]");
 
   stack.SetStackAttribute("LpBundling", ns3::BooleanValue(bi > 0));
   stack.SetStackAttribute("LpBundleInterval", ns3::UintegerValue(static_cast<uint64_t>(bi)));

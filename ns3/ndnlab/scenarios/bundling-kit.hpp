@@ -20,8 +20,8 @@ namespace ndnlab::sim::scenarios {
 /// face::LinkServiceOptions (BundleInterval 0).
 std::vector<ParamSpec> bundlingParams();
 
-/// Sets LpBundling (BundleInterval > 0), LpBundleInterval and the other options on `stack`.
-/// Throws UsageError for out-of-range values.
+/// Sets LpBundling (BundleInterval > 0), LpBundleInterval and the other options on `stack`
+/// (the values are within their specs' ranges).
 void applyBundling(const Params& params, StackHelper& stack);
 
 /// BLEnD link-service counters of a node's NetDevice faces (link-service.hpp), summed:

@@ -20,6 +20,7 @@
 #include <ns3/string.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace ndnlab::sim::scenarios {
 namespace {
@@ -30,34 +31,72 @@ std::vector<ParamSpec>
 dumbbellParams()
 {
   const std::vector<ParamSpec> topology = {
-    {"AccessRate", ParamType::String, "100Mbps", "", std::string("access link data rate") + AccessDoc},
-    {"AccessDelay", ParamType::String, "1ms", "", std::string("access link delay") + AccessDoc},
+    {"AccessRate", ParamType::String, "100Mbps", "", std::string("access link data rate, 1bps..1000Gbps") + AccessDoc},
+    {"AccessDelay", ParamType::String, "1ms", "", std::string("access link delay, 0..1e6 s") + AccessDoc},
     {"AccessLoss", ParamType::String, "0", "", std::string("access link frame loss probability, both directions") + AccessDoc},
-    {"AccessQueue", ParamType::String, "100p", "", std::string("access link device queue") + AccessDoc},
-    {"BottleneckRate", ParamType::String, "10Mbps", "", "r0-r1 data rate"},
-    {"BottleneckDelay", ParamType::String, "10ms", "", "r0-r1 delay"},
+    {"AccessQueue", ParamType::String, "100p", "",
+     std::string("access link device queue: >= 1p, or >= 1500B (one frame)") + AccessDoc},
+    {"BottleneckRate", ParamType::String, "10Mbps", "", "r0-r1 data rate, 1bps..1000Gbps"},
+    {"BottleneckDelay", ParamType::String, "10ms", "", "r0-r1 delay, 0..1e6 s"},
     {"BottleneckLoss", ParamType::String, "0", "", "r0-r1 frame loss probability, both directions"},
-    {"BottleneckQueue", ParamType::String, "100p", "", "r0-r1 device queue"},
-    {"Consumer1Delay", ParamType::Double, "0", "s", "c1 starts this long after c0 (StartTime)"},
-    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching"},
+    {"BottleneckQueue", ParamType::String, "100p", "", "r0-r1 device queue: >= 1p, or >= 1500B (one frame)"},
+    {"Consumer1Delay", ParamType::Double, "0", "s", "c1 starts this long after c0 (StartTime)", {},
+     runner::Range::nonNegative(runner::MaxTimeSeconds)},
+    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching", {},
+     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
   };
   return joinParams({topology, consumerParams(false, "10MiB"), runParams(3600)});
 }
 
+/// One point-to-point link's checked values.
+struct LinkSpec
+{
+  std::string rate, delay, queue;
+  double loss = 0;
+};
+
+/// The five links in installation order: c0-r0, c1-r0, r0-r1, r1-p0, r1-p1.
+std::vector<LinkSpec>
+parseLinks(const Params& params)
+{
+  auto rates = perElement("AccessRate", params.getString("AccessRate"), 4);
+  auto delays = perElement("AccessDelay", params.getString("AccessDelay"), 4);
+  auto losses = perElement("AccessLoss", params.getString("AccessLoss"), 4);
+  auto queues = perElement("AccessQueue", params.getString("AccessQueue"), 4);
+  auto make = [](const std::string& prefix, const std::string& rate, const std::string& delay,
+                 const std::string& loss, const std::string& queue) {
+    return LinkSpec{checkRate(prefix + "Rate", rate), checkTime(prefix + "Delay", delay),
+                    checkQueue(prefix + "Queue", queue), parseProbability(prefix + "Loss", loss)};
+  };
+  std::vector<LinkSpec> links;
+  for (int i : {0, 1})
+    links.push_back(make("Access", rates[i], delays[i], losses[i], queues[i]));
+  links.push_back(make("Bottleneck", params.getString("BottleneckRate"), params.getString("BottleneckDelay"),
+                       params.getString("BottleneckLoss"), params.getString("BottleneckQueue")));
+  for (int i : {2, 3})
+    links.push_back(make("Access", rates[i], delays[i], losses[i], queues[i]));
+  return links;
+}
+
+void
+checkDumbbell(const Params& params)
+{
+  parseLinks(params);
+  checkConsumerParams(params);
+}
+
 /// Installs a point-to-point link a-b; returns its devices.
 ns3::NetDeviceContainer
-link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const std::string& prefix, const std::string& rate,
-     const std::string& delay, const std::string& loss, const std::string& queue, int64_t& stream)
+link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, int64_t& stream)
 {
   ns3::PointToPointHelper p2p;
-  p2p.SetDeviceAttribute("DataRate", ns3::StringValue(checkRate(prefix + "Rate", rate)));
-  p2p.SetChannelAttribute("Delay", ns3::StringValue(checkTime(prefix + "Delay", delay)));
-  p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(checkQueue(prefix + "Queue", queue)));
+  p2p.SetDeviceAttribute("DataRate", ns3::StringValue(l.rate));
+  p2p.SetChannelAttribute("Delay", ns3::StringValue(l.delay));
+  p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(l.queue));
   ns3::NetDeviceContainer devs = p2p.Install(a, b);
-  double p = parseProbability(prefix + "Loss", loss);
-  if (p > 0) {
+  if (l.loss > 0) {
     for (uint32_t end = 0; end < 2; ++end) {
-      devs.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(p, stream++)));
+      devs.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(l.loss, stream++)));
     }
   }
   return devs;
@@ -68,15 +107,8 @@ runDumbbell(RunContext& ctx)
 {
   const Params& params = ctx.params();
   int64_t cs = params.getInt("CsSize");
-  if (cs < 0)
-    throw UsageError("--CsSize must not be negative");
   double delay1 = params.getDouble("Consumer1Delay");
-  if (delay1 < 0)
-    throw UsageError("--Consumer1Delay must not be negative");
-  auto rates = perElement("AccessRate", params.getString("AccessRate"), 4);
-  auto delays = perElement("AccessDelay", params.getString("AccessDelay"), 4);
-  auto losses = perElement("AccessLoss", params.getString("AccessLoss"), 4);
-  auto queues = perElement("AccessQueue", params.getString("AccessQueue"), 4);
+  const std::vector<LinkSpec> links = parseLinks(params);
 
   // node ids: c0 0, c1 1, r0 2, r1 3, p0 4, p1 5
   ns3::NodeContainer nodes;
@@ -87,12 +119,11 @@ runDumbbell(RunContext& ctx)
   auto pr = [&](int i) { return nodes.Get(4 + i); };
   int64_t stream = 3'000'000;
   ns3::NetDeviceContainer all;
-  all.Add(link(c(0), r(0), "Access", rates[0], delays[0], losses[0], queues[0], stream));
-  all.Add(link(c(1), r(0), "Access", rates[1], delays[1], losses[1], queues[1], stream));
-  all.Add(link(r(0), r(1), "Bottleneck", params.getString("BottleneckRate"), params.getString("BottleneckDelay"),
-               params.getString("BottleneckLoss"), params.getString("BottleneckQueue"), stream));
-  all.Add(link(r(1), pr(0), "Access", rates[2], delays[2], losses[2], queues[2], stream));
-  all.Add(link(r(1), pr(1), "Access", rates[3], delays[3], losses[3], queues[3], stream));
+  all.Add(link(c(0), r(0), links[0], stream));
+  all.Add(link(c(1), r(0), links[1], stream));
+  all.Add(link(r(0), r(1), links[2], stream));
+  all.Add(link(r(1), pr(0), links[3], stream));
+  all.Add(link(r(1), pr(1), links[4], stream));
 
   StackHelper stack;
   stack.SetCsSize(static_cast<size_t>(cs));
@@ -168,7 +199,7 @@ runDumbbell(RunContext& ctx)
 
 const runner::Registration reg{runner::Scenario{
   "dumbbell", "two consumers and two producers sharing one bottleneck link (per-link attributes)",
-  dumbbellParams(), runDumbbell}};
+  dumbbellParams(), runDumbbell, checkDumbbell}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

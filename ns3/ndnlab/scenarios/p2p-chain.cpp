@@ -14,6 +14,8 @@
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
+#include <limits>
+
 namespace ndnlab::sim::scenarios {
 namespace {
 
@@ -23,34 +25,59 @@ std::vector<ParamSpec>
 chainParams()
 {
   const std::vector<ParamSpec> links = {
-    {"Hops", ParamType::Int, "2", "links", "links between consumer and producer (Hops-1 forwarders)"},
-    {"Rate", ParamType::String, "10Mbps", "", std::string("link data rate") + LinkListDoc},
-    {"Delay", ParamType::String, "2ms", "", std::string("link propagation delay") + LinkListDoc},
+    {"Hops", ParamType::Int, "2", "links", "links between consumer and producer (Hops-1 forwarders)", {},
+     runner::Range::closed(1, 64)},
+    {"Rate", ParamType::String, "10Mbps", "", std::string("link data rate, 1bps..1000Gbps") + LinkListDoc},
+    {"Delay", ParamType::String, "2ms", "", std::string("link propagation delay, 0..1e6 s") + LinkListDoc},
     {"Loss", ParamType::String, "0", "", std::string("frame loss probability, both directions") + LinkListDoc},
-    {"Queue", ParamType::String, "100p", "", std::string("device queue size (p or B)") + LinkListDoc},
-    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching"},
+    {"Queue", ParamType::String, "100p", "",
+     std::string("device queue size: >= 1p, or >= 1500B (one frame)") + LinkListDoc},
+    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching", {},
+     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
     {"Strategy", ParamType::String, "best-route", "", "forwarding strategy of /", {"best-route", "multicast"}},
   };
   return joinParams({links, consumerParams(true, "10MiB"), runParams(3600)});
+}
+
+/// The per-link values of Rate, Delay, Loss and Queue, each checked.
+struct Links
+{
+  std::vector<std::string> rates, delays, queues;
+  std::vector<double> losses;
+};
+
+Links
+parseLinks(const Params& params)
+{
+  size_t n = static_cast<size_t>(params.getInt("Hops"));
+  Links l;
+  for (const auto& r : perElement("Rate", params.getString("Rate"), n))
+    l.rates.push_back(checkRate("Rate", r));
+  for (const auto& d : perElement("Delay", params.getString("Delay"), n))
+    l.delays.push_back(checkTime("Delay", d));
+  for (const auto& q : perElement("Queue", params.getString("Queue"), n))
+    l.queues.push_back(checkQueue("Queue", q));
+  for (const auto& p : perElement("Loss", params.getString("Loss"), n))
+    l.losses.push_back(parseProbability("Loss", p));
+  return l;
+}
+
+void
+checkChain(const Params& params)
+{
+  if (params.getString("Consumer") == "one-interest" && params.getInt("Hops") != 1)
+    throw UsageError("--Consumer=one-interest works over one hop only (the pushed Data match no PIT entry)");
+  parseLinks(params);
+  checkConsumerParams(params);
 }
 
 void
 runChain(RunContext& ctx)
 {
   const Params& params = ctx.params();
-  int64_t hops = params.getInt("Hops");
-  if (hops < 1 || hops > 64)
-    throw UsageError("--Hops must be 1..64");
-  if (params.getString("Consumer") == "one-interest" && hops != 1)
-    throw UsageError("--Consumer=one-interest works over one hop only (the pushed Data match no PIT entry)");
   int64_t cs = params.getInt("CsSize");
-  if (cs < 0)
-    throw UsageError("--CsSize must not be negative");
-  size_t n = static_cast<size_t>(hops);
-  auto rates = perElement("Rate", params.getString("Rate"), n);
-  auto delays = perElement("Delay", params.getString("Delay"), n);
-  auto losses = perElement("Loss", params.getString("Loss"), n);
-  auto queues = perElement("Queue", params.getString("Queue"), n);
+  size_t n = static_cast<size_t>(params.getInt("Hops"));
+  const Links links = parseLinks(params);
 
   ns3::NodeContainer nodes;
   nodes.Create(static_cast<uint32_t>(n + 1));
@@ -58,11 +85,11 @@ runChain(RunContext& ctx)
   int64_t stream = 3'000'000; // error models; stacks use 1'000'000 + node id
   for (size_t i = 0; i < n; ++i) {
     ns3::PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", ns3::StringValue(checkRate("Rate", rates[i])));
-    p2p.SetChannelAttribute("Delay", ns3::StringValue(checkTime("Delay", delays[i])));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(checkQueue("Queue", queues[i])));
+    p2p.SetDeviceAttribute("DataRate", ns3::StringValue(links.rates[i]));
+    p2p.SetChannelAttribute("Delay", ns3::StringValue(links.delays[i]));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(links.queues[i]));
     ns3::NetDeviceContainer link = p2p.Install(nodes.Get(i), nodes.Get(i + 1));
-    double loss = parseProbability("Loss", losses[i]);
+    double loss = links.losses[i];
     if (loss > 0) {
       for (uint32_t end = 0; end < 2; ++end) {
         link.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(loss, stream++)));
@@ -100,7 +127,7 @@ runChain(RunContext& ctx)
 
 const runner::Registration reg{runner::Scenario{
   "p2p-chain", "a consumer fetching a file over a chain of point-to-point links (rate/delay/loss/queue per link)",
-  chainParams(), runChain}};
+  chainParams(), runChain, checkChain}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -21,7 +21,9 @@
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
+#include <limits>
 #include <regex>
+#include <stdexcept>
 #include <sstream>
 
 namespace ndnlab::sim::scenarios {
@@ -45,6 +47,10 @@ joinParams(std::initializer_list<std::vector<ParamSpec>> lists)
 
 namespace {
 
+/// Range of the knobs in ms (ns3::Time attributes): positive, at most MaxTimeSeconds. Other
+/// ranges are the core's: SegmentFetcherOptions::validate() checks the assembled options.
+constexpr runner::Range MsRange = runner::Range::positive(runner::MaxTimeSeconds * 1e3);
+
 /// A consumer knob: scenario parameter -> ConsumerApp attribute (value text after `toAttr`).
 struct Knob
 {
@@ -65,15 +71,16 @@ knobs()
       {{"InitCwnd", ParamType::Double, formatNumber(d.window.initCwnd), "segments",
         "initial congestion window, aimd/cubic"},
        "InitCwnd"},
-      {{"MinRto", ParamType::Double, formatNumber(toMillis(d.rtt.minRto)), "ms", "lower clamp of the RTO"},
+      {{"MinRto", ParamType::Double, formatNumber(toMillis(d.rtt.minRto)), "ms", "lower clamp of the RTO", {},
+        MsRange},
        "MinRto",
        true},
       {{"Lifetime", ParamType::Double, formatNumber(toMillis(d.lifetime)), "ms",
-        "InterestLifetime of segment Interests"},
+        "InterestLifetime of segment Interests", {}, MsRange},
        "Lifetime",
        true},
       {{"RtoCheckInterval", ParamType::Double, formatNumber(toMillis(d.rtoCheckInterval)), "ms",
-        "period of the consumer's timeout scan (ndnSIM RetxTimer: 50 ms)"},
+        "period of the consumer's timeout scan (ndnSIM RetxTimer: 50 ms)", {}, MsRange},
        "RtoCheckInterval",
        true},
       {{"CubicBeta", ParamType::Double, formatNumber(d.window.cubic.beta), "",
@@ -138,6 +145,26 @@ isAdaptive(const std::string& kind)
   return kind == "aimd" || kind == "cubic";
 }
 
+/// The value of a knob's parameter as text, without unit.
+std::string
+knobText(const Params& params, const Knob& k)
+{
+  switch (k.spec.type) {
+    case ParamType::Double: return formatNumber(params.getDouble(k.spec.name));
+    case ParamType::Int: return std::to_string(params.getInt(k.spec.name));
+    case ParamType::Bool: return params.getBool(k.spec.name) ? "true" : "false";
+    case ParamType::String: return params.getString(k.spec.name);
+  }
+  return {};
+}
+
+/// The ConsumerApp attribute value of a knob's parameter.
+std::string
+knobValue(const Params& params, const Knob& k)
+{
+  return k.isMs ? knobText(params, k) + "ms" : knobText(params, k);
+}
+
 } // namespace
 
 std::vector<ParamSpec>
@@ -154,9 +181,11 @@ consumerParams(bool withOneInterest, const std::string& defaultFileSize)
      kinds},
     {"FileSize", ParamType::String, defaultFileSize, "",
      "content size: bytes, or with a unit (10MB = 10^7, 100MiB = 100*2^20 = the BLEnD paper's 100 MB)"},
-    {"PayloadSize", ParamType::Int, "1460", "B", "content bytes per Data (BLEnD: 1460)"},
+    {"PayloadSize", ParamType::Int, "1460", "B", "content bytes per Data (BLEnD: 1460)", {},
+     runner::Range::closed(1, 8800)},
     {"Signing", ParamType::String, "digest", "", "signature of the Data", {"digest", "hmac", "null"}},
-    {"StartTime", ParamType::Double, "1", "s", "consumer start time (Wi-Fi: after association)"},
+    {"StartTime", ParamType::Double, "1", "s", "consumer start time (Wi-Fi: after association)", {},
+     runner::Range::nonNegative(runner::MaxTimeSeconds)},
   };
   for (const auto& k : knobs())
     p.push_back(k.spec);
@@ -171,10 +200,42 @@ runParams(double defaultMaxTime)
      "trace files in --out: none; periodic = rates, drops, goodput, tables per TracePeriod; all = also one "
      "delay row per Data",
      {"none", "periodic", "all"}},
-    {"TracePeriod", ParamType::Double, "1", "s", "period of the periodic traces"},
+    {"TracePeriod", ParamType::Double, "1", "s", "period of the periodic traces", {},
+     runner::Range::closed(1e-6, runner::MaxTimeSeconds)},
     {"MaxTime", ParamType::Double, formatNumber(defaultMaxTime), "s",
-     "simulated time limit (the run stops when all fetches end)"},
+     "simulated time limit (the run stops earlier when all fetches end)", {},
+     runner::Range::positive(runner::MaxTimeSeconds)},
   };
+}
+
+void
+checkConsumerParams(const Params& params)
+{
+  parseByteSize("FileSize", params.getString("FileSize"));
+  const std::string& kind = params.getString("Consumer");
+  if (kind == "one-interest")
+    return; // ignores the knobs
+  // A ConsumerApp as Fetch installs it (ns-3 defaults, --ns3:: overrides included), one knob at
+  // a time, so the first one the core rejects is named.
+  auto app = ns3::CreateObject<ConsumerApp>();
+  auto validate = [&app](const std::string& what) {
+    try {
+      app->GetOptions().validate();
+    }
+    catch (const std::invalid_argument& e) {
+      throw UsageError(what + ": " + e.what());
+    }
+  };
+  app->SetAttribute("Pipeline", ns3::StringValue(kind));
+  validate("--Consumer=" + kind + " with the ns-3 defaults of ndnlab::ConsumerApp");
+  for (const auto& k : knobs()) {
+    if (!params.isSet(k.spec.name))
+      continue;
+    const std::string arg = "--" + k.spec.name + "=" + knobText(params, k);
+    if (!app->SetAttributeFailSafe(k.attribute, ns3::StringValue(knobValue(params, k))))
+      throw UsageError(arg + ": out of range of ndnlab::ConsumerApp::" + k.attribute);
+    validate(arg);
+  }
 }
 
 // --- parsers ---
@@ -205,10 +266,15 @@ std::vector<std::string>
 perElement(const std::string& name, const std::string& text, size_t n)
 {
   std::vector<std::string> parts;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    parts.push_back(item);
+  for (size_t from = 0;;) {
+    size_t comma = text.find(',', from);
+    parts.push_back(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    if (parts.back().empty())
+      throw UsageError("--" + name + "=" + text + ": empty value in the list");
+    if (comma == std::string::npos)
+      break;
+    from = comma + 1;
+  }
   if (parts.size() == 1)
     return std::vector<std::string>(n, parts[0]);
   if (parts.size() != n)
@@ -217,46 +283,57 @@ perElement(const std::string& name, const std::string& text, size_t n)
   return parts;
 }
 
-namespace {
-
-/// `text` when it matches `re` as a whole; else throws UsageError "--name: 'text' is not <what>".
-std::string
-checkSyntax(const std::string& name, const std::string& text, const std::regex& re, const std::string& what)
-{
-  if (!std::regex_match(text, re))
-    throw UsageError("--" + name + ": '" + text + "' is not " + what);
-  return text;
-}
-
-} // namespace
-
 std::string
 checkRate(const std::string& name, const std::string& text)
 {
-  static const std::regex re(R"(^[0-9]+(\.[0-9]+)?([kKMG]?bps|[kKMG]?b/s)$)");
-  return checkSyntax(name, text, re, "a data rate (e.g. 10Mbps)");
+  static const std::regex re(R"(^([0-9]+(\.[0-9]+)?)([kKMG]?)(bps|b/s)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re))
+    throw UsageError("--" + name + ": '" + text + "' is not a data rate (e.g. 10Mbps)");
+  const std::string prefix = m[3].str();
+  const double scale = prefix.empty() ? 1 : prefix == "M" ? 1e6 : prefix == "G" ? 1e9 : 1e3; // else k or K
+  const double bps = std::strtod(m[1].str().c_str(), nullptr) * scale;
+  if (!(bps >= 1 && bps <= MaxRateBps))
+    throw UsageError("--" + name + ": '" + text + "' is out of range (1bps..1000Gbps)");
+  return text;
 }
 
 std::string
 checkTime(const std::string& name, const std::string& text)
 {
-  static const std::regex re(R"(^[0-9]+(\.[0-9]+)?(s|ms|us|ns)$)");
-  return checkSyntax(name, text, re, "a time with unit (e.g. 2ms)");
+  static const std::regex re(R"(^([0-9]+(\.[0-9]+)?)(s|ms|us|ns)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re))
+    throw UsageError("--" + name + ": '" + text + "' is not a time with unit (e.g. 2ms)");
+  const std::string unit = m[3].str();
+  const double scale = unit == "s" ? 1 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 1e-9;
+  if (!(std::strtod(m[1].str().c_str(), nullptr) * scale <= runner::MaxTimeSeconds))
+    throw UsageError("--" + name + ": '" + text + "' is longer than " + formatNumber(runner::MaxTimeSeconds) +
+                     " s");
+  return text;
 }
 
 std::string
 checkQueue(const std::string& name, const std::string& text)
 {
-  static const std::regex re(R"(^[0-9]+(p|B)$)");
-  return checkSyntax(name, text, re, "a queue size (e.g. 100p or 64000B)");
+  static const std::regex re(R"(^([0-9]+)(p|B)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re))
+    throw UsageError("--" + name + ": '" + text + "' is not a queue size (e.g. 100p or 64000B)");
+  const bool bytes = m[2].str() == "B";
+  const double n = std::strtod(m[1].str().c_str(), nullptr);
+  const uint32_t max = std::numeric_limits<uint32_t>::max();
+  if (!(n >= (bytes ? MinQueueBytes : 1) && n <= max))
+    throw UsageError("--" + name + ": '" + text + "' is out of range (1p.." + std::to_string(max) + "p or " +
+                     formatNumber(MinQueueBytes) + "B.." + std::to_string(max) + "B)");
+  return text;
 }
 
 double
 parseProbability(const std::string& name, const std::string& text)
 {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !(v >= 0 && v <= 1))
+  double v = 0;
+  if (!runner::parseDouble(text, v) || !(v >= 0 && v <= 1))
     throw UsageError("--" + name + ": '" + text + "' is not a probability in [0, 1]");
   return v;
 }
@@ -327,11 +404,7 @@ Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> co
   , m_fileSize(parseByteSize("FileSize", params.getString("FileSize")))
   , m_start(params.getDouble("StartTime") + spec.startDelay)
 {
-  int64_t payload = params.getInt("PayloadSize");
-  if (payload < 1 || payload > 8800)
-    throw UsageError("--PayloadSize=" + std::to_string(payload) + ": must be 1..8800");
-  if (m_start < 0)
-    throw UsageError("--StartTime must not be negative");
+  int64_t payload = params.getInt("PayloadSize"); // 1..8800: its spec's range
   m_state->seed = spec.contentSeed;
   m_state->onDone = std::move(onDone);
   bool push = m_kind == "one-interest";
@@ -350,22 +423,10 @@ Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> co
   consumer.SetAttribute("ExpectedSize", ns3::UintegerValue(m_fileSize));
   if (!push) {
     consumer.SetAttribute("Pipeline", ns3::StringValue(m_kind));
+    // checkConsumerParams() has checked these values
     for (const auto& k : knobs()) {
-      if (!params.isSet(k.spec.name))
-        continue;
-      std::string v;
-      switch (k.spec.type) {
-        case ParamType::Double: v = formatNumber(params.getDouble(k.spec.name)); break;
-        case ParamType::Int: v = std::to_string(params.getInt(k.spec.name)); break;
-        case ParamType::Bool: v = params.getBool(k.spec.name) ? "true" : "false"; break;
-        case ParamType::String: v = params.getString(k.spec.name); break;
-      }
-      if (k.isMs) {
-        if (params.getDouble(k.spec.name) <= 0)
-          throw UsageError("--" + k.spec.name + " must be positive");
-        v += "ms";
-      }
-      consumer.SetAttribute(k.attribute, ns3::StringValue(v));
+      if (params.isSet(k.spec.name))
+        consumer.SetAttribute(k.attribute, ns3::StringValue(knobValue(params, k)));
     }
   }
   m_consumer = consumer.Install(consumerNode).Get(0);
@@ -569,9 +630,7 @@ tracePath(RunContext& ctx, const std::string& name)
 ScenarioTraces::ScenarioTraces(RunContext& ctx, const ns3::NodeContainer& nodes)
 {
   const std::string& mode = ctx.params().getString("Traces");
-  double period = ctx.params().getDouble("TracePeriod");
-  if (!(period > 0))
-    throw UsageError("--TracePeriod must be positive");
+  double period = ctx.params().getDouble("TracePeriod"); // its spec's range: >= 1 us
   if (!ctx.hasOutDir() || mode == "none")
     return;
   m_tracers = std::make_unique<Tracers>(nodes);

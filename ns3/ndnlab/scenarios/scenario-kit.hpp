@@ -52,19 +52,32 @@ std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& d
 /// Traces (none | periodic | all), TracePeriod, MaxTime.
 std::vector<ParamSpec> runParams(double defaultMaxTime);
 
+/// What the specs of consumerParams() cannot check, for Scenario::check: FileSize parses, and
+/// unless Consumer is one-interest, the ConsumerApp options the knobs give (its ns-3 defaults,
+/// --ns3:: overrides included) pass the core's own SegmentFetcherOptions::validate(), applied
+/// after each knob so the message names the first bad one: "--InitCwnd=0: initial cwnd must be
+/// >= 1". Throws UsageError.
+void checkConsumerParams(const Params& params);
+
 // --- parsers (each throws UsageError naming the parameter) ---
+
+/// Largest data rate of a rate parameter: 1000 Gbps.
+inline constexpr double MaxRateBps = 1e12;
+/// Smallest byte-counted device queue: one 1500-byte frame (a smaller one drops every frame).
+inline constexpr double MinQueueBytes = 1500;
 
 /// "104857600", "100MiB", "10MB", "1.5GB", "64KiB", "512k": bytes (k/M/G = 10^3.., Ki/Mi/Gi = 2^10..).
 uint64_t parseByteSize(const std::string& name, const std::string& text);
-/// One value for every element, or exactly `n` comma-separated values.
+/// One value for every element, or exactly `n` comma-separated values; no value may be empty.
 std::vector<std::string> perElement(const std::string& name, const std::string& text, size_t n);
-/// Checks an ns-3 DataRate string ("10Mbps", "1.5Gbps", "800kbps").
+/// Checks an ns-3 DataRate string ("10Mbps", "1.5Gbps", "800kbps"): 1 bps .. MaxRateBps.
 std::string checkRate(const std::string& name, const std::string& text);
-/// Checks an ns-3 Time string with unit ("2ms", "0.5s", "100us").
+/// Checks an ns-3 Time string with unit ("2ms", "0.5s", "100us"): 0 .. runner::MaxTimeSeconds.
 std::string checkTime(const std::string& name, const std::string& text);
-/// Checks an ns-3 QueueSize string ("100p", "64000B").
+/// Checks an ns-3 QueueSize string ("100p", "64000B"): at least 1 packet or MinQueueBytes, at
+/// most 2^32-1 (ns-3 counts in uint32).
 std::string checkQueue(const std::string& name, const std::string& text);
-/// A probability in [0, 1].
+/// A probability in [0, 1] (a strict decimal number, as runner::parseDouble).
 double parseProbability(const std::string& name, const std::string& text);
 
 // --- one fetch: producer + consumer ---

@@ -72,7 +72,7 @@ runWifiChain(RunContext& ctx)
 const runner::Registration reg{runner::Scenario{
   "wifi-chain",
   "BLEnD multi-hop: consumer - relay - producer on one 802.11 ad hoc channel, two wireless hops, bundling per hop",
-  chainParams(), runWifiChain}};
+  chainParams(), runWifiChain, checkConsumerParams}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -32,7 +32,8 @@ hiddenParams()
     {multihopRadioParams("broadcast", "20", "30",
                          "the default makes B and C, B and D, A and C (2 or 3 x Distance apart) hidden from "
                          "each other"),
-     {{"StartDelayC", ParamType::Double, "0", "s", "C starts this long after B"}},
+     {{"StartDelayC", ParamType::Double, "0", "s", "C starts this long after B", {},
+       runner::Range::nonNegative(runner::MaxTimeSeconds)}},
      bundlingParams(), consumerParams(false, "20MiB"), runParams(3600)});
 }
 
@@ -47,8 +48,6 @@ runWifiHidden(RunContext& ctx)
   ns3::Ptr<ns3::Node> d = wifi.nodes.Get(2);
   ns3::Ptr<ns3::Node> c = wifi.nodes.Get(3);
   const double startDelayC = params.getDouble("StartDelayC");
-  if (!(startDelayC >= 0))
-    throw UsageError("--StartDelayC must not be negative");
 
   wifiStack(params).Install(wifi.nodes);
   RouteHelper::AddRoute(b, "/lab/a", a);
@@ -101,7 +100,7 @@ runWifiHidden(RunContext& ctx)
 const runner::Registration reg{runner::Scenario{
   "wifi-hidden",
   "BLEnD Fig. 10: B fetches from A and C from D on one 802.11 ad hoc channel, B and C hidden from each other",
-  hiddenParams(), runWifiHidden}};
+  hiddenParams(), runWifiHidden, checkConsumerParams}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

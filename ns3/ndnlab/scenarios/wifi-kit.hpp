@@ -18,7 +18,8 @@ std::string wifiStandard(const Params& params);
 
 /// Applies DataMode when given (also as NonUnicastMode with BroadcastAtDataRate) and Ampdu to
 /// every Wi-Fi device of `devices`; returns the data mode in use, the override or
-/// `standardMode`. Throws UsageError for a mode ns-3 does not know.
+/// `standardMode`. Throws UsageError for a mode the PHY of the standard and band does not
+/// support (the message lists those it does).
 std::string applyRadioOverrides(const Params& params, const ns3::NetDeviceContainer& devices,
                                 const std::string& standardMode);
 

@@ -3,6 +3,7 @@
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 
+#include <limits>
 #include <stdexcept>
 
 namespace ndnlab::sim::scenarios {
@@ -22,16 +23,20 @@ multihopRadioParams(const std::string& defaultAddressing, const std::string& def
      "explicit destination)",
      {"broadcast", "unicast"}},
     {"DataMode", ParamType::String, "", "",
-     "override of the standard's data mode, e.g. HtMcs3 (80211n, needed for A-MPDU); empty = the standard's"},
+     "override of the standard's data mode, e.g. HtMcs3 (80211n, needed for A-MPDU); a mode of that standard "
+     "and band (a bad one is rejected with the list); empty = the standard's"},
     {"Ampdu", ParamType::Bool, "false", "",
      "A-MPDU aggregation (BE_MaxAmpduSize 65535); only HT unicast frames are aggregated"},
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
      "NonUnicastMode = the data mode; false = ns-3's lowest basic rate"},
-    {"Distance", ParamType::Double, defaultDistance, "m", "between neighbouring nodes on the line"},
+    {"Distance", ParamType::Double, defaultDistance, "m", "between neighbouring nodes on the line", {},
+     runner::Range::positive(1e6)},
     {"Range", ParamType::Double, defaultRange, "m",
      "radio range (RangePropagationLossModel after the log-distance loss): farther nodes neither decode nor "
-     "sense each other; " + rangeDoc},
-    {"CsSize", ParamType::Int, "100", "packets", "Content Store capacity of every node (ndnSIM's default 100)"},
+     "sense each other; 0 = no cut-off; " + rangeDoc,
+     {}, runner::Range::nonNegative(1e6)},
+    {"CsSize", ParamType::Int, "100", "packets", "Content Store capacity of every node (ndnSIM's default 100)", {},
+     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
   };
 }
 
@@ -42,17 +47,11 @@ makeAdhocLine(const Params& params, const std::vector<double>& slots)
   opts.standard = wifiStandard(params);
   opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
   const double d = params.getDouble("Distance");
-  if (!(d > 0))
-    throw UsageError("--Distance must be positive");
   opts.range = params.getDouble("Range");
-  if (!(opts.range >= 0))
-    throw UsageError("--Range must not be negative (0 = no cut-off)");
   for (double s : slots)
     opts.positions.emplace_back(s * d, 0, 0);
   WifiAdhoc wifi(opts);
   wifi.dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
-  if (params.getInt("CsSize") < 0)
-    throw UsageError("--CsSize must not be negative");
   return wifi;
 }
 

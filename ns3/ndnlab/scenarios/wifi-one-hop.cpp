@@ -15,6 +15,7 @@
 #include <ns3/wifi-net-device.h>
 
 #include <fstream>
+#include <limits>
 
 namespace ndnlab::sim::scenarios {
 namespace {
@@ -31,17 +32,20 @@ wifiParams()
      "NDN frames to the broadcast MAC (ndnSIM, the paper) or to the learned neighbour (802.11 ACK/retry)",
      {"broadcast", "unicast"}},
     {"DataMode", ParamType::String, "", "",
-     "override of the standard's data mode, e.g. HtMcs3 (80211n); empty = the standard's"},
+     "override of the standard's data mode, e.g. HtMcs3 (80211n); a mode of that standard and band (a bad "
+     "one is rejected with the list); empty = the standard's"},
     {"Ampdu", ParamType::Bool, "false", "",
      "A-MPDU aggregation (BE_MaxAmpduSize 65535); only HT unicast frames are aggregated"},
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
      "NonUnicastMode = the data mode (as the paper's numbers need); false = ns-3's lowest basic rate"},
-    {"Distance", ParamType::Double, "5", "m", "station to access point"},
+    {"Distance", ParamType::Double, "5", "m", "station to access point", {}, runner::Range::positive(1e6)},
     {"FrameLoss", ParamType::Double, "0", "",
      "probability that a frame a node's PHY decoded is lost anyway (random link loss on top of collisions; "
-     "unicast frames are retried, broadcast ones are not)"},
+     "unicast frames are retried, broadcast ones are not)",
+     {}, runner::Range{0, 1, false, true}},
     {"CsSize", ParamType::Int, "100", "packets",
-     "Content Store capacity of both nodes (ndnSIM's default 100; one hop never needs more); 0 disables caching"},
+     "Content Store capacity of both nodes (ndnSIM's default 100; one hop never needs more); 0 disables caching",
+     {}, runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
     {"FrameLog", ParamType::Bool, "false", "",
      "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
     {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
@@ -58,10 +62,6 @@ runWifiOneHop(RunContext& ctx)
   opts.distance = params.getDouble("Distance");
   opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
   opts.frameLoss = params.getDouble("FrameLoss");
-  if (!(opts.distance > 0))
-    throw UsageError("--Distance must be positive");
-  if (!(opts.frameLoss >= 0 && opts.frameLoss < 1))
-    throw UsageError("--FrameLoss must be in [0, 1)");
 
   WifiOneHop wifi(opts);
   const std::string dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
@@ -113,7 +113,7 @@ runWifiOneHop(RunContext& ctx)
 const runner::Registration reg{runner::Scenario{
   "wifi-one-hop",
   "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from the access point (producer)",
-  wifiParams(), runWifiOneHop}};
+  wifiParams(), runWifiOneHop, checkConsumerParams}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -16,11 +16,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ndnlab::sim::test {
 namespace {
 
+using simtest::expectUsageError;
 using simtest::runCli;
 
 TEST(Scenarios, ContentMatchesAtAnyOffsetAndCatchesOneFlippedByte)
@@ -214,6 +216,96 @@ TEST(Scenarios, BadParametersAreUsageErrors)
   EXPECT_EQ(runCli({"p2p-chain", "--Hops=2", "--Rate=10Mbps,5Mbps,1Mbps"}).exitCode, 2);
   EXPECT_EQ(runCli({"p2p-chain", "--Hops=2", "--Consumer=one-interest"}).exitCode, 2);
   EXPECT_EQ(runCli({"dumbbell", "--AccessLoss=1.5"}).exitCode, 2);
+}
+
+TEST(Scenarios, ZeroAndHugeLinkValuesAreUsageErrors)
+{
+  expectUsageError({"p2p-chain", "--Rate=0Mbps"}, "--Rate: '0Mbps' is out of range");
+  expectUsageError({"p2p-chain", "--Rate=0.5bps"}, "out of range");
+  expectUsageError({"p2p-chain", "--Rate=2000Gbps"}, "out of range");
+  expectUsageError({"dumbbell", "--AccessRate=0Mbps"}, "--AccessRate: '0Mbps' is out of range");
+  expectUsageError({"dumbbell", "--BottleneckRate=0kbps"}, "--BottleneckRate");
+  expectUsageError({"p2p-chain", "--Delay=99999999999999999999s"}, "--Delay");
+  expectUsageError({"dumbbell", "--BottleneckDelay=2000000s"}, "--BottleneckDelay");
+  expectUsageError({"p2p-chain", "--Queue=0p"}, "--Queue: '0p' is out of range");
+  expectUsageError({"p2p-chain", "--Queue=0B"}, "--Queue: '0B' is out of range");
+  expectUsageError({"p2p-chain", "--Queue=100B"}, "--Queue: '100B' is out of range");
+  expectUsageError({"dumbbell", "--AccessQueue=0p"}, "--AccessQueue");
+  expectUsageError({"p2p-chain", "--Queue=4294967296p"}, "out of range");
+}
+
+TEST(Scenarios, ConsumerOptionsAreCheckedByTheCoreBeforeTheRun)
+{
+  const auto dir = std::filesystem::temp_directory_path() / "ndnlab-scenarios-consumer-test";
+  std::filesystem::remove_all(dir);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+    {{"--RtoK=-5"}, "--RtoK=-5: rto k must be >= 0"},
+    {{"--InitCwnd=0"}, "--InitCwnd=0: initial cwnd must be >= 1"},
+    {{"--CubicBeta=2"}, "--CubicBeta=2: cubic beta"},
+    {{"--AimdBeta=0"}, "--AimdBeta=0: aimd beta"},
+    {{"--Retries=-2"}, "--Retries=-2: retries must be >= -1"},
+    {{"--Retries=99999999999"}, "--Retries=99999999999: out of range"},
+    {{"--Consumer=fixed", "--FixedWindow=0"}, "--FixedWindow=0: fixed pipeline size"},
+    {{"--Pacing=true", "--PacingGain=0"}, "--PacingGain=0: pacing gain"},
+    {{"--AimdMinSsthresh=-1"}, "--AimdMinSsthresh=-1: AIMD minimum ssthresh"},
+    {{"--CwaRttSuppress=-1"}, "--CwaRttSuppress=-1"},
+    {{"--MinRto=0"}, "--MinRto=0: out of range"},
+    {{"--MinRto=1e300"}, "--MinRto=1e300: out of range"},
+    {{"--ns3::ndnlab::ConsumerApp::InitCwnd=0"}, "ns-3 defaults of ndnlab::ConsumerApp: initial cwnd"},
+  };
+  for (const auto& [extra, fragment] : cases) {
+    for (const char* scenario : {"p2p-chain", "dumbbell", "wifi-one-hop"}) {
+      std::vector<std::string> args = {scenario, "--FileSize=100KiB", "--out", dir.string()};
+      args.insert(args.end(), extra.begin(), extra.end());
+      expectUsageError(args, fragment);
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir)); // rejected before the output directory is made
+  // a valid ConsumerApp override is applied (its type is named like every ns-3 type)
+  auto ok = runCli({"p2p-chain", "--FileSize=100KiB", "--ns3::ndnlab::ConsumerApp::InitCwnd=4"});
+  ASSERT_EQ(ok.exitCode, 0) << ok.result;
+  EXPECT_TRUE(ok.result["metrics"]["completed"].get<bool>());
+}
+
+TEST(Scenarios, TimesBeyondNs3TimeAndEmptyLimitsAreUsageErrors)
+{
+  expectUsageError({"p2p-chain", "--StartTime=1e300"}, "--StartTime=1e300: out of range [0, 1000000] s");
+  expectUsageError({"p2p-chain", "--StartTime=-1"}, "--StartTime=-1: out of range");
+  expectUsageError({"p2p-chain", "--MaxTime=1e300"}, "--MaxTime=1e300: out of range (0, 1000000] s");
+  expectUsageError({"p2p-chain", "--MaxTime=-5"}, "--MaxTime=-5: out of range");
+  expectUsageError({"p2p-chain", "--MaxTime=0"}, "--MaxTime=0: out of range");
+  expectUsageError({"p2p-chain", "--TracePeriod=0"}, "--TracePeriod=0: out of range");
+  expectUsageError({"p2p-chain", "--TracePeriod=1e-12"}, "--TracePeriod=1e-12: out of range");
+  expectUsageError({"dumbbell", "--Consumer1Delay=1e300"}, "--Consumer1Delay");
+  expectUsageError({"wifi-hidden", "--StartDelayC=-1"}, "--StartDelayC");
+  expectUsageError({"wifi-one-hop", "--BundleGapMin=1e300"}, "--BundleGapMin");
+}
+
+TEST(Scenarios, ListsAndIntegersAreParsedStrictly)
+{
+  expectUsageError({"p2p-chain", "--Rate=10Mbps,"}, "--Rate=10Mbps,: empty value");
+  expectUsageError({"p2p-chain", "--Rate=,10Mbps"}, "--Rate=,10Mbps: empty value");
+  expectUsageError({"p2p-chain", "--Hops=2", "--Loss=0,,0"}, "empty value");
+  expectUsageError({"p2p-chain", "--Hops= 3"}, "--Hops= 3: not a valid int");
+  expectUsageError({"p2p-chain", "--Hops=+3"}, "--Hops=+3: not a valid int");
+  expectUsageError({"p2p-chain", "--Hops=65"}, "--Hops=65: out of range [1, 64]");
+  expectUsageError({"p2p-chain", "--Loss= 0.1"}, "not a probability");
+  expectUsageError({"p2p-chain", "--FileSize=1MiB", "--FileSize=2MiB"}, "--FileSize given twice");
+  expectUsageError({"p2p-chain", "--ns3::PointToPointNetDevice::Mtu=abc"}, "--ns3::PointToPointNetDevice::Mtu=abc");
+  expectUsageError({"p2p-chain", "--ns3::PointToPointNetDevice::Mtu=99999"}, "uint16_t");
+}
+
+TEST(Scenarios, DataModeMustBeAModeOfTheStandard)
+{
+  expectUsageError({"wifi-one-hop", "--DataMode=Foo"},
+                   "--DataMode=Foo: not a mode of --Standard=80211b; one of DsssRate1Mbps");
+  expectUsageError({"wifi-one-hop", "--Standard=80211n", "--DataMode=DsssRate11Mbps"},
+                   "not a mode of --Standard=80211n; one of OfdmRate6Mbps");
+  expectUsageError({"wifi-one-hop", "--Standard=80211n", "--DataMode=HtMcs8"}, "HtMcs7");
+  expectUsageError({"wifi-chain", "--DataMode=HtMcs3"}, "not a mode of --Standard=80211b");
+  auto ok = runCli({"wifi-one-hop", "--FileSize=100KiB", "--Standard=80211n", "--DataMode=HtMcs3"});
+  ASSERT_EQ(ok.exitCode, 0) << ok.result;
+  EXPECT_EQ(ok.result["metrics"]["data_mode"], "HtMcs3");
 }
 
 } // namespace
