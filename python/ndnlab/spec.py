@@ -40,7 +40,8 @@ DEFAULT_TIMEOUT_S = 3600.0
 # runs (grid points x seeds, counted before duplicate points are removed).
 MAX_SEEDS = 10_000
 MAX_RUNS = 100_000
-MAX_SEED = 2**32 - 1  # ns-3 seeds are uint32
+# Largest seed ndnlab-sim accepts: MRG32k3a state words must stay below m2 = 4294944443.
+MAX_SEED = 4_294_944_442
 
 # Names the runner passes itself; a parameter may not take them.
 RESERVED_NAMES = frozenset({"seed", "out", "version", "help"})
