@@ -1,60 +1,28 @@
 // The ndnlabd executable: exit codes, --print-default-config, clean shutdown on signals.
+#include "tests/support/child-process.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 
 namespace fs = std::filesystem;
+using namespace ndnlab::testsupport;
 using namespace std::chrono_literals;
 
 /// Runs ndnlabd with `args`, stdout/stderr to `out`; returns the pid.
 pid_t spawn(const std::vector<std::string>& args, const fs::path& out)
 {
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* f = std::fopen(out.c_str(), "w");
-    ::dup2(fileno(f), 1);
-    ::dup2(fileno(f), 2);
-    std::vector<char*> argv;
-    std::string exe = NDNLABD_PATH;
-    argv.push_back(exe.data());
-    for (auto& a : args)
-      argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(exe.c_str(), argv.data());
-    ::_exit(127);
-  }
-  return pid;
+  return ndnlab::testsupport::spawn(NDNLABD_PATH, args, out);
 }
 
-int waitExit(pid_t pid, std::chrono::milliseconds timeout = 5000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    int status = 0;
-    pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid)
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    std::this_thread::sleep_for(10ms);
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-  return -1;
-}
-
-std::string slurp(const fs::path& p)
-{
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+constexpr auto ExitTimeout = 5000ms;
 
 class NdnlabdProcess : public ::testing::Test
 {
@@ -84,27 +52,16 @@ protected:
   fs::path dir;
 };
 
-bool waitFor(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 5000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
-
 TEST_F(NdnlabdProcess, PrintDefaultConfigAndHelp)
 {
   pid_t pid = spawn({"--print-default-config"}, dir / "out");
-  EXPECT_EQ(waitExit(pid), 0);
+  EXPECT_EQ(waitExit(pid, ExitTimeout), 0);
   std::string out = slurp(dir / "out");
   EXPECT_NE(out.find("[face_system.unix]"), std::string::npos);
   EXPECT_NE(out.find("path = \"/run/nfd/nfd.sock\""), std::string::npos);
 
   pid = spawn({"--help"}, dir / "help");
-  EXPECT_EQ(waitExit(pid), 0);
+  EXPECT_EQ(waitExit(pid, ExitTimeout), 0);
   EXPECT_NE(slurp(dir / "help").find("--config"), std::string::npos);
 }
 
@@ -112,20 +69,20 @@ TEST_F(NdnlabdProcess, BadConfigExitsWithTwo)
 {
   auto cfg = writeConfig("[face_system.tcp]\nport = \"6363\"\n[nonsense]\n");
   pid_t pid = spawn({"--config", cfg.string()}, dir / "out");
-  EXPECT_EQ(waitExit(pid), 2);
+  EXPECT_EQ(waitExit(pid, ExitTimeout), 2);
   std::string out = slurp(dir / "out");
   EXPECT_NE(out.find("face_system.tcp.port: expected an integer, got a string"), std::string::npos) << out;
   EXPECT_NE(out.find("unknown table [nonsense]"), std::string::npos) << out;
 
   pid = spawn({"--config", cfg.string(), "--bogus-flag"}, dir / "out2");
-  EXPECT_EQ(waitExit(pid), 2);
+  EXPECT_EQ(waitExit(pid, ExitTimeout), 2);
 }
 
 TEST_F(NdnlabdProcess, UnknownStrategyIsAConfigError)
 {
   auto cfg = writeConfig(localConfig() + "[forwarder]\ndefault_strategy = \"/localhost/nfd/strategy/nope\"\n");
   pid_t pid = spawn({"--config", cfg.string()}, dir / "out");
-  EXPECT_EQ(waitExit(pid), 2);
+  EXPECT_EQ(waitExit(pid, ExitTimeout), 2);
 }
 
 TEST_F(NdnlabdProcess, BadAddressesAreConfigErrorsBeforeListening)
@@ -137,7 +94,7 @@ TEST_F(NdnlabdProcess, BadAddressesAreConfigErrorsBeforeListening)
     auto cfg = writeConfig("[face_system.unix]\npath = \"" + (dir / "run" / "nfd.sock").string() +
                            "\"\n[face_system.udp]\nport = 0\n" + bad);
     pid_t pid = spawn({"--config", cfg.string()}, dir / "out");
-    EXPECT_EQ(waitExit(pid), 2) << slurp(dir / "out");
+    EXPECT_EQ(waitExit(pid, ExitTimeout), 2) << slurp(dir / "out");
     std::string out = slurp(dir / "out");
     EXPECT_NE(out.find(cfg.string() + ":"), std::string::npos) << out;
     EXPECT_NE(out.find("configuration error"), std::string::npos) << out;
@@ -153,7 +110,7 @@ TEST_F(NdnlabdProcess, SigtermShutsDownCleanly)
     pid_t pid = spawn({"--config", cfg.string()}, dir / "out");
     ASSERT_TRUE(waitFor([&] { return fs::exists(sock); })) << slurp(dir / "out");
     ::kill(pid, sig);
-    EXPECT_EQ(waitExit(pid), 0) << slurp(dir / "out");
+    EXPECT_EQ(waitExit(pid, ExitTimeout), 0) << slurp(dir / "out");
     EXPECT_FALSE(fs::exists(sock));
     EXPECT_NE(slurp(dir / "out").find("shutting down"), std::string::npos);
   }
@@ -166,10 +123,10 @@ TEST_F(NdnlabdProcess, SecondDaemonOnSameSocketFailsToStart)
   pid_t first = spawn({"--config", cfg.string()}, dir / "out1");
   ASSERT_TRUE(waitFor([&] { return fs::exists(sock); }));
   pid_t second = spawn({"--config", cfg.string()}, dir / "out2");
-  EXPECT_EQ(waitExit(second), 1);
+  EXPECT_EQ(waitExit(second, ExitTimeout), 1);
   EXPECT_NE(slurp(dir / "out2").find("in use"), std::string::npos) << slurp(dir / "out2");
   ::kill(first, SIGTERM);
-  EXPECT_EQ(waitExit(first), 0);
+  EXPECT_EQ(waitExit(first, ExitTimeout), 0);
 }
 
 } // namespace

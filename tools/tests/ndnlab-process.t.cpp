@@ -1,83 +1,36 @@
 // The ndnlab executable: exit codes and messages of bad command lines (no forwarder needed),
 // and ctl against a real ndnlabd (faces that do not exist, route expiry).
+#include "tests/support/child-process.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <regex>
-#include <thread>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 
 namespace fs = std::filesystem;
+using namespace ndnlab::testsupport;
 using namespace std::chrono_literals;
 
-std::string
-slurp(const fs::path& p)
-{
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-bool
-waitFor(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 5000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
-
-/// Forks `exe args...` with stdout and stderr to files; NDNLAB_SOCKET is `socket` (a path
-/// nobody listens on unless a test starts ndnlabd there), so no test reaches a real forwarder.
+/// Runs `exe args...` with NDNLAB_SOCKET = `socket` (a path nobody listens on unless a test
+/// starts ndnlabd there), so no test reaches a real forwarder.
 pid_t
-spawn(const std::string& exe, const std::vector<std::string>& args, const fs::path& out,
-      const fs::path& err, const fs::path& socket)
+spawnWithSocket(const std::string& exe, const std::vector<std::string>& args, const fs::path& out,
+                const fs::path& err, const fs::path& socket)
 {
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* o = std::fopen(out.c_str(), "w");
-    FILE* e = std::fopen(err.c_str(), "w");
-    ::dup2(fileno(o), 1);
-    ::dup2(fileno(e), 2);
+  return spawn(exe, args, out, err, [&socket] {
     ::setenv("NDNLAB_SOCKET", socket.c_str(), 1);
     ::unsetenv("NDN_CLIENT_TRANSPORT");
-    std::vector<char*> argv;
-    std::string exeCopy = exe;
-    argv.push_back(exeCopy.data());
-    for (auto& a : args)
-      argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(exe.c_str(), argv.data());
-    ::_exit(127);
-  }
-  return pid;
+  });
 }
 
-/// Exit code, or 128 + signal, or -1 after killing a process still running at `timeout`.
-int
-waitExit(pid_t pid, std::chrono::milliseconds timeout = 10000ms)
-{
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid)
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    std::this_thread::sleep_for(10ms);
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-  return -1;
-}
+constexpr auto ExitTimeout = 10000ms;
 
 struct Outcome
 {
@@ -108,19 +61,19 @@ protected:
   {
     if (daemonPid > 0) {
       ::kill(daemonPid, SIGTERM);
-      waitExit(daemonPid);
+      waitExit(daemonPid, ExitTimeout);
     }
     fs::remove_all(dir);
   }
 
   /// Runs `ndnlab args...` to completion (killed after `timeout`).
-  Outcome ndnlab(const std::vector<std::string>& args, std::chrono::milliseconds timeout = 10000ms)
+  Outcome ndnlab(const std::vector<std::string>& args, std::chrono::milliseconds timeout = ExitTimeout)
   {
     ++runs;
     fs::path out = dir / ("out" + std::to_string(runs));
     fs::path err = dir / ("err" + std::to_string(runs));
     Outcome r;
-    r.rc = waitExit(spawn(NDNLAB_PATH, args, out, err, socket), timeout);
+    r.rc = waitExit(spawnWithSocket(NDNLAB_PATH, args, out, err, socket), timeout);
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
@@ -132,8 +85,8 @@ protected:
     std::ofstream(dir / "ndnlabd.toml")
       << "[face_system.unix]\npath = \"" << socket.string() << "\"\n"
       << "[face_system.tcp]\nport = 0\n[face_system.udp]\nport = 0\n";
-    daemonPid = spawn(NDNLABD_PATH, {"--config", (dir / "ndnlabd.toml").string()}, dir / "daemon.out",
-                      dir / "daemon.err", socket);
+    daemonPid = spawnWithSocket(NDNLABD_PATH, {"--config", (dir / "ndnlabd.toml").string()},
+                                dir / "daemon.out", dir / "daemon.err", socket);
     ASSERT_TRUE(waitFor([&] { return fs::exists(socket); })) << slurp(dir / "daemon.err");
   }
 
@@ -289,7 +242,8 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
   EXPECT_NE(r.err.find("Face not found: 99999"), std::string::npos) << r;
 
   // a face that exists: a pingserver's; routes with an expiry show up, destroy works
-  pid_t server = spawn(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
+  pid_t server =
+    spawnWithSocket(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
   std::string faceId;
   ASSERT_TRUE(waitFor([&] {
     Outcome routes = ndnlab({"ctl", "route", "list"});
@@ -308,7 +262,7 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
   r = ndnlab({"ctl", "face", "destroy", faceId});
   EXPECT_EQ(r.rc, 0) << r;
   EXPECT_NE(r.out.find("face-destroyed id=" + faceId), std::string::npos) << r;
-  EXPECT_EQ(waitExit(server), 1) << slurp(dir / "ps.err"); // its forwarder connection closed
+  EXPECT_EQ(waitExit(server, ExitTimeout), 1) << slurp(dir / "ps.err"); // its forwarder connection closed
 }
 
 } // namespace
