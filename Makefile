@@ -16,6 +16,40 @@ FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 20
 export CCACHE_DIR ?= $(HOME)/.cache/ndnlab-ccache
 
+# --- The variables above can be set by the user (README.md, "Make variables"). They are checked
+# here, before any target runs: a bad value stops make with one line naming it.
+ROOT := $(realpath $(dir $(lastword $(MAKEFILE_LIST))))
+digitless = $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1)))))))))))
+# check-positive-int NAME: one word of digits, not starting with 0
+check-positive-int = $(if $(and $(filter 1,$(words $($(1)))),$(filter-out 0%,$($(1))),\
+  $(if $(call digitless,$($(1))),,ok)),,$(error $(1)=$($(1)): expected a positive integer))
+# Top-level directories of the checkout that hold sources (all but build*/ and results/); a
+# build directory must not be one of them, inside one, the checkout itself or above it, since
+# `make clean` deletes it.
+SOURCE_DIRS := $(filter-out build% results . ..,$(notdir $(patsubst %/.,%,$(wildcard $(ROOT)/*/. $(ROOT)/.*/.))))
+dir-of = $(patsubst %/,%,$(or $(realpath $(1)),$(abspath $(1))))
+# in-source NAME: the source directory that $(NAME) is or lies in, if any
+in-source = $(firstword $(foreach d,$(SOURCE_DIRS),\
+  $(if $(filter $(ROOT)/$(d) $(ROOT)/$(d)/%,$(call dir-of,$($(1)))),$(d))))
+# is-clean-target NAME: `make clean` and $(NAME) exists and is not empty
+is-clean-target = $(and $(filter clean,$(MAKECMDGOALS)),$(wildcard $($(1))/* $($(1))/.[!.]*))
+define check-build-dir
+$(if $(filter 1,$(words $($(1)))),,$(error $(1)='$($(1))': expected one directory name))
+$(if $(filter $(call dir-of,$($(1)))/%,$(ROOT)/),$(error $(1)=$($(1)): is the checkout or above it))
+$(if $(call in-source,$(1)),$(error $(1)=$($(1)): is in source directory \
+  $(call in-source,$(1))/ of the checkout; give a build directory such as build-x))
+$(if $(call is-clean-target,$(1)),$(if $(wildcard $($(1))/CMakeCache.txt),,$(error \
+  $(1)=$($(1)): not a build directory (no CMakeCache.txt); make clean removes only those)))
+endef
+$(call check-positive-int,JOBS)
+$(call check-positive-int,FUZZ_SECONDS)
+$(call check-positive-int,FUZZ_SMOKE_SECONDS)
+BUILD_TYPES := Debug Release RelWithDebInfo MinSizeRel
+$(if $(filter-out 1,$(words $(BUILD_TYPE)))$(filter-out $(BUILD_TYPES),$(BUILD_TYPE)),\
+  $(error BUILD_TYPE=$(BUILD_TYPE): expected one of $(BUILD_TYPES)))
+$(eval $(call check-build-dir,BUILD))
+$(eval $(call check-build-dir,FUZZ_BUILD))
+
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 CMAKE_FLAGS += -DNDNLAB_WITH_NS3=ON
 ifeq ($(CI),true)

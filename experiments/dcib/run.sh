@@ -1,15 +1,53 @@
 #!/bin/bash
 # Every DCIB campaign, then the figures and the paper table (experiments/dcib/README.md).
-#   experiments/dcib/run.sh [--workers N]
+#   experiments/dcib/run.sh [campaign options, e.g. --workers N]
 # ndnlab-sim comes from $NDNLAB_SIM, PATH or build/ns3/runner (configure with
 # -DNDNLAB_WITH_NS3=ON). Finished runs are kept in experiments/dcib/results/ and not rerun.
+# With --dry-run only the campaign commands are printed. figures/ and paper-table.md are
+# rewritten only after every campaign succeeded and the stores hold a successful result of each
+# run.
+#
+# Exit status: 0 done (or --help), 1 a campaign failed or runs are missing (figures/ and
+# paper-table.md are left as they were), 2 bad arguments (then nothing runs), spec or simulator.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
-status=0
-for c in artificial-loss artificial-loss-noncoop artificial-loss-coop no-loss no-loss-8 no-loss-bbr no-loss-bbr-32 limited-buffer fct; do
-  python3 -m ndnlab campaign "$here/$c.toml" "$@" || status=1
+campaigns=(artificial-loss artificial-loss-noncoop artificial-loss-coop no-loss no-loss-8
+           no-loss-bbr no-loss-bbr-32 limited-buffer fct)
+specs=()
+for c in "${campaigns[@]}"; do specs+=("$here/$c.toml"); done
+
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help)
+      sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"
+      echo
+      echo "campaign options (ndnlab campaign):"
+      python3 "$here/../campaign-check" help
+      exit 0
+      ;;
+  esac
 done
+dry_run=$(python3 "$here/../campaign-check" options run.sh "$@") || exit
+
+status=0
+for spec in "${specs[@]}"; do
+  rc=0
+  python3 -m ndnlab campaign "$spec" "$@" || rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "run.sh: campaign $(basename "$spec") exited with status $rc" >&2
+    if [ $rc -gt $status ]; then status=$rc; fi
+  fi
+done
+if [ -n "$dry_run" ]; then exit $status; fi # --dry-run: the commands only
+if [ $status -ne 0 ]; then
+  echo "run.sh: figures/ and paper-table.md not regenerated (a campaign failed)" >&2
+  exit $status
+fi
+if ! python3 "$here/../campaign-check" complete "${specs[@]}"; then
+  echo "run.sh: figures/ and paper-table.md not regenerated (runs missing, listed above; rerun" \
+       "run.sh, or draw from what is there: python3 -m ndnlab.plots.dcib $here -o DIR)" >&2
+  exit 1
+fi
 python3 -m ndnlab.plots.dcib "$here" -o "$here/figures" --table "$here/paper-table.md"
-exit $status

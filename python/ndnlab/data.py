@@ -39,30 +39,55 @@ def delivered(run_dir, node=0):
 
 
 def parse_where(items):
-    """["Name=value", ...] -> {Name: value}."""
+    """["Name=value", ...] -> {Name: [value, ...]}: the values given for one name, in order (a
+    run is kept if it has any of them; different names must all hold)."""
     where = {}
     for item in items or []:
         name, eq, value = item.partition("=")
         if not eq or not name:
             raise UsageError(f"--where {item!r}: expected NAME=VALUE")
-        where[name] = value
+        values = where.setdefault(name, [])
+        if value not in values:
+            values.append(value)
     return where
 
 
-def apply_where(df, where):
-    """Rows whose parameters equal the --where values (compared after paper.normalize)."""
-    for name, value in where.items():
-        if name not in df.columns:
-            name = next((p for p in df.attrs.get("params", []) if normalize(p) == normalize(name)),
-                        name)
-        if name not in df.columns:
+def format_where(where):
+    """{Name: [value, ...]} as `Name=a or b, Other=c` (for a report's header)."""
+    return ", ".join(f"{name}={' or '.join(values)}" for name, values in where.items())
+
+
+def resolve_where(df, where):
+    """parse_where's {Name: [value, ...]} with each name replaced by df's column: the name
+    itself, else the parameter equal to it after paper.normalize (case, punctuation); names of
+    one parameter are merged."""
+    params = df.attrs.get("params", [])
+    resolved = {}
+    for name, values in where.items():
+        column = name
+        if column not in df.columns:
+            column = next((p for p in params if normalize(p) == normalize(name)), name)
+        if column not in df.columns:
             raise UsageError(f"--where {name}: no such parameter; parameters: "
-                             f"{', '.join(df.attrs.get('params', [])) or '(none)'}")
-        wanted = normalize(value)
-        mask = df[name].map(lambda v: normalize(v) == wanted)
-        if not mask.any():
-            seen = ", ".join(sorted({str(v) for v in df[name].dropna()}))
-            raise UsageError(f"--where {name}={value}: no run has that value; values: {seen}")
+                             f"{', '.join(params) or '(none)'}")
+        merged = resolved.setdefault(column, [])
+        merged += [v for v in values if v not in merged]
+    return resolved
+
+
+def apply_where(df, where):
+    """Rows whose parameters match the --where values (compared after paper.normalize): for each
+    parameter, any of its values (OR); across parameters, all of them (AND). Every value must
+    occur in some run (a typo is an error, not an empty selection)."""
+    for name, values in resolve_where(df, where).items():
+        present = df[name].map(normalize)
+        mask = None
+        for value in values:
+            hit = present == normalize(value)
+            if not hit.any():
+                seen = ", ".join(sorted({str(v) for v in df[name].dropna()}))
+                raise UsageError(f"--where {name}={value}: no run has that value; values: {seen}")
+            mask = hit if mask is None else mask | hit
         attrs = dict(df.attrs)
         df = df[mask]
         df.attrs.update(attrs)
@@ -120,16 +145,50 @@ def value_order(df, column, spec=None):
     return sorted(values, key=str)
 
 
-def numeric_metrics(df):
-    """Metric columns holding numbers in at least one row (lists and text excluded)."""
-    return [m for m in df.attrs.get("metrics", []) if m in df and df[m].map(is_number).any()]
+def numeric_metrics(df, lists=False):
+    """Metric columns holding numbers in at least one row (text excluded; lists of numbers only
+    with `lists`, for a CDF over their elements)."""
+    def numeric(value):
+        if lists and isinstance(value, list):
+            return bool(value) and all(is_number(v) for v in value)
+        return is_number(value)
+
+    return [m for m in df.attrs.get("metrics", []) if m in df and df[m].map(numeric).any()]
 
 
 def check_column(df, name, what, options):
-    """Raises UsageError unless `name` is a column; lists the choices."""
-    if name not in df.columns:
-        raise UsageError(f"{what} {name!r} is not in the results; choices: "
-                         f"{', '.join(options) or '(none)'}")
+    """Raises UsageError unless `name` is one of `options` (the parameters or metrics `what`
+    asks for); says what `name` is instead and lists the choices."""
+    if name in options:
+        return
+    if name == "":
+        problem = "empty name"
+    elif name in df.attrs.get("params", []):
+        problem = f"{name!r} is a parameter"
+    elif name in df.attrs.get("metrics", []) and not what.endswith("metric"):
+        problem = f"{name!r} is a metric"
+    elif name in numeric_metrics(df, lists=True):
+        problem = f"{name!r} holds a list of numbers per run, not one number"
+    elif name in df.attrs.get("metrics", []):
+        problem = f"{name!r} has no numeric values"
+    elif name in df.columns:
+        problem = f"{name!r} is neither a parameter nor a metric"
+    else:
+        problem = f"{name!r} is not in the results"
+    raise UsageError(f"{what} {problem}; choices: {', '.join(options) or '(none)'}")
+
+
+def split_names(text, option):
+    """A comma-separated option value (--by, --metrics) as a list of names; None if the option
+    was not given. An empty value or an empty name in the list is a UsageError."""
+    if text is None:
+        return None
+    names = [t.strip() for t in text.split(",")]
+    if not any(names):
+        raise UsageError(f"{option} {text!r}: give one or more names separated by commas")
+    if not all(names):
+        raise UsageError(f"{option} {text!r}: empty name in the list")
+    return names
 
 
 def fmt(value):
@@ -165,6 +224,8 @@ def os_error_text(error):
 def check_output(path, option="-o"):
     """Raises UsageError unless `path` can be a file to write: not a directory, and no
     existing ancestor that is not a directory (missing ones are created on writing)."""
+    if str(path) == "":
+        raise UsageError(f"{option}: empty file name")
     path = pathlib.Path(path)
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory; give a file name")

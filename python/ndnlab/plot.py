@@ -132,7 +132,9 @@ def build_parser(prog=None):
                         help="one panel per value of this parameter, side by side")
     parser.add_argument("--kind", choices=KINDS, default="bar", help="default: %(default)s")
     parser.add_argument("--where", action="append", metavar="NAME=VALUE",
-                        help="keep only runs with this parameter value (repeatable)")
+                        help="keep only runs with this parameter value; repeatable: values of "
+                             "one parameter are alternatives (OR), different parameters must "
+                             "all match (AND)")
     parser.add_argument("--paper", metavar="EXPERIMENT",
                         help="mark the paper's values (default: the spec's paper.experiment; "
                              "'none' for no marks)")
@@ -153,24 +155,28 @@ def _follows(df, param, shown):
 
 
 def run(args):
+    data.check_output(args.output)
     output = pathlib.Path(args.output)
     if output.suffix.lower() not in FORMATS:
         raise data.UsageError(f"-o {output}: use a file name ending in {', '.join(FORMATS)}")
-    data.check_output(output)
-    if args.kind == "cdf" and args.x:
+    if args.kind == "cdf" and args.x is not None:
         raise data.UsageError("--x is not used with --kind cdf (the metric is the x axis)")
-    if args.kind != "cdf" and not args.x:
+    if args.kind != "cdf" and args.x is None:
         raise data.UsageError(f"--kind {args.kind} needs --x PARAM")
+    if args.paper == "":
+        raise data.UsageError("--paper: empty name; give an experiment or 'none'")
+    where = data.parse_where(args.where)
     df, spec, store = data.load(args.source)
     if df.empty:
         raise data.UsageError(f"no successful runs in {store.root} for {args.source}")
     params = df.attrs.get("params", [])
-    data.check_column(df, args.y, "--y metric", data.numeric_metrics(df))
+    # a CDF takes every element of a list-valued metric; bars and lines need one number per run
+    data.check_column(df, args.y, "--y metric", data.numeric_metrics(df, lists=args.kind == "cdf"))
     for option, name in (("--x", args.x), ("--hue", args.hue), ("--col", args.col)):
-        if name:
+        if name is not None:
             data.check_column(df, name, f"{option} parameter", params)
-    df = data.apply_where(df, data.parse_where(args.where))
-    shown = [c for c in (args.x, args.hue, args.col) if c]
+    df = data.apply_where(df, where)
+    shown = [c for c in (args.x, args.hue, args.col) if c is not None]
     others = [p for p in data.varying(df, params) if p not in shown
               and not _follows(df, p, shown)]
     if others:

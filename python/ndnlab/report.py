@@ -210,7 +210,7 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
         counts += f", {missing} not run yet"
     lines.append(counts)
     if where:
-        lines.append("- Selected: " + ", ".join(f"{k}={v}" for k, v in where.items()))
+        lines.append("- Selected: " + data.format_where(where))
     fixed = {k: v for k, v in data.constant_values(df, params).items()}
     if fixed:
         lines.append("- Same in every run: "
@@ -274,17 +274,15 @@ def build_parser(prog=None):
     parser.add_argument("--metrics", metavar="M1,M2",
                         help="metrics to report (default: the paper's, else every numeric one)")
     parser.add_argument("--where", action="append", metavar="NAME=VALUE",
-                        help="keep only runs with this parameter value (repeatable)")
+                        help="keep only runs with this parameter value; repeatable: values of "
+                             "one parameter are alternatives (OR), different parameters must "
+                             "all match (AND)")
     parser.add_argument("--wide", action="store_true",
                         help="one row per group with a column per metric (and the paper's "
                              "value beside each) instead of one row per group and metric")
     parser.add_argument("-o", "--output", metavar="REPORT.md",
                         help="output file (default: standard output)")
     return parser
-
-
-def _split(text):
-    return [t.strip() for t in text.split(",") if t.strip()] if text else None
 
 
 def run(args):
@@ -294,11 +292,16 @@ def run(args):
         return 0
     if not args.source:
         raise data.UsageError("give a SPEC.toml or a result-store directory")
-    if args.output:
+    if args.paper == "":
+        raise data.UsageError("--paper: empty name; give an experiment, 'none' or 'list'")
+    if args.output is not None:
         data.check_output(args.output)
-    df_all, spec, store = data.load(args.source, include_failed=True)
+    by = data.split_names(args.by, "--by")
+    metric_names = data.split_names(args.metrics, "--metrics")
     where = data.parse_where(args.where)
+    df_all, spec, store = data.load(args.source, include_failed=True)
     if where and not df_all.empty:
+        where = data.resolve_where(df_all, where)  # the parameters' own names, for the header
         df_all = data.apply_where(df_all, where)
     ok = df_all[df_all["status"] == STATUS_OK] if not df_all.empty else df_all
     failed = df_all[df_all["status"] != STATUS_OK] if not df_all.empty else None
@@ -307,10 +310,8 @@ def run(args):
         raise data.UsageError(f"no successful runs in {store.root} for {args.source}"
                               + (f" ({len(failed)} failed)" if failed is not None else ""))
     params = ok.attrs.get("params", [])
-    by = _split(args.by)
     for name in by or []:
         data.check_column(ok, name, "--by parameter", params)
-    metric_names = _split(args.metrics)
     for name in metric_names or []:
         data.check_column(ok, name, "--metrics metric", data.numeric_metrics(ok))
     exp = None
@@ -322,7 +323,7 @@ def run(args):
             raise data.UsageError(str(e.args[0])) from None
     text = build_report(args.source, ok, spec, store, exp, by, metric_names, failed, where,
                         args.wide)
-    if args.output:
+    if args.output is not None:
         output = pathlib.Path(args.output)
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(text)
@@ -348,10 +349,10 @@ def spec_script(build, doc, metavar, argv=None):
     parser.add_argument("-o", "--output", metavar=metavar)
     args = parser.parse_args(argv)
     try:
-        if args.output:
+        if args.output is not None:
             data.check_output(args.output)
         text = build(args.spec)
-        if args.output:
+        if args.output is not None:
             pathlib.Path(args.output).write_text(text)
     except (SpecError, StoreError, data.UsageError) as e:
         print(f"{parser.prog}: {e}", file=sys.stderr)

@@ -335,6 +335,72 @@ def test_console_scripts_and_front_door(fig1):
     assert "7.0 Mbps" in done.stdout
 
 
+def test_repeated_where_for_one_parameter_keeps_runs_with_either_value(fig1, tmp_path, capsys):
+    """--where of one parameter given twice: runs with either value (OR); of different
+    parameters: runs with both (AND)."""
+    spec, _, _ = fig1
+    path = tmp_path / "or.md"
+    assert report_cli.main([str(spec), "--by", "Consumer", "--metrics", "goodput_mbps",
+                            "--where", "Consumer=aimd", "--where", "consumer=one-interest",
+                            "--where", "Standard=802.11b", "-o", str(path)]) == 0
+    text = path.read_text()
+    rows = [line for line in text.splitlines() if line.startswith(("| aimd", "| one-interest"))]
+    assert len(rows) == 2
+    assert [[c.strip() for c in row.strip("|").split("|")][5] for row in rows] == ["2", "2"]
+    assert "- Selected: Consumer=aimd or one-interest, Standard=802.11b" in text
+    # a value of the list that no run has is a typo, not an empty part of the selection
+    assert report_cli.main([str(spec), "--where", "Consumer=aimd",
+                            "--where", "Consumer=aimdd"]) == 2
+    assert "--where Consumer=aimdd: no run has that value" in capsys.readouterr().err
+    png = tmp_path / "or.png"
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps", "--hue",
+                          "Consumer", "--where", "Consumer=aimd", "--where",
+                          "Consumer=one-interest", "-o", str(png)]) == 0
+    assert png.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_plot_and_report_refuse_names_of_the_wrong_kind_and_empty_ones(fig1, tmp_path, capsys):
+    spec, _, _ = fig1
+    png = tmp_path / "x.png"
+    plot = [str(spec), "--x", "Standard", "--hue", "Consumer"]
+    cases = [
+        (plot + ["--y", "Consumer", "-o", str(png)],
+         "--y metric 'Consumer' is a parameter; choices: counters.data_received, "
+         "counters.interests_sent, goodput_mbps, retransmissions\n"),
+        ([str(spec), "--x", "goodput_mbps", "--y", "goodput_mbps", "--hue", "Consumer",
+          "-o", str(png)], "--x parameter 'goodput_mbps' is a metric; choices: "),
+        (plot + ["--y", "delay_ms", "-o", str(png)],
+         "'delay_ms' holds a list of numbers per run, not one number"),
+        ([str(spec), "--x", "Standard", "--hue", "", "--y", "goodput_mbps", "-o", str(png)],
+         "--hue parameter empty name; choices: "),
+        (plot + ["--y", "goodput_mbps", "-o", ""], "ndnlab plot: -o: empty file name"),
+    ]
+    for argv, message in cases:
+        assert plot_cli.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err, (argv, err)
+    assert not png.exists() and not pathlib.Path(".png").exists()
+
+    cases = [
+        (["--metrics", "Consumer"], "--metrics metric 'Consumer' is a parameter; choices: "),
+        (["--metrics", ""], "--metrics '': give one or more names separated by commas"),
+        (["--metrics", ","], "--metrics ',': give one or more names"),
+        (["--metrics", "goodput_mbps,,retransmissions"], "empty name in the list"),
+        (["--by", ""], "--by '': give one or more names separated by commas"),
+        (["--by", "goodput_mbps"], "--by parameter 'goodput_mbps' is a metric"),
+        (["--paper", ""], "--paper: empty name"),
+        (["-o", ""], "ndnlab report: -o: empty file name"),
+    ]
+    for argv, message in cases:
+        assert report_cli.main([str(spec), *argv]) == 2, argv
+        out, err = capsys.readouterr()
+        assert message in err, (argv, err)
+        assert out == "", argv  # no report on stdout instead
+    # a valid choice still works, including the metric list the message offers
+    assert report_cli.main([str(spec), "--metrics", "goodput_mbps, retransmissions"]) == 0
+    assert "| retransmissions |" in capsys.readouterr().out
+
+
 # --- bad input: one line on stderr, exit status 2, no traceback, nothing written ---
 
 def assert_usage_error(done, message):
