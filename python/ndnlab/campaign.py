@@ -190,7 +190,7 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
     runs = spec.runs()
     store = ResultStore(spec.store)
 
-    with store.lock():
+    with store.lock(create=not dry_run):
         keyed = [(run, run.key(version)) for run in runs]
         done = store.done_keys()
         todo = keyed if force else [(run, key) for run, key in keyed if key not in done]

@@ -74,12 +74,16 @@ class ResultStore:
     # --- writing (campaign process only) ---
 
     @contextlib.contextmanager
-    def lock(self):
+    def lock(self, create=True):
         """Exclusive use by one campaign; raises StoreError if another campaign holds it or
-        the store path is a file."""
+        the store path is a file. With create=False (a dry run) a store that does not exist
+        is left uncreated: there is nothing in it to protect."""
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root}: not a directory; the result store must be a "
                              "directory (campaign.store)")
+        if not create and not self.root.exists():
+            yield self
+            return
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / ".lock", "w") as f:
             try:

@@ -98,6 +98,14 @@ def test_second_invocation_reruns_nothing(fig1):
     assert time.monotonic() - start < 30
 
 
+def test_dry_run_of_a_new_campaign_creates_no_store(tmp_path):
+    spec = write_spec(tmp_path, "fresh", {"Consumer": ["aimd", "cubic"]}, seeds=1)
+    dry = campaign(spec, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "dry run: 2 runs would run" in dry.stdout
+    assert not (tmp_path / "store-fresh").exists()
+
+
 def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1):
     spec, store, _ = fig1
     before = index_lines(store)
