@@ -749,9 +749,9 @@ int runFlood(const BenchOptions& o)
   if (o.flood != "max") {
     char* end = nullptr;
     rate = std::strtod(o.flood.c_str(), &end);
-    if (end == o.flood.c_str() || *end != '\0' || !(rate > 0)) {
+    if (end == o.flood.c_str() || *end != '\0' || !std::isfinite(rate) || !(rate > 0)) {
       std::cerr << "fwd-bench: --flood takes a positive rate (Interests/s) or 'max'\n";
-      return 1;
+      return 2;
     }
   }
   asio::io_context io;
@@ -837,6 +837,22 @@ int runConsumer(const BenchOptions& o)
   return finished ? 0 : 1;
 }
 
+/// A number of seconds: finite, and > 0 (or >= 0 with `zeroAllowed`), at most a day.
+CLI::Validator secondsOption(bool zeroAllowed)
+{
+  return CLI::Validator(
+    [zeroAllowed](std::string& text) -> std::string {
+      char* end = nullptr;
+      double x = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || x < 0 ||
+          (x == 0 && !zeroAllowed) || x > 86400)
+        return std::string("expected seconds ") + (zeroAllowed ? ">= 0" : "> 0") + ", at most 86400, got '" + text +
+               "'";
+      return {};
+    },
+    zeroAllowed ? "SECONDS>=0" : "SECONDS>0");
+}
+
 } // namespace
 } // namespace ndnlab::bench
 
@@ -852,9 +868,9 @@ int main(int argc, char** argv)
   app.add_option("--window", o.window, "Interests kept outstanding")->capture_default_str()
     ->check(CLI::Range(size_t(1), size_t(1) << 20));
   app.add_option("--duration", o.duration, "measurement (or flood) period, seconds")
-    ->capture_default_str()->check(CLI::PositiveNumber);
+    ->capture_default_str()->check(secondsOption(false));
   app.add_option("--warmup", o.warmup, "warm-up before measuring, seconds")->capture_default_str()
-    ->check(CLI::NonNegativeNumber);
+    ->check(secondsOption(true));
   app.add_option("--payload", o.payload, "Data content size, octets")->capture_default_str()
     ->check(CLI::Range(size_t(0), size_t(8000)));
   app.add_option("--prefix", o.prefix, "prefix registered by the producer")->capture_default_str();
@@ -882,7 +898,19 @@ int main(int argc, char** argv)
   app.add_option("--flood-lifetime", o.floodLifetimeMs, "InterestLifetime of flood Interests, ms")
     ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(60000)));
   app.add_flag("--json", o.json, "print one JSON object with the results on stdout");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  }
+  catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2; // --help is 0; every bad command line is 2
+  }
+  for (const auto& [option, uri] : {std::pair{"--prefix", o.prefix}, std::pair{"--flood-prefix", o.floodPrefix}}) {
+    auto name = ndnlab::Name::parse(uri);
+    if (uri.empty() || !name || name.value().size() == 0) {
+      std::cerr << "fwd-bench: " << option << " '" << uri << "': expected a non-root NDN name such as /bench\n";
+      return 2;
+    }
+  }
 
   try {
     if (!o.flood.empty())

@@ -34,6 +34,8 @@
 #include <ns3/yans-wifi-helper.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -55,23 +57,59 @@ struct Frame
   uint32_t bytes;
 };
 
+[[noreturn]] void
+usageError(const std::string& message)
+{
+  std::cerr << "plain-wifi: " << message << "\n";
+  std::exit(2);
+}
+
+/// The frame log of wifi-one-hop --FrameLog=true: the header `time_ns,node,bytes`, then one
+/// frame per line (node 0 = station, 1 = access point); anything else is an error, exit 2.
 std::vector<Frame>
 readFrames(const std::string& file)
 {
   std::ifstream in(file);
-  if (!in) {
-    std::cerr << "plain-wifi: cannot read " << file << "\n";
-    std::exit(2);
-  }
+  if (!in)
+    usageError("cannot read " + file);
   std::vector<Frame> frames;
   std::string line;
-  std::getline(in, line); // header time_ns,node,bytes
-  while (std::getline(in, line)) {
+  if (!std::getline(in, line) || line != "time_ns,node,bytes")
+    usageError(file + ": not a frame log (its first line must be time_ns,node,bytes)");
+  for (size_t number = 2; std::getline(in, line); ++number) {
     Frame f{};
-    if (std::sscanf(line.c_str(), "%ld,%u,%u", &f.timeNs, &f.node, &f.bytes) == 3)
-      frames.push_back(f);
+    int consumed = 0;
+    if (std::sscanf(line.c_str(), "%ld,%u,%u%n", &f.timeNs, &f.node, &f.bytes, &consumed) != 3 ||
+        static_cast<size_t>(consumed) != line.size() || f.timeNs < 0 || f.node > 1 || f.bytes == 0)
+      usageError(file + ":" + std::to_string(number) + ": expected time_ns,node,bytes with node 0 or 1, got '" +
+                 line + "'");
+    frames.push_back(f);
   }
+  if (frames.empty())
+    usageError(file + ": no frames");
   return frames;
+}
+
+/// `text` as a finite number > 0, else a usage error naming `option`.
+double
+positiveSeconds(const std::string& option, const std::string& text)
+{
+  char* end = nullptr;
+  double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || x <= 0)
+    usageError("--" + option + "=" + text + ": expected a positive number of seconds");
+  return x;
+}
+
+/// `text` as a seed ns-3 accepts: 1 .. 4294944442 (MRG32k3a's second modulus minus one).
+uint32_t
+seedValue(const std::string& text)
+{
+  bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  unsigned long long n = digits && text.size() <= 10 ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+  if (n < 1 || n > 4294944442ULL)
+    usageError("--seed=" + text + ": expected an integer from 1 to 4294944442");
+  return static_cast<uint32_t>(n);
 }
 
 /// Sends one node's frames at their recorded times, one pending event at a time.
@@ -111,20 +149,24 @@ struct PhyCounts
 int
 main(int argc, char** argv)
 {
-  std::string framesFile, standardName = "80211b", addressing = "broadcast";
-  double stop = 0;
-  uint32_t seed = 1;
+  std::string framesFile, standardName = "80211b", addressing = "broadcast", stopText, seedText = "1";
   CommandLine cmd(__FILE__);
   cmd.AddValue("frames", "frames.csv of a wifi-one-hop run with --FrameLog=true", framesFile);
   cmd.AddValue("standard", "80211b | 80211n (5 GHz, OfdmRate24Mbps) | 80211n-2.4", standardName);
   cmd.AddValue("addressing", "broadcast | unicast (the peer's MAC address)", addressing);
-  cmd.AddValue("stop", "simulated stop time in s (the NDN run's simulated_s)", stop);
-  cmd.AddValue("seed", "RngSeedManager seed", seed);
+  cmd.AddValue("stop", "simulated stop time in s (the NDN run's simulated_s)", stopText);
+  cmd.AddValue("seed", "RngSeedManager seed, 1..4294944442", seedText);
   cmd.Parse(argc, argv);
-  if (framesFile.empty() || stop <= 0) {
-    std::cerr << "plain-wifi: --frames and --stop are required\n";
-    return 2;
-  }
+  if (framesFile.empty())
+    usageError("--frames is required");
+  if (stopText.empty())
+    usageError("--stop is required");
+  const double stop = positiveSeconds("stop", stopText);
+  const uint32_t seed = seedValue(seedText);
+  if (addressing != "broadcast" && addressing != "unicast")
+    usageError("--addressing=" + addressing + ": expected broadcast or unicast");
+  if (standardName != "80211b" && standardName != "80211n" && standardName != "80211n-2.4")
+    usageError("--standard=" + standardName + ": expected 80211b, 80211n or 80211n-2.4");
   std::vector<Frame> frames = readFrames(framesFile);
 
   auto t0 = std::chrono::steady_clock::now();
@@ -141,10 +183,6 @@ main(int argc, char** argv)
   else if (standardName == "80211n-2.4") {
     standard = WIFI_STANDARD_80211n;
     mode = "ErpOfdmRate24Mbps";
-  }
-  else if (standardName != "80211b") {
-    std::cerr << "plain-wifi: unknown --standard " << standardName << "\n";
-    return 2;
   }
 
   NodeContainer nodes;
