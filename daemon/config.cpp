@@ -476,6 +476,10 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(boolKey("face_system.udp", "accept_new_faces",
                       "create on-demand faces for datagrams from unknown endpoints",
                       [](O& o) -> auto& { return o.faceSystem.udp.acceptNewFaces; }));
+  k.push_back(intKey("face_system.udp", "max_on_demand_faces",
+                     "most on-demand UDP faces at once; datagrams from further new endpoints are "
+                     "dropped (too-many-faces)",
+                     [](O& o) -> auto& { return o.faceSystem.udp.maxOnDemandFaces; }, 1, MaxInt));
   k.push_back(intKey("face_system.udp", "socket_buffer_size",
                      "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
                      [](O& o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));

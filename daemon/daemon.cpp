@@ -1,6 +1,7 @@
 #include "daemon/daemon.hpp"
 #include "daemon/config.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ndnlab::daemon {
@@ -38,6 +39,7 @@ Daemon::Daemon(asio::io_context& io, const DaemonOptions& options) : m_io(io), m
                                               options.limits);
   m_management = std::make_unique<mgmt::Management>(*m_env, *m_forwarder, options.management,
                                                     m_faceSystem.get());
+  m_management->setDropCounters([this] { return dropCounters(); });
 }
 
 Daemon::~Daemon()
@@ -71,11 +73,24 @@ std::string Daemon::summary() const
      << " Nacks; out: " << c.nOutInterests << " Interests, " << c.nOutData << " Data, "
      << c.nOutNacks << " Nacks; satisfied " << c.nSatisfiedInterests << ", unsatisfied "
      << c.nUnsatisfiedInterests << "; CS hits " << c.nCsHits << ", misses " << c.nCsMisses;
-  for (const auto& [key, n] : m_env->countingTrace().snapshot()) {
-    if (key.rfind("drop", 0) == 0 || key.rfind("io_drop", 0) == 0 || key.rfind("face_close", 0) == 0)
-      os << "\n  " << key << ": " << n;
-  }
+  for (const auto& c : dropCounters())
+    os << "\n  " << c.kind << (c.reason.empty() ? "" : "/") << c.reason << ": " << c.count;
   return os.str();
+}
+
+std::vector<mgmt::DropCounterStatus> Daemon::dropCounters() const
+{
+  static constexpr std::string_view Kinds[] = {"drop", "io_drop", "impair_drop", "face_close"};
+  std::vector<mgmt::DropCounterStatus> out;
+  for (const auto& [key, n] : m_env->countingTrace().snapshot()) {
+    std::string_view k = key;
+    size_t slash = k.find('/');
+    std::string_view kind = k.substr(0, slash);
+    if (std::find(std::begin(Kinds), std::end(Kinds), kind) == std::end(Kinds))
+      continue;
+    out.push_back({std::string(kind), slash == std::string_view::npos ? "" : std::string(k.substr(slash + 1)), n});
+  }
+  return out;
 }
 
 } // namespace ndnlab::daemon

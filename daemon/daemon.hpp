@@ -38,6 +38,9 @@ public:
 
   /// One line per non-zero forwarder counter and trace counter, for the shutdown log.
   std::string summary() const;
+  /// Counted events of the drop kinds (drop, io_drop, impair_drop, face_close) by reason:
+  /// the shutdown summary and, while running, the ndnlab/drops dataset (`ndnlab ctl drops`).
+  std::vector<mgmt::DropCounterStatus> dropCounters() const;
 
 private:
   asio::io_context& m_io;

@@ -4,6 +4,9 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -255,32 +258,45 @@ std::string_view toString(LogLevel level)
 CountingTrace::CountingTrace(bool count, const std::string& file) : m_count(count)
 {
   if (!file.empty()) {
-    m_file = std::fopen(file.c_str(), "a");
-    if (m_file == nullptr)
+    m_fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (m_fd < 0)
       throw std::runtime_error("cannot open trace file " + file + ": " + std::strerror(errno));
+    m_buf.reserve(FlushBytes + 1024);
   }
 }
 
 CountingTrace::~CountingTrace()
 {
-  if (m_file != nullptr)
-    std::fclose(m_file);
+  cancelFlushTimer();
+  flush();
+  if (m_fd >= 0)
+    ::close(m_fd);
 }
 
 namespace {
 
-void writeJsonString(std::FILE* f, std::string_view s)
+void appendJsonString(std::string& out, std::string_view s)
 {
-  std::fputc('"', f);
+  out.push_back('"');
   for (char c : s) {
     if (c == '"' || c == '\\')
-      std::fputc('\\', f);
-    if (static_cast<unsigned char>(c) < 0x20)
-      std::fprintf(f, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out.push_back('\\');
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char esc[16];
+      std::snprintf(esc, sizeof(esc), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out.append(esc);
+    }
     else
-      std::fputc(c, f);
+      out.push_back(c);
   }
-  std::fputc('"', f);
+  out.push_back('"');
+}
+
+bool isDropKind(std::string_view kind)
+{
+  constexpr std::string_view suffix = "drop";
+  return kind == "face_close" ||
+         (kind.size() >= suffix.size() && kind.substr(kind.size() - suffix.size()) == suffix);
 }
 
 } // namespace
@@ -313,18 +329,58 @@ void CountingTrace::emit(TimePoint when, const TraceEvent& e)
 {
   if (m_count)
     ++counterFor(e.kind, e.reason);
-  if (m_file != nullptr) {
-    if (!m_started) {
-      m_start = when;
-      m_started = true;
-    }
-    std::fprintf(m_file, "{\"t\":%.9f,\"kind\":", toSeconds(when - m_start));
-    writeJsonString(m_file, e.kind);
-    std::fprintf(m_file, ",\"face\":%llu,\"reason\":", static_cast<unsigned long long>(e.face));
-    writeJsonString(m_file, e.reason);
-    std::fprintf(m_file, ",\"value\":%lld,\"value2\":%.17g}\n", static_cast<long long>(e.value),
-                 e.value2);
+  if (m_fd < 0)
+    return;
+  if (!m_started) {
+    m_start = when;
+    m_started = true;
   }
+  char num[96];
+  std::snprintf(num, sizeof(num), "{\"t\":%.9f,\"kind\":", toSeconds(when - m_start));
+  m_buf.append(num);
+  appendJsonString(m_buf, e.kind);
+  std::snprintf(num, sizeof(num), ",\"face\":%llu,\"reason\":", static_cast<unsigned long long>(e.face));
+  m_buf.append(num);
+  appendJsonString(m_buf, e.reason);
+  std::snprintf(num, sizeof(num), ",\"value\":%lld,\"value2\":%.17g}\n", static_cast<long long>(e.value),
+                e.value2);
+  m_buf.append(num);
+  if (m_buf.size() >= FlushBytes) {
+    flush();
+    return;
+  }
+  if (m_timers == nullptr || m_flushInterval <= Duration::zero())
+    return;
+  scheduleFlush(when, isDropKind(e.kind) ? std::min(m_dropFlushDelay, m_flushInterval) : m_flushInterval);
+}
+
+void CountingTrace::scheduleFlush(TimePoint now, Duration delay)
+{
+  if (m_flushTimer != 0 && m_flushAt <= now + delay)
+    return; // an earlier flush is due anyway
+  cancelFlushTimer();
+  m_flushAt = now + delay;
+  m_flushTimer = m_timers->schedule(delay, [this] {
+    m_flushTimer = 0;
+    m_flushAt = TimePoint::max();
+    flush();
+  });
+}
+
+void CountingTrace::cancelFlushTimer()
+{
+  if (m_flushTimer != 0 && m_timers != nullptr)
+    m_timers->cancel(m_flushTimer);
+  m_flushTimer = 0;
+  m_flushAt = TimePoint::max();
+}
+
+void CountingTrace::setFlushTimers(Timers* timers, Duration interval, Duration dropDelay)
+{
+  cancelFlushTimer();
+  m_timers = timers;
+  m_flushInterval = interval;
+  m_dropFlushDelay = dropDelay;
 }
 
 uint64_t CountingTrace::count(std::string_view kind, std::string_view reason) const
@@ -353,8 +409,20 @@ std::map<std::string, uint64_t> CountingTrace::snapshot() const
 
 void CountingTrace::flush()
 {
-  if (m_file != nullptr)
-    std::fflush(m_file);
+  if (m_fd < 0 || m_buf.empty())
+    return;
+  // The buffer holds whole lines only; a short write is continued, an error loses the batch
+  // (the counters are unaffected).
+  size_t done = 0;
+  while (done < m_buf.size()) {
+    ssize_t n = ::write(m_fd, m_buf.data() + done, m_buf.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += static_cast<size_t>(n);
+  }
+  m_buf.clear();
 }
 
 // --- AsioEnv -------------------------------------------------------------------------------
@@ -379,10 +447,12 @@ AsioEnv::AsioEnv(asio::io_context& io, const AsioEnvOptions& options)
     m_log(options.logLevel, options.logFile),
     m_trace(options.traceCounters, options.traceFile)
 {
+  m_trace.setFlushTimers(&m_timers, options.traceFlushInterval, options.traceDropFlushDelay);
 }
 
 AsioEnv::~AsioEnv()
 {
+  m_trace.setFlushTimers(nullptr, Duration::zero(), Duration::zero()); // before m_timers goes
   m_trace.flush();
 }
 

@@ -116,25 +116,43 @@ std::string_view toString(LogLevel level);
 /// Trace that counts events per (kind, reason) and, when a file is given, writes every event
 /// as one JSON object per line: {"t":<seconds since start>,"kind":..,"face":..,"reason":..,
 /// "value":..,"value2":..}.
+///
+/// File writes: lines collect in a buffer that is written with one write(2) of whole lines
+/// only, so the file never ends mid-line, when it holds `FlushBytes`, on flush(), and, once
+/// setFlushTimers() was called, at most `interval` after the oldest unwritten line and at most
+/// `dropDelay` after a drop event (kind ending in "drop", or "face_close"), so a reader (or a
+/// SIGKILL) misses at most that much. The timer exists only while lines wait.
 class CountingTrace final : public Trace
 {
 public:
+  /// Buffered octets that trigger an immediate write.
+  static constexpr size_t FlushBytes = 64 * 1024;
+
   /// `count` false and `file` empty: the trace is disabled (emitters skip work).
   explicit CountingTrace(bool count = true, const std::string& file = {});
   ~CountingTrace() override;
   CountingTrace(const CountingTrace&) = delete;
   CountingTrace& operator=(const CountingTrace&) = delete;
 
-  bool enabled() const override { return m_count || m_file != nullptr; }
+  bool enabled() const override { return m_count || m_fd >= 0; }
   void emit(TimePoint when, const TraceEvent& event) override;
 
   /// Events seen with this kind (and reason, when non-empty).
   uint64_t count(std::string_view kind, std::string_view reason = {}) const;
   /// All counters as "kind/reason" -> count (reason omitted when empty), sorted.
   std::map<std::string, uint64_t> snapshot() const;
+  /// Writes the buffered lines now.
   void flush();
+  /// Time-based flushing on `timers` (which must outlive this trace or be detached with
+  /// nullptr); a zero `interval` turns it off.
+  void setFlushTimers(Timers* timers, Duration interval, Duration dropDelay);
+  /// Octets buffered, not yet written (tests).
+  size_t pendingBytes() const { return m_buf.size(); }
 
 private:
+  /// Arms (or brings forward) the flush timer so it fires within `delay` of `now`.
+  void scheduleFlush(TimePoint now, Duration delay);
+  void cancelFlushTimer();
   struct Hash
   {
     using is_transparent = void;
@@ -143,7 +161,13 @@ private:
   uint64_t& counterFor(std::string_view kind, std::string_view reason);
 
   bool m_count;
-  std::FILE* m_file = nullptr;
+  int m_fd = -1;
+  std::string m_buf; ///< whole lines not yet written
+  Timers* m_timers = nullptr;
+  Duration m_flushInterval{0};
+  Duration m_dropFlushDelay{0};
+  TimerId m_flushTimer = 0;
+  TimePoint m_flushAt = TimePoint::max();
   TimePoint m_start{};
   bool m_started = false;
   std::string m_key; // scratch "kind\0reason"
@@ -173,6 +197,11 @@ struct AsioEnvOptions
   bool traceCounters = true;
   /// Write every trace event as a JSON line to this file; empty = off.
   std::string traceFile;
+  /// Trace file lines reach the file at most this long after they were emitted; 0 = only
+  /// when 64 KiB are buffered and at exit.
+  Duration traceFlushInterval = std::chrono::seconds(1);
+  /// ... and at most this long after a drop event (a burst of drops is written together).
+  Duration traceDropFlushDelay = std::chrono::milliseconds(50);
 };
 
 /// The Env of the daemon and the tools.

@@ -29,6 +29,8 @@ struct TransportInfo
 struct IoCounters
 {
   uint64_t nFrameTooLarge = 0;   ///< "frame-too-large": stream TLV header above the limit
+  uint64_t nEofMidFrame = 0;     ///< "eof-mid-frame": the peer closed with part of a frame unread
+  uint64_t nQueueDiscarded = 0;  ///< "send-queue-discarded": frames still queued when the face closed
   uint64_t nBadHeader = 0;       ///< "bad-tlv-header": invalid TLV-TYPE/LENGTH in a stream
   uint64_t nInvalidDatagram = 0; ///< "invalid-datagram": datagram is not exactly one TLV
   uint64_t nSendQueueFull = 0;   ///< "send-queue-full": frame dropped, queue above its bound

@@ -13,6 +13,9 @@ namespace ndnlab::io {
 namespace {
 
 constexpr size_t MaxIov = 64; // asio gathers at most 64 buffers per call
+/// skipOversizedFrames: a larger announced frame is not a packet at all (a broken or hostile
+/// peer); skipping it could swallow the stream forever, so it closes the transport instead.
+constexpr uint64_t MaxSkippedFrameSize = 1024 * 1024;
 
 template<typename Socket>
 void setBuffers(Socket& s, int size)
@@ -66,6 +69,7 @@ void StreamTransport<Protocol>::adoptSocket(Socket&& socket)
   m_socket.non_blocking(true, ec);
   configureStreamSocket(m_socket, m_options);
   m_rend = 0;
+  m_skip = 0;
   m_reading = false;
   startReceive();
 }
@@ -93,8 +97,16 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
   if (ec) {
     if (ec == asio::error::operation_aborted || !m_socket.is_open())
       return;
-    if (ec == asio::error::eof)
-      handleFailure("eof", false);
+    if (ec == asio::error::eof) {
+      if (m_rend > 0 || m_skip > 0) {
+        // The peer closed in the middle of a frame: what it sent of it is lost.
+        ++m_ioCounters.nEofMidFrame;
+        traceDrop("eof-mid-frame", static_cast<int64_t>(m_rend));
+        handleFailure("eof-mid-frame", false);
+      }
+      else
+        handleFailure("eof", false);
+    }
     else {
       ++m_ioCounters.nSocketErrors;
       handleFailure("socket-error", true);
@@ -104,11 +116,28 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
   m_rend += n;
   auto g = guard();
   size_t pos = 0;
+  if (m_skip > 0) { // the rest of an oversized frame
+    size_t k = static_cast<size_t>(std::min<uint64_t>(m_skip, m_rend));
+    m_skip -= k;
+    pos = k;
+  }
   while (pos < m_rend) {
     ByteSpan rest(m_rbuf.data() + pos, m_rend - pos);
     FrameCheck c = checkFrame(rest, m_options.maxFrameSize);
     if (c.status == FrameStatus::NeedMore)
       break;
+    if (c.status == FrameStatus::TooLarge && m_options.skipOversizedFrames &&
+        c.announced <= MaxSkippedFrameSize) {
+      ++m_ioCounters.nFrameTooLarge;
+      traceDrop(toString(c.status), static_cast<int64_t>(std::min<uint64_t>(c.announced, INT64_MAX)));
+      if (c.announced <= rest.size())
+        pos += static_cast<size_t>(c.announced);
+      else {
+        m_skip = c.announced - rest.size();
+        pos = m_rend;
+      }
+      continue;
+    }
     if (c.status != FrameStatus::Complete) {
       if (c.status == FrameStatus::TooLarge)
         ++m_ioCounters.nFrameTooLarge;
@@ -259,11 +288,20 @@ void StreamTransport<Protocol>::updateKernelQueue()
 template<typename Protocol>
 void StreamTransport<Protocol>::clearQueues()
 {
+  if (!m_sendQueue.empty()) {
+    size_t bytes = m_sendQueueBytes - m_frontOffset;
+    m_ioCounters.nQueueDiscarded += m_sendQueue.size();
+    for (const SharedBuffer& f : m_sendQueue)
+      m_env.emit({"io_drop", m_traceFaceId, "send-queue-discarded", static_cast<int64_t>(f->size()), 0});
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " send-queue-discarded frames=",
+               m_sendQueue.size(), " octets=", bytes, " DROP");
+  }
   m_sendQueue.clear();
   m_sendQueueBytes = 0;
   m_frontOffset = 0;
   m_kernelQueue = 0;
   m_rend = 0;
+  m_skip = 0;
 }
 
 template<typename Protocol>

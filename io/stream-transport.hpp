@@ -3,13 +3,17 @@
 // receive buffer, a bounded output queue flushed by gathered non-blocking writes.
 //
 // Receive: every read takes as many bytes as the buffer holds and delivers every whole TLV in
-// them, directly from the buffer. A TLV header that is invalid or announces a frame above
-// maxFrameSize cannot be resynchronised, so it closes the transport (Failed) with reason
-// "bad-tlv-header" / "frame-too-large".
+// them, directly from the buffer. An invalid TLV header cannot be resynchronised, so it closes
+// the transport (Failed) with reason "bad-tlv-header". A valid header announcing a frame above
+// maxFrameSize closes it too ("frame-too-large", as NFD and ndn-cxx do), unless
+// skipOversizedFrames is set and the frame is at most 1 MiB: then its bytes are skipped as
+// they arrive and counted as one drop, and the stream goes on.
 // Send: frames queue; one flush per io_context turn writes the whole queue with writev
-// (up to 64 frames per call). EOF -> Closing -> Closed ("eof"); socket errors -> Failed ->
-// Closed ("socket-error"). Final state changes are posted, so a face is never destroyed
-// inside a call into its transport.
+// (up to 64 frames per call). EOF -> Closing -> Closed ("eof", or "eof-mid-frame" when the
+// peer left part of a frame unread, counted with those octets); socket errors -> Failed ->
+// Closed ("socket-error"). Frames still queued when the transport closes are counted drops
+// ("send-queue-discarded", one per frame). Final state changes are posted, so a face is never
+// destroyed inside a call into its transport.
 
 #include "io/socket-transport.hpp"
 #include "io/tlv-framer.hpp"
@@ -32,6 +36,11 @@ struct StreamTransportOptions
   size_t maxSendQueueBytes = 32 * 1024 * 1024;
   /// SO_SNDBUF and SO_RCVBUF, bytes; 0 = kernel default (the kernel may cap the value).
   int socketBufferSize = 4 * 1024 * 1024;
+  /// Skip (count and discard) a frame above maxFrameSize, up to 1 MiB, instead of closing.
+  /// Off in the daemon (a peer that sends one is broken, NFD closes it); on in the tools'
+  /// connection to their forwarder, so an application survives one oversized frame from a
+  /// foreign forwarder.
+  bool skipOversizedFrames = false;
 };
 
 template<typename Protocol>
@@ -66,6 +75,8 @@ protected:
   /// Starts reading and writing on `socket` (used by reconnecting subclasses).
   void adoptSocket(Socket&& socket);
   void closeSocket();
+  /// Empties the send queue (each frame a counted "send-queue-discarded" drop) and the
+  /// receive buffer.
   void clearQueues();
   void startReceive();
 
@@ -83,6 +94,7 @@ private:
   StreamTransportOptions m_options;
   Buffer m_rbuf;
   size_t m_rend = 0;
+  uint64_t m_skip = 0; ///< octets of an oversized frame still to discard (skipOversizedFrames)
   bool m_reading = false;
   std::deque<SharedBuffer> m_sendQueue;
   size_t m_sendQueueBytes = 0;

@@ -56,8 +56,10 @@ FrameCheck checkFrame(ByteSpan in, size_t maxFrameSize)
     return {FrameStatus::NeedMore};
   if (r < 0)
     return {FrameStatus::BadHeader};
-  if (length > maxFrameSize || pos + length > maxFrameSize)
-    return {FrameStatus::TooLarge, length > maxFrameSize ? maxFrameSize + 1 : pos + length};
+  if (length > maxFrameSize || pos + length > maxFrameSize) {
+    uint64_t announced = length > UINT64_MAX - pos ? UINT64_MAX : pos + length;
+    return {FrameStatus::TooLarge, length > maxFrameSize ? maxFrameSize + 1 : pos + length, announced};
+  }
   size_t total = pos + static_cast<size_t>(length);
   if (in.size() < total)
     return {FrameStatus::NeedMore};

@@ -9,8 +9,8 @@
 
 namespace ndnlab::io {
 
-/// Largest NDN packet (ndn-cxx MAX_NDN_PACKET_SIZE, NFD's UDP MTU).
-inline constexpr size_t MaxNdnPacketSize = 8800;
+/// Largest NDN packet (ndn-cxx MAX_NDN_PACKET_SIZE, NFD's UDP MTU; core/codec/tlv.hpp).
+inline constexpr size_t MaxNdnPacketSize = ::ndnlab::MaxNdnPacketSize;
 /// Default bound on one frame: a maximal packet plus room for an NDNLPv2 header
 /// (LpPacket/Fragment headers, PitToken, IncomingFaceId, CongestionMark, ...).
 inline constexpr size_t DefaultMaxFrameSize = MaxNdnPacketSize + 256;
@@ -28,6 +28,9 @@ struct FrameCheck
 {
   FrameStatus status;
   size_t size = 0; ///< whole frame (T + L + V) when Complete or TooLarge; 0 otherwise
+  /// TooLarge: T + L + V octets the header announces (saturated at UINT64_MAX), so a stream
+  /// reader can skip the frame; `size` is then at most maxFrameSize + 1.
+  uint64_t announced = 0;
 };
 
 /// Looks at the start of `in` for one frame of at most `maxFrameSize` octets.

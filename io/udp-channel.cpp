@@ -1,6 +1,10 @@
 #include "io/udp-channel.hpp"
 #include "io/tlv-framer.hpp"
 
+#include "core/codec/data.hpp"
+#include "core/codec/interest.hpp"
+#include "core/lp/packet.hpp"
+
 #include <asio/ip/v6_only.hpp>
 
 #include <stdexcept>
@@ -16,6 +20,29 @@ struct UdpShared
   udp::socket socket;
   std::map<udp::endpoint, UdpUnicastTransport*> faces;
 };
+
+std::string_view newFaceRejection(ByteSpan datagram)
+{
+  FrameCheck c = checkFrame(datagram, datagram.size());
+  if (c.status != FrameStatus::Complete || c.size != datagram.size())
+    return "invalid-datagram";
+  auto pkt = lp::decodeFrame(datagram);
+  if (!pkt || pkt->isIdle())
+    return "invalid-datagram";
+  if (pkt->fragCount.value_or(1) > 1)
+    return {}; // one fragment of a larger packet: its LpPacket decoded, nothing more to check
+  ByteSpan net = *pkt->fragment;
+  if (net.size() > MaxNdnPacketSize)
+    return "packet-too-large";
+  if (net.empty())
+    return "invalid-datagram";
+  uint32_t type = TlvReader(net).peekType();
+  if (type == ndnlab::tlv::Interest)
+    return Interest::decode(net) ? std::string_view{} : "invalid-datagram";
+  if (type == ndnlab::tlv::Data)
+    return Data::decode(net) ? std::string_view{} : "invalid-datagram";
+  return "invalid-datagram";
+}
 
 std::string udpUri(const udp::endpoint& ep)
 {
@@ -208,6 +235,14 @@ size_t UdpChannel::size() const
   return m_shared->faces.size();
 }
 
+size_t UdpChannel::onDemandFaces() const
+{
+  size_t n = 0;
+  for (const auto& [ep, t] : m_shared->faces)
+    n += t->persistency() == face::FacePersistency::OnDemand ? 1 : 0;
+  return n;
+}
+
 UdpUnicastTransport* UdpChannel::find(const udp::endpoint& remote) const
 {
   auto it = m_shared->faces.find(remote);
@@ -272,12 +307,28 @@ void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
   }
   if (!m_options.acceptNewFaces || !m_onCreated)
     return;
-  // Do not create faces for garbage.
-  FrameCheck c = checkFrame(datagram, datagram.size());
-  if (c.status != FrameStatus::Complete || c.size != datagram.size()) {
-    m_env.emit({"io_drop", 0, "invalid-datagram", static_cast<int64_t>(datagram.size()), 0});
+  // Faces only for what would be accepted (docs/daemon.md "Faces"): garbage creates nothing.
+  std::string_view rejection = newFaceRejection(datagram);
+  if (!rejection.empty()) {
+    ++(rejection == "packet-too-large" ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram);
+    m_env.emit({"io_drop", 0, rejection, static_cast<int64_t>(datagram.size()), 0});
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " ", rejection, " (no face) DROP");
     return;
   }
+  if (onDemandFaces() >= m_options.maxOnDemandFaces) {
+    ++m_counters.nTooManyFaces;
+    m_env.emit({"io_drop", 0, "too-many-faces", static_cast<int64_t>(datagram.size()), 0});
+    if (!m_limitLogged) {
+      m_limitLogged = true;
+      NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), ": ", m_options.maxOnDemandFaces,
+                 " on-demand faces (face_system.udp.max_on_demand_faces); datagrams from new "
+                 "endpoints are dropped (too-many-faces) until faces close");
+    }
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " too-many-faces DROP");
+    return;
+  }
+  m_limitLogged = false;
+  ++m_counters.nFacesCreated;
   NDNLAB_LOG(m_env, LogLevel::Debug, "io", "new on-demand face ", udpUri(from));
   m_onCreated(makeTransport(from, face::FacePersistency::OnDemand));
   if (auto* t = find(from))

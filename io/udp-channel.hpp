@@ -1,9 +1,14 @@
 #pragma once
 // UDP unicast: one channel socket (NFD default port 6363) shared by every unicast face of the
 // channel; datagrams are demultiplexed to faces by remote endpoint. The first valid datagram
-// from an unknown endpoint creates an on-demand face; faces/create makes persistent or
-// permanent ones with connect(). An on-demand face that received nothing during one idle
-// timeout period closes ("idle-timeout"). UDP faces are non-local (NFD rule).
+// from an unknown endpoint creates an on-demand face: it must decode as an LpPacket carrying
+// a fragment, or as an Interest or Data (bare or in an LpPacket) of at most MaxNdnPacketSize
+// octets; anything else is a counted drop ("invalid-datagram", "packet-too-large") and
+// creates nothing. At most maxOnDemandFaces on-demand faces exist at once; datagrams from
+// further new endpoints are dropped ("too-many-faces") until one closes. faces/create makes
+// persistent or permanent ones with connect() (not limited). An on-demand face that received
+// nothing during one idle timeout period closes ("idle-timeout"). UDP faces are non-local
+// (NFD rule).
 
 #include "io/socket-transport.hpp"
 
@@ -29,6 +34,9 @@ struct UdpChannelOptions
   int socketBufferSize = 4 * 1024 * 1024;
   /// Create on-demand faces for datagrams from unknown endpoints.
   bool acceptNewFaces = true;
+  /// Most on-demand faces at once (each costs a few KiB); datagrams from further new
+  /// endpoints are dropped ("too-many-faces"). Faces from faces/create do not count.
+  size_t maxOnDemandFaces = 1024;
   /// Datagrams read per wakeup before yielding to other handlers.
   size_t maxDatagramsPerWakeup = 64;
 };
@@ -66,6 +74,20 @@ private:
   uint64_t m_inAtLastCheck = 0;
 };
 
+/// Datagrams from unknown endpoints that created no face, per reason (trace event "io_drop"
+/// with the same reason, face 0).
+struct UdpChannelCounters
+{
+  uint64_t nInvalidDatagram = 0; ///< "invalid-datagram": not a valid LpPacket/Interest/Data
+  uint64_t nPacketTooLarge = 0;  ///< "packet-too-large": network packet above MaxNdnPacketSize
+  uint64_t nTooManyFaces = 0;    ///< "too-many-faces": maxOnDemandFaces reached
+  uint64_t nFacesCreated = 0;    ///< on-demand faces created
+};
+
+/// Why a datagram from an unknown endpoint may not create a face ("invalid-datagram",
+/// "packet-too-large"), or an empty view when it may.
+std::string_view newFaceRejection(ByteSpan datagram);
+
 class UdpChannel
 {
 public:
@@ -91,6 +113,9 @@ public:
   /// Transport serving `remote`, if any.
   UdpUnicastTransport* find(const asio::ip::udp::endpoint& remote) const;
   size_t size() const;
+  /// On-demand faces of the channel (the ones maxOnDemandFaces bounds).
+  size_t onDemandFaces() const;
+  const UdpChannelCounters& counters() const { return m_counters; }
   bool isListening() const;
   asio::ip::udp::endpoint localEndpoint() const;
   /// "udp4://<address>:<port>" of the channel socket.
@@ -111,6 +136,8 @@ private:
   TransportCallback m_onCreated;
   Buffer m_rbuf;
   asio::ip::udp::endpoint m_sender;
+  UdpChannelCounters m_counters;
+  bool m_limitLogged = false; ///< the "limit reached" warning was logged for this incident
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
 };
 

@@ -19,6 +19,11 @@ using ByteSpan = std::span<const uint8_t>;
 /// does not re-encode.
 using SharedBuffer = std::shared_ptr<const Buffer>;
 
+/// Largest network-layer packet (Interest, Data, the Interest of a Nack), octets: ndn-cxx
+/// MAX_NDN_PACKET_SIZE, the size of NFD's receive buffers. Larger packets are never accepted
+/// from or sent on any face (face/link-service.hpp maxPacketSize).
+inline constexpr size_t MaxNdnPacketSize = 8800;
+
 inline ByteSpan asBytes(std::string_view s)
 {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};

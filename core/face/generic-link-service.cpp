@@ -18,6 +18,7 @@ lp::ReassemblerOptions reassemblerOptions(const LinkServiceOptions& o)
   r.maxFragments = o.maxFragments;
   r.timeout = o.reassemblyTimeout;
   r.maxBytes = o.maxReassemblyBytes;
+  r.maxPacketSize = o.maxPacketSize;
   return r;
 }
 
@@ -212,6 +213,12 @@ void GenericLinkService::sendNetPacket(lp::LpPacket&& header, SharedBuffer wire,
 {
   if (!m_transport)
     return;
+  if (wire->size() > m_options.maxPacketSize) {
+    // Defensive: nothing above the limit is accepted on receive, but an application or a
+    // bundle regeneration could build one; no NDN node would accept it.
+    drop(m_counters.nOutTooLarge, "send-packet-too-large", endpoint, wire->size());
+    return;
+  }
   checkCongestion(header);
   const std::optional<size_t> mtu = effectiveMtu();
 
@@ -295,7 +302,13 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
   }
   const lp::LpPacket& pkt = *decoded;
   if (pkt.isIdle()) {
-    ++m_counters.nInIdle; // carries only Acks; reliability is not implemented
+    // A Nack names the Interest it rejects, which travels as the Fragment: without one the
+    // Nack is unusable. NFD drops every IDLE packet uncounted (log level trace); ndnlab counts
+    // this case as malformed. A plain IDLE packet carries only Acks (reliability is not
+    // implemented): counted in nInIdle, not a drop.
+    if (pkt.nack)
+      return drop(m_counters.nInLpInvalid, "nack-without-fragment", endpoint, frame.size());
+    ++m_counters.nInIdle;
     return;
   }
 
@@ -310,7 +323,9 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
       case lp::Reassembler::Outcome::Status::Incomplete:
         return;
       case lp::Reassembler::Outcome::Status::Dropped:
-        drop(m_counters.nReassemblyDrops, lp::reasonName(outcome.error), endpoint, frame.size());
+        drop(outcome.error == lp::ReassemblyErrc::PacketTooLarge ? m_counters.nInTooLarge
+                                                                 : m_counters.nReassemblyDrops,
+             lp::reasonName(outcome.error), endpoint, frame.size());
         return;
       case lp::Reassembler::Outcome::Status::Complete:
         receiveNetPacket(outcome.header, std::move(outcome.packet), endpoint);
@@ -319,6 +334,8 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
     return;
   }
 
+  if (pkt.fragment->size() > m_options.maxPacketSize) // before copying it
+    return drop(m_counters.nInTooLarge, "packet-too-large", endpoint, pkt.fragment->size());
   // One copy per frame: the network packet keeps this buffer as its wire encoding.
   auto wire = std::make_shared<const Buffer>(pkt.fragment->begin(), pkt.fragment->end());
   receiveNetPacket(pkt, std::move(wire), endpoint);
@@ -327,6 +344,8 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
 void GenericLinkService::receiveNetPacket(const lp::LpPacket& header, SharedBuffer wire,
                                           EndpointId endpoint)
 {
+  if (wire->size() > m_options.maxPacketSize)
+    return drop(m_counters.nInTooLarge, "packet-too-large", endpoint, wire->size());
   uint32_t type = TlvReader(*wire).peekType();
   if (type == tlv::Interest) {
     if (header.nack)

@@ -7,10 +7,11 @@
 //     -> header fields from the packet's tags, cached wire encoding of the packet
 //     -> (Interests, bundling on and medium wireless) lp::BundleEncoder: absorb the Interest,
 //        or add a BundleHeader field (docs/mechanisms/bundling.md)
-//     -> sendNetPacket(): congestion mark, bare or LpPacket framing, fragmentation
+//     -> sendNetPacket(): size limit, congestion mark, bare or LpPacket framing, fragmentation
 //     -> Transport::send
 // Receive path (lower -> upper):
-//   frame -> lp::decodeFrame -> reassembly -> receiveNetPacket() (tag rules, network decode)
+//   frame -> lp::decodeFrame -> reassembly -> receiveNetPacket() (size limit, tag rules,
+//   network decode)
 //     -> (Interest with a BundleHeader, any face) lp::BundleDecoder: the Interests the bundle
 //        stands for, in segment order, or a counted drop (stale, invalid)
 //     -> (Data, encoder active) Data that a bundle requested before the consumer's own Interest
@@ -25,6 +26,11 @@
 // emitBundleTag (an application's face to its forwarder). Interests handed up from a bundle
 // carry a BundleTag {retransmission = single, cwnd = Interests handed up} when the frame had
 // none, so a further wireless hop can bundle them again.
+//
+// Size limit (options.maxPacketSize, MAX_NDN_PACKET_SIZE = 8800 by default): a network packet
+// above it is dropped whole on receive, as soon as its fragments add up to more than the limit
+// during reassembly, and on send ("packet-too-large", "send-packet-too-large"), so no face
+// ever forwards one to a peer or application that cannot take it.
 //
 // Every drop increments a Counters field, logs one debug line ending in "DROP" and emits
 // the trace event {kind="drop", reason=<reason name>, value=<frame or packet octets>}.

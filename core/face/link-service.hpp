@@ -43,6 +43,11 @@ struct LinkServiceOptions
   bool alwaysUseLpPacket = false;
   /// Overrides the transport MTU when smaller (bytes); 0 = no override.
   size_t overrideMtu = 0;
+  /// Largest network packet (Interest, Data, a Nack's Interest) accepted from the link, after
+  /// reassembly, or sent on it, octets; larger ones are dropped ("packet-too-large"). ndn-cxx
+  /// and NFD never handle more than MAX_NDN_PACKET_SIZE, so a larger packet forwarded to
+  /// them would close the connection or be lost.
+  size_t maxPacketSize = MaxNdnPacketSize;
 
   // BLEnD Interest bundling (docs/mechanisms/bundling.md). Received bundles are decoded on
   // every face; these options decide whether this face bundles what it sends.
@@ -86,19 +91,23 @@ public:
   /// Counters; names are the per-reason drop reasons used in logs and traces.
   struct Counters
   {
-    uint64_t nInLpInvalid = 0;        ///< undecodable frame: TLV error, field order/repeat, bad field value
+    uint64_t nInLpInvalid = 0;        ///< undecodable frame: TLV error, field order/repeat, bad field
+                                      ///< value; or a Nack without a Fragment (Interest)
     uint64_t nInNetInvalid = 0;       ///< undecodable Interest/Data inside an accepted frame
     uint64_t nInUnknownType = 0;      ///< neither Interest, Data nor LpPacket (frame or Fragment)
     uint64_t nInUnknownCriticalField = 0; ///< unknown LP field that may not be ignored
     uint64_t nInFieldNotAllowed = 0;  ///< e.g. NextHopFaceId without local fields, Nack on Data
     uint64_t nFragmentationErrors = 0; ///< MTU too small or too many fragments on send
     uint64_t nOutOverMtu = 0;         ///< packet over the MTU with fragmentation off
+    uint64_t nInTooLarge = 0;         ///< received network packet (or partial one) above maxPacketSize
+    uint64_t nOutTooLarge = 0;        ///< network packet above maxPacketSize not sent
     uint64_t nReassembling = 0;       ///< current partial packets
     uint64_t nReassemblyTimeouts = 0; ///< partial packets dropped after reassemblyTimeout
     uint64_t nReassemblyDrops = 0;    ///< bad/duplicate fragments, reassembly off, memory bound
     uint64_t nCongestionMarked = 0;   ///< outgoing packets marked (send queue)
     uint64_t nReceiveCongestionMarked = 0; ///< incoming Data marked (receive backlog)
-    uint64_t nInIdle = 0;             ///< LpPackets without fragment
+    uint64_t nInIdle = 0;             ///< IDLE LpPackets (no Fragment, no Nack): not a drop,
+                                      ///< they carry only Acks (reliability is not implemented)
     // BLEnD (docs/mechanisms/bundling.md)
     uint64_t nOutBundles = 0;         ///< Interest frames sent with a bundle header (bundles and singles)
     uint64_t nOutInterestsAbsorbed = 0; ///< Interests not sent: covered by a bundle already sent

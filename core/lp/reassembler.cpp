@@ -13,6 +13,7 @@ std::string_view reasonName(ReassemblyErrc e)
     case ReassemblyErrc::FragCountChanged: return "frag-count-changed";
     case ReassemblyErrc::Duplicate: return "frag-duplicate";
     case ReassemblyErrc::MemoryLimit: return "reassembly-memory-limit";
+    case ReassemblyErrc::PacketTooLarge: return "packet-too-large";
     case ReassemblyErrc::Timeout: return "reassembly-timeout";
   }
   return "reassembly-error";
@@ -74,7 +75,8 @@ Reassembler::Outcome Reassembler::receive(Endpoint endpoint, const LpPacket& pkt
   auto it = m_partials.find(key);
   if (it == m_partials.end()) {
     size_t cost = bookkeepingCost(fragCount);
-    if (!makeRoom(cost + payload.size(), nullptr))
+    size_t keep = payload.size() > m_options.maxPacketSize ? 0 : payload.size();
+    if (!makeRoom(cost + keep, nullptr))
       return dropped(ReassemblyErrc::MemoryLimit);
     it = m_partials.emplace(key, Partial{}).first;
     Partial& p = it->second;
@@ -91,10 +93,35 @@ Reassembler::Outcome Reassembler::receive(Endpoint endpoint, const LpPacket& pkt
       return dropped(ReassemblyErrc::FragCountChanged);
     if (p.received[fragIndex])
       return dropped(ReassemblyErrc::Duplicate);
-    if (!makeRoom(payload.size(), &p)) {
+    if (!p.tooLarge && p.payloadBytes + payload.size() <= m_options.maxPacketSize &&
+        !makeRoom(payload.size(), &p)) {
       erase(it);
       return dropped(ReassemblyErrc::MemoryLimit);
     }
+  }
+
+  if (it->second.tooLarge || it->second.payloadBytes + payload.size() > m_options.maxPacketSize) {
+    // Oversized: the payload is released at once and the entry stays as a marker until the
+    // packet's last fragment or the timeout, so its remaining fragments are absorbed instead
+    // of starting a new partial packet: one counted drop per packet.
+    Partial& p = it->second;
+    bool first = !p.tooLarge;
+    if (first) {
+      p.tooLarge = true;
+      p.heldBytes -= p.payloadBytes;
+      m_bytesHeld -= p.payloadBytes;
+      p.payloadBytes = 0;
+      std::vector<Buffer>().swap(p.payloads);
+    }
+    p.received[fragIndex] = true;
+    ++p.nReceived;
+    if (p.nReceived == p.fragCount)
+      erase(it);
+    else {
+      m_env.timers().cancel(p.timer);
+      p.timer = m_env.timers().schedule(m_options.timeout, [this, key] { onTimeout(key); });
+    }
+    return first ? dropped(ReassemblyErrc::PacketTooLarge) : Outcome{};
   }
 
   Partial& p = it->second;
@@ -102,6 +129,7 @@ Reassembler::Outcome Reassembler::receive(Endpoint endpoint, const LpPacket& pkt
   p.received[fragIndex] = true;
   ++p.nReceived;
   p.heldBytes += payload.size();
+  p.payloadBytes += payload.size();
   m_bytesHeld += payload.size();
   if (fragIndex == 0) {
     p.header = pkt;
@@ -148,8 +176,9 @@ void Reassembler::onTimeout(Key key)
     return;
   it->second.timer = 0; // fired; nothing to cancel
   size_t n = it->second.nReceived;
+  bool counted = it->second.tooLarge; // its drop was reported when it became too large
   erase(it);
-  if (onPartialDropped)
+  if (onPartialDropped && !counted)
     onPartialDropped(ReassemblyErrc::Timeout, key.first, n);
 }
 
@@ -167,8 +196,9 @@ bool Reassembler::makeRoom(size_t extra, const Partial* keep)
     }
     ++ageIt;
     size_t n = it->second.nReceived;
+    bool counted = it->second.tooLarge;
     erase(it);
-    if (onPartialDropped)
+    if (onPartialDropped && !counted)
       onPartialDropped(ReassemblyErrc::MemoryLimit, key.first, n);
   }
   return m_bytesHeld + extra <= m_options.maxBytes;

@@ -4,7 +4,10 @@
 //
 // Fragments of one network packet are identified by (endpoint, Sequence - FragIndex). A partial
 // packet is dropped when no new fragment of it arrived for `timeout`, or, oldest first, when
-// the bytes held by all partial packets would exceed `maxBytes`.
+// the bytes held by all partial packets would exceed `maxBytes`. A packet whose fragments add
+// up to more than `maxPacketSize` is dropped as soon as that is known ("packet-too-large",
+// once per packet): it never completes, its payload is released, and its remaining fragments
+// are absorbed (Incomplete) until the last one arrives or the timeout passes.
 
 #include "core/lp/packet.hpp"
 #include "core/runtime/env.hpp"
@@ -24,6 +27,8 @@ struct ReassemblerOptions
   Duration timeout = std::chrono::milliseconds(500);
   /// Upper bound on bytes held in partial packets (payload plus bookkeeping estimate).
   size_t maxBytes = 4 * 1024 * 1024;
+  /// Largest reassembled network packet, octets (ndn-cxx MAX_NDN_PACKET_SIZE).
+  size_t maxPacketSize = MaxNdnPacketSize;
 };
 
 /// Why a fragment or a partial packet was dropped; stable names via reasonName().
@@ -34,6 +39,7 @@ enum class ReassemblyErrc : uint8_t {
   FragCountChanged, ///< FragCount differs from earlier fragments of the same packet
   Duplicate,        ///< this FragIndex was already received
   MemoryLimit,      ///< partial packet dropped to respect maxBytes
+  PacketTooLarge,   ///< the fragments add up to more than maxPacketSize; the partial packet is dropped
   Timeout,          ///< partial packet expired
 };
 
@@ -85,6 +91,8 @@ private:
     size_t fragCount = 0;
     size_t nReceived = 0;
     size_t heldBytes = 0;
+    size_t payloadBytes = 0;      ///< sum of the fragments received
+    bool tooLarge = false;        ///< above maxPacketSize: payload released, fragments absorbed
     std::vector<Buffer> payloads; ///< by FragIndex
     std::vector<bool> received;   ///< by FragIndex
     LpPacket header;              ///< from fragment 0

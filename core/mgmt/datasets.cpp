@@ -461,4 +461,34 @@ DecodeResult<CsInfo> CsInfo::decode(ByteSpan wire)
   return s;
 }
 
+// --- DropCounter (ndnlab) ---------------------------------------------------------------------
+
+void DropCounterStatus::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  appendString(v, tlv::DropKind, kind);
+  appendString(v, tlv::DropReason, reason);
+  appendTlvNonNegInt(v, tlv::DropCount, count);
+  appendTlv(out, tlv::DropCounter, v);
+}
+
+DecodeResult<DropCounterStatus> DropCounterStatus::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::DropCounter);
+  if (!value)
+    return fail(value.error());
+  DropCounterStatus s;
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    switch (e.type) {
+      case tlv::DropKind: s.kind = toString(e.value); return std::nullopt;
+      case tlv::DropReason: s.reason = toString(e.value); return std::nullopt;
+      case tlv::DropCount: return readInto(e, s.count);
+      default: return std::nullopt;
+    }
+  });
+  if (err)
+    return fail(*err);
+  return s;
+}
+
 } // namespace ndnlab::mgmt

@@ -152,6 +152,19 @@ struct CsInfo
   bool operator==(const CsInfo&) const = default;
 };
 
+/// ndnlab/drops entry (DropCounter, 246; ndnlab extension): how many events of one kind and
+/// reason the daemon counted since it started (docs/daemon.md "Drop counters").
+struct DropCounterStatus
+{
+  std::string kind;   ///< "drop", "io_drop", "impair_drop", "face_close"
+  std::string reason; ///< e.g. "packet-too-large"
+  uint64_t count = 0;
+
+  void encodeTo(Buffer& out) const;
+  static DecodeResult<DropCounterStatus> decode(ByteSpan wire);
+  bool operator==(const DropCounterStatus&) const = default;
+};
+
 /// Decodes a list dataset's content: a concatenation of entries of type T.
 template<typename T>
 DecodeResult<std::vector<T>> decodeList(ByteSpan content)

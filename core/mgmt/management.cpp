@@ -12,8 +12,6 @@ namespace ndnlab::mgmt {
 namespace {
 
 constexpr std::string_view LogModule = "mgmt";
-/// NFD reports unlimited MTUs as the maximum NDN packet size.
-constexpr uint64_t MaxNdnPacketSize = 8800;
 
 ControlResponse missing(std::string_view field)
 {
@@ -162,6 +160,7 @@ void Management::registerHandlers()
   d.addDataset("rib", "list", [this](const RequestContext&) { return ribList(); });
   d.addDataset("strategy-choice", "list", [this](const RequestContext&) { return strategyChoiceList(); });
   d.addDataset("cs", "info", [this](const RequestContext&) { return csInfo(); });
+  d.addDataset("ndnlab", "drops", [this](const RequestContext&) { return ndnlabDrops(); });
 }
 
 // --- rib -----------------------------------------------------------------------------------
@@ -422,8 +421,9 @@ Buffer Management::facesList() const
       s.baseCongestionMarkingInterval = lo.baseCongestionMarkingInterval;
       s.defaultCongestionThreshold = lo.defaultCongestionThreshold;
     }
+    // NFD reports unlimited MTUs as the maximum NDN packet size.
     ssize_t mtu = f.transport().mtu();
-    uint64_t effective = mtu < 0 ? MaxNdnPacketSize : static_cast<uint64_t>(mtu);
+    uint64_t effective = mtu < 0 ? uint64_t{MaxNdnPacketSize} : static_cast<uint64_t>(mtu);
     if (lo.overrideMtu != 0)
       effective = std::min<uint64_t>(effective, lo.overrideMtu);
     s.mtu = effective;
@@ -508,6 +508,16 @@ Buffer Management::csInfo() const
   info.nMisses = cs.counters().nMisses;
   Buffer out;
   info.encodeTo(out);
+  return out;
+}
+
+Buffer Management::ndnlabDrops() const
+{
+  Buffer out;
+  if (m_dropCounters) {
+    for (const DropCounterStatus& c : m_dropCounters())
+      c.encodeTo(out);
+  }
   return out;
 }
 

@@ -11,12 +11,14 @@
 //
 // Modules: rib (register, unregister, list), fib (add-nexthop, remove-nexthop, list), faces
 // (create via FaceSystem, destroy, list, channels), strategy-choice (set, unset, list),
-// cs (config, erase, info), status (general).
+// cs (config, erase, info), status (general), and the ndnlab extension dataset ndnlab/drops
+// (per-reason drop counters from setDropCounters; empty without a source).
 //
 // Lifetime: construct after the Forwarder and destroy before it.
 
 #include "core/face/internal-transport.hpp"
 #include "core/fw/forwarder.hpp"
+#include "core/mgmt/datasets.hpp"
 #include "core/mgmt/dispatcher.hpp"
 #include "core/mgmt/face-system.hpp"
 #include "core/mgmt/rib.hpp"
@@ -56,6 +58,11 @@ public:
   /// Decode failures of frames arriving from the forwarder (should stay 0).
   uint64_t nInvalidFrames() const { return m_nInvalidFrames; }
 
+  /// Source of the ndnlab/drops dataset: the host's counted drop events (the daemon reads
+  /// them from its CountingTrace). Called for each dataset generation.
+  using DropCounterSource = std::function<std::vector<DropCounterStatus>()>;
+  void setDropCounters(DropCounterSource source) { m_dropCounters = std::move(source); }
+
 private:
   class FibAdapter final : public FibUpdater
   {
@@ -94,6 +101,7 @@ private:
   Buffer ribList() const;
   Buffer strategyChoiceList() const;
   Buffer csInfo() const;
+  Buffer ndnlabDrops() const;
 
   Env& m_env;
   fw::Forwarder& m_forwarder;
@@ -105,6 +113,7 @@ private:
   std::unique_ptr<face::InternalTransport> m_transport; ///< management end
   face::Signal<face::Face&>::ConnectionId m_cleanupConnection = 0;
   uint64_t m_nInvalidFrames = 0;
+  DropCounterSource m_dropCounters;
 };
 
 } // namespace ndnlab::mgmt

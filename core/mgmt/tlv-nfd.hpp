@@ -84,6 +84,14 @@ inline constexpr uint32_t NInBundlesInvalid = 140;
 inline constexpr uint32_t NInDataEarly = 142;
 inline constexpr uint32_t NInDataEarlyExpired = 144;
 
+// ndnlab dataset /localhost/nfd/ndnlab/drops (docs/wire-format.md): one DropCounter per
+// (kind, reason) of the daemon's counted trace events (drops, I/O drops, face closes).
+inline constexpr uint32_t DropCounter = 246;
+// inside DropCounter
+inline constexpr uint32_t DropKind = 128;   ///< UTF-8, e.g. "drop", "io_drop", "face_close"
+inline constexpr uint32_t DropReason = 130; ///< UTF-8, e.g. "packet-too-large"; may be empty
+inline constexpr uint32_t DropCount = 132;  ///< NonNegativeInteger
+
 } // namespace ndnlab::mgmt::tlv
 
 namespace ndnlab::mgmt {

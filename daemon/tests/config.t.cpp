@@ -22,6 +22,7 @@ TEST(Config, EmptyFileGivesDefaults)
   EXPECT_EQ(o.faceSystem.udp.port, 6363);
   EXPECT_EQ(o.faceSystem.udp.idleTimeout, 600s);
   EXPECT_EQ(o.faceSystem.udpMtu, 8800u);
+  EXPECT_EQ(o.faceSystem.udp.maxOnDemandFaces, 1024u);
   EXPECT_FALSE(o.faceSystem.multicastEnabled);
   EXPECT_EQ(o.faceSystem.multicast.group, "224.0.23.170");
   EXPECT_EQ(o.faceSystem.multicast.port, 56363);
@@ -93,6 +94,7 @@ port = 16364
 idle_timeout = "90s"
 mtu = 1400
 accept_new_faces = false
+max_on_demand_faces = 64
 socket_buffer_size = 0
 medium = "wireless"
 [face_system.udp.impair]
@@ -149,6 +151,7 @@ max_fragments = 100
   EXPECT_EQ(o.faceSystem.tcp.reconnect.initialDelay, 250ms);
   EXPECT_EQ(o.faceSystem.udp.idleTimeout, 90s);
   EXPECT_EQ(o.faceSystem.udpMtu, 1400u);
+  EXPECT_EQ(o.faceSystem.udp.maxOnDemandFaces, 64u);
   EXPECT_EQ(o.faceSystem.multicast.ttl, 4);
   EXPECT_EQ(o.faceSystem.stream.maxFrameSize, 9000u);
   EXPECT_EQ(o.faceSystem.congestionMarkingInterval, 50ms);
@@ -194,6 +197,11 @@ TEST(Config, BadValuesAreErrors)
   EXPECT_NE(errorOf("[face_system.tcp]\nport = 70000\n").find("out of range [0, 65535]"),
             std::string::npos);
   EXPECT_NE(errorOf("[face_system.udp]\nmtu = 10\n").find("out of range"), std::string::npos);
+  EXPECT_EQ(errorOf("[face_system.udp]\nport = 1\nmax_on_demand_faces = 0\n"),
+            "test.toml:3: face_system.udp.max_on_demand_faces: value 0 out of range [1, "
+            "9223372036854775807]\n");
+  EXPECT_EQ(errorOf("[face_system.udp]\nmax_on_demand_faces = \"many\"\n"),
+            "test.toml:2: face_system.udp.max_on_demand_faces: expected an integer, got a string\n");
   EXPECT_NE(errorOf("[general]\nlog_level = \"loud\"\n").find("unknown log level"),
             std::string::npos);
   EXPECT_NE(errorOf("[face_system.udp]\nidle_timeout = \"10 parsecs\"\n").find("bad duration"),

@@ -5,6 +5,7 @@
 
 #include "core/face/generic-link-service.hpp"
 #include "core/mgmt/command.hpp"
+#include "core/mgmt/datasets.hpp"
 #include "io/client-connector.hpp"
 
 #include <gtest/gtest.h>
@@ -128,6 +129,45 @@ TEST_F(DaemonTest, FacesCreateThroughManagement)
   auto resp = mgmt::ControlResponse::decode(client.data[0].content());
   ASSERT_TRUE(resp.ok());
   EXPECT_EQ(resp->code, 406u) << resp->text;
+}
+
+TEST_F(DaemonTest, DropCountersAreReadableWhileRunning)
+{
+  // A client sends an oversized Interest (its own link service would refuse it: raw bytes),
+  // a Nack without its Interest, then the ndnlab/drops dataset shows both drops by reason.
+  Client client(daemon->env(), io, options.faceSystem.unixSocket.path);
+  ASSERT_TRUE(runUntil(io, [&] { return daemon->forwarder().faceTable().size() == 2; }));
+  auto* t = dynamic_cast<io::SocketTransport*>(&client.face->transport());
+  ASSERT_NE(t, nullptr);
+  Name big("/big");
+  big.append(std::string(8900, 'x'));
+  Interest oversized(big);
+  oversized.setNonce(7);
+  t->send(oversized.wireEncode());
+  t->send(std::make_shared<const Buffer>(Buffer{0x64, 0x04, 0xfd, 0x03, 0x20, 0x00}));
+
+  Interest i(Name("/localhost/nfd/ndnlab/drops"));
+  i.setCanBePrefix(true);
+  i.setMustBeFresh(true);
+  i.setNonce(11);
+  client.face->sendInterest(i);
+  ASSERT_TRUE(runUntil(io, [&] { return client.data.size() == 1; }));
+  auto list = mgmt::decodeList<mgmt::DropCounterStatus>(client.data[0].content());
+  ASSERT_TRUE(list.ok());
+  auto countOf = [&](std::string_view kind, std::string_view reason) -> uint64_t {
+    for (const auto& c : *list)
+      if (c.kind == kind && c.reason == reason)
+        return c.count;
+    return 0;
+  };
+  EXPECT_EQ(countOf("drop", "packet-too-large"), 1u);
+  EXPECT_EQ(countOf("drop", "nack-without-fragment"), 1u);
+  for (const auto& c : *list)
+    EXPECT_TRUE(c.kind == "drop" || c.kind == "io_drop" || c.kind == "impair_drop" || c.kind == "face_close")
+      << c.kind;
+  // The same counters make the shutdown summary.
+  EXPECT_NE(daemon->summary().find("drop/packet-too-large: 1"), std::string::npos) << daemon->summary();
+  EXPECT_TRUE(client.interests.empty());
 }
 
 TEST_F(DaemonTest, StopRemovesSocketAndClosesFaces)

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -266,6 +267,56 @@ TEST(CountingTrace, WritesJsonLines)
   std::getline(in, l2);
   EXPECT_EQ(l1, R"({"t":0.000000000,"kind":"drop","face":300,"reason":"bad\"reason","value":7,"value2":0.5})");
   EXPECT_EQ(l2, R"({"t":1.500000000,"kind":"data_in","face":301,"reason":"","value":1024,"value2":0})");
+  std::filesystem::remove(path);
+}
+
+std::string readFile(const std::filesystem::path& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
+{
+  auto path = std::filesystem::temp_directory_path() / ("ndnlab-trace-flush-" + std::to_string(::getpid()));
+  std::filesystem::remove(path);
+  asio::io_context io;
+  AsioEnv env{io, AsioEnvOptions{.seed = 1, .logLevel = LogLevel::Off, .traceFile = path.string(),
+                                 .traceFlushInterval = 500ms, .traceDropFlushDelay = 20ms}};
+  auto lines = [&] {
+    std::string text = readFile(path);
+    EXPECT_TRUE(text.empty() || text.back() == '\n') << "the file ends mid-line";
+    return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  };
+
+  // An ordinary event waits for the interval, while the process keeps running.
+  env.emit({"data_in", 300, "", 100, 0});
+  EXPECT_EQ(lines(), 0u);
+  EXPECT_GT(env.countingTrace().pendingBytes(), 0u);
+  test::runFor(io, 100ms);
+  EXPECT_EQ(lines(), 0u);
+  ASSERT_TRUE(test::runUntil(io, [&] { return lines() == 1; }, 2000ms));
+  EXPECT_EQ(env.countingTrace().pendingBytes(), 0u);
+
+  // A drop brings the write forward, and a burst goes out together.
+  env.emit({"data_in", 300, "", 100, 0});
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 5; ++i)
+    env.emit({"drop", 300, "packet-too-large", 9000, 0});
+  ASSERT_TRUE(test::runUntil(io, [&] { return lines() == 7; }, 2000ms));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 250ms);
+
+  // A large backlog is written at once, in whole lines, without waiting for a timer.
+  size_t before = lines();
+  size_t n = 0;
+  while (readFile(path).size() < 100 * 1024) {
+    env.emit({"interest_in", 301, "", static_cast<int64_t>(n), 0.25});
+    ++n;
+  }
+  EXPECT_LT(env.countingTrace().pendingBytes(), CountingTrace::FlushBytes);
+  EXPECT_GT(lines(), before);
+  env.countingTrace().flush();
+  EXPECT_EQ(lines(), before + n);
   std::filesystem::remove(path);
 }
 

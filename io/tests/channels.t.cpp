@@ -1,3 +1,4 @@
+#include "core/codec/data.hpp"
 #include "io/asio-env.hpp"
 #include "io/client-connector.hpp"
 #include "io/face-uri.hpp"
@@ -10,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <list>
 
 namespace ndnlab::io {
 namespace {
@@ -271,8 +273,8 @@ protected:
 TEST_F(UdpTest, OnDemandFaceCreatedOnFirstDatagram)
 {
   makeChannel(10s);
-  Buffer f1 = makeFrame(tlv::Interest, 30, 1);
-  Buffer f2 = makeFrame(tlv::Interest, 31, 2);
+  Buffer f1 = test::makeInterest(30, 1);
+  Buffer f2 = test::makeInterest(31, 2);
   peer.send_to(asio::buffer(f1), channelEp());
   ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1 && sink.entries[0]->frames.size() == 1; }));
   auto& e = *sink.entries[0];
@@ -313,7 +315,7 @@ TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
   EXPECT_TRUE(sink.entries.empty());
 
   // With a face, an invalid datagram is a counted drop on that face.
-  Buffer good = makeFrame(tlv::Interest, 5);
+  Buffer good = test::makeInterest(5);
   peer.send_to(asio::buffer(good), channelEp());
   ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
   peer.send_to(asio::buffer(junk), channelEp());
@@ -322,10 +324,81 @@ TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
   EXPECT_EQ(sink.entries[0]->transport->state(), TransportState::Up);
 }
 
+TEST_F(UdpTest, OnlyValidPacketsCreateFaces)
+{
+  makeChannel(10s);
+  auto send = [&](const Buffer& b) { peer.send_to(asio::buffer(b), channelEp()); };
+  Buffer unknownType{0x99, 0x03, 'a', 'b', 'c'};             // one TLV, but not NDN
+  Buffer idle{0x64, 0x00};                                    // LpPacket without fragment
+  Buffer badInterest = makeFrame(tlv::Interest, 20);          // Interest TLV, garbage inside
+  Buffer hugeInterest = test::makeInterest(60000);            // valid, above 8800 octets
+  Buffer badLp = makeFrame(tlv::LpPacket, 12);                // LpPacket, garbage fields
+  for (const Buffer* b : {&unknownType, &idle, &badInterest, &badLp})
+    send(*b);
+  ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nInvalidDatagram == 4; }));
+  send(hugeInterest);
+  ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nPacketTooLarge == 1; }));
+  EXPECT_EQ(env.countingTrace().count("io_drop", "invalid-datagram"), 4u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "packet-too-large"), 1u);
+  EXPECT_TRUE(sink.entries.empty());
+  EXPECT_EQ(channel->size(), 0u);
+
+  // A fragment of a larger packet (its LpPacket decodes) and a valid Data do create faces.
+  asio::ip::udp::socket peer2{io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
+  Buffer fragValue{0x51, 0x08, 0, 0, 0, 0, 0, 0, 0, 9, 0x52, 0x01, 0x00, 0x53, 0x01, 0x02};
+  Buffer piece = makeFrame(tlv::Fragment, 50);
+  fragValue.insert(fragValue.end(), piece.begin(), piece.end());
+  Buffer fragment;
+  appendTlv(fragment, tlv::LpPacket, fragValue);
+  send(fragment);
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
+  Data d{Name("/io-test/data")};
+  d.setSignatureValue(Buffer(32, 0));
+  Buffer data = *d.wireEncode();
+  peer2.send_to(asio::buffer(data), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 2; }));
+  EXPECT_EQ(channel->counters().nFacesCreated, 2u);
+}
+
+TEST_F(UdpTest, OnDemandFacesAreCapped)
+{
+  channel = std::make_unique<UdpChannel>(
+    env, io, UdpChannelOptions{.address = "127.0.0.1", .port = 0, .maxOnDemandFaces = 2});
+  channel->listen(sink.callback());
+  std::list<asio::ip::udp::socket> peers;
+  auto sendFromNewPeer = [&] {
+    peers.emplace_back(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    Buffer f = test::makeInterest(10, static_cast<uint8_t>(peers.size()));
+    peers.back().send_to(asio::buffer(f), channelEp());
+  };
+  // A face from faces/create does not count against the cap.
+  auto r = channel->connect(peer.local_endpoint(), FacePersistency::Persistent);
+  sink.add(std::move(r.created));
+  sendFromNewPeer();
+  sendFromNewPeer();
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 3; }));
+  sendFromNewPeer();
+  sendFromNewPeer();
+  ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nTooManyFaces == 2; }));
+  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces"), 2u);
+  EXPECT_EQ(sink.entries.size(), 3u);
+  EXPECT_EQ(channel->onDemandFaces(), 2u);
+  // Known endpoints still get through.
+  Buffer f = test::makeInterest(10, 1);
+  peers.front().send_to(asio::buffer(f), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries[1]->frames.size() == 2; }));
+  // Once an on-demand face closes, a new endpoint is accepted again.
+  sink.entries[1]->transport->close();
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries[1]->transport->state() == TransportState::Closed; }));
+  sendFromNewPeer();
+  ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 4; }));
+  EXPECT_EQ(channel->counters().nTooManyFaces, 2u);
+}
+
 TEST_F(UdpTest, IdleOnDemandFaceCloses)
 {
   makeChannel(150ms);
-  Buffer f = makeFrame(tlv::Interest, 30);
+  Buffer f = test::makeInterest(30);
   peer.send_to(asio::buffer(f), channelEp());
   ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
   auto& t = *sink.entries[0]->transport;
@@ -379,7 +452,7 @@ TEST_F(UdpTest, PersistentFaceDoesNotIdleOut)
 TEST_F(UdpTest, UpgradedOnDemandFaceStopsIdling)
 {
   makeChannel(60ms);
-  Buffer f = makeFrame(tlv::Interest, 30);
+  Buffer f = test::makeInterest(30);
   peer.send_to(asio::buffer(f), channelEp());
   ASSERT_TRUE(runUntil(io, [&] { return sink.entries.size() == 1; }));
   auto r = channel->connect(peer.local_endpoint(), FacePersistency::Persistent);

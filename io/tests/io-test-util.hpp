@@ -2,6 +2,7 @@
 // Helpers of the io tests: running an io_context until a condition holds (real time, bounded),
 // and building TLV frames.
 
+#include "core/codec/interest.hpp"
 #include "core/codec/tlv.hpp"
 
 #include <asio/io_context.hpp>
@@ -44,6 +45,17 @@ inline Buffer makeFrame(uint32_t type, size_t valueSize, uint8_t seed = 0)
   Buffer out;
   appendTlv(out, type, value);
   return out;
+}
+
+/// The wire of a valid Interest /io-test/<seed>/<pad x 'p'> (what a UDP channel accepts from
+/// an unknown endpoint).
+inline Buffer makeInterest(size_t pad = 10, uint8_t seed = 0)
+{
+  Name name("/io-test");
+  name.append(std::to_string(seed)).append(std::string(pad, 'p'));
+  Interest i{std::move(name)};
+  i.setNonce(0x01020300u + seed);
+  return *i.wireEncode();
 }
 
 inline SharedBuffer share(Buffer b)

@@ -225,6 +225,101 @@ TEST_F(StreamTransportTest, PeerEofCloses)
   EXPECT_EQ(states, (std::vector<TransportState>{TransportState::Closing, TransportState::Closed}));
 }
 
+TEST_F(StreamTransportTest, PeerEofMidFrameIsCountedWithTheDiscardedOctets)
+{
+  Buffer whole = makeFrame(tlv::Interest, 5);
+  Buffer half = makeFrame(tlv::Interest, 30);
+  half.resize(10);
+  writeRaw(whole);
+  writeRaw(half);
+  peer.close();
+  ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
+  EXPECT_EQ(received.size(), 1u);
+  EXPECT_EQ(transport->closeReason(), "eof-mid-frame");
+  EXPECT_EQ(transport->ioCounters().nEofMidFrame, 1u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "eof-mid-frame"), 1u);
+  EXPECT_EQ(env.countingTrace().count("face_close", "eof-mid-frame"), 1u);
+  EXPECT_EQ(env.countingTrace().count("face_close", "eof"), 0u);
+  // not an error: the peer closed
+  EXPECT_EQ(states, (std::vector<TransportState>{TransportState::Closing, TransportState::Closed}));
+}
+
+TEST_F(StreamTransportTest, QueuedFramesDiscardedOnCloseAreCounted)
+{
+  // The peer does not read: frames pile up in the send queue, and closing discards them.
+  transport.reset();
+  stream_protocol::socket a(io);
+  peer = stream_protocol::socket(io);
+  asio::local::connect_pair(a, peer);
+  StreamTransportOptions small;
+  small.socketBufferSize = 16 * 1024;
+  TransportInfo info;
+  transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, small);
+  Buffer f = makeFrame(tlv::Data, 4000);
+  for (int i = 0; i < 200; ++i)
+    transport->send(test::share(f));
+  test::runFor(io, 20ms);
+  size_t queued = transport->sendQueueLength();
+  ASSERT_GT(queued, 100 * f.size()); // most of the 800 KB is still in our queue
+  transport->close();
+  ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
+  uint64_t discarded = transport->ioCounters().nQueueDiscarded;
+  EXPECT_GT(discarded, 100u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "send-queue-discarded"), discarded);
+  // What the peer can still read is exactly the frames that were not discarded (the last one
+  // possibly cut short: it counts as discarded).
+  peer.non_blocking(true);
+  Buffer sink(1 << 20);
+  size_t total = 0;
+  std::error_code ec;
+  do {
+    total += peer.read_some(asio::buffer(sink), ec);
+  } while (!ec);
+  size_t complete = 200 - discarded;
+  EXPECT_GE(total, complete * f.size());
+  EXPECT_LT(total, (complete + 1) * f.size());
+}
+
+TEST_F(StreamTransportTest, OversizedFrameIsSkippedWhenConfigured)
+{
+  transport.reset();
+  stream_protocol::socket a(io);
+  peer = stream_protocol::socket(io);
+  asio::local::connect_pair(a, peer);
+  StreamTransportOptions skip;
+  skip.skipOversizedFrames = true;
+  TransportInfo info;
+  transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, skip);
+  transport->onReceive = [this](ByteSpan f, face::EndpointId) { received.emplace_back(f.begin(), f.end()); };
+  Buffer before = makeFrame(tlv::Interest, 20, 1);
+  Buffer huge = makeFrame(tlv::Data, 600000, 2); // larger than the 256 KiB receive buffer
+  Buffer after = makeFrame(tlv::Data, 100, 3);
+  Buffer all = before;
+  all.insert(all.end(), huge.begin(), huge.end());
+  all.insert(all.end(), after.begin(), after.end());
+  size_t written = 0;
+  peer.non_blocking(true);
+  ASSERT_TRUE(runUntil(io, [&] {
+    if (written < all.size()) {
+      std::error_code ec;
+      written += peer.write_some(asio::buffer(all.data() + written, all.size() - written), ec);
+    }
+    return received.size() == 2;
+  }));
+  EXPECT_EQ(received[0], before);
+  EXPECT_EQ(received[1], after);
+  EXPECT_EQ(transport->ioCounters().nFrameTooLarge, 1u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "frame-too-large"), 1u);
+  EXPECT_EQ(transport->state(), TransportState::Up);
+  EXPECT_TRUE(transport->closeReason().empty());
+
+  // A header announcing more than 1 MiB is not skipped: the transport closes.
+  Buffer absurd{0x06, 0xFE, 0x10, 0x00, 0x00, 0x00};
+  writeRaw(absurd);
+  ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
+  EXPECT_EQ(transport->closeReason(), "frame-too-large");
+}
+
 TEST_F(StreamTransportTest, SendCoalescesAndPreservesOrder)
 {
   std::vector<Buffer> frames;

@@ -62,7 +62,12 @@ std::unique_ptr<ForwarderConnection>
 ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts)
 {
   std::string uri = opts.uri();
-  auto transport = io::connectToForwarder(env, env.ioContext(), uri);
+  // A frame above MAX_NDN_PACKET_SIZE from the forwarder (ndnlabd never sends one; another
+  // forwarder might) is skipped and counted (io_drop/frame-too-large) instead of closing the
+  // connection as ndn-cxx does: one bad packet does not take the application down.
+  io::StreamTransportOptions streamOptions;
+  streamOptions.skipOversizedFrames = true;
+  auto transport = io::connectToForwarder(env, env.ioContext(), uri, streamOptions);
   if (!transport) {
     printError(transport.error());
     return nullptr;
@@ -113,9 +118,14 @@ ForwarderConnection::ForwarderConnection(io::AsioEnv& env, std::unique_ptr<face:
     deliverNack(n);
   };
   m_face->afterClose = [this](face::Face& f) {
-    if (onClose)
-      onClose(f.transport().state() == face::TransportState::Failed ? "connection failed"
-                                                                       : "connection closed by the forwarder");
+    if (!onClose)
+      return;
+    std::string reason = f.transport().state() == face::TransportState::Failed
+                           ? "connection failed" : "connection closed by the forwarder";
+    if (auto* t = dynamic_cast<const io::SocketTransport*>(&f.transport());
+        t != nullptr && !t->closeReason().empty() && t->closeReason() != "eof")
+      reason += " (" + t->closeReason() + ")";
+    onClose(reason);
   };
 }
 
@@ -124,6 +134,16 @@ ForwarderConnection::~ForwarderConnection()
   for (auto& p : m_pending)
     m_env.timers().cancel(p.timer);
   m_face->afterClose = nullptr;
+}
+
+uint64_t
+ForwarderConnection::outgoingDrops() const
+{
+  const face::LinkService::Counters& lc = m_face->linkService().counters();
+  uint64_t n = lc.nOutTooLarge + lc.nOutOverMtu + lc.nFragmentationErrors;
+  if (auto* t = dynamic_cast<const io::SocketTransport*>(&m_face->transport()))
+    n += t->ioCounters().nSendQueueFull + t->ioCounters().nSendErrors + t->ioCounters().nQueueDiscarded;
+  return n;
 }
 
 void

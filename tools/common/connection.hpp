@@ -50,10 +50,14 @@ public:
   /// after the Interest lifetime. Matching packets are not passed to onData/onNack.
   void request(const Interest& interest, RequestCallback done);
 
-  /// The forwarder closed the connection.
+  /// The forwarder closed the connection (or it failed); `reason` is printable, e.g.
+  /// "connection failed (bad-tlv-header)".
   std::function<void(const std::string& reason)> onClose;
 
   const std::string& uri() const { return m_uri; }
+  /// Packets this side did not send: its send queue was full, they were too large for the
+  /// link, or they were still queued when the connection closed.
+  uint64_t outgoingDrops() const;
   face::Face& face() { return *m_face; }
 
 private:

@@ -346,6 +346,47 @@ printStatus(ByteSpan content)
   return true;
 }
 
+/// ndnlab/drops (ndnlabd only): one "kind/reason=count" line per counter, under a heading.
+bool
+printDrops(ByteSpan content)
+{
+  auto list = decodeOrReport<mgmt::DropCounterStatus>(content, "ndnlab/drops");
+  if (!list)
+    return false;
+  std::cout << "Drop counters (kind/reason=count):\n";
+  if (list->empty())
+    std::cout << "  none\n";
+  for (const auto& c : *list)
+    std::cout << "  " << c.kind << (c.reason.empty() ? "" : "/") << c.reason << "=" << c.count << "\n";
+  return true;
+}
+
+/// status/general, then, when the forwarder is ndnlabd (NfdVersion "ndnlab-..."), its drop
+/// counters; other forwarders do not serve ndnlab/drops, so it is not asked for.
+Action
+statusAction()
+{
+  return [](MgmtClient& mgmt, std::function<void(int)> done) {
+    mgmt.dataset("status", "general", [=, &mgmt](const Result<Buffer, std::string>& r) {
+      if (!r) {
+        printError(r.error());
+        done(exitcode::Failure);
+        return;
+      }
+      if (!printStatus(ByteSpan(*r))) {
+        done(exitcode::Failure);
+        return;
+      }
+      auto s = mgmt::ForwarderStatus::decode(ByteSpan(*r));
+      if (!s || s->nfdVersion.rfind("ndnlab", 0) != 0) {
+        done(exitcode::Ok);
+        return;
+      }
+      datasetAction("ndnlab", "drops", printDrops)(mgmt, done);
+    });
+  };
+}
+
 bool
 printCs(ByteSpan content)
 {
@@ -519,9 +560,10 @@ runCtl(int argc, char** argv)
   });
 
   // status, cs
-  app.add_subcommand("status", "General forwarder status (status/general)")->callback([&] {
-    action = datasetAction("status", "general", printStatus);
-  });
+  app.add_subcommand("status", "General forwarder status (status/general; ndnlabd: and drop counters)")
+    ->callback([&] { action = statusAction(); });
+  app.add_subcommand("drops", "Drop counters by kind and reason (ndnlabd's ndnlab/drops dataset)")
+    ->callback([&] { action = datasetAction("ndnlab", "drops", printDrops); });
   auto* cs = app.add_subcommand("cs", "Content Store: info");
   cs->require_subcommand(1);
   cs->add_subcommand("info", "Content Store information (cs/info)")->callback([&] {

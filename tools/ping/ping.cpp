@@ -158,9 +158,12 @@ runPingServer(int argc, char** argv)
     std::fflush(stdout);
   });
   rt.run();
+  // Replies the connection could not send (its send queue toward a slow forwarder was full,
+  // ...) are counted there; the summary says how many of the answered pings got no reply.
   if (!verbosity.quiet)
-    std::printf("\n--- %s ping server statistics ---\n%llu packets processed\n", prefix->toUri().c_str(),
-                static_cast<unsigned long long>(server.answered()));
+    std::printf("\n--- %s ping server statistics ---\n%llu packets processed, %llu replies dropped\n",
+                prefix->toUri().c_str(), static_cast<unsigned long long>(server.answered()),
+                static_cast<unsigned long long>(conn->outgoingDrops()));
   return rc;
 }
 

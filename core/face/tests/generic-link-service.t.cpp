@@ -194,6 +194,16 @@ TEST_F(GenericLinkServiceTest, IdlePacketIsCountedNotDelivered)
   EXPECT_EQ(drops(), 0u);
 }
 
+TEST_F(GenericLinkServiceTest, NackWithoutFragmentIsACountedDrop)
+{
+  inject(hex("6409 fd0320 05 fd0321 01 96")); // Nack{NackReason NoRoute}, no Fragment
+  inject(hex("6404 fd0320 00"));           // empty Nack, no Fragment
+  EXPECT_EQ(counters().nInLpInvalid, 2u);
+  EXPECT_EQ(drops("nack-without-fragment"), 2u);
+  EXPECT_EQ(counters().nInIdle, 0u);
+  EXPECT_EQ(received(), 0u);
+}
+
 // --- PitToken -------------------------------------------------------------------------------
 
 TEST_F(GenericLinkServiceTest, PitTokenIsTaggedAndEchoed)
@@ -428,6 +438,85 @@ TEST_F(GenericLinkServiceTest, FragmentWithoutReassemblyIsDropped)
   EXPECT_EQ(counters().nReassemblyDrops, 1u);
   EXPECT_EQ(drops("reassembly-disabled"), 1u);
   EXPECT_EQ(received(), 0u);
+}
+
+// --- packet size limit (MAX_NDN_PACKET_SIZE) ------------------------------------------------
+
+/// An Interest whose wire encoding is exactly `size` octets (ApplicationParameters padding).
+Interest interestOfSize(size_t size, std::string_view name = "/big")
+{
+  Interest i = makeInterest(name);
+  i.setAppParameters(Buffer(16));
+  size_t base = i.wireEncode()->size();
+  EXPECT_LT(base, size);
+  // Grow the parameters until the whole TLV has the requested size (length fields widen).
+  size_t params = size - base + 16;
+  for (int k = 0; k < 8; ++k) {
+    i.setAppParameters(Buffer(params));
+    size_t now = i.wireEncode()->size();
+    if (now == size)
+      break;
+    params = params + size - now;
+  }
+  EXPECT_EQ(i.wireEncode()->size(), size);
+  return i;
+}
+
+TEST_F(GenericLinkServiceTest, PacketAboveMaxNdnPacketSizeIsDroppedOnReceive)
+{
+  init({.allowReassembly = true});
+  inject(*interestOfSize(MaxNdnPacketSize, "/fits").wireEncode());
+  ASSERT_EQ(interests.size(), 1u);
+
+  inject(*interestOfSize(MaxNdnPacketSize + 1, "/bare").wireEncode());
+  inject(lpFrame("6201 01", *interestOfSize(60000, "/wrapped").wireEncode()));
+  EXPECT_EQ(interests.size(), 1u);
+  EXPECT_EQ(counters().nInTooLarge, 2u);
+  EXPECT_EQ(drops("packet-too-large"), 2u);
+  EXPECT_EQ(drops(), 2u);
+}
+
+TEST_F(GenericLinkServiceTest, OversizedReassembledInterestIsDroppedOnceAndNotForwarded)
+{
+  // A peer without the limit sends a 60 KB Interest as fragments that each fit the MTU.
+  DummyTransport peerTransport(FaceScope::NonLocal, LinkType::PointToPoint, 6000);
+  GenericLinkService peer(env, {.allowFragmentation = true, .maxPacketSize = 65536});
+  peer.attach(peerTransport);
+  Interest big = interestOfSize(60000);
+  peer.sendInterest(big);
+  ASSERT_GE(peerTransport.sent.size(), 10u);
+
+  init({.allowFragmentation = true, .allowReassembly = true}, FaceScope::NonLocal, 8800);
+  for (const auto& f : peerTransport.sent)
+    inject(f.frame, 7);
+  EXPECT_TRUE(interests.empty());
+  EXPECT_EQ(counters().nInTooLarge, 1u);    // one drop for the packet, not one per fragment
+  EXPECT_EQ(drops("packet-too-large"), 1u);
+  EXPECT_EQ(drops(), 1u);
+  EXPECT_EQ(counters().nReassembling, 0u);  // nothing left behind
+  env.advance(1s);
+  EXPECT_EQ(counters().nReassemblyTimeouts, 0u);
+
+  // A packet at the limit still reassembles.
+  peerTransport.sent.clear();
+  peer.sendInterest(interestOfSize(MaxNdnPacketSize, "/ok"));
+  ASSERT_GT(peerTransport.sent.size(), 1u);
+  for (const auto& f : peerTransport.sent)
+    inject(f.frame, 7);
+  ASSERT_EQ(interests.size(), 1u);
+  EXPECT_EQ(interests[0].name(), interestOfSize(MaxNdnPacketSize, "/ok").name());
+}
+
+TEST_F(GenericLinkServiceTest, OversizedPacketIsNotSent)
+{
+  service->sendInterest(interestOfSize(MaxNdnPacketSize + 1));
+  service->sendData(makeData("/d", 9000));
+  service->sendNack(Nack{interestOfSize(20000), NackReason::NoRoute});
+  EXPECT_TRUE(transport->sent.empty());
+  EXPECT_EQ(counters().nOutTooLarge, 3u);
+  EXPECT_EQ(drops("send-packet-too-large"), 3u);
+  service->sendInterest(interestOfSize(MaxNdnPacketSize));
+  EXPECT_EQ(transport->sent.size(), 1u);
 }
 
 // --- MTU and fragmentation ------------------------------------------------------------------

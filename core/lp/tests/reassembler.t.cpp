@@ -308,6 +308,53 @@ TEST_F(ReassemblerMemoryTest, TinyFragmentsAreChargedForBookkeeping)
   EXPECT_LT(reassembler.partialCount(), 10u);
 }
 
+TEST_F(ReassemblerTest, OversizedPacketIsDroppedOnceAndItsFragmentsAbsorbed)
+{
+  Buffer packet = makePacket(MaxNdnPacketSize + 1000);
+  auto f = fragmentPacket(fragmenter, packet, 1500);
+  ASSERT_GE(f.pkts.size(), 7u);
+  size_t nDropped = 0;
+  for (const auto& p : f.pkts) {
+    auto o = reassembler.receive(4, p);
+    ASSERT_NE(o.status, Status::Complete);
+    if (o.status == Status::Dropped) {
+      EXPECT_EQ(o.error, ReassemblyErrc::PacketTooLarge);
+      EXPECT_EQ(reasonName(o.error), "packet-too-large");
+      ++nDropped;
+    }
+    // never more than the limit of payload held, and nothing once it is known to be too large
+    EXPECT_LE(reassembler.bytesHeld(), MaxNdnPacketSize + 1024);
+  }
+  EXPECT_EQ(nDropped, 1u);
+  EXPECT_EQ(reassembler.partialCount(), 0u); // the last fragment removed the marker
+  EXPECT_EQ(reassembler.bytesHeld(), 0u);
+  EXPECT_EQ(env.clockImpl.pending(), 0u);
+  EXPECT_TRUE(drops.empty());
+
+  // Fragments stop early: the marker times out silently (the drop was already counted).
+  auto g = fragmentPacket(fragmenter, makePacket(20000, 2), 1500);
+  for (size_t k = 0; k + 2 < g.pkts.size(); ++k)
+    reassembler.receive(4, g.pkts[k]);
+  EXPECT_EQ(reassembler.partialCount(), 1u);
+  env.advance(std::chrono::seconds(1));
+  EXPECT_EQ(reassembler.partialCount(), 0u);
+  EXPECT_TRUE(drops.empty());
+
+  // One fragment alone above the limit.
+  Buffer huge = makePacket(MaxNdnPacketSize + 1);
+  auto o = reassembler.receive(4, frag(77, 0, 2, huge));
+  EXPECT_EQ(o.status, Status::Dropped);
+  EXPECT_EQ(o.error, ReassemblyErrc::PacketTooLarge);
+
+  // At the limit: completes.
+  auto h = fragmentPacket(fragmenter, makePacket(MaxNdnPacketSize, 3), 1500);
+  Reassembler::Outcome last;
+  for (const auto& p : h.pkts)
+    last = reassembler.receive(5, p);
+  ASSERT_EQ(last.status, Status::Complete);
+  EXPECT_EQ(last.packet->size(), MaxNdnPacketSize);
+}
+
 TEST(Reassembler, DestructionCancelsTimers)
 {
   ManualEnv env;
@@ -324,7 +371,7 @@ TEST(Reassembler, DestructionCancelsTimers)
 TEST(Reassembler, RandomSizesRoundTrip)
 {
   ManualEnv env;
-  Reassembler r(env);
+  Reassembler r(env, ReassemblerOptions{.maxPacketSize = 20000});
   Fragmenter f({}, 42);
   for (int i = 0; i < 200; ++i) {
     size_t size = 1 + env.rng().below(20000);
