@@ -57,15 +57,20 @@ TEST(CheckFrame, Statuses)
 class StreamTransportTest : public ::testing::Test
 {
 protected:
-  StreamTransportTest()
+  StreamTransportTest() { connect(options); }
+
+  /// A new transport with `opts` over a new socket pair (the old transport and peer are gone).
+  void connect(const StreamTransportOptions& opts)
   {
+    transport.reset();
     stream_protocol::socket a(io);
+    peer = stream_protocol::socket(io);
     asio::local::connect_pair(a, peer);
     TransportInfo info;
     info.localUri = "unix:///test";
     info.remoteUri = "fd://test";
     info.scope = face::FaceScope::Local;
-    transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, options);
+    transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, opts);
     transport->onReceive = [this](ByteSpan f, face::EndpointId) {
       received.emplace_back(f.begin(), f.end());
     };
@@ -247,14 +252,9 @@ TEST_F(StreamTransportTest, PeerEofMidFrameIsCountedWithTheDiscardedOctets)
 TEST_F(StreamTransportTest, QueuedFramesDiscardedOnCloseAreCounted)
 {
   // The peer does not read: frames pile up in the send queue, and closing discards them.
-  transport.reset();
-  stream_protocol::socket a(io);
-  peer = stream_protocol::socket(io);
-  asio::local::connect_pair(a, peer);
   StreamTransportOptions small;
   small.socketBufferSize = 16 * 1024;
-  TransportInfo info;
-  transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, small);
+  connect(small);
   Buffer f = makeFrame(tlv::Data, 4000);
   for (int i = 0; i < 200; ++i)
     transport->send(test::share(f));
@@ -282,15 +282,9 @@ TEST_F(StreamTransportTest, QueuedFramesDiscardedOnCloseAreCounted)
 
 TEST_F(StreamTransportTest, OversizedFrameIsSkippedWhenConfigured)
 {
-  transport.reset();
-  stream_protocol::socket a(io);
-  peer = stream_protocol::socket(io);
-  asio::local::connect_pair(a, peer);
   StreamTransportOptions skip;
   skip.skipOversizedFrames = true;
-  TransportInfo info;
-  transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, skip);
-  transport->onReceive = [this](ByteSpan f, face::EndpointId) { received.emplace_back(f.begin(), f.end()); };
+  connect(skip);
   Buffer before = makeFrame(tlv::Interest, 20, 1);
   Buffer huge = makeFrame(tlv::Data, 600000, 2); // larger than the 256 KiB receive buffer
   Buffer after = makeFrame(tlv::Data, 100, 3);
@@ -345,15 +339,10 @@ TEST_F(StreamTransportTest, SendCoalescesAndPreservesOrder)
 TEST_F(StreamTransportTest, SlowReaderBacklogIsBoundedAndDrains)
 {
   // The peer does not read: the kernel buffer fills, then the internal queue, then drops.
-  transport.reset();
-  stream_protocol::socket a(io);
-  peer = stream_protocol::socket(io);
-  asio::local::connect_pair(a, peer);
   StreamTransportOptions small;
   small.maxSendQueueBytes = 200 * 1024;
   small.socketBufferSize = 64 * 1024;
-  TransportInfo info;
-  transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, small);
+  connect(small);
   Buffer f = makeFrame(tlv::Data, 8000);
   size_t sent = 0;
   for (int round = 0; round < 40; ++round) {
