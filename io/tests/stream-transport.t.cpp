@@ -82,6 +82,22 @@ protected:
     asio::write(peer, asio::buffer(bytes.data(), bytes.size()));
   }
 
+  /// Writes `bytes` without blocking, as fast as the transport reads them, running the loop
+  /// until `done` (false after `timeout`).
+  bool writeStreamUntil(const Buffer& bytes, const std::function<bool()>& done,
+                        std::chrono::milliseconds timeout)
+  {
+    size_t written = 0;
+    peer.non_blocking(true);
+    return runUntil(io, [&] {
+      if (written < bytes.size()) {
+        std::error_code ec;
+        written += peer.write_some(asio::buffer(bytes.data() + written, bytes.size() - written), ec);
+      }
+      return done();
+    }, timeout);
+  }
+
   asio::io_context io;
   AsioEnv env{io, AsioEnvOptions{.seed = 1, .logLevel = LogLevel::Off}};
   StreamTransportOptions options;
@@ -142,15 +158,7 @@ TEST_F(StreamTransportTest, ManyFramesLargerThanReceiveBuffer)
     frames.push_back(makeFrame(tlv::Data, 8000 + i % 700, static_cast<uint8_t>(i)));
     all.insert(all.end(), frames.back().begin(), frames.back().end());
   }
-  size_t written = 0;
-  peer.non_blocking(true);
-  ASSERT_TRUE(runUntil(io, [&] {
-    if (written < all.size()) {
-      std::error_code ec;
-      written += peer.write_some(asio::buffer(all.data() + written, all.size() - written), ec);
-    }
-    return received.size() == frames.size();
-  }, 10000ms));
+  ASSERT_TRUE(writeStreamUntil(all, [&] { return received.size() == frames.size(); }, 10000ms));
   for (size_t i = 0; i < frames.size(); ++i)
     ASSERT_EQ(received[i], frames[i]) << i;
 }
@@ -291,15 +299,7 @@ TEST_F(StreamTransportTest, OversizedFrameIsSkippedWhenConfigured)
   Buffer all = before;
   all.insert(all.end(), huge.begin(), huge.end());
   all.insert(all.end(), after.begin(), after.end());
-  size_t written = 0;
-  peer.non_blocking(true);
-  ASSERT_TRUE(runUntil(io, [&] {
-    if (written < all.size()) {
-      std::error_code ec;
-      written += peer.write_some(asio::buffer(all.data() + written, all.size() - written), ec);
-    }
-    return received.size() == 2;
-  }));
+  ASSERT_TRUE(writeStreamUntil(all, [&] { return received.size() == 2; }, 3000ms));
   EXPECT_EQ(received[0], before);
   EXPECT_EQ(received[1], after);
   EXPECT_EQ(transport->ioCounters().nFrameTooLarge, 1u);
