@@ -169,20 +169,32 @@ commandAction(std::string module, std::string verb, ControlParameters cp, std::s
   };
 }
 
-template<typename Print>
+/// Fetches dataset module/verb and hands its content to `step(content, mgmt, done)`, which ends
+/// the command or continues it; a failed fetch is reported and ends it with exitcode::Failure.
+using DatasetStep = std::function<void(ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done)>;
+
 Action
-datasetAction(std::string module, std::string verb, Print print)
+datasetThen(std::string module, std::string verb, DatasetStep step)
 {
   return [=](MgmtClient& mgmt, std::function<void(int)> done) {
-    mgmt.dataset(module, verb, [=](const Result<Buffer, std::string>& r) {
+    mgmt.dataset(module, verb, [=, &mgmt](const Result<Buffer, std::string>& r) {
       if (!r) {
         printError(r.error());
         done(exitcode::Failure);
         return;
       }
-      done(print(ByteSpan(*r)) ? exitcode::Ok : exitcode::Failure);
+      step(ByteSpan(*r), mgmt, done);
     });
   };
+}
+
+template<typename Print>
+Action
+datasetAction(std::string module, std::string verb, Print print)
+{
+  return datasetThen(module, verb, [print](ByteSpan content, MgmtClient&, std::function<void(int)> done) {
+    done(print(content) ? exitcode::Ok : exitcode::Failure);
+  });
 }
 
 template<typename T>
@@ -204,26 +216,19 @@ decodeOrReport(ByteSpan content, std::string_view what)
 Action
 requireFace(uint64_t faceId, Action then)
 {
-  return [=](MgmtClient& mgmt, std::function<void(int)> done) {
-    mgmt.dataset("faces", "list", [=, &mgmt](const Result<Buffer, std::string>& r) {
-      if (!r) {
-        printError(r.error());
-        done(exitcode::Failure);
-        return;
-      }
-      auto faces = decodeOrReport<mgmt::FaceStatus>(ByteSpan(*r), "faces/list");
-      if (!faces) {
-        done(exitcode::Failure);
-        return;
-      }
-      if (std::none_of(faces->begin(), faces->end(), [&](const auto& f) { return f.faceId == faceId; })) {
-        printError("Face not found: " + std::to_string(faceId));
-        done(exitcode::Failure);
-        return;
-      }
-      then(mgmt, done);
-    });
-  };
+  return datasetThen("faces", "list", [=](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
+    auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/list");
+    if (!faces) {
+      done(exitcode::Failure);
+      return;
+    }
+    if (std::none_of(faces->begin(), faces->end(), [&](const auto& f) { return f.faceId == faceId; })) {
+      printError("Face not found: " + std::to_string(faceId));
+      done(exitcode::Failure);
+      return;
+    }
+    then(mgmt, done);
+  });
 }
 
 bool
@@ -366,25 +371,18 @@ printDrops(ByteSpan content)
 Action
 statusAction()
 {
-  return [](MgmtClient& mgmt, std::function<void(int)> done) {
-    mgmt.dataset("status", "general", [=, &mgmt](const Result<Buffer, std::string>& r) {
-      if (!r) {
-        printError(r.error());
-        done(exitcode::Failure);
-        return;
-      }
-      if (!printStatus(ByteSpan(*r))) {
-        done(exitcode::Failure);
-        return;
-      }
-      auto s = mgmt::ForwarderStatus::decode(ByteSpan(*r));
-      if (!s || s->nfdVersion.rfind("ndnlab", 0) != 0) {
-        done(exitcode::Ok);
-        return;
-      }
-      datasetAction("ndnlab", "drops", printDrops)(mgmt, done);
-    });
-  };
+  return datasetThen("status", "general", [](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
+    if (!printStatus(content)) {
+      done(exitcode::Failure);
+      return;
+    }
+    auto s = mgmt::ForwarderStatus::decode(content);
+    if (!s || s->nfdVersion.rfind("ndnlab", 0) != 0) {
+      done(exitcode::Ok);
+      return;
+    }
+    datasetAction("ndnlab", "drops", printDrops)(mgmt, done);
+  });
 }
 
 bool
