@@ -2,7 +2,6 @@
 
 #include "core/face/generic-link-service.hpp"
 #include "io/client-connector.hpp"
-#include "io/face-uri.hpp"
 #include "tools/common/runtime.hpp"
 
 namespace ndnlab::tools {
@@ -30,12 +29,8 @@ forwarderUri()
     [](std::string& text) -> std::string {
       if (text.empty())
         return "must not be empty";
-      auto uri = io::parseFaceUri(text[0] == '/' ? "unix://" + text : text);
-      if (!uri)
-        return uri.error() + " (use unix:///PATH, tcp4://HOST:PORT or tcp://HOST[:PORT])";
-      if (!uri->isUnix() && !uri->isTcp())
-        return "a forwarder URI must be unix:// or tcp://, got '" + text + "'";
-      return {};
+      auto uri = io::parseForwarderUri(text);
+      return uri ? std::string() : uri.error();
     },
     "URI");
 }
