@@ -718,6 +718,9 @@ void validate(const DaemonOptions& o)
   catch (const std::invalid_argument& e) {
     errors.push_back(std::string("face_system.udp.impair: ") + e.what());
   }
+  if (fs.udpEnabled && fs.multicastEnabled && fs.udp.port != 0 && fs.udp.port == fs.multicast.port)
+    errors.push_back("face_system.multicast.port: must differ from face_system.udp.port (" +
+                     std::to_string(fs.udp.port) + "); one UDP port cannot serve both");
   if (fs.tcp.reconnect.maxDelay < fs.tcp.reconnect.initialDelay)
     errors.push_back("face_system.tcp.reconnect_max_delay: must not be below reconnect_initial_delay");
   if (!errors.empty()) {

@@ -182,9 +182,9 @@ void UdpChannel::listen(TransportCallback onCreated)
     throw std::runtime_error("bad udp listen address '" + m_options.address + "'");
   udp::endpoint ep(addr, m_options.port);
   auto& s = m_shared->socket;
+  // No SO_REUSEADDR: one socket serves every unicast face of the channel, and with it a second
+  // forwarder on the same port would bind too and split the traffic instead of failing.
   s.open(ep.protocol(), ec);
-  if (!ec)
-    s.set_option(udp::socket::reuse_address(true), ec);
   if (!ec && addr.is_v6()) {
     std::error_code ignore;
     s.set_option(asio::ip::v6_only(false), ignore); // "::" also receives IPv4 (mapped)

@@ -50,13 +50,11 @@ inline constexpr uint32_t NOutNacks = 152;
 inline constexpr uint32_t NSatisfiedInterests = 153;
 inline constexpr uint32_t NUnsatisfiedInterests = 154;
 
-// FaceStatus / ChannelStatus / FaceQueryFilter (faces/list, faces/channels).
+// FaceStatus / ChannelStatus (faces/list, faces/channels).
 inline constexpr uint32_t FaceStatus = 128;
 inline constexpr uint32_t ChannelStatus = 130;
 inline constexpr uint32_t FaceScope = 132;
 inline constexpr uint32_t LinkType = 134;
-inline constexpr uint32_t FaceQueryFilter = 150;
-inline constexpr uint32_t UriScheme = 131;
 
 // FibEntry / RibEntry / StrategyChoice / CsInfo.
 inline constexpr uint32_t FibEntry = 128;

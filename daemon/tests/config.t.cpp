@@ -233,6 +233,19 @@ TEST(Config, BadAddressesAreErrors)
             "");
 }
 
+TEST(Config, UnicastAndMulticastUdpNeedTwoPorts)
+{
+  EXPECT_EQ(errorOf("[face_system.udp]\nport = 6363\n[face_system.multicast]\nenabled = true\n"
+                    "port = 6363\n"),
+            "face_system.multicast.port: must differ from face_system.udp.port (6363); one UDP port "
+            "cannot serve both\n");
+  EXPECT_EQ(errorOf("[face_system.multicast]\nenabled = true\n"), ""); // 6363 and 56363
+  EXPECT_EQ(errorOf("[face_system.multicast]\nport = 6363\n"), "");    // multicast off
+  EXPECT_EQ(errorOf("[face_system.udp]\nenabled = false\n[face_system.multicast]\nenabled = true\n"
+                    "port = 6363\n"),
+            "");
+}
+
 TEST(Config, SeveralErrorsAreAllReportedInLineOrder)
 {
   std::string e = errorOf("[general]\nlog_level = 3\nbogus = true\n[tables]\ncs_max_packets = -1\n");

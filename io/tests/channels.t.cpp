@@ -303,6 +303,19 @@ TEST_F(UdpTest, OnDemandFaceCreatedOnFirstDatagram)
   EXPECT_EQ(from.port(), channelEp().port());
 }
 
+TEST_F(UdpTest, PortHeldByAnotherChannelIsRefused)
+{
+  makeChannel(10s);
+  UdpChannel second(env, io, UdpChannelOptions{.address = "127.0.0.1", .port = channelEp().port()});
+  try {
+    second.listen(sink.callback());
+    FAIL() << "a second channel bound the port of the first";
+  }
+  catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot bind udp"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
 {
   makeChannel(10s);

@@ -76,16 +76,17 @@ class ResultStore:
     @contextlib.contextmanager
     def lock(self, create=True):
         """Exclusive use by one campaign; raises StoreError if another campaign holds it or
-        the store path is a file. With create=False (a dry run) a store that does not exist
-        is left uncreated: there is nothing in it to protect."""
+        the store path is a file. With create=False (a dry run) nothing is created: a store
+        without a lock file has never been written by a campaign."""
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root}: not a directory; the result store must be a "
                              "directory (campaign.store)")
-        if not create and not self.root.exists():
+        if not create and not (self.root / ".lock").is_file():
             yield self
             return
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "w") as f:
+        # Append mode: taking the lock neither truncates nor touches the file.
+        with open(self.root / ".lock", "a") as f:
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

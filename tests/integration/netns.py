@@ -21,7 +21,13 @@ def can_use_netns():
     r = run("ip", "netns", "add", probe, check=False)
     if r.returncode != 0:
         return False, f"ip netns unavailable: {r.stderr.strip()}"
-    run("ip", "netns", "del", probe, check=False)
+    try:
+        # Entering one can still fail, e.g. in a chroot whose / is not a mount point.
+        r = run("ip", "netns", "exec", probe, "ip", "link", "set", "lo", "up", check=False)
+        if r.returncode != 0:
+            return False, f"ip netns exec unavailable: {r.stderr.strip()}"
+    finally:
+        run("ip", "netns", "del", probe, check=False)
     return True, ""
 
 
@@ -82,7 +88,7 @@ def lossy_daemons(tmp_path, count, delay_ms, loss_pct):
     """`count` ndnlabd (UDP 6363) in a veth chain of network namespaces with `delay_ms` and
     `loss_pct` on every link and direction: tc netem when the kernel has it, else each daemon
     impairs its own UDP egress ([face_system.udp.impair]). Yields (topology, daemons,
-    used_netem); skips the test when network namespaces cannot be created."""
+    used_netem); skips the test when network namespaces cannot be created or entered."""
     import pytest
     from conftest import Daemon
 

@@ -109,6 +109,9 @@ def test_dry_run_of_a_new_campaign_creates_no_store(tmp_path):
 def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1):
     spec, store, _ = fig1
     before = index_lines(store)
+    files = {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in store.rglob("*")}
+    assert store / ".lock" in files
+    time.sleep(0.05)  # a write would show in the modification times
     dry = campaign(spec, "--dry-run", FAKE_SIM_VERSION="2.0")
     assert dry.returncode == 0, dry.stderr
     assert "(fake-sim 2.0)" in dry.stdout
@@ -117,6 +120,7 @@ def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1)
     assert "wifi-one-hop --Standard=802.11b --Consumer=aimd --seed=1 --out=" in commands[0]
     assert "dry run: 8 runs would run" in dry.stdout
     assert index_lines(store) == before
+    assert {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in store.rglob("*")} == files
 
 
 def test_force_reruns_everything(fig1):
