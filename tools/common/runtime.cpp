@@ -91,8 +91,6 @@ parseNameArgument(const std::string& text)
 
 namespace check {
 
-namespace {
-
 std::string
 numberText(double x)
 {
@@ -100,6 +98,8 @@ numberText(double x)
   os << x;
   return os.str();
 }
+
+namespace {
 
 /// `text` as a finite double, the whole string; nullopt otherwise.
 std::optional<double>
@@ -152,6 +152,20 @@ between(double min, double max)
   std::string range = numberText(min) + " to " + numberText(max);
   return numberValidator(min, false, max, "a number from " + range,
                          "[" + numberText(min) + " - " + numberText(max) + "]");
+}
+
+CLI::Validator
+fraction(bool oneIncluded)
+{
+  std::string interval = oneIncluded ? "(0, 1]" : "(0, 1)";
+  return CLI::Validator(
+    [=](std::string& text) -> std::string {
+      auto x = parseNumber(text);
+      if (!x || *x <= 0 || *x > 1 || (!oneIncluded && *x == 1))
+        return "must be a number in " + interval + ", got '" + text + "'";
+      return {};
+    },
+    interval);
 }
 
 CLI::Validator

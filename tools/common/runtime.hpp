@@ -57,12 +57,17 @@ namespace check {
 /// Largest value of a millisecond option: millisArgument() must fit it in a Duration.
 inline constexpr double MaxMillis = 1e12; // about 31 years
 
+/// `x` as the checks print it (shortest form: 100, 0.5, 1e+09).
+std::string numberText(double x);
+
 /// A finite number in (0, max].
 CLI::Validator positive(double max = std::numeric_limits<double>::max());
 /// A finite number in [0, max].
 CLI::Validator nonNegative(double max = std::numeric_limits<double>::max());
 /// A finite number in [min, max].
 CLI::Validator between(double min, double max);
+/// A finite number in (0, 1], or in (0, 1) when !oneIncluded (gains and decrease factors).
+CLI::Validator fraction(bool oneIncluded);
 /// A decimal integer in [min, max] (a signed option such as get --retries).
 CLI::Validator integerBetween(int64_t min, int64_t max);
 /// Decimal digits only (no sign, no 0x), value in [min, max]; leading zeros are dropped so that

@@ -75,12 +75,13 @@ runGet(int argc, char** argv)
   app.add_option("--init-cwnd", f.window.initCwnd, "Initial congestion window (segments), aimd/cubic")
     ->check(check::between(1.0, 1e9))
     ->capture_default_str();
-  app.add_option("--init-ssthresh", o.initSsthresh, "Initial slow-start threshold (segments; default infinite)");
+  app.add_option("--init-ssthresh", o.initSsthresh, "Initial slow-start threshold (segments; default infinite)")
+    ->check(check::positive());
   app.add_option("--rto-k", f.rtt.k, "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)")
     ->check(check::nonNegative())
     ->capture_default_str();
-  app.add_option("--rto-alpha", f.rtt.alpha, "SRTT gain")->capture_default_str();
-  app.add_option("--rto-beta", f.rtt.beta, "RTTVAR gain")->capture_default_str();
+  app.add_option("--rto-alpha", f.rtt.alpha, "SRTT gain")->check(check::fraction(true))->capture_default_str();
+  app.add_option("--rto-beta", f.rtt.beta, "RTTVAR gain")->check(check::fraction(true))->capture_default_str();
   app.add_option("--min-rto", o.minRtoMs, "Minimum RTO (ms)")
     ->check(check::positive(check::MaxMillis))
     ->capture_default_str();
@@ -108,8 +109,12 @@ runGet(int argc, char** argv)
   app.add_flag("--hystart,!--no-hystart", f.control.hystart,
                "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow "
                "(off by default, like ndncatchunks)");
-  app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")->capture_default_str();
-  app.add_option("--aimd-beta", f.window.aimd.beta, "AIMD multiplicative decrease factor")->capture_default_str();
+  app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")
+    ->check(check::positive())
+    ->capture_default_str();
+  app.add_option("--aimd-beta", f.window.aimd.beta, "AIMD multiplicative decrease factor")
+    ->check(check::fraction(false))
+    ->capture_default_str();
   app.add_flag("--reset-cwnd-to-init", f.window.aimd.resetToInit, "AIMD: reset the window to --init-cwnd on loss");
   app.add_option("--aimd-min-ssthresh", f.window.aimd.minSsthresh,
                  "AIMD: the window never falls below this on a decrease (ndnSIM's ConsumerPcon: 1)")
@@ -118,7 +123,9 @@ runGet(int argc, char** argv)
   app.add_flag("--aimd-floor-increase,!--aimd-exact-increase", f.window.aimd.floorIncrease,
                "AIMD congestion avoidance adds 1/floor(cwnd) per Data (ndncatchunks; default) or "
                "1/cwnd (ndnSIM's ConsumerPcon)");
-  app.add_option("--cubic-beta", f.window.cubic.beta, "CUBIC window decrease factor")->capture_default_str();
+  app.add_option("--cubic-beta", f.window.cubic.beta, "CUBIC window decrease factor")
+    ->check(check::fraction(false))
+    ->capture_default_str();
   app.add_flag("--fast-conv", f.window.cubic.fastConvergence, "CUBIC fast convergence");
   app.add_flag("--cubic-tcp-friendly,!--no-cubic-tcp-friendly", f.window.cubic.tcpFriendly,
                "CUBIC TCP-friendly region, RFC 8312 W_est (ndncatchunks; default); off as in "
@@ -148,6 +155,11 @@ runGet(int argc, char** argv)
     ->check(check::nonEmpty());
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
+  app.final_callback([&o] {
+    if (o.maxRtoMs < o.minRtoMs)
+      throw CLI::ValidationError("--max-rto", "must not be below --min-rto (" + check::numberText(o.maxRtoMs) +
+                                                " < " + check::numberText(o.minRtoMs) + " ms)");
+  });
   if (auto rc = parseCommandLine(app, argc, argv))
     return *rc;
 

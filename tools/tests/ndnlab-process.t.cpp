@@ -158,6 +158,16 @@ TEST_F(NdnlabProcess, NumericOptionsSayWhatIsExpected)
   EXPECT_USAGE_ERROR(ndnlab({"pingserver", "/x", "-x", "-1"}), "--freshness: must be a number >= 0");
   EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "--mark-interval", "-1"}),
                      "--mark-interval: must be a number from 0 to 10000");
+  // The engine's own checks (SegmentFetcherOptions::validate) would catch these too, but
+  // without naming the option.
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--cubic-beta", "1"}), "--cubic-beta: must be a number in (0, 1), got '1'");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--aimd-beta", "0"}), "--aimd-beta: must be a number in (0, 1)");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--rto-alpha", "1.5"}), "--rto-alpha: must be a number in (0, 1]");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--rto-beta", "nan"}), "--rto-beta: must be a number in (0, 1]");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--aimd-step", "0"}), "--aimd-step: must be a positive number");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--init-ssthresh", "-3"}), "--init-ssthresh: must be a positive number");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--min-rto", "500", "--max-rto", "100"}),
+                     "--max-rto: must not be below --min-rto (100 < 500 ms)");
   for (const auto& args : std::vector<std::vector<std::string>>{
          {"ping", "/x", "-i", "0"}, {"get", "/x", "-l", "-5"}, {"serve", "/x", "-f", "-1"}}) {
     Outcome r = ndnlab(args);
