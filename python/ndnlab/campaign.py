@@ -177,16 +177,7 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
     progress and failures to stderr. With `check`, the scenario and parameter names are
     checked against `SIM --describe` first (SpecError if one is unknown)."""
     out = out or sys.stdout
-    sim, tried = resolve_simulator(spec.simulator, simulator)
-    if sim is None:
-        if not scheduler or "/" in tried[0]:
-            raise CampaignError(f"simulator not found (tried {', '.join(tried)}); build it "
-                                "(make build), put it on PATH, or set $NDNLAB_SIM or "
-                                "campaign.simulator in the spec")
-        sim = tried[0]  # resolved on the workers' PATH
-    version, scenarios = _ask_simulator(sim, scheduler, workers, check)
-    if check:
-        specmod.check_parameters(spec, scenarios, sim)
+    sim, version = _simulator(spec, scheduler, workers, simulator, check)
     runs = spec.runs()
     store = ResultStore(spec.store)
 
@@ -225,6 +216,41 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
                         progress_interval, out)
 
 
+def _simulator(spec, scheduler, workers, simulator, check):
+    """(path or name, version) of the simulator the spec runs on; with `check`, the spec's
+    scenario and parameter names are checked against its --describe."""
+    sim, tried = resolve_simulator(spec.simulator, simulator)
+    if sim is None:
+        if not scheduler or "/" in tried[0]:
+            raise CampaignError(f"simulator not found (tried {', '.join(tried)}); build it "
+                                "(make build), put it on PATH, or set $NDNLAB_SIM or "
+                                "campaign.simulator in the spec")
+        sim = tried[0]  # resolved on the workers' PATH
+    version, scenarios = _ask_simulator(sim, scheduler, workers, check)
+    if check:
+        specmod.check_parameters(spec, scenarios, sim)
+    return sim, version
+
+
+def verify(spec, n, scheduler=None, workers=None, simulator=None,
+           progress_interval=DEFAULT_PROGRESS_INTERVAL_S, out=None, check=True):
+    """--verify N: reruns N stored runs and compares (ndnlab.verify); returns the exit status."""
+    from ndnlab.verify import verify_campaign
+
+    sim, version = _simulator(spec, scheduler, workers, simulator, check)
+    try:
+        _, differing, failed = verify_campaign(
+            spec, n, sim, version, lambda: dask_client(scheduler, workers),
+            lambda total: Progress(total, f"verify {spec.name}", interval=progress_interval),
+            out=out)
+    except LookupError as e:
+        raise CampaignError(str(e)) from None
+    except KeyboardInterrupt:
+        print(f"verify {spec.name}: interrupted", file=out or sys.stdout)
+        return EXIT_INTERRUPTED
+    return EXIT_RUNS_FAILED if differing or failed else EXIT_OK
+
+
 def _ask_simulator(sim, scheduler, workers, describe):
     """(version, scenarios of `SIM --describe` or None): asked here if the simulator is a path
     or on PATH, else on a worker (a bare name is resolved on the workers' PATH)."""
@@ -241,45 +267,70 @@ def _ask_simulator(sim, scheduler, workers, describe):
     return answers[0], (answers[1] if describe else None)
 
 
-def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):
-    from distributed import as_completed
+class RunningTasks:
+    """The runs of `tasks` (execute_run's dicts) on a Dask cluster: next() hands out their
+    records in finishing order, `pending` counts those not handed out yet, cancel() stops the
+    unfinished ones and their simulators."""
 
+    def __init__(self, client, tasks):
+        from distributed import as_completed
+
+        self.client = client
+        futures = client.map(execute_run, tasks, key=[f"ndnlab-run-{t['key']}" for t in tasks],
+                             pure=False)
+        self._keys = {f.key: t["key"] for f, t in zip(futures, tasks)}
+        self._pending = set(futures)
+        self._completed = as_completed(futures, loop=client.loop)
+        self._ready = []
+
+    @property
+    def pending(self):
+        return len(self._pending) + len(self._ready)
+
+    def next(self, on_wait):
+        """The next finished record, or None when all are done; calls on_wait() while it waits."""
+        while not self._ready:
+            if not self._pending:
+                return None
+            finished = self._completed.next_batch(block=False)
+            if not finished:
+                time.sleep(_POLL_S)
+                on_wait()
+            for future in finished:
+                self._pending.discard(future)
+                self._ready.append(_collect(future, self._keys[future.key]))
+        return self._ready.pop(0)
+
+    def cancel(self):
+        self.client.cancel(list(self._pending))
+        with contextlib.suppress(Exception):
+            self.client.run(terminate_running)
+
+
+def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):
     start = time.monotonic()
     failures = []
     with dask_client(scheduler, workers) as client:
         n_workers = len(client.scheduler_info().get("workers", {}))
         where = scheduler or "a local cluster"
         print(f"running {len(tasks)} runs on {n_workers} workers ({where})", file=out, flush=True)
-        futures = client.map(execute_run, tasks, key=[f"ndnlab-run-{t['key']}" for t in tasks],
-                             pure=False)
-        keys = {f.key: t["key"] for f, t in zip(futures, tasks)}
+        running = RunningTasks(client, tasks)
         progress = Progress(len(tasks), name, interval=interval)
-        pending = set(futures)
-        completed = as_completed(futures, loop=client.loop)
         try:
-            while pending:
-                finished = completed.next_batch(block=False)
-                if not finished:
-                    time.sleep(_POLL_S)
-                    progress.tick()
-                for future in finished:
-                    pending.discard(future)
-                    record = _collect(future, keys[future.key])
-                    record.update(meta[record["key"]])
-                    store.append(record)
-                    ok = record["status"] == "ok"
-                    progress.update(ok)
-                    if not ok:
-                        failures.append(record)
-                        progress.note(_failure_text(record, labels[record["key"]]))
+            while (record := running.next(progress.tick)) is not None:
+                record.update(meta[record["key"]])
+                store.append(record)
+                ok = record["status"] == "ok"
+                progress.update(ok)
+                if not ok:
+                    failures.append(record)
+                    progress.note(_failure_text(record, labels[record["key"]]))
         except KeyboardInterrupt:
             progress.close()
-            print(f"\ninterrupted: cancelling {len(pending)} unfinished runs", file=sys.stderr,
+            print(f"\ninterrupted: cancelling {running.pending} unfinished runs", file=sys.stderr,
                   flush=True)
-            client.cancel(list(pending))
-            with contextlib.suppress(Exception):
-                client.run(terminate_running)
-            done = len(tasks) - len(pending)
+            running.cancel()
+            done = len(tasks) - running.pending
             print(f"campaign {name} interrupted: {done} of {len(tasks)} runs recorded; "
                   "run the same command again to resume", file=out, flush=True)
             return EXIT_INTERRUPTED
@@ -335,7 +386,7 @@ def build_parser(prog=None):
                     "storing results in the spec's result store. Runs already in the store are "
                     "skipped, so an interrupted campaign resumes where it stopped.",
         epilog="Exit status: 0 all runs ok (or nothing to run), 1 some runs failed (recorded with "
-               "exit code and stderr tail), 2 bad spec, arguments or files (a scenario or "
+               "exit code and stderr tail; with --verify: a rerun differs or fails), 2 bad spec, arguments or files (a scenario or "
                "parameter the simulator does not have, an unreadable spec, a store that is not "
                "a directory), 130 interrupted. Spec format: docs/campaigns.md.")
     parser.add_argument("spec", metavar="SPEC.toml", help="campaign spec file")
@@ -349,6 +400,11 @@ def build_parser(prog=None):
                         help="print the commands of the runs that would run, run nothing")
     parser.add_argument("--force", action="store_true",
                         help="rerun every run, even those already in the store")
+    parser.add_argument("--verify", type=int, metavar="N",
+                        help="rerun N of the runs already in the store (spread over the grid and "
+                             "seeds) in a temporary directory and compare their metrics and event "
+                             "counts with the stored ones; the store is not changed. Exit status "
+                             "1 if any differs or fails")
     parser.add_argument("--sim", metavar="PATH",
                         help="simulator executable (overrides the spec and $NDNLAB_SIM)")
     parser.add_argument("--no-check", action="store_true",
@@ -365,10 +421,18 @@ def main(argv=None, prog=None):
     args = parser.parse_args(argv)
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.verify is not None and args.verify < 1:
+        parser.error("--verify must be at least 1")
+    if args.verify is not None and (args.dry_run or args.force):
+        parser.error("--verify reruns stored runs; it does not go with --dry-run or --force")
     if args.workers is not None and args.scheduler:
         print("ndnlab campaign: --workers is ignored with --scheduler", file=sys.stderr)
     try:
         spec = specmod.load_spec(args.spec)
+        if args.verify is not None:
+            return verify(spec, args.verify, scheduler=args.scheduler, workers=args.workers,
+                          simulator=args.sim, progress_interval=max(0.1, args.progress_interval),
+                          check=not args.no_check)
         return run_campaign(spec, scheduler=args.scheduler, workers=args.workers,
                             dry_run=args.dry_run, force=args.force, simulator=args.sim,
                             progress_interval=max(0.1, args.progress_interval),

@@ -9,7 +9,8 @@ Writes DIR/result.json (scenario, parameters, seed, metrics, wall time, event co
 small trace, with metrics that depend only on the parameters and the seed. Parameters with a
 meaning here: Standard (802.11b / 802.11n), Consumer (aimd / cubic / one-interest), Mode
 (ok; fail: exit 3 with a message on stderr; hang: sleep 60 s; noresult: exit 0 without
-result.json), Sleep (seconds of fake work, default 0.1). $FAKE_SIM_VERSION sets --version.
+result.json), Sleep (seconds of fake work, default 0.1). $FAKE_SIM_VERSION sets --version;
+with $FAKE_SIM_DRIFT set, goodput_mbps comes out 0.1% higher (a simulator that changed).
 --describe prints SCENARIOS in ndnlab-sim's shape (PARAMETERS, plus FileSize and Pacing,
 which are only recorded); with $FAKE_SIM_NO_DESCRIBE set it fails like a simulator without it.
 """
@@ -87,6 +88,8 @@ def main():
     rng = random.Random(digest.hexdigest())
     key = (norm(params.get("Standard", "802.11b")), norm(params.get("Consumer", "aimd")))
     goodput = BASE_GOODPUT.get(key, 5.0) * (1 + rng.uniform(-0.03, 0.03))
+    if os.environ.get("FAKE_SIM_DRIFT"):
+        goodput *= 1.001
     interests = 1000 + rng.randrange(100)
     metrics = {
         "goodput_mbps": goodput,

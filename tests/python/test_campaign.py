@@ -123,6 +123,52 @@ def test_dry_run_lists_commands_and_a_new_simulator_version_means_new_runs(fig1)
     assert {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in store.rglob("*")} == files
 
 
+def store_files(store):
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in store.rglob("*")}
+
+
+def test_verify_reruns_stored_runs_and_finds_them_identical(fig1):
+    spec, store, _ = fig1
+    files = store_files(store)
+    verified = campaign(spec, "--verify", 3, "--workers", 2)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "rerunning 3 of the 8 stored runs" in verified.stdout
+    lines = [line for line in verified.stdout.splitlines() if line.startswith("  identical")]
+    assert len(lines) == 3
+    # spread over the spec's order: the first and the last run are among them
+    assert lines[0].endswith("Standard=802.11b Consumer=aimd seed=1")
+    assert lines[-1].endswith("Standard=802.11n Consumer=one-interest seed=2")
+    assert "3 identical, 0 differ, 0 failed" in verified.stdout
+    assert store_files(store) == files  # the store is not touched
+
+
+def test_verify_names_the_metrics_a_rerun_changed(fig1):
+    spec, store, _ = fig1
+    files = store_files(store)
+    verified = campaign(spec, "--verify", 2, "--workers", 2, FAKE_SIM_DRIFT="1")
+    assert verified.returncode == 1, verified.stdout + verified.stderr
+    differs = [line for line in verified.stdout.splitlines() if line.startswith("  DIFFERS")]
+    assert len(differs) == 2
+    assert "goodput_mbps" in differs[0] and " -> " in differs[0]
+    assert "retransmissions" not in differs[0]  # unchanged metrics are not listed
+    assert "0 identical, 2 differ, 0 failed" in verified.stdout
+    kept = [line for line in verified.stdout.splitlines() if "the reruns' outputs are in" in line]
+    rerun_dir = pathlib.Path(kept[0].split(" are in ")[1].split(";")[0])
+    assert len(list(rerun_dir.glob("*/result.json"))) == 2
+    shutil.rmtree(rerun_dir)
+    assert store_files(store) == files
+
+
+def test_verify_needs_stored_runs_and_a_sane_count(tmp_path):
+    spec = write_spec(tmp_path, "empty", {"Consumer": ["aimd"]}, seeds=1)
+    r = campaign(spec, "--verify", 1)
+    assert r.returncode == 2 and "nothing to verify" in r.stderr, r.stderr
+    assert not (tmp_path / "store-empty").exists()
+    for args in (("--verify", 0), ("--verify", 1, "--force"), ("--verify", 1, "--dry-run")):
+        r = campaign(spec, *args)
+        assert r.returncode == 2 and "--verify" in r.stderr, r.stderr
+
+
 def test_force_reruns_everything(fig1):
     spec, store, _ = fig1
     forced = campaign(spec, "--workers", 2, "--force")
