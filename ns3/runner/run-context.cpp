@@ -386,6 +386,7 @@ int runMain(const std::vector<std::string>& args)
   ns3::RngSeedManager::SetRun(run);
   if (scenario->check)
     scenario->check(params);
+  bool createdOutDir = !outDir.empty() && !std::filesystem::exists(outDir);
   if (!outDir.empty())
     std::filesystem::create_directories(outDir);
 
@@ -393,6 +394,16 @@ int runMain(const std::vector<std::string>& args)
   auto t0 = std::chrono::steady_clock::now();
   try {
     scenario->run(ctx);
+  }
+  catch (const UsageError&) {
+    // A parameter that only the built topology can check (e.g. a DataMode of the standard):
+    // nothing was simulated, so a directory made for this run goes away again.
+    ns3::Simulator::Destroy();
+    if (createdOutDir) {
+      std::error_code ignore; // trace files still open are unlinked; nothing reads them
+      std::filesystem::remove_all(outDir, ignore);
+    }
+    throw;
   }
   catch (...) {
     ns3::Simulator::Destroy(); // the next run in this process (tests) starts clean

@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -303,6 +305,17 @@ TEST(Scenarios, DataModeMustBeAModeOfTheStandard)
                    "not a mode of --Standard=80211n; one of OfdmRate6Mbps");
   expectUsageError({"wifi-one-hop", "--Standard=80211n", "--DataMode=HtMcs8"}, "HtMcs7");
   expectUsageError({"wifi-chain", "--DataMode=HtMcs3"}, "not a mode of --Standard=80211b");
+
+  // Found only once the devices are built, but still before anything is simulated: an output
+  // directory made for the run is removed again, one that was there is left alone.
+  auto dir = std::filesystem::temp_directory_path() / ("ndnlab-datamode-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  expectUsageError({"wifi-one-hop", "--DataMode=Foo", "--out=" + dir.string()}, "not a mode");
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  std::filesystem::create_directories(dir);
+  expectUsageError({"wifi-one-hop", "--DataMode=Foo", "--out=" + dir.string()}, "not a mode");
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  std::filesystem::remove_all(dir);
   auto ok = runCli({"wifi-one-hop", "--FileSize=100KiB", "--Standard=80211n", "--DataMode=HtMcs3"});
   ASSERT_EQ(ok.exitCode, 0) << ok.result;
   EXPECT_EQ(ok.result["metrics"]["data_mode"], "HtMcs3");
