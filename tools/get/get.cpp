@@ -5,18 +5,123 @@
 #include "tools/common/connection.hpp"
 #include "tools/common/runtime.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
+#include <string>
+#include <utility>
+#include <variant>
 
 namespace ndnlab::tools {
 
 namespace {
+
+namespace fs = std::filesystem;
+
+/// Where the bytes go. A regular FILE (or a new one) is written as a temporary file in its
+/// directory that replaces FILE only after a complete fetch, so a fetch that fails, is
+/// interrupted or fills the disk leaves FILE as it was. Anything else (stdout, a FIFO,
+/// /dev/null, a terminal) is written directly.
+class Output
+{
+public:
+  /// Opens the output of `path` ("" or "-": stdout); an error text on failure.
+  static std::variant<Output, std::string> open(const std::string& path)
+  {
+    Output o;
+    if (path.empty() || path == "-")
+      return o;
+    std::error_code ec;
+    fs::path target = fs::weakly_canonical(path, ec); // through symlinks: replace their target
+    if (ec)
+      target = path;
+    auto status = fs::status(target, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status)) {
+      o.m_file = std::fopen(path.c_str(), "wb");
+      if (o.m_file == nullptr)
+        return "cannot open " + path + ": " + std::strerror(errno);
+      return o;
+    }
+    std::string temp = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-XXXXXX")).string();
+    int fd = ::mkstemp(temp.data());
+    if (fd < 0)
+      return "cannot write " + path + ": " + std::strerror(errno);
+    struct stat st{};
+    mode_t mode = 0;
+    if (::stat(target.c_str(), &st) == 0) {
+      mode = st.st_mode & 07777; // FILE keeps its permissions
+    }
+    else {
+      mode_t mask = ::umask(0);
+      ::umask(mask);
+      mode = 0666 & ~mask; // as a new file from fopen()
+    }
+    (void)::fchmod(fd, mode);
+    o.m_file = ::fdopen(fd, "wb");
+    o.m_temp = temp;
+    o.m_target = target.string();
+    return o;
+  }
+
+  Output(Output&& other) noexcept
+    : m_file(std::exchange(other.m_file, stdout))
+    , m_temp(std::move(other.m_temp))
+    , m_target(std::move(other.m_target))
+  {
+    other.m_temp.clear();
+  }
+  Output& operator=(Output&&) = delete;
+  ~Output() { discard(); }
+
+  std::FILE* stream() const { return m_file; }
+
+  /// Flushes and closes; on success the temporary file becomes FILE. An error text on failure
+  /// (FILE is then left as it was).
+  std::string commit()
+  {
+    std::string error;
+    if (std::fflush(m_file) != 0 || (!m_temp.empty() && ::fsync(::fileno(m_file)) != 0))
+      error = std::string("write error: ") + std::strerror(errno);
+    if (m_file != stdout) {
+      if (std::fclose(std::exchange(m_file, stdout)) != 0 && error.empty())
+        error = std::string("write error: ") + std::strerror(errno);
+    }
+    if (!m_temp.empty()) {
+      if (error.empty() && std::rename(m_temp.c_str(), m_target.c_str()) != 0)
+        error = "cannot replace " + m_target + ": " + std::strerror(errno);
+      if (error.empty())
+        m_temp.clear();
+    }
+    discard();
+    return error;
+  }
+
+  /// Closes and removes the temporary file: FILE stays as it was.
+  void discard()
+  {
+    if (m_file != stdout)
+      std::fclose(std::exchange(m_file, stdout));
+    else
+      std::fflush(stdout); // what a failed fetch had delivered, in order, as before
+    if (!m_temp.empty())
+      ::unlink(std::exchange(m_temp, {}).c_str());
+  }
+
+private:
+  Output() = default;
+
+  std::FILE* m_file = stdout;
+  std::string m_temp;   ///< non-empty: written here, renamed to m_target by commit()
+  std::string m_target;
+};
 
 struct GetOptions
 {
@@ -181,16 +286,14 @@ runGet(int argc, char** argv)
     return exitcode::BadArgs;
   }
 
-  std::FILE* out = stdout;
-  if (!o.output.empty() && o.output != "-") {
-    out = std::fopen(o.output.c_str(), "wb");
-    if (out == nullptr) {
-      printError("cannot open " + o.output + ": " + std::strerror(errno));
-      return exitcode::FileError;
-    }
+  std::vector<char> outBuf(1 << 20); // outlives `output`, whose stream buffers in it
+  auto opened = Output::open(o.output);
+  if (auto* error = std::get_if<std::string>(&opened)) {
+    printError(*error);
+    return exitcode::FileError;
   }
-  const bool toFile = out != stdout;
-  std::vector<char> outBuf(1 << 20);
+  Output& output = std::get<Output>(opened);
+  std::FILE* out = output.stream();
   std::setvbuf(out, outBuf.data(), _IOFBF, outBuf.size());
 
   ToolRuntime rt(o.verbosity.logLevel(), o.traceFile);
@@ -254,13 +357,14 @@ runGet(int argc, char** argv)
 
   if (progressShown)
     std::fprintf(stderr, "\r\033[K");
-  if (std::fflush(out) != 0 && rc == exitcode::Ok) {
-    failure = std::string("write error: ") + std::strerror(errno);
-    rc = exitcode::FileError;
+  if (rc == exitcode::Ok) {
+    if (auto error = output.commit(); !error.empty()) {
+      failure = error;
+      rc = exitcode::FileError;
+    }
   }
-  if (toFile && std::fclose(out) != 0 && rc == exitcode::Ok) {
-    failure = std::string("write error: ") + std::strerror(errno);
-    rc = exitcode::FileError;
+  else {
+    output.discard();
   }
 
   auto stats = fetcher.stats();

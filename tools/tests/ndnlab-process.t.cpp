@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <thread>
+#include <utility>
 
 #include <unistd.h>
 
@@ -273,6 +275,62 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
   EXPECT_EQ(r.rc, 0) << r;
   EXPECT_NE(r.out.find("face-destroyed id=" + faceId), std::string::npos) << r;
   EXPECT_EQ(waitExit(server, ExitTimeout), 1) << slurp(dir / "ps.err"); // its forwarder connection closed
+}
+
+/// FILE's bytes, and the temporary files `ndnlab get -o FILE` left beside it.
+std::pair<std::string, int>
+fileAndLeftovers(const fs::path& file)
+{
+  int leftovers = 0;
+  for (const auto& e : fs::directory_iterator(file.parent_path()))
+    leftovers += e.path().filename().string().find(".ndnlab-get-") != std::string::npos;
+  return {fs::exists(file) ? slurp(file) : "(missing)", leftovers};
+}
+
+TEST_F(NdnlabProcess, GetReplacesItsFileOnlyWithACompleteObject)
+{
+  fs::path keep = dir / "keep.bin";
+  std::ofstream(keep) << "precious";
+  fs::permissions(keep, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+
+  // no forwarder: FILE is not touched (it used to be truncated before connecting)
+  Outcome r = ndnlab({"get", "/t", "-o", keep.string()});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_EQ(fileAndLeftovers(keep), std::make_pair(std::string("precious"), 0));
+
+  startDaemon();
+  std::string content(300000, '\0');
+  for (size_t i = 0; i < content.size(); ++i)
+    content[i] = static_cast<char>(i * 7 + i / 1000);
+  std::ofstream(dir / "object.bin", std::ios::binary) << content;
+  pid_t server = spawnWithSocket(NDNLAB_PATH, {"serve", "/t", (dir / "object.bin").string()}, dir / "s.out",
+                                 dir / "s.err", socket);
+  ASSERT_TRUE(waitFor([&] { return slurp(dir / "s.err").find("Published") != std::string::npos; }))
+    << slurp(dir / "s.err");
+
+  // interrupted: FILE as it was, no temporary file left
+  ::kill(server, SIGSTOP); // the producer stops answering: the fetch waits
+  pid_t get = spawnWithSocket(NDNLAB_PATH, {"get", "/t", "-o", keep.string()}, dir / "g.out", dir / "g.err", socket);
+  ASSERT_TRUE(waitFor([&] { return fileAndLeftovers(keep).second == 1; })); // writing the temporary file
+  std::this_thread::sleep_for(200ms);
+  ::kill(get, SIGINT);
+  EXPECT_EQ(waitExit(get, ExitTimeout), 130) << slurp(dir / "g.err");
+  EXPECT_EQ(fileAndLeftovers(keep), std::make_pair(std::string("precious"), 0));
+  ::kill(server, SIGCONT);
+
+  // complete: FILE replaced, its permissions kept
+  r = ndnlab({"get", "/t", "-o", keep.string()});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_EQ(fileAndLeftovers(keep), std::make_pair(content, 0));
+  EXPECT_EQ(fs::status(keep).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+
+  // not a regular file: written in place, never replaced
+  r = ndnlab({"get", "/t", "-o", "/dev/null"});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  ::kill(server, SIGTERM);
+  waitExit(server, ExitTimeout);
 }
 
 } // namespace
