@@ -87,6 +87,8 @@ SegmentFetcher::stop()
 {
   if (m_state == State::Done || m_state == State::Failed || m_state == State::Stopped)
     return;
+  if (m_state == State::Fetching)
+    m_stats.elapsed = m_env.now() - m_pipelineStart; // the statistics of a stopped fetch stay true
   m_state = State::Stopped;
   cancelTimers();
 }

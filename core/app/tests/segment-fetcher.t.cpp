@@ -917,6 +917,11 @@ TEST_F(FetchTest, StopSilencesCallbacks)
   EXPECT_EQ(completed, 0);
   EXPECT_TRUE(errors.empty());
   EXPECT_EQ(fetcher->state(), SegmentFetcher::State::Stopped);
+  // what was fetched until the stop, over the time it took (an interrupted `ndnlab get --json`)
+  FetchStats s = fetcher->stats();
+  EXPECT_GT(s.bytes.count(), 0u);
+  EXPECT_EQ(s.elapsed, 50ms);
+  EXPECT_GT(s.goodput().bps(), 0.0);
 }
 
 TEST(FetchStatsFormat, SummaryAndJson)
