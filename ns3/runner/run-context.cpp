@@ -387,8 +387,12 @@ int runMain(const std::vector<std::string>& args)
   if (scenario->check)
     scenario->check(params);
   bool createdOutDir = !outDir.empty() && !std::filesystem::exists(outDir);
-  if (!outDir.empty())
+  if (!outDir.empty()) {
     std::filesystem::create_directories(outDir);
+    // A result.json of an earlier run in DIR must not outlive this one's start: if this run
+    // fails or is killed, DIR holds no result that its traces do not belong to.
+    std::filesystem::remove(outDir / "result.json");
+  }
 
   RunContext ctx(*scenario, params, seed, run, outDir, ns3Defaults);
   auto t0 = std::chrono::steady_clock::now();
@@ -426,10 +430,20 @@ int runMain(const std::vector<std::string>& args)
     {"ns3_defaults", ns3Defaults},
   };
   if (!outDir.empty()) {
-    std::ofstream f(outDir / "result.json");
-    f << result.dump(2) << "\n";
-    if (!f)
-      throw std::runtime_error("cannot write " + (outDir / "result.json").string());
+    // written whole or not at all: a full disk or a kill leaves no half result.json
+    const auto path = outDir / "result.json";
+    const auto temp = outDir / "result.json.tmp";
+    {
+      std::ofstream f(temp);
+      f << result.dump(2) << "\n";
+      f.flush();
+      if (!f) {
+        std::error_code ignore;
+        std::filesystem::remove(temp, ignore);
+        throw std::runtime_error("cannot write " + path.string());
+      }
+    }
+    std::filesystem::rename(temp, path);
   }
   std::cout << result.dump(2) << "\n";
   return 0;

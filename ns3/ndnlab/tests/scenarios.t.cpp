@@ -313,8 +313,10 @@ TEST(Scenarios, DataModeMustBeAModeOfTheStandard)
   expectUsageError({"wifi-one-hop", "--DataMode=Foo", "--out=" + dir.string()}, "not a mode");
   EXPECT_FALSE(std::filesystem::exists(dir));
   std::filesystem::create_directories(dir);
+  std::ofstream(dir / "result.json") << "{\"of\": \"an earlier run\"}\n";
   expectUsageError({"wifi-one-hop", "--DataMode=Foo", "--out=" + dir.string()}, "not a mode");
   EXPECT_TRUE(std::filesystem::is_directory(dir));
+  EXPECT_FALSE(std::filesystem::exists(dir / "result.json")); // no result beside this run's traces
   std::filesystem::remove_all(dir);
   auto ok = runCli({"wifi-one-hop", "--FileSize=100KiB", "--Standard=80211n", "--DataMode=HtMcs3"});
   ASSERT_EQ(ok.exitCode, 0) << ok.result;
