@@ -54,8 +54,9 @@ addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
 }
 
 std::unique_ptr<ForwarderConnection>
-ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts)
+ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
 {
+  io::AsioEnv& env = rt.env;
   std::string uri = opts.uri();
   // A frame above MAX_NDN_PACKET_SIZE from the forwarder (ndnlabd never sends one; another
   // forwarder might) is skipped and counted (io_drop/frame-too-large) instead of closing the
@@ -64,7 +65,7 @@ ForwarderConnection::open(io::AsioEnv& env, const ConnectionOptions& opts)
   streamOptions.skipOversizedFrames = true;
   auto transport = io::connectToForwarder(env, env.ioContext(), uri, streamOptions);
   if (!transport) {
-    printError(transport.error());
+    printError(rt.interrupted() ? "interrupted" : transport.error());
     return nullptr;
   }
   face::LinkServiceOptions lso;

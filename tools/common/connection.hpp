@@ -15,6 +15,8 @@
 
 namespace ndnlab::tools {
 
+class ToolRuntime;
+
 struct ConnectionOptions
 {
   std::string socket;  ///< Unix socket path (--socket); default $NDNLAB_SOCKET, else /run/nfd/nfd.sock
@@ -35,9 +37,9 @@ void addConnectionOptions(CLI::App& app, ConnectionOptions& opts);
 class ForwarderConnection final : public app::Endpoint
 {
 public:
-  /// Connects (blocking). On failure prints "ERROR: <reason>" and returns null (the caller
-  /// exits with exitcode::Failure).
-  static std::unique_ptr<ForwarderConnection> open(io::AsioEnv& env, const ConnectionOptions& opts);
+  /// Connects (blocking). On failure prints "ERROR: <reason>" ("interrupted" if SIGINT/SIGTERM
+  /// cut it short) and returns null; the caller exits with rt.failureExitCode().
+  static std::unique_ptr<ForwarderConnection> open(ToolRuntime& rt, const ConnectionOptions& opts);
   ~ForwarderConnection() override;
 
   void expressInterest(const Interest& interest) override;

@@ -243,11 +243,28 @@ ToolRuntime::ToolRuntime(LogLevel level, const std::string& traceFile)
   m_signals.async_wait([this](const std::error_code& ec, int sig) {
     if (ec)
       return;
+    m_signalled = true;
     if (onSignal)
       onSignal(sig);
     else
       stop();
   });
+}
+
+bool
+ToolRuntime::interrupted()
+{
+  if (!m_signalled) {
+    io.poll();
+    io.restart(); // run() may still follow
+  }
+  return m_signalled;
+}
+
+int
+ToolRuntime::failureExitCode()
+{
+  return interrupted() ? exitcode::Interrupted : exitcode::Failure;
 }
 
 ToolRuntime::~ToolRuntime()

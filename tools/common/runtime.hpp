@@ -118,6 +118,12 @@ public:
   /// Called once on SIGINT/SIGTERM (default: stop()).
   std::function<void(int signal)> onSignal;
 
+  /// True once SIGINT/SIGTERM arrived. Polls the event loop first, so that a signal that cut
+  /// short a blocking step (connecting, reading the input: EINTR) is seen before run().
+  bool interrupted();
+  /// The exit status of a step that failed: exitcode::Interrupted if a signal caused it.
+  int failureExitCode();
+
   /// Runs the io_context until stop() or until it has no more work.
   void run();
   /// Stops run() after the handlers already queued (pending socket flushes) have run.
@@ -128,6 +134,7 @@ public:
 
 private:
   asio::signal_set m_signals;
+  bool m_signalled = false;
 };
 
 /// A built-in command: `ndnlab <name> ...` calls run(argc, argv) with argv[0] = name.

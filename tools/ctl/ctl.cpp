@@ -578,9 +578,9 @@ runCtl(int argc, char** argv)
   }
 
   ToolRuntime rt(o.verbosity.logLevel());
-  auto conn = ForwarderConnection::open(rt.env, o.connection);
+  auto conn = ForwarderConnection::open(rt, o.connection);
   if (!conn)
-    return exitcode::Failure;
+    return rt.failureExitCode();
   int rc = exitcode::Failure;
   conn->onClose = [&](const std::string& reason) {
     printError(reason);

@@ -297,9 +297,9 @@ runGet(int argc, char** argv)
   std::setvbuf(out, outBuf.data(), _IOFBF, outBuf.size());
 
   ToolRuntime rt(o.verbosity.logLevel(), o.traceFile);
-  auto conn = ForwarderConnection::open(rt.env, o.connection);
+  auto conn = ForwarderConnection::open(rt, o.connection);
   if (!conn)
-    return exitcode::Failure;
+    return rt.failureExitCode();
 
   int rc = exitcode::Failure;
   std::string failure;

@@ -47,9 +47,9 @@ runPing(int argc, char** argv)
   po.timeout = millisArgument(timeoutMs);
 
   ToolRuntime rt(verbosity.logLevel());
-  auto conn = ForwarderConnection::open(rt.env, connection);
+  auto conn = ForwarderConnection::open(rt, connection);
   if (!conn)
-    return exitcode::Failure;
+    return rt.failureExitCode();
 
   const std::string p = prefix->toUri();
   app::PingClient client(rt.env, *conn, *prefix, po);
@@ -121,9 +121,9 @@ runPingServer(int argc, char** argv)
   so.freshness = millisArgument(freshnessMs);
 
   ToolRuntime rt(verbosity.logLevel());
-  auto conn = ForwarderConnection::open(rt.env, connection);
+  auto conn = ForwarderConnection::open(rt, connection);
   if (!conn)
-    return exitcode::Failure;
+    return rt.failureExitCode();
   std::unique_ptr<security::Signer> signer;
   if (signing == "null")
     signer = std::make_unique<security::NullSigner>();

@@ -121,9 +121,9 @@ runServe(int argc, char** argv)
   }
 
   ToolRuntime rt(o.verbosity.logLevel());
-  auto conn = ForwarderConnection::open(rt.env, o.connection);
+  auto conn = ForwarderConnection::open(rt, o.connection);
   if (!conn)
-    return exitcode::Failure;
+    return rt.failureExitCode();
 
   app::SegmentServer server(rt.env, *conn, *parsed, *signer, o.server);
   if (!o.verbosity.quiet)
@@ -131,13 +131,19 @@ runServe(int argc, char** argv)
   bool readError = false;
   server.publish([&](uint8_t* buf, size_t n) -> size_t {
     size_t k = std::fread(buf, 1, n, in);
-    if (k == 0 && std::ferror(in))
+    if (std::ferror(in)) { // also after a short read: a signal (EINTR) ends the input here
       readError = true;
+      return 0;
+    }
     return k;
   });
   if (in != stdin)
     std::fclose(in);
   if (readError) {
+    if (rt.interrupted()) {
+      printError("interrupted");
+      return exitcode::Interrupted;
+    }
     printError("read error on input");
     return exitcode::FileError;
   }

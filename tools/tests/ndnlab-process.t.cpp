@@ -12,6 +12,8 @@
 #include <thread>
 #include <utility>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -331,6 +333,25 @@ TEST_F(NdnlabProcess, GetReplacesItsFileOnlyWithACompleteObject)
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   ::kill(server, SIGTERM);
   waitExit(server, ExitTimeout);
+}
+
+TEST_F(NdnlabProcess, SignalDuringABlockingStepIsAnInterruption)
+{
+  // serve blocked reading its input (a FIFO whose writer stays open): Ctrl-C means exit 130,
+  // not "read error on input" (exit 4)
+  startDaemon();
+  fs::path fifo = dir / "in.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  pid_t serve = spawnWithSocket(NDNLAB_PATH, {"serve", "/t", fifo.string()}, dir / "s.out", dir / "s.err", socket);
+  int writer = -1;
+  ASSERT_TRUE(waitFor([&] { return (writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK)) >= 0; }));
+  ASSERT_EQ(::write(writer, "abc", 3), 3);
+  ASSERT_TRUE(waitFor([&] { return slurp(dir / "s.err").find("Loading input") != std::string::npos; }));
+  std::this_thread::sleep_for(200ms); // in read() now
+  ::kill(serve, SIGINT);
+  EXPECT_EQ(waitExit(serve, ExitTimeout), 130) << slurp(dir / "s.err");
+  EXPECT_NE(slurp(dir / "s.err").find("ERROR: interrupted"), std::string::npos) << slurp(dir / "s.err");
+  ::close(writer);
 }
 
 } // namespace
