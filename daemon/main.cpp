@@ -1,5 +1,5 @@
-// ndnlabd: parse the command line and config into DaemonOptions, run one Daemon until SIGINT
-// or SIGTERM. Exit codes: 0 clean shutdown, 1 start-up failure, 2 configuration error.
+// ndnlabd: parse the command line and config into DaemonOptions, run one Daemon until SIGINT,
+// SIGTERM or SIGHUP. Exit codes: 0 clean shutdown, 1 start-up failure, 2 configuration error.
 #include "daemon/config.hpp"
 #include "daemon/daemon.hpp"
 
@@ -74,12 +74,14 @@ int main(int argc, char** argv)
     return 1;
   }
 
-  asio::signal_set signals(io, SIGINT, SIGTERM);
+  // SIGHUP (a closed terminal) stops the daemon cleanly too; it does not reload the
+  // configuration as NFD's does.
+  asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
   signals.async_wait([&](const std::error_code& ec, int signo) {
     if (ec)
       return;
-    NDNLAB_LOG(daemon->env(), LogLevel::Info, "ndnlabd",
-               "caught ", signo == SIGINT ? "SIGINT" : "SIGTERM", ", shutting down");
+    NDNLAB_LOG(daemon->env(), LogLevel::Info, "ndnlabd", "caught ",
+               signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "SIGHUP", ", shutting down");
     daemon->stop();
     io.stop();
   });

@@ -104,7 +104,7 @@ TEST_F(NdnlabdProcess, BadAddressesAreConfigErrorsBeforeListening)
 
 TEST_F(NdnlabdProcess, SigtermShutsDownCleanly)
 {
-  for (int sig : {SIGTERM, SIGINT}) {
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
     auto cfg = writeConfig(localConfig());
     fs::path sock = dir / "run" / "nfd.sock";
     pid_t pid = spawn({"--config", cfg.string()}, dir / "out");
