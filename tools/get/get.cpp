@@ -44,16 +44,17 @@ public:
     if (ec)
       target = path;
     auto status = fs::status(target, ec);
-    if (fs::exists(status) && !fs::is_regular_file(status)) {
-      o.m_file = std::fopen(path.c_str(), "wb");
-      if (o.m_file == nullptr)
+    std::string temp = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-XXXXXX")).string();
+    int fd = fs::exists(status) && !fs::is_regular_file(status) ? -1 : ::mkstemp(temp.data());
+    if (fd < 0) {
+      // not a regular file, or no temporary file possible (a directory we may not create files
+      // in, holding a FILE we may write): in place; an error here is the one to report
+      std::FILE* file = std::fopen(path.c_str(), "wb");
+      if (file == nullptr)
         return "cannot open " + path + ": " + std::strerror(errno);
+      o.m_file = file;
       return o;
     }
-    std::string temp = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-XXXXXX")).string();
-    int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-      return "cannot write " + path + ": " + std::strerror(errno);
     struct stat st{};
     mode_t mode = 0;
     if (::stat(target.c_str(), &st) == 0) {
@@ -65,7 +66,13 @@ public:
       mode = 0666 & ~mask; // as a new file from fopen()
     }
     (void)::fchmod(fd, mode);
-    o.m_file = ::fdopen(fd, "wb");
+    std::FILE* file = ::fdopen(fd, "wb");
+    if (file == nullptr) {
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return "cannot write " + path + ": " + std::strerror(errno);
+    }
+    o.m_file = file;
     o.m_temp = temp;
     o.m_target = target.string();
     return o;

@@ -299,6 +299,10 @@ TEST_F(NdnlabProcess, GetReplacesItsFileOnlyWithACompleteObject)
   Outcome r = ndnlab({"get", "/t", "-o", keep.string()});
   EXPECT_EQ(r.rc, 1) << r;
   EXPECT_EQ(fileAndLeftovers(keep), std::make_pair(std::string("precious"), 0));
+  // a FILE that cannot be created: a file error, checked before connecting
+  r = ndnlab({"get", "/t", "-o", (dir / "no-such-dir" / "f").string()});
+  EXPECT_EQ(r.rc, 4) << r;
+  EXPECT_NE(r.err.find("cannot open " + (dir / "no-such-dir" / "f").string() + ": No such file"), std::string::npos) << r;
 
   startDaemon();
   std::string content(300000, '\0');
