@@ -8,7 +8,9 @@
 # run.
 #
 # Exit status: 0 done (or --help), 1 a campaign failed or runs are missing (figures/ and
-# paper-table.md are left as they were), 2 bad arguments (then nothing runs), spec or simulator.
+# paper-table.md are left as they were), 2 bad arguments (then nothing runs), spec or simulator,
+# 130 (129, 143) a campaign was interrupted by Ctrl-C (SIGHUP, SIGTERM): the campaigns after it
+# do not start, and the finished runs stay in the stores, so running run.sh again resumes.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -35,6 +37,13 @@ status=0
 for spec in "${specs[@]}"; do
   rc=0
   python3 -m ndnlab campaign "$spec" "$@" || rc=$?
+  case $rc in
+    129|130|143) # interrupted: stop here, as a Ctrl-C means the whole job
+      echo "run.sh: campaign $(basename "$spec") interrupted (status $rc); the remaining" \
+           "campaigns do not run, figures/ and paper-table.md not regenerated" >&2
+      exit $rc
+      ;;
+  esac
   if [ $rc -ne 0 ]; then
     echo "run.sh: campaign $(basename "$spec") exited with status $rc" >&2
     if [ $rc -gt $status ]; then status=$rc; fi

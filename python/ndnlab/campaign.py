@@ -21,6 +21,7 @@ from ndnlab.worker import (DescribeError, execute_run, simulator_description, si
                            terminate_running)
 
 EXIT_OK, EXIT_RUNS_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_STORE_ERROR = 1  # a run could not be recorded (full disk, ...): the campaign stopped
 DEFAULT_SIMULATOR = "ndnlab-sim"
 DEFAULT_PROGRESS_INTERVAL_S = 10.0
 _POLL_S = 0.2  # seconds between checks for finished runs
@@ -28,6 +29,108 @@ _POLL_S = 0.2  # seconds between checks for finished runs
 
 class CampaignError(Exception):
     """A campaign that cannot start (no simulator, store in use, no scheduler)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: handled like Ctrl-C (every `except KeyboardInterrupt` cancels the
+    runs and stops their simulators), with exit status 128 + the signal's number."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def interrupt_status(error):
+    """The exit status of an interruption: 128 + the signal (130 for Ctrl-C's SIGINT)."""
+    return 128 + getattr(error, "signum", signal.SIGINT)
+
+
+def interrupt_text(error):
+    """`interrupted` for Ctrl-C, `interrupted by SIGTERM` for a Terminated."""
+    return f"interrupted by {error}" if isinstance(error, Terminated) else "interrupted"
+
+
+class _RecordError(Exception):
+    """A finished run could not be written to the store (the text names the file)."""
+
+
+_TERMINATING = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def terminate_like_ctrl_c():
+    """SIGTERM and SIGHUP raise Terminated in the main thread while this is active (the first
+    one only: a second one does not cut the cancelling short). A signal that is ignored (nohup)
+    stays ignored. Does nothing outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = []
+
+    def handler(signum, frame):
+        if not raised:
+            raised.append(signum)
+            raise Terminated(signum)
+
+    previous = {}
+    for signum in _TERMINATING:
+        # None: a handler set outside Python, which could not be put back
+        if signal.getsignal(signum) not in (signal.SIG_IGN, None):
+            previous[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+class _StartupSignals:
+    """Holds back SIGINT, SIGHUP and SIGTERM while a LocalCluster starts (in the main thread),
+    so that none is lost or cuts the start-up short; release() delivers them.
+
+    SIGINT and SIGHUP are blocked (pthread_sigmask): the threads and worker processes started
+    meanwhile inherit the mask, so the workers never see the Ctrl-C a terminal sends to the whole
+    process group, nor its hang-up; the campaign cancels the runs and stops their simulators
+    itself. SIGTERM is only deferred by a handler (a worker must stay killable by SIGTERM: its
+    nanny may need it), and exec gives the workers the default action back."""
+
+    _BLOCKED = {signal.SIGINT, signal.SIGHUP}
+
+    def __init__(self):
+        self.active = threading.current_thread() is threading.main_thread()
+        self.pending = []
+        # None: a handler not set from Python, which could not be put back
+        self._previous = signal.getsignal(signal.SIGTERM) if self.active else None
+        if self.active:
+            # multiprocessing's resource tracker unblocks SIGINT in the thread that first starts
+            # it (after spawning it with SIGINT blocked), and that thread then spawns the
+            # workers: started here, before the mask, it is only checked later.
+            from multiprocessing import resource_tracker
+            resource_tracker.ensure_running()
+            if self._previous is not None:
+                signal.signal(signal.SIGTERM, self._defer)
+            self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, self._BLOCKED)
+
+    def _defer(self, signum, frame):
+        self.pending.append(signum)
+
+    def release(self, deliver=True):
+        """Restores the handler and the mask; a SIGINT or SIGHUP that came meanwhile is
+        delivered at once (KeyboardInterrupt, Terminated), a SIGTERM to the previous handler."""
+        if not self.active:
+            return
+        self.active = False
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+        try:
+            if self.pending and deliver:
+                if callable(self._previous):
+                    self._previous(signal.SIGTERM, None)
+                elif self._previous == signal.SIG_DFL:
+                    signal.raise_signal(signal.SIGTERM)
+        finally:
+            unblock = self._BLOCKED - set(self._mask)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, unblock)
 
 
 def default_workers():
@@ -152,22 +255,24 @@ def dask_client(scheduler=None, workers=None):
         with client:
             yield client
         return
-    # Worker processes ignore SIGINT (inherited across spawn): Ctrl-C reaches only this process,
-    # which cancels the runs and stops their simulators itself (see run_campaign).
+    # Worker processes never see SIGINT and SIGHUP (blocked, inherited across spawn): Ctrl-C
+    # reaches only this process, which cancels the runs and stops their simulators itself (see
+    # _execute). A signal during the start-up is held back until the cluster can be shut down.
     n_workers = workers or default_workers()
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+    held = _StartupSignals()
     try:
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=None, memory_limit=0,
                                silence_logs=logging.ERROR)
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGINT, previous)
-    with cluster, Client(cluster, set_as_default=False) as client:
-        # Every worker up before the first task, so that the runs spread over all of them.
-        client.wait_for_workers(n_workers, timeout=120)
-        yield client
+    except BaseException:
+        held.release(deliver=False)
+        raise
+    with cluster:
+        held.release()  # a Ctrl-C (or SIGTERM) of the start-up is raised here
+        with Client(cluster, set_as_default=False) as client:
+            # Every worker up before the first task, so that the runs spread over all of them.
+            client.wait_for_workers(n_workers, timeout=120)
+            yield client
 
 
 def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
@@ -245,9 +350,9 @@ def verify(spec, n, scheduler=None, workers=None, simulator=None,
             out=out)
     except LookupError as e:
         raise CampaignError(str(e)) from None
-    except KeyboardInterrupt:
-        print(f"verify {spec.name}: interrupted", file=out or sys.stdout)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as e:
+        print(f"verify {spec.name}: {interrupt_text(e)}", file=out or sys.stdout)
+        return interrupt_status(e)
     return EXIT_RUNS_FAILED if differing or failed else EXIT_OK
 
 
@@ -276,6 +381,9 @@ class RunningTasks:
         from distributed import as_completed
 
         self.client = client
+        if getattr(client, "cluster", None) is not None:
+            # workers this process started: each stops its simulator if this process goes
+            tasks = [dict(task, campaign_pid=os.getpid()) for task in tasks]
         futures = client.map(execute_run, tasks, key=[f"ndnlab-run-{t['key']}" for t in tasks],
                              pure=False)
         self._keys = {f.key: t["key"] for f, t in zip(futures, tasks)}
@@ -316,24 +424,42 @@ def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out
         print(f"running {len(tasks)} runs on {n_workers} workers ({where})", file=out, flush=True)
         running = RunningTasks(client, tasks)
         progress = Progress(len(tasks), name, interval=interval)
+        recorded = 0
         try:
             while (record := running.next(progress.tick)) is not None:
                 record.update(meta[record["key"]])
-                store.append(record)
+                try:
+                    store.append(record)
+                except OSError as e:
+                    raise _RecordError(os_error_text(e)) from e
+                recorded += 1
                 ok = record["status"] == "ok"
                 progress.update(ok)
                 if not ok:
                     failures.append(record)
                     progress.note(_failure_text(record, labels[record["key"]]))
-        except KeyboardInterrupt:
-            progress.close()
-            print(f"\ninterrupted: cancelling {running.pending} unfinished runs", file=sys.stderr,
-                  flush=True)
-            running.cancel()
-            done = len(tasks) - running.pending
-            print(f"campaign {name} interrupted: {done} of {len(tasks)} runs recorded; "
-                  "run the same command again to resume", file=out, flush=True)
-            return EXIT_INTERRUPTED
+        except BaseException as e:
+            # Every way out of the loop stops the runs: Ctrl-C, SIGTERM/SIGHUP, a store that
+            # cannot be written, or anything unexpected.
+            why = (interrupt_text(e) if isinstance(e, KeyboardInterrupt)
+                   else f"cannot record a run: {e}" if isinstance(e, _RecordError)
+                   else f"{type(e).__name__}: {e}")
+            try:  # (after a SIGHUP, the terminal may be gone: printing fails, cancelling not)
+                progress.close()
+                print(f"\n{why}: cancelling {running.pending} unfinished runs",
+                      file=sys.stderr, flush=True)
+            finally:
+                running.cancel()
+            if isinstance(e, KeyboardInterrupt):
+                print(f"campaign {name} {interrupt_text(e)}: {recorded} of {len(tasks)} runs "
+                      "recorded; run the same command again to resume", file=out, flush=True)
+                return interrupt_status(e)
+            if isinstance(e, _RecordError):
+                print(f"campaign {name} stopped: {recorded} of {len(tasks)} runs recorded; "
+                      f"{e}; run the same command again to resume once the store can be "
+                      "written", file=out, flush=True)
+                return EXIT_STORE_ERROR
+            raise
         progress.close()
     elapsed = _duration(time.monotonic() - start)
     ok = len(tasks) - len(failures)
@@ -386,9 +512,13 @@ def build_parser(prog=None):
                     "storing results in the spec's result store. Runs already in the store are "
                     "skipped, so an interrupted campaign resumes where it stopped.",
         epilog="Exit status: 0 all runs ok (or nothing to run), 1 some runs failed (recorded with "
-               "exit code and stderr tail; with --verify: a rerun differs or fails), 2 bad spec, arguments or files (a scenario or "
+               "exit code and stderr tail; with --verify: a rerun differs or fails) or a "
+               "finished run could not be written to the store (a full disk; the message names "
+               "the file, the campaign stops), 2 bad spec, arguments or files (a scenario or "
                "parameter the simulator does not have, an unreadable spec, a store that is not "
-               "a directory), 130 interrupted. Spec format: docs/campaigns.md.")
+               "a directory), 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP (handled like "
+               "Ctrl-C: the running simulators are stopped, the finished runs stay in the "
+               "store). Spec format: docs/campaigns.md.")
     parser.add_argument("spec", metavar="SPEC.toml", help="campaign spec file")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="Dask scheduler to use (e.g. tcp://host:8786) instead of a local "
@@ -428,24 +558,26 @@ def main(argv=None, prog=None):
     if args.workers is not None and args.scheduler:
         print("ndnlab campaign: --workers is ignored with --scheduler", file=sys.stderr)
     try:
-        spec = specmod.load_spec(args.spec)
-        if args.verify is not None:
-            return verify(spec, args.verify, scheduler=args.scheduler, workers=args.workers,
-                          simulator=args.sim, progress_interval=max(0.1, args.progress_interval),
-                          check=not args.no_check)
-        return run_campaign(spec, scheduler=args.scheduler, workers=args.workers,
-                            dry_run=args.dry_run, force=args.force, simulator=args.sim,
-                            progress_interval=max(0.1, args.progress_interval),
-                            check=not args.no_check)
+        with terminate_like_ctrl_c():
+            spec = specmod.load_spec(args.spec)
+            if args.verify is not None:
+                return verify(spec, args.verify, scheduler=args.scheduler, workers=args.workers,
+                              simulator=args.sim,
+                              progress_interval=max(0.1, args.progress_interval),
+                              check=not args.no_check)
+            return run_campaign(spec, scheduler=args.scheduler, workers=args.workers,
+                                dry_run=args.dry_run, force=args.force, simulator=args.sim,
+                                progress_interval=max(0.1, args.progress_interval),
+                                check=not args.no_check)
     except (specmod.SpecError, StoreError, CampaignError) as e:
         print(f"ndnlab campaign: {e}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as e:
         print(f"ndnlab campaign: {os_error_text(e)}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("ndnlab campaign: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as e:
+        print(f"ndnlab campaign: {interrupt_text(e)}", file=sys.stderr)
+        return interrupt_status(e)
 
 
 if __name__ == "__main__":

@@ -193,8 +193,9 @@ def run(args):
             raise data.UsageError(str(e.args[0])) from None
     fig = make_figure(df, args.y, args.x, args.hue, args.kind, spec, experiment, args.title,
                       args.col)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(output, dpi=150)
+    # the temporary file's name does not end in the format's suffix: name the format
+    data.write_output(output, lambda tmp: fig.savefig(tmp, dpi=150,
+                                                      format=output.suffix[1:].lower()))
     print(f"wrote {output} ({len(df)} runs)")
     return 0
 

@@ -325,8 +325,7 @@ def run(args):
                         args.wide)
     if args.output is not None:
         output = pathlib.Path(args.output)
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text)
+        data.write_output(output, lambda tmp: tmp.write_text(text))
         print(f"wrote {output} ({len(ok)} runs)")
     else:
         sys.stdout.write(text)
@@ -353,13 +352,16 @@ def spec_script(build, doc, metavar, argv=None):
             data.check_output(args.output)
         text = build(args.spec)
         if args.output is not None:
-            pathlib.Path(args.output).write_text(text)
+            data.write_output(args.output, lambda tmp: tmp.write_text(text))
     except (SpecError, StoreError, data.UsageError) as e:
         print(f"{parser.prog}: {e}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"{parser.prog}: {data.os_error_text(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
     sys.stdout.write(text)
     return 0
 

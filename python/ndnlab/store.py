@@ -13,7 +13,8 @@ cancelled), exit_code, wall_time_s, started, finished, worker, host, command, st
 and result (the parsed result.json of an ok run).
 
 Only the campaign process writes the index (workers return their record to it), so there is one
-writer; a torn last line from a crash is skipped on reading.
+writer; a torn last line from a crash is skipped on reading, and the next record appended after
+it starts a new line (ResultStore.append).
 """
 
 import contextlib
@@ -98,7 +99,10 @@ class ResultStore:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
     def append(self, record):
-        """Records one finished attempt: run.json in its directory, then one index line."""
+        """Records one finished attempt: run.json in its directory, then one index line. An
+        OSError names the file it was writing (e.g. `STORE/index.jsonl: No space left on
+        device`). If the index ends in a torn line (a crash or a full disk while appending),
+        the record starts a line of its own: the torn one stays unreadable, the record not."""
         text = json.dumps(record, sort_keys=True, allow_nan=True)
         run_dir = self.run_dir(record["key"])
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -107,8 +111,13 @@ class ResultStore:
             # The run happened on a worker without this filesystem: keep what it returned.
             _write_atomic(run_dir / "result.json", json.dumps(result, indent=2))
         _write_atomic(run_dir / "run.json", json.dumps(record, indent=2, sort_keys=True))
-        with open(self.index_path, "a") as f:
-            f.write(text + "\n")
+        with _naming(self.index_path), open(self.index_path, "a+b") as f:
+            data = (text + "\n").encode()
+            if f.seek(0, os.SEEK_END) > 0:
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) != b"\n":
+                    data = b"\n" + data  # after a torn last line
+            f.write(data)  # "a" mode: at the end, wherever the read left the position
             f.flush()
             os.fsync(f.fileno())
 
@@ -248,10 +257,29 @@ def _ordered_columns(rows, param_names, metric_names):
     return columns
 
 
+@contextlib.contextmanager
+def _naming(path):
+    """An OSError without a file name (a failed write or fsync) gets `path` as its file name."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is None:
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+        raise
+
+
 def _write_atomic(path, text):
+    """`text` as the file `path`, through path.tmp and a rename: `path` is either the old file
+    or the new one, and a failed write leaves no path.tmp (the OSError names `path`)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    try:
+        with _naming(path):
+            tmp.write_text(text)
+            os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def open_source(source):

@@ -121,10 +121,12 @@ def verify_campaign(spec, n, sim, version, client_factory, progress_factory, out
                         identical += 1
                         lines[rerun["key"]] = f"  identical  {label}"
                 progress.update(rerun["status"] == "ok")
-        except KeyboardInterrupt:
-            progress.close()
-            running.cancel()
-            shutil.rmtree(tmp, ignore_errors=True)
+        except BaseException:  # Ctrl-C, SIGTERM/SIGHUP (campaign.Terminated) or a bug
+            try:
+                progress.close()
+            finally:
+                running.cancel()  # stops the simulators
+                shutil.rmtree(tmp, ignore_errors=True)
             raise
         progress.close()
 

@@ -1,11 +1,14 @@
 """What a Dask worker runs: one simulator subprocess per task.
 
 Kept free of pandas/matplotlib so that workers start quickly. A task is a dict with key,
-command (argv), out_dir and timeout (seconds or None); the return value is the part of the run
-record the worker knows (status, exit code, times, stderr tail, parsed result.json).
+command (argv), out_dir, timeout (seconds or None) and, on a LocalCluster, campaign_pid (the
+campaign process, the workers' parent); the return value is the part of the run record the
+worker knows (status, exit code, times, stderr tail, parsed result.json).
 """
 
+import ctypes
 import datetime
+import functools
 import hashlib
 import json
 import os
@@ -14,12 +17,15 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
 STDERR_TAIL_LINES = 20
 STDERR_TAIL_CHARS = 4000
 _KILL_GRACE_S = 3.0
+_ORPHAN_CHECK_S = 0.5  # seconds between checks that the worker still has its campaign
+_PR_SET_PDEATHSIG = 1
 
 # Simulator processes running in this worker process, by run key (see terminate_running).
 _running = {}
@@ -70,6 +76,60 @@ def _stop(proc):
         proc.wait()
 
 
+def _load_prctl():
+    """libc's prctl, or None where there is none (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl  # the C library the interpreter uses
+    except (OSError, AttributeError):
+        return None
+
+
+_prctl = _load_prctl()  # looked up here: the child of fork() only calls it
+
+
+def _start_simulator(worker_pid):
+    """preexec_fn of a simulator (runs in the child between fork and exec, so it only makes
+    calls that need no lock: no imports, no lookups): a clean signal mask (the worker blocks
+    SIGINT and SIGHUP, see campaign.dask_client, and a mask survives exec), and SIGKILL when the
+    thread that started it (the worker's task thread, which waits for it) ends, so that a
+    simulator never outlives its worker, whatever killed the worker."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != worker_pid:  # the worker died before prctl: no signal will come
+            os._exit(1)
+
+
+def _orphaned(campaign_pid):
+    """True once the worker's parent, the campaign process `campaign_pid` that started it (a
+    LocalCluster), has gone: the worker has been re-parented. None: a worker of a cluster of
+    its own (--scheduler), whose parent says nothing about the campaign."""
+    return campaign_pid is not None and os.getppid() != campaign_pid
+
+
+def _wait(proc, timeout, campaign_pid):
+    """proc's exit code; raises TimeoutExpired after `timeout` seconds (None: no limit) and
+    _Orphaned when the worker loses its campaign meanwhile."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        step = _ORPHAN_CHECK_S
+        if deadline is not None:
+            step = min(step, max(0.0, deadline - time.monotonic()))
+        try:
+            return proc.wait(timeout=step)
+        except subprocess.TimeoutExpired:
+            if _orphaned(campaign_pid):
+                raise _Orphaned() from None
+            if deadline is not None and time.monotonic() >= deadline:
+                raise
+
+
+class _Orphaned(Exception):
+    """The worker's parent process, the campaign, has gone."""
+
+
 def execute_run(task):
     """Runs one simulator subprocess to completion (or timeout) and returns its record part."""
     key = task["key"]
@@ -85,18 +145,27 @@ def execute_run(task):
         out_dir.mkdir(parents=True)
         with open(out_dir / "stdout.log", "wb") as out, open(out_dir / "stderr.log", "wb") as err:
             # Own process group: a timeout or cancel stops the simulator and anything it started.
+            # This thread waits for it, so the parent-death signal (set by _start_simulator)
+            # fires exactly when the worker goes.
             proc = subprocess.Popen(task["command"], stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=err, process_group=0)
+                                    stderr=err, process_group=0,
+                                    preexec_fn=functools.partial(_start_simulator, os.getpid()))
             with _lock:
                 _running[key] = proc
             try:
-                record["exit_code"] = proc.wait(timeout=timeout)
+                record["exit_code"] = _wait(proc, timeout, task.get("campaign_pid"))
                 status = "ok" if record["exit_code"] == 0 else "failed"
             except subprocess.TimeoutExpired:
                 _stop(proc)
                 record["exit_code"] = proc.returncode
                 status = "timeout"
                 record["error"] = f"no result after the {timeout:g} s timeout; killed"
+            except _Orphaned:
+                _stop(proc)
+                record["exit_code"] = proc.returncode
+                status = "error"
+                record["error"] = ("the worker lost its campaign (its parent process ended); "
+                                   "simulator stopped")
             finally:
                 with _lock:
                     _running.pop(key, None)
@@ -109,7 +178,7 @@ def execute_run(task):
         if status == "ok":
             status = _read_result(out_dir, record)
         elif status == "failed":
-            record["error"] = f"exit code {record['exit_code']}"
+            record["error"] = _exit_text(record["exit_code"])
     except OSError as e:
         status = "error"
         record["error"] = f"{type(e).__name__}: {e}"
@@ -117,6 +186,17 @@ def execute_run(task):
     record["wall_time_s"] = time.monotonic() - start
     record["finished"] = _now()
     return record
+
+
+def _exit_text(code):
+    """`exit code 3`, or for a simulator killed by a signal `exit code -9 (killed by SIGKILL)`."""
+    text = f"exit code {code}"
+    if code < 0:
+        try:
+            text += f" (killed by {signal.Signals(-code).name})"
+        except ValueError:
+            pass
+    return text
 
 
 def _read_result(out_dir, record):

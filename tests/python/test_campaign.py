@@ -1,6 +1,7 @@
 """End-to-end tests of `ndnlab campaign`, `ndnlab plot` and `ndnlab report` with a fake
 simulator (tests/python/fake_sim.py) on a Dask LocalCluster of two worker processes."""
 
+import contextlib
 import json
 import os
 import pathlib
@@ -220,36 +221,272 @@ def _simulators_of(store):
     return pids
 
 
+def _status(pid):
+    """/proc/PID/status as {name: value}; {} once the process is gone."""
+    try:
+        lines = pathlib.Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    return dict(line.split(":\t", 1) for line in lines if ":\t" in line)
+
+
+def _blocked_or_ignored(pid, signum):
+    status = _status(pid)
+    mask = int(status.get("SigBlk", "0"), 16) | int(status.get("SigIgn", "0"), 16)
+    return bool(mask & (1 << (signum - 1)))
+
+
+def _workers_of(campaign_pid):
+    """pids of the Dask worker processes a campaign started."""
+    pids = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if proc.name.isdigit() and _status(proc.name).get("PPid") == str(campaign_pid):
+            try:
+                if b"multiprocessing.spawn" in (proc / "cmdline").read_bytes():
+                    pids.append(int(proc.name))
+            except OSError:
+                continue
+    return pids
+
+
+def _wait_for(condition, seconds, step=0.1):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(step)
+    return condition()
+
+
+class _Campaign:
+    """`ndnlab campaign ARGS` in a session of its own, with SIGINT at its default (a shell starts
+    background jobs with SIGINT ignored, and an ignored SIGINT is inherited: this is the
+    disposition a terminal's foreground job has). stdout and stderr go to files (unbuffered), so
+    that a test can watch them. Leaving the `with` kills whatever is left, simulators included."""
+
+    def __init__(self, tmp_path, spec, store, *args):
+        self.store, self.out_path, self.err_path = store, tmp_path / "out.txt", tmp_path / "err.txt"
+        with open(self.out_path, "w") as out, open(self.err_path, "w") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "ndnlab", "campaign", str(spec), *map(str, args)],
+                stdout=out, stderr=err, env=env(PYTHONUNBUFFERED="1"), start_new_session=True,
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        self.pid = self.proc.pid
+
+    @property
+    def out(self):
+        return self.out_path.read_text()
+
+    @property
+    def err(self):
+        return self.err_path.read_text()
+
+    def wait(self, timeout=30):
+        return self.proc.wait(timeout=timeout)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            os.killpg(self.pid, signal.SIGKILL)
+            self.proc.wait()
+        _kill_simulators(self.store)
+
+
+def _kill_simulators(store):
+    """Clean-up after a failed test: the simulators are in process groups of their own."""
+    for pid in _simulators_of(store):
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+
+
 def test_ctrl_c_cancels_the_campaign_and_stops_the_simulators(tmp_path):
     spec = write_spec(tmp_path, "slow", {"Sleep": [30]}, seeds=4, timeout=60)
     store = tmp_path / "store-slow"
-    # A shell starts background jobs with SIGINT ignored, and an ignored SIGINT is inherited:
-    # give the campaign the disposition a terminal's foreground job has.
-    proc = subprocess.Popen([sys.executable, "-m", "ndnlab", "campaign", str(spec),
-                             "--workers", "2", "--progress-interval", "0.5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        deadline = time.monotonic() + 60
-        while len(_simulators_of(store)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert len(_simulators_of(store)) == 2, "the two simulators never started"
-        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 130, out + err
-    assert "interrupted: cancelling 4 unfinished runs" in err
-    assert "run the same command again to resume" in out
-    assert "Traceback" not in err
-    deadline = time.monotonic() + 10
-    while _simulators_of(store) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _simulators_of(store) == []
+    with _Campaign(tmp_path, spec, store, "--workers", 2, "--progress-interval", 0.5) as c:
+        assert _wait_for(lambda: len(_simulators_of(store)) == 2, 60), \
+            "the two simulators never started"
+        # the workers never see a terminal's Ctrl-C; the simulators get their signals as usual
+        workers = _workers_of(c.pid)
+        assert len(workers) == 2
+        assert all(_blocked_or_ignored(pid, signal.SIGINT) for pid in workers)
+        assert not any(_blocked_or_ignored(pid, signal.SIGINT) for pid in _simulators_of(store))
+        os.killpg(c.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        assert c.wait() == 130, c.out + c.err
+        assert "interrupted: cancelling 4 unfinished runs" in c.err
+        assert "run the same command again to resume" in c.out
+        assert "Traceback" not in c.err
+        assert _wait_for(lambda: not _simulators_of(store), 10), _simulators_of(store)
+        assert _wait_for(lambda: not _workers_of(c.pid), 10)
     assert not (store / "index.jsonl").exists()  # nothing was recorded as done
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_stop_the_campaign_like_ctrl_c(tmp_path, signum, status):
+    """kill, timeout, systemd, Slurm and CI send SIGTERM; a closed terminal sends SIGHUP."""
+    spec = write_spec(tmp_path, "term", {"Sleep": [0.1, 30]}, seeds=2, timeout=60)
+    store = tmp_path / "store-term"
+    with _Campaign(tmp_path, spec, store, "--workers", 2, "--progress-interval", 0.5) as c:
+        # the two 0.1 s runs recorded, the two 30 s ones running
+        assert _wait_for(lambda: (store / "index.jsonl").exists() and len(index_lines(store))
+                         == 2 and len(_simulators_of(store)) == 2, 60), "no 30 s runs running"
+        os.kill(c.pid, signum)  # the campaign process only, as `kill PID` does
+        assert c.wait() == status, c.out + c.err
+        name = signal.Signals(signum).name
+        assert f"interrupted by {name}: cancelling 2 unfinished runs" in c.err
+        assert (f"campaign term interrupted by {name}: 2 of 4 runs recorded; run the same "
+                "command again to resume") in c.out
+        assert "Traceback" not in c.err
+        assert _wait_for(lambda: not _simulators_of(store), 10), _simulators_of(store)
+    assert len(index_lines(store)) == 2
+
+
+def test_sigterm_stops_a_verify_and_its_simulators(tmp_path):
+    from ndnlab.spec import load_spec
+    from ndnlab.store import ResultStore
+
+    name = f"vterm{os.getpid()}"  # the reruns' directory is /tmp/ndnlab-verify-NAME-*
+    spec = write_spec(tmp_path, name, {"Sleep": [30]}, seeds=2, timeout=60)
+    store = ResultStore(tmp_path / f"store-{name}")
+    for run in load_spec(spec).runs():  # two stored runs, without running them first
+        store.append({"key": run.key("fake-sim 1.0"), "scenario": run.scenario,
+                      "params": run.params, "seed": run.seed, "status": "ok",
+                      "sim_version": "fake-sim 1.0", "result": {"metrics": {}}})
+    reruns = f"ndnlab-verify-{name}-"
+    with _Campaign(tmp_path, spec, reruns, "--verify", 2, "--workers", 2) as c:
+        assert _wait_for(lambda: len(_simulators_of(reruns)) == 2, 60), "no reruns started"
+        os.kill(c.pid, signal.SIGTERM)
+        assert c.wait() == 143, c.out + c.err
+        assert f"verify {name}: interrupted by SIGTERM" in c.out
+        assert "Traceback" not in c.err
+        assert _wait_for(lambda: not _simulators_of(reruns), 10), _simulators_of(reruns)
+
+
+def test_a_killed_campaign_leaves_no_simulator_running(tmp_path):
+    """SIGKILL (or the OOM killer) gives the campaign no chance to stop anything: the workers go
+    with it, and the parent-death signal of their simulators ends those."""
+    spec = write_spec(tmp_path, "killed", {"Sleep": [30]}, seeds=2, timeout=60)
+    store = tmp_path / "store-killed"
+    with _Campaign(tmp_path, spec, store, "--workers", 2) as c:
+        assert _wait_for(lambda: len(_simulators_of(store)) == 2, 60), \
+            "the simulators never started"
+        os.kill(c.pid, signal.SIGKILL)
+        assert c.wait() == -signal.SIGKILL
+        assert _wait_for(lambda: not _simulators_of(store), 15), _simulators_of(store)
+
+
+def test_a_worker_whose_campaign_has_gone_stops_its_simulator(tmp_path):
+    """A worker process that outlives its campaign (re-parented) must not leave its simulator
+    running into the store: execute_run notices the new parent within a second."""
+    from ndnlab import worker
+
+    out = tmp_path / "store" / "runs" / "k"
+    start = time.monotonic()
+    record = worker.execute_run({
+        "key": "k", "out_dir": str(out), "timeout": 60,
+        "campaign_pid": os.getppid() + 1,  # not our parent: as if we had been re-parented
+        "command": [sys.executable, str(FAKE_SIM), "wifi-one-hop", "--Sleep=30", "--seed=1",
+                    f"--out={out}"]})
+    assert time.monotonic() - start < 10
+    assert record["status"] == "error"
+    assert record["error"] == ("the worker lost its campaign (its parent process ended); "
+                               "simulator stopped")
+    assert record["exit_code"] == -signal.SIGTERM
+    assert _simulators_of(out) == []
+
+
+def test_ctrl_c_while_the_cluster_starts_stops_the_campaign(tmp_path):
+    """A Ctrl-C before the workers are up is held back, not lost: it stops the campaign once the
+    cluster can be shut down again, and nothing runs."""
+    spec = write_spec(tmp_path, "early", {"Sleep": [3]}, seeds=2, timeout=60)
+    store = tmp_path / "store-early"
+    with _Campaign(tmp_path, spec, store, "--workers", 2) as c:
+        # a worker process exists, and "running N runs" (printed once all are up) is not out yet
+        assert _wait_for(lambda: _workers_of(c.pid) or c.proc.poll() is not None, 60, 0.01)
+        assert "running 2 runs" not in c.out, "the cluster was up before the test saw a worker"
+        os.killpg(c.pid, signal.SIGINT)
+        assert c.wait() == 130, c.out + c.err
+        assert "running 2 runs" not in c.out
+        assert "ndnlab campaign: interrupted" in c.err
+        assert "Traceback" not in c.err
+        assert _wait_for(lambda: not _workers_of(c.pid), 10)
+        assert _simulators_of(store) == []
+    assert not (store / "index.jsonl").exists()
+
+
+_FULL_DISK = """
+import pathlib, sys
+from ndnlab import store
+append = store.ResultStore.append
+calls = []
+
+
+def full_disk_append(self, record):
+    # the second record meets a full disk: its run.json, or the index
+    calls.append(record["key"])
+    if len(calls) == 2:
+        path = (self.index_path if sys.argv[1] == "index"
+                else self.run_dir(record["key"]) / "run.json.tmp")
+        path.unlink(missing_ok=True)
+        path.symlink_to("/dev/full")  # every write: ENOSPC
+    return append(self, record)
+
+
+store.ResultStore.append = full_disk_append
+from ndnlab.campaign import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("where", ["index", "run.json"])
+def test_a_full_disk_stops_the_campaign_and_names_the_file(tmp_path, where):
+    spec = write_spec(tmp_path, "full", {"Sleep": [0.1, 0.3, 30]}, seeds=1, timeout=60)
+    store = tmp_path / "store-full"
+    start = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", _FULL_DISK, where, str(spec),
+                               "--workers", "2"],
+                              capture_output=True, text=True, timeout=60, env=env())
+    finally:
+        if not _wait_for(lambda: not _simulators_of(store), 10):
+            _kill_simulators(store)
+            pytest.fail("a simulator outlived the campaign")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert time.monotonic() - start < 25  # the 30 s run was stopped, not waited for
+    keys = [p.name for p in (store / "runs").iterdir()]
+    if where == "index":
+        path = store / "index.jsonl"
+    else:
+        (path,) = [store / "runs" / k / "run.json" for k in keys
+                   if not (store / "runs" / k / "run.json").exists()
+                   and (store / "runs" / k / "result.json").exists()]
+        assert len(index_lines(store)) == 1
+    assert f"cannot record a run: {path}: No space left on device: cancelling" in done.stderr
+    assert ("campaign full stopped: 1 of 3 runs recorded; " f"{path}: No space left on device; "
+            "run the same command again to resume once the store can be written") in done.stdout
+    assert "Traceback" not in done.stderr
+    assert list(store.rglob("*.tmp")) == []
+
+
+def test_a_torn_last_index_line_does_not_swallow_the_next_record(tmp_path):
+    """A crash (or a full disk) in the middle of an index line leaves it torn; the record
+    appended after it must still be a line of its own."""
+    spec = write_spec(tmp_path, "torn", {"Standard": ["802.11b"]}, seeds=2)
+    store = tmp_path / "store-torn"
+    assert campaign(spec, "--workers", 1).returncode == 0
+    index = store / "index.jsonl"
+    data = index.read_bytes()
+    index.write_bytes(data[:-100])  # the second record, cut mid-line
+    rerun = campaign(spec, "--workers", 1)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert "1 runs already in the store are skipped; 1 to run" in rerun.stdout
+    assert "index.jsonl:2: unreadable line skipped" in rerun.stderr
+    lines = index.read_bytes().split(b"\n")
+    assert lines[1] == data.split(b"\n")[1][:-99] and lines[3] == b""  # torn line, record, end
+    record = json.loads(lines[2])
+    assert record["status"] == "ok" and record["seed"] == 2
+    again = campaign(spec, "--workers", 1)
+    assert again.returncode == 0
+    assert "nothing to run: all 2 runs are already in the store" in again.stdout
 
 
 def test_plot_writes_png_and_svg(fig1, tmp_path):
@@ -492,6 +729,53 @@ def test_unreadable_inputs_and_outputs_are_clear_errors(fig1, tmp_path, capsys):
     assert report_cli.main([str(spec), "-o", str(tmp_path)]) == 2
     assert f"-o {tmp_path}: is a directory" in capsys.readouterr().err
     assert afile.read_text() == "not a directory\n"
+
+
+def _limit_file_size():
+    """preexec_fn: files may not grow past 100 bytes (writes fail with EFBIG, as on a full disk;
+    also for root, whom an unwritable directory would not stop)."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+
+
+@pytest.mark.parametrize("command, name, extra", [
+    ("report", "report.md", []),
+    ("plot", "fig.png", ["--x", "Standard", "--y", "goodput_mbps", "--hue", "Consumer"]),
+])
+def test_report_and_plot_replace_their_output_whole_or_not_at_all(fig1, tmp_path, command, name,
+                                                                  extra):
+    spec, _, _ = fig1
+    output = tmp_path / "out" / name
+    output.parent.mkdir()
+    output.write_text("the previous good one\n")
+    args = [sys.executable, "-m", "ndnlab", command, str(spec), *extra, "-o", str(output)]
+    failed = subprocess.run(args, capture_output=True, text=True, timeout=120,
+                            env=env(PYTHONDONTWRITEBYTECODE="1"), preexec_fn=_limit_file_size)
+    assert failed.returncode == 2, failed.stdout + failed.stderr
+    assert f"ndnlab {command}: {output}: File too large" in failed.stderr
+    assert "Traceback" not in failed.stderr
+    assert output.read_text() == "the previous good one\n"
+    assert sorted(p.name for p in output.parent.iterdir()) == [name]  # no temporary file left
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env())
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in output.parent.iterdir()) == [name]
+    assert output.read_bytes() != b"the previous good one\n"
+
+
+def test_report_and_plot_interrupted_say_so(fig1, tmp_path, capsys, monkeypatch):
+    spec, _, _ = fig1
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_cli, "build_report", interrupted)
+    assert report_cli.main([str(spec), "-o", str(tmp_path / "r.md")]) == 130
+    assert capsys.readouterr().err == "ndnlab report: interrupted\n"
+    monkeypatch.setattr(plot_cli, "make_figure", interrupted)
+    assert plot_cli.main([str(spec), "--x", "Standard", "--y", "goodput_mbps", "--hue",
+                          "Consumer", "-o", str(tmp_path / "p.png")]) == 130
+    assert capsys.readouterr().err == "ndnlab plot: interrupted\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_campaign_name_cannot_write_outside_the_store(tmp_path):

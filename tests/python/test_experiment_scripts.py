@@ -144,3 +144,28 @@ def test_campaign_check_names_specs_whose_store_lacks_runs(tree):
     done = subprocess.run([sys.executable, str(check), "complete", str(spec)],
                           capture_output=True, text=True, env=e, timeout=60)
     assert done.returncode == 1 and "2 of 3 runs have no successful result" in done.stderr
+
+
+@pytest.mark.parametrize("status", [130, 143, 129])
+def test_dcib_stops_at_an_interrupted_campaign(tree, status):
+    """A Ctrl-C (SIGTERM, SIGHUP) stops `ndnlab campaign` with 130 (143, 129): the script stops
+    too, instead of starting the next campaign. A stand-in python3 plays the interrupted
+    campaign; every other python3 command is the real one."""
+    bin_dir = tree / "bin"
+    bin_dir.mkdir()
+    stand_in = bin_dir / "python3"
+    stand_in.write_text(
+        '#!/bin/sh\n'
+        'if [ "$1 $2 $3" = "-m ndnlab campaign" ]; then\n'
+        f'  echo "$4" >> "{tree}/campaigns.log"; exit {status}\n'
+        'fi\n'
+        f'exec "{sys.executable}" "$@"\n')
+    stand_in.chmod(0o755)
+    before = snapshot(tree)
+    done = script(tree, "dcib/run.sh", "--workers", "1",
+                  PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert done.returncode == status, done.stdout + done.stderr
+    assert (tree / "campaigns.log").read_text().splitlines() == [
+        str(tree / "experiments" / "dcib" / "artificial-loss.toml")]
+    assert f"run.sh: campaign artificial-loss.toml interrupted (status {status})" in done.stderr
+    assert snapshot(tree) == before
