@@ -375,7 +375,8 @@ def _ask_simulator(sim, scheduler, workers, describe):
 class RunningTasks:
     """The runs of `tasks` (execute_run's dicts) on a Dask cluster: next() hands out their
     records in finishing order, `pending` counts those not handed out yet, cancel() stops the
-    unfinished ones and their simulators."""
+    unfinished ones and their simulators. Used as a context manager, leaving the block any way
+    but by finishing every run (Ctrl-C, SIGTERM/SIGHUP, a store error, a bug) cancels."""
 
     def __init__(self, client, tasks):
         from distributed import as_completed
@@ -414,6 +415,13 @@ class RunningTasks:
         with contextlib.suppress(Exception):
             self.client.run(terminate_running)
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._pending:
+            self.cancel()
+
 
 def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):
     start = time.monotonic()
@@ -422,45 +430,45 @@ def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out
         n_workers = len(client.scheduler_info().get("workers", {}))
         where = scheduler or "a local cluster"
         print(f"running {len(tasks)} runs on {n_workers} workers ({where})", file=out, flush=True)
-        running = RunningTasks(client, tasks)
-        progress = Progress(len(tasks), name, interval=interval)
-        recorded = 0
-        try:
-            while (record := running.next(progress.tick)) is not None:
-                record.update(meta[record["key"]])
-                try:
-                    store.append(record)
-                except OSError as e:
-                    raise _RecordError(os_error_text(e)) from e
-                recorded += 1
-                ok = record["status"] == "ok"
-                progress.update(ok)
-                if not ok:
-                    failures.append(record)
-                    progress.note(_failure_text(record, labels[record["key"]]))
-        except BaseException as e:
-            # Every way out of the loop stops the runs: Ctrl-C, SIGTERM/SIGHUP, a store that
-            # cannot be written, or anything unexpected.
-            why = (interrupt_text(e) if isinstance(e, KeyboardInterrupt)
-                   else f"cannot record a run: {e}" if isinstance(e, _RecordError)
-                   else f"{type(e).__name__}: {e}")
-            try:  # (after a SIGHUP, the terminal may be gone: printing fails, cancelling not)
+        recorded, stopped = 0, None
+        # Leaving this block stops the runs not finished (after a SIGHUP, also when printing
+        # the message below fails because the terminal is gone).
+        with RunningTasks(client, tasks) as running:
+            progress = Progress(len(tasks), name, interval=interval)
+            try:
+                while (record := running.next(progress.tick)) is not None:
+                    record.update(meta[record["key"]])
+                    try:
+                        store.append(record)
+                    except OSError as e:
+                        raise _RecordError(os_error_text(e)) from e
+                    recorded += 1
+                    ok = record["status"] == "ok"
+                    progress.update(ok)
+                    if not ok:
+                        failures.append(record)
+                        progress.note(_failure_text(record, labels[record["key"]]))
+            except BaseException as e:  # Ctrl-C, SIGTERM/SIGHUP, the store, or a bug
+                stopped = e
+                why = (interrupt_text(e) if isinstance(e, KeyboardInterrupt)
+                       else f"cannot record a run: {e}" if isinstance(e, _RecordError)
+                       else f"{type(e).__name__}: {e}")
                 progress.close()
                 print(f"\n{why}: cancelling {running.pending} unfinished runs",
                       file=sys.stderr, flush=True)
-            finally:
-                running.cancel()
-            if isinstance(e, KeyboardInterrupt):
-                print(f"campaign {name} {interrupt_text(e)}: {recorded} of {len(tasks)} runs "
-                      "recorded; run the same command again to resume", file=out, flush=True)
-                return interrupt_status(e)
-            if isinstance(e, _RecordError):
-                print(f"campaign {name} stopped: {recorded} of {len(tasks)} runs recorded; "
-                      f"{e}; run the same command again to resume once the store can be "
-                      "written", file=out, flush=True)
-                return EXIT_STORE_ERROR
-            raise
-        progress.close()
+            else:
+                progress.close()
+        if isinstance(stopped, KeyboardInterrupt):
+            print(f"campaign {name} {interrupt_text(stopped)}: {recorded} of {len(tasks)} runs "
+                  "recorded; run the same command again to resume", file=out, flush=True)
+            return interrupt_status(stopped)
+        if isinstance(stopped, _RecordError):
+            print(f"campaign {name} stopped: {recorded} of {len(tasks)} runs recorded; "
+                  f"{stopped}; run the same command again to resume once the store can be "
+                  "written", file=out, flush=True)
+            return EXIT_STORE_ERROR
+        if stopped is not None:
+            raise stopped
     elapsed = _duration(time.monotonic() - start)
     ok = len(tasks) - len(failures)
     print(f"campaign {name}: {len(tasks)} runs in {elapsed}: {ok} ok, {len(failures)} failed; "

@@ -99,36 +99,34 @@ def verify_campaign(spec, n, sim, version, client_factory, progress_factory, out
 
     lines, identical, differing, failed = {}, 0, 0, 0
     start = time.monotonic()
-    with client_factory() as client:
-        running = RunningTasks(client, tasks)
-        progress = progress_factory(len(tasks))
-        try:
-            while (rerun := running.next(progress.tick)) is not None:
-                label, record = runs[rerun["key"]]
-                if rerun["status"] != "ok":
-                    failed += 1
-                    lines[rerun["key"]] = f"  FAILED     {label}: {_reason(rerun)}"
-                else:
-                    diffs = compare_results(record.get("result") or {}, rerun["result"])
-                    if diffs:
-                        differing += 1
-                        shown = "; ".join(f"{name} {_value_text(a)} -> {_value_text(b)}"
-                                          for name, a, b in diffs[:MAX_DIFFS_SHOWN])
-                        more = len(diffs) - MAX_DIFFS_SHOWN
-                        lines[rerun["key"]] = (f"  DIFFERS    {label}: {shown}"
-                                               + (f" (and {more} more)" if more > 0 else ""))
-                    else:
-                        identical += 1
-                        lines[rerun["key"]] = f"  identical  {label}"
-                progress.update(rerun["status"] == "ok")
-        except BaseException:  # Ctrl-C, SIGTERM/SIGHUP (campaign.Terminated) or a bug
+    try:
+        # leaving the RunningTasks block early stops the simulators, before tmp goes
+        with client_factory() as client, RunningTasks(client, tasks) as running:
+            progress = progress_factory(len(tasks))
             try:
-                progress.close()
+                while (rerun := running.next(progress.tick)) is not None:
+                    label, record = runs[rerun["key"]]
+                    if rerun["status"] != "ok":
+                        failed += 1
+                        lines[rerun["key"]] = f"  FAILED     {label}: {_reason(rerun)}"
+                    else:
+                        diffs = compare_results(record.get("result") or {}, rerun["result"])
+                        if diffs:
+                            differing += 1
+                            shown = "; ".join(f"{name} {_value_text(a)} -> {_value_text(b)}"
+                                              for name, a, b in diffs[:MAX_DIFFS_SHOWN])
+                            more = len(diffs) - MAX_DIFFS_SHOWN
+                            lines[rerun["key"]] = (f"  DIFFERS    {label}: {shown}"
+                                                   + (f" (and {more} more)" if more > 0 else ""))
+                        else:
+                            identical += 1
+                            lines[rerun["key"]] = f"  identical  {label}"
+                    progress.update(rerun["status"] == "ok")
             finally:
-                running.cancel()  # stops the simulators
-                shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        progress.close()
+                progress.close()
+    except BaseException:  # Ctrl-C, SIGTERM/SIGHUP (campaign.Terminated) or a bug
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
     for task in tasks:  # in the spec's order
         print(lines[task["key"]], file=out)
