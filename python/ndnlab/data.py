@@ -2,10 +2,8 @@
 per-Data trace, --where filters, which parameters vary, value order and number formatting; and by
 every command line (campaign too): output paths and file errors as one-line messages."""
 
-import contextlib
 import csv
 import math
-import os
 import pathlib
 import sys
 
@@ -239,39 +237,24 @@ def check_output(path, option="-o"):
     return path
 
 
-def write_output(path, write):
-    """Writes the output file `path` whole or not at all: write(tmp) writes a temporary file in
-    the same directory, which then replaces `path` (missing directories are created). On any
-    failure the temporary file is removed and an existing `path` is left as it was; an OSError
-    names `path` (`out/report.md: No space left on device`)."""
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        try:
-            write(tmp)
-            os.replace(tmp, path)
-        except OSError as e:
-            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-
-
 def run_cli(name, parser, run, argv=None):
-    """Parses argv and runs `run(args)`; a UsageError, or an OSError of a file it reads or
-    writes, is printed as `ndnlab NAME: message` and gives exit status 2; Ctrl-C prints
-    `ndnlab NAME: interrupted` and gives 130."""
+    """Parses argv and runs `run(args)` under one_line_errors(`ndnlab NAME`)."""
     args = parser.parse_args(argv)
+    return one_line_errors(f"ndnlab {name}", lambda: run(args))
+
+
+def one_line_errors(prog, call, usage_errors=(UsageError,)):
+    """call()'s exit status; a `usage_errors` exception, or an OSError of a file it reads or
+    writes, is printed as `PROG: message` and gives exit status 2; Ctrl-C prints
+    `PROG: interrupted` and gives 130."""
     try:
-        return run(args)
-    except UsageError as e:
-        print(f"ndnlab {name}: {e}", file=sys.stderr)
+        return call()
+    except usage_errors as e:
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"ndnlab {name}: {os_error_text(e)}", file=sys.stderr)
+        print(f"{prog}: {os_error_text(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"ndnlab {name}: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130

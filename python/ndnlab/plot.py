@@ -10,7 +10,7 @@ import sys
 
 from ndnlab import data, metrics, paper
 from ndnlab.spec import PaperMapping
-from ndnlab.store import is_number
+from ndnlab.store import is_number, write_whole
 
 KINDS = ("bar", "line", "cdf")
 FORMATS = (".png", ".svg", ".pdf")
@@ -194,8 +194,7 @@ def run(args):
     fig = make_figure(df, args.y, args.x, args.hue, args.kind, spec, experiment, args.title,
                       args.col)
     # the temporary file's name does not end in the format's suffix: name the format
-    data.write_output(output, lambda tmp: fig.savefig(tmp, dpi=150,
-                                                      format=output.suffix[1:].lower()))
+    write_whole(output, lambda tmp: fig.savefig(tmp, dpi=150, format=output.suffix[1:].lower()))
     print(f"wrote {output} ({len(df)} runs)")
     return 0
 

@@ -10,7 +10,7 @@ import sys
 
 from ndnlab import data, metrics, paper
 from ndnlab.spec import PaperMapping, SpecError
-from ndnlab.store import STATUS_OK, StoreError, is_number
+from ndnlab.store import STATUS_OK, StoreError, is_number, write_whole
 
 
 def _cell(value):
@@ -325,7 +325,7 @@ def run(args):
                         args.wide)
     if args.output is not None:
         output = pathlib.Path(args.output)
-        data.write_output(output, lambda tmp: tmp.write_text(text))
+        write_whole(output, lambda tmp: tmp.write_text(text))
         print(f"wrote {output} ({len(ok)} runs)")
     else:
         sys.stdout.write(text)
@@ -347,23 +347,21 @@ def spec_script(build, doc, metavar, argv=None):
     parser.add_argument("spec", metavar="SPEC.toml")
     parser.add_argument("-o", "--output", metavar=metavar)
     args = parser.parse_args(argv)
-    try:
+    text = None
+
+    def write():
+        nonlocal text
         if args.output is not None:
             data.check_output(args.output)
         text = build(args.spec)
         if args.output is not None:
-            data.write_output(args.output, lambda tmp: tmp.write_text(text))
-    except (SpecError, StoreError, data.UsageError) as e:
-        print(f"{parser.prog}: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"{parser.prog}: {data.os_error_text(e)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"{parser.prog}: interrupted", file=sys.stderr)
-        return 130
-    sys.stdout.write(text)
-    return 0
+            write_whole(args.output, lambda tmp: tmp.write_text(text))
+        return 0
+
+    status = data.one_line_errors(parser.prog, write, (SpecError, StoreError, data.UsageError))
+    if status == 0:
+        sys.stdout.write(text)
+    return status
 
 
 if __name__ == "__main__":

@@ -109,8 +109,10 @@ class ResultStore:
         result = record.get("result")
         if result is not None and not (run_dir / "result.json").exists():
             # The run happened on a worker without this filesystem: keep what it returned.
-            _write_atomic(run_dir / "result.json", json.dumps(result, indent=2))
-        _write_atomic(run_dir / "run.json", json.dumps(record, indent=2, sort_keys=True))
+            write_whole(run_dir / "result.json",
+                        lambda tmp: tmp.write_text(json.dumps(result, indent=2)))
+        write_whole(run_dir / "run.json",
+                    lambda tmp: tmp.write_text(json.dumps(record, indent=2, sort_keys=True)))
         with _naming(self.index_path), open(self.index_path, "a+b") as f:
             data = (text + "\n").encode()
             if f.seek(0, os.SEEK_END) > 0:
@@ -259,22 +261,25 @@ def _ordered_columns(rows, param_names, metric_names):
 
 @contextlib.contextmanager
 def _naming(path):
-    """An OSError without a file name (a failed write or fsync) gets `path` as its file name."""
+    """An OSError inside names `path` (a failed write or fsync names no file; one of a
+    temporary file would name that): `out/report.md: No space left on device`."""
     try:
         yield
     except OSError as e:
-        if e.filename is None:
-            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
-        raise
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
 
 
-def _write_atomic(path, text):
-    """`text` as the file `path`, through path.tmp and a rename: `path` is either the old file
-    or the new one, and a failed write leaves no path.tmp (the OSError names `path`)."""
-    tmp = path.with_name(path.name + ".tmp")
+def write_whole(path, write):
+    """Writes the file `path` whole or not at all: write(tmp) writes a temporary file in the
+    same directory, which then replaces `path` (missing directories are created). On any
+    failure the temporary file is removed and an existing `path` is left as it was; an OSError
+    names `path`. Used for the store's run files and for every `-o` of plot and report."""
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with _naming(path):
-            tmp.write_text(text)
+            write(tmp)
             os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -414,7 +414,7 @@ def test_ctrl_c_while_the_cluster_starts_stops_the_campaign(tmp_path):
 
 
 _FULL_DISK = """
-import pathlib, sys
+import os, pathlib, sys
 from ndnlab import store
 append = store.ResultStore.append
 calls = []
@@ -425,7 +425,7 @@ def full_disk_append(self, record):
     calls.append(record["key"])
     if len(calls) == 2:
         path = (self.index_path if sys.argv[1] == "index"
-                else self.run_dir(record["key"]) / "run.json.tmp")
+                else self.run_dir(record["key"]) / f".run.json.{os.getpid()}.tmp")
         path.unlink(missing_ok=True)
         path.symlink_to("/dev/full")  # every write: ENOSPC
     return append(self, record)
