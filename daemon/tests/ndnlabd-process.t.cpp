@@ -29,10 +29,7 @@ class NdnlabdProcess : public ::testing::Test
 protected:
   NdnlabdProcess()
   {
-    dir = fs::temp_directory_path() / ("ndnlabd-proc-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    dir = freshTestDirectory("ndnlabd-proc");
   }
   ~NdnlabdProcess() override { fs::remove_all(dir); }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Tests that run a built executable as a user would (ndnlab, ndnlabd): start it with its output
-// in files, wait for its exit status, read what it printed, poll for a condition.
+// in files, wait for its exit status, read what it printed, poll for a condition; and an empty
+// directory per test for those files.
 
 #include <chrono>
 #include <cstdio>
@@ -16,7 +17,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 namespace ndnlab::testsupport {
+
+/// An empty directory for the running test: <temp>/<prefix>-<pid>-<test name>.
+inline std::filesystem::path
+freshTestDirectory(const std::string& prefix)
+{
+  auto dir = std::filesystem::temp_directory_path() /
+             (prefix + "-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 /// The whole file as a string (empty if it cannot be read).
 inline std::string

@@ -54,10 +54,7 @@ class NdnlabProcess : public ::testing::Test
 protected:
   NdnlabProcess()
   {
-    dir = fs::temp_directory_path() / ("ndnlab-proc-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    dir = freshTestDirectory("ndnlab-proc");
     socket = dir / "nfd.sock";
   }
 
