@@ -1,7 +1,7 @@
 # ndnlab entry points. The README's whole set-up is `make demo` and `make test`.
 #   make deps    install missing apt and pip packages (Debian 12)
 #   make build   configure (CMake + Ninja) and build into build/
-#   make test    deps + build + every test (ctest, pytest, fuzz smoke run)
+#   make test    deps + test deps (Node.js, NDNts) + build + every test (ctest, pytest, fuzz smoke run)
 #   make demo    deps + build + the main job on built-in defaults
 #   make bench   benchmarks; figures go to docs/results/
 #   make bench-sim  simulation speed: NDN run vs plain ns-3 (docs/results/simulator.md)
@@ -56,12 +56,17 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DNDNLAB_WERROR=ON
 endif
 
-.PHONY: all deps build py-install test unit-test py-test fuzz-smoke demo bench bench-sim fuzz clean
+.PHONY: all deps test-deps build py-install test unit-test py-test fuzz-smoke demo bench bench-sim fuzz clean
 
 all: build
 
 deps:
 	@PYTHON=$(PYTHON) scripts/install-deps
+
+# What only the tests need: Node.js and the NDNts clients of the interop tests.
+test-deps: deps
+	@PYTHON=$(PYTHON) scripts/install-deps --with-tests
+	@tests/interop/ndnts/install
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -74,7 +79,7 @@ build: deps $(BUILD)/build.ninja py-install
 py-install:
 	@PYTHON=$(PYTHON) STAMP=$(abspath $(BUILD))/.py-install python/install
 
-test: build
+test: build test-deps
 	@$(MAKE) --no-print-directory unit-test py-test fuzz-smoke
 
 unit-test:

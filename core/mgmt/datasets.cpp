@@ -125,9 +125,9 @@ void ForwarderStatus::encodeTo(Buffer& out) const
   appendTlvNonNegInt(out, tlv::NCsEntries, nCsEntries);
   appendTlvNonNegInt(out, tlv::NInInterests, nInInterests);
   appendTlvNonNegInt(out, tlv::NInData, nInData);
+  appendTlvNonNegInt(out, tlv::NInNacks, nInNacks);
   appendTlvNonNegInt(out, tlv::NOutInterests, nOutInterests);
   appendTlvNonNegInt(out, tlv::NOutData, nOutData);
-  appendTlvNonNegInt(out, tlv::NInNacks, nInNacks);
   appendTlvNonNegInt(out, tlv::NOutNacks, nOutNacks);
   appendTlvNonNegInt(out, tlv::NSatisfiedInterests, nSatisfiedInterests);
   appendTlvNonNegInt(out, tlv::NUnsatisfiedInterests, nUnsatisfiedInterests);

@@ -126,6 +126,54 @@ TEST(ControlResponse, MatchesNdndReplyBytes)
   EXPECT_FALSE(ControlResponse::decode(hex("6502670100")));   // missing StatusCode
 }
 
+/// The TLV-TYPEs of the elements in `content`, in order.
+std::vector<uint32_t> elementTypes(ByteSpan content)
+{
+  std::vector<uint32_t> types;
+  TlvReader r(content);
+  while (!r.atEnd()) {
+    auto e = r.next();
+    if (!e)
+      break;
+    types.push_back(e->type);
+  }
+  return types;
+}
+
+// ndn-cxx decodes status/general and FaceStatus field by field in a fixed order and rejects
+// any other (so does NDNts): ndn-cxx forwarder-status.cpp and face-status.cpp. status/general
+// once put the Nack counters after NOutData, which nfdc and NDNts could not read.
+TEST(Datasets, FieldsInNfdOrder)
+{
+  Buffer general;
+  ForwarderStatus{}.encodeTo(general);
+  EXPECT_EQ(elementTypes(general),
+            (std::vector<uint32_t>{tlv::NfdVersion, tlv::StartTimestamp, tlv::CurrentTimestamp,
+                                   tlv::NNameTreeEntries, tlv::NFibEntries, tlv::NPitEntries,
+                                   tlv::NMeasurementsEntries, tlv::NCsEntries, tlv::NInInterests,
+                                   tlv::NInData, tlv::NInNacks, tlv::NOutInterests, tlv::NOutData,
+                                   tlv::NOutNacks, tlv::NSatisfiedInterests,
+                                   tlv::NUnsatisfiedInterests}));
+
+  FaceStatus f;
+  f.expirationPeriod = std::chrono::milliseconds(1);
+  f.baseCongestionMarkingInterval = std::chrono::milliseconds(100);
+  f.defaultCongestionThreshold = 65536;
+  f.mtu = 8800;
+  Buffer face;
+  f.encodeTo(face);
+  auto outer = readSingleTlv(face);
+  ASSERT_TRUE(outer);
+  EXPECT_EQ(outer->type, tlv::FaceStatus);
+  EXPECT_EQ(elementTypes(outer->value),
+            (std::vector<uint32_t>{tlv::FaceId, tlv::Uri, tlv::LocalUri, tlv::ExpirationPeriod,
+                                   tlv::FaceScope, tlv::FacePersistency, tlv::LinkType,
+                                   tlv::BaseCongestionMarkingInterval,
+                                   tlv::DefaultCongestionThreshold, tlv::Mtu, tlv::NInInterests,
+                                   tlv::NInData, tlv::NInNacks, tlv::NOutInterests, tlv::NOutData,
+                                   tlv::NOutNacks, tlv::NInBytes, tlv::NOutBytes, tlv::Flags}));
+}
+
 TEST(Datasets, RoundTrips)
 {
   ForwarderStatus fs;

@@ -1,0 +1,24 @@
+// usage: node producer.mjs NAME FILE
+// Serves FILE under NAME/<version>/<segment> with NDNts, answering both RDR metadata
+// discovery (`NAME/32=metadata`) and CanBePrefix discovery, as `ndncat put-segmented` does.
+// The prefix is registered with rib/register (signed command Interests, NDNts's defaults).
+// Prints "ready NAME/<version>" once serving; runs until killed.
+import { enableNfdPrefixReg } from "@ndn/nfdmgmt";
+import { Name } from "@ndn/packet";
+import { Metadata, serveMetadata } from "@ndn/rdr";
+import { FileChunkSource, serveVersioned } from "@ndn/segmented-object";
+
+import { connect, fail, run, uri } from "./common.mjs";
+
+const [name, file] = process.argv.slice(2);
+if (!file) {
+  fail("usage: node producer.mjs NAME FILE");
+}
+
+run(async () => {
+  const face = await connect();
+  enableNfdPrefixReg(face);
+  const server = serveVersioned(new Name(name), new FileChunkSource(file));
+  serveMetadata(new Metadata(server.prefix), { prefix: new Name(name), announcement: false });
+  process.stdout.write(`ready ${uri(server.prefix)}\n`);
+});

@@ -1,0 +1,68 @@
+"""Runs the NDNts client scripts of tests/interop/ndnts/ (Node.js) against a daemon (tests'
+helpers). The NDNts packages are pinned in ndnts/package-lock.json and installed by
+ndnts/install (`make test` runs it)."""
+import contextlib
+import json
+import pathlib
+import select
+import shutil
+import subprocess
+
+import pytest
+
+NDNTS = pathlib.Path(__file__).resolve().parent / "ndnts"
+
+
+def require_ndnts():
+    """Fails the test with what to run when Node.js or the NDNts packages are missing."""
+    if shutil.which("node") is None:
+        pytest.fail("node is not installed: run `make test` (or scripts/install-deps --with-tests)")
+    if not (NDNTS / "node_modules" / "@ndn" / "segmented-object").is_dir():
+        pytest.fail(f"NDNts packages missing: run `make test` (or {NDNTS / 'install'})")
+
+
+def _env(daemon, uplink):
+    env = daemon.env()
+    if uplink:
+        env["NDNTS_UPLINK"] = uplink
+        del env["NDNLAB_SOCKET"]  # so the scripts cannot use the Unix socket instead
+    return env
+
+
+def _run(daemon, script, *args, uplink=None, timeout=120):
+    require_ndnts()
+    result = subprocess.run(["node", str(NDNTS / script), *map(str, args)], env=_env(daemon, uplink),
+                            capture_output=True, timeout=timeout)
+    assert result.returncode == 0, f"node {script} exited {result.returncode}:\n{result.stderr.decode()}"
+    return result.stdout.decode()
+
+
+def ndnts_fetch(daemon, discovery, name, out, uplink=None):
+    """NDNts fetches NAME into OUT through `daemon`, finding the version by `discovery` (rdr or
+    canbeprefix); returns the versioned name it fetched."""
+    return _run(daemon, "consumer.mjs", discovery, name, out, uplink=uplink).strip()
+
+
+def ndnts_mgmt(daemon, prefix):
+    """NDNts's management client's view of `daemon` (mgmt.mjs): {"replies": ..., "datasets": ...}."""
+    return json.loads(_run(daemon, "mgmt.mjs", prefix, timeout=60))
+
+
+@contextlib.contextmanager
+def ndnts_serving(daemon, name, payload, uplink=None):
+    """An NDNts producer serves PAYLOAD under NAME through `daemon`, its prefix registered by
+    NDNts's rib/register, for the duration of the block; yields its versioned name."""
+    require_ndnts()
+    proc = subprocess.Popen(["node", str(NDNTS / "producer.mjs"), name, str(payload)],
+                            env=_env(daemon, uplink), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        line = proc.stdout.readline().decode().split() if ready else []
+        if line[:1] != ["ready"]:
+            proc.kill()
+            pytest.fail(f"producer.mjs did not start: {line} {proc.communicate()[1].decode()}")
+        daemon.wait_for_route(name)
+        yield line[1]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
