@@ -5,40 +5,17 @@ parse_data / Name.from_bytes) and every `# expect:` field is compared with what 
 reports. Invalid vectors must be rejected by python-ndn, except where the vector says python-ndn
 is lenient (`# expect: python_ndn = lenient: <reason>`), which is reported as a skip.
 The same files are checked against the ndnlab codec by core/codec/tests/vectors.t.cpp.
-Format: tests/vectors/README.md.
+tests/interop/test_ndnts_vectors.py checks them with NDNts. Format: tests/vectors/README.md;
+loading: tests/wire_vectors.py.
 """
 import hashlib
-import pathlib
 
 import pytest
 
+from wire_vectors import INVALID, VALID, load, note
+
 ndn_encoding = pytest.importorskip("ndn.encoding")
 from ndn.encoding import Component, Name, parse_data, parse_interest  # noqa: E402
-
-VECTORS = pathlib.Path(__file__).resolve().parents[1] / "vectors"
-
-# --- loading -------------------------------------------------------------------------------------
-
-
-def load(path):
-    expect = {}
-    hex_text = []
-    for line in path.read_text().splitlines():
-        stripped = line.strip()
-        if stripped.startswith("# expect:"):
-            key, sep, value = stripped[len("# expect:"):].partition("=")
-            assert sep, f"{path.name}: bad expect line {line!r}"
-            expect[key.strip()] = value.strip()
-            continue
-        hex_text.append(line.split("#", 1)[0])
-    data = bytes.fromhex("".join("".join(hex_text).split()))
-    assert "kind" in expect, f"{path.name}: missing '# expect: kind'"
-    return expect, data
-
-
-FILES = sorted(VECTORS.glob("*.hex"))
-VALID = [f for f in FILES if "error" not in load(f)[0]]
-INVALID = [f for f in FILES if "error" in load(f)[0]]
 
 
 def test_vectors_present():
@@ -192,9 +169,9 @@ def check_name_vector(expect, data):
 @pytest.mark.parametrize("path", VALID, ids=[f.name for f in VALID])
 def test_valid_vector(path):
     expect, data = load(path)
-    note = expect.get("python_ndn", "")
-    if note.startswith("skip:"):
-        pytest.skip(note[len("skip:"):].strip())
+    reason = note(expect, "python_ndn", "skip")
+    if reason is not None:
+        pytest.skip(reason)
     {"interest": check_interest, "data": check_data, "name": check_name_vector}[expect["kind"]](expect, data)
 
 
@@ -205,7 +182,7 @@ def test_invalid_vector(path):
         decode(expect["kind"], data)
     except (ValueError, IndexError, TypeError, KeyError, ndn_encoding.DecodeError):
         return
-    note = expect.get("python_ndn", "")
-    if note.startswith("lenient:"):
-        pytest.skip("python-ndn accepts it: " + note[len("lenient:"):].strip())
+    reason = note(expect, "python_ndn", "lenient")
+    if reason is not None:
+        pytest.skip("python-ndn accepts it: " + reason)
     pytest.fail(f"python-ndn accepted an invalid vector (expected {expect['error']})")

@@ -221,7 +221,9 @@ write("interest-delegation-hint.hex",
        "Not canonical: re-encoding writes the current 1*Name form."],
       [("kind", "interest"), ("canonical", "false"), ("name", "/a"),
        ("forwarding_hint", "/h,/i"), ("nonce", "0x00000001"),
-       ("python_ndn", "skip: python-ndn 0.5 rejects the Delegation form (type 31 is critical to it)")],
+       ("python_ndn", "skip: python-ndn 0.5 rejects the Delegation form (type 31 is critical to it)"),
+       ("ndnts", "skip: NDNts reads ForwardingHint as 1*Name only (FwHint); Delegation (31) is an "
+                 "unknown critical element to it")],
       T(5, [name(gen("a")),
             T(30, [T(31, [T(30, nni(1), "Preference 1"), name(gen("h"))], "Delegation"),
                    T(31, [T(30, nni(2), "Preference 2"), name(gen("i"))], "Delegation")],
@@ -306,13 +308,15 @@ write("invalid-interest-lifetime-length.hex",
 write("invalid-interest-empty-name.hex",
       ["Interest whose Name has zero components."],
       [("kind", "interest"), ("error", "bad-name"), ("error_tlv", "7"),
-       ("python_ndn", "lenient: python-ndn accepts a zero-component Interest name")],
+       ("python_ndn", "lenient: python-ndn accepts a zero-component Interest name"),
+       ("ndnts", "lenient: NDNts refuses an empty Interest name when encoding, not when decoding")],
       interest(name(note="Name (no components)"), NONCE))
 
 write("invalid-interest-canbeprefix-length.hex",
       ["CanBePrefix with a non-empty value."],
       [("kind", "interest"), ("error", "bad-value"), ("error_tlv", "33"),
-       ("python_ndn", "lenient: python-ndn ignores the value of boolean elements")],
+       ("python_ndn", "lenient: python-ndn ignores the value of boolean elements"),
+       ("ndnts", "lenient: NDNts sets CanBePrefix when the element is present and ignores its value")],
       interest(NAME_A, T(33, b"\x01", "CanBePrefix, length 1")))
 
 write("invalid-interest-hoplimit-length.hex",
@@ -326,7 +330,8 @@ bad_len = T(5, [NAME_A, NONCE], "Interest, length written as FD 00 0B (non-minim
 write("invalid-interest-nonminimal-length.hex",
       ["Outer TLV-LENGTH 11 encoded in the 3-octet form: VAR-NUMBER must be shortest."],
       [("kind", "interest"), ("error", "bad-var-number"), ("error_tlv", "5"),
-       ("python_ndn", "lenient: python-ndn accepts non-minimal VAR-NUMBERs")],
+       ("python_ndn", "lenient: python-ndn accepts non-minimal VAR-NUMBERs"),
+       ("ndnts", "lenient: NDNts's TLV Decoder (readVarNum) accepts non-minimal VAR-NUMBERs")],
       bad_len)
 
 trunc = T(5, [NAME_A, T(10, bytes.fromhex("010203"), "Nonce value cut after 3 of 4 octets",
@@ -355,7 +360,9 @@ write("invalid-data-meta-after-content.hex",
 write("invalid-data-digest-length.hex",
       ["Data name with an ImplicitSha256DigestComponent of 31 octets (must be 32)."],
       [("kind", "data"), ("error", "bad-name"), ("error_tlv", "1"),
-       ("python_ndn", "lenient: python-ndn does not check digest component lengths")],
+       ("python_ndn", "lenient: python-ndn does not check digest component lengths"),
+       ("ndnts", "lenient: NDNts decodes name components of any length; only its ImplicitDigest "
+                 "convention matcher requires 32 octets")],
       T(6, [name(gen("a"), T(1, bytes(31), "ImplicitSha256DigestComponent, 31 octets")),
             T(22, [T(27, nni(0), "SignatureType 0")], "SignatureInfo"),
             T(23, b"", "SignatureValue (empty)")], "Data"))

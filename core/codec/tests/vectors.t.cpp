@@ -1,6 +1,7 @@
 // Decodes every shared vector in tests/vectors/ (format: tests/vectors/README.md), checks the
 // decoded fields against the `# expect:` lines, and checks that canonical valid vectors
-// re-encode to the same bytes. tests/python/test_vectors.py checks the same files with python-ndn.
+// re-encode to the same bytes. tests/python/test_vectors.py checks the same files with python-ndn,
+// tests/interop/test_ndnts_vectors.py with NDNts.
 
 #include "core/codec/data.hpp"
 #include "core/codec/interest.hpp"
@@ -107,7 +108,7 @@ public:
 
 private:
   const Vector& m_v;
-  std::set<std::string> m_known{"kind", "canonical", "python_ndn"};
+  std::set<std::string> m_known{"kind", "canonical", "python_ndn", "ndnts"};
 };
 
 void checkSignature(Checker& c, const SignatureInfo& si, ByteSpan value)
@@ -128,6 +129,10 @@ void checkError(const Vector& v, const DecodeResult<T>& r)
   if (v.expect.count("error_tlv")) {
     EXPECT_EQ(std::to_string(r.error().tlvType), v.expect.at("error_tlv")) << v.file;
   }
+  // The typo guard of Checker, for the keys an invalid vector may have.
+  static const std::set<std::string> known{"kind", "error", "error_tlv", "python_ndn", "ndnts"};
+  for (const auto& [k, _] : v.expect)
+    EXPECT_TRUE(known.count(k)) << v.file << ": unknown expect key '" << k << "' for an invalid vector";
 }
 
 void checkName(const Vector& v)
