@@ -3,7 +3,8 @@
 Kept free of pandas/matplotlib so that workers start quickly. A task is a dict with key,
 command (argv), out_dir, timeout (seconds or None) and, on a LocalCluster, campaign_pid (the
 campaign process, the workers' parent); the return value is the part of the run record the
-worker knows (status, exit code, times, stderr tail, parsed result.json).
+worker knows (status, exit code, times, stderr tail, parsed result.json). A run whose campaign
+has gone is stopped (_orphaned).
 """
 
 import ctypes
@@ -103,15 +104,28 @@ def _start_simulator(worker_pid):
 
 
 def _orphaned(campaign_pid):
-    """True once the worker's parent, the campaign process `campaign_pid` that started it (a
-    LocalCluster), has gone: the worker has been re-parented. None: a worker of a cluster of
-    its own (--scheduler), whose parent says nothing about the campaign."""
-    return campaign_pid is not None and os.getppid() != campaign_pid
+    """Why the run has lost its campaign, or None while it has not:
+    - on a LocalCluster, the worker's parent is the campaign process `campaign_pid`: once that
+      has gone, the worker has been re-parented;
+    - on any cluster (a --scheduler one too, whose workers are nobody's children), the scheduler
+      releases the task when the campaign's client goes (killed, or its machine lost), and the
+      worker marks the running task cancelled. Outside a Dask worker (tests) this never fires."""
+    if campaign_pid is not None and os.getppid() != campaign_pid:
+        return "the worker lost its campaign (its parent process ended)"
+    try:
+        from distributed import get_worker
+        dask_worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    task = dask_worker.state.tasks.get(dask_worker.get_current_task())
+    if task is None or task.state in ("cancelled", "released", "forgotten"):
+        return "the scheduler released the run (its campaign has gone or cancelled it)"
+    return None
 
 
 def _wait(proc, timeout, campaign_pid):
     """proc's exit code; raises TimeoutExpired after `timeout` seconds (None: no limit) and
-    _Orphaned when the worker loses its campaign meanwhile."""
+    _Orphaned (with the reason) when the run loses its campaign meanwhile."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         step = _ORPHAN_CHECK_S
@@ -120,14 +134,15 @@ def _wait(proc, timeout, campaign_pid):
         try:
             return proc.wait(timeout=step)
         except subprocess.TimeoutExpired:
-            if _orphaned(campaign_pid):
-                raise _Orphaned() from None
+            reason = _orphaned(campaign_pid)
+            if reason:
+                raise _Orphaned(reason) from None
             if deadline is not None and time.monotonic() >= deadline:
                 raise
 
 
 class _Orphaned(Exception):
-    """The worker's parent process, the campaign, has gone."""
+    """The run's campaign has gone (the exception's argument says how it was noticed)."""
 
 
 def execute_run(task):
@@ -160,12 +175,11 @@ def execute_run(task):
                 record["exit_code"] = proc.returncode
                 status = "timeout"
                 record["error"] = f"no result after the {timeout:g} s timeout; killed"
-            except _Orphaned:
+            except _Orphaned as e:
                 _stop(proc)
                 record["exit_code"] = proc.returncode
                 status = "error"
-                record["error"] = ("the worker lost its campaign (its parent process ended); "
-                                   "simulator stopped")
+                record["error"] = f"{e}; simulator stopped"
             finally:
                 with _lock:
                     _running.pop(key, None)

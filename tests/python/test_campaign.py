@@ -833,3 +833,60 @@ def test_unknown_parameter_of_the_real_simulator(tmp_path):
     spec = write_spec(tmp_path, "real", {"Standrd": ["80211b"]}, seeds=1)
     assert_usage_error(campaign(spec, "--dry-run", "--sim", sim, timeout=120),
                        "grid.Standrd (did you mean Standard?)")
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A Dask cluster of its own, as `--scheduler` expects one: `dask scheduler` and a `dask
+    worker` with two single-thread processes, none of them the campaign's children. Yields the
+    scheduler's address."""
+    scheduler_file = tmp_path / "scheduler.json"
+    common = ["--scheduler-file", str(scheduler_file), "--no-dashboard"]
+    logs = open(tmp_path / "cluster.log", "w")
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                               "127.0.0.1", "--port", "0", *common],
+                              stdout=logs, stderr=subprocess.STDOUT, start_new_session=True)]
+    try:
+        assert _wait_for(scheduler_file.exists, 30), (tmp_path / "cluster.log").read_text()
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                       "--nworkers", "2", "--nthreads", "1", *common],
+                                      stdout=logs, stderr=subprocess.STDOUT,
+                                      start_new_session=True))
+        from distributed import Client
+        with Client(scheduler_file=str(scheduler_file), timeout="20s") as client:
+            client.wait_for_workers(2, timeout=60)
+            yield client.scheduler.address
+    finally:
+        for p in reversed(procs):
+            with contextlib.suppress(OSError):
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        logs.close()
+
+
+def test_campaign_on_a_cluster_of_its_own(tmp_path, dask_cluster):
+    """--scheduler: the runs go to the cluster's workers, a second invocation reruns nothing, and
+    a campaign killed outright (its workers are not its children here, so no parent-death
+    signal reaches them) leaves no simulator running: the scheduler releases its tasks and each
+    worker stops the simulator it was waiting for."""
+    spec = write_spec(tmp_path, "remote", {"Sleep": [0.1]}, seeds=2)
+    first = campaign(spec, "--scheduler", dask_cluster)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"on 2 workers ({dask_cluster})" in first.stdout, first.stdout
+    assert "2 ok, 0 failed" in first.stdout
+    again = campaign(spec, "--scheduler", dask_cluster)
+    assert again.returncode == 0 and "nothing to run" in again.stdout, again.stdout
+
+    spec = write_spec(tmp_path, "remote-killed", {"Sleep": [60]}, seeds=2, timeout=120)
+    store = tmp_path / "store-remote-killed"
+    with _Campaign(tmp_path, spec, store, "--scheduler", dask_cluster) as c:
+        assert _wait_for(lambda: len(_simulators_of(store)) == 2, 60), \
+            "the simulators never started"
+        os.kill(c.pid, signal.SIGKILL)
+        assert c.wait() == -signal.SIGKILL
+        assert _wait_for(lambda: not _simulators_of(store), 20), _simulators_of(store)
