@@ -42,8 +42,7 @@ connectToForwarder(Env& env, asio::io_context& io, std::string_view uriText,
     asio::local::stream_protocol::socket s(io);
     s.connect(asio::local::stream_protocol::endpoint(uri->path), ec);
     if (ec)
-      return fail("cannot connect to forwarder at " + uri->toString() + ": " + ec.message() +
-                  " (is ndnlabd running? set NDN_CLIENT_TRANSPORT or the tool's option)");
+      return fail("cannot connect to forwarder at " + uri->toString() + ": " + ec.message());
     info.kind = TransportKind::UnixStream;
     info.localUri = "fd://" + std::to_string(s.native_handle());
     info.remoteUri = uri->toString();

@@ -18,6 +18,20 @@ ConnectionOptions::uri() const
   return io::defaultClientTransportUri();
 }
 
+std::string
+ConnectionOptions::uriOrigin() const
+{
+  if (!connect.empty())
+    return "from --connect";
+  if (!socket.empty())
+    return "from --socket";
+  for (const char* name : {"NDNLAB_SOCKET", "NDN_CLIENT_TRANSPORT"}) {
+    if (const char* env = std::getenv(name); env != nullptr && *env != '\0')
+      return "from $" + std::string(name);
+  }
+  return "NFD's default socket";
+}
+
 namespace {
 
 /// --connect: a URI io::connectToForwarder() accepts, so a typo is a usage error (exit 2)
@@ -58,6 +72,10 @@ ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
 {
   io::AsioEnv& env = rt.env;
   std::string uri = opts.uri();
+  if (auto parsed = io::parseForwarderUri(uri); !parsed) { // a bad $NDN_CLIENT_TRANSPORT
+    printError("forwarder address " + opts.uriOrigin() + ": " + parsed.error());
+    return nullptr;
+  }
   // A frame above MAX_NDN_PACKET_SIZE from the forwarder (ndnlabd never sends one; another
   // forwarder might) is skipped and counted (io_drop/frame-too-large) instead of closing the
   // connection as ndn-cxx does: one bad packet does not take the application down.
@@ -65,7 +83,11 @@ ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
   streamOptions.skipOversizedFrames = true;
   auto transport = io::connectToForwarder(env, env.ioContext(), uri, streamOptions);
   if (!transport) {
-    printError(rt.interrupted() ? "interrupted" : transport.error());
+    // Say where the address came from: a stale $NDNLAB_SOCKET is otherwise hard to spot.
+    printError(rt.interrupted() ? "interrupted"
+                                : transport.error() + " (" + opts.uriOrigin() +
+                                    "; is the forwarder running? choose another with --socket PATH, "
+                                    "--connect URI, $NDNLAB_SOCKET or $NDN_CLIENT_TRANSPORT)");
     return nullptr;
   }
   face::LinkServiceOptions lso;

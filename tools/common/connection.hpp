@@ -29,6 +29,9 @@ struct ConnectionOptions
 
   /// The URI to connect to, after applying the defaults above.
   std::string uri() const;
+  /// Where uri() came from, for error messages: "from --connect", "from --socket", "from
+  /// $NDNLAB_SOCKET", "from $NDN_CLIENT_TRANSPORT" or "NFD's default socket".
+  std::string uriOrigin() const;
 };
 
 /// Adds --socket and --connect to a command.

@@ -204,6 +204,30 @@ TEST_F(NdnlabProcess, MalformedConnectIsAUsageError)
   EXPECT_EQ(r.rc, 1) << r;
 }
 
+TEST_F(NdnlabProcess, ConnectionErrorsSayWhereTheAddressCameFrom)
+{
+  // Nobody listens on `socket` ($NDNLAB_SOCKET here): a stale variable must be easy to spot.
+  Outcome r = ndnlab({"ctl", "status"});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_NE(r.err.find("cannot connect to forwarder at unix://" + socket.string() +
+                       ": No such file or directory (from $NDNLAB_SOCKET; is the forwarder running?"),
+            std::string::npos) << r;
+  r = ndnlab({"ping", "/x", "--socket", (dir / "other.sock").string()});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_NE(r.err.find("(from --socket;"), std::string::npos) << r;
+
+  // A malformed $NDN_CLIENT_TRANSPORT is named as such, without the connection hint.
+  fs::path out = dir / "env.out", err = dir / "env.err";
+  int rc = waitExit(spawn(NDNLAB_PATH, {"get", "/x"}, out, err, [] {
+                      ::unsetenv("NDNLAB_SOCKET");
+                      ::setenv("NDN_CLIENT_TRANSPORT", "bogus", 1);
+                    }),
+                    ExitTimeout);
+  EXPECT_EQ(rc, 1);
+  EXPECT_EQ(slurp(err), "ERROR: forwarder address from $NDN_CLIENT_TRANSPORT: missing '://' in face URI "
+                        "'bogus' (use unix:///PATH, tcp4://HOST:PORT or tcp://HOST[:PORT])\n");
+}
+
 TEST_F(NdnlabProcess, UnknownSubcommandIsNamed)
 {
   EXPECT_USAGE_ERROR(ndnlab({"ctl", "frobnicate"}), "ndnlab ctl: unknown subcommand 'frobnicate'");
