@@ -459,6 +459,16 @@ std::vector<ConfigKey> buildKeys()
                           [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; },
                           std::chrono::milliseconds(1)));
 
+  // [face_system.websocket]
+  k.push_back(boolKey("face_system.websocket", "enabled",
+                      "listen for WebSocket connections (browsers; NFD listens by default)",
+                      [](O& o) -> auto& { return o.faceSystem.websocketEnabled; }));
+  k.push_back(addressKey("face_system.websocket", "listen_address",
+                         "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
+                         [](O& o) -> auto& { return o.faceSystem.websocket.address; }));
+  k.push_back(intKey("face_system.websocket", "port", "listen port; 0 disables the WebSocket listener",
+                     [](O& o) -> auto& { return o.faceSystem.websocket.port; }, 0, 65535));
+
   // [face_system.udp]
   k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",
                       [](O& o) -> auto& { return o.faceSystem.udpEnabled; }));

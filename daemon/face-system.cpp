@@ -18,6 +18,8 @@ FaceSystem::FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder,
 {
   m_options.tcp.stream = m_options.stream;
   m_options.unixSocket.stream = m_options.stream;
+  m_options.websocket.maxMessageSize = m_options.stream.maxFrameSize;
+  m_options.websocket.maxSendQueueBytes = m_options.stream.maxSendQueueBytes;
 }
 
 FaceSystem::~FaceSystem()
@@ -40,6 +42,10 @@ void FaceSystem::start()
     m_udp = std::make_unique<io::UdpChannel>(m_env, m_io, m_options.udp);
     m_udp->listen(onCreated);
   }
+  if (m_options.websocketEnabled && m_options.websocket.port != 0) {
+    m_websocket = std::make_unique<io::WebSocketChannel>(m_env, m_io, m_options.websocket);
+    m_websocket->listen(onCreated);
+  }
   if (m_options.multicastEnabled) {
     auto t = std::make_unique<io::UdpMulticastTransport>(m_env, m_io, m_options.multicast);
     m_multicastFace = addFace(std::move(t));
@@ -52,6 +58,8 @@ void FaceSystem::stop()
     m_unix->close();
   if (m_tcp)
     m_tcp->close();
+  if (m_websocket)
+    m_websocket->close();
   std::vector<face::Face*> toClose;
   for (auto& f : m_faces) {
     if (dynamic_cast<const io::SocketTransport*>(&face::ImpairedTransport::unwrap(f.transport())))
@@ -90,6 +98,7 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
   switch (t.kind()) {
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
+    case TransportKind::WebSocket:
       o.allowFragmentation = false;
       break;
     case TransportKind::UdpUnicast:
@@ -131,6 +140,7 @@ face::Medium FaceSystem::medium(const io::SocketTransport& t, const FaceParams* 
       return m_options.multicastMedium;
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
+    case TransportKind::WebSocket:
       break;
   }
   return face::Medium::Wired;
@@ -185,11 +195,14 @@ face::Face* FaceSystem::findByTransport(const face::Transport* t) const
 void FaceSystem::createFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
                             const FaceParams& params, CreateCallback done)
 {
+  // Schemes of faces that exist but that faces/create cannot make (NFD: 406 as well).
+  for (std::string_view scheme : {"unix://", "ether://", "dev://", "ws://", "wss://", "wsclient://"}) {
+    if (remoteUri.starts_with(scheme))
+      return done({406, "Unsupported protocol"});
+  }
   auto uri = io::parseFaceUri(remoteUri);
   if (!uri)
     return done({400, "Malformed URI: " + uri.error()});
-  if (uri->isUnix())
-    return done({406, "Unsupported protocol"});
   std::error_code ec;
   auto addr = asio::ip::make_address(uri->host, ec);
   if (ec || uri->port == 0)
@@ -360,6 +373,8 @@ std::vector<std::string> FaceSystem::channelUris() const
     uris.push_back(m_tcp->uri());
   if (m_udp && m_udp->isListening())
     uris.push_back(m_udp->uri());
+  if (m_websocket && m_websocket->isListening())
+    uris.push_back(m_websocket->uri());
   return uris;
 }
 

@@ -111,6 +111,7 @@ private:
   LimitsOptions m_limits;
   std::unique_ptr<io::UnixStreamChannel> m_unix;
   std::unique_ptr<io::TcpChannel> m_tcp;
+  std::unique_ptr<io::WebSocketChannel> m_websocket;
   std::unique_ptr<io::UdpChannel> m_udp;
   face::FaceId m_multicastFace = face::InvalidFaceId;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);

@@ -11,6 +11,7 @@
 #include "io/udp-channel.hpp"
 #include "io/udp-multicast-transport.hpp"
 #include "io/unix-stream-channel.hpp"
+#include "io/websocket-channel.hpp"
 
 namespace ndnlab::daemon {
 
@@ -37,6 +38,10 @@ struct FaceSystemOptions
 
   bool tcpEnabled = true;
   io::TcpChannelOptions tcp;
+
+  /// Off by default, unlike NFD: a second daemon on the machine would fail on port 9696.
+  bool websocketEnabled = false;
+  io::WebSocketChannelOptions websocket;
 
   bool udpEnabled = true;
   io::UdpChannelOptions udp;

@@ -11,7 +11,7 @@
 namespace ndnlab::io {
 
 /// Which socket a transport runs over (the face system picks link-service options by it).
-enum class TransportKind : uint8_t { UnixStream, Tcp, UdpUnicast, UdpMulticast };
+enum class TransportKind : uint8_t { UnixStream, Tcp, UdpUnicast, UdpMulticast, WebSocket };
 
 /// Static properties given to a socket transport at construction.
 struct TransportInfo

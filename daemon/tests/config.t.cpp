@@ -87,6 +87,10 @@ port = 16363
 connect_timeout = "3s"
 reconnect_initial_delay = "250ms"
 reconnect_max_delay = "30s"
+[face_system.websocket]
+enabled = true
+listen_address = "127.0.0.1"
+port = 19696
 [face_system.udp]
 enabled = false
 listen_address = "127.0.0.1"

@@ -91,6 +91,20 @@ TEST_F(FaceSystemTest, ChannelsOpenAndUnixClientGetsLocalFace)
   EXPECT_FALSE(fs::exists(options.unixSocket.path));
 }
 
+TEST_F(FaceSystemTest, WebSocketChannelWhenEnabled)
+{
+  options.websocketEnabled = true;
+  options.websocket.address = "127.0.0.1";
+  options.websocket.port = freePort<asio::ip::tcp>(io);
+  options.stream.maxFrameSize = 5000;
+  start();
+  auto uris = system->channelUris();
+  ASSERT_EQ(uris.size(), 4u);
+  EXPECT_EQ(uris[3], "ws://127.0.0.1:" + std::to_string(options.websocket.port));
+  // ws:// is not a scheme faces/create accepts: a WebSocket face is made by its client only.
+  EXPECT_EQ(create("ws://127.0.0.1:9696").code, 406u);
+}
+
 TEST_F(FaceSystemTest, DisabledChannels)
 {
   options.unixEnabled = false;
@@ -132,7 +146,8 @@ TEST_F(FaceSystemTest, UdpFacesCreate)
   EXPECT_EQ(create("udp4://127.0.0.1").code, 400u);
   EXPECT_EQ(create("udp6://127.0.0.1:6363").code, 400u);
   EXPECT_EQ(create("udp6://[::1]:6363").code, 406u); // the channel is IPv4
-  EXPECT_EQ(create("ether://[01:02:03:04:05:06]").code, 400u);
+  EXPECT_EQ(create("ether://[01:02:03:04:05:06]").code, 406u);
+  EXPECT_EQ(create("foo://127.0.0.1:6363").code, 400u);
   EXPECT_EQ(create("unix:///tmp/x.sock").code, 406u);
 }
 

@@ -3,7 +3,7 @@ through ndnlabd:
 - an NDNts producer registers its prefix (NDNts's signed rib/register) and `ndnlab get`
   fetches from it, over the Unix socket and over TCP;
 - an NDNts consumer fetches from `ndnlab serve`, discovering the version by RDR metadata and
-  by CanBePrefix, over the Unix socket, TCP and UDP;
+  by CanBePrefix, over the Unix socket, TCP, UDP and WebSocket (NDNts's browser transport);
 - NDNts's management client: control commands (replies and error codes) and the status
   datasets its decoders read (status/general once failed there: docs/wire-format.md)."""
 import socket
@@ -36,6 +36,16 @@ def ip_daemon(tmp_path, built_binaries):
     """A daemon with TCP and UDP channels on one loopback port; yields (daemon, port)."""
     port = free_tcp_and_udp_port()
     d = Daemon(tmp_path, tcp_port=port, udp_port=port).start()
+    yield d, port
+    assert d.stop() == 0, d.log.read_text()
+
+
+@pytest.fixture
+def ws_daemon(tmp_path, built_binaries):
+    """A daemon with its WebSocket channel on a loopback port; yields (daemon, port)."""
+    port = free_tcp_and_udp_port()
+    d = Daemon(tmp_path, extra=f'[face_system.websocket]\nenabled = true\nlisten_address = "127.0.0.1"\n'
+                               f"port = {port}\n").start()
     yield d, port
     assert d.stop() == 0, d.log.read_text()
 
@@ -130,3 +140,24 @@ def test_ndnts_management_client(ip_daemon):
     strategies = daemon.run_tool("ctl", "strategy", "list", timeout=10).stdout.decode()
     assert "prefix=/interop/mgmt/multicast strategy=/localhost/nfd/strategy/multicast/" in strategies
     daemon.wait_for_route_gone("/interop/mgmt/route")
+
+
+def test_ndnts_over_websocket(ws_daemon, tmp_path):
+    """NDNts's WsTransport (what a web page uses) both ways: a consumer fetches from `ndnlab
+    serve`, and a producer registers its prefix (a loopback WebSocket face is local) and serves
+    `ndnlab get`. The faces are wsclient:// faces of the ws:// channel."""
+    daemon, port = ws_daemon
+    uplink = f"ws:127.0.0.1:{port}"
+    payload = write_random_file(tmp_path / "ws.bin", 1_000_000, seed=15)
+    out = tmp_path / "out.bin"
+    with serving(daemon, "/interop/ws", payload):
+        ndnts_fetch(daemon, "rdr", "/interop/ws", out, uplink=uplink)
+    assert sha256_file(out) == sha256_file(payload)
+
+    out2 = tmp_path / "out2.bin"
+    with ndnts_serving(daemon, "/interop/js-ws", payload, uplink=uplink):
+        ws_faces = [f for f in daemon.faces() if f["remote"].startswith("wsclient://127.0.0.1:")]
+        assert len(ws_faces) == 1 and ws_faces[0]["local"] == f"ws://127.0.0.1:{port}", daemon.faces()
+        daemon.run_tool("get", "/interop/js-ws", "-o", out2, timeout=120)
+    assert sha256_file(out2) == sha256_file(payload)
+    daemon.wait_for_route_gone("/interop/js-ws")

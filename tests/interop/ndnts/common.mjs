@@ -2,16 +2,21 @@
 // they fail. Each script is run by tests/interop/test_ndnts.py with $NDNLAB_SOCKET set.
 import { AltUri } from "@ndn/naming-convention2";
 import { TcpTransport, UdpTransport, UnixTransport } from "@ndn/node-transport";
+import { WsTransport } from "@ndn/ws-transport";
 
 /**
  * Connects the default NDNts forwarder to ndnlabd, with a route for "/": over $NDNTS_UPLINK
- * when set (`tcp:HOST:PORT` or `udp:HOST:PORT`), else over the Unix socket $NDNLAB_SOCKET.
+ * when set (`tcp:HOST:PORT`, `udp:HOST:PORT` or `ws:HOST:PORT`, the WebSocket transport of
+ * NDNts in a browser), else over the Unix socket $NDNLAB_SOCKET.
  */
 export async function connect() {
   const uplink = process.env.NDNTS_UPLINK;
   if (uplink) {
-    const [, scheme, host, port] = /^(tcp|udp):(.+):(\d+)$/.exec(uplink) ??
-      fail(`NDNTS_UPLINK=${uplink}: expected tcp:HOST:PORT or udp:HOST:PORT`);
+    const [, scheme, host, port] = /^(tcp|udp|ws):(.+):(\d+)$/.exec(uplink) ??
+      fail(`NDNTS_UPLINK=${uplink}: expected tcp:HOST:PORT, udp:HOST:PORT or ws:HOST:PORT`);
+    if (scheme === "ws") {
+      return WsTransport.createFace({}, `ws://${host}:${port}`);
+    }
     const transport = scheme === "tcp" ? TcpTransport : UdpTransport;
     return transport.createFace({}, host, Number(port));
   }

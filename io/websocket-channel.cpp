@@ -1,0 +1,220 @@
+#include "io/websocket-channel.hpp"
+
+#include "io/tcp-transport.hpp"
+#include "io/ws/ws-server.hpp"
+
+#include <asio/post.hpp>
+
+#include <map>
+
+namespace ndnlab::io {
+
+class WebSocketTransport;
+
+struct WebSocketHub
+{
+  WebSocketHub(Env& e, asio::io_context& i, WebSocketChannelOptions o)
+    : env(e), io(i), options(std::move(o))
+  {
+  }
+
+  Env& env;
+  asio::io_context& io;
+  WebSocketChannelOptions options;
+  std::string localUri;
+  TransportCallback onCreated;
+  uint64_t nAccepted = 0;
+  std::map<ws::ConnectionId, WebSocketTransport*> transports;
+  std::unique_ptr<ws::Server> server; // its handlers hold the hub weakly
+};
+
+/// One accepted WebSocket connection. A message is delivered as one frame when it is a binary
+/// message holding exactly one TLV; anything else is a counted drop ("invalid-message") and the
+/// connection goes on. Closing: the peer's close or a failure -> Closing/Failed, then Closed
+/// (posted, so a face is never destroyed inside a call into its transport).
+class WebSocketTransport : public SocketTransport
+{
+public:
+  WebSocketTransport(std::shared_ptr<WebSocketHub> hub, ws::ConnectionId id, const TransportInfo& info)
+    : SocketTransport(hub->env, info), m_hub(std::move(hub)), m_id(id)
+  {
+    m_hub->transports[m_id] = this;
+  }
+
+  ~WebSocketTransport() override
+  {
+    m_guard.reset();
+    m_hub->transports.erase(m_id);
+    m_hub->server->close(m_id);
+  }
+
+  void close() override
+  {
+    if (isClosingOrClosed())
+      return;
+    recordClose("closed-locally", LogLevel::Debug);
+    m_hub->server->close(m_id);
+    finish(face::TransportState::Closing);
+  }
+
+  size_t sendQueueLength() const override { return m_hub->server->bufferedAmount(m_id); }
+
+  void handleMessage(const uint8_t* data, size_t size, bool binary)
+  {
+    ByteSpan message(data, size);
+    FrameCheck c = checkFrame(message, m_hub->options.maxMessageSize);
+    if (!binary || c.status != FrameStatus::Complete || c.size != size) {
+      ++m_ioCounters.nInvalidDatagram;
+      traceDrop("invalid-message", static_cast<int64_t>(size));
+      return;
+    }
+    receive(message);
+  }
+
+  void handleClose(const std::string& reason, bool error)
+  {
+    if (isClosingOrClosed())
+      return;
+    recordClose(reason, error ? LogLevel::Info : LogLevel::Debug);
+    finish(error ? face::TransportState::Failed : face::TransportState::Closing);
+  }
+
+protected:
+  void doSend(SharedBuffer frame, face::EndpointId) override
+  {
+    if (state() != face::TransportState::Up)
+      return;
+    if (m_hub->server->bufferedAmount(m_id) + frame->size() > m_hub->options.maxSendQueueBytes) {
+      ++m_ioCounters.nSendQueueFull;
+      traceDrop("send-queue-full", static_cast<int64_t>(frame->size()));
+      return;
+    }
+    if (!m_hub->server->send(m_id, frame->data(), frame->size())) {
+      ++m_ioCounters.nSendErrors;
+      traceDrop("send-error", static_cast<int64_t>(frame->size()));
+    }
+  }
+
+private:
+  bool isClosingOrClosed() const
+  {
+    auto s = state();
+    return s == face::TransportState::Closing || s == face::TransportState::Closed ||
+           s == face::TransportState::Failed;
+  }
+
+  void finish(face::TransportState s)
+  {
+    auto g = guard();
+    setState(s);
+    if (g.expired())
+      return;
+    asio::post(m_hub->io, [this, g = guard()] {
+      if (!g.expired())
+        setState(face::TransportState::Closed);
+    });
+  }
+
+  std::shared_ptr<WebSocketHub> m_hub;
+  ws::ConnectionId m_id;
+};
+
+namespace {
+
+ws::ServerHandlers handlersOf(const std::shared_ptr<WebSocketHub>& shared)
+{
+  std::weak_ptr<WebSocketHub> weak = shared;
+  ws::ServerHandlers h;
+  h.onOpen = [weak](ws::ConnectionId id, const std::string& address, uint16_t port) {
+    auto hub = weak.lock();
+    if (!hub)
+      return;
+    ++hub->nAccepted;
+    std::error_code ec;
+    auto addr = asio::ip::make_address(address, ec);
+    TransportInfo info;
+    info.kind = TransportKind::WebSocket;
+    info.localUri = hub->localUri;
+    info.remoteUri = !ec && addr.is_v6() ? "wsclient://[" + address + "]:" + std::to_string(port)
+                                         : "wsclient://" + address + ":" + std::to_string(port);
+    info.scope = !ec && isLoopback(addr) ? face::FaceScope::Local : face::FaceScope::NonLocal;
+    info.persistency = face::FacePersistency::OnDemand;
+    auto transport = std::make_unique<WebSocketTransport>(hub, id, info);
+    if (hub->onCreated)
+      hub->onCreated(std::move(transport));
+  };
+  h.onMessage = [weak](ws::ConnectionId id, const uint8_t* data, size_t size, bool binary) {
+    auto hub = weak.lock();
+    if (!hub)
+      return;
+    if (auto it = hub->transports.find(id); it != hub->transports.end())
+      it->second->handleMessage(data, size, binary);
+  };
+  h.onClose = [weak](ws::ConnectionId id, const std::string& reason, bool error) {
+    auto hub = weak.lock();
+    if (!hub)
+      return;
+    if (auto it = hub->transports.find(id); it != hub->transports.end())
+      it->second->handleClose(reason, error);
+  };
+  return h;
+}
+
+std::string wsUri(const std::string& address, uint16_t port)
+{
+  std::error_code ec;
+  auto addr = asio::ip::make_address(address, ec);
+  return !ec && addr.is_v6() ? "ws://[" + address + "]:" + std::to_string(port)
+                             : "ws://" + address + ":" + std::to_string(port);
+}
+
+} // namespace
+
+WebSocketChannel::WebSocketChannel(Env& env, asio::io_context& io, WebSocketChannelOptions options)
+  : m_hub(std::make_shared<WebSocketHub>(env, io, std::move(options)))
+{
+  m_hub->server = std::make_unique<ws::Server>(io, handlersOf(m_hub), m_hub->options.maxMessageSize);
+}
+
+WebSocketChannel::~WebSocketChannel()
+{
+  close();
+  m_hub->onCreated = nullptr;
+}
+
+void WebSocketChannel::listen(TransportCallback onCreated)
+{
+  if (isListening())
+    return;
+  m_hub->onCreated = std::move(onCreated);
+  m_hub->server->listen(m_hub->options.address, m_hub->options.port);
+  m_hub->localUri = wsUri(m_hub->options.address, m_hub->server->localPort());
+  NDNLAB_LOG(m_hub->env, LogLevel::Info, "io", "listening on ", uri());
+}
+
+void WebSocketChannel::close()
+{
+  m_hub->server->stopListening();
+}
+
+bool WebSocketChannel::isListening() const
+{
+  return m_hub->server->isListening();
+}
+
+uint16_t WebSocketChannel::localPort() const
+{
+  return m_hub->server->localPort();
+}
+
+std::string WebSocketChannel::uri() const
+{
+  return m_hub->localUri;
+}
+
+uint64_t WebSocketChannel::nAccepted() const
+{
+  return m_hub->nAccepted;
+}
+
+} // namespace ndnlab::io
