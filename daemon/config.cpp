@@ -468,6 +468,14 @@ std::vector<ConfigKey> buildKeys()
                          [](O& o) -> auto& { return o.faceSystem.websocket.address; }));
   k.push_back(intKey("face_system.websocket", "port", "listen port; 0 disables the WebSocket listener",
                      [](O& o) -> auto& { return o.faceSystem.websocket.port; }, 0, 65535));
+  k.push_back(durationKey("face_system.websocket", "ping_interval",
+                          "each connection is pinged this often; 0 = never",
+                          [](O& o) -> auto& { return o.faceSystem.websocket.pingInterval; },
+                          std::chrono::milliseconds(0)));
+  k.push_back(durationKey("face_system.websocket", "pong_timeout",
+                          "a connection that does not answer a ping this long is closed",
+                          [](O& o) -> auto& { return o.faceSystem.websocket.pongTimeout; },
+                          std::chrono::milliseconds(1)));
 
   // [face_system.udp]
   k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",

@@ -61,6 +61,8 @@ public:
 
   void handleMessage(const uint8_t* data, size_t size, bool binary)
   {
+    if (state() != face::TransportState::Up)
+      return; // a message that crossed our close frame
     ByteSpan message(data, size);
     FrameCheck c = checkFrame(message, m_hub->options.maxMessageSize);
     if (!binary || c.status != FrameStatus::Complete || c.size != size) {
@@ -173,7 +175,12 @@ std::string wsUri(const std::string& address, uint16_t port)
 WebSocketChannel::WebSocketChannel(Env& env, asio::io_context& io, WebSocketChannelOptions options)
   : m_hub(std::make_shared<WebSocketHub>(env, io, std::move(options)))
 {
-  m_hub->server = std::make_unique<ws::Server>(io, handlersOf(m_hub), m_hub->options.maxMessageSize);
+  const WebSocketChannelOptions& o = m_hub->options;
+  ws::ServerOptions serverOptions;
+  serverOptions.maxMessageSize = o.maxMessageSize;
+  serverOptions.pingInterval = std::chrono::duration_cast<std::chrono::milliseconds>(o.pingInterval);
+  serverOptions.pongTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(o.pongTimeout);
+  m_hub->server = std::make_unique<ws::Server>(io, handlersOf(m_hub), serverOptions);
 }
 
 WebSocketChannel::~WebSocketChannel()

@@ -28,6 +28,10 @@ struct WebSocketChannelOptions
   /// Per-face bound on messages queued for sending, bytes; beyond it frames are dropped
   /// ("send-queue-full").
   size_t maxSendQueueBytes = 32 * 1024 * 1024;
+  /// Each connection is pinged this often (0: never); one that does not answer within
+  /// pongTimeout closes ("pong-timeout").
+  Duration pingInterval = std::chrono::seconds(30);
+  Duration pongTimeout = std::chrono::seconds(10);
 };
 
 struct WebSocketHub; // state shared by the channel and its transports (faces may outlive it)

@@ -91,6 +91,8 @@ reconnect_max_delay = "30s"
 enabled = true
 listen_address = "127.0.0.1"
 port = 19696
+ping_interval = "5s"
+pong_timeout = "2s"
 [face_system.udp]
 enabled = false
 listen_address = "127.0.0.1"

@@ -24,7 +24,7 @@ using test::makeFrame;
 using test::runUntil;
 using test::share;
 
-constexpr uint8_t OpText = 0x1, OpBinary = 0x2, OpClose = 0x8;
+constexpr uint8_t OpText = 0x1, OpBinary = 0x2, OpClose = 0x8, OpPing = 0x9, OpPong = 0xA;
 
 /// A WebSocket client on the test's io_context: writes block (loopback), reads poll.
 class Client
@@ -281,6 +281,29 @@ TEST_F(WebSocketTest, UnmaskedClientFrameIsAProtocolError)
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
   EXPECT_EQ(t.closeReason(), "protocol-error");
   EXPECT_TRUE(frames.empty());
+}
+
+TEST_F(WebSocketTest, AClientThatAnswersPingsStays)
+{
+  listen(WebSocketChannelOptions{.pingInterval = 20ms, .pongTimeout = 1000ms});
+  auto client = connect();
+  SocketTransport& t = *transports[0];
+  for (int i = 0; i < 5; ++i) { // 5 pings over about 100 ms, each answered
+    auto ping = client->readFrame();
+    ASSERT_TRUE(ping);
+    ASSERT_EQ(ping->first, OpPing);
+    client->sendFrame(OpPong, ping->second);
+  }
+  EXPECT_EQ(t.state(), TransportState::Up);
+}
+
+TEST_F(WebSocketTest, AClientThatDoesNotAnswerPingsIsDropped)
+{
+  listen(WebSocketChannelOptions{.pingInterval = 20ms, .pongTimeout = 60ms});
+  auto client = connect();
+  SocketTransport& t = *transports[0];
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
+  EXPECT_EQ(t.closeReason(), "pong-timeout");
 }
 
 TEST_F(WebSocketTest, PlainHttpRequestMakesNoFace)

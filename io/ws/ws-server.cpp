@@ -3,7 +3,10 @@
 #include <websocketpp/config/asio_no_tls.hpp>
 #include <websocketpp/server.hpp>
 
+#include <asio/steady_timer.hpp>
+
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace ndnlab::io::ws {
@@ -16,14 +19,39 @@ using HandleLess = std::owner_less<Handle>;
 
 } // namespace
 
-struct Server::Impl
+struct Server::Impl : std::enable_shared_from_this<Impl>
 {
+  Impl(asio::io_context& i, ServerOptions o) : io(i), options(o) {}
+
+  asio::io_context& io;
+  ServerOptions options;
   Endpoint endpoint;
   ServerHandlers handlers;
   std::map<ConnectionId, Handle> byId;
   std::map<Handle, ConnectionId, HandleLess> byHandle;
+  std::map<ConnectionId, std::unique_ptr<asio::steady_timer>> pingTimers;
+  std::set<ConnectionId> timedOut; ///< dropped for not answering a ping
   ConnectionId nextId = 1;
   uint16_t port = 0;
+
+  /// Pings connection `id` after the ping interval. The next ping is scheduled when the pong
+  /// comes (websocketpp's pong timer covers one ping at a time).
+  void schedulePing(ConnectionId id)
+  {
+    auto it = pingTimers.find(id);
+    if (it == pingTimers.end())
+      return;
+    it->second->expires_after(options.pingInterval);
+    it->second->async_wait([weak = weak_from_this(), id](const std::error_code& ec) {
+      auto impl = weak.lock();
+      if (ec || !impl)
+        return;
+      if (auto con = impl->connection(id)) {
+        std::error_code ignore;
+        con->ping("", ignore);
+      }
+    });
+  }
 
   Endpoint::connection_ptr connection(ConnectionId id) const
   {
@@ -43,6 +71,8 @@ struct Server::Impl
     auto con = endpoint.get_con_from_hdl(h, ec);
     if (ec)
       return "socket-error";
+    if (auto it = byHandle.find(h); it != byHandle.end() && timedOut.count(it->second))
+      return "pong-timeout";
     switch (con->get_local_close_code()) {
       case status::message_too_big:
         return "frame-too-large";
@@ -67,15 +97,17 @@ struct Server::Impl
     if (it == byHandle.end())
       return; // the handshake never completed: no onOpen, so no onClose
     ConnectionId id = it->second;
+    std::string reason = reasonOf(h, failed);
     byHandle.erase(it);
     byId.erase(id);
-    std::string reason = reasonOf(h, failed);
+    pingTimers.erase(id);
+    timedOut.erase(id);
     handlers.onClose(id, reason, reason != "eof");
   }
 };
 
-Server::Server(asio::io_context& io, ServerHandlers handlers, size_t maxMessageSize)
-  : m_impl(std::make_shared<Impl>())
+Server::Server(asio::io_context& io, ServerHandlers handlers, ServerOptions options)
+  : m_impl(std::make_shared<Impl>(io, options))
 {
   Impl& s = *m_impl;
   s.handlers = std::move(handlers);
@@ -83,7 +115,8 @@ Server::Server(asio::io_context& io, ServerHandlers handlers, size_t maxMessageS
   s.endpoint.clear_error_channels(websocketpp::log::elevel::all);
   s.endpoint.init_asio(&io);
   s.endpoint.set_reuse_addr(true);
-  s.endpoint.set_max_message_size(maxMessageSize);
+  s.endpoint.set_max_message_size(options.maxMessageSize);
+  s.endpoint.set_pong_timeout(static_cast<long>(options.pongTimeout.count()));
   // Handlers run on `io`; they hold the Impl weakly, so none runs after ~Server.
   std::weak_ptr<Impl> weak = m_impl;
   s.endpoint.set_open_handler([weak](Handle h) {
@@ -105,6 +138,10 @@ Server::Server(asio::io_context& io, ServerHandlers handlers, size_t maxMessageS
     ConnectionId id = impl->nextId++;
     impl->byId.emplace(id, h);
     impl->byHandle.emplace(h, id);
+    if (impl->options.pingInterval.count() > 0) {
+      impl->pingTimers.emplace(id, std::make_unique<asio::steady_timer>(impl->io));
+      impl->schedulePing(id);
+    }
     impl->handlers.onOpen(id, address.to_string(), remote.port());
   });
   s.endpoint.set_message_handler([weak](Handle h, Endpoint::message_ptr msg) {
@@ -127,6 +164,25 @@ Server::Server(asio::io_context& io, ServerHandlers handlers, size_t maxMessageS
     if (auto impl = weak.lock())
       impl->ended(h, true);
   });
+  s.endpoint.set_pong_handler([weak](Handle h, std::string) {
+    auto impl = weak.lock();
+    if (!impl)
+      return;
+    if (auto it = impl->byHandle.find(h); it != impl->byHandle.end())
+      impl->schedulePing(it->second);
+  });
+  s.endpoint.set_pong_timeout_handler([weak](Handle h, std::string) {
+    auto impl = weak.lock();
+    if (!impl)
+      return;
+    auto it = impl->byHandle.find(h);
+    std::error_code ec;
+    auto con = impl->endpoint.get_con_from_hdl(h, ec);
+    if (it == impl->byHandle.end() || ec)
+      return;
+    impl->timedOut.insert(it->second);
+    con->terminate(ec);
+  });
 }
 
 Server::~Server()
@@ -137,6 +193,7 @@ Server::~Server()
   auto open = std::move(s.byId);
   s.byId.clear();
   s.byHandle.clear();
+  s.pingTimers.clear();
   std::error_code ec;
   for (auto& [id, h] : open) {
     if (auto con = s.endpoint.get_con_from_hdl(h, ec))

@@ -6,6 +6,7 @@
 
 #include <asio/io_context.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -25,16 +26,27 @@ struct ServerHandlers
   std::function<void(ConnectionId, const uint8_t* data, size_t size, bool binary)> onMessage;
   /// The connection has ended. `reason`: "eof" after an orderly closing handshake (either side;
   /// `error` false), else `error` true and "frame-too-large" (a message above the limit),
-  /// "protocol-error" (a frame the protocol forbids) or "socket-error" (a reset, a broken
-  /// handshake).
+  /// "protocol-error" (a frame the protocol forbids), "pong-timeout" (no answer to a ping) or
+  /// "socket-error" (a reset, a broken handshake).
   std::function<void(ConnectionId, const std::string& reason, bool error)> onClose;
+};
+
+struct ServerOptions
+{
+  /// A message above this many bytes ends its connection.
+  size_t maxMessageSize = 8800;
+  /// Each connection is pinged this often (0: never); one that has not answered a ping within
+  /// `pongTimeout` is dropped, so a client that vanished (a closed laptop, a NAT that forgot the
+  /// connection) does not keep its face.
+  std::chrono::milliseconds pingInterval{30000};
+  std::chrono::milliseconds pongTimeout{10000};
 };
 
 class Server
 {
 public:
-  /// Runs on `io`; messages above `maxMessageSize` bytes end their connection.
-  Server(asio::io_context& io, ServerHandlers handlers, size_t maxMessageSize);
+  /// Runs on `io`.
+  Server(asio::io_context& io, ServerHandlers handlers, ServerOptions options);
   /// Stops listening and drops every connection without calling the handlers.
   ~Server();
   Server(const Server&) = delete;
