@@ -33,6 +33,7 @@ struct IoCounters
   uint64_t nQueueDiscarded = 0;  ///< "send-queue-discarded": frames still queued when the face closed
   uint64_t nBadHeader = 0;       ///< "bad-tlv-header": invalid TLV-TYPE/LENGTH in a stream
   uint64_t nInvalidDatagram = 0; ///< "invalid-datagram": datagram is not exactly one TLV
+  uint64_t nInvalidMessage = 0;  ///< "invalid-message": WebSocket message is not one binary TLV
   uint64_t nSendQueueFull = 0;   ///< "send-queue-full": frame dropped, queue above its bound
   uint64_t nSendErrors = 0;      ///< "send-error": datagram send failed (EAGAIN, unreachable)
   uint64_t nSocketErrors = 0;    ///< "socket-error": read/write error on a stream socket

@@ -66,7 +66,7 @@ public:
     ByteSpan message(data, size);
     FrameCheck c = checkFrame(message, m_hub->options.maxMessageSize);
     if (!binary || c.status != FrameStatus::Complete || c.size != size) {
-      ++m_ioCounters.nInvalidDatagram;
+      ++m_ioCounters.nInvalidMessage;
       traceDrop("invalid-message", static_cast<int64_t>(size));
       return;
     }

@@ -225,7 +225,7 @@ TEST_F(WebSocketTest, MessagesThatAreNotOneTlvAreCountedDrops)
   client->sendFrame(OpBinary, interest);
   ASSERT_TRUE(runUntil(io, [&] { return frames.size() == 1; }));
   EXPECT_EQ(frames[0], interest);
-  EXPECT_EQ(t.ioCounters().nInvalidDatagram, 3u);
+  EXPECT_EQ(t.ioCounters().nInvalidMessage, 3u);
   EXPECT_EQ(t.state(), TransportState::Up); // a bad message does not end the connection
 }
 
