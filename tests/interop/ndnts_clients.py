@@ -2,11 +2,17 @@
 helpers). The NDNts packages are pinned in ndnts/package-lock.json and installed by
 ndnts/install (`make test` runs it)."""
 import contextlib
+import functools
+import html
+import http.server
 import json
 import pathlib
+import re
 import select
 import shutil
 import subprocess
+import threading
+import urllib.parse
 
 import pytest
 
@@ -19,6 +25,44 @@ def require_ndnts():
         pytest.fail("node is not installed: run `make test` (or scripts/install-deps --with-tests)")
     if not (NDNTS / "node_modules" / "@ndn" / "segmented-object").is_dir():
         pytest.fail(f"NDNts packages missing: run `make test` (or {NDNTS / 'install'})")
+
+
+def ndnts_in_browser(ws_uri, name, workdir, timeout=60):
+    """Headless Chromium runs the web page ndnts/browser/ (NDNts bundled by esbuild, the
+    browser's own WebSocket): it fetches NAME over `ws_uri`. Returns the page's result, "OK
+    <bytes> <sha256>" or "ERROR <message>"."""
+    require_ndnts()
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is not installed: run `make test` (or scripts/install-deps --with-tests)")
+    site = pathlib.Path(workdir) / "site"
+    site.mkdir()
+    shutil.copy(NDNTS / "browser" / "index.html", site)
+    bundle = subprocess.run([str(NDNTS / "node_modules" / ".bin" / "esbuild"), str(NDNTS / "browser" / "page.mjs"),
+                             "--bundle", "--format=esm", "--platform=browser", f"--outfile={site / 'page.js'}",
+                             "--log-level=warning"], capture_output=True, timeout=60)
+    assert bundle.returncode == 0, bundle.stderr.decode()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = (f"http://127.0.0.1:{server.server_address[1]}/index.html?"
+               + urllib.parse.urlencode({"ws": ws_uri, "name": name}))
+        # --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start.
+        page = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+                               f"--user-data-dir={pathlib.Path(workdir) / 'chromium-profile'}",
+                               "--virtual-time-budget=30000", "--dump-dom", url],
+                              capture_output=True, timeout=timeout)
+    finally:
+        server.shutdown()
+        server.server_close()
+    title = re.search(r"<title>([^<]*)</title>", page.stdout.decode(errors="replace"))
+    assert title, f"chromium exited {page.returncode}:\n{page.stderr.decode(errors='replace')[-3000:]}"
+    return html.unescape(title.group(1))
 
 
 def _env(daemon, uplink):

@@ -4,6 +4,7 @@ through ndnlabd:
   fetches from it, over the Unix socket and over TCP;
 - an NDNts consumer fetches from `ndnlab serve`, discovering the version by RDR metadata and
   by CanBePrefix, over the Unix socket, TCP, UDP and WebSocket (NDNts's browser transport);
+- NDNts in a web browser (headless Chromium) fetches over WebSocket;
 - NDNts's management client: control commands (replies and error codes) and the status
   datasets its decoders read (status/general once failed there: docs/wire-format.md)."""
 import socket
@@ -11,7 +12,7 @@ import socket
 import pytest
 
 from conftest import Daemon, serving, sha256_file, write_random_file
-from ndnts_clients import ndnts_fetch, ndnts_mgmt, ndnts_serving
+from ndnts_clients import ndnts_fetch, ndnts_in_browser, ndnts_mgmt, ndnts_serving
 
 SIZE = 300_000
 
@@ -161,3 +162,13 @@ def test_ndnts_over_websocket(ws_daemon, tmp_path):
         daemon.run_tool("get", "/interop/js-ws", "-o", out2, timeout=120)
     assert sha256_file(out2) == sha256_file(payload)
     daemon.wait_for_route_gone("/interop/js-ws")
+
+
+def test_ndnts_in_a_browser_over_websocket(ws_daemon, tmp_path):
+    """The reason for the WebSocket channel: a web page (headless Chromium, NDNts bundled for the
+    browser, the browser's WebSocket) fetches from `ndnlab serve` through ndnlabd."""
+    daemon, port = ws_daemon
+    payload = write_random_file(tmp_path / "page.bin", 2_000_000, seed=16)
+    with serving(daemon, "/interop/browser", payload):
+        result = ndnts_in_browser(f"ws://127.0.0.1:{port}", "/interop/browser", tmp_path)
+    assert result == f"OK 2000000 {sha256_file(payload)}", result
