@@ -3,15 +3,17 @@ helpers). The NDNts packages are pinned in ndnts/package-lock.json and installed
 ndnts/install (`make test` runs it)."""
 import contextlib
 import functools
-import html
 import http.server
 import json
+import os
 import pathlib
-import re
+import queue
 import select
 import shutil
+import signal
 import subprocess
 import threading
+import time
 import urllib.parse
 
 import pytest
@@ -29,8 +31,8 @@ def require_ndnts():
 
 def ndnts_in_browser(ws_uri, name, workdir, timeout=60):
     """Headless Chromium runs the web page ndnts/browser/ (NDNts bundled by esbuild, the
-    browser's own WebSocket): it fetches NAME over `ws_uri`. Returns the page's result, "OK
-    <bytes> <sha256>" or "ERROR <message>"."""
+    browser's own WebSocket): it fetches NAME over `ws_uri` and posts its result back to the
+    page's server. Returns that result, "OK <bytes> <sha256>" or "ERROR <message>"."""
     require_ndnts()
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -43,26 +45,56 @@ def ndnts_in_browser(ws_uri, name, workdir, timeout=60):
                              "--log-level=warning"], capture_output=True, timeout=60)
     assert bundle.returncode == 0, bundle.stderr.decode()
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
+    results = queue.Queue()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def do_POST(self):  # the page's result
+            results.put(self.rfile.read(int(self.headers["Content-Length"])).decode())
+            self.send_response(204)
+            self.end_headers()
+
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = (f"http://127.0.0.1:{server.server_address[1]}/index.html?"
+           + urllib.parse.urlencode({"ws": ws_uri, "name": name}))
+    log = pathlib.Path(workdir) / "chromium.log"
+    with open(log, "wb") as err:
+        # --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start;
+        # --disable-dev-shm-usage: a container's /dev/shm may be small or missing.
+        browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+                                    "--disable-dev-shm-usage",
+                                    f"--user-data-dir={pathlib.Path(workdir) / 'chromium-profile'}", url],
+                                   stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
     try:
-        url = (f"http://127.0.0.1:{server.server_address[1]}/index.html?"
-               + urllib.parse.urlencode({"ws": ws_uri, "name": name}))
-        # --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start.
-        page = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
-                               f"--user-data-dir={pathlib.Path(workdir) / 'chromium-profile'}",
-                               "--virtual-time-budget=30000", "--dump-dom", url],
-                              capture_output=True, timeout=timeout)
+        return results.get(timeout=timeout)
+    except queue.Empty:
+        pytest.fail(f"the page reported nothing within {timeout} s; chromium's log:\n"
+                    f"{log.read_text(errors='replace')[-3000:]}")
     finally:
+        os.killpg(browser.pid, signal.SIGKILL)
+        browser.wait()
+        _wait_gone(f"--user-data-dir={pathlib.Path(workdir) / 'chromium-profile'}")
         server.shutdown()
         server.server_close()
-    title = re.search(r"<title>([^<]*)</title>", page.stdout.decode(errors="replace"))
-    assert title, f"chromium exited {page.returncode}:\n{page.stderr.decode(errors='replace')[-3000:]}"
-    return html.unescape(title.group(1))
+
+
+def _wait_gone(marker, seconds=10):
+    """Waits until no process has `marker` in its command line (Chromium's helpers leave
+    a moment after their browser process)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = False
+        for proc in pathlib.Path("/proc").iterdir():
+            try:
+                alive |= proc.name.isdigit() and marker.encode() in (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+        if not alive:
+            return
+        time.sleep(0.1)
 
 
 def _env(daemon, uplink):

@@ -1,7 +1,7 @@
 // A web page's NDNts application, for tests/interop/test_ndnts.py: bundled with esbuild and
 // loaded in headless Chromium, it connects to ndnlabd with NDNts's WsTransport (the browser's
-// own WebSocket), fetches ?name= (version found by RDR metadata) and puts the result in the
-// page title: "OK <bytes> <sha256 hex>" or "ERROR <message>".
+// own WebSocket), fetches ?name= (version found by RDR metadata) and posts the result to the
+// page's server at /result: "OK <bytes> <sha256 hex>" or "ERROR <message>".
 import { Name } from "@ndn/packet";
 import { retrieveMetadata } from "@ndn/rdr";
 import { fetch } from "@ndn/segmented-object";
@@ -20,5 +20,8 @@ async function main() {
   }
 }
 
-main().then((result) => { document.title = result; },
-            (err) => { document.title = `ERROR ${err}`; });
+function report(result) {
+  return globalThis.fetch("/result", { method: "POST", body: result });
+}
+
+main().then(report, (err) => report(`ERROR ${err}`));
