@@ -80,6 +80,29 @@ protected:
   /// Weak handle checked by asynchronous handlers: expired once the transport is destroyed.
   std::weak_ptr<char> guard() const { return m_guard; }
 
+  /// True once the transport is closing, closed or failed (a second close has nothing to do).
+  bool isGoingAway() const
+  {
+    auto s = state();
+    return s == face::TransportState::Closing || s == face::TransportState::Closed ||
+           s == face::TransportState::Failed;
+  }
+
+  /// Sets `s` (Closing or Failed), then Closed on a later turn of the event loop, so that a face
+  /// is never destroyed inside a call into its transport; nothing more if setting `s`
+  /// destroyed the transport.
+  void closeNextTurn(face::TransportState s)
+  {
+    auto g = guard();
+    setState(s);
+    if (g.expired())
+      return;
+    m_env.timers().schedule(Duration::zero(), [this, g] {
+      if (!g.expired())
+        setState(face::TransportState::Closed);
+    });
+  }
+
   Env& m_env;
   TransportKind m_kind;
   IoCounters m_ioCounters;

@@ -325,9 +325,7 @@ void StreamTransport<Protocol>::handleFailure(std::string_view reason, bool isEr
 template<typename Protocol>
 void StreamTransport<Protocol>::closeWithReason(std::string_view reason, bool isError)
 {
-  auto s = state();
-  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
-      s == face::TransportState::Failed)
+  if (isGoingAway())
     return;
   recordClose(reason, isError ? LogLevel::Info : LogLevel::Debug);
   closeSocket();
@@ -342,9 +340,7 @@ void StreamTransport<Protocol>::closeWithReason(std::string_view reason, bool is
 template<typename Protocol>
 void StreamTransport<Protocol>::close()
 {
-  auto s = state();
-  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
-      s == face::TransportState::Failed)
+  if (isGoingAway())
     return;
   recordClose("closed-locally", LogLevel::Debug);
   auto g = guard();
@@ -352,9 +348,7 @@ void StreamTransport<Protocol>::close()
   flush();
   if (g.expired())
     return;
-  s = state();
-  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
-      s == face::TransportState::Failed)
+  if (isGoingAway())
     return;
   closeSocket();
   clearQueues();

@@ -137,9 +137,7 @@ void UdpUnicastTransport::doSend(SharedBuffer frame, face::EndpointId)
 
 void UdpUnicastTransport::close()
 {
-  auto s = state();
-  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
-      s == face::TransportState::Failed)
+  if (isGoingAway())
     return;
   recordClose("closed-locally", LogLevel::Debug);
   if (m_idleTimer != 0) {
@@ -147,14 +145,7 @@ void UdpUnicastTransport::close()
     m_idleTimer = 0;
   }
   unregister();
-  auto g = guard();
-  setState(face::TransportState::Closing);
-  if (g.expired())
-    return;
-  m_env.timers().schedule(Duration::zero(), [this, g] {
-    if (!g.expired())
-      setState(face::TransportState::Closed);
-  });
+  closeNextTurn(face::TransportState::Closing);
 }
 
 // --- UdpChannel ----------------------------------------------------------------------------

@@ -151,9 +151,7 @@ void UdpMulticastTransport::doSend(SharedBuffer frame, face::EndpointId)
 
 void UdpMulticastTransport::close()
 {
-  auto s = state();
-  if (s == face::TransportState::Closing || s == face::TransportState::Closed ||
-      s == face::TransportState::Failed)
+  if (isGoingAway())
     return;
   recordClose("closed-locally", LogLevel::Debug);
   std::error_code ec;

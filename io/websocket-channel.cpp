@@ -3,8 +3,6 @@
 #include "io/tcp-transport.hpp"
 #include "io/ws/ws-server.hpp"
 
-#include <asio/post.hpp>
-
 #include <map>
 
 namespace ndnlab::io {
@@ -13,13 +11,9 @@ class WebSocketTransport;
 
 struct WebSocketHub
 {
-  WebSocketHub(Env& e, asio::io_context& i, WebSocketChannelOptions o)
-    : env(e), io(i), options(std::move(o))
-  {
-  }
+  WebSocketHub(Env& e, WebSocketChannelOptions o) : env(e), options(std::move(o)) {}
 
   Env& env;
-  asio::io_context& io;
   WebSocketChannelOptions options;
   std::string localUri;
   TransportCallback onCreated;
@@ -31,7 +25,7 @@ struct WebSocketHub
 /// One accepted WebSocket connection. A message is delivered as one frame when it is a binary
 /// message holding exactly one TLV; anything else is a counted drop ("invalid-message") and the
 /// connection goes on. Closing: the peer's close or a failure -> Closing/Failed, then Closed
-/// (posted, so a face is never destroyed inside a call into its transport).
+/// (SocketTransport::closeNextTurn).
 class WebSocketTransport : public SocketTransport
 {
 public:
@@ -50,11 +44,11 @@ public:
 
   void close() override
   {
-    if (isClosingOrClosed())
+    if (isGoingAway())
       return;
     recordClose("closed-locally", LogLevel::Debug);
     m_hub->server->close(m_id);
-    finish(face::TransportState::Closing);
+    closeNextTurn(face::TransportState::Closing);
   }
 
   size_t sendQueueLength() const override { return m_hub->server->bufferedAmount(m_id); }
@@ -75,10 +69,10 @@ public:
 
   void handleClose(const std::string& reason, bool error)
   {
-    if (isClosingOrClosed())
+    if (isGoingAway())
       return;
     recordClose(reason, error ? LogLevel::Info : LogLevel::Debug);
-    finish(error ? face::TransportState::Failed : face::TransportState::Closing);
+    closeNextTurn(error ? face::TransportState::Failed : face::TransportState::Closing);
   }
 
 protected:
@@ -98,30 +92,20 @@ protected:
   }
 
 private:
-  bool isClosingOrClosed() const
-  {
-    auto s = state();
-    return s == face::TransportState::Closing || s == face::TransportState::Closed ||
-           s == face::TransportState::Failed;
-  }
-
-  void finish(face::TransportState s)
-  {
-    auto g = guard();
-    setState(s);
-    if (g.expired())
-      return;
-    asio::post(m_hub->io, [this, g = guard()] {
-      if (!g.expired())
-        setState(face::TransportState::Closed);
-    });
-  }
-
   std::shared_ptr<WebSocketHub> m_hub;
   ws::ConnectionId m_id;
 };
 
 namespace {
+
+/// "<scheme>://<address>:<port>", an IPv6 address in brackets.
+std::string uriOf(std::string_view scheme, const std::string& address, uint16_t port)
+{
+  std::error_code ec;
+  auto addr = asio::ip::make_address(address, ec);
+  bool v6 = !ec && addr.is_v6();
+  return std::string(scheme) + "://" + (v6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+}
 
 ws::ServerHandlers handlersOf(const std::shared_ptr<WebSocketHub>& shared)
 {
@@ -137,8 +121,7 @@ ws::ServerHandlers handlersOf(const std::shared_ptr<WebSocketHub>& shared)
     TransportInfo info;
     info.kind = TransportKind::WebSocket;
     info.localUri = hub->localUri;
-    info.remoteUri = !ec && addr.is_v6() ? "wsclient://[" + address + "]:" + std::to_string(port)
-                                         : "wsclient://" + address + ":" + std::to_string(port);
+    info.remoteUri = uriOf("wsclient", address, port);
     info.scope = !ec && isLoopback(addr) ? face::FaceScope::Local : face::FaceScope::NonLocal;
     info.persistency = face::FacePersistency::OnDemand;
     auto transport = std::make_unique<WebSocketTransport>(hub, id, info);
@@ -162,18 +145,10 @@ ws::ServerHandlers handlersOf(const std::shared_ptr<WebSocketHub>& shared)
   return h;
 }
 
-std::string wsUri(const std::string& address, uint16_t port)
-{
-  std::error_code ec;
-  auto addr = asio::ip::make_address(address, ec);
-  return !ec && addr.is_v6() ? "ws://[" + address + "]:" + std::to_string(port)
-                             : "ws://" + address + ":" + std::to_string(port);
-}
-
 } // namespace
 
 WebSocketChannel::WebSocketChannel(Env& env, asio::io_context& io, WebSocketChannelOptions options)
-  : m_hub(std::make_shared<WebSocketHub>(env, io, std::move(options)))
+  : m_hub(std::make_shared<WebSocketHub>(env, std::move(options)))
 {
   const WebSocketChannelOptions& o = m_hub->options;
   ws::ServerOptions serverOptions;
@@ -195,7 +170,7 @@ void WebSocketChannel::listen(TransportCallback onCreated)
     return;
   m_hub->onCreated = std::move(onCreated);
   m_hub->server->listen(m_hub->options.address, m_hub->options.port);
-  m_hub->localUri = wsUri(m_hub->options.address, m_hub->server->localPort());
+  m_hub->localUri = uriOf("ws", m_hub->options.address, m_hub->server->localPort());
   NDNLAB_LOG(m_hub->env, LogLevel::Info, "io", "listening on ", uri());
 }
 
