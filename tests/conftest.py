@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import signal
+import socket
 import subprocess
 import time
 
@@ -78,6 +79,37 @@ def serving(daemon, name, payload, *args):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def free_loopback_port(*kinds):
+    """A 127.0.0.1 port free for every socket type in `kinds` (socket.SOCK_STREAM and/or
+    socket.SOCK_DGRAM; ndnlabd's TCP and UDP channels share a number)."""
+    for _ in range(20):
+        with contextlib.ExitStack() as held:
+            first = held.enter_context(socket.socket(socket.AF_INET, kinds[0]))
+            first.bind(("127.0.0.1", 0))
+            port = first.getsockname()[1]
+            try:
+                for kind in kinds[1:]:
+                    held.enter_context(socket.socket(socket.AF_INET, kind)).bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    pytest.fail("no loopback port free for " + ", ".join(map(str, kinds)))
+
+
+def pids_with(*parts):
+    """pids of the processes whose command line contains every one of `parts`."""
+    pids = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if all(part in cmdline for part in parts):
+                pids.append(int(proc.name))
+    return pids
 
 
 def wait_until(predicate, timeout, what, interval=0.05):

@@ -13,10 +13,11 @@ import shutil
 import signal
 import subprocess
 import threading
-import time
 import urllib.parse
 
 import pytest
+
+from conftest import pids_with, wait_until
 
 NDNTS = pathlib.Path(__file__).resolve().parent / "ndnts"
 
@@ -76,25 +77,11 @@ def ndnts_in_browser(ws_uri, name, workdir, timeout=60):
     finally:
         os.killpg(browser.pid, signal.SIGKILL)
         browser.wait()
-        _wait_gone(f"--user-data-dir={pathlib.Path(workdir) / 'chromium-profile'}")
+        profile = f"--user-data-dir={pathlib.Path(workdir) / 'chromium-profile'}"
+        wait_until(lambda: not pids_with(profile), 10, "Chromium's helper processes to exit")
         server.shutdown()
         server.server_close()
 
-
-def _wait_gone(marker, seconds=10):
-    """Waits until no process has `marker` in its command line (Chromium's helpers leave
-    a moment after their browser process)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        alive = False
-        for proc in pathlib.Path("/proc").iterdir():
-            try:
-                alive |= proc.name.isdigit() and marker.encode() in (proc / "cmdline").read_bytes()
-            except OSError:
-                continue
-        if not alive:
-            return
-        time.sleep(0.1)
 
 
 def _env(daemon, uplink):

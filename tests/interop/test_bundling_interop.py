@@ -11,23 +11,17 @@ import socket
 
 import pytest
 
-from conftest import Daemon, serving, sha256_file, write_random_file
+from conftest import Daemon, free_loopback_port, serving, sha256_file, write_random_file
 from pyndn_clients import pyndn_fetch, pyndn_serving
 
 SIZE = 400_000
-
-
-def free_udp_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def pair(tmp_path, built_binaries):
     """(consumer daemon, producer daemon, consumer's face to the producer); the producer has
     the default configuration (bundling off, wired faces)."""
-    cport, pport = free_udp_port(), free_udp_port()
+    cport, pport = free_loopback_port(socket.SOCK_DGRAM), free_loopback_port(socket.SOCK_DGRAM)
     consumer = Daemon(tmp_path / "c", name="c", udp_port=cport)
     producer = Daemon(tmp_path / "p", name="p", udp_port=pport)
     started = []

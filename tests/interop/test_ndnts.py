@@ -1,7 +1,7 @@
 """Interop with NDNts (a real client library, Node.js; packages pinned in ndnts/package-lock.json)
 through ndnlabd:
 - an NDNts producer registers its prefix (NDNts's signed rib/register) and `ndnlab get`
-  fetches from it, over the Unix socket and over TCP;
+  fetches from it, over the Unix socket, TCP and WebSocket;
 - an NDNts consumer fetches from `ndnlab serve`, discovering the version by RDR metadata and
   by CanBePrefix, over the Unix socket, TCP, UDP and WebSocket (NDNts's browser transport);
 - NDNts in a web browser (headless Chromium) fetches over WebSocket;
@@ -11,31 +11,16 @@ import socket
 
 import pytest
 
-from conftest import Daemon, serving, sha256_file, write_random_file
+from conftest import Daemon, free_loopback_port, serving, sha256_file, write_random_file
 from ndnts_clients import ndnts_fetch, ndnts_in_browser, ndnts_mgmt, ndnts_serving
 
 SIZE = 300_000
 
 
-def free_tcp_and_udp_port():
-    """A loopback port free for both TCP and UDP (ndnlabd's channels share the number)."""
-    for _ in range(20):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as t:
-            t.bind(("127.0.0.1", 0))
-            port = t.getsockname()[1]
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
-                try:
-                    u.bind(("127.0.0.1", port))
-                except OSError:
-                    continue
-                return port
-    pytest.fail("no port free for both TCP and UDP")
-
-
 @pytest.fixture
 def ip_daemon(tmp_path, built_binaries):
     """A daemon with TCP and UDP channels on one loopback port; yields (daemon, port)."""
-    port = free_tcp_and_udp_port()
+    port = free_loopback_port(socket.SOCK_STREAM, socket.SOCK_DGRAM)
     d = Daemon(tmp_path, tcp_port=port, udp_port=port).start()
     yield d, port
     assert d.stop() == 0, d.log.read_text()
@@ -44,7 +29,7 @@ def ip_daemon(tmp_path, built_binaries):
 @pytest.fixture
 def ws_daemon(tmp_path, built_binaries):
     """A daemon with its WebSocket channel on a loopback port; yields (daemon, port)."""
-    port = free_tcp_and_udp_port()
+    port = free_loopback_port(socket.SOCK_STREAM, socket.SOCK_DGRAM)
     d = Daemon(tmp_path, extra=f'[face_system.websocket]\nenabled = true\nlisten_address = "127.0.0.1"\n'
                                f"port = {port}\n").start()
     yield d, port
@@ -98,7 +83,7 @@ def test_ndnts_management_client(ip_daemon):
     daemon, port = ip_daemon
     # A face with ndnlab's FaceStatus extensions (Medium, BundleInterval after Flags), which NFD
     # clients must skip: a UDP face to a port nobody listens on.
-    out = daemon.run_tool("ctl", "face", "create", f"udp4://127.0.0.1:{free_tcp_and_udp_port()}",
+    out = daemon.run_tool("ctl", "face", "create", f"udp4://127.0.0.1:{free_loopback_port(socket.SOCK_STREAM, socket.SOCK_DGRAM)}",
                           "--medium", "wireless", "--bundling", "on", timeout=10).stdout.decode()
     wireless_id = int(next(tok for tok in out.replace("=", " ").split() if tok.isdigit()))
     view = ndnts_mgmt(daemon, "/interop/mgmt")

@@ -21,6 +21,8 @@ from ndnlab import load_results  # noqa: E402
 from ndnlab import plot as plot_cli  # noqa: E402
 from ndnlab import report as report_cli  # noqa: E402
 
+from conftest import pids_with  # noqa: E402
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -209,16 +211,7 @@ def test_failures_are_recorded_without_stopping_the_campaign(tmp_path):
 
 def _simulators_of(store):
     """pids of fake simulators writing into `store`."""
-    pids = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
-            except OSError:
-                continue
-            if "fake_sim.py" in cmdline and str(store) in cmdline:
-                pids.append(int(proc.name))
-    return pids
+    return pids_with("fake_sim.py", str(store))
 
 
 def _status(pid):
