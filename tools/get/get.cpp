@@ -5,6 +5,7 @@
 #include "tools/common/connection.hpp"
 #include "tools/common/runtime.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 
@@ -28,8 +30,10 @@ namespace fs = std::filesystem;
 
 /// Where the bytes go. A regular FILE (or a new one) is written as a temporary file in its
 /// directory that replaces FILE only after a complete fetch, so a fetch that fails, is
-/// interrupted or fills the disk leaves FILE as it was. Anything else (stdout, a FIFO,
-/// /dev/null, a terminal) is written directly.
+/// interrupted or fills the disk leaves FILE as it was. The temporary file is unnamed
+/// (O_TMPFILE) until the fetch is complete, so even a SIGKILL leaves nothing behind; where the
+/// file system cannot do that, it is a hidden file that only a SIGKILL can leave. Anything
+/// else (stdout, a FIFO, /dev/null, a terminal) is written directly.
 class Output
 {
 public:
@@ -44,8 +48,15 @@ public:
     if (ec)
       target = path;
     auto status = fs::status(target, ec);
-    std::string temp = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-XXXXXX")).string();
-    int fd = fs::exists(status) && !fs::is_regular_file(status) ? -1 : ::mkstemp(temp.data());
+    int fd = -1;
+    std::string temp;
+    if (!fs::exists(status) || fs::is_regular_file(status)) {
+      std::tie(fd, temp) = openUnnamed(target.parent_path());
+      if (fd < 0) {
+        temp = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-XXXXXX")).string();
+        fd = ::mkstemp(temp.data());
+      }
+    }
     if (fd < 0) {
       // not a regular file, or no temporary file possible (a directory we may not create files
       // in, holding a FILE we may write): in place; an error here is the one to report
@@ -69,7 +80,8 @@ public:
     std::FILE* file = ::fdopen(fd, "wb");
     if (file == nullptr) {
       ::close(fd);
-      ::unlink(temp.c_str());
+      if (!isUnnamed(temp))
+        ::unlink(temp.c_str());
       return "cannot write " + path + ": " + std::strerror(errno);
     }
     o.m_file = file;
@@ -97,6 +109,8 @@ public:
     std::string error;
     if (std::fflush(m_file) != 0 || (!m_temp.empty() && ::fsync(::fileno(m_file)) != 0))
       error = std::string("write error: ") + std::strerror(errno);
+    if (error.empty() && isUnnamed(m_temp))
+      error = giveName(); // while the file is open
     if (m_file != stdout) {
       if (std::fclose(std::exchange(m_file, stdout)) != 0 && error.empty())
         error = std::string("write error: ") + std::strerror(errno);
@@ -115,18 +129,55 @@ public:
   void discard()
   {
     if (m_file != stdout)
-      std::fclose(std::exchange(m_file, stdout));
+      std::fclose(std::exchange(m_file, stdout)); // an unnamed temporary file vanishes here
     else
       std::fflush(stdout); // what a failed fetch had delivered, in order, as before
-    if (!m_temp.empty())
-      ::unlink(std::exchange(m_temp, {}).c_str());
+    if (!m_temp.empty() && !isUnnamed(m_temp))
+      ::unlink(m_temp.c_str());
+    m_temp.clear();
   }
 
 private:
   Output() = default;
 
+  /// An unnamed file in `dir` (O_TMPFILE), which no kill can leave behind, and the
+  /// /proc/self/fd path that links it into `dir` at commit; {-1, ""} where the file system
+  /// or a missing /proc cannot do that.
+  static std::pair<int, std::string> openUnnamed(const fs::path& dir)
+  {
+    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return {-1, {}};
+    std::string proc = "/proc/self/fd/" + std::to_string(fd);
+    if (::access(proc.c_str(), F_OK) != 0) {
+      ::close(fd);
+      return {-1, {}};
+    }
+    return {fd, proc};
+  }
+  static bool isUnnamed(const std::string& temp) { return temp.starts_with("/proc/self/fd/"); }
+
+  /// Links the unnamed file into FILE's directory under a temporary name (m_temp becomes that
+  /// name); an error text on failure.
+  std::string giveName()
+  {
+    fs::path target(m_target);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::string name = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-" +
+                                                  std::to_string(::getpid()) + "-" + std::to_string(attempt)))
+                           .string();
+      if (::linkat(AT_FDCWD, m_temp.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+        m_temp = name;
+        return {};
+      }
+      if (errno != EEXIST)
+        return "cannot replace " + m_target + ": " + std::strerror(errno);
+    }
+    return "cannot replace " + m_target + ": " + std::strerror(EEXIST);
+  }
+
   std::FILE* m_file = stdout;
-  std::string m_temp;   ///< non-empty: written here, renamed to m_target by commit()
+  std::string m_temp;   ///< non-empty: written here (a /proc/self/fd path while unnamed), renamed to m_target by commit()
   std::string m_target;
 };
 

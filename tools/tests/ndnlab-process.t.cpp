@@ -310,6 +310,20 @@ fileAndLeftovers(const fs::path& file)
   return {fs::exists(file) ? slurp(file) : "(missing)", leftovers};
 }
 
+/// Whether process `pid` has a temporary file of `ndnlab get` open in `dir`: an unnamed one
+/// (O_TMPFILE, "DIR/#inode (deleted)") or a hidden one.
+bool writesTemporaryFileIn(pid_t pid, const fs::path& dir)
+{
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+    std::string target = fs::read_symlink(e.path(), ec).string();
+    if (target.starts_with(dir.string() + "/") &&
+        (target.find("/#") != std::string::npos || target.find(".ndnlab-get-") != std::string::npos))
+      return true;
+  }
+  return false;
+}
+
 TEST_F(NdnlabProcess, GetReplacesItsFileOnlyWithACompleteObject)
 {
   fs::path keep = dir / "keep.bin";
@@ -335,14 +349,16 @@ TEST_F(NdnlabProcess, GetReplacesItsFileOnlyWithACompleteObject)
   ASSERT_TRUE(waitFor([&] { return slurp(dir / "s.err").find("Published") != std::string::npos; }))
     << slurp(dir / "s.err");
 
-  // interrupted: FILE as it was, no temporary file left
+  // interrupted, then killed: FILE as it was, no temporary file left
   ::kill(server, SIGSTOP); // the producer stops answering: the fetch waits
-  pid_t get = spawnWithSocket(NDNLAB_PATH, {"get", "/t", "-o", keep.string()}, dir / "g.out", dir / "g.err", socket);
-  ASSERT_TRUE(waitFor([&] { return fileAndLeftovers(keep).second == 1; })); // writing the temporary file
-  std::this_thread::sleep_for(200ms);
-  ::kill(get, SIGINT);
-  EXPECT_EQ(waitExit(get, ExitTimeout), 130) << slurp(dir / "g.err");
-  EXPECT_EQ(fileAndLeftovers(keep), std::make_pair(std::string("precious"), 0));
+  for (int signal : {SIGINT, SIGKILL}) {
+    pid_t get = spawnWithSocket(NDNLAB_PATH, {"get", "/t", "-o", keep.string()}, dir / "g.out", dir / "g.err", socket);
+    ASSERT_TRUE(waitFor([&] { return writesTemporaryFileIn(get, dir); }));
+    std::this_thread::sleep_for(200ms);
+    ::kill(get, signal);
+    EXPECT_EQ(waitExit(get, ExitTimeout), signal == SIGINT ? 130 : 128 + SIGKILL) << slurp(dir / "g.err");
+    EXPECT_EQ(fileAndLeftovers(keep), std::make_pair(std::string("precious"), 0)) << "after signal " << signal;
+  }
   ::kill(server, SIGCONT);
 
   // complete: FILE replaced, its permissions kept
