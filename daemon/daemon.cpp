@@ -21,7 +21,7 @@ io::AsioEnvOptions envOptions(const GeneralOptions& g)
 
 } // namespace
 
-Daemon::Daemon(asio::io_context& io, const DaemonOptions& options) : m_io(io), m_options(options)
+Daemon::Daemon(asio::io_context& io, const DaemonOptions& options) : m_options(options)
 {
   try {
     m_env = std::make_unique<io::AsioEnv>(io, envOptions(options.general));

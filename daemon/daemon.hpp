@@ -43,7 +43,6 @@ public:
   std::vector<mgmt::DropCounterStatus> dropCounters() const;
 
 private:
-  asio::io_context& m_io;
   DaemonOptions m_options;
   // Declaration order is construction order; destruction runs backwards.
   std::unique_ptr<io::AsioEnv> m_env;

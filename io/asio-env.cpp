@@ -52,7 +52,7 @@ std::chrono::steady_clock::time_point toSteady(TimePoint t)
 } // namespace
 
 AsioTimers::AsioTimers(asio::io_context& io, const Clock& clock)
-  : m_io(io), m_clock(clock), m_timer(io)
+  : m_clock(clock), m_timer(io)
 {
 }
 

@@ -77,7 +77,6 @@ private:
   void arm();
   void onExpiry(uint64_t waitSeq);
 
-  asio::io_context& m_io;
   const Clock& m_clock;
   asio::steady_timer m_timer;
   std::vector<Entry> m_heap;

@@ -1,0 +1,53 @@
+// libFuzzer target for ndnlabd's configuration file. Each input is TOML text given to
+// daemon::parseConfig, which must either return options or throw ConfigError with a message;
+// any other exception, a crash or a sanitizer report is a bug. Options that parse are printed
+// key by key (the form of `ndnlabd --print-default-config`) and parsed again: every key must
+// print the same value the second time, so no value is changed by the way it is written.
+
+#include "daemon/config.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace ndnlab::daemon;
+
+[[noreturn]] void bug()
+{
+  std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  DaemonOptions first;
+  try {
+    first = parseConfig(text, "fuzz");
+  }
+  catch (const ConfigError& e) {
+    if (std::string_view(e.what()).empty())
+      bug(); // an error must say what is wrong
+    return 0;
+  }
+
+  std::string again;
+  for (const auto& key : configKeys())
+    again += key.path() + " = " + key.print(first) + "\n";
+  DaemonOptions second;
+  try {
+    second = parseConfig(again, "printed");
+  }
+  catch (const ConfigError&) {
+    bug(); // options that were accepted once must be accepted as printed
+  }
+  for (const auto& key : configKeys()) {
+    if (key.print(first) != key.print(second))
+      bug();
+  }
+  return 0;
+}
