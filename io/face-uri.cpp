@@ -35,6 +35,8 @@ Result<FaceUri, std::string> parseFaceUri(std::string_view text)
       return fail(std::string("unexpected path in '") + std::string(text) + "'");
     rest = rest.substr(0, slash);
   }
+  // As ndn-cxx's FaceUri: an IPv6 address in brackets (hex digits, ':' and '.', and a "%zone"),
+  // any other host without ':', '[' or ']'.
   std::string_view portText;
   if (!rest.empty() && rest[0] == '[') {
     auto close = rest.find(']');
@@ -47,15 +49,23 @@ Result<FaceUri, std::string> parseFaceUri(std::string_view text)
         return fail(std::string("bad port in '") + std::string(text) + "'");
       portText = rest.substr(1);
     }
+    std::string_view address = u.host, zone;
+    if (auto percent = address.find('%'); percent != std::string_view::npos) {
+      zone = address.substr(percent + 1);
+      address = address.substr(0, percent);
+      if (zone.empty() || zone.find_first_of(":[]% \t") != std::string_view::npos)
+        return fail(std::string("bad IPv6 zone in '") + std::string(text) + "'");
+    }
+    if (address.empty() || address.find_first_not_of("0123456789abcdefABCDEF:.") != std::string_view::npos)
+      return fail(std::string("bad IPv6 address in '") + std::string(text) + "'");
   }
   else {
-    auto colon = rest.rfind(':');
-    if (colon != std::string_view::npos) {
-      u.host = std::string(rest.substr(0, colon));
+    auto colon = rest.find(':');
+    u.host = std::string(rest.substr(0, colon));
+    if (colon != std::string_view::npos)
       portText = rest.substr(colon + 1);
-    }
-    else
-      u.host = std::string(rest);
+    if (u.host.find_first_of("[]") != std::string::npos || portText.find(':') != std::string_view::npos)
+      return fail(std::string("bad host in '") + std::string(text) + "' (an IPv6 address goes in brackets)");
   }
   if (u.host.empty())
     return fail(std::string("missing host in '") + std::string(text) + "'");

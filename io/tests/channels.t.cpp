@@ -508,5 +508,29 @@ TEST(FaceUri, Parse)
   EXPECT_FALSE(parseFaceUri("unix://relative").ok());
 }
 
+TEST(FaceUri, HostsAsNdnCxxReadsThem)
+{
+  auto zoned = parseFaceUri("udp6://[fe80::1%eth0]:6363");
+  ASSERT_TRUE(zoned.ok()) << zoned.error();
+  EXPECT_EQ(zoned->host, "fe80::1%eth0");
+  EXPECT_EQ(zoned->toString(), "udp6://[fe80::1%eth0]:6363");
+  auto mapped = parseFaceUri("tcp6://[::ffff:192.0.2.1]");
+  ASSERT_TRUE(mapped.ok()) << mapped.error();
+  EXPECT_EQ(mapped->host, "::ffff:192.0.2.1");
+
+  // An IPv6 address needs its brackets; the port is never guessed from its last group.
+  auto bare = parseFaceUri("udp6://fe80::1:6363");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_NE(bare.error().find("an IPv6 address goes in brackets"), std::string::npos) << bare.error();
+  EXPECT_FALSE(parseFaceUri("udp6://::1").ok());
+  // Brackets only around a whole IPv6 address (this one printed as "[636[::1]]:6363", which
+  // did not parse back).
+  EXPECT_FALSE(parseFaceUri("tcp6://636[::1]:6363").ok());
+  EXPECT_FALSE(parseFaceUri("tcp6://[localhost]:6363").ok());
+  EXPECT_FALSE(parseFaceUri("tcp6://[]:6363").ok());
+  EXPECT_FALSE(parseFaceUri("udp6://[fe80::1%]:6363").ok());
+  EXPECT_FALSE(parseFaceUri("udp4://host]:6363").ok());
+}
+
 } // namespace
 } // namespace ndnlab::io
