@@ -53,7 +53,7 @@ public:
     if (!fs::exists(status) || fs::is_regular_file(status)) {
       std::tie(fd, temp) = openUnnamed(target.parent_path());
       if (fd < 0) {
-        temp = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-XXXXXX")).string();
+        temp = hiddenName(target, "XXXXXX");
         fd = ::mkstemp(temp.data());
       }
     }
@@ -155,6 +155,11 @@ private:
     }
     return {fd, proc};
   }
+  /// The hidden name of a temporary file beside FILE: ".FILE.ndnlab-get-<suffix>".
+  static std::string hiddenName(const fs::path& target, const std::string& suffix)
+  {
+    return (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-" + suffix)).string();
+  }
   static bool isUnnamed(const std::string& temp) { return temp.starts_with("/proc/self/fd/"); }
 
   /// Links the unnamed file into FILE's directory under a temporary name (m_temp becomes that
@@ -163,9 +168,7 @@ private:
   {
     fs::path target(m_target);
     for (int attempt = 0; attempt < 100; ++attempt) {
-      std::string name = (target.parent_path() / ("." + target.filename().string() + ".ndnlab-get-" +
-                                                  std::to_string(::getpid()) + "-" + std::to_string(attempt)))
-                           .string();
+      std::string name = hiddenName(target, std::to_string(::getpid()) + "-" + std::to_string(attempt));
       if (::linkat(AT_FDCWD, m_temp.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
         m_temp = name;
         return {};
