@@ -40,6 +40,7 @@ toString(FetchErrc e)
     case FetchErrc::ApplicationNack: return "application-nack";
     case FetchErrc::BadMetadata: return "bad-metadata";
     case FetchErrc::NoFinalBlock: return "no-final-block";
+    case FetchErrc::BadFinalBlock: return "bad-final-block";
   }
   return "unknown";
 }
@@ -145,9 +146,23 @@ SegmentFetcher::handleData(const Data& data)
     return;
   }
 
+  bool learnedEnd = false;
   if (!m_lastSeg) {
     if (auto last = data.finalBlockSegment()) {
+      // An end before a segment that exists: the producer contradicts itself, and no object
+      // made of what arrived would be the one it published.
+      uint64_t highest = seg;
+      if (m_nextDeliver > 0)
+        highest = std::max(highest, m_nextDeliver - 1);
+      if (!m_reorder.empty())
+        highest = std::max(highest, m_reorder.rbegin()->first);
+      if (highest > *last) {
+        fail(FetchErrc::BadFinalBlock, strcat("FinalBlockId ", *last, " in ", data.name().toUri(),
+                                              " is below segment ", highest, ", already received"));
+        return;
+      }
       m_lastSeg = *last;
+      learnedEnd = true;
       cancelSegmentsAfter(*last);
       if (m_hasFailure) {
         if (*last >= m_failedSeg) {
@@ -162,6 +177,8 @@ SegmentFetcher::handleData(const Data& data)
   auto it = m_segs.find(seg);
   if (it == m_segs.end()) {
     ++m_stats.unexpectedData; // already received, cancelled, or beyond the end
+    if (learnedEnd)
+      next(); // the end it taught may lie before every outstanding segment
     return;
   }
 
@@ -208,7 +225,14 @@ SegmentFetcher::handleData(const Data& data)
   deliver(seg, data);
   if (m_state != State::Fetching)
     return;
+  next();
+}
 
+void
+SegmentFetcher::next()
+{
+  if (m_state != State::Fetching)
+    return;
   if (isComplete()) {
     finish();
     return;
@@ -259,6 +283,7 @@ SegmentFetcher::handleNack(const Nack& nack)
         break;
       default:
         handleSegmentFailure(seg, reason, FetchErrc::Nack);
+        next(); // its window slot is free for the segments waiting to be retransmitted
         break;
     }
     return;

@@ -101,6 +101,7 @@ enum class FetchErrc : uint8_t {
   ApplicationNack,  ///< a segment with ContentType NACK (ndncatchunks exit code 3)
   BadMetadata,      ///< the metadata reply is not a versioned Name
   NoFinalBlock,     ///< fetching stopped before any FinalBlockId was seen
+  BadFinalBlock,    ///< the first FinalBlockId lies below a segment received (its own Data's included)
 };
 
 std::string_view toString(FetchErrc e);
@@ -207,6 +208,8 @@ private:
   void deliver(uint64_t seg, const Data& data);
   void emitCwnd();
   bool isComplete() const { return m_lastSeg && m_nextDeliver > *m_lastSeg; }
+  /// After a segment arrived or the end became known: done, failed, or more Interests.
+  void next();
   void finish();
   void fail(FetchErrc code, std::string message);
   void cancelTimers();

@@ -906,6 +906,97 @@ TEST_F(FetchTest, StrayAndDuplicateDataAreCountedAndIgnored)
   EXPECT_EQ(fetcher->stats().segments, 5u);
 }
 
+TEST_F(FetchTest, FinalBlockIdOnADuplicateCanEndTheFetch)
+{
+  // Segment 0 arrives without FinalBlockId while segment 1 is outstanding; then a copy of
+  // segment 0 says the object ends there. That cancels segment 1, so the fetch is complete at
+  // once (it used to wait for nothing, forever). Found by fuzz/fuzz-fetch.cpp.
+  SegmentFetcher::Options o;
+  o.pipeline = "fixed";
+  o.window.fixedSize = 2;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  env.advance(1ms);
+  ASSERT_EQ(link.consumer.sentInterests.size(), 2u);
+  Data first(Name("/lab/file/v=77").appendSegment(0));
+  first.setContent(asBytes("only"));
+  link.consumer.deliverData(first);
+  ASSERT_EQ(completed, 0);
+  Name end;
+  end.appendSegment(0);
+  first.setFinalBlockId(end[0]);
+  link.consumer.deliverData(first);
+  EXPECT_EQ(completed, 1);
+  EXPECT_EQ(std::string(received.begin(), received.end()), "only");
+  EXPECT_EQ(fetcher->stats().unexpectedData, 1u);
+  EXPECT_EQ(fetcher->state(), SegmentFetcher::State::Done);
+}
+
+TEST_F(FetchTest, NackFreesItsSlotForQueuedRetransmissions)
+{
+  // Nothing answers; segments 0 and 1 wait in the retransmission queue behind 2 and 3 when a
+  // Nack ends segment 2 (and cancels 3 and 4). The slots it frees must go to 0 and 1, which
+  // then run out of retries: the fetch fails. It used to wait for nothing, forever, with
+  // nothing in flight. Found by fuzz/fuzz-fetch.cpp.
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.window.initCwnd = 5;
+  o.lifetime = 1s;
+  o.rtt.maxRto = 2s;
+  o.retries = 3;
+  makeFetcher(o);
+  fetcher->start("/lab/file/v=77");
+  auto sentFor = [&](uint64_t seg) {
+    std::vector<const Interest*> out;
+    for (const auto& i : link.consumer.sentInterests) {
+      if (segOf(i) == seg)
+        out.push_back(&i);
+    }
+    return out;
+  };
+  for (int ms = 0; ms < 10'000 && sentFor(2).size() < 2; ++ms)
+    env.advance(1ms);
+  ASSERT_EQ(sentFor(2).size(), 2u);
+  ASSERT_EQ(sentFor(0).size(), 2u); // 0 and 1 were retransmitted before 2, and wait again
+  link.consumer.deliverNack(Nack{*sentFor(2).back(), NackReason::NoRoute});
+  run(120s);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(fetcher->state(), SegmentFetcher::State::Failed);
+  EXPECT_GT(sentFor(0).size(), 2u);
+}
+
+TEST_F(FetchTest, FinalBlockIdBelowAReceivedSegmentFails)
+{
+  // A producer that contradicts itself: an end before a segment that arrived, or a segment
+  // beyond the end it announces. No object made of what arrived is the published one.
+  for (uint64_t seg : {2u, 7u}) {
+    SCOPED_TRACE(seg);
+    SegmentFetcher::Options o;
+    o.pipeline = "fixed";
+    o.window.fixedSize = 3;
+    errors.clear();
+    received.clear();
+    makeFetcher(o);
+    fetcher->start("/lab/file/v=77");
+    env.advance(1ms);
+    for (uint64_t i = 0; i < 2; ++i) {
+      Data d(Name("/lab/file/v=77").appendSegment(i));
+      d.setContent(asBytes("ab"));
+      link.consumer.deliverData(d);
+    }
+    Data liar(Name("/lab/file/v=77").appendSegment(seg));
+    Name end;
+    end.appendSegment(seg == 2 ? 0 : 3);
+    liar.setFinalBlockId(end[0]);
+    link.consumer.deliverData(liar);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].code, FetchErrc::BadFinalBlock);
+    EXPECT_NE(errors[0].message.find("is below segment " + std::to_string(seg == 2 ? 2 : 7)), std::string::npos)
+      << errors[0].message;
+    EXPECT_EQ(completed, 0);
+  }
+}
+
 TEST_F(FetchTest, StopSilencesCallbacks)
 {
   serve(100'000, 1000);
