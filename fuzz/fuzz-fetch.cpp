@@ -1,15 +1,17 @@
-// libFuzzer target for the consumer engine of `ndnlab get` and the simulated consumers
-// (app::SegmentFetcher) against a producer the input controls. The input picks the fetcher's
-// options (pipeline, version discovery, retries, reorder bound, pacing), then, Interest by
+// libFuzzer target for the consumer engines against a producer the input controls: the
+// SegmentFetcher of `ndnlab get` and the simulated consumers, and the PushConsumer of the
+// BLEnD one-Interest bound. The input picks the engine and its options (pipeline, version
+// discovery, retries, reorder bound, pacing; trigger retries, repair window), then, Interest by
 // Interest, what the network does with it: nothing, a Data after a delay (with any
 // FinalBlockId, a NACK ContentType, a congestion mark; for discovery, metadata that may be
-// garbage), a Data for another segment, or a Nack with any reason and either Nonce. Each
+// garbage), Data for other segments (a push), or a Nack with any reason and either Nonce. Each
 // segment's content is fixed the first time it is sent, so the object is well defined.
 // Checked: whatever arrives, the fetch ends (done or failed) once the network falls silent,
 // within a bound of simulated time; the bytes delivered are segments 0, 1, 2, ... of that
 // object, in order, each once; and a fetch that reports success delivered every segment up to
 // a FinalBlockId it was sent.
 
+#include "core/app/push-consumer.hpp"
 #include "core/app/segment-fetcher.hpp"
 #include "core/app/tests/test-link.hpp"
 
@@ -20,6 +22,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <type_traits>
 
 namespace {
 
@@ -34,6 +37,7 @@ using namespace std::chrono_literals;
 
 const Name Prefix("/fuzz/object");
 
+template<typename Consumer>
 class Harness
 {
 public:
@@ -41,23 +45,36 @@ public:
   {
     env.logImpl = CaptureLog(LogLevel::Off);
     env.traceImpl.on = false;
-    app::SegmentFetcherOptions o;
-    static const char* const pipelines[] = {"fixed", "aimd", "cubic"};
-    o.pipeline = pipelines[in.ConsumeIntegralInRange<int>(0, 2)];
-    o.discovery = static_cast<app::VersionDiscovery>(in.ConsumeIntegralInRange<int>(0, 2));
-    o.retries = in.ConsumeIntegralInRange<int>(0, 3);
-    o.lifetime = 1s;
-    o.rtt.maxRto = 2s;
-    o.maxReorderSegments = in.ConsumeBool() ? 4 : 16384;
-    o.pacing = in.ConsumeBool();
-    o.rtoBackoffPerTimeout = in.ConsumeBool();
-    o.window.fixedSize = in.ConsumeIntegralInRange<int>(1, 8);
-    o.window.initCwnd = in.ConsumeIntegralInRange<int>(1, 8);
-    fetcher = std::make_unique<app::SegmentFetcher>(env, endpoint, o);
-    fetcher->onBytes = [this](ByteSpan b) { delivered.push_back(Buffer(b.begin(), b.end())); };
-    fetcher->onComplete = [this] { ++completions; };
-    fetcher->onError = [this](const app::FetchError&) { ++errors; };
-    fetcher->start(o.discovery == app::VersionDiscovery::None ? Name(Prefix).appendVersion(1) : Prefix);
+    Name name = Prefix;
+    if constexpr (std::is_same_v<Consumer, app::SegmentFetcher>) {
+      app::SegmentFetcherOptions o;
+      static const char* const pipelines[] = {"fixed", "aimd", "cubic"};
+      o.pipeline = pipelines[in.ConsumeIntegralInRange<int>(0, 2)];
+      o.discovery = static_cast<app::VersionDiscovery>(in.ConsumeIntegralInRange<int>(0, 2));
+      o.retries = in.ConsumeIntegralInRange<int>(0, 3);
+      o.lifetime = 1s;
+      o.rtt.maxRto = 2s;
+      o.maxReorderSegments = in.ConsumeBool() ? 4 : 16384;
+      o.pacing = in.ConsumeBool();
+      o.rtoBackoffPerTimeout = in.ConsumeBool();
+      o.window.fixedSize = in.ConsumeIntegralInRange<int>(1, 8);
+      o.window.initCwnd = in.ConsumeIntegralInRange<int>(1, 8);
+      if (o.discovery == app::VersionDiscovery::None)
+        name.appendVersion(1);
+      consumer = std::make_unique<Consumer>(env, endpoint, o);
+    }
+    else {
+      app::PushConsumerOptions o;
+      o.lifetime = 1s;
+      o.triggerRetries = in.ConsumeIntegralInRange<int>(0, 3);
+      o.repairWindow = in.ConsumeIntegralInRange<size_t>(1, 8);
+      o.retries = in.ConsumeIntegralInRange<int>(0, 3);
+      consumer = std::make_unique<Consumer>(env, endpoint, o);
+    }
+    consumer->onBytes = [this](ByteSpan b) { delivered.push_back(Buffer(b.begin(), b.end())); };
+    consumer->onComplete = [this] { ++completions; };
+    consumer->onError = [this](const app::FetchError&) { ++errors; };
+    consumer->start(name);
   }
 
   /// Answers (or not) the Interests sent so far, then lets time pass.
@@ -75,8 +92,9 @@ public:
       case 2:
         reply(interest, std::nullopt);
         break;
-      case 3:
-        reply(interest, m_in.ConsumeIntegralInRange<uint64_t>(0, 24));
+      case 3: // a push: Data for other segments
+        for (int n = m_in.ConsumeIntegralInRange<int>(1, 8); n > 0; --n)
+          reply(interest, m_in.ConsumeIntegralInRange<uint64_t>(0, 24));
         break;
       default: {
         Nack n{interest, static_cast<NackReason>(m_in.PickValueInArray({0, 50, 100, 150}))};
@@ -117,7 +135,7 @@ public:
 
   ManualEnv env;
   app::test::FakeEndpoint endpoint;
-  std::unique_ptr<app::SegmentFetcher> fetcher;
+  std::unique_ptr<Consumer> consumer;
   std::vector<Buffer> delivered;
   int completions = 0;
   int errors = 0;
@@ -125,8 +143,8 @@ public:
 private:
   bool ended() const
   {
-    auto s = fetcher->state();
-    return s == app::SegmentFetcher::State::Done || s == app::SegmentFetcher::State::Failed;
+    auto s = consumer->state();
+    return s == Consumer::State::Done || s == Consumer::State::Failed;
   }
 
   void later(std::function<void()> f)
@@ -200,14 +218,23 @@ private:
   std::set<uint64_t> m_finalBlocks;
 };
 
+template<typename Consumer>
+void run(FuzzedDataProvider& in)
+{
+  Harness<Consumer> h(in);
+  for (int steps = 0; steps < 200 && in.remaining_bytes() > 0; ++steps)
+    h.step();
+  h.finish();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   FuzzedDataProvider in(data, size);
-  Harness h(in);
-  for (int steps = 0; steps < 200 && in.remaining_bytes() > 0; ++steps)
-    h.step();
-  h.finish();
+  if (in.ConsumeBool())
+    run<app::PushConsumer>(in);
+  else
+    run<app::SegmentFetcher>(in);
   return 0;
 }

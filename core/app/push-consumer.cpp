@@ -122,6 +122,10 @@ PushConsumer::handleData(const Data& data)
     m_stats.rttSamples = 1;
     m_stats.rttMin = m_stats.rttAvg = m_stats.rttMax = first;
     m_state = State::Receiving;
+    // The push has begun: from now on the idle timer, not the trigger's, keeps the fetch
+    // going, even if this Data is not one to keep.
+    m_lastData = m_env.now();
+    armIdleTimer();
   }
   else if (versioned != m_versioned) {
     ++m_stats.unexpectedData;
@@ -133,8 +137,16 @@ PushConsumer::handleData(const Data& data)
   uint64_t seg = *name[-1].toNumber();
   if (!m_lastSeg) {
     if (auto fb = data.finalBlockSegment()) {
+      // An end before a segment that exists: the producer contradicts itself (as in
+      // SegmentFetcher).
+      if (seg > *fb || m_have.size() > *fb + 1)
+        return fail(FetchErrc::BadFinalBlock,
+                    "FinalBlockId " + std::to_string(*fb) + " in " + name.toUri() + " is below segment " +
+                      std::to_string(std::max<uint64_t>(seg, m_have.size() - 1)) + ", already received");
       m_lastSeg = *fb;
       m_have.resize(*fb + 1, false);
+      if (m_nextDeliver > *fb)
+        return finish(); // everything up to the end it taught is delivered (this Data is a copy)
     }
   }
   if (m_lastSeg && seg > *m_lastSeg) {

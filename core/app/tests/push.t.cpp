@@ -184,6 +184,51 @@ TEST_F(PushTest, GivesUpWithoutProducer)
   EXPECT_EQ(link.consumer.sentInterests.size(), 3u);
 }
 
+TEST_F(PushTest, FinalBlockIdBelowAReceivedSegmentFails)
+{
+  // The first pushed Data lies beyond the end it announces: the push used to stop there, with
+  // neither the trigger's timer nor the idle timer running, forever. Found by
+  // fuzz/fuzz-fetch.cpp. A later end below a segment already kept fails the same way.
+  for (uint64_t first : {3u, 0u}) {
+    SCOPED_TRACE(first);
+    errors.clear();
+    consumer.reset(); // its destructor clears the endpoint's callbacks
+    consume();
+    Name end;
+    end.appendSegment(first == 3 ? 2 : 0);
+    Data d(Name("/lab/file/v=1").appendSegment(first));
+    if (first == 0) {
+      link.consumer.deliverData(d); // no FinalBlockId yet
+      d = Data(Name("/lab/file/v=1").appendSegment(1)); // kept too
+      link.consumer.deliverData(d);
+      d = Data(Name("/lab/file/v=1").appendSegment(2));
+    }
+    d.setFinalBlockId(end[0]);
+    link.consumer.deliverData(d);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].code, FetchErrc::BadFinalBlock);
+    EXPECT_EQ(consumer->state(), PushConsumer::State::Failed);
+  }
+}
+
+TEST_F(PushTest, FinalBlockIdOnACopyCanEndTheFetch)
+{
+  // Segment 0 arrives without FinalBlockId, then a copy of it says the object ends there: the
+  // fetch is complete. It used to go on to repair nothing, forever. Found by fuzz/fuzz-fetch.cpp.
+  consume();
+  Data d(Name("/lab/file/v=1").appendSegment(0));
+  d.setContent(asBytes("all"));
+  link.consumer.deliverData(d);
+  EXPECT_EQ(completed, 0);
+  Name end;
+  end.appendSegment(0);
+  d.setFinalBlockId(end[0]);
+  link.consumer.deliverData(d);
+  EXPECT_EQ(completed, 1);
+  EXPECT_EQ(std::string(received.begin(), received.end()), "all");
+  EXPECT_EQ(consumer->state(), PushConsumer::State::Done);
+}
+
 TEST_F(PushTest, TriggerDuringPushIsIgnored)
 {
   PushProducer::Options o;
