@@ -1,5 +1,7 @@
 #include "io/tlv-framer.hpp"
 
+#include <algorithm>
+
 namespace ndnlab::io {
 
 std::string_view toString(FrameStatus s)
@@ -58,7 +60,7 @@ FrameCheck checkFrame(ByteSpan in, size_t maxFrameSize)
     return {FrameStatus::BadHeader};
   if (length > maxFrameSize || pos + length > maxFrameSize) {
     uint64_t announced = length > UINT64_MAX - pos ? UINT64_MAX : pos + length;
-    return {FrameStatus::TooLarge, length > maxFrameSize ? maxFrameSize + 1 : pos + length, announced};
+    return {FrameStatus::TooLarge, static_cast<size_t>(std::min<uint64_t>(announced, maxFrameSize + 1)), announced};
   }
   size_t total = pos + static_cast<size_t>(length);
   if (in.size() < total)

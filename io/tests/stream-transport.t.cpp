@@ -50,6 +50,13 @@ TEST(CheckFrame, Statuses)
   Buffer justOver = makeFrame(tlv::Data, 8797);
   EXPECT_EQ(justOver.size(), 8801u);
   EXPECT_EQ(checkFrame(justOver, 8800).status, FrameStatus::TooLarge);
+  EXPECT_EQ(checkFrame(justOver, 8800).size, 8801u);
+  // The value alone fits the limit, the header makes it too large: `size` stops one past the
+  // limit, `announced` is the whole frame (found by fuzz/fuzz-io.cpp).
+  Buffer valueFits{0x06, 0xFD, 0x22, 0x60};
+  EXPECT_EQ(checkFrame(valueFits, 8800).status, FrameStatus::TooLarge);
+  EXPECT_EQ(checkFrame(valueFits, 8800).size, 8801u);
+  EXPECT_EQ(checkFrame(valueFits, 8800).announced, 8804u);
   Buffer exact = makeFrame(tlv::Data, 8796);
   EXPECT_EQ(checkFrame(exact, 8800).status, FrameStatus::Complete);
 }
