@@ -139,10 +139,10 @@ PushConsumer::handleData(const Data& data)
     if (auto fb = data.finalBlockSegment()) {
       // An end before a segment that exists: the producer contradicts itself (as in
       // SegmentFetcher).
-      if (seg > *fb || m_have.size() > *fb + 1)
-        return fail(FetchErrc::BadFinalBlock,
-                    "FinalBlockId " + std::to_string(*fb) + " in " + name.toUri() + " is below segment " +
-                      std::to_string(std::max<uint64_t>(seg, m_have.size() - 1)) + ", already received");
+      uint64_t highest = m_have.empty() ? seg : std::max<uint64_t>(seg, m_have.size() - 1);
+      if (highest > *fb)
+        return fail(FetchErrc::BadFinalBlock, "FinalBlockId " + std::to_string(*fb) + " in " + name.toUri() +
+                                                " is below segment " + std::to_string(highest) + ", already received");
       m_lastSeg = *fb;
       m_have.resize(*fb + 1, false);
       if (m_nextDeliver > *fb)

@@ -207,6 +207,9 @@ TEST_F(PushTest, FinalBlockIdBelowAReceivedSegmentFails)
     link.consumer.deliverData(d);
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].code, FetchErrc::BadFinalBlock);
+    EXPECT_NE(errors[0].message.find("is below segment " + std::to_string(first == 3 ? 3 : 2) + ","),
+              std::string::npos)
+      << errors[0].message;
     EXPECT_EQ(consumer->state(), PushConsumer::State::Failed);
   }
 }
