@@ -5,26 +5,15 @@
 
 #include "core/codec/data.hpp"
 #include "core/codec/interest.hpp"
+#include "fuzz/check.hpp"
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 namespace {
 
 using namespace ndnlab;
 
-[[noreturn]] void mismatch(const char* what)
-{
-  std::fprintf(stderr, "fuzz-codec: %s\n", what);
-  std::abort();
-}
-
-void require(bool ok, const char* what)
-{
-  if (!ok)
-    mismatch(what);
-}
+using fuzz::require;
 
 bool sameInterest(const Interest& a, const Interest& b)
 {

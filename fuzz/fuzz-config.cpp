@@ -5,9 +5,9 @@
 // print the same value the second time, so no value is changed by the way it is written.
 
 #include "daemon/config.hpp"
+#include "fuzz/check.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -15,10 +15,8 @@ namespace {
 
 using namespace ndnlab::daemon;
 
-[[noreturn]] void bug()
-{
-  std::abort();
-}
+using ndnlab::fuzz::bug;
+using ndnlab::fuzz::require;
 
 } // namespace
 
@@ -30,8 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     first = parseConfig(text, "fuzz");
   }
   catch (const ConfigError& e) {
-    if (std::string_view(e.what()).empty())
-      bug(); // an error must say what is wrong
+    require(!std::string_view(e.what()).empty(), "a ConfigError without a message");
     return 0;
   }
 
@@ -43,11 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     second = parseConfig(again, "printed");
   }
   catch (const ConfigError&) {
-    bug(); // options that were accepted once must be accepted as printed
+    bug("accepted options are rejected as printed");
   }
   for (const auto& key : configKeys()) {
-    if (key.print(first) != key.print(second))
-      bug();
+    require(key.print(first) == key.print(second), "a key prints another value after a round trip");
   }
   return 0;
 }

@@ -14,12 +14,11 @@
 #include "core/app/push-consumer.hpp"
 #include "core/app/segment-fetcher.hpp"
 #include "core/app/tests/test-link.hpp"
+#include "fuzz/check.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <type_traits>
@@ -29,11 +28,7 @@ namespace {
 using namespace ndnlab;
 using namespace std::chrono_literals;
 
-[[noreturn]] void bug(const char* what)
-{
-  std::fprintf(stderr, "fuzz-fetch: %s\n", what);
-  std::abort();
-}
+using fuzz::bug;
 
 const Name Prefix("/fuzz/object");
 

@@ -18,22 +18,19 @@
 #include "core/fw/forwarder.hpp"
 #include "core/lp/packet.hpp"
 #include "core/runtime/manual-env.hpp"
+#include "fuzz/check.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 
 namespace {
 
 using namespace ndnlab;
 
-[[noreturn]] void bug()
-{
-  std::abort();
-}
+using fuzz::require;
 
 constexpr size_t NFaces = 4;
 constexpr ssize_t FragmentingMtu = 400;
@@ -111,16 +108,11 @@ public:
   {
     for (int i = 0; i < 3; ++i)
       env.advance(fw.options().pitMaxLifetime + fw.options().dnlLifetime);
-    if (fw.pit().size() != 0)
-      bug();
-    for (face::FaceId id : m_ids) {
-      if (fw.pit().inRecordCount(id) != 0)
-        bug();
-    }
-    fw.nameTree().forEach([](const table::NameTreeEntry& e) {
-      if (e.isEmpty())
-        bug();
-    });
+    require(fw.pit().size() == 0, "PIT entries left after every lifetime");
+    for (face::FaceId id : m_ids)
+      require(fw.pit().inRecordCount(id) == 0, "in-records left on a face after every lifetime");
+    fw.nameTree().forEach(
+      [](const table::NameTreeEntry& e) { require(!e.isEmpty(), "an empty NameTree entry is left"); });
   }
 
   ManualEnv env;
@@ -297,10 +289,9 @@ private:
   {
     for (size_t f = 0; f < NFaces; ++f) {
       for (auto& s : m_transports[f]->sent) {
-        if (!lp::decodeFrame(s.frame).ok())
-          bug();
-        if (f == 1 && s.frame.size() > static_cast<size_t>(FragmentingMtu))
-          bug();
+        require(lp::decodeFrame(s.frame).ok(), "a frame sent does not decode");
+        require(f != 1 || s.frame.size() <= static_cast<size_t>(FragmentingMtu),
+                "a frame sent on the fragmenting face exceeds its MTU");
         if (m_sent[f].size() < 64)
           m_sent[f].push_back(std::move(s));
       }

@@ -8,19 +8,16 @@
 
 #include "io/face-uri.hpp"
 #include "io/tlv-framer.hpp"
+#include "fuzz/check.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <string_view>
 
 namespace {
 
 using namespace ndnlab;
 
-[[noreturn]] void bug()
-{
-  std::abort();
-}
+using fuzz::require;
 
 void checkUri(std::string_view text)
 {
@@ -28,9 +25,9 @@ void checkUri(std::string_view text)
   if (!u.ok())
     return;
   auto again = io::parseFaceUri(u->toString());
-  if (!again.ok() || again->scheme != u->scheme || again->host != u->host || again->port != u->port ||
-      again->path != u->path)
-    bug();
+  require(again.ok() && again->scheme == u->scheme && again->host == u->host && again->port == u->port &&
+            again->path == u->path,
+          "a face URI does not parse back from its printed form");
 }
 
 void checkFramer(ByteSpan in, size_t limit)
@@ -38,22 +35,20 @@ void checkFramer(ByteSpan in, size_t limit)
   io::FrameCheck whole = io::checkFrame(in, limit);
   switch (whole.status) {
   case io::FrameStatus::Complete:
-    if (whole.size == 0 || whole.size > in.size() || whole.size > limit)
-      bug();
-    for (size_t n = 0; n < whole.size; ++n) {
-      if (io::checkFrame(in.first(n), limit).status != io::FrameStatus::NeedMore)
-        bug();
-    }
+    require(whole.size > 0 && whole.size <= in.size() && whole.size <= limit,
+            "a complete frame is empty, or larger than the input or the limit");
+    for (size_t n = 0; n < whole.size; ++n)
+      require(io::checkFrame(in.first(n), limit).status == io::FrameStatus::NeedMore,
+              "a prefix of a complete frame does not need more");
     break;
   case io::FrameStatus::NeedMore:
-    for (size_t n = 0; n < in.size(); ++n) {
-      if (io::checkFrame(in.first(n), limit).status != io::FrameStatus::NeedMore)
-        bug();
-    }
+    for (size_t n = 0; n < in.size(); ++n)
+      require(io::checkFrame(in.first(n), limit).status == io::FrameStatus::NeedMore,
+              "a prefix of an input that needs more does not");
     break;
   case io::FrameStatus::TooLarge:
-    if (whole.announced <= limit || whole.size > limit + 1)
-      bug();
+    require(whole.announced > limit && whole.size <= limit + 1,
+            "a frame too large announces no more than the limit, or its size passes limit + 1");
     break;
   case io::FrameStatus::BadHeader:
     break;

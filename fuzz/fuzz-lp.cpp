@@ -9,9 +9,9 @@
 #include "core/face/generic-link-service.hpp"
 #include "core/lp/packet.hpp"
 #include "core/runtime/manual-env.hpp"
+#include "fuzz/check.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 
 namespace {
@@ -48,10 +48,8 @@ struct Harness
   void checkSentFrames()
   {
     for (const auto& s : transport.sent) {
-      if (s.frame.size() > static_cast<size_t>(Mtu))
-        std::abort();
-      if (!lp::decodeFrame(s.frame).ok())
-        std::abort();
+      fuzz::require(s.frame.size() <= static_cast<size_t>(Mtu), "a frame sent exceeds the MTU");
+      fuzz::require(lp::decodeFrame(s.frame).ok(), "a frame sent does not decode");
     }
     transport.sent.clear();
   }

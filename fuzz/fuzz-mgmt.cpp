@@ -16,19 +16,16 @@
 #include "core/mgmt/management.hpp"
 #include "core/runtime/manual-env.hpp"
 #include "core/security/signed-interest.hpp"
+#include "fuzz/check.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 
 namespace {
 
 using namespace ndnlab;
 
-[[noreturn]] void bug()
-{
-  std::abort();
-}
+using fuzz::require;
 
 template<typename T>
 void checkDatasetEntry(ByteSpan in)
@@ -39,8 +36,7 @@ void checkDatasetEntry(ByteSpan in)
   Buffer again;
   v->encodeTo(again);
   auto w = T::decode(again);
-  if (!w || !(*w == *v))
-    bug();
+  require(w && *w == *v, "dataset entry: re-encoding decodes to another value");
 }
 
 struct Harness
@@ -81,20 +77,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
   // 1. Codecs.
   if (auto cp = mgmt::ControlParameters::decode(in)) {
     auto again = mgmt::ControlParameters::decode(cp->wireEncode());
-    if (!again || !(*again == *cp))
-      bug();
+    require(again && *again == *cp, "ControlParameters: re-encoding decodes to another value");
   }
   if (auto resp = mgmt::ControlResponse::decode(in)) {
     auto again = mgmt::ControlResponse::decode(resp->wireEncode());
-    if (!again || again->code != resp->code || again->text != resp->text || again->body != resp->body)
-      bug();
+    require(again && again->code == resp->code && again->text == resp->text && again->body == resp->body,
+            "ControlResponse: re-encoding decodes to another value");
     (void)resp->bodyParameters();
   }
   if (auto fs = mgmt::ForwarderStatus::decode(in)) {
     Buffer again;
     fs->encodeTo(again);
-    if (!(*mgmt::ForwarderStatus::decode(again) == *fs))
-      bug();
+    require(*mgmt::ForwarderStatus::decode(again) == *fs, "ForwarderStatus: re-encoding decodes to another value");
   }
   checkDatasetEntry<mgmt::FaceStatus>(in);
   checkDatasetEntry<mgmt::ChannelStatus>(in);
