@@ -102,6 +102,7 @@ ConstantRateConsumer::sendNext()
   if (p.timer != 0)
     m_env.timers().cancel(p.timer);
   p.sent = m_env.now();
+  p.nonce = *interest.nonce();
   p.timer = m_env.timers().schedule(m_opts.lifetime, [this, seg] { onTimeout(seg); });
   ++m_counters.interestsSent;
   if (retx)
@@ -127,16 +128,23 @@ ConstantRateConsumer::onTimeout(uint64_t seg)
   }
 }
 
+std::optional<uint64_t>
+ConstantRateConsumer::segmentOf(const Name& name) const
+{
+  // the name an Interest of ours carried: the prefix and one segment number, minimally encoded
+  if (name.size() != m_prefix.size() + 1 || !name[-1].isSegment() || !m_prefix.isPrefixOf(name))
+    return std::nullopt;
+  uint64_t seg = *name[-1].toNumber();
+  if (Name(m_prefix).appendSegment(seg) != name)
+    return std::nullopt;
+  return seg;
+}
+
 void
 ConstantRateConsumer::handleData(const Data& data)
 {
-  const Name& name = data.name();
-  if (name.empty() || !name[-1].isSegment() || !m_prefix.isPrefixOf(name)) {
-    ++m_counters.unexpectedData;
-    return;
-  }
-  uint64_t seg = *name[-1].toNumber();
-  auto it = m_pending.find(seg);
+  auto seg = segmentOf(data.name());
+  auto it = seg ? m_pending.find(*seg) : m_pending.end();
   if (it == m_pending.end()) {
     ++m_counters.unexpectedData;
     return;
@@ -147,28 +155,26 @@ ConstantRateConsumer::handleData(const Data& data)
   m_pending.erase(it);
   ++m_counters.data;
   m_counters.bytes += Bytes(data.content().size());
-  m_env.emit({"cbr_data", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
+  m_env.emit({"cbr_data", 0, {}, static_cast<int64_t>(*seg), toSeconds(rtt)});
   if (onData)
-    onData(seg, rtt, data.content());
+    onData(*seg, rtt, data.content());
 }
 
 void
 ConstantRateConsumer::handleNack(const Nack& nack)
 {
-  const Name& name = nack.interest.name();
-  if (name.empty() || !name[-1].isSegment() || !m_prefix.isPrefixOf(name))
-    return;
-  uint64_t seg = *name[-1].toNumber();
-  auto it = m_pending.find(seg);
-  if (it == m_pending.end())
+  // a Nack of an earlier transmission of the segment (another Nonce) is not this one's answer
+  auto seg = segmentOf(nack.interest.name());
+  auto it = seg ? m_pending.find(*seg) : m_pending.end();
+  if (it == m_pending.end() || nack.interest.nonce() != it->second.nonce)
     return;
   if (it->second.timer != 0)
     m_env.timers().cancel(it->second.timer);
   m_pending.erase(it);
   ++m_counters.nacks;
-  m_env.emit({"cbr_nack", 0, toString(nack.reason), static_cast<int64_t>(seg), 0});
+  m_env.emit({"cbr_nack", 0, toString(nack.reason), static_cast<int64_t>(*seg), 0});
   if (m_opts.retransmit && m_running) {
-    m_retxQueue.push_back(seg);
+    m_retxQueue.push_back(*seg);
     if (m_sendTimer == 0)
       sendNext();
   }

@@ -3,6 +3,8 @@
 // ConsumerCbr): `<prefix>/seg=N` for N = firstSegment, firstSegment+1, ... Each Interest is
 // timed out after its lifetime; a timed-out or Nacked segment is optionally re-expressed in the
 // next send slot (before any new segment). There is no window and no congestion control.
+// A Data answers a pending segment only under the exact name its Interest carried, and a Nack
+// only with that transmission's Nonce; anything else is unexpected (counted, or ignored).
 //
 // Trace events: cbr_data (value = segment, value2 = RTT of the last transmission in s),
 // cbr_timeout (value = segment), cbr_nack (value = segment, reason = Nack reason).
@@ -12,6 +14,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace ndnlab::app {
@@ -71,11 +74,14 @@ private:
   {
     TimePoint sent;
     TimerId timer = 0;
+    uint32_t nonce = 0; ///< of the transmission pending
   };
 
   void sendNext();
   Duration nextGap();
   void onTimeout(uint64_t seg);
+  /// The segment of a name `<prefix>/seg=N` as this consumer spells it; nullopt for any other.
+  std::optional<uint64_t> segmentOf(const Name& name) const;
 
   Env& m_env;
   Endpoint& m_ep;

@@ -127,6 +127,9 @@ PingClient::seqOf(const Name& name) const
       return std::nullopt;
     v = v * 10 + (ch - '0');
   }
+  // only the name a ping of ours carried: no leading zero, no value that wrapped around
+  if (makeName(v) != name)
+    return std::nullopt;
   return v;
 }
 

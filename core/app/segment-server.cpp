@@ -161,9 +161,15 @@ SegmentServer::handleInterest(const Interest& interest)
     return;
   }
 
-  if (name.size() == m_versioned.size() + 1 && m_versioned.isPrefixOf(name) && name[-1].isSegment()) {
-    uint64_t seg = *name[-1].toNumber();
-    if (seg < m_segments.size()) {
+  // `<versioned>/seg=k`, or its full name `<versioned>/seg=k/<implicit digest>` (which
+  // ndnputchunks Nacks for k > 0), answered only when segment k satisfies it: a number spelled
+  // non-minimally (seg=%00%03) or another segment's digest gets a Nack, not a Data that every
+  // forwarder on the way back would drop as unsolicited
+  const bool fullName = name.size() == m_versioned.size() + 2 && name[-1].isImplicitDigest();
+  const size_t segIndex = name.size() - (fullName ? 2 : 1);
+  if (m_versioned.isPrefixOf(name) && segIndex == m_versioned.size() && name[segIndex].isSegment()) {
+    uint64_t seg = *name[segIndex].toNumber();
+    if (seg < m_segments.size() && interest.matchesData(m_segments[seg])) {
       reply(interest, m_segments[seg]);
       return;
     }

@@ -4,7 +4,8 @@
 // Publishes bytes as `<prefix>/v=<version>/seg=0..N-1`: every segment carries FinalBlockId =
 // seg=N-1 and the configured FreshnessPeriod, and is signed by the given Signer; there is at
 // least one (possibly empty) segment. It answers, like ndnputchunks (putchunks/producer.cpp):
-// - `<versioned>/seg=k` with segment k;
+// - `<versioned>/seg=k` with segment k, and its full name (with the implicit digest of segment k)
+//   too, which ndnputchunks Nacks for k > 0;
 // - any other Interest that matches segment 0 (e.g. the bare prefix or the versioned name with
 //   CanBePrefix) with segment 0;
 // - the RDR discovery Interest `<prefix>/32=metadata` (CanBePrefix required, else a Nack) with

@@ -99,6 +99,30 @@ TEST_F(CbrTest, NoRetransmissionByDefaultAndNacksCounted)
   EXPECT_EQ(link.consumer.sentInterests.size(), 4u);
 }
 
+TEST_F(CbrTest, OnlyAnswersToItsOwnInterestsCount)
+{
+  // a Data one component deeper than the segment, or a Nack of another transmission (another
+  // Nonce), answers nothing this consumer sent
+  ConstantRateConsumer::Options o;
+  o.maxCount = 1;
+  o.lifetime = 100ms;
+  link.interestFilter = [&](Interest& i) {
+    link.producer.putData(Data(i.name().getPrefix(-1).append("x").append(i.name()[-1])));
+    Nack stale{i, NackReason::Congestion};
+    stale.interest.setNonce(*i.nonce() + 1);
+    link.producer.putNack(stale);
+    return false;
+  };
+  auto c = make(o);
+  c->start("/lab/file/v=9");
+  env.advance(1s);
+  EXPECT_TRUE(segs.empty());
+  EXPECT_EQ(c->counters().data, 0u);
+  EXPECT_EQ(c->counters().nacks, 0u);
+  EXPECT_EQ(c->counters().unexpectedData, 1u);
+  EXPECT_EQ(c->counters().timeouts, 1u);
+}
+
 TEST_F(CbrTest, RandomizedGapsKeepTheMeanRate)
 {
   ConstantRateConsumer::Options o;

@@ -118,6 +118,26 @@ TEST_F(PingTest, NackReplies)
   EXPECT_DOUBLE_EQ(client.stats().nackPercent(), 100.0);
 }
 
+TEST_F(PingTest, OnlyTheNameSentAnswersAPing)
+{
+  // the client reads the sequence number from the name; /x/ping/07 and /x/ping/7 are different
+  // names, so only the one it sent answers ping 7
+  link.producer.onInterest = [&](const Interest& i) {
+    Name padded = i.name().getPrefix(-1);
+    padded.append("0" + i.name()[-1].toUri());
+    link.producer.putData(Data(padded));
+  };
+  PingClient::Options co;
+  co.count = 1;
+  co.startSeq = 7;
+  co.timeout = 100ms;
+  PingClient client(env, link.consumer, "/x", co);
+  client.start();
+  env.advance(1s);
+  EXPECT_EQ(client.stats().received, 0u);
+  EXPECT_EQ(client.stats().timeouts, 1u);
+}
+
 TEST_F(PingTest, ServerIgnoresOtherNamesAndHonoursMax)
 {
   PingServer::Options so;

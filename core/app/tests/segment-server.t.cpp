@@ -157,6 +157,46 @@ TEST_F(SegmentServerTest, BarePrefixWithCanBePrefixGetsSegmentZero)
   EXPECT_EQ(ep.sentNacks.size(), 1u);
 }
 
+TEST_F(SegmentServerTest, AnswersFullNamesOfEverySegment)
+{
+  SegmentServer::Options o;
+  o.segmentSize = 10;
+  o.version = 5;
+  SegmentServer server(env, ep, "/p", signer, o);
+  server.publish(pattern(25));
+
+  // segment 2 by its full name (ndnputchunks answers only segment 0 this way)
+  ep.deliverInterest(interestFor(server.segment(2).fullName()));
+  ASSERT_EQ(ep.sentData.size(), 1u);
+  EXPECT_EQ(ep.sentData[0].name(), Name("/p/v=5/seg=2"));
+
+  // segment 2's name with segment 1's digest: no Data satisfies it
+  Name wrong = Name("/p/v=5/seg=2").append(server.segment(1).fullName()[-1]);
+  ep.deliverInterest(interestFor(wrong));
+  EXPECT_EQ(ep.sentData.size(), 1u);
+  ASSERT_EQ(ep.sentNacks.size(), 1u);
+  EXPECT_EQ(ep.sentNacks[0].interest.name(), wrong);
+}
+
+TEST_F(SegmentServerTest, NacksSegmentNumbersSpelledNonMinimally)
+{
+  // seg=%00%02 reads as 2, but segment 2 (named seg=%02) does not satisfy it: a Data would be
+  // dropped as unsolicited by the forwarder, so the producer Nacks instead
+  SegmentServer::Options o;
+  o.segmentSize = 10;
+  o.version = 5;
+  SegmentServer server(env, ep, "/p", signer, o);
+  server.publish(pattern(25));
+
+  const uint8_t two[] = {0x00, 0x02};
+  Name name = Name("/p/v=5").append(tlv::SegmentNameComponent, two);
+  ASSERT_TRUE(name[-1].isSegment());
+  ep.deliverInterest(interestFor(name));
+  EXPECT_TRUE(ep.sentData.empty());
+  ASSERT_EQ(ep.sentNacks.size(), 1u);
+  EXPECT_EQ(ep.sentNacks[0].interest.name(), name);
+}
+
 TEST_F(SegmentServerTest, AnswersMetadataDiscovery)
 {
   SegmentServer::Options o;
