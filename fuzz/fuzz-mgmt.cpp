@@ -7,7 +7,9 @@
 //      /localhost/nfd/<module>/<verb> command;
 // and the Interests from 2 and 3 (and the input itself, if it decodes as an Interest) are fed
 // to a Dispatcher with every NFD handler registered (Management over a Forwarder), which must
-// neither crash nor hang. The forwarder and management persist across inputs.
+// neither crash nor hang. The forwarder and management persist across inputs. An input that
+// decodes as an Interest or a Data also has its signature checked by a verifier of each type
+// (digest, HMAC, ECDSA, null), whatever SignatureInfo and value it carries.
 
 #include "core/face/dummy-transport.hpp"
 #include "core/face/generic-link-service.hpp"
@@ -16,10 +18,12 @@
 #include "core/mgmt/management.hpp"
 #include "core/runtime/manual-env.hpp"
 #include "core/security/signed-interest.hpp"
+#include "core/security/signer.hpp"
 #include "fuzz/check.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace {
 
@@ -66,6 +70,18 @@ struct Harness
 };
 
 const Name topPrefix("/localhost/nfd");
+
+/// One verifier of each signature type (an ECDSA key made once per process).
+const std::vector<const security::Verifier*>&
+verifiers()
+{
+  static const security::DigestVerifier digest;
+  static const security::HmacVerifier hmac(Buffer(32, 0x5a), Name("/fuzz/hmac-key"));
+  static const security::EcdsaVerifier ecdsa(security::EcKey::generate());
+  static const security::NullVerifier null;
+  static const std::vector<const security::Verifier*> all{&digest, &hmac, &ecdsa, &null};
+  return all;
+}
 
 } // namespace
 
@@ -129,10 +145,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
   // 4. Input as a whole Interest.
   if (auto i = Interest::decode(in)) {
     (void)mgmt::parseCommand(topPrefix, *i);
-    (void)security::verifyInterest(*i, security::DigestVerifier());
+    for (const security::Verifier* v : verifiers())
+      (void)security::verifyInterest(*i, *v);
     h.transport->injectFrame(in);
     h.env.advance(std::chrono::milliseconds(1));
     h.transport->sent.clear();
+  }
+  // 5. Input as a Data whose signature (any type, any bytes) every verifier checks.
+  if (auto d = Data::decode(in)) {
+    for (const security::Verifier* v : verifiers())
+      (void)security::verifyData(*d, *v);
   }
   // Let RIB expirations and dataset storage age out now and then.
   if (size > 0 && data[size - 1] == 0xFF)
