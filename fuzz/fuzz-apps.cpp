@@ -239,7 +239,8 @@ public:
     takePushed();
     require(!pushing(), "a push still running after its queue drained");
     if constexpr (std::is_same_v<Producer, app::PushProducer>)
-      require(m_pushesDone == static_cast<int>(producer->counters().pushes), "a push ended without onPushDone, or twice");
+      require(m_pushesDone == static_cast<int>(producer->counters().pushes),
+              "a push ended without onPushDone, or twice");
   }
 
   ManualEnv env;
@@ -288,7 +289,8 @@ private:
               "a Nack for another Interest");
     }
     // (a forwarder hands the producer only Interests under its registered prefix)
-    bool satisfiable = Prefix.isPrefixOf(interest.name()) && std::any_of(m_segments.begin(), m_segments.end(),
+    bool satisfiable = Prefix.isPrefixOf(interest.name()) &&
+                       std::any_of(m_segments.begin(), m_segments.end(),
                                    [&](const Data& s) { return interest.matchesData(s); });
     if (satisfiable)
       require(data.size() == 1, "no Data for an Interest a published segment satisfies");
