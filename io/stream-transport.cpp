@@ -330,11 +330,7 @@ void StreamTransport<Protocol>::closeWithReason(std::string_view reason, bool is
   recordClose(reason, isError ? LogLevel::Info : LogLevel::Debug);
   closeSocket();
   clearQueues();
-  auto g = guard();
-  setState(isError ? face::TransportState::Failed : face::TransportState::Closing);
-  if (g.expired())
-    return;
-  postClosed();
+  closeNextTurn(isError ? face::TransportState::Failed : face::TransportState::Closing);
 }
 
 template<typename Protocol>
@@ -352,20 +348,7 @@ void StreamTransport<Protocol>::close()
     return;
   closeSocket();
   clearQueues();
-  setState(face::TransportState::Closing);
-  if (g.expired())
-    return;
-  postClosed();
-}
-
-template<typename Protocol>
-void StreamTransport<Protocol>::postClosed()
-{
-  asio::post(m_socket.get_executor(), [this, g = guard()] {
-    if (g.expired())
-      return;
-    setState(face::TransportState::Closed);
-  });
+  closeNextTurn(face::TransportState::Closing);
 }
 
 template class StreamTransport<asio::local::stream_protocol>;

@@ -89,7 +89,6 @@ private:
   void consume(size_t n);
   void updateKernelQueue();
   void updateReceiveBacklog(bool readFilledBuffer);
-  void postClosed();
 
   StreamTransportOptions m_options;
   Buffer m_rbuf;

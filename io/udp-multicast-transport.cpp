@@ -157,14 +157,7 @@ void UdpMulticastTransport::close()
   std::error_code ec;
   m_recv.close(ec);
   m_send.close(ec);
-  auto g = guard();
-  setState(face::TransportState::Closing);
-  if (g.expired())
-    return;
-  asio::post(m_send.get_executor(), [this, g] {
-    if (!g.expired())
-      setState(face::TransportState::Closed);
-  });
+  closeNextTurn(face::TransportState::Closing);
 }
 
 } // namespace ndnlab::io
