@@ -134,8 +134,15 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
   const uint64_t seq = seg->seq;
 
   detail::BundleStateTable::Entry* e = m_table.find(key, now, false);
-  if (tag->retransmission) // IV-A: an RTx goes out alone, for fast recovery
+  if (tag->retransmission) { // IV-A: an RTx goes out alone, for fast recovery
+    // Beyond the frontier the decoder takes the single as its new PES (same flow, SS > PES):
+    // so does the entry, and nothing up to it starts a bundle any more (see below).
+    if (e != nullptr && seq > e->frontier) {
+      m_table.find(key, now, true);
+      e->frontier = seq;
+    }
     return {Action::Send, BundleHeader{seq, seq, e != nullptr ? e->flow : 0}};
+  }
   if (e != nullptr)
     e->maxSeen = std::max(e->maxSeen.value_or(seq), seq);
   if (e != nullptr && seq >= e->start && seq <= e->end) {
@@ -144,6 +151,13 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
   }
   if (e != nullptr && seq < e->start) // behind the last bundle: alone, state unchanged
     return {Action::Send, BundleHeader{seq, seq, e->flow}};
+  // Past LES but not past a single the decoder took as its PES: a bundle from here would be
+  // dropped as stale or regenerated only above that PES (a second consumer of the prefix
+  // whose RTx went beyond LES, or a relay re-bundling a bundle of one). Alone, state unchanged.
+  if (e != nullptr && seq <= e->frontier) {
+    m_table.find(key, now, true);
+    return {Action::Send, BundleHeader{seq, seq, e->flow}};
+  }
 
   // A new bundle: first Interest of the prefix, or beyond the last bundle.
   if (e == nullptr) {
@@ -169,7 +183,7 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
     e->inFlight.emplace_back(seq, now);
   }
   e->start = seq;
-  e->end = end;
+  e->end = e->frontier = end;
   return {Action::Send, BundleHeader{seq, end, e->flow}};
 }
 
@@ -285,6 +299,7 @@ std::vector<BundleEncoder::Recovery> BundleEncoder::takeRecoveries(TimePoint now
     if (e.end - first >= MaxBundleSpan)
       first = e.end - (MaxBundleSpan - 1);
     e.flow = newFlow(); // the decoder restarts its entry at [first, LES]
+    e.frontier = e.end; // and its PES at LES
     Interest i = regenerateInterest(*e.last, first);
     i.setNonce(m_rng.next32());
     out.push_back(Recovery{std::move(i), BundleHeader{first, e.end, e.flow}});

@@ -7,10 +7,15 @@
 // Encoder (sender side), one EIT entry <prefix, BI, LSS, LES, flow> per name prefix, where
 // prefix = the Interest name minus its last component, which must be a segment number (seq),
 // and the Interest must carry a BundleTag {retransmission, cwnd} from the consumer:
-//   - a retransmission goes out alone: SS = ES = seq;
+//   - a retransmission goes out alone: SS = ES = seq. The entry also keeps the frontier, the
+//     highest seq it sent under its flow (LES, or an RTx beyond it), which is the decoder's
+//     PES on a lossless link;
 //   - seq in [LSS, LES] is covered by the last bundle sent: the Interest is absorbed;
-//   - seq > LES (equal to seq >= LSS + BI whenever the last bundle was full) starts a new
-//     bundle SS = seq, ES - SS + 1 = min(cwnd, BI); LSS, LES := SS, ES;
+//   - LES < seq <= frontier (past the last bundle, not past an RTx the decoder took as its
+//     PES) goes out alone: a bundle from there would be stale or regenerated only above PES;
+//   - seq > frontier (equal to seq >= LSS + BI whenever the last bundle was full and no RTx
+//     went beyond it) starts a new bundle SS = seq, ES - SS + 1 = min(cwnd, BI);
+//     LSS, LES, frontier := SS, ES, ES;
 //   - seq < LSS (behind the last bundle, e.g. a second consumer of the same prefix) goes out
 //     alone and leaves the entry as it is.
 // The paper absorbs every seq below LSS + BI; absorbing only what the last bundle covers
@@ -127,6 +132,7 @@ public:
   {
     uint64_t start = 0;    ///< LSS (encoder) or PSS (decoder)
     uint64_t end = 0;      ///< LES or PES
+    uint64_t frontier = 0; ///< encoder only: max(LES, highest RTx sent under the flow)
     uint32_t interval = 0; ///< BI (encoder only)
     uint32_t flow = 0;
     /// Highest seq of a non-retransmitted Interest the encoder has seen (encoder only).

@@ -330,6 +330,43 @@ TEST_F(DecoderTest, EntriesExpireAndAreBounded)
 
 // --- regenerated Interests -------------------------------------------------------------------
 
+TEST_F(EncoderTest, RetransmissionBeyondTheLastBundleKeepsBothTablesInStep)
+{
+  // Two consumers of /f: B reached segment 500, went idle, and the entry expired; A recreated
+  // it lower. B's retransmission of 500 moves the decoder's PES to 500: A's next Interests must
+  // still reach the decoder's output.
+  InterestBundlerOptions o = withBi(10);
+  o.entryLifetime = std::chrono::seconds(2);
+  BundleEncoder e(env.rng(), o);
+  BundleDecoder dec(o);
+  auto pass = [&](uint64_t seq, bool retx) {
+    auto d = e.onOutgoingInterest(seg("/f", seq), tag(20, retx), env.now());
+    EXPECT_EQ(d.action, Action::Send) << seq;
+    return dec.onIncomingBundle(seg("/f", seq), d.header, 0, env.now());
+  };
+  pass(500, false); // B: [500, 509]
+  env.advance(std::chrono::seconds(3));
+  expectRange(pass(40, false), 40, 49); // A: [40, 49], a new flow
+  expectRange(pass(500, true), 500, 500); // B's RTx, beyond LES = 49
+  expectRange(pass(50, false), 50, 50);   // A goes on: alone (past LES, not past 500), not stale
+  expectRange(pass(51, false), 51, 51);
+  expectRange(pass(501, false), 501, 510); // beyond 500: bundles again
+
+  // a relay re-bundles a bundle of one as a retransmission: 60 beyond [40, 49], then 55
+  BundleEncoder relay(env.rng(), o);
+  BundleDecoder next(o);
+  auto hop = [&](uint64_t seq, bool retx) {
+    auto d = relay.onOutgoingInterest(seg("/g", seq), tag(20, retx), env.now());
+    EXPECT_EQ(d.action, Action::Send) << seq;
+    return next.onIncomingBundle(seg("/g", seq), d.header, 0, env.now());
+  };
+  expectRange(hop(40, false), 40, 49);
+  expectRange(hop(60, true), 60, 60);
+  EXPECT_EQ(relay.onOutgoingInterest(seg("/g", 45), tag(20), env.now()).action, Action::Absorb);
+  expectRange(hop(55, false), 55, 55); // was a bundle [55, 64] regenerated only from 61
+  expectRange(hop(61, false), 61, 70);
+}
+
 TEST(RegenerateTest, KeepsFieldsAndDerivesDistinctDeterministicNonces)
 {
   Interest bundle = seg("/v/file", 20, 0xCAFEBABE);
@@ -503,6 +540,27 @@ TEST_F(LossDetectionTest, LostBundleIsReRequestedAfterAGapMuchShorterThanTheRto)
   auto next = send(20, 20);
   EXPECT_EQ(next.header, (BundleHeader{20, 29, rec[0].header.flow}));
   expectRange(dec.onIncomingBundle(seg("/f", 20), next.header, 0, env.now()), 20, 29);
+}
+
+TEST_F(LossDetectionTest, ARecoveryBringsTheFrontierBackToLes)
+{
+  // an RTx beyond LES moved the frontier (the decoder's PES) to 15; the recovery restarts the
+  // decoder at [first, LES = 9], so 10 may start a bundle again
+  BundleDecoder dec;
+  auto b0 = send(0, 10); // [0, 9]
+  expectRange(dec.onIncomingBundle(seg("/f", 0), b0.header, 0, env.now()), 0, 9);
+  expectRange(dec.onIncomingBundle(seg("/f", 15), send(15, 10, true).header, 0, env.now()), 15, 15);
+  EXPECT_TRUE(send(12, 10).header.isSingle()); // past LES, not past 15
+  data(0, 4);
+  auto due = enc.nextDeadline(env.now());
+  ASSERT_TRUE(due.has_value());
+  env.advance(*due - env.now());
+  auto rec = enc.takeRecoveries(env.now());
+  ASSERT_EQ(rec.size(), 1u);
+  expectRange(dec.onIncomingBundle(rec[0].interest, rec[0].header, 0, env.now()), 5, 9);
+  auto next = send(10, 10);
+  EXPECT_EQ(next.header, (BundleHeader{10, 19, rec[0].header.flow}));
+  expectRange(dec.onIncomingBundle(seg("/f", 10), next.header, 0, env.now()), 10, 19);
 }
 
 TEST_F(LossDetectionTest, LostDataOfADecodedBundleAreReRequestedToo)
