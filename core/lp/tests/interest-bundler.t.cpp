@@ -328,7 +328,14 @@ TEST_F(DecoderTest, EntriesExpireAndAreBounded)
   EXPECT_EQ(d.size(), 1u);
 }
 
-// --- regenerated Interests -------------------------------------------------------------------
+/// One Interest (window 20) through an encoder that must send it, then its decoder.
+BundleDecoder::Outcome across(BundleEncoder& enc, BundleDecoder& dec, std::string_view prefix,
+                              uint64_t seq, bool retx, TimePoint now)
+{
+  auto d = enc.onOutgoingInterest(seg(prefix, seq), tag(20, retx), now);
+  EXPECT_EQ(d.action, Action::Send) << seq;
+  return dec.onIncomingBundle(seg(prefix, seq), d.header, 0, now);
+}
 
 TEST_F(EncoderTest, RetransmissionBeyondTheLastBundleKeepsBothTablesInStep)
 {
@@ -339,11 +346,7 @@ TEST_F(EncoderTest, RetransmissionBeyondTheLastBundleKeepsBothTablesInStep)
   o.entryLifetime = std::chrono::seconds(2);
   BundleEncoder e(env.rng(), o);
   BundleDecoder dec(o);
-  auto pass = [&](uint64_t seq, bool retx) {
-    auto d = e.onOutgoingInterest(seg("/f", seq), tag(20, retx), env.now());
-    EXPECT_EQ(d.action, Action::Send) << seq;
-    return dec.onIncomingBundle(seg("/f", seq), d.header, 0, env.now());
-  };
+  auto pass = [&](uint64_t seq, bool retx) { return across(e, dec, "/f", seq, retx, env.now()); };
   pass(500, false); // B: [500, 509]
   env.advance(std::chrono::seconds(3));
   expectRange(pass(40, false), 40, 49); // A: [40, 49], a new flow
@@ -355,17 +358,15 @@ TEST_F(EncoderTest, RetransmissionBeyondTheLastBundleKeepsBothTablesInStep)
   // a relay re-bundles a bundle of one as a retransmission: 60 beyond [40, 49], then 55
   BundleEncoder relay(env.rng(), o);
   BundleDecoder next(o);
-  auto hop = [&](uint64_t seq, bool retx) {
-    auto d = relay.onOutgoingInterest(seg("/g", seq), tag(20, retx), env.now());
-    EXPECT_EQ(d.action, Action::Send) << seq;
-    return next.onIncomingBundle(seg("/g", seq), d.header, 0, env.now());
-  };
+  auto hop = [&](uint64_t seq, bool retx) { return across(relay, next, "/g", seq, retx, env.now()); };
   expectRange(hop(40, false), 40, 49);
   expectRange(hop(60, true), 60, 60);
   EXPECT_EQ(relay.onOutgoingInterest(seg("/g", 45), tag(20), env.now()).action, Action::Absorb);
   expectRange(hop(55, false), 55, 55); // was a bundle [55, 64] regenerated only from 61
   expectRange(hop(61, false), 61, 70);
 }
+
+// --- regenerated Interests -------------------------------------------------------------------
 
 TEST(RegenerateTest, KeepsFieldsAndDerivesDistinctDeterministicNonces)
 {
