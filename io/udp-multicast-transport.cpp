@@ -3,7 +3,6 @@
 #include "io/udp-channel.hpp"
 
 #include <asio/ip/multicast.hpp>
-#include <asio/post.hpp>
 
 #include <stdexcept>
 

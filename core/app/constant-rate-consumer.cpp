@@ -1,4 +1,5 @@
 #include "core/app/constant-rate-consumer.hpp"
+#include "core/codec/tlv.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -135,7 +136,7 @@ ConstantRateConsumer::segmentOf(const Name& name) const
   if (name.size() != m_prefix.size() + 1 || !name[-1].isSegment() || !m_prefix.isPrefixOf(name))
     return std::nullopt;
   uint64_t seg = *name[-1].toNumber();
-  if (Name(m_prefix).appendSegment(seg) != name)
+  if (nonNegIntSize(seg) != name[-1].value().size())
     return std::nullopt;
   return seg;
 }
