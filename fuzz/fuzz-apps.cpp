@@ -19,6 +19,7 @@
 #include "core/app/push-producer.hpp"
 #include "core/app/tests/test-link.hpp"
 #include "fuzz/check.hpp"
+#include "fuzz/script.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -46,13 +47,6 @@ objectBytes(size_t size)
   for (size_t i = 0; i < size; ++i)
     b[i] = static_cast<uint8_t>(i * 7 + i / 251);
   return b;
-}
-
-void
-setupEnv(ManualEnv& env)
-{
-  env.logImpl = CaptureLog(LogLevel::Off);
-  env.traceImpl.on = false;
 }
 
 /// Names a script draws from: the engine's own names and names that are almost its own.
@@ -181,7 +175,7 @@ class ProducerHarness
 public:
   explicit ProducerHarness(FuzzedDataProvider& in) : m_in(in)
   {
-    setupEnv(env);
+    fuzz::quiet(env);
     app::SegmentServerOptions so;
     so.segmentSize = in.ConsumeIntegralInRange<size_t>(1, 8800);
     so.version = Version;
@@ -331,7 +325,7 @@ class PingServerHarness
 public:
   explicit PingServerHarness(FuzzedDataProvider& in) : m_in(in)
   {
-    setupEnv(env);
+    fuzz::quiet(env);
     app::PingServerOptions o;
     o.payloadSize = in.ConsumeIntegralInRange<size_t>(0, 100);
     o.maxPings = in.ConsumeIntegralInRange<uint64_t>(0, 5);
@@ -387,13 +381,14 @@ private:
 class ConsumerScript
 {
 protected:
-  explicit ConsumerScript(FuzzedDataProvider& in) : m_in(in) { setupEnv(env); }
+  explicit ConsumerScript(FuzzedDataProvider& in) : m_in(in) { fuzz::quiet(env); }
 
-  void network(app::test::FakeEndpoint& ep)
+  /// One step of the network: time passes, or a Data or Nack near what was sent arrives.
+  void network()
   {
-    for (auto& i : ep.sentInterests)
+    for (auto& i : endpoint.sentInterests)
       m_sent.push_back(i);
-    ep.sentInterests.clear();
+    endpoint.sentInterests.clear();
     if (m_sent.empty() || m_in.ConsumeIntegralInRange<int>(0, 3) == 0) {
       env.advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 3000)));
       return;
@@ -428,7 +423,7 @@ protected:
       m_nack = n;
       m_data.reset();
       m_nackAnswers = deliveringNackFor(name);
-      ep.deliverNack(n);
+      endpoint.deliverNack(n);
     }
     else {
       auto decoded = Data::decode(Data(name).wireEncode());
@@ -436,7 +431,7 @@ protected:
         bug("own Data does not decode");
       m_data = std::move(*decoded);
       m_nack.reset();
-      ep.deliverData(*m_data);
+      endpoint.deliverData(*m_data);
     }
     m_inFlight = false;
   }
@@ -458,6 +453,7 @@ protected:
 
 public:
   ManualEnv env;
+  app::test::FakeEndpoint endpoint;
 
 protected:
   const Interest* lastSent(const Name& name) const
@@ -507,7 +503,7 @@ public:
     client->start();
   }
 
-  void step() { network(endpoint); }
+  void step() { network(); }
 
   void finish()
   {
@@ -519,7 +515,6 @@ public:
             "pings sent and pings resolved differ");
   }
 
-  app::test::FakeEndpoint endpoint;
   std::unique_ptr<app::PingClient> client;
 
 private:
@@ -557,7 +552,7 @@ public:
   void step()
   {
     const auto before = consumer->counters();
-    network(endpoint);
+    network();
     const auto& after = consumer->counters();
     if (after.nacks > before.nacks)
       require(m_nackAnswers, "a Nack counted that answers no Interest sent");
@@ -584,7 +579,6 @@ public:
     require(c.interestsSent - c.retransmissions <= m_opts.maxCount, "more segments than maxCount");
   }
 
-  app::test::FakeEndpoint endpoint;
   std::unique_ptr<app::ConstantRateConsumer> consumer;
 
 private:
@@ -596,9 +590,7 @@ void
 run(FuzzedDataProvider& in)
 {
   Harness h(in);
-  for (int steps = 0; steps < 300 && in.remaining_bytes() > 0; ++steps)
-    h.step();
-  h.finish();
+  fuzz::runScript(h, in, 300);
 }
 
 } // namespace

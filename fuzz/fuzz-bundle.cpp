@@ -16,6 +16,7 @@
 #include "core/lp/interest-bundler.hpp"
 #include "core/runtime/manual-env.hpp"
 #include "fuzz/check.hpp"
+#include "fuzz/script.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -195,7 +196,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   FuzzedDataProvider in(data, size);
   Harness h(in);
-  for (int steps = 0; steps < 300 && in.remaining_bytes() > 0; ++steps)
-    h.step();
+  fuzz::runScript(h, in, 300);
   return 0;
 }

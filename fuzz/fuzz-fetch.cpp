@@ -15,6 +15,7 @@
 #include "core/app/segment-fetcher.hpp"
 #include "core/app/tests/test-link.hpp"
 #include "fuzz/check.hpp"
+#include "fuzz/script.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -38,8 +39,7 @@ class Harness
 public:
   explicit Harness(FuzzedDataProvider& in) : m_in(in)
   {
-    env.logImpl = CaptureLog(LogLevel::Off);
-    env.traceImpl.on = false;
+    fuzz::quiet(env);
     Name name = Prefix;
     if constexpr (std::is_same_v<Consumer, app::SegmentFetcher>) {
       app::SegmentFetcherOptions o;
@@ -217,9 +217,7 @@ template<typename Consumer>
 void run(FuzzedDataProvider& in)
 {
   Harness<Consumer> h(in);
-  for (int steps = 0; steps < 200 && in.remaining_bytes() > 0; ++steps)
-    h.step();
-  h.finish();
+  fuzz::runScript(h, in, 200);
 }
 
 } // namespace

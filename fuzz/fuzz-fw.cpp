@@ -19,6 +19,7 @@
 #include "core/lp/packet.hpp"
 #include "core/runtime/manual-env.hpp"
 #include "fuzz/check.hpp"
+#include "fuzz/script.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -46,8 +47,7 @@ class Harness
 public:
   explicit Harness(FuzzedDataProvider& in) : m_in(in)
   {
-    env.logImpl = CaptureLog(LogLevel::Off);
-    env.traceImpl.on = false;
+    fuzz::quiet(env);
     for (size_t i = 0; i < NFaces; ++i)
       addFace(i);
     fw.setStrategy(Name("/m"), Strategies[1]);
@@ -311,8 +311,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   FuzzedDataProvider in(data, size);
   Harness h(in);
-  for (int steps = 0; steps < 64 && in.remaining_bytes() > 0; ++steps)
-    h.step();
-  h.finish();
+  fuzz::runScript(h, in, 64);
   return 0;
 }

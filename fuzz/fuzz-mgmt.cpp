@@ -20,6 +20,7 @@
 #include "core/security/signed-interest.hpp"
 #include "core/security/signer.hpp"
 #include "fuzz/check.hpp"
+#include "fuzz/script.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -53,8 +54,7 @@ struct Harness
 
   Harness()
   {
-    env.logImpl = CaptureLog(LogLevel::Off); // the capture sinks would grow without bound
-    env.traceImpl.on = false;
+    fuzz::quiet(env);
     auto t = std::make_unique<face::DummyTransport>(face::FaceScope::Local);
     transport = t.get();
     forwarder.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(t)));
