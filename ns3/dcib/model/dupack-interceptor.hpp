@@ -39,9 +39,10 @@
 //
 // SACK blocks say two things. (1) The host counts the ACK as a duplicate (above). (2) Where
 // else the receiver has holes: the byte after a reported block is missing whenever another
-// reported block lies above it (blocks are maximal runs; the highest reported block's end may
-// just be the data in flight, and a receiver reports at most 3 blocks beside timestamps, so
-// nothing is known above it). With `checkSackGaps`, a duplicate that shows such a hole starting
+// reported block lies above it (blocks are maximal runs; a D-SACK block may lie inside the
+// next one, RFC 2883, so overlapping blocks count as their union; the highest reported block's
+// end may just be the data in flight, and a receiver reports at most 3 blocks beside
+// timestamps, so nothing is known above it). With `checkSackGaps`, a duplicate that shows such a hole starting
 // at a segment the edge cannot repair is let through, and so are the ones held for its hole
 // (dropped: the ACK let through says more): the host has to enter recovery for that hole
 // anyway, and holding would only delay it. Holes the SACK blocks do not show (several losses
@@ -347,9 +348,9 @@ public:
     return it != m_segments.end() && it->second.localDrop;
   }
 
-  /// True unless the SACK blocks of `a` show a hole (the byte after a block with another block
-  /// above it) that does not start a repairable segment of the flow, or (unless holdLocalDrops)
-  /// starts one the edge's own queue dropped.
+  /// True unless the SACK blocks of `a` show a hole (the byte after the data the blocks cover,
+  /// with another block above it) that does not start a repairable segment of the flow, or
+  /// (unless holdLocalDrops) starts one the edge's own queue dropped.
   bool sackGapsRepairable(const HostAck& a, TimePoint now) const
   {
     if (a.blocks.size() < 2)
@@ -363,12 +364,17 @@ public:
     for (size_t i = 1; i < n; ++i) // insertion sort: at most a handful of blocks
       for (size_t j = i; j > 0 && seqAfter(above[j - 1].left, above[j].left); --j)
         std::swap(above[j - 1], above[j]);
-    for (size_t i = 0; i + 1 < n; ++i) {
-      uint32_t missing = above[i].right;
-      if (seqAfter(above[i + 1].left, missing) &&
-          (!repairable(a.flow, missing, now) ||
-           (!m_options.holdLocalDrops && localDrop(a.flow, missing))))
+    // walk the union of the blocks (a D-SACK block may lie inside the next one, RFC 2883):
+    // `covered` is the end of the data received so far; a block starting after it shows the
+    // hole at `covered`
+    uint32_t covered = n > 0 ? above[0].right : 0;
+    for (size_t i = 1; i < n; ++i) {
+      if (seqAfter(above[i].left, covered) &&
+          (!repairable(a.flow, covered, now) ||
+           (!m_options.holdLocalDrops && localDrop(a.flow, covered))))
         return false;
+      if (seqAfter(above[i].right, covered))
+        covered = above[i].right;
     }
     return true;
   }
@@ -424,15 +430,21 @@ private:
     ++m_heldNow;
   }
 
-  /// Forgets repairs older than the hold timeout (and the segments nothing else refers to).
+  /// Forgets repairs older than the hold timeout, and the segments nothing else refers to. A
+  /// segment with clones still stalled only loses its repair time, so that onDelivered() of
+  /// its last clone forgets it.
   void expireRepairs(TimePoint now)
   {
     while (!m_repairs.empty() && now - m_repairs.front().second >= m_options.holdTimeout) {
       auto [id, at] = m_repairs.front();
       m_repairs.pop_front();
       auto it = m_segments.find(id);
-      if (it != m_segments.end() && it->second.repairAt == at && it->second.stalled == 0)
+      if (it == m_segments.end() || it->second.repairAt != at)
+        continue; // forgotten already, or repaired again since
+      if (it->second.stalled == 0)
         m_segments.erase(it);
+      else
+        it->second.repairAt.reset();
     }
   }
 

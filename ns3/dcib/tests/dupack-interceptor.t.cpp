@@ -227,6 +227,22 @@ TEST(DupAckInterceptor, ARepairInFlightCountsUntilTheHoldTimeout)
   EXPECT_EQ(g.x.trackedSegments(), 0u); // the stale repair was forgotten
 }
 
+TEST(DupAckInterceptor, ASegmentIsForgottenOnceItsClonesLeftAndItsRepairExpired)
+{
+  // two clones of one segment (the host retransmitted it and the edge selected it again);
+  // one is repaired, the repair expires while the other is still stalled, then that one is
+  // delivered: nothing refers to the segment any more (found by fuzz-dcib: it stayed tracked)
+  Fixture f;
+  f.x.onStored(segment(5));
+  f.x.onStored(segment(5, 100));
+  f.x.onRepairSent(segment(5), at(1ms));
+  EXPECT_FALSE(f.held(ackOf(1, false), 20ms, 0)); // any ACK: the repair has expired
+  EXPECT_TRUE(f.x.repairable(Flow, segment(5).seq, at(20ms))) << "a clone is still stalled";
+  f.x.onDelivered(segment(5, 100));
+  EXPECT_FALSE(f.x.repairable(Flow, segment(5).seq, at(20ms)));
+  EXPECT_EQ(f.x.trackedSegments(), 0u);
+}
+
 TEST(DupAckInterceptor, ASackCarryingAdvanceToTheNextHoleIsHeldToo)
 {
   // two selected segments lost in one window: the ACK that moves from the first hole to the
@@ -322,6 +338,30 @@ TEST(DupAckInterceptor, OnlyGapsBetweenReportedBlocksCount)
   EXPECT_TRUE(f.held(sackAck(5, {{6, 9}, {2, 3}}), 1ms, 3));
   // adjacent blocks (no gap between them) are not a hole either
   EXPECT_TRUE(f.held(sackAck(5, {{9, 10}, {6, 9}}), 1ms, 4));
+}
+
+TEST(DupAckInterceptor, OverlappingBlocksCountAsTheirUnion)
+{
+  // a D-SACK block above the cumulative ACK comes first and lies inside the block after it
+  // (RFC 2883): the receiver holds 6-11 and 14-15, so the hole is at 12 (not stalled: the host
+  // must resend it), not at 8, where the D-SACK block ends (found by fuzz-dcib)
+  Fixture f;
+  f.x.onStored(segment(5));
+  f.x.onStored(segment(8));
+  f.held(ackOf(5, false), 1ms, 0);
+  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  EXPECT_FALSE(f.held(sackAck(5, {{7, 8}, {6, 12}, {14, 15}}), 1ms, 3));
+  EXPECT_EQ(f.x.counters().forwardedSackGap, 1u);
+
+  // the same blocks with segment 12 stalled too: every hole is repairable, the ACK is held
+  Fixture g;
+  g.x.onStored(segment(5));
+  g.x.onStored(segment(12));
+  g.held(ackOf(5, false), 1ms, 0);
+  g.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  g.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  EXPECT_TRUE(g.held(sackAck(5, {{7, 8}, {6, 12}, {14, 15}}), 1ms, 3));
 }
 
 TEST(DupAckInterceptor, SackGapCheckCanBeTurnedOff)
