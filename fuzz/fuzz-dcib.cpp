@@ -224,7 +224,8 @@ private:
       require(action == ReceiveAction::Drop, "a packet already forwarded was forwarded again");
       return;
     }
-    require(action != ReceiveAction::Drop, "the destination edge dropped a packet it had not forwarded");
+    require(action != ReceiveAction::Drop,
+            "the destination edge dropped a packet it had not forwarded");
     require((action == ReceiveAction::ForwardAndAck) == (w.ecn == Ecn::NotEct),
             "a router ACK for anything but a selected packet, or none for one");
     if (keyed)
@@ -242,14 +243,16 @@ private:
     m_acks.pop_front();
     if (lost)
       return;
-    auto pos = std::find_if(m_kept.begin(), m_kept.end(), [&](const Clone& c) { return c.key == key; });
+    auto pos = std::find_if(m_kept.begin(), m_kept.end(),
+                            [&](const Clone& c) { return c.key == key; });
     const uint64_t unmatchedBefore = m_sender.counters().acksUnmatched;
     std::vector<Clone> out;
     auto r = m_sender.onAck(key, m_now, [&](Clone&& c) { out.push_back(c); });
     if (pos == m_kept.end()) {
       require(!r.matched && r.retransmitted == 0 && out.empty(),
               "a router ACK for no kept clone retransmitted or discarded one");
-      require(m_sender.counters().acksUnmatched == unmatchedBefore + 1, "an unmatched ACK not counted");
+      require(m_sender.counters().acksUnmatched == unmatchedBefore + 1,
+              "an unmatched ACK not counted");
       return;
     }
     const size_t before = static_cast<size_t>(pos - m_kept.begin());
@@ -270,9 +273,12 @@ private:
       return;
     const uint32_t seq = f.sent[m_in.ConsumeIntegralInRange<size_t>(0, f.sent.size() - 1)].first;
     const PacketKey like = keyOf(static_cast<uint32_t>(&f - m_flows.data()), seq, 0);
-    auto match = [&](const PacketKey& k) { return k.seq == like.seq && FlowId::ofData(k) == FlowId::ofData(like); };
+    auto match = [&](const PacketKey& k) {
+      return k.seq == like.seq && FlowId::ofData(k) == FlowId::ofData(like);
+    };
     const Duration minAge = std::chrono::microseconds(m_in.ConsumeIntegralInRange<int>(0, 20000));
-    auto pos = std::find_if(m_kept.begin(), m_kept.end(), [&](const Clone& c) { return match(c.key); });
+    auto pos = std::find_if(m_kept.begin(), m_kept.end(),
+                            [&](const Clone& c) { return match(c.key); });
     std::vector<Clone> out;
     bool sent = m_sender.retransmitNow(match, m_now, minAge, [&](Clone&& c) { out.push_back(c); });
     const bool expected = pos != m_kept.end() && m_now - pos->storedAt >= minAge;
@@ -289,7 +295,8 @@ private:
   {
     auto c = m_sender.takeIdleCopy(m_now);
     const bool expected = m_sender.options().buffer == BufferMode::LowPriority && !m_kept.empty();
-    require(c.has_value() == expected, "an idle copy handed out when none was due, or none when due");
+    require(c.has_value() == expected,
+            "an idle copy handed out when none was due, or none when due");
     if (!c)
       return;
     require(c->id == m_kept.front().id, "the idle copy is not the oldest clone");
@@ -308,8 +315,10 @@ private:
     require(bytes <= m_sender.options().bufferBytes, "the clones kept exceed the buffer");
     require(k.selections == k.ackedDiscards + k.edgeRetransmissions + k.idleCopies + m_kept.size(),
             "selections != discarded + retransmitted + copied + kept");
-    require(k.peakBytes >= bytes && k.peakPackets >= m_kept.size(), "the peak is below the occupancy");
-    require(m_kept.empty() || (m_sender.isStored(m_kept.front().key) && m_sender.isStored(m_kept.back().key)),
+    require(k.peakBytes >= bytes && k.peakPackets >= m_kept.size(),
+            "the peak is below the occupancy");
+    require(m_kept.empty() ||
+              (m_sender.isStored(m_kept.front().key) && m_sender.isStored(m_kept.back().key)),
             "a kept clone is not found by its key");
     const double r = m_sender.currentRatio();
     require(r >= 0.0 && r <= m_sender.options().selectionRatio + 1e-12,
@@ -507,8 +516,9 @@ private:
     a.pure = m_in.ConsumeIntegralInRange<int>(0, 5) != 0;
     for (int n = m_in.ConsumeIntegralInRange<int>(0, 4); n > 0; --n) {
       uint32_t left = pickSeq(f);
-      uint32_t right = m_in.ConsumeBool() ? left + f.mss * m_in.ConsumeIntegralInRange<uint32_t>(1, 3)
-                                          : m_in.ConsumeIntegral<uint32_t>();
+      uint32_t right = m_in.ConsumeBool()
+                         ? left + f.mss * m_in.ConsumeIntegralInRange<uint32_t>(1, 3)
+                         : m_in.ConsumeIntegral<uint32_t>();
       a.blocks.push_back(SackBlock{left, right});
     }
     a.sack = !a.blocks.empty();
@@ -520,7 +530,8 @@ private:
 
     if (m_x.repairDue(a)) {
       auto s = m_segments.find({index(f), a.ack});
-      require(m_x.options().repairOnDupAck && !stale && duplicate && s != m_segments.end() && s->second.stalled > 0,
+      require(m_x.options().repairOnDupAck && !stale && duplicate && s != m_segments.end() &&
+                s->second.stalled > 0,
               "repairDue for an ACK that is no duplicate, or for a segment with no clone stalled");
       // the glue retransmits the oldest clone of that segment, if old enough
       if (m_in.ConsumeBool()) {
@@ -541,10 +552,12 @@ private:
     int made = 0;
     const uint64_t id = m_nextAckId++;
     auto verdict = m_x.onHostAck(a, m_now, [&] { ++made; return id; });
-    require(made == (verdict == AckVerdict::Hold ? 1 : 0), "a payload made for an ACK not held, or twice");
+    require(made == (verdict == AckVerdict::Hold ? 1 : 0),
+            "a payload made for an ACK not held, or twice");
 
     if (stale) {
-      require(verdict == AckVerdict::Forward, "an ACK older than the highest cumulative ACK was held");
+      require(verdict == AckVerdict::Forward,
+              "an ACK older than the highest cumulative ACK was held");
       return;
     }
     if (advances) { // a hole held is filled: its ACKs are absorbed
@@ -557,7 +570,8 @@ private:
       return;
     }
     if (!duplicate) {
-      require(verdict == AckVerdict::Forward, "an ACK the host does not count as a duplicate was held");
+      require(verdict == AckVerdict::Forward,
+              "an ACK the host does not count as a duplicate was held");
       f.dups = 0;
       return;
     }
@@ -572,11 +586,13 @@ private:
     }
     if (f.held.empty()) { // a new hole
       require(wasRepairable, "ACKs held for a segment the edge router cannot repair");
-      require(f.dups >= m_x.options().allowance, "ACKs held before the host had its allowance of duplicates");
+      require(f.dups >= m_x.options().allowance,
+              "ACKs held before the host had its allowance of duplicates");
       f.holeStart = m_now;
     }
     if (m_x.options().checkSackGaps)
-      require(sackHolesRepairable(f, a), "an ACK held whose SACK blocks show a hole the edge cannot repair");
+      require(sackHolesRepairable(f, a),
+              "an ACK held whose SACK blocks show a hole the edge cannot repair");
     f.held.push_back(id);
     if (f.held.size() > m_x.options().maxHeldPerHole)
       f.held.pop_front();
@@ -614,7 +630,8 @@ private:
       auto it = std::find_if(m_flows.begin(), m_flows.end(),
                              [&](const Flow& f) { return !f.held.empty() && f.held.front() == id; });
       require(it != m_flows.end(), "an ACK released that was not held, twice, or out of its order");
-      require(m_now - it->holeStart >= m_x.options().holdTimeout, "an ACK released before its hold timed out");
+      require(m_now - it->holeStart >= m_x.options().holdTimeout,
+              "an ACK released before its hold timed out");
       it->held.pop_front();
       ++it->dups; // the host gets it now
       ++m_released;
@@ -639,7 +656,8 @@ private:
             "held != released + absorbed + overflowed + flushed + still held");
     require(c.held == m_holdsSeen && c.released == m_released, "held or released ACKs miscounted");
     auto next = m_x.nextDeadline();
-    require(next.has_value() == first.has_value() && (!next || *next == *first + m_x.options().holdTimeout),
+    require(next.has_value() == first.has_value() &&
+              (!next || *next == *first + m_x.options().holdTimeout),
             "nextDeadline() is not the oldest hold's deadline");
   }
 

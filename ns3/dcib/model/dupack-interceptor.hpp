@@ -42,10 +42,10 @@
 // reported block lies above it (blocks are maximal runs; a D-SACK block may lie inside the
 // next one, RFC 2883, so overlapping blocks count as their union; the highest reported block's
 // end may just be the data in flight, and a receiver reports at most 3 blocks beside
-// timestamps, so nothing is known above it). With `checkSackGaps`, a duplicate that shows such a hole starting
-// at a segment the edge cannot repair is let through, and so are the ones held for its hole
-// (dropped: the ACK let through says more): the host has to enter recovery for that hole
-// anyway, and holding would only delay it. Holes the SACK blocks do not show (several losses
+// timestamps, so nothing is known above it). With `checkSackGaps`, a duplicate that shows
+// such a hole starting at a segment the edge cannot repair is let through, and so are the ones
+// held for its hole (dropped: the ACK let through says more): the host has to enter recovery
+// for that hole anyway, and holding would only delay it. Holes the SACK blocks do not show (several losses
 // in one gap, or below an unreported block) are recovered by the host after the hole at N
 // fills or its hold expires, at most `holdTimeout` late. `allowance` 2 keeps a host with the
 // standard threshold of 3 below it as long as each let-through duplicate SACKs one new segment
