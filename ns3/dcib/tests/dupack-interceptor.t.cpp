@@ -281,6 +281,15 @@ HostAck sackAck(uint32_t hole, std::vector<std::pair<uint32_t, uint32_t>> ranges
   return a;
 }
 
+/// The ACK reaching the hole at segment 5, then the allowance's two duplicates (SACKing 6 and
+/// 6-7) at 1 ms: the next duplicate is the host's third.
+void spendAllowance(Fixture& f)
+{
+  f.held(ackOf(5, false), 1ms, 0);
+  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
+  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+}
+
 TEST(DupAckInterceptor, SackBlocksShowingAHoleTheEdgeCannotRepairAreLetThrough)
 {
   // segment 5 (selected, stalled) and segment 8 (ECT: no clone) lost; the receiver holds 6-7
@@ -299,9 +308,7 @@ TEST(DupAckInterceptor, SackBlocksShowingAHoleTheEdgeCannotRepairAreLetThrough)
   Fixture g;
   g.x.onStored(segment(5));
   g.x.onStored(segment(8));
-  g.held(ackOf(5, false), 1ms, 0);
-  g.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  g.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(g);
   EXPECT_TRUE(g.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
 }
 
@@ -309,9 +316,7 @@ TEST(DupAckInterceptor, AHoldIsLetGoWhenALaterSackShowsAnUnrepairableHole)
 {
   Fixture f;
   f.x.onStored(segment(5));
-  f.held(ackOf(5, false), 1ms, 0);
-  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(f);
   ASSERT_TRUE(f.held(sackAck(5, {{6, 9}}), 1ms, 3));
   ASSERT_TRUE(f.held(sackAck(5, {{6, 10}}), 1ms, 4));
   // segment 10 was lost and only the host can resend it
@@ -330,9 +335,7 @@ TEST(DupAckInterceptor, OnlyGapsBetweenReportedBlocksCount)
 {
   Fixture f;
   f.x.onStored(segment(5));
-  f.held(ackOf(5, false), 1ms, 0);
-  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(f);
   // above the highest block is data in flight, not a hole; a D-SACK block below the cumulative
   // ACK says nothing about holes
   EXPECT_TRUE(f.held(sackAck(5, {{6, 9}, {2, 3}}), 1ms, 3));
@@ -348,9 +351,7 @@ TEST(DupAckInterceptor, OverlappingBlocksCountAsTheirUnion)
   Fixture f;
   f.x.onStored(segment(5));
   f.x.onStored(segment(8));
-  f.held(ackOf(5, false), 1ms, 0);
-  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(f);
   EXPECT_FALSE(f.held(sackAck(5, {{7, 8}, {6, 12}, {14, 15}}), 1ms, 3));
   EXPECT_EQ(f.x.counters().forwardedSackGap, 1u);
 
@@ -358,9 +359,7 @@ TEST(DupAckInterceptor, OverlappingBlocksCountAsTheirUnion)
   Fixture g;
   g.x.onStored(segment(5));
   g.x.onStored(segment(12));
-  g.held(ackOf(5, false), 1ms, 0);
-  g.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  g.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(g);
   EXPECT_TRUE(g.held(sackAck(5, {{7, 8}, {6, 12}, {14, 15}}), 1ms, 3));
 }
 
@@ -370,9 +369,7 @@ TEST(DupAckInterceptor, SackGapCheckCanBeTurnedOff)
   o.checkSackGaps = false;
   Fixture f(o);
   f.x.onStored(segment(5));
-  f.held(ackOf(5, false), 1ms, 0);
-  f.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  f.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(f);
   EXPECT_TRUE(f.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
 }
 
@@ -394,9 +391,7 @@ TEST(DupAckInterceptor, HolesFromTheEdgesOwnQueueAreLeftToTheHostByDefault)
   g.x.onStored(segment(5));
   g.x.onStored(segment(8));
   g.x.onLocalDrop(segment(8));
-  g.held(ackOf(5, false), 1ms, 0);
-  g.held(sackAck(5, {{6, 7}}), 1ms, 1);
-  g.held(sackAck(5, {{6, 8}}), 1ms, 2);
+  spendAllowance(g);
   EXPECT_FALSE(g.held(sackAck(5, {{9, 10}, {6, 8}}), 1ms, 3));
   EXPECT_EQ(g.x.counters().forwardedSackGap, 1u);
 
