@@ -227,6 +227,19 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
     // without DCIB every host packet is Not-ECT
     wan.notEctShare = net->dcib ? std::max(so.effectiveRatio(), 1e-9) : 1.0;
     wan.validate();
+    // p > s: the WAN would drop every selected packet and still lose less than p, and in
+    // stalled mode the clone buffer would fill with clones no router ACK ever clears, after
+    // which nothing is selected and the WAN loses nothing at all
+    if (net->dcib && wan.mode == WanLossMode::Cooperative &&
+        wan.lossRate > wan.notEctShare * (1 + 1e-9)) {
+      std::ostringstream msg;
+      msg << "--WanLoss=cooperative drops --LossRate=" << wan.lossRate
+          << " of the traffic among the Not-ECT (selected) packets only, which are a share of "
+          << so.effectiveRatio() << " here (min(SelectionRatio, bound EdgeBuffer/(tau C) = "
+          << so.boundRatio() << ")): raise --EdgeBuffer or --SelectionRatio, lower --LossRate, "
+          << "set --EnforceBound=false, or use --WanLoss=non-cooperative";
+      throw std::invalid_argument(msg.str());
+    }
   }
   catch (const std::invalid_argument& e) {
     throw UsageError(e.what());

@@ -56,5 +56,17 @@ TEST(DcibScenarios, IgnoredValuesAreUsageErrors)
   expectUsageError({"dcib-fct", "--Hosts=0"}, "--Hosts=0: out of range");
 }
 
+TEST(DcibScenarios, ACooperativeWanNeedsAsManySelectedPacketsAsItDrops)
+{
+  // EdgeBuffer 20 kB: the bound B/(tau C) is 0.0027 < LossRate 0.05; the WAN would drop every
+  // selected packet, the stalled buffer would fill with their clones after two selections, and
+  // the run would go on without DCIB and without loss
+  const std::string s = "dcib-artificial-loss";
+  expectUsageError({s, "--Dcib=true", "--WanLoss=cooperative", "--EdgeBuffer=0.02"},
+                   "--WanLoss=cooperative drops --LossRate=0.05 of the traffic among the Not-ECT");
+  expectUsageError({s, "--Dcib=true", "--WanLoss=cooperative", "--SelectionRatio=0.04"},
+                   "raise --EdgeBuffer or --SelectionRatio");
+}
+
 } // namespace
 } // namespace ndnlab::dcib::test
