@@ -51,10 +51,12 @@ namespace fuzz = ndnlab::fuzz;
 
 constexpr int MaxSteps = 400;
 
+constexpr uint32_t FirstSource = 0x0a000001; // 10.0.0.1: the source of flow 0
+
 PacketKey keyOf(uint32_t flow, uint32_t seq, uint16_t ipId)
 {
   PacketKey k;
-  k.src = 0x0a000001 + flow;
+  k.src = FirstSource + flow;
   k.dst = 0x0a010001 + flow;
   k.srcPort = static_cast<uint16_t>(49152 + flow);
   k.dstPort = 5000;
@@ -63,6 +65,9 @@ PacketKey keyOf(uint32_t flow, uint32_t seq, uint16_t ipId)
   k.ipId = ipId;
   return k;
 }
+
+/// The flow of a key made by keyOf().
+uint32_t flowOf(const PacketKey& k) { return k.src - FirstSource; }
 
 // ---------------------------------------------------------------------------------------------
 // EdgeSender + EdgeReceiver over a lossy FIFO DCI
@@ -187,10 +192,11 @@ private:
   }
 
   size_t pickFlow() { return m_in.ConsumeIntegralInRange<size_t>(0, m_flows.size() - 1); }
+  uint32_t index(const Flow& f) const { return static_cast<uint32_t>(&f - m_flows.data()); }
 
   void send(Flow& f, uint32_t seq, uint32_t bytes)
   {
-    PacketKey key = keyOf(static_cast<uint32_t>(&f - m_flows.data()), seq, f.ipId++);
+    PacketKey key = keyOf(index(f), seq, f.ipId++);
     const uint64_t keptBefore = m_sender.stalledBytes();
     const bool selected = m_sender.select(bytes, m_now);
     require(!selected || bytes >= m_sender.options().minEligibleBytes,
@@ -272,7 +278,7 @@ private:
     if (f.sent.empty())
       return;
     const uint32_t seq = f.sent[m_in.ConsumeIntegralInRange<size_t>(0, f.sent.size() - 1)].first;
-    const PacketKey like = keyOf(static_cast<uint32_t>(&f - m_flows.data()), seq, 0);
+    const PacketKey like = keyOf(index(f), seq, 0);
     auto match = [&](const PacketKey& k) {
       return k.seq == like.seq && FlowId::ofData(k) == FlowId::ofData(like);
     };
@@ -473,7 +479,7 @@ private:
 
   void leave(const PacketKey& k, bool repaired)
   {
-    Segment& s = m_segments[{k.src - 0x0a000001, k.seq}];
+    Segment& s = m_segments[{flowOf(k), k.seq}];
     if (s.stalled > 0)
       --s.stalled;
     if (repaired) {
@@ -536,7 +542,7 @@ private:
       // the glue retransmits the oldest clone of that segment, if old enough
       if (m_in.ConsumeBool()) {
         auto it = std::find_if(m_outstanding.begin(), m_outstanding.end(), [&](const PacketKey& k) {
-          return k.src - 0x0a000001 == index(f) && k.seq == a.ack;
+          return flowOf(k) == index(f) && k.seq == a.ack;
         });
         if (it != m_outstanding.end()) {
           PacketKey k = *it;
