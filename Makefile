@@ -1,7 +1,7 @@
 # ndnlab entry points. The README's whole set-up is `make demo` and `make test`.
 #   make deps    install missing apt and pip packages (Debian 12)
 #   make build   configure (CMake + Ninja) and build into build/
-#   make test    deps + test deps (Node.js, NDNts, Chromium) + build + every test (ctest, pytest, fuzz smoke run)
+#   make test    deps + test deps (Node.js, NDNts, Chromium, ndnd) + build + every test (ctest, pytest, fuzz smoke run)
 #   make demo    deps + build + the main job on built-in defaults
 #   make bench   benchmarks; figures go to docs/results/
 #   make bench-sim  simulation speed: NDN run vs plain ns-3 (docs/results/simulator.md)
@@ -63,10 +63,12 @@ all: build
 deps:
 	@PYTHON=$(PYTHON) scripts/install-deps
 
-# What only the tests need: Node.js, Chromium and the NDNts clients of the interop tests.
+# What only the tests need: Node.js, Chromium and the NDNts clients of the interop tests, and
+# ndnd built with the machine's Go (skipped, and its tests with it, where Go is older than 1.23).
 test-deps: deps
 	@PYTHON=$(PYTHON) scripts/install-deps --with-tests
 	@tests/interop/ndnts/install
+	@tests/interop/ndnd/install
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -85,9 +87,10 @@ test: build test-deps
 unit-test:
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
 
-# pytest exits 5 when it collects no tests; that is not a failure here.
+# pytest exits 5 when it collects no tests; that is not a failure here. -rs lists why each
+# skipped test was skipped.
 py-test:
-	NDNLAB_BUILD=$(abspath $(BUILD)) $(PYTHON) -m pytest -q tests/python tests/integration tests/interop \
+	NDNLAB_BUILD=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs tests/python tests/integration tests/interop \
 	  || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || exit $$rc; }
 
 $(FUZZ_BUILD)/build.ninja:

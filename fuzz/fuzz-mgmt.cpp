@@ -7,12 +7,14 @@
 //      /localhost/nfd/<module>/<verb> command;
 // and the Interests from 2 and 3 (and the input itself, if it decodes as an Interest) are fed
 // to a Dispatcher with every NFD handler registered (Management over a Forwarder), which must
-// neither crash nor hang. The forwarder and management persist across inputs. An input that
+// neither crash nor hang. A faces/query with the input as its filter must be answered: when
+// the filter decodes, with faces that all match it; otherwise with a 400 ContentType-Nack reply. The forwarder and management persist across inputs. An input that
 // decodes as an Interest or a Data also has its signature checked by a verifier of each type
 // (digest, HMAC, ECDSA, null), whatever SignatureInfo and value it carries.
 
 #include "core/face/dummy-transport.hpp"
 #include "core/face/generic-link-service.hpp"
+#include "core/lp/packet.hpp"
 #include "core/mgmt/command.hpp"
 #include "core/mgmt/datasets.hpp"
 #include "core/mgmt/management.hpp"
@@ -60,12 +62,25 @@ struct Harness
     forwarder.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(t)));
   }
 
-  void send(Interest& interest)
+  void send(Interest& interest) { (void)exchange(interest); }
+
+  /// Sends `interest` from the client face; returns the Data sent back to it, if any.
+  std::optional<Data> exchange(Interest& interest)
   {
     interest.setNonce(env.rng().next32());
     transport->injectFrame(*interest.wireEncode());
     env.advance(std::chrono::milliseconds(1));
+    std::optional<Data> reply;
+    for (const auto& sent : transport->sent) {
+      auto frame = lp::decodeFrame(sent.frame);
+      if (frame && frame->fragment && !frame->nack && !frame->fragment->empty() &&
+          (*frame->fragment)[0] == tlv::Data) {
+        if (auto d = Data::decode(*frame->fragment))
+          reply = std::move(*d);
+      }
+    }
     transport->sent.clear();
+    return reply;
   }
 };
 
@@ -112,6 +127,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
   checkDatasetEntry<mgmt::RibEntryStatus>(in);
   checkDatasetEntry<mgmt::StrategyChoiceStatus>(in);
   checkDatasetEntry<mgmt::CsInfo>(in);
+  checkDatasetEntry<mgmt::FaceQueryFilter>(in);
   (void)mgmt::decodeList<mgmt::FaceStatus>(in);
 
   // 2. Input as a name.
@@ -140,6 +156,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     n.append(tlv::GenericNameComponent, in.subspan(1));
     Interest k(n);
     h.send(k);
+  }
+
+  // faces/query with the input as its filter component (a fresh request: CanBePrefix).
+  {
+    Name n = topPrefix;
+    n.append("faces").append("query").append(tlv::GenericNameComponent, in);
+    Interest q(n);
+    q.setCanBePrefix(true);
+    auto reply = h.exchange(q);
+    require(reply.has_value(), "faces/query: no reply");
+    if (auto filter = mgmt::FaceQueryFilter::decode(in)) {
+      // The harness has two faces (internal and client): one segment holds them.
+      require(reply->contentType() == 0 && reply->finalBlockId(), "faces/query: not one dataset segment");
+      auto faces = mgmt::decodeList<mgmt::FaceStatus>(reply->content());
+      require(faces.ok(), "faces/query: reply does not decode as FaceStatus entries");
+      for (const auto& f : *faces)
+        require(filter->matches(f), "faces/query: a face that does not match the filter");
+    }
+    else {
+      auto resp = mgmt::ControlResponse::decode(reply->content());
+      require(reply->contentType() == static_cast<uint64_t>(ContentType::Nack) && resp && resp->code == 400,
+              "faces/query: a malformed filter is not refused with 400");
+    }
   }
 
   // 4. Input as a whole Interest.

@@ -287,6 +287,70 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
   return s;
 }
 
+// --- FaceQueryFilter -------------------------------------------------------------------------
+
+void FaceQueryFilter::encodeTo(Buffer& out) const
+{
+  Buffer v;
+  if (faceId)
+    appendTlvNonNegInt(v, tlv::FaceId, *faceId);
+  if (uriScheme)
+    appendString(v, tlv::UriScheme, *uriScheme);
+  if (remoteUri)
+    appendString(v, tlv::Uri, *remoteUri);
+  if (localUri)
+    appendString(v, tlv::LocalUri, *localUri);
+  if (faceScope)
+    appendTlvNonNegInt(v, tlv::FaceScope, *faceScope);
+  if (facePersistency)
+    appendTlvNonNegInt(v, tlv::FacePersistency, *facePersistency);
+  if (linkType)
+    appendTlvNonNegInt(v, tlv::LinkType, *linkType);
+  appendTlv(out, tlv::FaceQueryFilter, v);
+}
+
+DecodeResult<FaceQueryFilter> FaceQueryFilter::decode(ByteSpan wire)
+{
+  auto value = outerValue(wire, tlv::FaceQueryFilter);
+  if (!value)
+    return fail(value.error());
+  FaceQueryFilter f;
+  auto readNumber = [](const Element& e, std::optional<uint64_t>& field) -> std::optional<DecodeError> {
+    auto v = readNonNegInt(e);
+    if (!v)
+      return v.error();
+    field = *v;
+    return std::nullopt;
+  };
+  auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
+    switch (e.type) {
+      case tlv::FaceId: return readNumber(e, f.faceId);
+      case tlv::UriScheme: f.uriScheme = toString(e.value); break;
+      case tlv::Uri: f.remoteUri = toString(e.value); break;
+      case tlv::LocalUri: f.localUri = toString(e.value); break;
+      case tlv::FaceScope: return readNumber(e, f.faceScope);
+      case tlv::FacePersistency: return readNumber(e, f.facePersistency);
+      case tlv::LinkType: return readNumber(e, f.linkType);
+      default: break;
+    }
+    return std::nullopt;
+  });
+  if (err)
+    return fail(*err);
+  return f;
+}
+
+bool FaceQueryFilter::matches(const FaceStatus& face) const
+{
+  auto schemeOf = [](const std::string& uri) { return uri.substr(0, uri.find("://")); };
+  return (!faceId || *faceId == face.faceId) &&
+         (!uriScheme || *uriScheme == schemeOf(face.remoteUri) || *uriScheme == schemeOf(face.localUri)) &&
+         (!remoteUri || *remoteUri == face.remoteUri) && (!localUri || *localUri == face.localUri) &&
+         (!faceScope || *faceScope == face.faceScope) &&
+         (!facePersistency || *facePersistency == face.facePersistency) &&
+         (!linkType || *linkType == face.linkType);
+}
+
 // --- ChannelStatus ---------------------------------------------------------------------------
 
 void ChannelStatus::encodeTo(Buffer& out) const

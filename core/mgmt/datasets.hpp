@@ -80,6 +80,27 @@ struct FaceStatus
   bool operator==(const FaceStatus&) const = default;
 };
 
+/// The parameter of faces/query (FaceQueryFilter, 150): a face matches when every field that is
+/// present equals the face's (UriScheme: the scheme of its remote or of its local URI; URIs
+/// compared as strings, as NFD does). An empty filter matches every face.
+struct FaceQueryFilter
+{
+  std::optional<uint64_t> faceId;
+  std::optional<std::string> uriScheme; ///< e.g. "udp4", without "://"
+  std::optional<std::string> remoteUri; ///< Uri (114)
+  std::optional<std::string> localUri;
+  std::optional<uint64_t> faceScope;
+  std::optional<uint64_t> facePersistency;
+  std::optional<uint64_t> linkType;
+
+  /// Appends the FaceQueryFilter TLV, its fields in ndn-cxx's order.
+  void encodeTo(Buffer& out) const;
+  /// Decodes one whole FaceQueryFilter TLV; fields in any order, unknown ones skipped.
+  static DecodeResult<FaceQueryFilter> decode(ByteSpan wire);
+  bool matches(const FaceStatus& face) const;
+  bool operator==(const FaceQueryFilter&) const = default;
+};
+
 /// faces/channels entry (ChannelStatus, 130).
 struct ChannelStatus
 {

@@ -156,7 +156,13 @@ void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cm
 
   ++m_counters.nDatasets;
   RequestContext ctx{interest, cmd, incomingFaceId};
-  Buffer content = handler(ctx);
+  auto generated = handler(ctx);
+  if (!generated) {
+    ++m_counters.nDatasetErrors;
+    reply(interest, generated.error(), true);
+    return;
+  }
+  const Buffer& content = *generated;
 
   uint64_t version = static_cast<uint64_t>(std::max<int64_t>(0, m_env.clock().unixNow().count()));
   version = std::max(version, m_lastVersion + 1);
@@ -194,10 +200,12 @@ void Dispatcher::drop(const Interest& interest, std::string_view reason)
   m_env.emit(TraceEvent{.kind = "drop", .face = interest.tags.incomingFaceId.value_or(0), .reason = reason});
 }
 
-void Dispatcher::reply(const Interest& interest, const ControlResponse& resp)
+void Dispatcher::reply(const Interest& interest, const ControlResponse& resp, bool nack)
 {
   Data d(interest.name());
   d.setContent(resp.wireEncode());
+  if (nack)
+    d.setContentType(static_cast<uint64_t>(ContentType::Nack));
   d.setFreshnessPeriod(m_options.replyFreshness);
   security::signData(d, m_signer);
   NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, interest.name().getPrefix(4), " -> ", resp.code, " ", resp.text);

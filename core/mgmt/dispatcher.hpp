@@ -12,6 +12,7 @@
 //
 // Status codes: 501 unknown module or verb, 400 malformed ControlParameters, 403 rejected by
 // the (optional) command authorization; handlers add their own (see docs/mechanisms/management.md).
+// A dataset handler may refuse its request (faces/query: 400 for a malformed filter).
 // Trace events: {kind="drop", reason="mgmt_not_under_prefix" | "mgmt_missing_verb" |
 // "mgmt_segment_not_stored"} for unanswered Interests, {kind="mgmt_rejected", reason=<check>}
 // for commands refused by verification.
@@ -66,6 +67,7 @@ public:
   {
     uint64_t nCommands = 0;        ///< commands answered (any status)
     uint64_t nDatasets = 0;        ///< dataset generations
+    uint64_t nDatasetErrors = 0;   ///< dataset requests refused by their handler (e.g. 400)
     uint64_t nSegmentsServed = 0;  ///< dataset segments sent (fresh or from storage)
     uint64_t nRejected = 0;        ///< authorization failures (403)
     uint64_t nDropped = 0;         ///< Interests not answered (not under prefix, storage miss)
@@ -76,8 +78,10 @@ public:
   /// do so later, e.g. after a face is created).
   using CommandHandler =
     std::function<void(const ControlParameters&, const RequestContext&, CommandDone done)>;
-  /// Produces the full (unsegmented) content of a dataset.
-  using DatasetHandler = std::function<Buffer(const RequestContext&)>;
+  /// Produces the full (unsegmented) content of a dataset, or refuses the request (a dataset
+  /// with a parameter, e.g. faces/query's filter): the refusal is sent as a ControlResponse in
+  /// a Data of ContentType Nack named by the request, as ndn-cxx's StatusDatasetContext::reject.
+  using DatasetHandler = std::function<Result<Buffer, ControlResponse>(const RequestContext&)>;
 
   Dispatcher(Env& env, DispatcherOptions options = {});
   ~Dispatcher();
@@ -121,7 +125,8 @@ private:
   bool authorize(const Interest& interest, const ParsedCommand& cmd);
   /// Counts, logs and traces an unanswered Interest; `reason` must be a string literal.
   void drop(const Interest& interest, std::string_view reason);
-  void reply(const Interest& interest, const ControlResponse& resp);
+  /// A ControlResponse Data named by `interest`; `nack` sets ContentType Nack (dataset refusals).
+  void reply(const Interest& interest, const ControlResponse& resp, bool nack = false);
   void send(Data&& data, const Interest& request);
   void store(const Data& data);
   void expireStorage();

@@ -155,6 +155,7 @@ void Management::registerHandlers()
 
   d.addDataset("status", "general", [this](const RequestContext&) { return statusGeneral(); });
   d.addDataset("faces", "list", [this](const RequestContext&) { return facesList(); });
+  d.addDataset("faces", "query", [this](const RequestContext& ctx) { return facesQuery(ctx); });
   d.addDataset("faces", "channels", [this](const RequestContext&) { return facesChannels(); });
   d.addDataset("fib", "list", [this](const RequestContext&) { return fibList(); });
   d.addDataset("rib", "list", [this](const RequestContext&) { return ribList(); });
@@ -403,54 +404,76 @@ Buffer Management::statusGeneral() const
   return out;
 }
 
+FaceStatus Management::faceStatus(const face::Face& f) const
+{
+  FaceStatus s;
+  s.faceId = f.id();
+  s.remoteUri = f.remoteUri();
+  s.localUri = f.localUri();
+  if (m_faceSystem)
+    s.expirationPeriod = m_faceSystem->expirationPeriod(f);
+  s.faceScope = static_cast<uint64_t>(f.scope());
+  s.facePersistency = static_cast<uint64_t>(f.persistency());
+  s.linkType = static_cast<uint64_t>(f.linkType());
+  const face::LinkServiceOptions& lo = f.linkService().options();
+  if (lo.allowCongestionMarking) {
+    s.baseCongestionMarkingInterval = lo.baseCongestionMarkingInterval;
+    s.defaultCongestionThreshold = lo.defaultCongestionThreshold;
+  }
+  // NFD reports unlimited MTUs as the maximum NDN packet size.
+  ssize_t mtu = f.transport().mtu();
+  uint64_t effective = mtu < 0 ? uint64_t{MaxNdnPacketSize} : static_cast<uint64_t>(mtu);
+  if (lo.overrideMtu != 0)
+    effective = std::min<uint64_t>(effective, lo.overrideMtu);
+  s.mtu = effective;
+  const auto& fc = f.counters();
+  s.nInInterests = fc.nInInterests;
+  s.nInData = fc.nInData;
+  s.nInNacks = fc.nInNacks;
+  s.nOutInterests = fc.nOutInterests;
+  s.nOutData = fc.nOutData;
+  s.nOutNacks = fc.nOutNacks;
+  s.nInBytes = f.transport().counters().nInBytes;
+  s.nOutBytes = f.transport().counters().nOutBytes;
+  s.flags = (lo.allowLocalFields ? FaceFlagLocalFields : 0) |
+            (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0) |
+            (lo.bundling ? FaceFlagBundling : 0);
+  // ndnlab extension elements only where BLEnD is in play (NFD's dataset otherwise)
+  const face::LinkService::Counters& lc = f.linkService().counters();
+  if (f.transport().medium() == face::Medium::Wireless || lo.bundling || lc.nInBundles > 0) {
+    s.medium = static_cast<uint64_t>(f.transport().medium());
+    s.bundleInterval = lo.bundleInterval;
+    s.bundleCounters = BundleCounters{lc.nOutBundles,          lc.nOutInterestsAbsorbed,
+                                      lc.nInBundles,           lc.nInInterestsRegenerated,
+                                      lc.nInInterestsGapFilled, lc.nInBundlesStale,
+                                      lc.nInBundlesInvalid,    lc.nInDataEarly,
+                                      lc.nInDataEarlyExpired};
+  }
+  return s;
+}
+
 Buffer Management::facesList() const
 {
   Buffer out;
+  for (const face::Face& f : m_forwarder.faceTable())
+    faceStatus(f).encodeTo(out);
+  return out;
+}
+
+Result<Buffer, ControlResponse> Management::facesQuery(const RequestContext& ctx) const
+{
+  const Name& name = ctx.interest.name();
+  const size_t at = m_dispatcher.options().topPrefix.size() + 2; // after <module>/<verb>
+  if (name.size() <= at)
+    return fail(ControlResponse(status::BadRequest, "Malformed filter"));
+  auto filter = FaceQueryFilter::decode(name[at].value());
+  if (!filter)
+    return fail(ControlResponse(status::BadRequest, "Malformed filter"));
+  Buffer out;
   for (const face::Face& f : m_forwarder.faceTable()) {
-    FaceStatus s;
-    s.faceId = f.id();
-    s.remoteUri = f.remoteUri();
-    s.localUri = f.localUri();
-    if (m_faceSystem)
-      s.expirationPeriod = m_faceSystem->expirationPeriod(f);
-    s.faceScope = static_cast<uint64_t>(f.scope());
-    s.facePersistency = static_cast<uint64_t>(f.persistency());
-    s.linkType = static_cast<uint64_t>(f.linkType());
-    const face::LinkServiceOptions& lo = f.linkService().options();
-    if (lo.allowCongestionMarking) {
-      s.baseCongestionMarkingInterval = lo.baseCongestionMarkingInterval;
-      s.defaultCongestionThreshold = lo.defaultCongestionThreshold;
-    }
-    // NFD reports unlimited MTUs as the maximum NDN packet size.
-    ssize_t mtu = f.transport().mtu();
-    uint64_t effective = mtu < 0 ? uint64_t{MaxNdnPacketSize} : static_cast<uint64_t>(mtu);
-    if (lo.overrideMtu != 0)
-      effective = std::min<uint64_t>(effective, lo.overrideMtu);
-    s.mtu = effective;
-    const auto& fc = f.counters();
-    s.nInInterests = fc.nInInterests;
-    s.nInData = fc.nInData;
-    s.nInNacks = fc.nInNacks;
-    s.nOutInterests = fc.nOutInterests;
-    s.nOutData = fc.nOutData;
-    s.nOutNacks = fc.nOutNacks;
-    s.nInBytes = f.transport().counters().nInBytes;
-    s.nOutBytes = f.transport().counters().nOutBytes;
-    s.flags = (lo.allowLocalFields ? FaceFlagLocalFields : 0) |
-              (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0) |
-              (lo.bundling ? FaceFlagBundling : 0);
-    // ndnlab extension elements only where BLEnD is in play (NFD's dataset otherwise)
-    const face::LinkService::Counters& lc = f.linkService().counters();
-    if (f.transport().medium() == face::Medium::Wireless || lo.bundling || lc.nInBundles > 0) {
-      s.medium = static_cast<uint64_t>(f.transport().medium());
-      s.bundleInterval = lo.bundleInterval;
-      s.bundleCounters = BundleCounters{lc.nOutBundles,          lc.nOutInterestsAbsorbed,
-                                        lc.nInBundles,           lc.nInInterestsRegenerated,
-                                        lc.nInInterestsGapFilled, lc.nInBundlesStale,
-                                        lc.nInBundlesInvalid,    lc.nInDataEarly,
-                                        lc.nInDataEarlyExpired};
-    }
-    s.encodeTo(out);
+    FaceStatus s = faceStatus(f);
+    if (filter->matches(s))
+      s.encodeTo(out);
   }
   return out;
 }

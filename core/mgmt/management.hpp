@@ -95,7 +95,11 @@ private:
 
   // --- datasets ---
   Buffer statusGeneral() const;
+  FaceStatus faceStatus(const face::Face& f) const;
   Buffer facesList() const;
+  /// faces/query: the faces matching the FaceQueryFilter in the name component after the verb;
+  /// 400 "Malformed filter" when that component is missing or does not decode (NFD's reply).
+  Result<Buffer, ControlResponse> facesQuery(const RequestContext& ctx) const;
   Buffer facesChannels() const;
   Buffer fibList() const;
   Buffer ribList() const;

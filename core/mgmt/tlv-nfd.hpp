@@ -55,6 +55,10 @@ inline constexpr uint32_t FaceStatus = 128;
 inline constexpr uint32_t ChannelStatus = 130;
 inline constexpr uint32_t FaceScope = 132;
 inline constexpr uint32_t LinkType = 134;
+// FaceQueryFilter (faces/query): FaceId, UriScheme, Uri, LocalUri, FaceScope, FacePersistency,
+// LinkType inside; its name component's value is the whole FaceQueryFilter TLV.
+inline constexpr uint32_t FaceQueryFilter = 150;
+inline constexpr uint32_t UriScheme = 131;
 
 // FibEntry / RibEntry / StrategyChoice / CsInfo.
 inline constexpr uint32_t FibEntry = 128;

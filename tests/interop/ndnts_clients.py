@@ -107,7 +107,8 @@ def ndnts_fetch(daemon, discovery, name, out, uplink=None):
 
 
 def ndnts_mgmt(daemon, prefix):
-    """NDNts's management client's view of `daemon` (mgmt.mjs): {"replies": ..., "datasets": ...}."""
+    """NDNts's management client's view of `daemon` (mgmt.mjs): {"replies": ..., "datasets": ...,
+    "queries": ...}."""
     return json.loads(_run(daemon, "mgmt.mjs", prefix, timeout=60))
 
 

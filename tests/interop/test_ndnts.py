@@ -5,8 +5,9 @@ through ndnlabd:
 - an NDNts consumer fetches from `ndnlab serve`, discovering the version by RDR metadata and
   by CanBePrefix, over the Unix socket, TCP, UDP and WebSocket (NDNts's browser transport);
 - NDNts in a web browser (headless Chromium) fetches over WebSocket;
-- NDNts's management client: control commands (replies and error codes) and the status
-  datasets its decoders read (status/general once failed there: docs/wire-format.md)."""
+- NDNts's management client: control commands (replies and error codes), the status
+  datasets its decoders read (status/general once failed there: docs/wire-format.md), and
+  faces/query with filters NDNts encodes."""
 import socket
 
 import pytest
@@ -121,6 +122,14 @@ def test_ndnts_management_client(ip_daemon):
         in datasets["strategies"]
     rib = {e["name"]: e["routes"] for e in datasets["rib"]}
     assert rib["/interop/mgmt/route"] == [{"faceId": face_id, "origin": 0, "cost": 17, "flags": 1}]
+
+    # faces/query, its FaceQueryFilter encoded by NDNts: the wireless UDP face is the only udp4
+    # one; NDNts's own face is found by id and by its remote URI.
+    queries = view["queries"]
+    assert queries["udp4"] == [wireless_id], queries
+    assert queries["mine"] == [face_id] and queries["byUri"] == [face_id], queries
+    assert face_id in queries["localOnDemand"] and wireless_id not in queries["localOnDemand"], queries
+    assert queries["none"] == [], queries
 
     # ndnlab ctl sees what NDNts set; the route went with NDNts's face.
     strategies = daemon.run_tool("ctl", "strategy", "list", timeout=10).stdout.decode()

@@ -45,6 +45,20 @@ MgmtClient::dataset(std::string_view module, std::string_view verb, DatasetCallb
 {
   Name name = topPrefix();
   name.append(module).append(verb);
+  fetchDataset(std::move(name), std::move(done));
+}
+
+void
+MgmtClient::dataset(std::string_view module, std::string_view verb, ByteSpan parameter, DatasetCallback done)
+{
+  Name name = topPrefix();
+  name.append(module).append(verb).append(tlv::GenericNameComponent, parameter);
+  fetchDataset(std::move(name), std::move(done));
+}
+
+void
+MgmtClient::fetchDataset(Name name, DatasetCallback done)
+{
   app::SegmentFetcher::Options opts;
   opts.discovery = app::VersionDiscovery::FirstSegment;
   opts.pipeline = "fixed";
@@ -65,7 +79,10 @@ MgmtClient::dataset(std::string_view module, std::string_view verb, DatasetCallb
   m_fetcher->onBytes = [content](ByteSpan b) { content->insert(content->end(), b.begin(), b.end()); };
   m_fetcher->onComplete = [content, finish] { finish(*content); };
   m_fetcher->onError = [finish, name](const app::FetchError& e) {
-    finish(fail(name.toUri() + ": " + e.message));
+    // A reply that is not a dataset segment is a ControlResponse: the forwarder refused the
+    // request or does not have this dataset (an older forwarder answers faces/query with 501).
+    std::string hint = e.code == app::FetchErrc::BadMetadata ? " (the forwarder refused it or does not provide this dataset)" : "";
+    finish(fail(name.toUri() + ": " + e.message + hint));
   };
   m_fetcher->start(name);
 }

@@ -30,6 +30,9 @@ public:
                CommandCallback done);
   /// /localhost/nfd/<module>/<verb> dataset; one at a time.
   void dataset(std::string_view module, std::string_view verb, DatasetCallback done);
+  /// A dataset with a parameter, /localhost/nfd/<module>/<verb>/<parameter> (faces/query: the
+  /// FaceQueryFilter TLV as one generic component).
+  void dataset(std::string_view module, std::string_view verb, ByteSpan parameter, DatasetCallback done);
 
   /// rib/register of `prefix` on the connection's face (Origin app, Cost 0, like python-ndn);
   /// `done` gets an empty string on success, else an error text.
@@ -42,6 +45,8 @@ private:
   ForwarderConnection& m_conn;
   security::DigestSigner m_digest;
   security::InterestSigner m_signer;
+  void fetchDataset(Name name, DatasetCallback done);
+
   std::unique_ptr<app::SegmentFetcher> m_fetcher;
 };
 

@@ -2,9 +2,12 @@
 // (signed commands and status datasets under /localhost/nfd).
 
 #include "core/mgmt/datasets.hpp"
+#include "io/face-uri.hpp"
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/runtime.hpp"
+
+#include <asio/ip/address.hpp>
 
 #include <algorithm>
 #include <ctime>
@@ -128,7 +131,8 @@ struct CtlOptions
   std::string faceUri;
   std::string persistency = "persistent";
   uint64_t mtu = 0;
-  uint64_t faceId = 0;
+  std::string face;          ///< FACE argument: a FaceId or a remote FaceUri (faceArgument())
+  std::string queryRemote, queryLocal, queryScheme; ///< face list filters (faces/query)
   std::string medium;        ///< "", wired, wireless
   std::string bundling;      ///< "", on, off
   std::optional<uint64_t> bundleInterval;
@@ -210,24 +214,121 @@ decodeOrReport(ByteSpan content, std::string_view what)
   return std::move(list.value());
 }
 
-/// Runs `then` only when faces/list holds `faceId`; otherwise prints "Face not found" and ends
-/// with exitcode::Failure, as nfdc does. faces/destroy and rib/unregister answer 200 for an
-/// unknown face (idempotent, as in NFD), so their response cannot tell.
+/// Fetches faces/query with `filter` and hands its content to `step`.
 Action
-requireFace(uint64_t faceId, Action then)
+faceQueryThen(const mgmt::FaceQueryFilter& filter, DatasetStep step)
 {
-  return datasetThen("faces", "list", [=](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
-    auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/list");
+  Buffer parameter;
+  filter.encodeTo(parameter);
+  return [=](MgmtClient& mgmt, std::function<void(int)> done) {
+    mgmt.dataset("faces", "query", parameter, [=, &mgmt](const Result<Buffer, std::string>& r) {
+      if (!r) {
+        printError(r.error());
+        done(exitcode::Failure);
+        return;
+      }
+      step(ByteSpan(*r), mgmt, done);
+    });
+  };
+}
+
+bool
+isFaceId(const std::string& text)
+{
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// CLI check of a FACE argument: a FaceId (positive integer) or a FaceUri, as nfdc takes.
+CLI::Validator
+faceArgument()
+{
+  return CLI::Validator(
+    [](std::string& text) -> std::string {
+      if (isFaceId(text)) {
+        errno = 0;
+        unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+        if (v == 0 || errno == ERANGE)
+          return "must be a FaceId (a positive integer) or a FaceUri, got '" + text + "'";
+        text = std::to_string(v);
+        return {};
+      }
+      if (text.find("://") == std::string::npos)
+        return "must be a FaceId (a positive integer) or a FaceUri such as udp4://192.0.2.1:6363, got '" +
+               text + "'";
+      return {};
+    },
+    "FaceId or FaceUri");
+}
+
+/// The form in which forwarders report a face URI given with a numeric address: udp and tcp
+/// get the address family (udp4/udp6) and port 6363 when none is given, as nfdc canonizes
+/// before it queries. Anything else (fd://12, a host name) is compared as it is written.
+std::string
+canonicalFaceUri(const std::string& text)
+{
+  auto uri = io::parseFaceUri(text);
+  if (!uri || uri->isUnix())
+    return text;
+  std::error_code ec;
+  auto address = asio::ip::make_address(uri->host, ec);
+  if (ec)
+    return text;
+  if (uri->scheme == "udp" || uri->scheme == "tcp")
+    uri->scheme += address.is_v4() ? "4" : "6";
+  if (uri->port == 0)
+    uri->port = 6363;
+  uri->host = address.to_string();
+  return uri->toString();
+}
+
+/// Runs the action `then(faceId)` for the face that FACE names, or prints "Face not found" and
+/// ends with exitcode::Failure, as nfdc does: a FaceId must be in faces/list (faces/destroy and
+/// rib/unregister answer 200 for an unknown face, idempotent as in NFD, so their response cannot
+/// tell); a FaceUri must be the remote URI of exactly one face (faces/query). `checkId` false
+/// skips the faces/list check of a FaceId, for commands that refuse an unknown face themselves.
+Action
+withFace(const std::string& face, std::function<Action(uint64_t)> then, bool checkId = true)
+{
+  if (isFaceId(face)) {
+    uint64_t faceId = std::stoull(face);
+    if (!checkId)
+      return then(faceId);
+    return datasetThen("faces", "list", [=](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
+      auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/list");
+      if (!faces) {
+        done(exitcode::Failure);
+        return;
+      }
+      if (std::none_of(faces->begin(), faces->end(), [&](const auto& f) { return f.faceId == faceId; })) {
+        printError("Face not found: " + std::to_string(faceId));
+        done(exitcode::Failure);
+        return;
+      }
+      then(faceId)(mgmt, done);
+    });
+  }
+  const std::string uri = canonicalFaceUri(face);
+  return faceQueryThen({.remoteUri = uri}, [=](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
+    auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/query");
     if (!faces) {
       done(exitcode::Failure);
       return;
     }
-    if (std::none_of(faces->begin(), faces->end(), [&](const auto& f) { return f.faceId == faceId; })) {
-      printError("Face not found: " + std::to_string(faceId));
+    if (faces->empty()) {
+      printError("Face not found: " + uri);
       done(exitcode::Failure);
       return;
     }
-    then(mgmt, done);
+    if (faces->size() > 1) {
+      std::string ids;
+      for (const auto& f : *faces)
+        ids += (ids.empty() ? "" : ", ") + std::to_string(f.faceId);
+      printError(std::to_string(faces->size()) + " faces have remote URI " + uri + " (" + ids +
+                 "); give a FaceId");
+      done(exitcode::Failure);
+      return;
+    }
+    then(faces->front().faceId)(mgmt, done);
   });
 }
 
@@ -431,8 +532,27 @@ runCtl(int argc, char** argv)
   // face
   auto* face = app.add_subcommand("face", "Faces: list, create, update, destroy");
   face->require_subcommand(1);
-  auto* faceList = face->add_subcommand("list", "List faces (faces/list)");
-  faceList->callback([&] { action = datasetAction("faces", "list", printFaces); });
+  auto* faceList = face->add_subcommand("list", "List faces (faces/list; with a filter, faces/query)");
+  faceList->add_option("--remote", o.queryRemote, "Only faces with this remote FaceUri")->check(check::nonEmpty());
+  faceList->add_option("--local", o.queryLocal, "Only faces with this local FaceUri")->check(check::nonEmpty());
+  faceList->add_option("--scheme", o.queryScheme, "Only faces whose remote or local URI has this scheme, e.g. udp4")
+    ->check(check::nonEmpty());
+  faceList->callback([&] {
+    if (o.queryRemote.empty() && o.queryLocal.empty() && o.queryScheme.empty()) {
+      action = datasetAction("faces", "list", printFaces);
+      return;
+    }
+    mgmt::FaceQueryFilter filter;
+    if (!o.queryRemote.empty())
+      filter.remoteUri = canonicalFaceUri(o.queryRemote);
+    if (!o.queryLocal.empty())
+      filter.localUri = canonicalFaceUri(o.queryLocal);
+    if (!o.queryScheme.empty())
+      filter.uriScheme = o.queryScheme;
+    action = faceQueryThen(filter, [](ByteSpan content, MgmtClient&, std::function<void(int)> done) {
+      done(printFaces(content) ? exitcode::Ok : exitcode::Failure);
+    });
+  });
   auto* faceCreate = face->add_subcommand("create", "Create a face (faces/create)");
   faceCreate->add_option("URI", o.faceUri, "Remote FaceUri, e.g. udp4://192.0.2.1:6363")
     ->required()
@@ -469,21 +589,28 @@ runCtl(int argc, char** argv)
     setBundlingParameters(cp);
     action = commandAction("faces", "create", cp, "face-created");
   });
+  auto addFaceArgument = [&](CLI::App* cmd, const std::string& what) {
+    cmd->add_option("FACE", o.face, what + ": a FaceId, or the remote FaceUri of an existing face")
+      ->required()
+      ->check(faceArgument());
+  };
   auto* faceUpdate = face->add_subcommand("update", "Change a face's BLEnD settings (faces/update)");
-  addUnsignedOption(*faceUpdate, "FACEID", o.faceId, "FaceId", 1)->required();
+  addFaceArgument(faceUpdate, "Face");
   addBundlingOptions(faceUpdate);
   faceUpdate->callback([&] {
     ControlParameters cp;
-    cp.faceId = o.faceId;
     setBundlingParameters(cp);
-    action = commandAction("faces", "update", cp, "face-updated");
+    action = withFace(o.face, [cp](uint64_t faceId) mutable {
+      cp.faceId = faceId;
+      return commandAction("faces", "update", cp, "face-updated");
+    }, false);
   });
   auto* faceDestroy = face->add_subcommand("destroy", "Destroy a face (faces/destroy)");
-  addUnsignedOption(*faceDestroy, "FACEID", o.faceId, "FaceId", 1)->required();
+  addFaceArgument(faceDestroy, "Face");
   faceDestroy->callback([&] {
-    ControlParameters cp;
-    cp.faceId = o.faceId;
-    action = requireFace(o.faceId, commandAction("faces", "destroy", cp, "face-destroyed"));
+    action = withFace(o.face, [](uint64_t faceId) {
+      return commandAction("faces", "destroy", ControlParameters{.faceId = faceId}, "face-destroyed");
+    });
   });
 
   // route
@@ -493,7 +620,7 @@ runCtl(int argc, char** argv)
   routeList->callback([&] { action = datasetAction("rib", "list", printRoutes); });
   auto* routeAdd = route->add_subcommand("add", "Add a route (rib/register)");
   routeAdd->add_option("PREFIX", o.prefix, "Name prefix")->required();
-  addUnsignedOption(*routeAdd, "FACEID", o.faceId, "Next hop FaceId", 1)->required();
+  addFaceArgument(routeAdd, "Next hop");
   addUnsignedOption(*routeAdd, "COST", o.cost, "Route cost")->capture_default_str();
   addUnsignedOption(*routeAdd, "--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
   routeAdd->add_flag("--no-inherit", o.noInherit, "Clear the ChildInherit flag");
@@ -503,24 +630,29 @@ runCtl(int argc, char** argv)
   routeAdd->callback([&] {
     ControlParameters cp;
     cp.name = needName(o.prefix);
-    cp.faceId = o.faceId;
     cp.cost = o.cost;
     cp.origin = o.origin;
     cp.flags = (o.noInherit ? 0 : mgmt::RouteFlagChildInherit) | (o.capture ? mgmt::RouteFlagCapture : 0);
     if (o.expiresMs) // clamped like a decoded ExpirationPeriod, so the int64 count cannot wrap
       cp.expirationPeriod = std::chrono::milliseconds(std::min<uint64_t>(*o.expiresMs, MaxExpirationMs));
-    action = commandAction("rib", "register", cp, "route-add-accepted");
+    // rib/register refuses an unknown FaceId itself (410), so a FaceId is sent unchecked.
+    action = withFace(o.face, [cp](uint64_t faceId) mutable {
+      cp.faceId = faceId;
+      return commandAction("rib", "register", cp, "route-add-accepted");
+    }, false);
   });
   auto* routeRemove = route->add_subcommand("remove", "Remove a route (rib/unregister)");
   routeRemove->add_option("PREFIX", o.prefix, "Name prefix")->required();
-  addUnsignedOption(*routeRemove, "FACEID", o.faceId, "Next hop FaceId", 1)->required();
+  addFaceArgument(routeRemove, "Next hop");
   addUnsignedOption(*routeRemove, "--origin", o.origin, "Route origin (255 = static)")->capture_default_str();
   routeRemove->callback([&] {
     ControlParameters cp;
     cp.name = needName(o.prefix);
-    cp.faceId = o.faceId;
     cp.origin = o.origin;
-    action = requireFace(o.faceId, commandAction("rib", "unregister", cp, "route-removed"));
+    action = withFace(o.face, [cp](uint64_t faceId) mutable {
+      cp.faceId = faceId;
+      return commandAction("rib", "unregister", cp, "route-removed");
+    });
   });
 
   // fib

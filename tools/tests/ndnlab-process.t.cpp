@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -133,7 +134,9 @@ TEST_F(NdnlabProcess, NegativeUnsignedOptionsAreUsageErrors)
     EXPECT_USAGE_ERROR(ndnlab(args, 5000ms), "got '-");
   }
   EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "destroy", "-1"}),
-                     "FACEID: must be a positive integer, got '-1'");
+                     "FACE: must be a FaceId (a positive integer) or a FaceUri such as udp4://192.0.2.1:6363, got '-1'");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "route", "add", "/x", "0"}),
+                     "FACE: must be a FaceId (a positive integer) or a FaceUri, got '0'");
   EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "-1"}),
                      "--count: must be a non-negative integer, got '-1'");
   // past the type, hexadecimal, and 0 where it means nothing
@@ -235,7 +238,7 @@ TEST_F(NdnlabProcess, UnknownSubcommandIsNamed)
   EXPECT_USAGE_ERROR(ndnlab({"ctl", "face"}), "ndnlab ctl face: a subcommand is required");
   EXPECT_USAGE_ERROR(ndnlab({"ctl"}), "ndnlab ctl: a subcommand is required (one of: face, route,");
   // a required positional still says which
-  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "destroy"}), "FACEID is required");
+  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "destroy"}), "FACE is required");
 }
 
 TEST_F(NdnlabProcess, FrontDoor)
@@ -298,6 +301,58 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
   EXPECT_EQ(r.rc, 0) << r;
   EXPECT_NE(r.out.find("face-destroyed id=" + faceId), std::string::npos) << r;
   EXPECT_EQ(waitExit(server, ExitTimeout), 1) << slurp(dir / "ps.err"); // its forwarder connection closed
+}
+
+// A FACE argument may be the face's remote URI, resolved by faces/query (as nfdc does).
+TEST_F(NdnlabProcess, CtlFaceByUri)
+{
+  startDaemon();
+  pid_t server =
+    spawnWithSocket(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
+  std::string faceId;
+  ASSERT_TRUE(waitFor([&] {
+    std::smatch m;
+    std::string routes = ndnlab({"ctl", "route", "list"}).out;
+    if (!std::regex_search(routes, m, std::regex("prefix=/t/ping nexthop=(\\d+)")))
+      return false;
+    faceId = m[1];
+    return true;
+  })) << slurp(dir / "ps.err");
+  std::smatch m;
+  std::string faces = ndnlab({"ctl", "face", "list"}).out;
+  ASSERT_TRUE(std::regex_search(faces, m, std::regex("faceid=" + faceId + " remote=(\\S+)"))) << faces;
+  const std::string remote = m[1]; // fd://N: the server's end of the Unix socket
+
+  Outcome r = ndnlab({"ctl", "face", "list", "--remote", remote});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_EQ(r.out.rfind("faceid=" + faceId + " remote=" + remote + " ", 0), 0u) << r;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r;
+  r = ndnlab({"ctl", "face", "list", "--scheme", "unix"});
+  EXPECT_NE(r.out.find("faceid=" + faceId + " "), std::string::npos) << "the local URI's scheme counts" << r;
+  r = ndnlab({"ctl", "face", "list", "--scheme", "udp4"});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_EQ(r.out, "") << r;
+
+  r = ndnlab({"ctl", "route", "add", "/u", remote, "3"});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_NE(r.out.find("prefix=/u nexthop=" + faceId + " "), std::string::npos) << r;
+  r = ndnlab({"ctl", "route", "remove", "/u", remote});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_NE(r.out.find("route-removed prefix=/u nexthop=" + faceId), std::string::npos) << r;
+
+  // A numeric URI is looked up in the form forwarders report (udp4://...:6363), and the
+  // error says which.
+  r = ndnlab({"ctl", "face", "destroy", "udp://192.0.2.1"});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_NE(r.err.find("Face not found: udp4://192.0.2.1:6363"), std::string::npos) << r;
+  r = ndnlab({"ctl", "route", "add", "/v", "tcp://[2001:db8::1]:7000"});
+  EXPECT_EQ(r.rc, 1) << r;
+  EXPECT_NE(r.err.find("Face not found: tcp6://[2001:db8::1]:7000"), std::string::npos) << r;
+
+  r = ndnlab({"ctl", "face", "destroy", remote});
+  EXPECT_EQ(r.rc, 0) << r;
+  EXPECT_NE(r.out.find("face-destroyed id=" + faceId), std::string::npos) << r;
+  EXPECT_EQ(waitExit(server, ExitTimeout), 1) << slurp(dir / "ps.err");
 }
 
 /// FILE's bytes, and the temporary files `ndnlab get -o FILE` left beside it.

@@ -174,6 +174,88 @@ TEST(Datasets, FieldsInNfdOrder)
                                    tlv::NOutNacks, tlv::NInBytes, tlv::NOutBytes, tlv::Flags}));
 }
 
+// faces/query's parameter, byte for byte as ndn-cxx's FaceQueryFilter::wireEncode lays it out
+// (FaceId, UriScheme, Uri, LocalUri, FaceScope, FacePersistency, LinkType).
+TEST(FaceQueryFilter, WireFormat)
+{
+  const std::string uri = "udp4://127.0.0.1:6363";
+  Buffer expected{0x96, 0x21, 0x69, 0x02, 0x01, 0x2C, 0x83, 0x04, 'u', 'd', 'p', '4', 0x72, 0x15};
+  expected.insert(expected.end(), uri.begin(), uri.end());
+  FaceQueryFilter f{.faceId = 300, .uriScheme = "udp4", .remoteUri = uri};
+  Buffer wire;
+  f.encodeTo(wire);
+  EXPECT_EQ(wire, expected);
+  EXPECT_EQ(*FaceQueryFilter::decode(wire), f);
+
+  FaceQueryFilter all{.faceId = 1, .uriScheme = "tcp4", .remoteUri = "tcp4://192.0.2.1:6363",
+                      .localUri = "tcp4://192.0.2.2:6363", .faceScope = 0, .facePersistency = 2, .linkType = 1};
+  Buffer w;
+  all.encodeTo(w);
+  auto outer = readSingleTlv(w);
+  ASSERT_TRUE(outer);
+  EXPECT_EQ(elementTypes(outer->value),
+            (std::vector<uint32_t>{tlv::FaceId, tlv::UriScheme, tlv::Uri, tlv::LocalUri, tlv::FaceScope,
+                                   tlv::FacePersistency, tlv::LinkType}));
+  EXPECT_EQ(*FaceQueryFilter::decode(w), all);
+
+  Buffer empty;
+  FaceQueryFilter{}.encodeTo(empty);
+  EXPECT_EQ(empty, (Buffer{0x96, 0x00}));
+}
+
+TEST(FaceQueryFilter, DecodeIsLenientButRejectsMalformed)
+{
+  // Any order, unknown elements skipped (as every dataset decoder here).
+  Buffer reordered{0x96, 0x09, 0x86, 0x01, 0x01, 0xF0, 0x01, 0x00, 0x69, 0x01, 0x07};
+  auto f = FaceQueryFilter::decode(reordered);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(*f, (FaceQueryFilter{.faceId = 7, .linkType = 1}));
+
+  EXPECT_FALSE(FaceQueryFilter::decode(Buffer{0x68, 0x00})) << "ControlParameters, not a filter";
+  EXPECT_FALSE(FaceQueryFilter::decode(Buffer{0x96, 0x03, 0x69, 0x03, 0x01})) << "element overruns";
+  EXPECT_FALSE(FaceQueryFilter::decode(Buffer{0x96, 0x05, 0x69, 0x03, 0x01, 0x02, 0x03}))
+    << "FaceId of 3 octets is not a NonNegativeInteger";
+  EXPECT_FALSE(FaceQueryFilter::decode(Buffer{})) << "empty component";
+}
+
+TEST(FaceQueryFilter, EveryPresentFieldMustMatch)
+{
+  FaceStatus udp;
+  udp.faceId = 260;
+  udp.remoteUri = "udp4://192.0.2.1:6363";
+  udp.localUri = "udp4://0.0.0.0:6363";
+  udp.faceScope = 0;
+  udp.facePersistency = 0;
+  udp.linkType = 0;
+  FaceStatus app = udp;
+  app.faceId = 261;
+  app.remoteUri = "fd://12";
+  app.localUri = "unix:///run/nfd/nfd.sock";
+  app.faceScope = 1;
+  app.facePersistency = 1;
+
+  auto ids = [&](const FaceQueryFilter& f) {
+    std::vector<uint64_t> out;
+    for (const FaceStatus* s : {&udp, &app})
+      if (f.matches(*s))
+        out.push_back(s->faceId);
+    return out;
+  };
+  using V = std::vector<uint64_t>;
+  EXPECT_EQ(ids({}), (V{260, 261}));
+  EXPECT_EQ(ids({.faceId = 261}), V{261});
+  EXPECT_EQ(ids({.uriScheme = "udp4"}), V{260});
+  EXPECT_EQ(ids({.uriScheme = "unix"}), V{261}) << "the local URI's scheme counts too";
+  EXPECT_EQ(ids({.uriScheme = "udp"}), V{}) << "a scheme is compared whole";
+  EXPECT_EQ(ids({.remoteUri = "udp4://192.0.2.1:6363"}), V{260});
+  EXPECT_EQ(ids({.remoteUri = "udp://192.0.2.1:6363"}), V{}) << "URIs compared as strings, as NFD";
+  EXPECT_EQ(ids({.localUri = "unix:///run/nfd/nfd.sock"}), V{261});
+  EXPECT_EQ(ids({.faceScope = 1}), V{261});
+  EXPECT_EQ(ids({.facePersistency = 0}), V{260});
+  EXPECT_EQ(ids({.linkType = 1}), V{});
+  EXPECT_EQ(ids({.faceId = 260, .uriScheme = "unix"}), V{}) << "all present fields, not any";
+}
+
 TEST(Datasets, RoundTrips)
 {
   ForwarderStatus fs;

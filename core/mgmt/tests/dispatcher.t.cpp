@@ -169,6 +169,23 @@ TEST_F(DispatcherTest, EmptyDatasetHasOneSegment)
   EXPECT_EQ(sent[0].finalBlockSegment(), std::optional<uint64_t>(0));
 }
 
+TEST_F(DispatcherTest, RefusedDatasetIsANackControlResponse)
+{
+  dispatcher.addDataset("test", "query", [](const RequestContext&) -> Result<Buffer, ControlResponse> {
+    return fail(ControlResponse(status::BadRequest, "Malformed filter"));
+  });
+  Interest i(Name("/localhost/nfd/test/query/x"));
+  i.setCanBePrefix(true);
+  dispatcher.onInterest(i);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].name(), i.name()) << "named by the request, not versioned";
+  EXPECT_EQ(sent[0].contentType(), static_cast<uint64_t>(ContentType::Nack));
+  EXPECT_EQ(lastResponse().code, 400u);
+  EXPECT_EQ(lastResponse().text, "Malformed filter");
+  EXPECT_EQ(dispatcher.counters().nDatasetErrors, 1u);
+  EXPECT_EQ(dispatcher.storageBytes(), 0u) << "nothing stored for a refusal";
+}
+
 TEST(DispatcherVerify, RejectsUnsignedBadAndReplayed)
 {
   ManualEnv env;

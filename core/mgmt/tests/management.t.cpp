@@ -299,6 +299,68 @@ TEST_F(ManagementTest, DatasetsDecodeBackToEntries)
   EXPECT_GT(st->nInInterests, 0u);
 }
 
+TEST_F(ManagementTest, FacesQueryReturnsMatchingFaces)
+{
+  Client c = addFace();
+  auto addUdpFace = [&](std::string remote) {
+    auto t = std::make_unique<DummyTransport>(FaceScope::NonLocal, face::LinkType::PointToPoint,
+                                              face::MtuUnlimited, remote, "udp4://0.0.0.0:6363");
+    return forwarder.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env),
+                                                          std::move(t)));
+  };
+  face::FaceId a = addUdpFace("udp4://192.0.2.1:6363");
+  face::FaceId b = addUdpFace("udp4://192.0.2.2:6363");
+  auto query = [&](const FaceQueryFilter& filter) {
+    Buffer wire;
+    filter.encodeTo(wire);
+    Name n("/localhost/nfd/faces/query");
+    n.append(ndnlab::tlv::GenericNameComponent, wire);
+    auto list = decodeList<FaceStatus>(fetchDataset(c, n));
+    EXPECT_TRUE(list);
+    std::vector<uint64_t> ids;
+    for (const FaceStatus& f : list ? *list : std::vector<FaceStatus>{})
+      ids.push_back(f.faceId);
+    return ids;
+  };
+  using V = std::vector<uint64_t>;
+  EXPECT_EQ(query({.remoteUri = "udp4://192.0.2.2:6363"}), V{b});
+  EXPECT_EQ(query({.uriScheme = "udp4"}), (V{a, b}));
+  EXPECT_EQ(query({.faceScope = 1}), (V{face::InternalFaceId, c.id}));
+  EXPECT_EQ(query({.remoteUri = "udp4://192.0.2.3:6363"}), V{});
+  EXPECT_EQ(query({}), (V{face::InternalFaceId, c.id, a, b}));
+  // The entries are faces/list's own.
+  auto one = decodeList<FaceStatus>(fetchDataset(c, [&] {
+    Buffer wire;
+    FaceQueryFilter{.faceId = a}.encodeTo(wire);
+    return Name("/localhost/nfd/faces/query").append(ndnlab::tlv::GenericNameComponent, wire);
+  }()));
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->size(), 1u);
+  EXPECT_EQ(one->at(0).localUri, "udp4://0.0.0.0:6363");
+  EXPECT_EQ(one->at(0).mtu, std::optional<uint64_t>(8800));
+}
+
+TEST_F(ManagementTest, FacesQueryWithoutAValidFilterIs400)
+{
+  Client c = addFace();
+  for (Name n : {Name("/localhost/nfd/faces/query"), Name("/localhost/nfd/faces/query/not-a-filter")}) {
+    Interest i(n);
+    i.setCanBePrefix(true);
+    i.setMustBeFresh(true);
+    i.setNonce(env.rng().next32());
+    sendInterest(c, i);
+    Received r = decodeFrame(c.transport->sent.back().frame);
+    ASSERT_TRUE(r.data) << n;
+    EXPECT_EQ(r.data->name(), n);
+    EXPECT_EQ(r.data->contentType(), static_cast<uint64_t>(ContentType::Nack));
+    auto resp = ControlResponse::decode(r.data->content());
+    ASSERT_TRUE(resp);
+    EXPECT_EQ(resp->code, 400u);
+    EXPECT_EQ(resp->text, "Malformed filter");
+  }
+  EXPECT_EQ(management.dispatcher().counters().nDatasetErrors, 2u);
+}
+
 TEST_F(ManagementTest, LargeDatasetIsSegmented)
 {
   Client c = addFace();

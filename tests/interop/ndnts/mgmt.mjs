@@ -4,10 +4,11 @@
 // tests/interop/test_ndnts.py checks against `ndnlab ctl`:
 //   replies: {label: {code, text, body}} for each command below (body = ControlParameters)
 //   datasets: status/general, faces/list, faces/channels, cs/info, strategy-choice/list,
-//   rib/list, decoded by NDNts.
+//   rib/list, decoded by NDNts, and faces/query with NDNts's FaceQueryFilter encodings
+//   (queries: {label: [faceId...]}).
 // PREFIX is the name under which the commands register a route and set a strategy.
-import { ChannelStatus, ControlParameters, CsInfo, FaceStatus, GeneralStatus, invoke, list,
-  RibEntry, StrategyChoice } from "@ndn/nfdmgmt";
+import { ChannelStatus, ControlParameters, CsInfo, FaceQuery, FaceStatus, GeneralStatus, invoke,
+  list, RibEntry, StrategyChoice } from "@ndn/nfdmgmt";
 import { Name } from "@ndn/packet";
 
 import { connect, fail, run, uri } from "./common.mjs";
@@ -52,7 +53,16 @@ run(async () => {
         strategy: uri(s.strategy) })),
       rib: (await list(RibEntry)).map((e) => ({ name: uri(e.name), routes: e.route })),
     };
-    process.stdout.write(JSON.stringify({ replies, datasets },
+    const ids = async (filter) => (await list(FaceQuery(filter))).map((f) => f.faceId);
+    const mine = replies.register.body.faceId;
+    const queries = {
+      udp4: await ids({ uriScheme: "udp4" }),
+      mine: await ids({ faceId: mine }),
+      localOnDemand: await ids({ faceScope: 1, facePersistency: 1 }),
+      byUri: await ids({ uri: datasets.faces.find((f) => f.faceId === mine).uri }),
+      none: await ids({ uri: "udp4://192.0.2.1:1" }),
+    };
+    process.stdout.write(JSON.stringify({ replies, datasets, queries },
       (key, value) => (typeof value === "bigint" ? Number(value) : value)) + "\n");
   } finally {
     face.close();
