@@ -1,4 +1,5 @@
 #include "io/stream-transport.hpp"
+#include "io/socket-buffers.hpp"
 
 #include <asio/post.hpp>
 
@@ -20,11 +21,8 @@ constexpr uint64_t MaxSkippedFrameSize = 1024 * 1024;
 template<typename Socket>
 void setBuffers(Socket& s, int size)
 {
-  if (size <= 0)
-    return;
-  std::error_code ec;
-  s.set_option(asio::socket_base::send_buffer_size(size), ec);
-  s.set_option(asio::socket_base::receive_buffer_size(size), ec);
+  if (size > 0)
+    (void)setSocketBuffers(s.native_handle(), size);
 }
 
 } // namespace

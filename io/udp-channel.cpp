@@ -1,4 +1,5 @@
 #include "io/udp-channel.hpp"
+#include "io/socket-buffers.hpp"
 #include "io/tlv-framer.hpp"
 
 #include "core/codec/data.hpp"
@@ -190,8 +191,9 @@ void UdpChannel::listen(TransportCallback onCreated)
   }
   s.non_blocking(true, ec);
   if (m_options.socketBufferSize > 0) {
-    s.set_option(asio::socket_base::send_buffer_size(m_options.socketBufferSize), ec);
-    s.set_option(asio::socket_base::receive_buffer_size(m_options.socketBufferSize), ec);
+    SocketBuffers got = setSocketBuffers(s.native_handle(), m_options.socketBufferSize);
+    if (auto warning = socketBufferWarning(uri(), m_options.socketBufferSize, got); !warning.empty())
+      NDNLAB_LOG(m_env, LogLevel::Warn, "io", warning);
   }
   NDNLAB_LOG(m_env, LogLevel::Info, "io", "listening on ", uri());
   waitReadable();

@@ -1,4 +1,5 @@
 #include "io/udp-multicast-transport.hpp"
+#include "io/socket-buffers.hpp"
 #include "io/tlv-framer.hpp"
 #include "io/udp-channel.hpp"
 
@@ -73,8 +74,12 @@ UdpMulticastTransport::UdpMulticastTransport(Env& env, asio::io_context& io,
   m_sendPort = m_send.local_endpoint(ec).port();
 
   if (options.socketBufferSize > 0) {
-    m_recv.set_option(asio::socket_base::receive_buffer_size(options.socketBufferSize), ec);
-    m_send.set_option(asio::socket_base::send_buffer_size(options.socketBufferSize), ec);
+    // Each socket is used one way, but both sizes are set alike (one helper, one warning).
+    SocketBuffers in = setSocketBuffers(m_recv.native_handle(), options.socketBufferSize);
+    SocketBuffers out = setSocketBuffers(m_send.native_handle(), options.socketBufferSize);
+    if (auto warning = socketBufferWarning(remoteUri(), options.socketBufferSize, {out.send, in.receive, in.forced});
+        !warning.empty())
+      NDNLAB_LOG(m_env, LogLevel::Warn, "io", warning);
   }
   NDNLAB_LOG(m_env, LogLevel::Info, "io", "multicast face on ", remoteUri());
   waitReadable();
