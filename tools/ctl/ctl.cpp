@@ -10,6 +10,8 @@
 #include <asio/ip/address.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -177,18 +179,23 @@ commandAction(std::string module, std::string verb, ControlParameters cp, std::s
 /// the command or continues it; a failed fetch is reported and ends it with exitcode::Failure.
 using DatasetStep = std::function<void(ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done)>;
 
+/// `parameter`, when given, is the dataset's parameter component (faces/query's filter).
 Action
-datasetThen(std::string module, std::string verb, DatasetStep step)
+datasetThen(std::string module, std::string verb, DatasetStep step, std::optional<Buffer> parameter = std::nullopt)
 {
   return [=](MgmtClient& mgmt, std::function<void(int)> done) {
-    mgmt.dataset(module, verb, [=, &mgmt](const Result<Buffer, std::string>& r) {
+    auto onContent = [=, &mgmt](const Result<Buffer, std::string>& r) {
       if (!r) {
         printError(r.error());
         done(exitcode::Failure);
         return;
       }
       step(ByteSpan(*r), mgmt, done);
-    });
+    };
+    if (parameter)
+      mgmt.dataset(module, verb, *parameter, onContent);
+    else
+      mgmt.dataset(module, verb, onContent);
   };
 }
 
@@ -220,16 +227,7 @@ faceQueryThen(const mgmt::FaceQueryFilter& filter, DatasetStep step)
 {
   Buffer parameter;
   filter.encodeTo(parameter);
-  return [=](MgmtClient& mgmt, std::function<void(int)> done) {
-    mgmt.dataset("faces", "query", parameter, [=, &mgmt](const Result<Buffer, std::string>& r) {
-      if (!r) {
-        printError(r.error());
-        done(exitcode::Failure);
-        return;
-      }
-      step(ByteSpan(*r), mgmt, done);
-    });
-  };
+  return datasetThen("faces", "query", std::move(step), std::move(parameter));
 }
 
 bool
