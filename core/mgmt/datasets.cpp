@@ -66,6 +66,15 @@ std::optional<DecodeError> readInto(const Element& e, uint64_t& field)
   return std::nullopt;
 }
 
+std::optional<DecodeError> readInto(const Element& e, std::optional<uint64_t>& field)
+{
+  uint64_t v = 0;
+  if (auto r = readInto(e, v))
+    return r;
+  field = v;
+  return std::nullopt;
+}
+
 /// Reads a NonNegativeInteger of milliseconds (clamped so it fits a Duration in ns).
 std::optional<DecodeError> readMillis(const Element& e, std::optional<std::chrono::milliseconds>& field)
 {
@@ -315,22 +324,15 @@ DecodeResult<FaceQueryFilter> FaceQueryFilter::decode(ByteSpan wire)
   if (!value)
     return fail(value.error());
   FaceQueryFilter f;
-  auto readNumber = [](const Element& e, std::optional<uint64_t>& field) -> std::optional<DecodeError> {
-    auto v = readNonNegInt(e);
-    if (!v)
-      return v.error();
-    field = *v;
-    return std::nullopt;
-  };
   auto err = forEach(*value, [&](const Element& e) -> std::optional<DecodeError> {
     switch (e.type) {
-      case tlv::FaceId: return readNumber(e, f.faceId);
+      case tlv::FaceId: return readInto(e, f.faceId);
       case tlv::UriScheme: f.uriScheme = toString(e.value); break;
       case tlv::Uri: f.remoteUri = toString(e.value); break;
       case tlv::LocalUri: f.localUri = toString(e.value); break;
-      case tlv::FaceScope: return readNumber(e, f.faceScope);
-      case tlv::FacePersistency: return readNumber(e, f.facePersistency);
-      case tlv::LinkType: return readNumber(e, f.linkType);
+      case tlv::FaceScope: return readInto(e, f.faceScope);
+      case tlv::FacePersistency: return readInto(e, f.facePersistency);
+      case tlv::LinkType: return readInto(e, f.linkType);
       default: break;
     }
     return std::nullopt;

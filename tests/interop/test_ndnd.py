@@ -39,24 +39,26 @@ def ip_daemon(tmp_path, built_binaries):
     assert d.stop() == 0, d.log.read_text()
 
 
-def ndnd_putting(socket_path, name, payload, log):
-    """`ndnd put NAME < PAYLOAD` on the forwarder at `socket_path` (it serves until stopped)."""
-    return spawn_ndnd(socket_path, "put", name, stdin=open(payload, "rb"), log=log)
+def get_from_ndnd_put(put_socket, wait_for_route, daemon, name, payload, tmp_path):
+    """`ndnd put NAME < PAYLOAD` on the forwarder at `put_socket`; once `wait_for_route(NAME)`
+    holds, `ndnlab get NAME` through `daemon`, which must write PAYLOAD's bytes. ndnd names its
+    object NAME/v=<µs>/seg=<n> and publishes RDR metadata, which `get` follows."""
+    out = tmp_path / "from-ndnd.bin"
+    with open(payload, "rb") as stdin, open(tmp_path / "put.log", "wb") as log:
+        put = spawn_ndnd(put_socket, "put", name, stdin=stdin, log=log)
+        try:
+            wait_for_route(name)
+            daemon.run_tool("get", name, "-o", out, timeout=120)
+        finally:
+            stop(put)
+    assert sha256_file(out) == sha256_file(payload)
 
 
 # --- ndnd's tools through ndnlabd ----------------------------------------------------------------
 
 def test_ndnlab_get_from_ndnd_put(daemon, tmp_path):
     payload = write_random_file(tmp_path / "go.bin", SIZE, seed=21)
-    out = tmp_path / "out.bin"
-    put = ndnd_putting(daemon.socket, "/interop/go", payload, open(tmp_path / "put.log", "wb"))
-    try:
-        daemon.wait_for_route("/interop/go")
-        daemon.run_tool("get", "/interop/go", "-o", out, timeout=120)
-    finally:
-        stop(put)
-    # ndnd names its object /interop/go/v=<µs>/seg=<n> and publishes RDR metadata, which `get` follows.
-    assert sha256_file(out) == sha256_file(payload)
+    get_from_ndnd_put(daemon.socket, daemon.wait_for_route, daemon, "/interop/go", payload, tmp_path)
 
 
 def test_ndnd_cat_from_ndnlab_serve(daemon, tmp_path):
@@ -192,14 +194,7 @@ def test_forwarders_linked(ip_daemon, ndnd_fw, tmp_path, scheme):
 
     go_payload = write_random_file(tmp_path / "go.bin", SIZE, seed=24)
     lab_payload = write_random_file(tmp_path / "lab.bin", SIZE, seed=25)
-    out = tmp_path / "from-ndnd.bin"
-    put = ndnd_putting(ndnd_fw.socket, "/interop/go-side/file", go_payload, open(tmp_path / "put.log", "wb"))
-    try:
-        ndnd_fw.wait_for_route("/interop/go-side/file")
-        daemon.run_tool("get", "/interop/go-side/file", "-o", out, timeout=120)
-    finally:
-        stop(put)
-    assert sha256_file(out) == sha256_file(go_payload)
+    get_from_ndnd_put(ndnd_fw.socket, ndnd_fw.wait_for_route, daemon, "/interop/go-side/file", go_payload, tmp_path)
 
     with serving(daemon, "/interop/lab-side/file", lab_payload):
         fetched = ndnd_fw.run("cat", "/interop/lab-side/file", timeout=120)
