@@ -64,7 +64,7 @@ deps:
 	@PYTHON=$(PYTHON) scripts/install-deps
 
 # What only the tests need: Node.js, Chromium and the NDNts clients of the interop tests, and
-# ndnd built with the machine's Go (skipped, and its tests with it, where Go is older than 1.23).
+# ndnd built with the machine's Go (skipped, and its tests with it, where Go is older than 1.24).
 test-deps: deps
 	@PYTHON=$(PYTHON) scripts/install-deps --with-tests
 	@tests/interop/ndnts/install

@@ -14,7 +14,7 @@ from conftest import wait_until
 
 NDND_DIR = pathlib.Path(__file__).resolve().parent / "ndnd"
 NDND = NDND_DIR / "bin" / "ndnd"
-NEEDS_GO_MINOR = 23  # ndnd's go.mod: go 1.23
+NEEDS_GO_MINOR = 24  # ndnd's go.mod: go 1.24
 
 
 def _go_minor():
@@ -28,7 +28,7 @@ def _go_minor():
 
 
 def require_ndnd():
-    """Skips the test when this machine cannot build ndnd (no Go >= 1.23: Debian 12 packages
+    """Skips the test when this machine cannot build ndnd (no Go >= 1.24: Debian 12 packages
     Go 1.19); fails it when it could and ndnd is not built."""
     if NDND.exists():
         return
