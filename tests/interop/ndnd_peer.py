@@ -86,20 +86,24 @@ def parse_status_lines(text):
 
 class NdndForwarder:
     """`ndnd fw run` with its Unix socket in `workdir` and unicast UDP and TCP channels on one
-    port (ndnd listens on every address; the tests send only to 127.0.0.1). No multicast, no
-    WebSocket."""
+    port (ndnd listens on every address; the tests send only to 127.0.0.1 or inside a network
+    namespace). With `multicast`, also NFD's UDP multicast faces (224.0.23.170:56363) on every
+    multicast-capable interface. No WebSocket. `netns` runs it in that network namespace; its
+    tools still reach it through the Unix socket's path."""
 
-    def __init__(self, workdir, port, mtu=1420):
+    def __init__(self, workdir, port, mtu=1420, multicast=False, netns=None):
         self.workdir = pathlib.Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.socket = self.workdir / "ndnd.sock"
         self.port = port
         self.config = self.workdir / "ndnd.yml"
         self.log = self.workdir / "ndnd.log"
+        self.netns = netns
         self.config.write_text(
             "core:\n  log_level: INFO\n"
             "faces:\n"
-            f"  udp:\n    enabled_unicast: true\n    enabled_multicast: false\n    port_unicast: {port}\n"
+            f"  udp:\n    enabled_unicast: true\n    enabled_multicast: {str(multicast).lower()}\n"
+            f"    port_unicast: {port}\n"
             f"    default_mtu: {mtu}\n"
             f"  tcp:\n    enabled: true\n    port_unicast: {port}\n"
             f"  unix:\n    enabled: true\n    socket_path: {self.socket}\n"
@@ -110,7 +114,8 @@ class NdndForwarder:
     def start(self):
         require_ndnd()
         self._logf = open(self.log, "wb")
-        self.proc = subprocess.Popen([str(NDND), "fw", "run", str(self.config)],
+        prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
+        self.proc = subprocess.Popen(prefix + [str(NDND), "fw", "run", str(self.config)],
                                      stdout=self._logf, stderr=subprocess.STDOUT)
         try:
             wait_until(lambda: self.socket.exists() or self.proc.poll() is not None, 10, "ndnd socket")
@@ -123,6 +128,13 @@ class NdndForwarder:
 
     def run(self, *args, **kw):
         return run_ndnd(self.socket, *args, **kw)
+
+    def face_id(self, remote_uri):
+        """FaceId of the face whose remote URI is `remote_uri` (from `ndnd fw face-list`)."""
+        faces = self.run("fw", "face-list", timeout=10).stdout.decode()
+        m = re.search(rf"faceid=(\d+) remote={re.escape(remote_uri)} ", faces)
+        assert m, faces
+        return int(m[1])
 
     def has_route(self, prefix):
         out = self.run("fw", "route-list", check=False, timeout=10)

@@ -5,7 +5,9 @@
   commands that name a face by its URI and so need faces/query;
 - ndnlab's tools against ndnd's forwarder: `ndnlab ctl`, and `ndnlab serve` / `ndnlab get`;
 - the two forwarders linked over UDP and over TCP, with Data both ways; over UDP each side
-  sends 8000-octet segments as NDNLPv2 fragments the other must reassemble.
+  sends 8000-octet segments as NDNLPv2 fragments the other must reassemble;
+- the two forwarders on one multicast link (NFD's UDP multicast face, 224.0.23.170:56363) between
+  two network namespaces, with Data both ways.
 Skipped, with the reason, on a machine whose Go cannot build ndnd (ndnd_peer.require_ndnd)."""
 import socket
 import subprocess
@@ -14,6 +16,7 @@ import pytest
 
 from conftest import NDNLAB, Daemon, free_loopback_port, serving, sha256_file, write_random_file
 from ndnd_peer import NdndForwarder, parse_status_lines, require_ndnd, run_ndnd, spawn_ndnd, stop
+from netns import Topology, can_use_netns, run
 
 SIZE = 1_000_000
 
@@ -212,3 +215,39 @@ def test_forwarders_linked(ip_daemon, ndnd_fw, tmp_path, scheme):
                    "frag-missing-sequence", "frag-index-out-of-range", "frag-count-over-limit",
                    "frag-count-changed", "packet-too-large"):
         assert f"/{reason}=" not in drops, drops
+
+
+MULTICAST_GROUP = "udp4://224.0.23.170:56363"  # NFD's default group and port, ndnd's and ndnlabd's
+
+
+def test_forwarders_on_a_multicast_link(tmp_path, built_binaries):
+    """ndnlabd in one network namespace, ndnd in the other, joined by a veth link; each has
+    NFD's UDP multicast face on it. ndnd fragments its Data at its 1420-octet MTU (NDNLPv2);
+    ndnlabd sends 8000-octet segments whole (its multicast MTU is 8800: the kernel fragments
+    the datagrams). Objects go both ways over the group."""
+    ok, why = can_use_netns()
+    if not ok:
+        pytest.skip(why)
+    with Topology(2) as topo:
+        lab_ns, lab_dev, lab_addr, go_ns, go_dev, _ = topo.links[0]
+        for ns, dev in ((lab_ns, lab_dev), (go_ns, go_dev)):
+            run("ip", "netns", "exec", ns, "ip", "route", "add", "224.0.0.0/4", "dev", dev)
+        daemon = Daemon(tmp_path / "lab", netns=lab_ns,
+                        extra=f'[face_system.multicast]\nenabled = true\ninterface_address = "{lab_addr}"\n').start()
+        fw = NdndForwarder(tmp_path / "ndnd", 6363, multicast=True, netns=go_ns).start()
+        try:
+            lab_face = next(f["faceid"] for f in daemon.faces() if f["remote"] == MULTICAST_GROUP)
+            daemon.run_tool("ctl", "route", "add", "/interop/mc-go", lab_face, timeout=30)
+            fw.run("fw", "route-add", "prefix=/interop/mc-lab", f"face={fw.face_id(MULTICAST_GROUP)}")
+
+            go_payload = write_random_file(tmp_path / "go.bin", 300_000, seed=26)
+            get_from_ndnd_put(fw.socket, fw.wait_for_route, daemon, "/interop/mc-go/file", go_payload, tmp_path)
+            lab_payload = write_random_file(tmp_path / "lab.bin", 300_000, seed=27)
+            with serving(daemon, "/interop/mc-lab/file", lab_payload):
+                fetched = fw.run("cat", "/interop/mc-lab/file", timeout=120)
+            assert fetched.stdout == lab_payload.read_bytes()
+            face = daemon.face(lab_face)
+            assert face["in_data"] >= 300_000 // 8000 and face["out_data"] >= 300_000 // 8000, face
+        finally:
+            fw.stop()
+            assert daemon.stop() == 0, daemon.log.read_text()

@@ -1,4 +1,5 @@
-"""Linux network namespaces joined by veth links, for multi-host tests on one machine.
+"""Linux network namespaces joined by veth links, for multi-host tests on one machine
+(tests/integration, and tests/interop/test_ndnd.py's multicast link).
 
 Loss and delay come from `tc netem` when the kernel has it; otherwise the caller falls back to
 ndnlabd's own egress impairment (docs/daemon.md, [face_system.udp.impair]; lossy_daemons below does both), because some
