@@ -196,7 +196,10 @@ def test_forwarders_linked(ip_daemon, ndnd_fw, tmp_path, scheme):
     assert "Status=200" in added, added
 
     go_payload = write_random_file(tmp_path / "go.bin", SIZE, seed=24)
-    lab_payload = write_random_file(tmp_path / "lab.bin", SIZE, seed=25)
+    # ndnd's consumer keeps 100 Interests out and retries a segment 3 times; over UDP its
+    # socket's default receive buffer overflows under such a window (docs/decisions/0003), so
+    # this direction sends 300 kB: one window, and a retry round fits the buffer.
+    lab_payload = write_random_file(tmp_path / "lab.bin", 300_000, seed=25)
     get_from_ndnd_put(ndnd_fw.socket, ndnd_fw.wait_for_route, daemon, "/interop/go-side/file", go_payload, tmp_path)
 
     with serving(daemon, "/interop/lab-side/file", lab_payload):
@@ -207,7 +210,7 @@ def test_forwarders_linked(ip_daemon, ndnd_fw, tmp_path, scheme):
     # connection of its own for its route) out of the face ndnd's connection made.
     faces = [f for f in daemon.faces() if f["remote"].startswith(f"{scheme}4://127.0.0.1:")]
     assert next(f for f in faces if f["remote"] == to_ndnd)["in_data"] >= SIZE // 8000, faces
-    assert sum(f["out_data"] for f in faces) >= SIZE // 8000, faces
+    assert sum(f["out_data"] for f in faces) >= 300_000 // 8000, faces
     # Nothing ndnd sent was malformed. (A fragment lost on loopback may time out a reassembly;
     # the consumers retransmit.)
     drops = daemon.run_tool("ctl", "drops", timeout=10).stdout.decode()
