@@ -279,17 +279,26 @@ canonicalFaceUri(const std::string& text)
   return uri->toString();
 }
 
+/// How withFace() looks a FACE up.
+struct FaceLookup
+{
+  /// Check a FaceId in faces/list first; off for commands that refuse an unknown face themselves.
+  bool checkId = true;
+  /// After "Face not found: <uri>", say how to create it (route add: nfdc does not create it,
+  /// ndnd's tool does).
+  bool suggestCreate = false;
+};
+
 /// Runs the action `then(faceId)` for the face that FACE names, or prints "Face not found" and
 /// ends with exitcode::Failure, as nfdc does: a FaceId must be in faces/list (faces/destroy and
 /// rib/unregister answer 200 for an unknown face, idempotent as in NFD, so their response cannot
-/// tell); a FaceUri must be the remote URI of exactly one face (faces/query). `checkId` false
-/// skips the faces/list check of a FaceId, for commands that refuse an unknown face themselves.
+/// tell); a FaceUri must be the remote URI of exactly one face (faces/query).
 Action
-withFace(const std::string& face, std::function<Action(uint64_t)> then, bool checkId = true)
+withFace(const std::string& face, std::function<Action(uint64_t)> then, FaceLookup how = {})
 {
   if (isFaceId(face)) {
     uint64_t faceId = std::stoull(face);
-    if (!checkId)
+    if (!how.checkId)
       return then(faceId);
     return datasetThen("faces", "list", [=](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
       auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/list");
@@ -313,7 +322,8 @@ withFace(const std::string& face, std::function<Action(uint64_t)> then, bool che
       return;
     }
     if (faces->empty()) {
-      printError("Face not found: " + uri);
+      printError("Face not found: " + uri +
+                 (how.suggestCreate ? " (create it first: ndnlab ctl face create " + uri + ")" : ""));
       done(exitcode::Failure);
       return;
     }
@@ -601,7 +611,7 @@ runCtl(int argc, char** argv)
     action = withFace(o.face, [cp](uint64_t faceId) mutable {
       cp.faceId = faceId;
       return commandAction("faces", "update", cp, "face-updated");
-    }, false);
+    }, {.checkId = false});
   });
   auto* faceDestroy = face->add_subcommand("destroy", "Destroy a face (faces/destroy)");
   addFaceArgument(faceDestroy, "Face");
@@ -637,7 +647,7 @@ runCtl(int argc, char** argv)
     action = withFace(o.face, [cp](uint64_t faceId) mutable {
       cp.faceId = faceId;
       return commandAction("rib", "register", cp, "route-add-accepted");
-    }, false);
+    }, {.checkId = false, .suggestCreate = true});
   });
   auto* routeRemove = route->add_subcommand("remove", "Remove a route (rib/unregister)");
   routeRemove->add_option("PREFIX", o.prefix, "Name prefix")->required();

@@ -347,7 +347,10 @@ TEST_F(NdnlabProcess, CtlFaceByUri)
   EXPECT_NE(r.err.find("Face not found: udp4://192.0.2.1:6363"), std::string::npos) << r;
   r = ndnlab({"ctl", "route", "add", "/v", "tcp://[2001:db8::1]:7000"});
   EXPECT_EQ(r.rc, 1) << r;
-  EXPECT_NE(r.err.find("Face not found: tcp6://[2001:db8::1]:7000"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("Face not found: tcp6://[2001:db8::1]:7000 (create it first: ndnlab ctl face create "
+                       "tcp6://[2001:db8::1]:7000)"),
+            std::string::npos)
+    << r;
 
   r = ndnlab({"ctl", "face", "destroy", remote});
   EXPECT_EQ(r.rc, 0) << r;
