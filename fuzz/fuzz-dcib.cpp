@@ -69,6 +69,20 @@ PacketKey keyOf(uint32_t flow, uint32_t seq, uint16_t ipId)
 /// The flow of a key made by keyOf().
 uint32_t flowOf(const PacketKey& k) { return k.src - FirstSource; }
 
+/// The head of a FIFO path arrives: taken off `path` and returned, or nothing when the path is
+/// empty or `lost` drops it on the way.
+template<typename T>
+std::optional<T> arrive(std::deque<T>& path, bool lost)
+{
+  if (path.empty())
+    return std::nullopt;
+  T head = std::move(path.front());
+  path.pop_front();
+  if (lost)
+    return std::nullopt;
+  return head;
+}
+
 // ---------------------------------------------------------------------------------------------
 // EdgeSender + EdgeReceiver over a lossy FIFO DCI
 
@@ -217,12 +231,10 @@ private:
   /// The head of the DCI reaches the destination edge router, or is lost.
   void deliverDci(bool lost)
   {
-    if (m_dci.empty())
+    auto arrived = arrive(m_dci, lost);
+    if (!arrived)
       return;
-    Wire w = m_dci.front();
-    m_dci.pop_front();
-    if (lost)
-      return;
+    const Wire w = *arrived;
     const bool keyed = EdgeReceiver::needsKey(w.ecn);
     const bool duplicate = keyed && m_rxOptions.suppressDuplicates && remembered(w.key);
     auto action = m_receiver.onPacket(w.ecn, w.key, m_now);
@@ -243,12 +255,10 @@ private:
   /// The head of the router-ACK path reaches the source edge router, or is lost.
   void deliverAck(bool lost)
   {
-    if (m_acks.empty())
+    auto arrived = arrive(m_acks, lost);
+    if (!arrived)
       return;
-    PacketKey key = m_acks.front();
-    m_acks.pop_front();
-    if (lost)
-      return;
+    const PacketKey key = *arrived;
     auto pos = std::find_if(m_kept.begin(), m_kept.end(),
                             [&](const Clone& c) { return c.key == key; });
     const uint64_t unmatchedBefore = m_sender.counters().acksUnmatched;

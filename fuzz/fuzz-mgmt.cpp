@@ -8,9 +8,10 @@
 // and the Interests from 2 and 3 (and the input itself, if it decodes as an Interest) are fed
 // to a Dispatcher with every NFD handler registered (Management over a Forwarder), which must
 // neither crash nor hang. A faces/query with the input as its filter must be answered: when
-// the filter decodes, with faces that all match it; otherwise with a 400 ContentType-Nack reply. The forwarder and management persist across inputs. An input that
-// decodes as an Interest or a Data also has its signature checked by a verifier of each type
-// (digest, HMAC, ECDSA, null), whatever SignatureInfo and value it carries.
+// the filter decodes, with faces that all match it; otherwise with a 400 ContentType-Nack
+// reply. The forwarder and management persist across inputs. An input that decodes as an
+// Interest or a Data also has its signature checked by a verifier of each type (digest, HMAC,
+// ECDSA, null), whatever SignatureInfo and value it carries.
 
 #include "core/face/dummy-transport.hpp"
 #include "core/face/generic-link-service.hpp"

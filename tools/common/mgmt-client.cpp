@@ -81,7 +81,8 @@ MgmtClient::fetchDataset(Name name, DatasetCallback done)
   m_fetcher->onError = [finish, name](const app::FetchError& e) {
     // A reply that is not a dataset segment is a ControlResponse: the forwarder refused the
     // request or does not have this dataset (an older forwarder answers faces/query with 501).
-    std::string hint = e.code == app::FetchErrc::BadMetadata ? " (the forwarder refused it or does not provide this dataset)" : "";
+    std::string hint =
+      e.code == app::FetchErrc::BadMetadata ? " (the forwarder refused it or does not provide this dataset)" : "";
     finish(fail(name.toUri() + ": " + e.message + hint));
   };
   m_fetcher->start(name);

@@ -10,8 +10,6 @@
 #include <asio/ip/address.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -241,13 +239,11 @@ CLI::Validator
 faceArgument()
 {
   return CLI::Validator(
-    [](std::string& text) -> std::string {
+    [faceId = check::unsignedInteger(1, UINT64_MAX)](std::string& text) -> std::string {
       if (isFaceId(text)) {
-        errno = 0;
-        unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-        if (v == 0 || errno == ERANGE)
+        // the digits as every unsigned option reads them (range, no leading zeros)
+        if (!faceId(text).empty())
           return "must be a FaceId (a positive integer) or a FaceUri, got '" + text + "'";
-        text = std::to_string(v);
         return {};
       }
       if (text.find("://") == std::string::npos)

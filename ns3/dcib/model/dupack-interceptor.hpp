@@ -45,11 +45,12 @@
 // timestamps, so nothing is known above it). With `checkSackGaps`, a duplicate that shows
 // such a hole starting at a segment the edge cannot repair is let through, and so are the ones
 // held for its hole (dropped: the ACK let through says more): the host has to enter recovery
-// for that hole anyway, and holding would only delay it. Holes the SACK blocks do not show (several losses
-// in one gap, or below an unreported block) are recovered by the host after the hole at N
-// fills or its hold expires, at most `holdTimeout` late. `allowance` 2 keeps a host with the
-// standard threshold of 3 below it as long as each let-through duplicate SACKs one new segment
-// (a receiver acknowledges every out-of-order segment at once); 0 holds them all.
+// for that hole anyway, and holding would only delay it. Holes the SACK blocks do not show
+// (several losses in one gap, or below an unreported block) are recovered by the host after
+// the hole at N fills or its hold expires, at most `holdTimeout` late. `allowance` 2 keeps a
+// host with the standard threshold of 3 below it as long as each let-through duplicate SACKs
+// one new segment (a receiver acknowledges every out-of-order segment at once); 0 holds them
+// all.
 //
 // Payload is whatever the caller keeps to forward a held ACK later (the received frame in the
 // simulator, an int in tests). Time is passed in; nothing here reads a clock.
