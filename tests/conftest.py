@@ -121,6 +121,21 @@ def wait_until(predicate, timeout, what, interval=0.05):
     raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
 
 
+def launch_forwarder(owner, cmd, what):
+    """Starts the forwarder `cmd` with its output in `owner.log` (setting owner.proc and
+    owner._logf) and waits up to 10 s for its Unix socket `owner.socket`. A timeout stops it
+    (owner.stop()) and re-raises; exiting first raises RuntimeError with the log."""
+    owner._logf = open(owner.log, "wb")
+    owner.proc = subprocess.Popen(cmd, stdout=owner._logf, stderr=subprocess.STDOUT)
+    try:
+        wait_until(lambda: owner.socket.exists() or owner.proc.poll() is not None, 10, f"{what} socket")
+    except TimeoutError:
+        owner.stop()
+        raise
+    if owner.proc.poll() is not None:
+        raise RuntimeError(f"{what} exited with {owner.proc.returncode}:\n{owner.log.read_text()}")
+
+
 class Daemon:
     """An ndnlabd process with a config written into `workdir`."""
 
@@ -151,17 +166,7 @@ class Daemon:
         return env
 
     def start(self):
-        self._logf = open(self.log, "wb")
-        self.proc = subprocess.Popen(self.prefix() + [str(NDNLABD), "--config", str(self.config)],
-                                     stdout=self._logf, stderr=subprocess.STDOUT)
-        try:
-            wait_until(lambda: self.socket.exists() or self.proc.poll() is not None, 10,
-                       f"{self.name} socket")
-        except TimeoutError:
-            self.stop()
-            raise
-        if self.proc.poll() is not None:
-            raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:\n{self.log.read_text()}")
+        launch_forwarder(self, self.prefix() + [str(NDNLABD), "--config", str(self.config)], self.name)
         return self
 
     def run_tool(self, *args, check=True, timeout=300, **kw):

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import wait_until
+from conftest import launch_forwarder, wait_until
 
 NDND_DIR = pathlib.Path(__file__).resolve().parent / "ndnd"
 NDND = NDND_DIR / "bin" / "ndnd"
@@ -113,17 +113,8 @@ class NdndForwarder:
 
     def start(self):
         require_ndnd()
-        self._logf = open(self.log, "wb")
         prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
-        self.proc = subprocess.Popen(prefix + [str(NDND), "fw", "run", str(self.config)],
-                                     stdout=self._logf, stderr=subprocess.STDOUT)
-        try:
-            wait_until(lambda: self.socket.exists() or self.proc.poll() is not None, 10, "ndnd socket")
-        except TimeoutError:
-            self.stop()
-            raise
-        if self.proc.poll() is not None:
-            raise RuntimeError(f"ndnd fw exited with {self.proc.returncode}:\n{self.log.read_text()}")
+        launch_forwarder(self, prefix + [str(NDND), "fw", "run", str(self.config)], "ndnd fw")
         return self
 
     def run(self, *args, **kw):

@@ -104,15 +104,22 @@ protected:
     return r;
   }
 
-  /// Fetches every segment of a dataset through the forwarder; returns the concatenation.
-  Buffer fetchDataset(const Client& c, const Name& prefix)
+  /// Sends a dataset request (CanBePrefix, MustBeFresh, as clients do) for `prefix`; returns the
+  /// reply: segment 0, or a refusal.
+  Received requestDataset(const Client& c, const Name& prefix)
   {
     Interest first(prefix);
     first.setCanBePrefix(true);
     first.setMustBeFresh(true);
     first.setNonce(env.rng().next32());
     sendInterest(c, first);
-    Received r = decodeFrame(c.transport->sent.back().frame);
+    return decodeFrame(c.transport->sent.back().frame);
+  }
+
+  /// Fetches every segment of a dataset through the forwarder; returns the concatenation.
+  Buffer fetchDataset(const Client& c, const Name& prefix)
+  {
+    Received r = requestDataset(c, prefix);
     EXPECT_TRUE(r.data.has_value());
     if (!r.data)
       return {};

@@ -344,12 +344,7 @@ TEST_F(ManagementTest, FacesQueryWithoutAValidFilterIs400)
 {
   Client c = addFace();
   for (Name n : {Name("/localhost/nfd/faces/query"), Name("/localhost/nfd/faces/query/not-a-filter")}) {
-    Interest i(n);
-    i.setCanBePrefix(true);
-    i.setMustBeFresh(true);
-    i.setNonce(env.rng().next32());
-    sendInterest(c, i);
-    Received r = decodeFrame(c.transport->sent.back().frame);
+    Received r = requestDataset(c, n);
     ASSERT_TRUE(r.data) << n;
     EXPECT_EQ(r.data->name(), n);
     EXPECT_EQ(r.data->contentType(), static_cast<uint64_t>(ContentType::Nack));
