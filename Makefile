@@ -6,9 +6,11 @@
 #   make bench   benchmarks; figures go to docs/results/
 #   make bench-sim  simulation speed: NDN run vs plain ns-3 (docs/results/simulator.md)
 #   make fuzz    longer libFuzzer runs under ASan/UBSan
+#   make sanitize  ctest and pytest again against an ASan/UBSan build of everything
 SHELL := /bin/bash
 BUILD ?= build
 FUZZ_BUILD ?= build-fuzz
+SANITIZE_BUILD ?= build-sanitize
 BUILD_TYPE ?= RelWithDebInfo
 PYTHON ?= python3
 JOBS ?= $(shell nproc)
@@ -49,6 +51,7 @@ $(if $(filter-out 1,$(words $(BUILD_TYPE)))$(filter-out $(BUILD_TYPES),$(BUILD_T
   $(error BUILD_TYPE=$(BUILD_TYPE): expected one of $(BUILD_TYPES)))
 $(eval $(call check-build-dir,BUILD))
 $(eval $(call check-build-dir,FUZZ_BUILD))
+$(eval $(call check-build-dir,SANITIZE_BUILD))
 
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 CMAKE_FLAGS += -DNDNLAB_WITH_NS3=ON
@@ -56,7 +59,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DNDNLAB_WERROR=ON
 endif
 
-.PHONY: all deps test-deps build py-install test unit-test py-test fuzz-smoke demo bench bench-sim fuzz clean
+.PHONY: all deps test-deps build py-install test unit-test py-test fuzz-smoke demo bench bench-sim fuzz sanitize clean
 
 all: build
 
@@ -84,14 +87,17 @@ py-install:
 test: build test-deps
 	@$(MAKE) --no-print-directory unit-test py-test fuzz-smoke
 
-unit-test:
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
+# run-ctest DIR, run-pytest DIR: the tests against the build in DIR. pytest exits 5 when it
+# collects no tests; that is not a failure here. -rs lists why each skipped test was skipped.
+run-ctest = ctest --test-dir $(1) --output-on-failure -j $(JOBS) --timeout 600
+run-pytest = NDNLAB_BUILD=$(abspath $(1)) $(PYTHON) -m pytest -q -rs tests/python tests/integration tests/interop \
+  || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || exit $$rc; }
 
-# pytest exits 5 when it collects no tests; that is not a failure here. -rs lists why each
-# skipped test was skipped.
+unit-test:
+	$(call run-ctest,$(BUILD))
+
 py-test:
-	NDNLAB_BUILD=$(abspath $(BUILD)) $(PYTHON) -m pytest -q -rs tests/python tests/integration tests/interop \
-	  || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || exit $$rc; }
+	$(call run-pytest,$(BUILD))
 
 $(FUZZ_BUILD)/build.ninja:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -105,6 +111,30 @@ fuzz: deps $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz-all
 	scripts/run-fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
+# Every ctest and pytest test against an ASan+UBSan build (daemon, tools, ns-3 modules, tests):
+# memory errors, leaks and undefined behaviour of real sockets, processes and simulations, which
+# the fuzz targets do not reach. The reports go to files, all printed at the end; any report
+# fails the target. Not part of `make test`: the build takes ~30 min on 2 cores the first time.
+SANITIZER_LOGS = $(abspath $(SANITIZE_BUILD))/sanitizer-logs
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:log_path=$(SANITIZER_LOGS)/asan \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SANITIZER_LOGS)/ubsan \
+  LSAN_OPTIONS=suppressions=$(ROOT)/tests/sanitizers/lsan-suppressions.txt:print_suppressions=0
+
+$(SANITIZE_BUILD)/build.ninja:
+	cmake -S . -B $(SANITIZE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DNDNLAB_WITH_NS3=ON \
+	  -DNDNLAB_SANITIZE=ON
+
+sanitize: test-deps $(SANITIZE_BUILD)/build.ninja py-install
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	@rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
+	@export $(SANITIZER_ENV); rc=0; \
+	  $(call run-ctest,$(SANITIZE_BUILD)) || rc=1; \
+	  ( $(call run-pytest,$(SANITIZE_BUILD)) ) || rc=1; \
+	  if compgen -G '$(SANITIZER_LOGS)/*' > /dev/null; then \
+	    cat $(SANITIZER_LOGS)/*; echo "sanitizers: $$(ls $(SANITIZER_LOGS) | wc -l) report(s) in $(SANITIZER_LOGS)"; exit 1; \
+	  fi; \
+	  echo "sanitizers: no report"; exit $$rc
+
 demo: build
 	scripts/demo $(BUILD)
 
@@ -116,4 +146,4 @@ bench-sim: build
 	scripts/bench-sim $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(SANITIZE_BUILD)

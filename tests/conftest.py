@@ -21,6 +21,18 @@ NDNLABD = BUILD / "daemon" / "ndnlabd"
 NDNLAB = BUILD / "tools" / "ndnlab"
 
 
+def _sanitized(build):
+    """Whether `build` is an AddressSanitizer build (make sanitize): its processes' memory use
+    is ASan's shadow, redzones and quarantine, not ndnlab's."""
+    try:
+        return "NDNLAB_SANITIZE:BOOL=ON" in (build / "CMakeCache.txt").read_text().splitlines()
+    except OSError:
+        return False
+
+
+SANITIZED = _sanitized(BUILD)
+
+
 def sha256_file(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:

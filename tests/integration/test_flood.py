@@ -16,14 +16,14 @@ import time
 
 import pytest
 
-from conftest import BUILD, Daemon, sha256_file, write_random_file
+from conftest import BUILD, SANITIZED, Daemon, sha256_file, write_random_file
 
 FWD_BENCH = BUILD / "bench" / "ndnlab-fwd-bench"
 
 PIT_MAX = 2000
 FLOOD_FACES = 4
 CS_MAX = 1000
-FLOOD_SECONDS = 5
+FLOOD_SECONDS = 15 if SANITIZED else 5  # the get must end while the flood runs
 FILE_SIZE = 1 << 20
 
 LIMITS = f"[tables]\npit_max_entries = {PIT_MAX}\ncs_max_packets = {CS_MAX}\n"
@@ -70,12 +70,11 @@ def test_flood_stays_within_limits_and_legit_fetch_completes(limited_daemon, tmp
     payload = write_random_file(tmp_path / "legit.bin", FILE_SIZE, seed=11)
     server = d.spawn_tool("serve", "/legit/file", payload, "-q")
     flood = None
+    samples = []
+    pit_seen = []
+    stop = threading.Event()
     try:
         d.wait_for_route("/legit/file")
-
-        samples = []
-        pit_seen = []
-        stop = threading.Event()
 
         def sample():
             while not stop.is_set():
@@ -105,6 +104,7 @@ def test_flood_stays_within_limits_and_legit_fetch_completes(limited_daemon, tmp
         assert flood.returncode == 0, ferr.decode(errors="replace")
         result = json.loads(fout.decode().strip().splitlines()[-1])
     finally:
+        stop.set()  # also when an assertion above failed: the sampler must not outlive the daemon
         if flood is not None and flood.poll() is None:
             flood.kill()
         server.terminate()
@@ -125,7 +125,10 @@ def test_flood_stays_within_limits_and_legit_fetch_completes(limited_daemon, tmp
     faces = 4 + FLOOD_FACES  # sink, flooders, server, get, ctl
     bound = idle + PIT_MAX * 4 + CS_MAX * 10 + faces * 1024 + 24 * 1024
     peak = max(samples)
-    assert peak < bound, f"peak RSS {peak} KiB above {bound} KiB (idle {idle} KiB)"
+    if SANITIZED:  # ASan's quarantine alone holds up to 256 MiB of freed blocks
+        print(f"peak RSS {peak} KiB, bound {bound} KiB not checked: sanitizer build")
+    else:
+        assert peak < bound, f"peak RSS {peak} KiB above {bound} KiB (idle {idle} KiB)"
 
     rc = d.stop()
     assert rc == 0

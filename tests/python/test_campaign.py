@@ -14,6 +14,7 @@ import time
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+BUILD = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build"))  # as tests/conftest.py
 FAKE_SIM = ROOT / "tests" / "python" / "fake_sim.py"
 sys.path.insert(0, str(ROOT / "python"))
 
@@ -614,7 +615,7 @@ def test_console_scripts_and_front_door(fig1):
         done = subprocess.run([f"ndnlab-{name}", "--help"], capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 0 and f"usage: ndnlab {name}" in done.stdout
-    front = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build")) / "tools" / "ndnlab"
+    front = BUILD / "tools" / "ndnlab"
     if not front.exists():
         pytest.skip(f"{front} not built")
     done = subprocess.run([str(front), "report", fig1[0], "--paper", "blend-fig1"],
@@ -820,7 +821,7 @@ def test_scenario_and_parameters_are_checked_before_any_run(tmp_path):
 
 
 def test_unknown_parameter_of_the_real_simulator(tmp_path):
-    sim = ROOT / "build" / "ns3" / "runner" / "ndnlab-sim"
+    sim = BUILD / "ns3" / "runner" / "ndnlab-sim"
     if not os.access(sim, os.X_OK):
         pytest.skip(f"{sim} not built")
     spec = write_spec(tmp_path, "real", {"Standrd": ["80211b"]}, seeds=1)

@@ -36,11 +36,6 @@ void receiveAcks(ns3::Ptr<EdgeQueueDisc> qdisc, ns3::Ptr<ns3::Socket> socket)
   }
 }
 
-void transmitEnd(ns3::Ptr<EdgeQueueDisc> qdisc, ns3::Ptr<const ns3::Packet>)
-{
-  qdisc->NotifyTransmitEnd();
-}
-
 } // namespace
 
 DcibEdges installDcib(ns3::Ptr<ns3::NetDevice> aDevice, ns3::Ipv4Address aAddress,
@@ -64,7 +59,7 @@ DcibEdges installDcib(ns3::Ptr<ns3::NetDevice> aDevice, ns3::Ipv4Address aAddres
     e.ackSender = ns3::Socket::CreateSocket(bDevice->GetNode(), tid);
     e.ackSender->Bind();
     ingress->EnableEdgeReceiver(receiver, e.ackSender, aAddress, RouterAckPort);
-    aDevice->TraceConnectWithoutContext("PhyTxEnd", ns3::MakeBoundCallback(&transmitEnd, qdisc));
+    qdisc->ConnectTransmitEnd(aDevice);
   }
   bDevice->SetAttribute("ReceiveErrorModel", ns3::PointerValue(ingress));
   return e;

@@ -98,7 +98,10 @@ EdgeQueueDisc::EdgeQueueDisc()
 {
 }
 
-EdgeQueueDisc::~EdgeQueueDisc() = default;
+EdgeQueueDisc::~EdgeQueueDisc()
+{
+  disconnectTransmitEnd();
+}
 
 void EdgeQueueDisc::SetMainQueueDisc(ns3::Ptr<ns3::QueueDisc> qd)
 {
@@ -166,6 +169,7 @@ void EdgeQueueDisc::InitializeParams()
 
 void EdgeQueueDisc::DoDispose()
 {
+  disconnectTransmitEnd();
   m_sender.reset();
   m_rng = nullptr;
   QueueDisc::DoDispose();
@@ -323,6 +327,31 @@ void EdgeQueueDisc::NotifyTransmitEnd()
     return;
   m_idleRunScheduled = true;
   ns3::Simulator::ScheduleNow(&EdgeQueueDisc::runIdle, this);
+}
+
+void EdgeQueueDisc::ConnectTransmitEnd(ns3::Ptr<ns3::NetDevice> device)
+{
+  disconnectTransmitEnd();
+  // `this`, not a Ptr: no reference from the device back to this queue disc
+  if (!device->TraceConnectWithoutContext("PhyTxEnd",
+                                          ns3::MakeCallback(&EdgeQueueDisc::onPhyTxEnd, this)))
+    throw std::invalid_argument("EdgeQueueDisc: device " + device->GetInstanceTypeId().GetName() +
+                                " has no PhyTxEnd trace");
+  m_txEndDevice = device;
+}
+
+void EdgeQueueDisc::disconnectTransmitEnd()
+{
+  if (!m_txEndDevice)
+    return;
+  m_txEndDevice->TraceDisconnectWithoutContext(
+    "PhyTxEnd", ns3::MakeCallback(&EdgeQueueDisc::onPhyTxEnd, this));
+  m_txEndDevice = nullptr;
+}
+
+void EdgeQueueDisc::onPhyTxEnd(ns3::Ptr<const ns3::Packet>)
+{
+  NotifyTransmitEnd();
 }
 
 void EdgeQueueDisc::runIdle()

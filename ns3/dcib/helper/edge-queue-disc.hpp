@@ -12,14 +12,16 @@
 // (the baseline).
 //
 // ReceiveRouterAck() is fed by the router-to-router ACK socket (DcibHelper);
-// NotifyTransmitEnd() must be connected to the egress device's PhyTxEnd trace in LowPriority
-// mode (idle copies are sent one per finished transmission while nothing else waits).
+// ConnectTransmitEnd() feeds NotifyTransmitEnd() from the egress device's PhyTxEnd trace, which
+// LowPriority mode needs (idle copies are sent one per finished transmission while nothing else
+// waits).
 
 #include "ns3/dcib/model/edge-sender.hpp"
 
 #include <ns3/address.h>
 #include <ns3/data-rate.h>
 #include <ns3/ipv4-header.h>
+#include <ns3/net-device.h>
 #include <ns3/nstime.h>
 #include <ns3/queue-disc.h>
 #include <ns3/random-variable-stream.h>
@@ -48,6 +50,11 @@ public:
   bool RepairSegment(const FlowId& flow, uint32_t seq);
   /// The egress device finished a transmission (PhyTxEnd).
   void NotifyTransmitEnd();
+  /// Calls NotifyTransmitEnd() at each PhyTxEnd of `device` (the egress device) until this
+  /// queue disc is disposed or destroyed. The device's trace does not hold a reference to this
+  /// queue disc, which holds the device (through its send callback): a reference each way
+  /// would keep both alive after the simulation.
+  void ConnectTransmitEnd(ns3::Ptr<ns3::NetDevice> device);
 
   /// The options in force (from the attributes); valid after initialisation.
   const SenderOptions& GetOptions() const;
@@ -84,6 +91,8 @@ private:
   /// MarkAfterQueue: ECT(0) for an unselected Not-ECT packet leaving the child queue disc.
   void markLeaving(const ns3::Ptr<ns3::QueueDiscItem>& item) const;
   void runIdle();
+  void onPhyTxEnd(ns3::Ptr<const ns3::Packet>);
+  void disconnectTransmitEnd();
   TimePoint now() const;
 
   // attributes
@@ -105,6 +114,7 @@ private:
   ns3::Ptr<ns3::UniformRandomVariable> m_rng;
   bool m_injecting = false;
   bool m_idleRunScheduled = false;
+  ns3::Ptr<ns3::NetDevice> m_txEndDevice; ///< whose PhyTxEnd calls onPhyTxEnd
 
   ns3::TracedCallback<const PacketKey&> m_selectedTrace;
   ns3::TracedCallback<const PacketKey&> m_edgeRetransmitTrace;

@@ -262,5 +262,26 @@ TEST_F(GlueTest, EdgeRouterRecoversATailLossWithoutHostRetransmission)
   EXPECT_GT(without.fct, with.fct + MilliSeconds(150));
 }
 
+// Nothing of DCIB keeps the source edge router's queue disc alive once the simulation is
+// destroyed: its egress device's PhyTxEnd trace used to hold it, and it holds the device.
+TEST_F(GlueTest, TheEdgeQueueDiscIsFreedWithTheSimulation)
+{
+  setSmallTcpDefaults();
+  Ptr<EdgeQueueDisc> qdisc = CreateObject<EdgeQueueDisc>();
+  {
+    DciTopology topo(smallDci(1));
+    auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
+    installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo,
+                CreateObject<DciIngress>());
+    TcpFlows flows(topo, {FlowSpec{0, 0, 100 * 1448, MilliSeconds(10)}});
+    Simulator::Stop(Seconds(0.2));
+    Simulator::Run();
+    ASSERT_TRUE(flows.stats().at(0).completed);
+    EXPECT_GT(qdisc->GetCounters().selections, 0u);
+  }
+  Simulator::Destroy();
+  EXPECT_EQ(qdisc->GetReferenceCount(), 1u); // this test's own
+}
+
 } // namespace
 } // namespace ndnlab::dcib::test
