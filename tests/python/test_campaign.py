@@ -14,7 +14,6 @@ import time
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BUILD = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build"))  # as tests/conftest.py
 FAKE_SIM = ROOT / "tests" / "python" / "fake_sim.py"
 sys.path.insert(0, str(ROOT / "python"))
 
@@ -22,7 +21,7 @@ from ndnlab import load_results  # noqa: E402
 from ndnlab import plot as plot_cli  # noqa: E402
 from ndnlab import report as report_cli  # noqa: E402
 
-from conftest import pids_with  # noqa: E402
+from conftest import BUILD, pids_with  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
