@@ -250,18 +250,27 @@ def _wait_for(condition, seconds, step=0.1):
 
 
 class _Campaign:
-    """`ndnlab campaign ARGS` in a session of its own, with SIGINT at its default (a shell starts
-    background jobs with SIGINT ignored, and an ignored SIGINT is inherited: this is the
-    disposition a terminal's foreground job has). stdout and stderr go to files (unbuffered), so
-    that a test can watch them. Leaving the `with` kills whatever is left, simulators included."""
+    """`ndnlab campaign ARGS` in a session of its own, with SIGINT, SIGHUP and SIGTERM at their
+    defaults, the dispositions a terminal's foreground job has, whatever runs the tests (a shell
+    starts background jobs with SIGINT ignored, nohup ignores SIGHUP, and an ignored signal is
+    inherited); `nohup=True` ignores SIGHUP as nohup does. stdout and stderr go to files
+    (unbuffered), so that a test can watch them. Leaving the `with` kills whatever is left,
+    simulators included."""
 
-    def __init__(self, tmp_path, spec, store, *args):
+    def __init__(self, tmp_path, spec, store, *args, nohup=False):
         self.store, self.out_path, self.err_path = store, tmp_path / "out.txt", tmp_path / "err.txt"
+
+        def dispositions():
+            for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+                signal.signal(signum, signal.SIG_DFL)
+            if nohup:
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
         with open(self.out_path, "w") as out, open(self.err_path, "w") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "ndnlab", "campaign", str(spec), *map(str, args)],
                 stdout=out, stderr=err, env=env(PYTHONUNBUFFERED="1"), start_new_session=True,
-                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                preexec_fn=dispositions)
         self.pid = self.proc.pid
 
     @property
@@ -331,6 +340,21 @@ def test_sigterm_and_sighup_stop_the_campaign_like_ctrl_c(tmp_path, signum, stat
         assert "Traceback" not in c.err
         assert _wait_for(lambda: not _simulators_of(store), 10), _simulators_of(store)
     assert len(index_lines(store)) == 2
+
+
+def test_a_campaign_started_with_nohup_runs_on_after_a_hang_up(tmp_path):
+    """nohup asks that SIGHUP be ignored: the campaign keeps it ignored and finishes its runs."""
+    spec = write_spec(tmp_path, "nohup", {"Sleep": [0.1, 3]}, seeds=2, timeout=60)
+    store = tmp_path / "store-nohup"
+    with _Campaign(tmp_path, spec, store, "--workers", 2, "--progress-interval", 0.5,
+                   nohup=True) as c:
+        assert _wait_for(lambda: (store / "index.jsonl").exists() and len(index_lines(store))
+                         == 2 and len(_simulators_of(store)) == 2, 60), "no 3 s runs running"
+        os.kill(c.pid, signal.SIGHUP)
+        assert c.wait() == 0, c.out + c.err
+        assert "interrupted" not in c.out + c.err
+        assert "campaign nohup: 4 runs in" in c.out
+    assert len(index_lines(store)) == 4
 
 
 def test_sigterm_stops_a_verify_and_its_simulators(tmp_path):
