@@ -1,5 +1,6 @@
 // ndnlabd: parse the command line and config into DaemonOptions, run one Daemon until SIGINT,
-// SIGTERM or SIGHUP. Exit codes: 0 clean shutdown, 1 start-up failure, 2 configuration error.
+// SIGTERM or SIGHUP (unless started with SIGHUP ignored, as nohup does). Exit codes: 0 clean
+// shutdown, 1 start-up failure, 2 configuration error.
 #include "daemon/config.hpp"
 #include "daemon/daemon.hpp"
 
@@ -8,6 +9,17 @@
 
 #include <csignal>
 #include <iostream>
+
+namespace {
+
+/// Whether this process was started with `signo` ignored (inherited across exec).
+bool startedIgnoring(int signo)
+{
+  struct sigaction current = {};
+  return ::sigaction(signo, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -75,8 +87,12 @@ int main(int argc, char** argv)
   }
 
   // SIGHUP (a closed terminal) stops the daemon cleanly too; it does not reload the
-  // configuration as NFD's does.
-  asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+  // configuration as NFD's does. Under nohup (SIGHUP ignored at start) it stays ignored: the
+  // daemon outlives the terminal, as asked. An ignored SIGINT is not kept: shells ignore it in
+  // every background job of a script, and such scripts still stop the daemon with kill -INT.
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  if (!startedIgnoring(SIGHUP))
+    signals.add(SIGHUP);
   signals.async_wait([&](const std::error_code& ec, int signo) {
     if (ec)
       return;

@@ -1,4 +1,4 @@
-// The ndnlabd executable: exit codes, --print-default-config, clean shutdown on signals.
+// The ndnlabd executable: exit codes, --print-default-config, clean shutdown on signals, nohup.
 #include "tests/support/child-process.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -111,6 +112,23 @@ TEST_F(NdnlabdProcess, SigtermShutsDownCleanly)
     EXPECT_FALSE(fs::exists(sock));
     EXPECT_NE(slurp(dir / "out").find("shutting down"), std::string::npos);
   }
+}
+
+TEST_F(NdnlabdProcess, StartedUnderNohupItOutlivesAHangUp)
+{
+  auto cfg = writeConfig(localConfig());
+  fs::path sock = dir / "run" / "nfd.sock";
+  pid_t pid = ndnlab::testsupport::spawn(NDNLABD_PATH, {"--config", cfg.string()}, dir / "out", {},
+                                         [] { std::signal(SIGHUP, SIG_IGN); }); // as nohup does
+  ASSERT_TRUE(waitFor([&] { return fs::exists(sock); })) << slurp(dir / "out");
+  ::kill(pid, SIGHUP);
+  std::this_thread::sleep_for(200ms);
+  ::kill(pid, SIGTERM); // a SIGHUP still pending would be delivered first (lower number)
+  EXPECT_EQ(waitExit(pid, ExitTimeout), 0) << slurp(dir / "out");
+  std::string out = slurp(dir / "out");
+  EXPECT_NE(out.find("caught SIGTERM, shutting down"), std::string::npos) << out;
+  EXPECT_EQ(out.find("SIGHUP"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(sock));
 }
 
 TEST_F(NdnlabdProcess, SecondDaemonOnSameSocketFailsToStart)

@@ -56,7 +56,10 @@ waitFor(const std::function<bool()>& pred,
 }
 
 /// Forks `exe args...` with stdout to `out` and stderr to `err` (to `out` as well when `err` is
-/// empty). `inChild` runs in the child just before exec, e.g. to set its environment.
+/// empty). The child starts with SIGINT, SIGTERM and SIGHUP at their default actions and no
+/// signal blocked, as a terminal's foreground job does, whatever runs the tests (nohup ignores
+/// SIGHUP, a script's background job SIGINT). `inChild` runs in the child just before exec, e.g.
+/// to set its environment or ignore a signal.
 inline pid_t
 spawn(const std::string& exe, const std::vector<std::string>& args, const std::filesystem::path& out,
       const std::filesystem::path& err = {}, const std::function<void()>& inChild = {})
@@ -67,6 +70,11 @@ spawn(const std::string& exe, const std::vector<std::string>& args, const std::f
     FILE* e = err.empty() ? o : std::fopen(err.c_str(), "w");
     ::dup2(fileno(o), 1);
     ::dup2(fileno(e), 2);
+    for (int signo : {SIGINT, SIGTERM, SIGHUP})
+      std::signal(signo, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     if (inChild)
       inChild();
     std::vector<char*> argv;
