@@ -93,19 +93,29 @@ def serving(daemon, name, payload, *args):
         server.wait(timeout=10)
 
 
+_PORTS_HANDED_OUT = set()
+
+
 def free_loopback_port(*kinds):
     """A 127.0.0.1 port free for every socket type in `kinds` (socket.SOCK_STREAM and/or
-    socket.SOCK_DGRAM; ndnlabd's TCP and UDP channels share a number)."""
-    for _ in range(20):
-        with contextlib.ExitStack() as held:
+    socket.SOCK_DGRAM; ndnlabd's TCP and UDP channels share a number), and never one handed out
+    before in this test session: the kernel readily offers a port just freed again, and the
+    daemon given the first port may not have bound it yet (two calls in a row returned the same
+    UDP port once). Ports tried and refused stay bound until the choice is made, so that the
+    kernel offers another."""
+    with contextlib.ExitStack() as held:
+        for _ in range(50):
             first = held.enter_context(socket.socket(socket.AF_INET, kinds[0]))
             first.bind(("127.0.0.1", 0))
             port = first.getsockname()[1]
+            if port in _PORTS_HANDED_OUT:
+                continue
             try:
                 for kind in kinds[1:]:
                     held.enter_context(socket.socket(socket.AF_INET, kind)).bind(("127.0.0.1", port))
             except OSError:
                 continue
+            _PORTS_HANDED_OUT.add(port)
             return port
     pytest.fail("no loopback port free for " + ", ".join(map(str, kinds)))
 
