@@ -68,7 +68,8 @@ formatSummary(const FetchStats& s, bool adaptive)
     double pct = s.interestsSent == 0 ? 0.0 : 100.0 * static_cast<double>(s.retransmissions) /
                                                  static_cast<double>(s.interestsSent);
     os << "Congestion marks: " << s.marks << " (caused " << s.markDecreases << " window decreases)\n"
-       << "Timeouts: " << s.timeouts << " (caused " << s.lossDecreases << " window decreases)\n"
+       << "Timeouts: " << s.timeouts << ", losses found by Data order: " << s.lostByOrder
+       << " (caused " << s.lossDecreases << " window decreases)\n"
        << "Retransmitted segments: " << s.retransmissions << " (" << formatFixed(pct, 6) << "%)"
        << ", skipped: " << s.skippedRetx << "\n";
   }
@@ -104,6 +105,8 @@ toJson(const FetchStats& s, std::string_view status, std::string_view error)
      << ",\"retransmissions\":" << s.retransmissions
      << ",\"skipped_retx\":" << s.skippedRetx
      << ",\"timeouts\":" << s.timeouts
+     << ",\"lost_by_order\":" << s.lostByOrder
+     << ",\"probes\":" << s.probes
      << ",\"nacks\":" << s.nacks
      << ",\"marks\":" << s.marks
      << ",\"mark_decreases\":" << s.markDecreases

@@ -22,6 +22,8 @@ struct FetchStats
   uint64_t retransmissions = 0;   ///< segment Interests that were retransmissions
   uint64_t skippedRetx = 0;       ///< queued retransmissions dropped because the Data came
   uint64_t timeouts = 0;          ///< RTO or lifetime expiries
+  uint64_t lostByOrder = 0;       ///< losses found from the order Data return in (no timeout)
+  uint64_t probes = 0;            ///< tail loss probes sent (Interests outside the window)
   uint64_t nacks = 0;             ///< Nacks received for segment Interests
   uint64_t marks = 0;             ///< congestion-marked Data
   uint64_t markDecreases = 0;     ///< window decreases caused by marks

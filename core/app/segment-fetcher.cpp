@@ -29,6 +29,55 @@ SegmentFetcherOptions::validate() const
     throw std::invalid_argument("reorder buffer must hold at least one segment");
   if (!(pacingGain > 0) || !std::isfinite(pacingGain))
     throw std::invalid_argument("pacing gain must be a positive number");
+  if (retxHoldoff < Duration::zero())
+    throw std::invalid_argument("retransmission hold-off must not be negative");
+  if (!(reorderWindow >= 0) || !std::isfinite(reorderWindow))
+    throw std::invalid_argument("reorder window must be a number >= 0 (a share of the minimum RTT)");
+}
+
+std::string_view
+toString(LossDetection d)
+{
+  switch (d) {
+    case LossDetection::Timeout: return "timeout";
+    case LossDetection::Rack: return "rack";
+  }
+  return "?";
+}
+
+std::optional<LossDetection>
+parseLossDetection(std::string_view s)
+{
+  if (s == "timeout")
+    return LossDetection::Timeout;
+  if (s == "rack")
+    return LossDetection::Rack;
+  return std::nullopt;
+}
+
+const std::vector<std::string>&
+fetcherProfiles()
+{
+  static const std::vector<std::string> names = {"ndnlab", "ndncatchunks"};
+  return names;
+}
+
+std::optional<SegmentFetcherOptions>
+fetcherProfile(std::string_view name)
+{
+  SegmentFetcherOptions o;
+  if (name == "ndnlab")
+    return o;
+  if (name == "ndncatchunks") {
+    o.lossDetection = LossDetection::Timeout;
+    o.control.cwaGate = cc::CwaGate::LostSegment;
+    o.control.hystart = false;
+    o.retriesCountStallsOnly = false;
+    o.pacing = false;
+    o.retxHoldoff = Duration::zero();
+    return o;
+  }
+  return std::nullopt;
 }
 
 std::string_view
@@ -104,6 +153,8 @@ SegmentFetcher::cancelTimers()
     t.cancel(std::exchange(m_checkTimer, 0));
   if (m_paceTimer)
     t.cancel(std::exchange(m_paceTimer, 0));
+  if (m_holdoffTimer)
+    t.cancel(std::exchange(m_holdoffTimer, 0));
   for (auto& [seg, info] : m_segs) {
     if (info.backoffTimer)
       t.cancel(std::exchange(info.backoffTimer, 0));
@@ -189,13 +240,24 @@ SegmentFetcher::handleData(const Data& data)
 
   if (info.state == SegState::InFlight || info.state == SegState::Backoff)
     --m_inFlight;
+  if (info.state == SegState::InFlight)
+    leaveFlight(info);
+  m_lastDataTime = now;
+  // RACK (RFC 8985 6.2): the latest-sent Interest answered; a retransmitted segment answered
+  // sooner than the minimum RTT may be the answer to an earlier Interest, so it does not count.
+  if (m_adaptive && info.state == SegState::InFlight && info.transmission > m_rackTransmission &&
+      (info.retx == 0 || rtt >= m_rtt.minRtt())) {
+    m_rackTransmission = info.transmission;
+    m_rackSent = info.lastSent;
+    m_rackRtt = rtt;
+  }
   if (info.backoffTimer)
     m_env.timers().cancel(std::exchange(info.backoffTimer, 0));
 
   if (m_adaptive) {
     double before = m_ctl->cwnd();
     m_ctl->onData(seg, marked, now, m_rtt.srtt(),
-                  info.retx == 0 ? std::optional<Duration>(rtt) : std::nullopt);
+                  info.retx == 0 ? std::optional<Duration>(rtt) : std::nullopt, info.transmission);
     if (m_ctl->cwnd() != before)
       emitCwnd();
   }
@@ -225,7 +287,36 @@ SegmentFetcher::handleData(const Data& data)
   deliver(seg, data);
   if (m_state != State::Fetching)
     return;
+  if (m_adaptive && m_opts.lossDetection == LossDetection::Rack)
+    detectLossesByOrder();
   next();
+}
+
+void
+SegmentFetcher::detectLossesByOrder()
+{
+  if (m_rackTransmission == 0)
+    return;
+  const TimePoint now = m_env.now();
+  const Duration reorder = std::chrono::duration_cast<Duration>(m_rtt.minRtt() * m_opts.reorderWindow);
+  uint64_t highSeg = 0;
+  uint64_t highTransmission = 0;
+  // m_sendOrder is in sending order, so the ages fall along it: stop at the first one too young.
+  for (auto it = m_sendOrder.begin(); it != m_sendOrder.end() && it->first < m_rackTransmission;) {
+    const uint64_t seg = it->second;
+    SegInfo& info = m_segs.at(seg);
+    const Duration age = now - info.lastSent;
+    if (age < m_rackRtt + reorder)
+      break;
+    ++it; // enqueueForRetransmission erases this entry
+    ++m_stats.lostByOrder;
+    m_env.emit({"fetch_lost", 0, {}, static_cast<int64_t>(seg), toSeconds(age)});
+    highSeg = std::max(highSeg, seg);
+    highTransmission = std::max(highTransmission, info.transmission);
+    enqueueForRetransmission(seg, info);
+  }
+  if (highTransmission > 0)
+    recordLoss(highSeg, highTransmission, false);
 }
 
 void
@@ -276,11 +367,15 @@ SegmentFetcher::handleNack(const Nack& nack)
     switch (nack.reason) {
       case NackReason::Duplicate:
         break; // the segment stays in flight until its RTO
-      case NackReason::Congestion:
+      case NackReason::Congestion: {
+        if (m_lastDataTime <= info.lastSent)
+          ++info.stalls; // the path answers, but nothing of the fetch gets through
+        const uint64_t transmission = info.transmission;
         enqueueForRetransmission(seg, info);
-        recordLoss(seg);
+        recordLoss(seg, transmission, false);
         schedulePackets();
         break;
+      }
       default:
         handleSegmentFailure(seg, reason, FetchErrc::Nack);
         next(); // its window slot is free for the segments waiting to be retransmitted
@@ -470,7 +565,9 @@ SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegment)
     info.nonce = m_discoveryNonce;
     ++m_inFlight;
     ++m_stats.interestsSent;
-    m_ctl->onInterestSent(0, false);
+    info.transmission = m_ctl->onInterestSent(0, false);
+    if (m_adaptive)
+      m_sendOrder.emplace(info.transmission, 0);
     m_nextSeg = 1;
     handleData(*firstSegment);
     return;
@@ -505,6 +602,20 @@ SegmentFetcher::schedulePackets()
       if (it == m_segs.end() || it->second.state != SegState::InRetxQueue) {
         m_retxQueue.pop_front();
         ++m_stats.skippedRetx;
+        continue;
+      }
+      const TimePoint eligible = it->second.lastSent + m_opts.retxHoldoff;
+      if (m_env.now() < eligible) {
+        // too soon for the forwarder to pass it on: new segments meanwhile, then back here
+        if (m_holdoffTimer == 0) {
+          m_holdoffTimer = m_env.timers().schedule(eligible - m_env.now(), [this] {
+            m_holdoffTimer = 0;
+            schedulePackets();
+          });
+        }
+        if (!canSendNew() || !paceAllowsSend())
+          return;
+        sendInterest(m_nextSeg++, false);
         continue;
       }
       if (!paceAllowsSend())
@@ -557,7 +668,7 @@ SegmentFetcher::sendInterest(uint64_t seg, bool isRetransmission)
 
   auto it = m_segs.find(seg);
   SegInfo& info = it->second;
-  if (retriesExceeded(info.retx + 1)) {
+  if (retriesExceeded(m_opts.retriesCountStallsOnly ? info.stalls : info.retx + 1)) {
     // the segment leaves the retx queue; it is no longer in flight
     handleSegmentFailure(seg, strcat("Reached the maximum number of retries (", m_opts.retries,
                                      ") while retrieving segment #", seg),
@@ -593,7 +704,11 @@ SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
     ++info.retx;
     ++m_stats.retransmissions;
   }
-  m_ctl->onInterestSent(seg, isRetransmission);
+  if (m_adaptive)
+    leaveFlight(info); // a Backoff or in-flight segment sent again: only its latest Interest counts
+  info.transmission = m_ctl->onInterestSent(seg, isRetransmission);
+  if (m_adaptive)
+    m_sendOrder.emplace(info.transmission, seg);
   m_ep.expressInterest(interest);
 }
 
@@ -608,7 +723,9 @@ SegmentFetcher::checkTimeouts()
     const Duration scanRto = m_rtt.rto(); // the RTO in force, for rtoBackoffPerTimeout
     unsigned timedOut = 0;
     uint64_t highTimeoutSeg = 0;
-    std::vector<uint64_t> expired; // Interest lifetime expiries: one loss event each
+    uint64_t highTimeoutTransmission = 0;
+    bool stalled = false; // a timeout with no Data since its Interest left
+    std::vector<std::pair<uint64_t, uint64_t>> expired; // lifetime expiries (segment, transmission): one loss event each
     for (auto& [seg, info] : m_segs) {
       if (info.state != SegState::InFlight)
         continue;
@@ -616,27 +733,38 @@ SegmentFetcher::checkTimeouts()
       if (elapsed > (m_opts.rtoBackoffPerTimeout ? scanRto : info.rto)) {
         ++timedOut;
         highTimeoutSeg = std::max(highTimeoutSeg, seg);
+        highTimeoutTransmission = std::max(highTimeoutTransmission, info.transmission);
       }
       else if (elapsed >= m_opts.lifetime && !m_opts.rtoBackoffPerTimeout) {
-        expired.push_back(seg); // ndnSIM's Consumer has no lifetime expiry: its RTO alone retransmits
+        // ndnSIM's Consumer has no lifetime expiry: its RTO alone retransmits
+        expired.emplace_back(seg, info.transmission);
       }
       else {
         continue;
+      }
+      if (m_lastDataTime <= info.lastSent) {
+        ++info.stalls;
+        stalled = true;
       }
       ++m_stats.timeouts;
       m_env.emit({"fetch_timeout", 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
       enqueueForRetransmission(seg, info);
     }
-    for (uint64_t seg : expired)
-      recordLoss(seg);
+    for (auto [seg, transmission] : expired)
+      recordLoss(seg, transmission, stalled);
     if (timedOut > 0)
-      recordLoss(highTimeoutSeg);
+      recordLoss(highTimeoutSeg, highTimeoutTransmission, stalled);
+    if (m_opts.lossDetection == LossDetection::Rack) {
+      detectLossesByOrder(); // the reorder window of the youngest candidates may have passed
+      if (m_opts.tailLossProbe)
+        probeTail(now);
+    }
     if (m_opts.rtoBackoffPerTimeout) {
       constexpr unsigned kNdnsimMaxBackoffs = 6; // ndnSIM RttEstimator MaxMultiplier 64
       for (unsigned i = 0; i < timedOut && m_rtt.backoffsSinceSample() < kNdnsimMaxBackoffs; ++i)
         m_rtt.backoffRto();
     }
-    if (timedOut > 0 || !expired.empty())
+    if (timedOut > 0 || !expired.empty() || !m_retxQueue.empty())
       schedulePackets();
   }
   else {
@@ -675,18 +803,45 @@ SegmentFetcher::checkTimeouts()
 }
 
 void
+SegmentFetcher::probeTail(TimePoint now)
+{
+  if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0)
+    return;
+  const Duration pto = std::max<Duration>(2 * m_rtt.srtt(), m_opts.rtoCheckInterval);
+  const TimePoint quietSince = std::max({m_lastDataTime, m_lastProbe, m_segs.at(m_sendOrder.rbegin()->second).lastSent});
+  if (now - quietSince < pto)
+    return;
+  if (canSendNew()) {
+    m_lastProbe = now;
+    ++m_stats.probes;
+    sendInterest(m_nextSeg++, false);
+    return;
+  }
+  const uint64_t seg = m_sendOrder.rbegin()->second;
+  SegInfo& info = m_segs.at(seg);
+  if (now - info.lastSent < m_opts.retxHoldoff)
+    return; // the forwarder would suppress it
+  m_lastProbe = now;
+  ++m_stats.probes;
+  transmit(seg, info, true);
+}
+
+void
 SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
 {
   --m_inFlight;
+  leaveFlight(info);
   info.state = SegState::InRetxQueue;
   m_retxQueue.push_back(seg);
 }
 
 void
-SegmentFetcher::recordLoss(uint64_t seg)
+SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission, bool stall)
 {
-  if (m_ctl->onLoss(seg, m_env.now())) {
-    if (!m_opts.rtoBackoffPerTimeout)
+  if (m_ctl->onLoss(seg, m_env.now(), transmission)) {
+    // A loss found while Data flow says nothing about the RTO; ndncatchunks backs it off on
+    // every decrease.
+    if (!m_opts.rtoBackoffPerTimeout && (m_opts.lossDetection == LossDetection::Timeout || stall))
       m_rtt.backoffRto();
     emitCwnd();
     NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "loss event, cwnd ", m_ctl->cwnd(), " ssthresh ",
@@ -736,6 +891,8 @@ SegmentFetcher::eraseSegment(std::map<uint64_t, SegInfo>::iterator it)
 {
   if (it->second.state == SegState::InFlight || it->second.state == SegState::Backoff)
     --m_inFlight;
+  if (it->second.state == SegState::InFlight)
+    leaveFlight(it->second);
   if (it->second.backoffTimer)
     m_env.timers().cancel(it->second.backoffTimer);
   m_segs.erase(it);

@@ -7,14 +7,26 @@
 //    name is used as given). Alternatively (VersionDiscovery::FirstSegment) the first Interest
 //    is `<name>` with CanBePrefix and its reply is taken as segment 0 of `<reply name>.getPrefix(-1)`.
 // 2. Pipelined retrieval of `<versioned>/seg=N` under a congestion window from the cc registry
-//    ("fixed", "aimd", "cubic"), with ndncatchunks semantics (pipeline-interests-adaptive.cpp):
-//    retransmission queue served first; a timeout scan every rtoCheckInterval (RTO expiry and
-//    Interest lifetime expiry); one loss event per scan; Conservative Window Adaptation;
-//    congestion marks; Nack Duplicate ignored, Nack Congestion = loss, other Nacks = failure
-//    of that segment; per-segment retry limit; FinalBlockId learned from the first Data that
-//    carries it. "fixed" keeps N Interests outstanding and retries like ndncatchunks'
-//    DataFetcher: on lifetime expiry and Nack Duplicate at once, on Nack Congestion after an
-//    exponential backoff (2^n ms, at most 10 s).
+//    ("fixed", "aimd", "cubic"). Two profiles (fetcherProfile()):
+//    - "ndnlab" (default): losses are found from the order in which Data return, as TCP's
+//      RACK (RFC 8985) does: Interests leave in order, so Data for an Interest sent later is
+//      evidence about those sent earlier; one still outstanding that was sent more than a
+//      reorder window (a share of the minimum RTT) before the latest answered Interest is
+//      lost and retransmitted at once, without waiting for its RTO. A loss decreases the
+//      window when the lost Interest was sent after the last decrease (CwaGate::Transmission),
+//      so an episode whose retransmissions are lost again keeps reducing the window once per
+//      round trip. The RTO and lifetime scan stays for tail losses and stalls; only a timeout
+//      with no Data arriving since the Interest left backs off the RTO and counts toward the
+//      per-segment retry limit (a congestion loss is not a failure of the segment).
+//    - "ndncatchunks": ndncatchunks' semantics (pipeline-interests-adaptive.cpp): losses only
+//      by timeout (a scan every rtoCheckInterval: RTO expiry and Interest lifetime expiry); one
+//      loss event per scan; Conservative Window Adaptation on the lost segment number; every
+//      retransmission counts toward the retry limit.
+//    Both: retransmission queue served first; congestion marks; Nack Duplicate ignored, Nack
+//    Congestion = loss, other Nacks = failure of that segment; FinalBlockId learned from the
+//    first Data that carries it. "fixed" keeps N Interests outstanding and retries like
+//    ndncatchunks' DataFetcher: on lifetime expiry and Nack Duplicate at once, on Nack
+//    Congestion after an exponential backoff (2^n ms, at most 10 s).
 // 3. In-order delivery of content bytes through onBytes, with a bounded reorder buffer (no new
 //    segment is requested beyond nextToDeliver + maxReorderSegments).
 //
@@ -23,7 +35,8 @@
 // Trace events (Env::emit): fetch_data (value = segment, value2 = delay since the first
 // Interest for it in s, reason "first"|"retx"), fetch_data_retx (value = segment, value2 =
 // retransmissions), fetch_rtt (value = segment, value2 = RTT sample in s), fetch_timeout
-// (value = segment), fetch_nack (value = segment, reason = Nack reason), fetch_cwnd
+// (value = segment), fetch_lost (value = segment found lost by Data order, value2 = its age in
+// s), fetch_nack (value = segment, reason = Nack reason), fetch_cwnd
 // (value2 = cwnd after a change), fetch_done / fetch_fail (value = bytes, value2 = elapsed s,
 // fail reason = FetchErrc name).
 //
@@ -46,6 +59,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ndnlab::app {
 
@@ -56,6 +70,15 @@ enum class VersionDiscovery : uint8_t {
                 ///< object (ndn-cxx SegmentFetcher; NFD status datasets)
   None,         ///< segments are fetched under the name as given
 };
+
+/// How the adaptive pipelines find lost Interests.
+enum class LossDetection : uint8_t {
+  Timeout, ///< RTO and Interest lifetime expiry only (ndncatchunks, ndnSIM)
+  Rack,    ///< also from the order Data return in (RFC 8985 RACK); timeouts remain for the tail
+};
+
+std::string_view toString(LossDetection d);
+std::optional<LossDetection> parseLossDetection(std::string_view s); ///< "timeout" | "rack"
 
 struct SegmentFetcherOptions
 {
@@ -90,10 +113,35 @@ struct SegmentFetcherOptions
   /// pattern. Off = ndncatchunks behaviour.
   bool pacing = false;
   double pacingGain = 1.25;                           ///< paced rate = gain x cwnd / SRTT (> 1 leaves headroom)
+  LossDetection lossDetection = LossDetection::Rack;  ///< adaptive pipelines: how losses are found
+  /// Rack: an outstanding Interest is lost once one sent this share of the minimum RTT after it
+  /// has been answered (RFC 8985's reordering window, min_RTT / 4).
+  double reorderWindow = 0.25;
+  /// Rack: when no Data has arrived for a probe timeout (2 x SRTT, at least rtoCheckInterval)
+  /// while Interests are outstanding, send one probe: the next new segment (beyond the window),
+  /// else the latest outstanding one again; its Data reveals earlier losses by order (RFC 8985
+  /// section 7, Tail Loss Probe) instead of waiting for the RTO.
+  bool tailLossProbe = true;
+  /// No Interest for a segment is sent again sooner than this after its previous one: the
+  /// forwarder's retransmission suppression (NFD's and ndnlabd's best-route: 10 ms at first)
+  /// would drop it while the first one's PIT entry lives. New segments go first meanwhile.
+  /// 0 = retransmit at once (ndncatchunks, whose RTO is never below 200 ms).
+  Duration retxHoldoff = std::chrono::milliseconds(10);
+  /// Adaptive pipelines: `retries` counts only the timeouts of a segment during which no Data
+  /// of the fetch arrived (the path stalled); losses while Data flow are congestion and never
+  /// fail the segment. false: every retransmission counts (ndncatchunks).
+  bool retriesCountStallsOnly = true;
 
   /// Throws std::invalid_argument for an unknown pipeline or out-of-range values.
   void validate() const;
 };
+
+/// Consumer profiles: "ndnlab" (the defaults) and "ndncatchunks" (ndn-tools' consumer:
+/// timeout-only loss detection, the lost-segment CWA gate, every retransmission counted toward
+/// the retry limit, no HyStart++, no pacing). Names in display order.
+const std::vector<std::string>& fetcherProfiles();
+/// The options of a profile; nullopt for an unknown name.
+std::optional<SegmentFetcherOptions> fetcherProfile(std::string_view name);
 
 enum class FetchErrc : uint8_t {
   Nack,             ///< a Nack (other than Duplicate/Congestion) for a segment of the content
@@ -172,10 +220,12 @@ private:
   {
     TimePoint firstSent;
     TimePoint lastSent;
+    uint64_t transmission = 0;   ///< adaptive: number of the latest Interest (WindowController)
     Duration rto{0};
     uint32_t nonce = 0;
     SegState state = SegState::InFlight;
     uint32_t retx = 0;           ///< retransmissions (adaptive: all; fixed: sum of the two below)
+    uint32_t stalls = 0;         ///< adaptive: timeouts with no Data of the fetch since sent
     uint32_t timeoutRetries = 0; ///< fixed: retries after lifetime expiry
     uint32_t nackRetries = 0;    ///< fixed: retries after Nacks
     uint32_t congestionBackoffs = 0;
@@ -200,7 +250,16 @@ private:
   void transmit(uint64_t seg, SegInfo& info, bool isRetransmission);
   void checkTimeouts();
   void enqueueForRetransmission(uint64_t seg, SegInfo& info);
-  void recordLoss(uint64_t seg);
+  /// A loss event (segment, transmission: the highest affected); `stall`: a timeout with no
+  /// Data since the Interest left, which alone backs the RTO off under LossDetection::Rack.
+  void recordLoss(uint64_t seg, uint64_t transmission, bool stall);
+  /// Rack: marks lost and queues every outstanding Interest sent more than the reorder window
+  /// before the latest answered one; one loss event for them.
+  void detectLossesByOrder();
+  /// Rack + tailLossProbe: one probe when no Data arrived for a probe timeout.
+  void probeTail(TimePoint now);
+  /// Forgets the send-order entry of a segment that leaves flight.
+  void leaveFlight(const SegInfo& info) { m_sendOrder.erase(info.transmission); }
   void handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code);
   void cancelSegmentsAfter(uint64_t seg);
   void failNoFinalBlock();
@@ -239,6 +298,13 @@ private:
   bool m_adaptive = true;
   std::map<uint64_t, SegInfo> m_segs; ///< requested, not yet received
   std::deque<uint64_t> m_retxQueue;
+  std::map<uint64_t, uint64_t> m_sendOrder; ///< adaptive, in flight: transmission -> segment
+  // RACK state (RFC 8985 section 6): the latest-sent Interest answered so far
+  uint64_t m_rackTransmission = 0;
+  TimePoint m_rackSent{};
+  Duration m_rackRtt{0};
+  TimePoint m_lastDataTime{}; ///< when the latest segment Data arrived
+  TimePoint m_lastProbe{};    ///< when the latest tail loss probe left
   size_t m_inFlight = 0;
   uint64_t m_nextSeg = 0;
   std::optional<uint64_t> m_lastSeg;
@@ -248,6 +314,7 @@ private:
   std::string m_failureReason;
   TimerId m_checkTimer = 0;
   TimerId m_paceTimer = 0;      ///< armed while pacing holds the next Interest back
+  TimerId m_holdoffTimer = 0;   ///< armed while the head of the retx queue waits for retxHoldoff
   TimePoint m_nextSendTime{};   ///< pacing: the earliest time the next Interest may leave
 
   // delivery

@@ -10,6 +10,8 @@ namespace ndnlab::app {
 namespace {
 constexpr std::string_view kModule = "server";
 constexpr size_t kMaxSegmentSize = 8800; // ndnputchunks limit (ndn-cxx MAX_NDN_PACKET_SIZE)
+constexpr size_t kMinPacketSize = 256;   // room for a long name, a signature and some content
+constexpr size_t kSignatureSlack = 8;    // ECDSA signatures (DER) differ by a few bytes
 } // namespace
 
 void
@@ -17,6 +19,8 @@ SegmentServerOptions::validate() const
 {
   if (segmentSize < 1 || segmentSize > kMaxSegmentSize)
     throw std::invalid_argument("segment size must be in [1, 8800]");
+  if (packetSize != 0 && (packetSize < kMinPacketSize || packetSize > kMaxSegmentSize))
+    throw std::invalid_argument("packet size must be 0 (off) or in [256, 8800]");
   if (freshness < Duration::zero())
     throw std::invalid_argument("freshness must not be negative");
   if (metadataFreshness < Duration::zero())
@@ -50,7 +54,28 @@ SegmentServer::SegmentServer(Env& env, Endpoint& endpoint, const Name& name,
                                              : static_cast<uint64_t>(env.clock().unixNow().count()));
   }
   m_discovery = discoveryName(m_prefix);
+  if (m_opts.packetSize != 0)
+    m_opts.segmentSize = contentFitting(m_opts.packetSize);
   m_ep.onInterest = [this](const Interest& i) { handleInterest(i); };
+}
+
+size_t
+SegmentServer::contentFitting(size_t packetSize) const
+{
+  // The largest segment: the widest segment numbers, and content long enough that its length
+  // fields take their 3-byte form.
+  Name name = m_versioned;
+  name.appendSegment(UINT64_MAX);
+  Data data(std::move(name));
+  data.setFreshnessPeriod(m_opts.freshness);
+  data.setFinalBlockId(data.name()[-1]);
+  data.setContent(std::make_shared<const Buffer>(Buffer(packetSize)));
+  security::signData(data, m_signer);
+  const size_t overhead = data.wireEncode()->size() - packetSize + kSignatureSlack;
+  if (overhead >= packetSize)
+    throw std::invalid_argument(strcat("packet size ", packetSize, " leaves no room for content under ",
+                                       m_versioned.toUri(), " (", overhead, " bytes of name and signature)"));
+  return std::min(packetSize - overhead, kMaxSegmentSize);
 }
 
 SegmentServer::~SegmentServer()

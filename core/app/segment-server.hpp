@@ -32,6 +32,11 @@ namespace ndnlab::app {
 struct SegmentServerOptions
 {
   size_t segmentSize = 8000;                                   ///< max content bytes per segment (1..8800)
+  /// When non-zero, replaces segmentSize: each segment carries as much content as keeps its
+  /// Data (name, metadata and signature included) within this many bytes (256..8800).
+  /// `ndnlab serve` uses 1420, which fits a UDP/IPv4 datagram in a 1500-byte MTU with room
+  /// for NDNLPv2 headers, so no Data is fragmented (docs/decisions/0004).
+  size_t packetSize = 0;
   Duration freshness = std::chrono::milliseconds(10000);       ///< FreshnessPeriod of segments
   Duration metadataFreshness = std::chrono::milliseconds(10);  ///< FreshnessPeriod of metadata replies (ndn-cxx default)
   std::optional<uint64_t> version;                             ///< version number; default: the name's, else Unix time in ms
@@ -86,10 +91,14 @@ public:
   const Data& segment(size_t i) const { return m_segments.at(i); }
   const SegmentServerCounters& counters() const { return m_counters; }
 
+  /// Content bytes per segment (segmentSize, or what packetSize leaves).
+  size_t segmentSize() const { return m_opts.segmentSize; }
   /// The discovery name `<prefix>/32=metadata`.
   static Name discoveryName(const Name& prefix);
 
 private:
+  /// The most content a segment of this server can carry within `packetSize` bytes.
+  size_t contentFitting(size_t packetSize) const;
   void finishPublish(std::vector<Buffer>& raw);
   void reply(const Interest& interest, const Data& data);
   void sendNack(const Interest& interest);

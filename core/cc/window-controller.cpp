@@ -30,6 +30,7 @@ toString(CwaGate g)
   switch (g) {
     case CwaGate::LostSegment: return "lost-segment";
     case CwaGate::HighData: return "high-data";
+    case CwaGate::Transmission: return "transmission";
   }
   return "?";
 }
@@ -41,6 +42,8 @@ parseCwaGate(std::string_view s)
     return CwaGate::LostSegment;
   if (s == "high-data")
     return CwaGate::HighData;
+  if (s == "transmission")
+    return CwaGate::Transmission;
   return std::nullopt;
 }
 
@@ -49,7 +52,6 @@ namespace {
 constexpr uint32_t NRttSample = 8;
 constexpr uint32_t MinRttDivisor = 8;
 constexpr uint32_t CssGrowthDivisor = 4;
-constexpr uint32_t CssRounds = 5;
 } // namespace
 
 void
@@ -77,7 +79,7 @@ WindowController::hystartOnData(uint64_t segment, TimePoint now,
   }
   else if (segment > m_hs.windowEnd) {
     hystartStartRound();
-    if (m_hs.phase == HyStartPhase::Conservative && ++m_hs.cssRounds >= CssRounds) {
+    if (m_hs.phase == HyStartPhase::Conservative && ++m_hs.cssRounds >= m_opts.hystartCssRounds) {
       m_window->exitSlowStart(now);
       m_hs.phase = HyStartPhase::Done;
       return false;
@@ -96,11 +98,16 @@ WindowController::hystartOnData(uint64_t segment, TimePoint now,
       Duration thresh = std::clamp(m_hs.lastRoundMinRtt / MinRttDivisor,
                                    m_opts.hystartMinRttThresh, m_opts.hystartMaxRttThresh);
       if (m_hs.currentRoundMinRtt >= m_hs.lastRoundMinRtt + thresh) {
+        ++m_counters.hystartExits;
+        if (m_opts.hystartCssRounds == 0) { // straight to congestion avoidance (Linux's HyStart)
+          m_window->exitSlowStart(now);
+          m_hs.phase = HyStartPhase::Done;
+          return false;
+        }
         m_hs.phase = HyStartPhase::Conservative;
         m_hs.cssBaselineMinRtt = m_hs.currentRoundMinRtt;
         m_hs.cssRounds = 0;
         m_hs.cssAcks = 0;
-        ++m_counters.hystartExits;
       }
     }
     return true;
@@ -115,16 +122,17 @@ WindowController::hystartOnData(uint64_t segment, TimePoint now,
   return ++m_hs.cssAcks % CssGrowthDivisor == 0;
 }
 
-void
+uint64_t
 WindowController::onInterestSent(uint64_t segment, bool isRetransmission)
 {
   if (!isRetransmission)
     m_highInterest = segment;
+  return ++m_transmissions;
 }
 
 bool
 WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration srtt,
-                         std::optional<Duration> rttSample)
+                         std::optional<Duration> rttSample, uint64_t transmission)
 {
   m_highData = std::max(m_highData, segment);
 
@@ -137,7 +145,7 @@ WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration 
   }
 
   ++m_counters.marks;
-  if (!mayDecrease(std::nullopt))
+  if (!mayDecrease(std::nullopt, transmission))
     return false;
   ++m_counters.markDecreases;
   decrease(now);
@@ -145,9 +153,9 @@ WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration 
 }
 
 bool
-WindowController::onLoss(uint64_t segment, TimePoint now)
+WindowController::onLoss(uint64_t segment, TimePoint now, uint64_t transmission)
 {
-  if (!mayDecrease(segment))
+  if (!mayDecrease(segment, transmission))
     return false;
   ++m_counters.lossDecreases;
   decrease(now);
@@ -155,10 +163,12 @@ WindowController::onLoss(uint64_t segment, TimePoint now)
 }
 
 bool
-WindowController::mayDecrease(std::optional<uint64_t> lostSegment) const
+WindowController::mayDecrease(std::optional<uint64_t> lostSegment, uint64_t transmission) const
 {
   if (m_opts.disableCwa)
     return true;
+  if (m_opts.cwaGate == CwaGate::Transmission)
+    return transmission > m_recTransmission;
   if (lostSegment && m_opts.cwaGate == CwaGate::LostSegment)
     return *lostSegment > m_recPoint;
   return m_highData > m_recPoint;
@@ -176,6 +186,7 @@ WindowController::decrease(TimePoint now)
   else {
     m_recPoint = m_highInterest;
   }
+  m_recTransmission = m_transmissions;
   m_hs.phase = HyStartPhase::Done;
   m_window->decrease(now);
 }

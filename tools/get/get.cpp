@@ -194,7 +194,10 @@ struct GetOptions
   double maxRtoMs = 60000;
   double initSsthresh = std::numeric_limits<double>::infinity();
   bool noDiscovery = false;
-  std::string cwaGate = "lost-segment";
+  std::string profile = "ndnlab";
+  std::string cwaGate;              ///< set from the profile's options before parsing
+  std::string lossDetection;
+  double retxHoldoffMs = 0;         ///< set from the profile's options before parsing
   bool json = false;
   bool noProgress = false;
   std::string traceFile;
@@ -218,6 +221,25 @@ humanBytes(uint64_t n)
   return buf;
 }
 
+/// The consumer profile named on the command line ("--profile NAME" or "--profile=NAME"),
+/// read before the other options because it sets their defaults; "ndnlab" when absent. An
+/// unknown name is left for the option's own check to report.
+std::string
+profileArgument(int argc, char** argv)
+{
+  const std::string_view flag = "--profile";
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--")
+      break;
+    if (a == flag && i + 1 < argc)
+      return argv[i + 1];
+    if (a.size() > flag.size() && a.substr(0, flag.size() + 1) == "--profile=")
+      return std::string(a.substr(flag.size() + 1));
+  }
+  return "ndnlab";
+}
+
 } // namespace
 
 int
@@ -225,6 +247,12 @@ runGet(int argc, char** argv)
 {
   GetOptions o;
   auto& f = o.fetch;
+  o.profile = profileArgument(argc, argv);
+  if (auto profile = app::fetcherProfile(o.profile))
+    f = *profile;
+  o.cwaGate = std::string(cc::toString(f.control.cwaGate));
+  o.lossDetection = std::string(app::toString(f.lossDetection));
+  o.retxHoldoffMs = toMillis(f.retxHoldoff);
   CLI::App app{"Fetch a named object (version discovery by RDR, pipelined segment retrieval) and\n"
                "write its bytes to stdout or a file. Options and exit codes follow ndnget/ndncatchunks:\n"
                "0 success, 1 failure, 2 bad arguments, 3 application-level Nack, 4 output file error.",
@@ -232,6 +260,13 @@ runGet(int argc, char** argv)
   app.add_option("NAME", o.name, "Name of the object (versioned, or a prefix to discover)")->required();
   app.add_option("-o,--output", o.output, "Write the bytes to FILE instead of stdout ('-': stdout)")
     ->check(check::nonEmpty());
+  app.add_option("--profile", o.profile,
+                 "Consumer behaviour whose defaults the other options change: ndnlab (losses found from "
+                 "the order Data return in, one window decrease per loss episode, retries counted only "
+                 "while the path stalls, HyStart++) or ndncatchunks (ndn-tools' consumer: timeouts only, "
+                 "the lost-segment CWA gate, every retransmission counted); docs/tools.md")
+    ->check(CLI::IsMember(app::fetcherProfiles()))
+    ->capture_default_str();
   app.add_option("--cc,--pipeline,--pipeline-type", f.pipeline, "Congestion control / pipeline type")
     ->check(CLI::IsMember(cc::windowAlgorithms()))
     ->capture_default_str();
@@ -257,24 +292,49 @@ runGet(int argc, char** argv)
   app.add_option("-l,--lifetime", o.lifetimeMs, "Interest lifetime (ms)")
     ->check(check::positive(check::MaxMillis))
     ->capture_default_str();
-  app.add_option("-r,--retries", f.retries, "Retries per segment on timeout or Nack (-1 = unlimited)")
+  app.add_option("-r,--retries", f.retries,
+                 "Retries per segment on timeout or Nack (-1 = unlimited); aimd/cubic under the ndnlab "
+                 "profile count only those while no Data of the transfer arrives")
     ->transform(check::integerBetween(-1, 1024))
     ->capture_default_str();
   app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");
   app.add_flag("--disable-cwa", f.control.disableCwa, "Disable Conservative Window Adaptation");
   app.add_option("--cwa-gate", o.cwaGate,
-                 "When a timeout may decrease the window: lost-segment (the lost segment is past the "
-                 "recovery point, as ndncatchunks) or high-data (the highest Data is past it, as ndnSIM's "
+                 "When a loss may decrease the window: transmission (the lost Interest was sent after the "
+                 "last decrease, retransmissions included, as TCP), lost-segment (the lost segment is past "
+                 "the recovery point, as ndncatchunks) or high-data (the highest Data is past it, as ndnSIM's "
                  "ConsumerPcon)")
-    ->check(CLI::IsMember({"lost-segment", "high-data"}))
+    ->check(CLI::IsMember({"transmission", "lost-segment", "high-data"}))
+    ->capture_default_str();
+  app.add_option("--loss-detection", o.lossDetection,
+                 "How aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) or "
+                 "timeout (RTO and lifetime expiry only, as ndncatchunks)")
+    ->check(CLI::IsMember({"rack", "timeout"}))
+    ->capture_default_str();
+  app.add_option("--reorder-window", f.reorderWindow,
+                 "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered")
+    ->check(check::nonNegative())
     ->capture_default_str();
   app.add_option("--cwa-rtt-suppress", f.control.cwaRttSuppress,
                  "high-data gate: recovery point = next segment + this x outstanding Interests")
     ->check(check::nonNegative())
     ->capture_default_str();
+  app.add_option("--retx-holdoff", o.retxHoldoffMs,
+                 "Send no Interest for a segment again sooner than this after the previous one (ms): the "
+                 "forwarder's retransmission suppression (10 ms at first) would drop it; 0 = at once")
+    ->check(check::nonNegative())
+    ->capture_default_str();
+  app.add_flag("--tail-loss-probe,!--no-tail-loss-probe", f.tailLossProbe,
+               "rack: when no Data arrived for 2 x SRTT, send one probe Interest whose Data reveals earlier "
+               "losses (RFC 8985 Tail Loss Probe) instead of waiting for the RTO")
+    ->capture_default_str();
   app.add_flag("--hystart,!--no-hystart", f.control.hystart,
-               "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow "
-               "(off by default, like ndncatchunks)");
+               "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow")
+    ->capture_default_str();
+  addUnsignedOption(app, "--hystart-css-rounds", f.control.hystartCssRounds,
+                    "HyStart++: rounds of Conservative Slow Start after the RTT rise (RFC 9406: 5); 0 = "
+                    "congestion avoidance at once")
+    ->capture_default_str();
   app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")
     ->check(check::positive())
     ->capture_default_str();
@@ -339,6 +399,8 @@ runGet(int argc, char** argv)
   if (o.noDiscovery)
     f.discovery = app::VersionDiscovery::None;
   f.control.cwaGate = *cc::parseCwaGate(o.cwaGate); // IsMember checked the name
+  f.lossDetection = *app::parseLossDetection(o.lossDetection);
+  f.retxHoldoff = millisArgument(o.retxHoldoffMs);
   try {
     f.validate();
   }

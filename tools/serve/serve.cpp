@@ -76,7 +76,16 @@ runServe(int argc, char** argv)
                "ndnlab serve"};
   app.add_option("NAME", o.name, "Prefix to publish under (a trailing version is kept)")->required();
   app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'")->check(check::nonEmpty());
-  addUnsignedOption(app, "-s,--size", o.server.segmentSize, "Maximum content bytes per segment", 1, 8800)
+  o.server.packetSize = 1420;
+  auto* size = addUnsignedOption(app, "-s,--size", o.server.segmentSize,
+                                 "Content bytes per segment (default: what --packet-size leaves; 8000 is "
+                                 "ndnputchunks' default)",
+                                 1, 8800);
+  addUnsignedOption(app, "--packet-size", o.server.packetSize,
+                    "Without --size: content per segment such that every Data is at most this many bytes "
+                    "(1420 fits a UDP datagram in a 1500-byte MTU with room for NDNLP headers, so no "
+                    "Data is fragmented; 0 = 8000-byte segments)",
+                    0, 8800)
     ->capture_default_str();
   app.add_option("-f,--freshness", o.freshnessMs, "FreshnessPeriod of the segments (ms)")
     ->check(check::nonNegative(check::MaxMillis))
@@ -100,6 +109,8 @@ runServe(int argc, char** argv)
     return exitcode::BadArgs;
   o.server.freshness = millisArgument(o.freshnessMs);
   o.server.version = o.version;
+  if (size->count() > 0)
+    o.server.packetSize = 0; // an explicit segment size wins
 
   std::unique_ptr<security::Signer> signer;
   try {

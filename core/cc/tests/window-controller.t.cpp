@@ -5,10 +5,22 @@
 namespace ndnlab::cc {
 namespace {
 
+using namespace std::chrono_literals;
+
 const TimePoint T0{};
 
+/// ndncatchunks' controller: the lost-segment gate, no HyStart++ (ndnlab's defaults differ).
+WindowControllerOptions
+catchunksControl()
+{
+  WindowControllerOptions o;
+  o.cwaGate = CwaGate::LostSegment;
+  o.hystart = false;
+  return o;
+}
+
 WindowController
-makeAimd(WindowControllerOptions o = {})
+makeAimd(WindowControllerOptions o = catchunksControl())
 {
   return WindowController(std::make_unique<AimdWindow>(WindowOptions{}), o);
 }
@@ -49,6 +61,73 @@ TEST(WindowController, ConservativeWindowAdaptationOneDecreasePerRtt)
   EXPECT_TRUE(c.onLoss(11, T0));
   EXPECT_DOUBLE_EQ(c.cwnd(), 2.0);
   EXPECT_EQ(c.counters().lossDecreases, 2u);
+}
+
+TEST(WindowController, TransmissionGateCountsLostRetransmissions)
+{
+  // The lost-segment gate never counts a retransmission lost again (its segment lies below the
+  // recovery point); the transmission gate does, once per window sent after the decrease.
+  for (CwaGate gate : {CwaGate::LostSegment, CwaGate::Transmission}) {
+    SCOPED_TRACE(toString(gate));
+    WindowControllerOptions o;
+    o.cwaGate = gate;
+    o.hystart = false;
+    auto c = makeAimd(o);
+    uint64_t tx5 = 0;
+    for (uint64_t s = 0; s <= 9; ++s) {
+      const uint64_t tx = c.onInterestSent(s, false);
+      if (s == 5)
+        tx5 = tx;
+    }
+    for (uint64_t s = 0; s < 4; ++s)
+      c.onData(s, false, T0, {});
+    EXPECT_TRUE(c.onLoss(5, T0, tx5));
+    EXPECT_DOUBLE_EQ(c.cwnd(), 3.0);
+    // another Interest of the same flight: the same episode under both gates
+    EXPECT_FALSE(c.onLoss(7, T0, tx5 + 2));
+    // the retransmission of 5, sent after the decrease, is lost too
+    const uint64_t retx5 = c.onInterestSent(5, true);
+    EXPECT_GT(retx5, c.transmissions() - 1);
+    EXPECT_EQ(c.onLoss(5, T0, retx5), gate == CwaGate::Transmission);
+    EXPECT_EQ(c.counters().lossDecreases, gate == CwaGate::Transmission ? 2u : 1u);
+  }
+}
+
+TEST(WindowController, TransmissionGateMarksOncePerWindowSentAfterTheDecrease)
+{
+  WindowControllerOptions o;
+  o.hystart = false;
+  auto c = makeAimd(o);
+  std::vector<uint64_t> tx;
+  for (uint64_t s = 0; s <= 9; ++s)
+    tx.push_back(c.onInterestSent(s, false));
+  EXPECT_TRUE(c.onData(0, true, T0, {}, std::nullopt, tx[0]));
+  EXPECT_FALSE(c.onData(1, true, T0, {}, std::nullopt, tx[1])); // sent before the decrease
+  const uint64_t later = c.onInterestSent(10, false);
+  EXPECT_TRUE(c.onData(10, true, T0, {}, std::nullopt, later));
+  EXPECT_EQ(c.counters().markDecreases, 2u);
+}
+
+TEST(WindowController, HyStartWithoutCssEntersAvoidanceAtTheRttRise)
+{
+  WindowControllerOptions o;
+  o.hystart = true;
+  o.hystartCssRounds = 0;
+  auto c = makeAimd(o);
+  uint64_t next = 0;
+  // rounds of 2, 4, 8 samples at 10 ms, then 20 ms (a rise of more than the 4 ms threshold)
+  for (Duration rtt : {Duration(10ms), Duration(10ms), Duration(10ms), Duration(20ms), Duration(20ms)}) {
+    const uint64_t end = next + static_cast<uint64_t>(c.cwnd());
+    for (uint64_t s = next; s < end; ++s)
+      c.onInterestSent(s, false);
+    for (uint64_t s = next; s < end && c.hystartPhase() != HyStartPhase::Done; ++s)
+      c.onData(s, false, T0, rtt, rtt);
+    next = end;
+  }
+  EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
+  EXPECT_EQ(c.counters().hystartExits, 1u);
+  EXPECT_DOUBLE_EQ(c.window().ssthresh(), c.cwnd()); // congestion avoidance from the rise on
+  EXPECT_EQ(c.counters().lossDecreases, 0u);
 }
 
 TEST(WindowController, DisableCwaDecreasesOnEveryLoss)
@@ -105,7 +184,7 @@ TEST(WindowController, LostSegmentGateIgnoresOldLossesAfterADecrease)
 
 TEST(WindowController, CwaGateNamesRoundTrip)
 {
-  for (auto g : {CwaGate::LostSegment, CwaGate::HighData})
+  for (auto g : {CwaGate::LostSegment, CwaGate::HighData, CwaGate::Transmission})
     EXPECT_EQ(parseCwaGate(toString(g)), g);
   EXPECT_FALSE(parseCwaGate("highdata").has_value());
   EXPECT_THROW(makeAimd({.cwaRttSuppress = -1}), std::invalid_argument);
@@ -177,14 +256,14 @@ makeHyStart(std::string_view algo = "aimd")
 {
   WindowOptions w;
   w.initCwnd = 10;
-  return WindowController(makeWindow(algo, w, T0), {.hystart = true});
+  return WindowController(makeWindow(algo, w, T0), {.hystart = true, .hystartCssRounds = 5});
 }
 
-TEST(HyStart, OffByDefaultSlowStartRunsToTheFirstLoss)
+TEST(HyStart, OffSlowStartRunsToTheFirstLoss)
 {
   WindowOptions w;
   w.initCwnd = 10;
-  WindowController c(makeWindow("aimd", w, T0));
+  WindowController c(makeWindow("aimd", w, T0), catchunksControl());
   uint64_t next = 0;
   TimePoint now = T0;
   auto cw = runRounds(c, 8, [](int r) { return std::chrono::milliseconds(r < 4 ? 1 : 20); }, next, now);
@@ -246,7 +325,7 @@ TEST(HyStart, LossEndsIt)
   TimePoint now = T0;
   runRounds(c, 2, [](int) { return std::chrono::milliseconds(1); }, next, now);
   ASSERT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
-  EXPECT_TRUE(c.onLoss(next - 1, now));
+  EXPECT_TRUE(c.onLoss(next - 1, now, c.transmissions()));
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
 }
 

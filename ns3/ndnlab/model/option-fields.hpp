@@ -194,6 +194,23 @@ stringField(std::string name, std::string help, std::function<std::string(const 
     [print](const Options& o, ns3::StringValue& v) { v.Set(print(o)); });
 }
 
+/// An enum member reached by `ref` as a String attribute: written with `print` (its toString)
+/// and read with `parse` (its optional-returning parser; nullopt rejects the value).
+template<typename Options, typename Ref, typename Print, typename Parse>
+OptionField<Options>
+enumField(std::string name, std::string help, Ref ref, Print print, Parse parse)
+{
+  return stringField<Options>(
+    std::move(name), std::move(help),
+    [ref, print](const Options& o) { return std::string(print(ref(const_cast<Options&>(o)))); },
+    [ref, parse](Options& o, const std::string& s) {
+      auto v = parse(s);
+      if (v)
+        ref(o) = *v;
+      return v.has_value();
+    });
+}
+
 /// Adds one attribute per field to `tid`, with the initial value taken from `defaults`.
 template<typename Options>
 ns3::TypeId

@@ -53,15 +53,9 @@ forwarderFields()
     optionField<O>("CsServe", "Answer Interests from the Content Store", NDNLAB_REF(o.csServe)),
     optionField<O>("DnlLifetime", "Dead Nonce List entry lifetime", NDNLAB_REF(o.dnlLifetime)),
     optionField<O>("DnlCapacity", "Dead Nonce List size bound (entries)", NDNLAB_REF(o.dnlCapacity)),
-    stringField<O>(
+    enumField<O>(
       "UnsolicitedDataPolicy", "Unsolicited Data: drop-all | admit-local | admit-network | admit-all",
-      [](const O& o) { return std::string(fw::toString(o.unsolicitedDataPolicy)); },
-      [](O& o, const std::string& s) {
-        auto p = fw::parseUnsolicitedDataPolicy(s);
-        if (p)
-          o.unsolicitedDataPolicy = *p;
-        return p.has_value();
-      }),
+      NDNLAB_REF(o.unsolicitedDataPolicy), [](auto v) { return fw::toString(v); }, fw::parseUnsolicitedDataPolicy),
     optionField<O>("DefaultHopLimit", "HopLimit added to Interests that carry none; 0 = off",
                    NDNLAB_REF(o.defaultHopLimit)),
     stringField<O>(
@@ -150,22 +144,41 @@ fetcherFields()
                    NDNLAB_REF(o.window.cubic.tcpFriendly)),
     optionField<O>("IgnoreMarks", "Do not react to congestion marks", NDNLAB_REF(o.control.ignoreMarks)),
     optionField<O>("DisableCwa", "Disable Conservative Window Adaptation", NDNLAB_REF(o.control.disableCwa)),
-    stringField<O>(
+    enumField<O>(
       "CwaGate",
-      "When a loss may decrease the window: lost-segment (the lost segment is past the recovery point; "
-      "ndncatchunks) | high-data (the highest Data is past it; ndnSIM ConsumerPcon)",
-      [](const O& o) { return std::string(cc::toString(o.control.cwaGate)); },
-      [](O& o, const std::string& s) {
-        auto g = cc::parseCwaGate(s);
-        if (g)
-          o.control.cwaGate = *g;
-        return g.has_value();
-      }),
+      "When a loss may decrease the window: transmission (the lost Interest was sent after the last "
+      "decrease, retransmissions included; TCP) | lost-segment (the lost segment is past the recovery "
+      "point; ndncatchunks) | high-data (the highest Data is past it; ndnSIM ConsumerPcon)",
+      NDNLAB_REF(o.control.cwaGate), [](auto v) { return cc::toString(v); }, cc::parseCwaGate),
     optionField<O>("CwaRttSuppress",
                    "high-data gate: recovery point = next + this x outstanding (ConsumerPcon AddRttSuppress)",
                    NDNLAB_REF(o.control.cwaRttSuppress)),
     optionField<O>("HyStart", "HyStart++ (RFC 9406) delay-based exit from the initial slow start",
                    NDNLAB_REF(o.control.hystart)),
+    optionField<O>("HyStartCssRounds",
+                   "HyStart++ rounds of Conservative Slow Start after the RTT rise (RFC 9406: 5); 0 = "
+                   "congestion avoidance at once",
+                   NDNLAB_REF(o.control.hystartCssRounds)),
+    enumField<O>(
+      "LossDetection",
+      "How aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) | timeout (RTO "
+      "and lifetime expiry only; ndncatchunks, ndnSIM)",
+      NDNLAB_REF(o.lossDetection), [](auto v) { return app::toString(v); }, app::parseLossDetection),
+    optionField<O>("ReorderWindow",
+                   "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered",
+                   NDNLAB_REF(o.reorderWindow)),
+    optionField<O>("RetxHoldoff",
+                   "No Interest for a segment sent again sooner than this after the previous one (the "
+                   "forwarder's retransmission suppression would drop it); 0 = at once (ndncatchunks)",
+                   NDNLAB_REF(o.retxHoldoff)),
+    optionField<O>("TailLossProbe",
+                   "rack: when no Data arrived for 2 x SRTT, one probe Interest whose Data reveals earlier "
+                   "losses (RFC 8985 Tail Loss Probe)",
+                   NDNLAB_REF(o.tailLossProbe)),
+    optionField<O>("RetriesCountStallsOnly",
+                   "aimd/cubic: Retries counts only timeouts while no Data of the fetch arrives; false: every "
+                   "retransmission (ndncatchunks)",
+                   NDNLAB_REF(o.retriesCountStallsOnly)),
     optionField<O>("RtoK", "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)", NDNLAB_REF(o.rtt.k)),
     optionField<O>("RttAlpha", "SRTT gain", NDNLAB_REF(o.rtt.alpha)),
     optionField<O>("RttBeta", "RTTVAR gain", NDNLAB_REF(o.rtt.beta)),
@@ -177,15 +190,9 @@ fetcherFields()
     optionField<O>("Retries", "Retransmissions per segment on timeout or Nack; -1 = unlimited",
                    NDNLAB_REF(o.retries)),
     optionField<O>("MustBeFresh", "Set MustBeFresh on segment Interests", NDNLAB_REF(o.mustBeFresh)),
-    stringField<O>(
+    enumField<O>(
       "VersionDiscovery", "How the version is found: rdr | first-segment | none (name used as given)",
-      [](const O& o) { return std::string(toString(o.discovery)); },
-      [](O& o, const std::string& s) {
-        auto d = parseVersionDiscovery(s);
-        if (d)
-          o.discovery = *d;
-        return d.has_value();
-      }),
+      NDNLAB_REF(o.discovery), [](auto v) { return toString(v); }, parseVersionDiscovery),
     optionField<O>("RtoCheckInterval", "Period of the timeout scan", NDNLAB_REF(o.rtoCheckInterval)),
     optionField<O>("MaxInFlight", "Cap on outstanding Interests; 0 = the window alone", NDNLAB_REF(o.maxInFlight)),
     optionField<O>("CeilWindow",

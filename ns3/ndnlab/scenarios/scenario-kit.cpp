@@ -115,10 +115,11 @@ knobs()
         "react to every loss, not once per RTT (Conservative Window Adaptation off)"},
        "DisableCwa"},
       {{"CwaGate", ParamType::String, std::string(cc::toString(d.control.cwaGate)), "",
-        "when a timeout may decrease the window: lost-segment (ndncatchunks: the lost segment is past "
+        "when a loss may decrease the window: transmission (ndnlab, TCP: the lost Interest was sent after "
+        "the last decrease, retransmissions included), lost-segment (ndncatchunks: the lost segment is past "
         "the recovery point, about one decrease per RTO) or high-data (ndnSIM ConsumerPcon: the Data "
         "stream is past it, one decrease per 1.5 RTT)",
-        {"lost-segment", "high-data"}},
+        {"transmission", "lost-segment", "high-data"}},
        "CwaGate"},
       {{"CwaRttSuppress", ParamType::Double, formatNumber(d.control.cwaRttSuppress), "",
         "high-data gate: recovery point = next segment + this x outstanding Interests (ConsumerPcon 0.5)"},
@@ -131,6 +132,32 @@ knobs()
       {{"HyStart", ParamType::Bool, d.control.hystart ? "true" : "false", "",
         "HyStart++ delay-based exit from the initial slow start (not in ndncatchunks)"},
        "HyStart"},
+      {{"HyStartCssRounds", ParamType::Int, formatNumber(d.control.hystartCssRounds), "rounds",
+        "HyStart++ Conservative Slow Start rounds after the RTT rise (RFC 9406: 5; 0 = avoidance at once)", {},
+        runner::Range::closed(0, 1000)},
+       "HyStartCssRounds"},
+      {{"LossDetection", ParamType::String, std::string(app::toString(d.lossDetection)), "",
+        "how aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) or timeout "
+        "(RTO and lifetime expiry only; ndncatchunks, ndnSIM)",
+        {"rack", "timeout"}},
+       "LossDetection"},
+      {{"ReorderWindow", ParamType::Double, formatNumber(d.reorderWindow), "",
+        "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered"},
+       "ReorderWindow"},
+      {{"RetxHoldoff", ParamType::Double, formatNumber(toMillis(d.retxHoldoff)), "ms",
+        "no Interest for a segment sent again sooner than this after the previous one (the forwarder's "
+        "retransmission suppression would drop it); 0 = at once (ndncatchunks)", {},
+        runner::Range::nonNegative(runner::MaxTimeSeconds * 1e3)},
+       "RetxHoldoff",
+       true},
+      {{"TailLossProbe", ParamType::Bool, d.tailLossProbe ? "true" : "false", "",
+        "rack: when no Data arrived for 2 x SRTT, one probe Interest whose Data reveals earlier losses "
+        "(RFC 8985 Tail Loss Probe)"},
+       "TailLossProbe"},
+      {{"RetriesCountStallsOnly", ParamType::Bool, d.retriesCountStallsOnly ? "true" : "false", "",
+        "aimd/cubic: Retries counts only timeouts while no Data of the fetch arrives; false: every "
+        "retransmission (ndncatchunks)"},
+       "RetriesCountStallsOnly"},
       {{"Retries", ParamType::Int, formatNumber(d.retries), "", "retransmissions per segment; -1 = unlimited"},
        "Retries"},
     };

@@ -131,7 +131,7 @@ TEST_F(P2pFetch, LossyChainCompletes)
   ASSERT_TRUE(r.complete);
   EXPECT_EQ(r.bytes, r.published);
   EXPECT_GT(r.stats.retransmissions, 0u);
-  EXPECT_GT(r.stats.timeouts, 0u);
+  EXPECT_GT(r.stats.timeouts + r.stats.lostByOrder, 0u); // found by timeout or by Data order
 }
 
 TEST_F(P2pFetch, SameSeedSameMetricsDifferentSeedDifferent)

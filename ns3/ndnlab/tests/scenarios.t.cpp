@@ -146,7 +146,7 @@ TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
   args.push_back("--seed=7");
   auto c = runCli(args);
   ASSERT_EQ(c.exitCode, 0);
-  EXPECT_NE(a.result["metrics"]["retransmissions"], c.result["metrics"]["retransmissions"]);
+  EXPECT_NE(a.result["metrics"], c.result["metrics"]); // other losses: other counters and times
 }
 
 TEST(Scenarios, DumbbellSharesTheBottleneck)
