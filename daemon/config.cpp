@@ -437,6 +437,10 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(stringKey("face_system.unix", "path",
                         "socket path (NFD's default, used by python-ndn and NDNts without config)",
                         [](O& o) -> auto& { return o.faceSystem.unixSocket.path; }));
+  k.push_back(intKey("face_system.unix", "max_faces",
+                     "most Unix socket faces at once; further connections are refused "
+                     "(too-many-faces) until faces close",
+                     [](O& o) -> auto& { return o.faceSystem.unixSocket.maxFaces; }, 1, MaxInt));
 
   // [face_system.tcp]
   k.push_back(boolKey("face_system.tcp", "enabled", "listen for TCP connections",
@@ -457,6 +461,18 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(durationKey("face_system.tcp", "reconnect_max_delay",
                           "permanent TCP faces: largest reconnection delay",
                           [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; },
+                          std::chrono::milliseconds(1)));
+  k.push_back(intKey("face_system.tcp", "max_faces",
+                     "most accepted TCP faces at once; further connections are refused "
+                     "(too-many-faces) until faces close",
+                     [](O& o) -> auto& { return o.faceSystem.tcp.limits.maxFaces; }, 1, MaxInt));
+  k.push_back(intKey("face_system.tcp", "max_faces_per_address",
+                     "most accepted TCP faces from one remote address at once; further connections "
+                     "from it are refused (too-many-faces-per-address)",
+                     [](O& o) -> auto& { return o.faceSystem.tcp.limits.maxFacesPerAddress; }, 1, MaxInt));
+  k.push_back(durationKey("face_system.tcp", "idle_timeout",
+                          "accepted TCP faces that receive nothing this long are closed (idle-timeout)",
+                          [](O& o) -> auto& { return o.faceSystem.tcp.idleTimeout; },
                           std::chrono::milliseconds(1)));
 
   // [face_system.websocket]

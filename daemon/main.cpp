@@ -10,6 +10,15 @@
 #include <csignal>
 #include <iostream>
 
+// jemalloc's settings, read when it starts (only when ndnlabd is linked with it): a background
+// thread returns freed pages to the kernel about a second after they fall idle, instead of only
+// when the (single-threaded, possibly idle) daemon next allocates. After 3,000 idle TCP faces
+// closed, 349 MB had stayed resident (docs/daemon.md "Limits").
+extern "C" {
+// NOLINTNEXTLINE: the name jemalloc looks for
+const char* malloc_conf = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
+}
+
 namespace {
 
 /// Whether this process was started with `signo` ignored (inherited across exec).

@@ -50,6 +50,8 @@ public:
   TransportKind kind() const { return m_kind; }
   /// FaceId reported in trace events (set by the face system once the face is added).
   void setTraceFaceId(face::FaceId id) { m_traceFaceId = id; }
+  /// Keeps the channel's admission ticket (FaceAdmission) until the transport is destroyed.
+  void holdAdmission(std::shared_ptr<void> ticket) { m_admission = std::move(ticket); }
 
 protected:
   SocketTransport(Env& env, const TransportInfo& info)
@@ -109,6 +111,7 @@ protected:
   std::string m_closeReason;
   face::FaceId m_traceFaceId = face::InvalidFaceId;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
+  std::shared_ptr<void> m_admission;
 };
 
 /// Channels hand every transport they create (accepted or connected) to this callback.

@@ -45,15 +45,37 @@ StreamTransport<Protocol>::StreamTransport(Env& env, Socket&& socket, const Tran
   : SocketTransport(env, info), m_socket(std::move(socket)), m_options(options)
 {
   m_options.receiveBufferSize = std::max(m_options.receiveBufferSize, 2 * m_options.maxFrameSize);
-  m_rbuf.resize(m_options.receiveBufferSize);
+  m_rsize = 2 * m_options.maxFrameSize;
   m_iov.reserve(MaxIov);
   adoptSocket(std::move(m_socket));
+  m_lastReceive = env.now();
+  if (m_options.idleTimeout > Duration::zero())
+    scheduleIdleCheck(m_options.idleTimeout);
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::scheduleIdleCheck(Duration after)
+{
+  m_idleTimer = m_env.timers().schedule(after, [this, g = guard()] {
+    if (g.expired())
+      return;
+    m_idleTimer = 0;
+    if (isGoingAway())
+      return;
+    const Duration idle = m_env.now() - m_lastReceive;
+    if (idle >= m_options.idleTimeout)
+      closeWithReason("idle-timeout", false);
+    else
+      scheduleIdleCheck(m_options.idleTimeout - idle);
+  });
 }
 
 template<typename Protocol>
 StreamTransport<Protocol>::~StreamTransport()
 {
   m_guard.reset(); // pending handlers see the transport gone
+  if (m_idleTimer)
+    m_env.timers().cancel(m_idleTimer);
   std::error_code ec;
   m_socket.close(ec);
 }
@@ -78,15 +100,71 @@ void StreamTransport<Protocol>::startReceive()
   if (m_reading || !m_socket.is_open())
     return;
   m_reading = true;
-  size_t room = m_rbuf.size() - m_rend;
-  m_socket.async_read_some(asio::buffer(m_rbuf.data() + m_rend, room),
+  if (m_rend == 0) {
+    // Nothing of a frame is held: give the buffer back and wait for bytes without one.
+    m_rbuf.reset();
+    m_rcap = 0;
+    m_socket.async_wait(Socket::wait_read, [this, g = guard()](const std::error_code& ec) {
+      if (g.expired())
+        return;
+      m_reading = false;
+      if (ec)
+        handleReceive(ec, 0);
+      else
+        readAvailable();
+    });
+    return;
+  }
+  ensureReceiveBuffer();
+  size_t room = m_rcap - m_rend;
+  m_socket.async_read_some(asio::buffer(m_rbuf.get() + m_rend, room),
                            [this, room, g = guard()](const std::error_code& ec, size_t n) {
                              if (g.expired())
                                return;
                              m_reading = false;
-                             updateReceiveBacklog(!ec && n == room);
-                             handleReceive(ec, n);
+                             afterRead(ec, n, room);
                            });
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::readAvailable()
+{
+  if (!m_socket.is_open())
+    return;
+  ensureReceiveBuffer();
+  const size_t room = m_rcap - m_rend;
+  std::error_code ec;
+  size_t n = m_socket.read_some(asio::buffer(m_rbuf.get() + m_rend, room), ec); // non-blocking
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    startReceive(); // woken without bytes after all
+    return;
+  }
+  afterRead(ec, n, room);
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::afterRead(const std::error_code& ec, size_t n, size_t room)
+{
+  const bool filled = !ec && n == room;
+  updateReceiveBacklog(filled);
+  if (filled)
+    m_rsize = std::min(2 * m_rsize, m_options.receiveBufferSize);
+  else if (!ec && n <= m_rsize / 4)
+    m_rsize = std::max(m_rsize / 2, 2 * m_options.maxFrameSize);
+  handleReceive(ec, n);
+}
+
+template<typename Protocol>
+void StreamTransport<Protocol>::ensureReceiveBuffer()
+{
+  if (m_rbuf && m_rcap >= m_rsize)
+    return;
+  // a partial frame (< maxFrameSize) may be held: the new buffer keeps it
+  auto bigger = std::make_unique_for_overwrite<uint8_t[]>(m_rsize);
+  if (m_rend > 0)
+    std::memcpy(bigger.get(), m_rbuf.get(), m_rend);
+  m_rbuf = std::move(bigger);
+  m_rcap = m_rsize;
 }
 
 template<typename Protocol>
@@ -112,6 +190,8 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
     return;
   }
   m_rend += n;
+  if (n > 0)
+    m_lastReceive = m_env.now();
   auto g = guard();
   size_t pos = 0;
   if (m_skip > 0) { // the rest of an oversized frame
@@ -120,7 +200,7 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
     pos = k;
   }
   while (pos < m_rend) {
-    ByteSpan rest(m_rbuf.data() + pos, m_rend - pos);
+    ByteSpan rest(m_rbuf.get() + pos, m_rend - pos);
     FrameCheck c = checkFrame(rest, m_options.maxFrameSize);
     if (c.status == FrameStatus::NeedMore)
       break;
@@ -154,7 +234,7 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
   }
   if (pos > 0) {
     if (pos < m_rend)
-      std::memmove(m_rbuf.data(), m_rbuf.data() + pos, m_rend - pos);
+      std::memmove(m_rbuf.get(), m_rbuf.get() + pos, m_rend - pos);
     m_rend -= pos;
   }
   startReceive();

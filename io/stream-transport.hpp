@@ -2,8 +2,13 @@
 // Transport over a stream socket (Unix or TCP): TLV framing of the byte stream, a bounded
 // receive buffer, a bounded output queue flushed by gathered non-blocking writes.
 //
-// Receive: every read takes as many bytes as the buffer holds and delivers every whole TLV in
-// them, directly from the buffer. An invalid TLV header cannot be resynchronised, so it closes
+// Receive: an idle transport holds no receive buffer: it waits for the socket to become
+// readable, then takes a buffer (uninitialised) and reads as many bytes as it holds, and
+// delivers every whole TLV in them, directly from the buffer. When every byte read was
+// delivered, the buffer is given back, so an idle face costs no buffer at all (3,000 idle
+// connections used to hold 256 KiB each). The buffer's size adapts: from 2 x maxFrameSize,
+// doubled after a read that filled it, up to receiveBufferSize, and halved after a read that
+// used a quarter of it or less. An invalid TLV header cannot be resynchronised, so it closes
 // the transport (Failed) with reason "bad-tlv-header". A valid header announcing a frame above
 // maxFrameSize closes it too ("frame-too-large", as NFD and ndn-cxx do), unless
 // skipOversizedFrames is set and the frame is at most 1 MiB: then its bytes are skipped as
@@ -30,7 +35,8 @@ struct StreamTransportOptions
 {
   /// Largest frame (whole top-level TLV) accepted, bytes; a larger header closes the face.
   size_t maxFrameSize = DefaultMaxFrameSize;
-  /// Receive buffer, bytes: the most one read takes (raised to 2 x maxFrameSize if smaller).
+  /// Largest receive buffer, bytes: the most one read takes (raised to 2 x maxFrameSize if
+  /// smaller). Reads start at 2 x maxFrameSize and grow towards it while they fill the buffer.
   size_t receiveBufferSize = 256 * 1024;
   /// Send queue bound, bytes; frames beyond it are dropped ("send-queue-full").
   size_t maxSendQueueBytes = 32 * 1024 * 1024;
@@ -41,6 +47,9 @@ struct StreamTransportOptions
   /// connection to their forwarder, so an application survives one oversized frame from a
   /// foreign forwarder.
   bool skipOversizedFrames = false;
+  /// A transport that receives nothing this long is closed ("idle-timeout"); 0 = never. The
+  /// TCP channel sets it on accepted (on-demand) faces.
+  Duration idleTimeout = Duration::zero();
 };
 
 template<typename Protocol>
@@ -63,6 +72,8 @@ public:
   size_t receiveQueueLength() const override { return m_receiveBacklog; }
 
   const StreamTransportOptions& options() const { return m_options; }
+  /// Bytes of receive buffer held now (0 while idle).
+  size_t receiveBufferCapacity() const { return m_rcap; }
 
 protected:
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
@@ -83,7 +94,15 @@ protected:
   Socket m_socket;
 
 private:
+  /// The socket is readable: a non-blocking read into a fresh buffer.
+  void readAvailable();
+  /// After a read of `n` bytes into `room`: backlog sample, buffer size, then handleReceive.
+  void afterRead(const std::error_code& ec, size_t n, size_t room);
   void handleReceive(const std::error_code& ec, size_t n);
+  /// A buffer of the current size holding the m_rend bytes already received.
+  void ensureReceiveBuffer();
+  /// options.idleTimeout: checks `after` from now whether anything arrived meanwhile.
+  void scheduleIdleCheck(Duration after);
   void scheduleFlush();
   void flush();
   void consume(size_t n);
@@ -91,10 +110,14 @@ private:
   void updateReceiveBacklog(bool readFilledBuffer);
 
   StreamTransportOptions m_options;
-  Buffer m_rbuf;
+  std::unique_ptr<uint8_t[]> m_rbuf; ///< null while idle (nothing of a frame held)
+  size_t m_rcap = 0;                 ///< size of m_rbuf
+  size_t m_rsize = 0;                ///< size of the next buffer (adapts to the reads)
   size_t m_rend = 0;
   uint64_t m_skip = 0; ///< octets of an oversized frame still to discard (skipOversizedFrames)
   bool m_reading = false;
+  TimePoint m_lastReceive{};
+  TimerId m_idleTimer = 0;
   std::deque<SharedBuffer> m_sendQueue;
   size_t m_sendQueueBytes = 0;
   size_t m_frontOffset = 0;

@@ -48,6 +48,7 @@ void TcpChannel::listen(TransportCallback onCreated)
                              std::to_string(m_options.port) + ": " + ec.message());
   }
   NDNLAB_LOG(m_env, LogLevel::Info, "io", "listening on ", uri());
+  m_admission.emplace(m_env, m_options.limits, uri());
   accept();
 }
 
@@ -83,9 +84,12 @@ std::unique_ptr<SocketTransport> TcpChannel::makeTransport(tcp::socket&& s, face
   info.scope = isLoopback(remote.address()) ? face::FaceScope::Local : face::FaceScope::NonLocal;
   info.persistency = p;
   std::optional<tcp::endpoint> reconnectTo;
+  StreamTransportOptions stream = m_options.stream;
   if (outgoing)
     reconnectTo = remote;
-  return std::make_unique<TcpTransport>(m_env, std::move(s), info, m_options.stream, reconnectTo,
+  else
+    stream.idleTimeout = m_options.idleTimeout;
+  return std::make_unique<TcpTransport>(m_env, std::move(s), info, stream, reconnectTo,
                                         m_options.reconnect);
 }
 
@@ -103,8 +107,17 @@ void TcpChannel::accept()
       });
       return;
     }
+    std::error_code e;
+    const auto remote = socket.remote_endpoint(e);
+    auto ticket = m_admission->admit(e ? std::string() : remote.address().to_string());
+    if (!ticket) {
+      socket.close(e); // refused: counted and logged by the admission
+      accept();
+      return;
+    }
     ++m_nAccepted;
     auto transport = makeTransport(std::move(socket), face::FacePersistency::OnDemand, false);
+    transport->holdAdmission(std::move(ticket));
     accept();
     if (m_onCreated)
       m_onCreated(std::move(transport));

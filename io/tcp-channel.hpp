@@ -1,7 +1,10 @@
 #pragma once
 // TCP listener (NFD default port 6363) and outgoing TCP connections for faces/create.
 // Accepted faces are on-demand; faces from a loopback address are local, others non-local.
+// Accepted faces are bounded (limits: in all, and per remote address; refused connections are
+// closed at once and counted) and closed after idleTimeout without receiving anything.
 
+#include "io/face-admission.hpp"
 #include "io/tcp-transport.hpp"
 
 #include <asio/io_context.hpp>
@@ -20,6 +23,11 @@ struct TcpChannelOptions
   StreamTransportOptions stream;
   /// Reconnect policy of permanent outgoing faces.
   TcpReconnectOptions reconnect;
+  /// Bounds on accepted faces: in all, and from one remote address (faces/create's outgoing
+  /// faces do not count).
+  FaceLimits limits{.maxFaces = 16384, .maxFacesPerAddress = 256};
+  /// Accepted faces that receive nothing this long are closed ("idle-timeout"); 0 = never.
+  Duration idleTimeout = std::chrono::seconds(600);
 };
 
 class TcpChannel
@@ -44,6 +52,8 @@ public:
   /// "tcp4://<address>:<port>" of the listener.
   std::string uri() const;
   uint64_t nAccepted() const { return m_nAccepted; }
+  /// Accepted faces now, and refusals so far (null before listen()).
+  const FaceAdmission* admission() const { return m_admission ? &*m_admission : nullptr; }
 
 private:
   void accept();
@@ -55,6 +65,7 @@ private:
   TcpChannelOptions m_options;
   asio::ip::tcp::acceptor m_acceptor;
   TransportCallback m_onCreated;
+  std::optional<FaceAdmission> m_admission;
   uint64_t m_nAccepted = 0;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
 };

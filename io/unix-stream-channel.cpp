@@ -66,6 +66,7 @@ void UnixStreamChannel::listen(TransportCallback onCreated)
   // Any local user may connect, as with NFD.
   ::chmod(path.c_str(), 0666);
   NDNLAB_LOG(m_env, LogLevel::Info, "io", "listening on ", uri());
+  m_admission.emplace(m_env, FaceLimits{.maxFaces = m_options.maxFaces}, uri());
   accept();
 }
 
@@ -84,6 +85,13 @@ void UnixStreamChannel::accept()
       });
       return;
     }
+    auto ticket = m_admission->admit({});
+    if (!ticket) {
+      std::error_code e;
+      socket.close(e); // refused: counted and logged by the admission
+      accept();
+      return;
+    }
     ++m_nAccepted;
     TransportInfo info;
     info.kind = TransportKind::UnixStream;
@@ -93,6 +101,7 @@ void UnixStreamChannel::accept()
     info.persistency = face::FacePersistency::OnDemand;
     auto transport = std::make_unique<UnixStreamTransport>(m_env, std::move(socket), info,
                                                            m_options.stream);
+    transport->holdAdmission(std::move(ticket));
     accept();
     if (m_onCreated)
       m_onCreated(std::move(transport));

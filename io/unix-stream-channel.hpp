@@ -4,6 +4,7 @@
 // on-demand UnixStreamTransport. A stale socket file (nobody accepting) is replaced; a live
 // one (another forwarder) is an error. The socket file is removed when the channel closes.
 
+#include "io/face-admission.hpp"
 #include "io/stream-transport.hpp"
 
 #include <asio/io_context.hpp>
@@ -17,6 +18,9 @@ struct UnixChannelOptions
   std::string path = "/run/nfd/nfd.sock";
   /// Options of the accepted transports.
   StreamTransportOptions stream;
+  /// Bound on accepted faces (all local: no per-address bound); further connections are
+  /// refused ("too-many-faces").
+  size_t maxFaces = 4096;
 };
 
 class UnixStreamChannel
@@ -38,6 +42,8 @@ public:
   /// "unix://<path>".
   std::string uri() const { return "unix://" + m_options.path; }
   uint64_t nAccepted() const { return m_nAccepted; }
+  /// Accepted faces now, and refusals so far (null before listen()).
+  const FaceAdmission* admission() const { return m_admission ? &*m_admission : nullptr; }
 
 private:
   void accept();
@@ -48,6 +54,7 @@ private:
   asio::local::stream_protocol::acceptor m_acceptor;
   asio::steady_timer m_retry;
   TransportCallback m_onCreated;
+  std::optional<FaceAdmission> m_admission;
   uint64_t m_nAccepted = 0;
   bool m_ownsFile = false;
 };

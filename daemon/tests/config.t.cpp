@@ -80,6 +80,7 @@ verify_commands = true
 [face_system.unix]
 enabled = false
 path = "/tmp/ndnlab-a.sock"
+max_faces = 100
 [face_system.tcp]
 enabled = false
 listen_address = "127.0.0.1"
@@ -87,6 +88,9 @@ port = 16363
 connect_timeout = "3s"
 reconnect_initial_delay = "250ms"
 reconnect_max_delay = "30s"
+max_faces = 1000
+max_faces_per_address = 10
+idle_timeout = "2min"
 [face_system.websocket]
 enabled = true
 listen_address = "127.0.0.1"

@@ -7,7 +7,10 @@
 #include "io/unix-stream-channel.hpp"
 #include "io/tests/io-test-util.hpp"
 
+#include <asio/write.hpp>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -187,6 +190,107 @@ TEST_F(ChannelTest, TcpLoopbackIsLocal)
   c.transport->send(share(f));
   ASSERT_TRUE(runUntil(io, [&] { return s.frames.size() == 1; }));
   EXPECT_EQ(s.frames[0], f);
+}
+
+// --- bounds on stream faces ------------------------------------------------------------------
+
+/// A plain TCP connection from `from` (a loopback address) to 127.0.0.1:`port`, kept open.
+asio::ip::tcp::socket
+rawConnect(asio::io_context& io, const std::string& from, uint16_t port)
+{
+  asio::ip::tcp::socket s(io);
+  s.open(asio::ip::tcp::v4());
+  s.bind({asio::ip::make_address(from), 0});
+  s.connect({asio::ip::make_address("127.0.0.1"), port});
+  return s;
+}
+
+TEST_F(ChannelTest, TcpFacesPerAddressAreBoundedAndGivenBack)
+{
+  TcpChannel channel(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0,
+                                                .limits = {.maxFaces = 10, .maxFacesPerAddress = 2}});
+  Sink server;
+  channel.listen(server.callback());
+  const uint16_t port = channel.localEndpoint().port();
+  std::list<asio::ip::tcp::socket> clients;
+  for (int i = 0; i < 4; ++i)
+    clients.push_back(rawConnect(io, "127.0.0.1", port));
+  clients.push_back(rawConnect(io, "127.0.0.2", port)); // another host: its own bound
+  const FaceAdmission& a = *channel.admission();
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 3 && a.counters().nTooManyFacesPerAddress == 2; }));
+  EXPECT_EQ(a.facesFrom("127.0.0.1"), 2u);
+  EXPECT_EQ(a.facesFrom("127.0.0.2"), 1u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces-per-address"), 2u);
+  EXPECT_EQ(channel.nAccepted(), 3u);
+
+  // a face's end gives its place back
+  auto it = std::find_if(server.entries.begin(), server.entries.end(), [](const auto& e) {
+    return e->transport->remoteUri().rfind("tcp4://127.0.0.1:", 0) == 0;
+  });
+  ASSERT_NE(it, server.entries.end());
+  server.entries.erase(it);
+  EXPECT_EQ(a.facesFrom("127.0.0.1"), 1u);
+  clients.push_back(rawConnect(io, "127.0.0.1", port));
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 3; }));
+  EXPECT_EQ(a.facesFrom("127.0.0.1"), 2u);
+  EXPECT_EQ(a.counters().nTooManyFacesPerAddress, 2u);
+}
+
+TEST_F(ChannelTest, TcpAndUnixFacesAreBoundedInAll)
+{
+  TcpChannel tcp(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0,
+                                            .limits = {.maxFaces = 3, .maxFacesPerAddress = 0}});
+  UnixStreamChannel local(env, io, UnixChannelOptions{.path = (dir / "nfd.sock").string(), .maxFaces = 2});
+  Sink tcpSink;
+  Sink unixSink;
+  tcp.listen(tcpSink.callback());
+  local.listen(unixSink.callback());
+  std::list<asio::ip::tcp::socket> tcpClients;
+  std::list<asio::local::stream_protocol::socket> unixClients;
+  for (int i = 0; i < 5; ++i) {
+    tcpClients.push_back(rawConnect(io, "127.0.0.1", tcp.localEndpoint().port()));
+    unixClients.emplace_back(io).connect(asio::local::stream_protocol::endpoint((dir / "nfd.sock").string()));
+  }
+  ASSERT_TRUE(runUntil(io, [&] {
+    return tcp.admission()->counters().nTooManyFaces == 2 && local.admission()->counters().nTooManyFaces == 3;
+  }));
+  EXPECT_EQ(tcpSink.entries.size(), 3u);
+  EXPECT_EQ(unixSink.entries.size(), 2u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces"), 5u);
+}
+
+TEST_F(ChannelTest, TcpFaceThatReceivesNothingIdlesOut)
+{
+  TcpChannel channel(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0, .idleTimeout = 100ms});
+  Sink server;
+  channel.listen(server.callback());
+  auto quiet = rawConnect(io, "127.0.0.1", channel.localEndpoint().port());
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 1; }));
+  auto& t = *server.entries[0]->transport;
+  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
+  EXPECT_EQ(t.closeReason(), "idle-timeout");
+}
+
+TEST_F(ChannelTest, IdleStreamFaceHoldsNoReceiveBuffer)
+{
+  TcpChannel channel(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0});
+  Sink server;
+  channel.listen(server.callback());
+  auto client = rawConnect(io, "127.0.0.1", channel.localEndpoint().port());
+  ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 1; }));
+  auto& s = *server.entries[0];
+  auto& t = dynamic_cast<StreamTransport<asio::ip::tcp>&>(*s.transport);
+  EXPECT_EQ(t.receiveBufferCapacity(), 0u);
+
+  // half a frame: held in a buffer until the rest comes, then the buffer is given back
+  Buffer f = makeFrame(tlv::Data, 5000);
+  asio::write(client, asio::buffer(f.data(), 2000));
+  ASSERT_TRUE(runUntil(io, [&] { return t.receiveBufferCapacity() > 0; }));
+  EXPECT_TRUE(s.frames.empty());
+  asio::write(client, asio::buffer(f.data() + 2000, f.size() - 2000));
+  ASSERT_TRUE(runUntil(io, [&] { return s.frames.size() == 1; }));
+  EXPECT_EQ(s.frames[0], f);
+  EXPECT_EQ(t.receiveBufferCapacity(), 0u);
 }
 
 TEST_F(ChannelTest, TcpOutgoingConnect)
