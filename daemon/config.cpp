@@ -492,6 +492,15 @@ std::vector<ConfigKey> buildKeys()
                           "a connection that does not answer a ping this long is closed",
                           [](O& o) -> auto& { return o.faceSystem.websocket.pongTimeout; },
                           std::chrono::milliseconds(1)));
+  k.push_back(intKey("face_system.websocket", "max_faces",
+                     "most WebSocket faces at once; further connections are closed after their "
+                     "handshake (too-many-faces)",
+                     [](O& o) -> auto& { return o.faceSystem.websocket.limits.maxFaces; }, 1, MaxInt));
+  k.push_back(intKey("face_system.websocket", "max_faces_per_address",
+                     "most WebSocket faces from one remote address at once "
+                     "(too-many-faces-per-address)",
+                     [](O& o) -> auto& { return o.faceSystem.websocket.limits.maxFacesPerAddress; }, 1,
+                     MaxInt));
 
   // [face_system.udp]
   k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",

@@ -18,6 +18,7 @@ struct WebSocketHub
   std::string localUri;
   TransportCallback onCreated;
   uint64_t nAccepted = 0;
+  std::optional<FaceAdmission> admission;
   std::map<ws::ConnectionId, WebSocketTransport*> transports;
   std::unique_ptr<ws::Server> server; // its handlers hold the hub weakly
 };
@@ -115,6 +116,11 @@ ws::ServerHandlers handlersOf(const std::shared_ptr<WebSocketHub>& shared)
     auto hub = weak.lock();
     if (!hub)
       return;
+    auto ticket = hub->admission ? hub->admission->admit(address) : nullptr;
+    if (!ticket) {
+      hub->server->close(id); // refused: counted and logged by the admission
+      return;
+    }
     ++hub->nAccepted;
     std::error_code ec;
     auto addr = asio::ip::make_address(address, ec);
@@ -125,6 +131,7 @@ ws::ServerHandlers handlersOf(const std::shared_ptr<WebSocketHub>& shared)
     info.scope = !ec && isLoopback(addr) ? face::FaceScope::Local : face::FaceScope::NonLocal;
     info.persistency = face::FacePersistency::OnDemand;
     auto transport = std::make_unique<WebSocketTransport>(hub, id, info);
+    transport->holdAdmission(std::move(ticket));
     if (hub->onCreated)
       hub->onCreated(std::move(transport));
   };
@@ -171,6 +178,7 @@ void WebSocketChannel::listen(TransportCallback onCreated)
   m_hub->onCreated = std::move(onCreated);
   m_hub->server->listen(m_hub->options.address, m_hub->options.port);
   m_hub->localUri = uriOf("ws", m_hub->options.address, m_hub->server->localPort());
+  m_hub->admission.emplace(m_hub->env, m_hub->options.limits, m_hub->localUri);
   NDNLAB_LOG(m_hub->env, LogLevel::Info, "io", "listening on ", uri());
 }
 
@@ -197,6 +205,11 @@ std::string WebSocketChannel::uri() const
 uint64_t WebSocketChannel::nAccepted() const
 {
   return m_hub->nAccepted;
+}
+
+const FaceAdmission* WebSocketChannel::admission() const
+{
+  return m_hub->admission ? &*m_hub->admission : nullptr;
 }
 
 } // namespace ndnlab::io

@@ -7,6 +7,7 @@
 // The WebSocket protocol itself (handshake, framing, ping, closing) is websocketpp's
 // (io/ws/ws-server.hpp).
 
+#include "io/face-admission.hpp"
 #include "io/socket-transport.hpp"
 #include "io/tlv-framer.hpp"
 
@@ -32,6 +33,9 @@ struct WebSocketChannelOptions
   /// pongTimeout closes ("pong-timeout").
   Duration pingInterval = std::chrono::seconds(30);
   Duration pongTimeout = std::chrono::seconds(10);
+  /// Bounds on faces: in all, and from one remote address; a connection past one is closed
+  /// right after its handshake ("too-many-faces", "too-many-faces-per-address").
+  FaceLimits limits{.maxFaces = 16384, .maxFacesPerAddress = 256};
 };
 
 struct WebSocketHub; // state shared by the channel and its transports (faces may outlive it)
@@ -54,6 +58,8 @@ public:
   /// "ws://<address>:<port>" of the listener.
   std::string uri() const;
   uint64_t nAccepted() const;
+  /// Faces now, and refusals so far (null before listen()).
+  const FaceAdmission* admission() const;
 
 private:
   std::shared_ptr<WebSocketHub> m_hub;

@@ -97,6 +97,8 @@ listen_address = "127.0.0.1"
 port = 19696
 ping_interval = "5s"
 pong_timeout = "2s"
+max_faces = 50
+max_faces_per_address = 5
 [face_system.udp]
 enabled = false
 listen_address = "127.0.0.1"

@@ -229,6 +229,23 @@ TEST_F(WebSocketTest, MessagesThatAreNotOneTlvAreCountedDrops)
   EXPECT_EQ(t.state(), TransportState::Up); // a bad message does not end the connection
 }
 
+TEST_F(WebSocketTest, FacesPerAddressAreBounded)
+{
+  WebSocketChannelOptions o;
+  o.limits = {.maxFaces = 10, .maxFacesPerAddress = 1};
+  listen(o);
+  auto first = connect();
+  Client second(io, channel->localPort());
+  second.handshake();
+  // refused right after the handshake: the server closes the connection, no face is made
+  auto m = second.readFrame();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->first, OpClose);
+  EXPECT_EQ(transports.size(), 1u);
+  EXPECT_EQ(channel->admission()->counters().nTooManyFacesPerAddress, 1u);
+  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces-per-address"), 1u);
+}
+
 TEST_F(WebSocketTest, PeerCloseClosesTheTransport)
 {
   listen();
