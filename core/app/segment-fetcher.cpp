@@ -243,6 +243,7 @@ SegmentFetcher::handleData(const Data& data)
   if (info.state == SegState::InFlight)
     leaveFlight(info);
   m_lastDataTime = now;
+  m_probeUnanswered = false;
   // RACK (RFC 8985 6.2): the latest-sent Interest answered; a retransmitted segment answered
   // sooner than the minimum RTT may be the answer to an earlier Interest, so it does not count.
   if (m_adaptive && info.state == SegState::InFlight && info.transmission > m_rackTransmission &&
@@ -805,7 +806,8 @@ SegmentFetcher::checkTimeouts()
 void
 SegmentFetcher::probeTail(TimePoint now)
 {
-  if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0)
+  if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0 ||
+      m_probeUnanswered)
     return;
   const Duration pto = std::max<Duration>(2 * m_rtt.srtt(), m_opts.rtoCheckInterval);
   const TimePoint quietSince = std::max({m_lastDataTime, m_lastProbe, m_segs.at(m_sendOrder.rbegin()->second).lastSent});
@@ -813,6 +815,7 @@ SegmentFetcher::probeTail(TimePoint now)
     return;
   if (canSendNew()) {
     m_lastProbe = now;
+    m_probeUnanswered = true;
     ++m_stats.probes;
     sendInterest(m_nextSeg++, false);
     return;
@@ -822,6 +825,7 @@ SegmentFetcher::probeTail(TimePoint now)
   if (now - info.lastSent < m_opts.retxHoldoff)
     return; // the forwarder would suppress it
   m_lastProbe = now;
+  m_probeUnanswered = true;
   ++m_stats.probes;
   transmit(seg, info, true);
 }

@@ -120,7 +120,8 @@ struct SegmentFetcherOptions
   /// Rack: when no Data has arrived for a probe timeout (2 x SRTT, at least rtoCheckInterval)
   /// while Interests are outstanding, send one probe: the next new segment (beyond the window),
   /// else the latest outstanding one again; its Data reveals earlier losses by order (RFC 8985
-  /// section 7, Tail Loss Probe) instead of waiting for the RTO.
+  /// section 7, Tail Loss Probe) instead of waiting for the RTO. At most one probe until Data
+  /// arrives again: a silent path is left to the RTO.
   bool tailLossProbe = true;
   /// No Interest for a segment is sent again sooner than this after its previous one: the
   /// forwarder's retransmission suppression (NFD's and ndnlabd's best-route: 10 ms at first)
@@ -305,6 +306,7 @@ private:
   Duration m_rackRtt{0};
   TimePoint m_lastDataTime{}; ///< when the latest segment Data arrived
   TimePoint m_lastProbe{};    ///< when the latest tail loss probe left
+  bool m_probeUnanswered = false; ///< a probe left and no Data arrived since: no second one
   size_t m_inFlight = 0;
   uint64_t m_nextSeg = 0;
   std::optional<uint64_t> m_lastSeg;

@@ -1220,6 +1220,22 @@ TEST_F(FetchTest, TailLossIsProbedBeforeTheRto)
   EXPECT_EQ(s.timeouts, 0u);
 }
 
+TEST_F(FetchTest, ASilentPathGetsOneProbeThenTheRto)
+{
+  // after 20 segments the producer falls silent: one probe, no more (each would be a new
+  // segment), and the fetch fails on its retry limit
+  serve(100'000, 1000);
+  link.dataFilter = [&](Data& d) { return d.name()[-1].toNumber() < 20u; };
+  SegmentFetcher::Options o;
+  o.pipeline = "cubic";
+  o.retries = 3;
+  o.rtt.maxRto = 1s;
+  fetchServed(o);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::RetriesExhausted);
+  EXPECT_EQ(fetcher->stats().probes, 1u);
+}
+
 TEST_F(FetchTest, RetransmissionWaitsForTheForwardersSuppressionInterval)
 {
   // the loss is found about an RTT (20 ms) after sending; a hold-off longer than that delays
