@@ -244,6 +244,7 @@ SegmentFetcher::handleData(const Data& data)
     leaveFlight(info);
   m_lastDataTime = now;
   m_probeUnanswered = false;
+  m_consecutiveStalls = 0;
   // RACK (RFC 8985 6.2): the latest-sent Interest answered; a retransmitted segment answered
   // sooner than the minimum RTT may be the answer to an earlier Interest, so it does not count.
   if (m_adaptive && info.state == SegState::InFlight && info.transmission > m_rackTransmission &&
@@ -317,7 +318,7 @@ SegmentFetcher::detectLossesByOrder()
     enqueueForRetransmission(seg, info);
   }
   if (highTransmission > 0)
-    recordLoss(highSeg, highTransmission, false);
+    recordLoss(highSeg, highTransmission);
 }
 
 void
@@ -373,7 +374,7 @@ SegmentFetcher::handleNack(const Nack& nack)
           ++info.stalls; // the path answers, but nothing of the fetch gets through
         const uint64_t transmission = info.transmission;
         enqueueForRetransmission(seg, info);
-        recordLoss(seg, transmission, false);
+        recordLoss(seg, transmission);
         schedulePackets();
         break;
       }
@@ -743,18 +744,27 @@ SegmentFetcher::checkTimeouts()
       else {
         continue;
       }
-      if (m_lastDataTime <= info.lastSent) {
-        ++info.stalls;
+      if (m_lastDataTime <= info.lastSent)
         stalled = true;
-      }
       ++m_stats.timeouts;
       m_env.emit({"fetch_timeout", 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
       enqueueForRetransmission(seg, info);
     }
     for (auto [seg, transmission] : expired)
-      recordLoss(seg, transmission, stalled);
+      recordLoss(seg, transmission);
     if (timedOut > 0)
-      recordLoss(highTimeoutSeg, highTimeoutTransmission, stalled);
+      recordLoss(highTimeoutSeg, highTimeoutTransmission);
+    if (stalled && m_opts.lossDetection == LossDetection::Rack && !m_opts.rtoBackoffPerTimeout)
+      m_rtt.backoffRto(); // every silent RTO, as TCP's, whether or not the window moved
+    if (stalled && m_opts.retriesCountStallsOnly && retriesExceeded(++m_consecutiveStalls)) {
+      const uint64_t seg = m_segs.begin()->first;
+      handleSegmentFailure(seg, strcat("Reached the maximum number of retries (", m_opts.retries,
+                                       ") while retrieving segment #", seg, ": no Data for ",
+                                       m_consecutiveStalls, " timeouts in a row"),
+                           FetchErrc::RetriesExhausted);
+      if (m_state != State::Fetching)
+        return;
+    }
     if (m_opts.lossDetection == LossDetection::Rack) {
       detectLossesByOrder(); // the reorder window of the youngest candidates may have passed
       if (m_opts.tailLossProbe)
@@ -840,13 +850,13 @@ SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
 }
 
 void
-SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission, bool stall)
+SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission)
 {
   if (m_ctl->onLoss(seg, m_env.now(), transmission)) {
     // A loss found while Data flow says nothing about the RTO; ndncatchunks backs it off on
     // every decrease.
-    if (!m_opts.rtoBackoffPerTimeout && (m_opts.lossDetection == LossDetection::Timeout || stall))
-      m_rtt.backoffRto();
+    if (!m_opts.rtoBackoffPerTimeout && m_opts.lossDetection == LossDetection::Timeout)
+      m_rtt.backoffRto(); // (Rack: checkTimeouts backs off on every silent scan)
     emitCwnd();
     NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "loss event, cwnd ", m_ctl->cwnd(), " ssthresh ",
                m_ctl->window().ssthresh(), " rto ", toMillis(m_rtt.rto()), " ms");

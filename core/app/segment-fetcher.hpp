@@ -15,9 +15,10 @@
 //      lost and retransmitted at once, without waiting for its RTO. A loss decreases the
 //      window when the lost Interest was sent after the last decrease (CwaGate::Transmission),
 //      so an episode whose retransmissions are lost again keeps reducing the window once per
-//      round trip. The RTO and lifetime scan stays for tail losses and stalls; only a timeout
-//      with no Data arriving since the Interest left backs off the RTO and counts toward the
-//      per-segment retry limit (a congestion loss is not a failure of the segment).
+//      round trip. The RTO and lifetime scan stays for tail losses and stalls; a scan that finds
+//      timeouts with no Data since their Interests left backs off the RTO, and `retries` + 1 of
+//      them in a row end the fetch, as TCP gives up after consecutive RTOs (a congestion loss
+//      while Data flow is not a failure).
 //    - "ndncatchunks": ndncatchunks' semantics (pipeline-interests-adaptive.cpp): losses only
 //      by timeout (a scan every rtoCheckInterval: RTO expiry and Interest lifetime expiry); one
 //      loss event per scan; Conservative Window Adaptation on the lost segment number; every
@@ -128,9 +129,11 @@ struct SegmentFetcherOptions
   /// would drop it while the first one's PIT entry lives. New segments go first meanwhile.
   /// 0 = retransmit at once (ndncatchunks, whose RTO is never below 200 ms).
   Duration retxHoldoff = std::chrono::milliseconds(10);
-  /// Adaptive pipelines: `retries` counts only the timeouts of a segment during which no Data
-  /// of the fetch arrived (the path stalled); losses while Data flow are congestion and never
-  /// fail the segment. false: every retransmission counts (ndncatchunks).
+  /// Adaptive pipelines: the fetch fails after `retries` + 1 timeout scans in a row with no Data
+  /// arriving in between (the path stalled; each backs the RTO off, as TCP gives up after
+  /// consecutive RTOs), and a segment after `retries` + 1 Nack Congestion with no Data since
+  /// its Interest; losses while Data flow are congestion and never fail anything. false: every
+  /// retransmission of a segment counts (ndncatchunks).
   bool retriesCountStallsOnly = true;
 
   /// Throws std::invalid_argument for an unknown pipeline or out-of-range values.
@@ -226,7 +229,7 @@ private:
     uint32_t nonce = 0;
     SegState state = SegState::InFlight;
     uint32_t retx = 0;           ///< retransmissions (adaptive: all; fixed: sum of the two below)
-    uint32_t stalls = 0;         ///< adaptive: timeouts with no Data of the fetch since sent
+    uint32_t stalls = 0;         ///< adaptive: Nack Congestion with no Data of the fetch since sent
     uint32_t timeoutRetries = 0; ///< fixed: retries after lifetime expiry
     uint32_t nackRetries = 0;    ///< fixed: retries after Nacks
     uint32_t congestionBackoffs = 0;
@@ -251,9 +254,8 @@ private:
   void transmit(uint64_t seg, SegInfo& info, bool isRetransmission);
   void checkTimeouts();
   void enqueueForRetransmission(uint64_t seg, SegInfo& info);
-  /// A loss event (segment, transmission: the highest affected); `stall`: a timeout with no
-  /// Data since the Interest left, which alone backs the RTO off under LossDetection::Rack.
-  void recordLoss(uint64_t seg, uint64_t transmission, bool stall);
+  /// A loss event (segment, transmission: the highest affected).
+  void recordLoss(uint64_t seg, uint64_t transmission);
   /// Rack: marks lost and queues every outstanding Interest sent more than the reorder window
   /// before the latest answered one; one loss event for them.
   void detectLossesByOrder();
@@ -307,6 +309,7 @@ private:
   TimePoint m_lastDataTime{}; ///< when the latest segment Data arrived
   TimePoint m_lastProbe{};    ///< when the latest tail loss probe left
   bool m_probeUnanswered = false; ///< a probe left and no Data arrived since: no second one
+  uint32_t m_consecutiveStalls = 0; ///< timeout scans in a row that found the path silent
   size_t m_inFlight = 0;
   uint64_t m_nextSeg = 0;
   std::optional<uint64_t> m_lastSeg;

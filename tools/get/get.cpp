@@ -294,7 +294,7 @@ runGet(int argc, char** argv)
     ->capture_default_str();
   app.add_option("-r,--retries", f.retries,
                  "Retries per segment on timeout or Nack (-1 = unlimited); aimd/cubic under the ndnlab "
-                 "profile count only those while no Data of the transfer arrives")
+                 "profile fail only after this many + 1 timeouts in a row with no Data between")
     ->transform(check::integerBetween(-1, 1024))
     ->capture_default_str();
   app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");

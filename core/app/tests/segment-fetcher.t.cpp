@@ -1236,6 +1236,30 @@ TEST_F(FetchTest, ASilentPathGetsOneProbeThenTheRto)
   EXPECT_EQ(fetcher->stats().probes, 1u);
 }
 
+TEST_F(FetchTest, AWideWindowGoingSilentFailsAfterConsecutiveTimeouts)
+{
+  // Hundreds of segments outstanding when the producer falls silent, the window then shrinks
+  // to a few: the fetch still ends after retries + 1 silent timeouts in a row (backed off 0.2,
+  // 0.4, 0.8, 1 s), not after every segment has crawled through the retransmission queue
+  serve(3'000'000, 1000);
+  link.dataFilter = [&](Data& d) { return d.name()[-1].toNumber() < 1500u; };
+  SegmentFetcher::Options o;
+  o.pipeline = "cubic";
+  o.retries = 3;
+  o.rtt.maxRto = 1s;
+  TimePoint failedAt{};
+  makeFetcher(o);
+  fetcher->onError = [&](const FetchError& e) {
+    errors.push_back(e);
+    failedAt = env.now();
+  };
+  fetcher->start("/lab/file/v=77");
+  run();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, FetchErrc::RetriesExhausted);
+  EXPECT_LT(failedAt - TimePoint{}, 30s);
+}
+
 TEST_F(FetchTest, RetransmissionWaitsForTheForwardersSuppressionInterval)
 {
   // the loss is found about an RTT (20 ms) after sending; a hold-off longer than that delays

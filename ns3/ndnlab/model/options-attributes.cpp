@@ -176,8 +176,8 @@ fetcherFields()
                    "losses (RFC 8985 Tail Loss Probe)",
                    NDNLAB_REF(o.tailLossProbe)),
     optionField<O>("RetriesCountStallsOnly",
-                   "aimd/cubic: Retries counts only timeouts while no Data of the fetch arrives; false: every "
-                   "retransmission (ndncatchunks)",
+                   "aimd/cubic: the fetch fails after Retries + 1 timeouts in a row with no Data between (a "
+                   "segment after as many Nack Congestion); false: every retransmission counts (ndncatchunks)",
                    NDNLAB_REF(o.retriesCountStallsOnly)),
     optionField<O>("RtoK", "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)", NDNLAB_REF(o.rtt.k)),
     optionField<O>("RttAlpha", "SRTT gain", NDNLAB_REF(o.rtt.alpha)),

@@ -155,8 +155,8 @@ knobs()
         "(RFC 8985 Tail Loss Probe)"},
        "TailLossProbe"},
       {{"RetriesCountStallsOnly", ParamType::Bool, d.retriesCountStallsOnly ? "true" : "false", "",
-        "aimd/cubic: Retries counts only timeouts while no Data of the fetch arrives; false: every "
-        "retransmission (ndncatchunks)"},
+        "aimd/cubic: the fetch fails after Retries + 1 timeouts in a row with no Data between (a segment "
+        "after as many Nack Congestion); false: every retransmission counts (ndncatchunks)"},
        "RetriesCountStallsOnly"},
       {{"Retries", ParamType::Int, formatNumber(d.retries), "", "retransmissions per segment; -1 = unlimited"},
        "Retries"},
