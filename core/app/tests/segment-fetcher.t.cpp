@@ -97,6 +97,25 @@ protected:
     return sends;
   }
 
+  /// Fetches the served file with CUBIC, retries 3 and the RTO at most 1 s while only its
+  /// first `answered` segments are ever answered; returns when the fetch failed.
+  TimePoint fetchUntilSilence(uint64_t answered)
+  {
+    link.dataFilter = [answered](Data& d) { return d.name()[-1].toNumber() < answered; };
+    SegmentFetcher::Options o;
+    o.pipeline = "cubic";
+    o.retries = 3;
+    o.rtt.maxRto = 1s;
+    makeFetcher(o);
+    fetcher->onError = [this](const FetchError& e) {
+      errors.push_back(e);
+      failedAt = env.now();
+    };
+    fetcher->start("/lab/file/v=77");
+    run();
+    return failedAt;
+  }
+
   /// Counts the Interests outstanding on the link; peakOutstanding is the most at once.
   void trackOutstanding()
   {
@@ -122,6 +141,7 @@ protected:
   std::vector<FetchError> errors;
   size_t outstanding = 0;
   size_t peakOutstanding = 0;
+  TimePoint failedAt{}; ///< when onError came (fetchUntilSilence)
 };
 
 TEST_F(FetchTest, DiscoveryThenExactBytesEachPipeline)
@@ -1225,12 +1245,7 @@ TEST_F(FetchTest, ASilentPathGetsOneProbeThenTheRto)
   // after 20 segments the producer falls silent: one probe, no more (each would be a new
   // segment), and the fetch fails on its retry limit
   serve(100'000, 1000);
-  link.dataFilter = [&](Data& d) { return d.name()[-1].toNumber() < 20u; };
-  SegmentFetcher::Options o;
-  o.pipeline = "cubic";
-  o.retries = 3;
-  o.rtt.maxRto = 1s;
-  fetchServed(o);
+  fetchUntilSilence(20);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].code, FetchErrc::RetriesExhausted);
   EXPECT_EQ(fetcher->stats().probes, 1u);
@@ -1242,19 +1257,7 @@ TEST_F(FetchTest, AWideWindowGoingSilentFailsAfterConsecutiveTimeouts)
   // to a few: the fetch still ends after retries + 1 silent timeouts in a row (backed off 0.2,
   // 0.4, 0.8, 1 s), not after every segment has crawled through the retransmission queue
   serve(3'000'000, 1000);
-  link.dataFilter = [&](Data& d) { return d.name()[-1].toNumber() < 1500u; };
-  SegmentFetcher::Options o;
-  o.pipeline = "cubic";
-  o.retries = 3;
-  o.rtt.maxRto = 1s;
-  TimePoint failedAt{};
-  makeFetcher(o);
-  fetcher->onError = [&](const FetchError& e) {
-    errors.push_back(e);
-    failedAt = env.now();
-  };
-  fetcher->start("/lab/file/v=77");
-  run();
+  const TimePoint failedAt = fetchUntilSilence(1500);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].code, FetchErrc::RetriesExhausted);
   EXPECT_LT(failedAt - TimePoint{}, 30s);
