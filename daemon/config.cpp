@@ -341,6 +341,23 @@ ConfigKey logLevelKey()
 constexpr int64_t MaxInt = std::numeric_limits<int64_t>::max();
 constexpr int64_t MaxInt32 = std::numeric_limits<int32_t>::max();
 
+/// `max_faces` and `max_faces_per_address` of a channel's io::FaceLimits, reached by `limits`;
+/// `what` names its faces ("accepted TCP faces").
+template<typename Access>
+void addFaceLimitKeys(std::vector<ConfigKey>& k, const std::string& section, const std::string& what,
+                      Access limits)
+{
+  k.push_back(intKey(section, "max_faces",
+                     "most " + what + " at once; further connections are refused (too-many-faces) "
+                     "until faces close",
+                     [limits](DaemonOptions& o) -> auto& { return limits(o).maxFaces; }, 1, MaxInt));
+  k.push_back(intKey(section, "max_faces_per_address",
+                     "most " + what + " from one remote address at once; further connections from it "
+                     "are refused (too-many-faces-per-address)",
+                     [limits](DaemonOptions& o) -> auto& { return limits(o).maxFacesPerAddress; }, 1,
+                     MaxInt));
+}
+
 std::vector<ConfigKey> buildKeys()
 {
   using O = DaemonOptions;
@@ -462,14 +479,8 @@ std::vector<ConfigKey> buildKeys()
                           "permanent TCP faces: largest reconnection delay",
                           [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; },
                           std::chrono::milliseconds(1)));
-  k.push_back(intKey("face_system.tcp", "max_faces",
-                     "most accepted TCP faces at once; further connections are refused "
-                     "(too-many-faces) until faces close",
-                     [](O& o) -> auto& { return o.faceSystem.tcp.limits.maxFaces; }, 1, MaxInt));
-  k.push_back(intKey("face_system.tcp", "max_faces_per_address",
-                     "most accepted TCP faces from one remote address at once; further connections "
-                     "from it are refused (too-many-faces-per-address)",
-                     [](O& o) -> auto& { return o.faceSystem.tcp.limits.maxFacesPerAddress; }, 1, MaxInt));
+  addFaceLimitKeys(k, "face_system.tcp", "accepted TCP faces",
+                   [](O& o) -> auto& { return o.faceSystem.tcp.limits; });
   k.push_back(durationKey("face_system.tcp", "idle_timeout",
                           "accepted TCP faces that receive nothing this long are closed (idle-timeout)",
                           [](O& o) -> auto& { return o.faceSystem.tcp.idleTimeout; },
@@ -492,15 +503,8 @@ std::vector<ConfigKey> buildKeys()
                           "a connection that does not answer a ping this long is closed",
                           [](O& o) -> auto& { return o.faceSystem.websocket.pongTimeout; },
                           std::chrono::milliseconds(1)));
-  k.push_back(intKey("face_system.websocket", "max_faces",
-                     "most WebSocket faces at once; further connections are closed after their "
-                     "handshake (too-many-faces)",
-                     [](O& o) -> auto& { return o.faceSystem.websocket.limits.maxFaces; }, 1, MaxInt));
-  k.push_back(intKey("face_system.websocket", "max_faces_per_address",
-                     "most WebSocket faces from one remote address at once "
-                     "(too-many-faces-per-address)",
-                     [](O& o) -> auto& { return o.faceSystem.websocket.limits.maxFacesPerAddress; }, 1,
-                     MaxInt));
+  addFaceLimitKeys(k, "face_system.websocket", "WebSocket faces",
+                   [](O& o) -> auto& { return o.faceSystem.websocket.limits; });
 
   // [face_system.udp]
   k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",
