@@ -238,10 +238,7 @@ SegmentFetcher::handleData(const Data& data)
   const Duration rtt = now - info.lastSent;
   const bool marked = data.tags.congestionMark > 0;
 
-  if (info.state == SegState::InFlight || info.state == SegState::Backoff)
-    --m_inFlight;
-  if (info.state == SegState::InFlight)
-    leaveFlight(info);
+  leaveFlight(info);
   m_lastDataTime = now;
   m_probeUnanswered = false;
   m_consecutiveStalls = 0;
@@ -250,7 +247,6 @@ SegmentFetcher::handleData(const Data& data)
   if (m_adaptive && info.state == SegState::InFlight && info.transmission > m_rackTransmission &&
       (info.retx == 0 || rtt >= m_rtt.minRtt())) {
     m_rackTransmission = info.transmission;
-    m_rackSent = info.lastSent;
     m_rackRtt = rtt;
   }
   if (info.backoffTimer)
@@ -707,7 +703,7 @@ SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
     ++m_stats.retransmissions;
   }
   if (m_adaptive)
-    leaveFlight(info); // a Backoff or in-flight segment sent again: only its latest Interest counts
+    m_sendOrder.erase(info.transmission); // sent again: only its latest Interest counts
   info.transmission = m_ctl->onInterestSent(seg, isRetransmission);
   if (m_adaptive)
     m_sendOrder.emplace(info.transmission, seg);
@@ -819,31 +815,27 @@ SegmentFetcher::probeTail(TimePoint now)
   if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0 ||
       m_probeUnanswered)
     return;
+  // (Since a probe is sent only when Data came after the previous one, the quiet period starts
+  // at the latest Data or the latest Interest.)
+  const uint64_t latest = m_sendOrder.rbegin()->second;
+  SegInfo& info = m_segs.at(latest);
   const Duration pto = std::max<Duration>(2 * m_rtt.srtt(), m_opts.rtoCheckInterval);
-  const TimePoint quietSince = std::max({m_lastDataTime, m_lastProbe, m_segs.at(m_sendOrder.rbegin()->second).lastSent});
-  if (now - quietSince < pto)
+  if (now - std::max(m_lastDataTime, info.lastSent) < pto)
     return;
-  if (canSendNew()) {
-    m_lastProbe = now;
-    m_probeUnanswered = true;
-    ++m_stats.probes;
-    sendInterest(m_nextSeg++, false);
-    return;
-  }
-  const uint64_t seg = m_sendOrder.rbegin()->second;
-  SegInfo& info = m_segs.at(seg);
-  if (now - info.lastSent < m_opts.retxHoldoff)
+  const bool newSegment = canSendNew();
+  if (!newSegment && now - info.lastSent < m_opts.retxHoldoff)
     return; // the forwarder would suppress it
-  m_lastProbe = now;
   m_probeUnanswered = true;
   ++m_stats.probes;
-  transmit(seg, info, true);
+  if (newSegment)
+    sendInterest(m_nextSeg++, false);
+  else
+    transmit(latest, info, true);
 }
 
 void
 SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
 {
-  --m_inFlight;
   leaveFlight(info);
   info.state = SegState::InRetxQueue;
   m_retxQueue.push_back(seg);
@@ -903,10 +895,7 @@ SegmentFetcher::failNoFinalBlock()
 void
 SegmentFetcher::eraseSegment(std::map<uint64_t, SegInfo>::iterator it)
 {
-  if (it->second.state == SegState::InFlight || it->second.state == SegState::Backoff)
-    --m_inFlight;
-  if (it->second.state == SegState::InFlight)
-    leaveFlight(it->second);
+  leaveFlight(it->second);
   if (it->second.backoffTimer)
     m_env.timers().cancel(it->second.backoffTimer);
   m_segs.erase(it);

@@ -261,8 +261,15 @@ private:
   void detectLossesByOrder();
   /// Rack + tailLossProbe: one probe when no Data arrived for a probe timeout.
   void probeTail(TimePoint now);
-  /// Forgets the send-order entry of a segment that leaves flight.
-  void leaveFlight(const SegInfo& info) { m_sendOrder.erase(info.transmission); }
+  /// The segment stops being outstanding (before its state changes): it leaves the count in
+  /// flight (a fixed-pipeline backoff counts too) and the send order.
+  void leaveFlight(const SegInfo& info)
+  {
+    if (info.state == SegState::InFlight || info.state == SegState::Backoff)
+      --m_inFlight;
+    if (info.state == SegState::InFlight)
+      m_sendOrder.erase(info.transmission);
+  }
   void handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code);
   void cancelSegmentsAfter(uint64_t seg);
   void failNoFinalBlock();
@@ -304,10 +311,8 @@ private:
   std::map<uint64_t, uint64_t> m_sendOrder; ///< adaptive, in flight: transmission -> segment
   // RACK state (RFC 8985 section 6): the latest-sent Interest answered so far
   uint64_t m_rackTransmission = 0;
-  TimePoint m_rackSent{};
   Duration m_rackRtt{0};
   TimePoint m_lastDataTime{}; ///< when the latest segment Data arrived
-  TimePoint m_lastProbe{};    ///< when the latest tail loss probe left
   bool m_probeUnanswered = false; ///< a probe left and no Data arrived since: no second one
   uint32_t m_consecutiveStalls = 0; ///< timeout scans in a row that found the path silent
   size_t m_inFlight = 0;

@@ -262,8 +262,8 @@ runGet(int argc, char** argv)
     ->check(check::nonEmpty());
   app.add_option("--profile", o.profile,
                  "Consumer behaviour whose defaults the other options change: ndnlab (losses found from "
-                 "the order Data return in, one window decrease per loss episode, retries counted only "
-                 "while the path stalls, HyStart++) or ndncatchunks (ndn-tools' consumer: timeouts only, "
+                 "the order Data return in, one window decrease per loss episode, failure only after "
+                 "consecutive silent timeouts, HyStart++) or ndncatchunks (ndn-tools' consumer: timeouts only, "
                  "the lost-segment CWA gate, every retransmission counted); docs/tools.md")
     ->check(CLI::IsMember(app::fetcherProfiles()))
     ->capture_default_str();
