@@ -55,6 +55,29 @@ parseLossDetection(std::string_view s)
   return std::nullopt;
 }
 
+std::string_view
+toString(VersionDiscovery d)
+{
+  switch (d) {
+    case VersionDiscovery::Rdr: return "rdr";
+    case VersionDiscovery::FirstSegment: return "first-segment";
+    case VersionDiscovery::None: return "none";
+  }
+  return "rdr";
+}
+
+std::optional<VersionDiscovery>
+parseVersionDiscovery(std::string_view s)
+{
+  if (s == "rdr")
+    return VersionDiscovery::Rdr;
+  if (s == "first-segment")
+    return VersionDiscovery::FirstSegment;
+  if (s == "none")
+    return VersionDiscovery::None;
+  return std::nullopt;
+}
+
 const std::vector<std::string>&
 fetcherProfiles()
 {

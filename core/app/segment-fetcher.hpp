@@ -80,6 +80,8 @@ enum class LossDetection : uint8_t {
 
 std::string_view toString(LossDetection d);
 std::optional<LossDetection> parseLossDetection(std::string_view s); ///< "timeout" | "rack"
+std::string_view toString(VersionDiscovery d);
+std::optional<VersionDiscovery> parseVersionDiscovery(std::string_view s); ///< "rdr" | "first-segment" | "none"
 
 struct SegmentFetcherOptions
 {

@@ -88,16 +88,21 @@ WindowController::hystartOnData(uint64_t segment, TimePoint now,
 
   if (rttSample) {
     m_hs.currentRoundMinRtt = std::min(m_hs.currentRoundMinRtt, *rttSample);
+    m_hs.minRtt = std::min(m_hs.minRtt, *rttSample);
     ++m_hs.samples;
   }
+  // RFC 9406 compares a round with the one before it; Linux's HyStart (no CSS) with the lowest
+  // RTT seen, which also catches a queue that grows by less than the threshold per round.
+  const bool linuxRule = m_opts.hystartCssRounds == 0;
+  const Duration baseline = linuxRule ? m_hs.minRtt : m_hs.lastRoundMinRtt;
   const bool enoughSamples = m_hs.samples >= NRttSample &&
                              m_hs.currentRoundMinRtt != Duration::max() &&
                              m_hs.lastRoundMinRtt != Duration::max();
   if (m_hs.phase == HyStartPhase::SlowStart) {
     if (enoughSamples) {
-      Duration thresh = std::clamp(m_hs.lastRoundMinRtt / MinRttDivisor,
+      Duration thresh = std::clamp(baseline / MinRttDivisor,
                                    m_opts.hystartMinRttThresh, m_opts.hystartMaxRttThresh);
-      if (m_hs.currentRoundMinRtt >= m_hs.lastRoundMinRtt + thresh) {
+      if (m_hs.currentRoundMinRtt >= baseline + thresh) {
         ++m_counters.hystartExits;
         if (m_opts.hystartCssRounds == 0) { // straight to congestion avoidance (Linux's HyStart)
           m_window->exitSlowStart(now);

@@ -30,8 +30,11 @@
 // 8 samples) exceeds the previous round's by clamp(minRTT/8, minRttThresh, maxRttThresh), the
 // window enters Conservative Slow Start (growth divided by 4), returns to slow start if the
 // RTT falls back below the baseline, and after 5 CSS rounds enters congestion avoidance.
-// Loss or a congestion mark ends it as usual. hystartCssRounds = 0 skips CSS and enters
-// congestion avoidance at the rise. ndncatchunks has no HyStart; ndnlab's profile has it on.
+// Loss or a congestion mark ends it as usual. hystartCssRounds = 0 is Linux's HyStart delay
+// rule instead: no CSS, and the rise is measured from the lowest RTT of the whole fetch, not
+// from the previous round, so that a queue growing by less than the threshold per round (short
+// rounds on a sub-millisecond path) still ends slow start. ndncatchunks has no HyStart;
+// ndnlab's profile has it on with hystartCssRounds = 0.
 
 #include "core/cc/congestion-window.hpp"
 
@@ -63,7 +66,11 @@ struct WindowControllerOptions
   /// HyStart++ (RFC 9406) delay-based exit from the initial slow start; on by default, off in
   /// the ndncatchunks profile (docs/results/bottleneck.md has the evidence)
   bool hystart = true;
-  Duration hystartMinRttThresh = std::chrono::milliseconds(4);  ///< RFC 9406 MIN_RTT_THRESH
+  /// Lowest RTT rise that ends slow start (RFC 9406 MIN_RTT_THRESH: 4 ms). The rise is seen
+  /// when a round begins with that much queue, and the window has about doubled again by the
+  /// time 8 samples show it, so a rise of T overflows a drop-tail queue shorter than about 4T:
+  /// at 4 ms, the 12.5 ms queues of docs/results/bottleneck.md overflowed in slow start.
+  Duration hystartMinRttThresh = std::chrono::milliseconds(2);
   Duration hystartMaxRttThresh = std::chrono::milliseconds(16); ///< RFC 9406 MAX_RTT_THRESH
   /// Rounds of Conservative Slow Start after the RTT rise (RFC 9406 CSS_ROUNDS: 5); 0 (default)
   /// enters congestion avoidance at once, as Linux's HyStart does: over a drop-tail queue the
@@ -138,6 +145,7 @@ private:
     uint64_t windowEnd = 0;               ///< the round ends with Data above this segment
     Duration lastRoundMinRtt = Duration::max();
     Duration currentRoundMinRtt = Duration::max();
+    Duration minRtt = Duration::max();    ///< every sample of the fetch so far (Linux's delay_min)
     uint32_t samples = 0;                 ///< RTT samples in the current round
     Duration cssBaselineMinRtt = Duration::max();
     uint32_t cssRounds = 0;

@@ -21,38 +21,6 @@ const char* toString(ParamType t)
   return "?";
 }
 
-bool Range::contains(double v) const
-{
-  return (minOpen ? v > min : v >= min) && (maxOpen ? v < max : v <= max);
-}
-
-namespace {
-
-/// `v` as an integer when it is one (1000000, not 1e+06), else as `std::ostream <<` writes it.
-std::string formatBound(double v)
-{
-  std::ostringstream os;
-  if (std::abs(v) < 1e15 && v == std::floor(v))
-    os << static_cast<int64_t>(v);
-  else
-    os << v;
-  return os.str();
-}
-
-} // namespace
-
-std::string toString(const Range& r)
-{
-  if (!r.bounded())
-    return {};
-  std::string s = r.minOpen ? "(" : "[";
-  s += std::isfinite(r.min) ? formatBound(r.min) : "-inf";
-  s += ", ";
-  s += std::isfinite(r.max) ? formatBound(r.max) : "inf";
-  s += r.maxOpen ? ")" : "]";
-  return s;
-}
-
 bool parseInt(const std::string& s, int64_t& out)
 {
   // strtoll alone would take leading spaces and '+'

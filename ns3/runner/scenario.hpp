@@ -4,8 +4,11 @@
 // themselves with a static `Registration` object (docs/mechanisms/ns3-runner.md); the runner
 // links them as CMake OBJECT libraries, so every registration object is kept by the linker.
 //
-// This library depends on ns-3 and nlohmann-json only (no NDN code), so TCP/IP scenarios
-// (ns3/dcib) and NDN scenarios (ns3/ndnlab) share one runner, one result format and one CLI.
+// This library depends on ns-3, nlohmann-json and the std-only core/runtime/fields.hpp (whose
+// Range the parameters use), not on NDN code, so TCP/IP scenarios (ns3/dcib) and NDN
+// scenarios (ns3/ndnlab) share one runner, one result format and one CLI.
+
+#include "core/runtime/fields.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -40,26 +43,9 @@ inline constexpr double MaxTimeSeconds = 1e6;
 
 /// The values an Int or Double parameter may take: min..max, each end closed unless marked open.
 /// The runner checks every value (defaults included) against it; --help and --describe show it.
-struct Range
-{
-  double min = -std::numeric_limits<double>::infinity();
-  double max = std::numeric_limits<double>::infinity();
-  bool minOpen = false; ///< min itself is not allowed
-  bool maxOpen = false; ///< max itself is not allowed
-
-  /// [min, max]
-  static constexpr Range closed(double min, double max) { return {min, max, false, false}; }
-  /// (0, max]: positive
-  static constexpr Range positive(double max) { return {0, max, true, false}; }
-  /// [0, max]: not negative
-  static constexpr Range nonNegative(double max) { return {0, max, false, false}; }
-
-  bool bounded() const { return std::isfinite(min) || std::isfinite(max); }
-  bool contains(double v) const;
-};
-
-/// "[0, 1000000]", "(0, 1]"; empty when unbounded.
-std::string toString(const Range& r);
+/// Accepted values of an Int or Double parameter (the core's, core/runtime/fields.hpp).
+using Range = fields::Range;
+using fields::toString;
 
 /// One scenario parameter, set on the command line as `--Name=value`.
 struct ParamSpec

@@ -1,8 +1,9 @@
 // `ndnlab get NAME [-o FILE]`: fetch a named object with app::SegmentFetcher (ndnget /
 // ndncatchunks options and exit codes) and write its exact bytes to a file or stdout.
 
-#include "core/app/segment-fetcher.hpp"
+#include "core/app/segment-fetcher-fields.hpp"
 #include "tools/common/connection.hpp"
+#include "tools/common/option-flags.hpp"
 #include "tools/common/runtime.hpp"
 
 #include <fcntl.h>
@@ -188,16 +189,9 @@ struct GetOptions
 {
   std::string name;
   std::string output;               ///< empty or "-" = stdout
-  app::SegmentFetcherOptions fetch;
-  double lifetimeMs = 4000;
-  double minRtoMs = 200;
-  double maxRtoMs = 60000;
-  double initSsthresh = std::numeric_limits<double>::infinity();
+  app::SegmentFetcherOptions fetch; ///< the profile's, then the flags (core/app/segment-fetcher-fields.hpp)
   bool noDiscovery = false;
   std::string profile = "ndnlab";
-  std::string cwaGate;              ///< set from the profile's options before parsing
-  std::string lossDetection;
-  double retxHoldoffMs = 0;         ///< set from the profile's options before parsing
   bool json = false;
   bool noProgress = false;
   std::string traceFile;
@@ -245,14 +239,16 @@ profileArgument(int argc, char** argv)
 int
 runGet(int argc, char** argv)
 {
+  // docs/tools.md embeds this table (tools/tests checks it)
+  if (argc == 2 && std::string_view(argv[1]) == "--print-options-table") {
+    std::fputs(optionsTable<app::SegmentFetcherOptions>().c_str(), stdout);
+    return exitcode::Ok;
+  }
   GetOptions o;
   auto& f = o.fetch;
   o.profile = profileArgument(argc, argv);
   if (auto profile = app::fetcherProfile(o.profile))
     f = *profile;
-  o.cwaGate = std::string(cc::toString(f.control.cwaGate));
-  o.lossDetection = std::string(app::toString(f.lossDetection));
-  o.retxHoldoffMs = toMillis(f.retxHoldoff);
   CLI::App app{"Fetch a named object (version discovery by RDR, pipelined segment retrieval) and\n"
                "write its bytes to stdout or a file. Options and exit codes follow ndnget/ndncatchunks:\n"
                "0 success, 1 failure, 2 bad arguments, 3 application-level Nack, 4 output file error.",
@@ -263,128 +259,23 @@ runGet(int argc, char** argv)
   app.add_option("--profile", o.profile,
                  "Consumer behaviour whose defaults the other options change: ndnlab (losses found from "
                  "the order Data return in, one window decrease per loss episode, failure only after "
-                 "consecutive silent timeouts, HyStart++) or ndncatchunks (ndn-tools' consumer: timeouts only, "
+                 "consecutive silent timeouts, HyStart) or ndncatchunks (ndn-tools' consumer: timeouts only, "
                  "the lost-segment CWA gate, every retransmission counted); docs/tools.md")
     ->check(CLI::IsMember(app::fetcherProfiles()))
     ->capture_default_str();
-  app.add_option("--cc,--pipeline,--pipeline-type", f.pipeline, "Congestion control / pipeline type")
-    ->check(CLI::IsMember(cc::windowAlgorithms()))
-    ->capture_default_str();
-  app.add_option("-s,--pipeline-size", f.window.fixedSize, "Window of the fixed pipeline (Interests)")
-    ->check(check::between(1.0, 65536.0))
-    ->capture_default_str();
-  app.add_option("--init-cwnd", f.window.initCwnd, "Initial congestion window (segments), aimd/cubic")
-    ->check(check::between(1.0, 1e9))
-    ->capture_default_str();
-  app.add_option("--init-ssthresh", o.initSsthresh, "Initial slow-start threshold (segments; default infinite)")
-    ->check(check::positive());
-  app.add_option("--rto-k", f.rtt.k, "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)")
-    ->check(check::nonNegative())
-    ->capture_default_str();
-  app.add_option("--rto-alpha", f.rtt.alpha, "SRTT gain")->check(check::fraction(true))->capture_default_str();
-  app.add_option("--rto-beta", f.rtt.beta, "RTTVAR gain")->check(check::fraction(true))->capture_default_str();
-  app.add_option("--min-rto", o.minRtoMs, "Minimum RTO (ms)")
-    ->check(check::positive(check::MaxMillis))
-    ->capture_default_str();
-  app.add_option("--max-rto", o.maxRtoMs, "Maximum RTO (ms)")
-    ->check(check::positive(check::MaxMillis))
-    ->capture_default_str();
-  app.add_option("-l,--lifetime", o.lifetimeMs, "Interest lifetime (ms)")
-    ->check(check::positive(check::MaxMillis))
-    ->capture_default_str();
-  app.add_option("-r,--retries", f.retries,
-                 "Retries per segment on timeout or Nack (-1 = unlimited); aimd/cubic under the ndnlab "
-                 "profile fail only after this many + 1 timeouts in a row with no Data between")
-    ->transform(check::integerBetween(-1, 1024))
-    ->capture_default_str();
-  app.add_flag("--ignore-marks", f.control.ignoreMarks, "Do not react to congestion marks");
-  app.add_flag("--disable-cwa", f.control.disableCwa, "Disable Conservative Window Adaptation");
-  app.add_option("--cwa-gate", o.cwaGate,
-                 "When a loss may decrease the window: transmission (the lost Interest was sent after the "
-                 "last decrease, retransmissions included, as TCP), lost-segment (the lost segment is past "
-                 "the recovery point, as ndncatchunks) or high-data (the highest Data is past it, as ndnSIM's "
-                 "ConsumerPcon)")
-    ->check(CLI::IsMember({"transmission", "lost-segment", "high-data"}))
-    ->capture_default_str();
-  app.add_option("--loss-detection", o.lossDetection,
-                 "How aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) or "
-                 "timeout (RTO and lifetime expiry only, as ndncatchunks)")
-    ->check(CLI::IsMember({"rack", "timeout"}))
-    ->capture_default_str();
-  app.add_option("--reorder-window", f.reorderWindow,
-                 "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered")
-    ->check(check::nonNegative())
-    ->capture_default_str();
-  app.add_option("--cwa-rtt-suppress", f.control.cwaRttSuppress,
-                 "high-data gate: recovery point = next segment + this x outstanding Interests")
-    ->check(check::nonNegative())
-    ->capture_default_str();
-  app.add_option("--retx-holdoff", o.retxHoldoffMs,
-                 "Send no Interest for a segment again sooner than this after the previous one (ms): the "
-                 "forwarder's retransmission suppression (10 ms at first) would drop it; 0 = at once")
-    ->check(check::nonNegative())
-    ->capture_default_str();
-  app.add_flag("--tail-loss-probe,!--no-tail-loss-probe", f.tailLossProbe,
-               "rack: when no Data arrived for 2 x SRTT, send one probe Interest whose Data reveals earlier "
-               "losses (RFC 8985 Tail Loss Probe) instead of waiting for the RTO")
-    ->capture_default_str();
-  app.add_flag("--hystart,!--no-hystart", f.control.hystart,
-               "HyStart++ (RFC 9406): leave slow start when the RTT rises, before queues overflow")
-    ->capture_default_str();
-  addUnsignedOption(app, "--hystart-css-rounds", f.control.hystartCssRounds,
-                    "HyStart++: rounds of Conservative Slow Start after the RTT rise (RFC 9406: 5); 0 = "
-                    "congestion avoidance at once")
-    ->capture_default_str();
-  app.add_option("--aimd-step", f.window.aimd.step, "AIMD additive increase step")
-    ->check(check::positive())
-    ->capture_default_str();
-  app.add_option("--aimd-beta", f.window.aimd.beta, "AIMD multiplicative decrease factor")
-    ->check(check::fraction(false))
-    ->capture_default_str();
-  app.add_flag("--reset-cwnd-to-init", f.window.aimd.resetToInit, "AIMD: reset the window to --init-cwnd on loss");
-  app.add_option("--aimd-min-ssthresh", f.window.aimd.minSsthresh,
-                 "AIMD: the window never falls below this on a decrease (ndnSIM's ConsumerPcon: 1)")
-    ->check(check::between(1.0, 1e9))
-    ->capture_default_str();
-  app.add_flag("--aimd-floor-increase,!--aimd-exact-increase", f.window.aimd.floorIncrease,
-               "AIMD congestion avoidance adds 1/floor(cwnd) per Data (ndncatchunks; default) or "
-               "1/cwnd (ndnSIM's ConsumerPcon)");
-  app.add_option("--cubic-beta", f.window.cubic.beta, "CUBIC window decrease factor")
-    ->check(check::fraction(false))
-    ->capture_default_str();
-  app.add_flag("--fast-conv", f.window.cubic.fastConvergence, "CUBIC fast convergence");
-  app.add_flag("--cubic-tcp-friendly,!--no-cubic-tcp-friendly", f.window.cubic.tcpFriendly,
-               "CUBIC TCP-friendly region, RFC 8312 W_est (ndncatchunks; default); off as in "
-               "ndnSIM's ConsumerPcon");
-  app.add_flag("--ceil-window", f.ceilWindow,
-               "Send while fewer than ceil(cwnd) Interests are outstanding (ndnSIM's ConsumerWindow); "
-               "default floor(cwnd), as ndncatchunks");
-  app.add_flag("--rto-backoff-per-timeout", f.rtoBackoffPerTimeout,
-               "Every timed-out segment doubles the RTO (at most 64x, until the next RTT sample), applied "
-               "to all segments in flight (ndnSIM's Consumer); default: once per window decrease, as ndncatchunks");
-  app.add_flag("--rtt-full-gains", f.rttFullGains,
-               "Every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM's RttMeanDeviation); default: "
-               "gains divided by the samples expected per RTT, as ndncatchunks");
-  addUnsignedOption(app, "--max-in-flight", f.maxInFlight, "Cap on outstanding Interests (0 = window only)")
-    ->capture_default_str();
-  app.add_flag("--pacing", f.pacing, "Pace Interests at --pacing-gain x cwnd / SRTT instead of window bursts");
-  app.add_option("--pacing-gain", f.pacingGain, "Paced rate = gain x cwnd / SRTT")
-    ->check(check::positive())
-    ->capture_default_str();
-  addUnsignedOption(app, "--reorder-buffer", f.maxReorderSegments, "Segments held for in-order output", 1)
-    ->capture_default_str();
+  addFieldOptions(app, f); // one flag per field of SegmentFetcherOptions
   app.add_flag("-D,--no-version-discovery", o.noDiscovery, "Fetch segments of NAME as given");
-  app.add_flag("-f,--fresh", f.mustBeFresh, "Set MustBeFresh on segment Interests");
   app.add_flag("--json", o.json, "Print the summary as one JSON object (the last line on stderr)");
   app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
   app.add_option("--trace", o.traceFile, "Write the fetcher's trace events (fetch_data, fetch_rtt, fetch_cwnd, ...) as JSON lines to FILE")
     ->check(check::nonEmpty());
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
-  app.final_callback([&o] {
-    if (o.maxRtoMs < o.minRtoMs)
-      throw CLI::ValidationError("--max-rto", "must not be below --min-rto (" + check::numberText(o.maxRtoMs) +
-                                                " < " + check::numberText(o.minRtoMs) + " ms)");
+  app.final_callback([&f] {
+    if (f.rtt.maxRto < f.rtt.minRto)
+      throw CLI::ValidationError("--max-rto", "must not be below --min-rto (" +
+                                                check::numberText(toMillis(f.rtt.maxRto)) + " < " +
+                                                check::numberText(toMillis(f.rtt.minRto)) + " ms)");
   });
   if (auto rc = parseCommandLine(app, argc, argv))
     return *rc;
@@ -392,15 +283,8 @@ runGet(int argc, char** argv)
   auto name = parseNameArgument(o.name);
   if (!name)
     return exitcode::BadArgs;
-  f.lifetime = millisArgument(o.lifetimeMs);
-  f.rtt.minRto = millisArgument(o.minRtoMs);
-  f.rtt.maxRto = millisArgument(o.maxRtoMs);
-  f.window.initSsthresh = o.initSsthresh;
   if (o.noDiscovery)
     f.discovery = app::VersionDiscovery::None;
-  f.control.cwaGate = *cc::parseCwaGate(o.cwaGate); // IsMember checked the name
-  f.lossDetection = *app::parseLossDetection(o.lossDetection);
-  f.retxHoldoff = millisArgument(o.retxHoldoffMs);
   try {
     f.validate();
   }

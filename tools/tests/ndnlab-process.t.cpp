@@ -453,4 +453,16 @@ TEST_F(NdnlabProcess, SignalDuringABlockingStepIsAnInterruption)
   ::close(writer);
 }
 
+TEST_F(NdnlabProcess, GetOptionsTableInDocsIsTheGeneratedOne)
+{
+  // every field of SegmentFetcherOptions is a get flag, and docs/tools.md shows each as declared
+  Outcome r = ndnlab({"get", "--print-options-table"});
+  ASSERT_EQ(r.rc, 0) << r;
+  EXPECT_NE(r.out.find("| `--hystart-css-rounds` |"), std::string::npos) << r.out;
+  std::string docs = slurp(fs::path(NDNLAB_SOURCE_DIR) / "docs" / "tools.md");
+  ASSERT_FALSE(docs.empty());
+  EXPECT_NE(docs.find(r.out), std::string::npos)
+    << "docs/tools.md is out of date: paste the table `ndnlab get --print-options-table` prints:\n" << r.out;
+}
+
 } // namespace

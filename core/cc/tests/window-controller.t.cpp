@@ -282,7 +282,7 @@ TEST(HyStart, RttRiseEndsSlowStartThroughConservativeSlowStart)
   EXPECT_DOUBLE_EQ(cw.back(), 160.0);
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
 
-  // the RTT rises by 5 ms (threshold clamp(1ms/8, 4ms, 16ms) = 4 ms): CSS, growth / 4
+  // the RTT rises by 5 ms (threshold clamp(1ms/8, 2ms, 16ms) = 2 ms): CSS, growth / 4
   double before = c.cwnd();
   cw = runRounds(c, 1, [](int) { return std::chrono::milliseconds(6); }, next, now);
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::Conservative);
@@ -343,6 +343,28 @@ TEST(HyStart, CubicEntersAnEpochAtTheExitWindow)
   double w = c.cwnd();
   runRounds(c, 3, [](int) { return std::chrono::milliseconds(8); }, next, now);
   EXPECT_LT(c.cwnd(), w * 1.1);
+}
+
+TEST(HyStart, WithoutCssTheRiseIsMeasuredFromTheLowestRtt)
+{
+  // a queue that grows by 1.5 ms per round, less than the 2 ms threshold: Linux's rule (no CSS)
+  // compares each round with the lowest RTT and sees it; RFC 9406's round-to-round rule does not
+  auto rtt = [](int r) { return std::chrono::microseconds(10000 + 1500 * std::max(0, r - 2)); };
+  WindowOptions w;
+  w.initCwnd = 10;
+  WindowController linuxRule(makeWindow("aimd", w, T0), {.hystart = true, .hystartCssRounds = 0});
+  uint64_t next = 0;
+  TimePoint now = T0;
+  runRounds(linuxRule, 5, rtt, next, now); // rounds at 10, 10, 10, 11.5, 13 ms
+  EXPECT_EQ(linuxRule.counters().hystartExits, 1u);
+  EXPECT_EQ(linuxRule.hystartPhase(), HyStartPhase::Done);
+
+  auto rfc = makeHyStart();
+  next = 0;
+  now = T0;
+  runRounds(rfc, 5, rtt, next, now);
+  EXPECT_EQ(rfc.counters().hystartExits, 0u);
+  EXPECT_EQ(rfc.hystartPhase(), HyStartPhase::SlowStart);
 }
 
 } // namespace

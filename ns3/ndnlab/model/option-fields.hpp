@@ -9,6 +9,7 @@
 // Units convert at this edge: Duration <-> ns3::Time, optional<uint64_t> <-> Uinteger (0 =
 // unset), enums and Names <-> strings.
 
+#include "core/runtime/fields.hpp"
 #include "core/runtime/units.hpp"
 
 #include <ns3/attribute.h>
@@ -21,6 +22,8 @@
 #include <ns3/type-id.h>
 #include <ns3/uinteger.h>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -209,6 +212,68 @@ enumField(std::string name, std::string help, Ref ref, Print print, Parse parse)
         ref(o) = *v;
       return v.has_value();
     });
+}
+
+/// The attribute help of a core field: its doc, and its unit unless the attribute carries one.
+inline std::string
+attributeHelp(const fields::Info& info, bool isTime)
+{
+  std::string help(info.doc);
+  if (!info.unit.empty() && !isTime)
+    help += " (" + std::string(info.unit) + ")";
+  return help;
+}
+
+/// The attribute of a core field (core/runtime/fields.hpp), with its range as the checker
+/// (open bounds are checked by the Options' validate()).
+template<typename Options, typename T>
+OptionField<Options>
+attributeOf(const fields::Field<Options, T>& f)
+{
+  auto ref = f.ref;
+  auto of = optionField<Options>(f.info.attributeName(), attributeHelp(f.info, std::is_same_v<T, Duration>),
+                                 [ref](Options& o) -> T& { return ref(o); });
+  if (f.info.range && f.info.range->bounded()) {
+    const fields::Range r = *f.info.range;
+    if constexpr (std::is_same_v<T, Duration>)
+      of.checker = ns3::MakeTimeChecker(ns3::Seconds(r.min / 1e3),
+                                        std::isfinite(r.max) ? ns3::Seconds(r.max / 1e3) : ns3::Time::Max());
+    else if constexpr (std::is_floating_point_v<T>)
+      of.checker = ns3::MakeDoubleChecker<double>(r.min, r.max);
+    else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+      of.checker = ns3::MakeIntegerChecker<T>(static_cast<T>(r.min),
+                                              std::isfinite(r.max) ? static_cast<T>(r.max)
+                                                                   : std::numeric_limits<T>::max());
+    else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>)
+      of.checker = ns3::MakeUintegerChecker<T>(static_cast<T>(std::max(0.0, r.min)),
+                                               r.max < static_cast<double>(std::numeric_limits<T>::max())
+                                                 ? static_cast<T>(r.max)
+                                                 : std::numeric_limits<T>::max());
+  }
+  return of;
+}
+
+template<typename Options, typename E>
+OptionField<Options>
+attributeOf(const fields::EnumField<Options, E>& f)
+{
+  auto ref = f.ref;
+  return enumField<Options>(f.info.attributeName(), attributeHelp(f.info, false),
+                            [ref](Options& o) -> E& { return ref(o); }, f.print, f.parse);
+}
+
+/// The attributes of every field the core declares for `Options` (visitFields next to the
+/// struct) that ns-3 or the scenarios expose.
+template<typename Options>
+std::vector<OptionField<Options>>
+attributeFields()
+{
+  std::vector<OptionField<Options>> out;
+  visitFields(std::type_identity<Options>{}, [&out](const auto& f) {
+    if ((f.info.hosts & (fields::Ns3 | fields::Scenario)) != 0)
+      out.push_back(attributeOf(f));
+  });
+  return out;
 }
 
 /// Adds one attribute per field to `tid`, with the initial value taken from `defaults`.

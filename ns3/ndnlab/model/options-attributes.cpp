@@ -1,5 +1,6 @@
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
+#include "core/app/segment-fetcher-fields.hpp"
 #include "core/cc/congestion-window.hpp"
 
 #include <algorithm>
@@ -8,29 +9,6 @@ namespace ndnlab::sim {
 
 // Member reference for optionField: MEMBER(o.window.initCwnd) -> [](Options& o) -> auto& {...}
 #define NDNLAB_REF(expr) [](auto& o) -> auto& { return expr; }
-
-std::string_view
-toString(app::VersionDiscovery d)
-{
-  switch (d) {
-    case app::VersionDiscovery::Rdr: return "rdr";
-    case app::VersionDiscovery::FirstSegment: return "first-segment";
-    case app::VersionDiscovery::None: return "none";
-  }
-  return "rdr";
-}
-
-std::optional<app::VersionDiscovery>
-parseVersionDiscovery(std::string_view s)
-{
-  if (s == "rdr")
-    return app::VersionDiscovery::Rdr;
-  if (s == "first-segment")
-    return app::VersionDiscovery::FirstSegment;
-  if (s == "none")
-    return app::VersionDiscovery::None;
-  return std::nullopt;
-}
 
 const std::vector<OptionField<fw::ForwarderOptions>>&
 forwarderFields()
@@ -121,97 +99,8 @@ linkServiceFields()
 const std::vector<OptionField<app::SegmentFetcherOptions>>&
 fetcherFields()
 {
-  using O = app::SegmentFetcherOptions;
-  static const std::vector<OptionField<O>> fields = {
-    optionField<O>("Pipeline", "Congestion control: fixed | aimd | cubic", NDNLAB_REF(o.pipeline)),
-    optionField<O>("InitCwnd", "Initial congestion window (segments), aimd/cubic", NDNLAB_REF(o.window.initCwnd)),
-    optionField<O>("InitSsthresh", "Initial slow-start threshold (segments)", NDNLAB_REF(o.window.initSsthresh)),
-    optionField<O>("FixedWindow", "Window of the fixed pipeline (Interests)", NDNLAB_REF(o.window.fixedSize)),
-    optionField<O>("AimdStep", "AIMD additive increase per RTT (segments)", NDNLAB_REF(o.window.aimd.step)),
-    optionField<O>("AimdBeta", "AIMD multiplicative decrease factor", NDNLAB_REF(o.window.aimd.beta)),
-    optionField<O>("AimdResetToInit", "AIMD: reset the window to InitCwnd on loss",
-                   NDNLAB_REF(o.window.aimd.resetToInit)),
-    optionField<O>("AimdMinSsthresh", "AIMD: floor of ssthresh on a decrease (ndncatchunks 2, ndnSIM ConsumerPcon 1)",
-                   NDNLAB_REF(o.window.aimd.minSsthresh)),
-    optionField<O>("AimdFloorIncrease",
-                   "AIMD: avoidance adds step/floor(cwnd) (ndncatchunks); false: step/cwnd (ndnSIM ConsumerPcon)",
-                   NDNLAB_REF(o.window.aimd.floorIncrease)),
-    optionField<O>("CubicBeta", "CUBIC window decrease factor", NDNLAB_REF(o.window.cubic.beta)),
-    optionField<O>("CubicC", "CUBIC scaling constant C", NDNLAB_REF(o.window.cubic.c)),
-    optionField<O>("CubicFastConvergence", "CUBIC fast convergence", NDNLAB_REF(o.window.cubic.fastConvergence)),
-    optionField<O>("CubicTcpFriendly",
-                   "CUBIC TCP-friendly region (RFC 8312 W_est; ndncatchunks); false as in ndnSIM ConsumerPcon",
-                   NDNLAB_REF(o.window.cubic.tcpFriendly)),
-    optionField<O>("IgnoreMarks", "Do not react to congestion marks", NDNLAB_REF(o.control.ignoreMarks)),
-    optionField<O>("DisableCwa", "Disable Conservative Window Adaptation", NDNLAB_REF(o.control.disableCwa)),
-    enumField<O>(
-      "CwaGate",
-      "When a loss may decrease the window: transmission (the lost Interest was sent after the last "
-      "decrease, retransmissions included; TCP) | lost-segment (the lost segment is past the recovery "
-      "point; ndncatchunks) | high-data (the highest Data is past it; ndnSIM ConsumerPcon)",
-      NDNLAB_REF(o.control.cwaGate), [](auto v) { return cc::toString(v); }, cc::parseCwaGate),
-    optionField<O>("CwaRttSuppress",
-                   "high-data gate: recovery point = next + this x outstanding (ConsumerPcon AddRttSuppress)",
-                   NDNLAB_REF(o.control.cwaRttSuppress)),
-    optionField<O>("HyStart", "HyStart++ (RFC 9406) delay-based exit from the initial slow start",
-                   NDNLAB_REF(o.control.hystart)),
-    optionField<O>("HyStartCssRounds",
-                   "HyStart++ rounds of Conservative Slow Start after the RTT rise (RFC 9406: 5); 0 = "
-                   "congestion avoidance at once",
-                   NDNLAB_REF(o.control.hystartCssRounds)),
-    enumField<O>(
-      "LossDetection",
-      "How aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) | timeout (RTO "
-      "and lifetime expiry only; ndncatchunks, ndnSIM)",
-      NDNLAB_REF(o.lossDetection), [](auto v) { return app::toString(v); }, app::parseLossDetection),
-    optionField<O>("ReorderWindow",
-                   "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered",
-                   NDNLAB_REF(o.reorderWindow)),
-    optionField<O>("RetxHoldoff",
-                   "No Interest for a segment sent again sooner than this after the previous one (the "
-                   "forwarder's retransmission suppression would drop it); 0 = at once (ndncatchunks)",
-                   NDNLAB_REF(o.retxHoldoff)),
-    optionField<O>("TailLossProbe",
-                   "rack: when no Data arrived for 2 x SRTT, one probe Interest whose Data reveals earlier "
-                   "losses (RFC 8985 Tail Loss Probe)",
-                   NDNLAB_REF(o.tailLossProbe)),
-    optionField<O>("RetriesCountStallsOnly",
-                   "aimd/cubic: the fetch fails after Retries + 1 timeouts in a row with no Data between (a "
-                   "segment after as many Nack Congestion); false: every retransmission counts (ndncatchunks)",
-                   NDNLAB_REF(o.retriesCountStallsOnly)),
-    optionField<O>("RtoK", "RTO = SRTT + k*RTTVAR (the BLEnD paper's gamma)", NDNLAB_REF(o.rtt.k)),
-    optionField<O>("RttAlpha", "SRTT gain", NDNLAB_REF(o.rtt.alpha)),
-    optionField<O>("RttBeta", "RTTVAR gain", NDNLAB_REF(o.rtt.beta)),
-    optionField<O>("InitialRto", "RTO before the first RTT sample", NDNLAB_REF(o.rtt.initialRto)),
-    optionField<O>("MinRto", "Lower clamp of the RTO", NDNLAB_REF(o.rtt.minRto)),
-    optionField<O>("MaxRto", "Upper clamp of the RTO", NDNLAB_REF(o.rtt.maxRto)),
-    optionField<O>("RtoBackoff", "RTO multiplier on each backoff", NDNLAB_REF(o.rtt.backoffMultiplier)),
-    optionField<O>("Lifetime", "InterestLifetime of every Interest", NDNLAB_REF(o.lifetime)),
-    optionField<O>("Retries", "Retransmissions per segment on timeout or Nack; -1 = unlimited",
-                   NDNLAB_REF(o.retries)),
-    optionField<O>("MustBeFresh", "Set MustBeFresh on segment Interests", NDNLAB_REF(o.mustBeFresh)),
-    enumField<O>(
-      "VersionDiscovery", "How the version is found: rdr | first-segment | none (name used as given)",
-      NDNLAB_REF(o.discovery), [](auto v) { return toString(v); }, parseVersionDiscovery),
-    optionField<O>("RtoCheckInterval", "Period of the timeout scan", NDNLAB_REF(o.rtoCheckInterval)),
-    optionField<O>("MaxInFlight", "Cap on outstanding Interests; 0 = the window alone", NDNLAB_REF(o.maxInFlight)),
-    optionField<O>("CeilWindow",
-                   "Send while fewer than ceil(cwnd) Interests are outstanding (ndnSIM ConsumerWindow); false: floor(cwnd)",
-                   NDNLAB_REF(o.ceilWindow)),
-    optionField<O>("RtoBackoffPerTimeout",
-                   "Every timed-out segment doubles the RTO (at most 64x, until the next RTT sample) and each "
-                   "scan applies the current RTO to all segments (ndnSIM Consumer); false: once per window "
-                   "decrease, each segment against the RTO it was sent with (ndncatchunks)",
-                   NDNLAB_REF(o.rtoBackoffPerTimeout)),
-    optionField<O>("RttFullGains",
-                   "Every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM RttMeanDeviation); false: "
-                   "gains divided by the samples expected per RTT (ndncatchunks)",
-                   NDNLAB_REF(o.rttFullGains)),
-    optionField<O>("Pacing", "Pace Interests at PacingGain x cwnd / SRTT instead of window bursts",
-                   NDNLAB_REF(o.pacing)),
-    optionField<O>("PacingGain", "Paced rate = gain x cwnd / SRTT", NDNLAB_REF(o.pacingGain)),
-    optionField<O>("MaxReorderSegments", "Bound of the reorder buffer (segments)", NDNLAB_REF(o.maxReorderSegments)),
-  };
+  static const std::vector<OptionField<app::SegmentFetcherOptions>> fields =
+    attributeFields<app::SegmentFetcherOptions>();
   return fields;
 }
 

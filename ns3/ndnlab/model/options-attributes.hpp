@@ -30,7 +30,5 @@ const std::vector<OptionField<app::PushConsumerOptions>>& pushConsumerFields();
 /// ConstantRateConsumerApp.
 const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFields();
 
-std::string_view toString(app::VersionDiscovery d);
-std::optional<app::VersionDiscovery> parseVersionDiscovery(std::string_view s);
 
 } // namespace ndnlab::sim

@@ -7,7 +7,7 @@
 #include "ns3/ndnlab/helper/tracers.hpp"
 #include "ns3/ndnlab/model/ndn-stack.hpp"
 
-#include "core/app/segment-fetcher.hpp"
+#include "core/app/segment-fetcher-fields.hpp"
 #include "core/runtime/units.hpp"
 
 #include <ns3/simulator.h>
@@ -59,108 +59,66 @@ struct Knob
   bool isMs = false; ///< the parameter is in ms, the attribute a Time
 };
 
+/// The scenario parameter of one core field (core/app/segment-fetcher-fields.hpp).
+template<typename T>
+Knob
+knobOf(const fields::Field<app::SegmentFetcherOptions, T>& f, const app::SegmentFetcherOptions& d)
+{
+  const std::string name = f.info.attributeName();
+  const T& v = f.ref(const_cast<app::SegmentFetcherOptions&>(d));
+  ParamSpec p{name, ParamType::Double, "", std::string(f.info.unit), std::string(f.info.doc), {},
+              f.info.range.value_or(runner::Range{})};
+  bool isMs = false;
+  if constexpr (std::is_same_v<T, bool>) {
+    p.type = ParamType::Bool;
+    p.defaultValue = v ? "true" : "false";
+  }
+  else if constexpr (std::is_same_v<T, Duration>) {
+    p.defaultValue = formatNumber(toMillis(v));
+    p.unit = "ms";
+    p.range.max = std::min(p.range.max, MsRange.max);
+    isMs = true;
+  }
+  else if constexpr (std::is_floating_point_v<T>) {
+    p.defaultValue = formatNumber(v);
+  }
+  else if constexpr (std::is_integral_v<T>) {
+    p.type = ParamType::Int;
+    p.defaultValue = std::to_string(v);
+  }
+  else if constexpr (std::is_same_v<T, std::string>) {
+    p.type = ParamType::String;
+    p.defaultValue = v;
+    p.choices.assign(f.choices.begin(), f.choices.end());
+  }
+  else {
+    static_assert(sizeof(T) == 0, "no scenario parameter type for this field");
+  }
+  return {std::move(p), name, isMs};
+}
+
+template<typename E>
+Knob
+knobOf(const fields::EnumField<app::SegmentFetcherOptions, E>& f, const app::SegmentFetcherOptions& d)
+{
+  const std::string name = f.info.attributeName();
+  ParamSpec p{name, ParamType::String, std::string(f.print(f.ref(const_cast<app::SegmentFetcherOptions&>(d)))),
+              std::string(f.info.unit), std::string(f.info.doc), {}, {}};
+  p.choices.assign(f.choices.begin(), f.choices.end());
+  return {std::move(p), name, false};
+}
+
+/// Every consumer field the core declares for the scenarios, with the core's defaults.
 const std::vector<Knob>&
 knobs()
 {
   static const std::vector<Knob> list = [] {
     const app::SegmentFetcherOptions d;
-    std::vector<Knob> k = {
-      {{"RtoK", ParamType::Double, formatNumber(d.rtt.k), "",
-        "RTO = SRTT + RtoK*RTTVAR (BLEnD's gamma; ndnSIM 4, ndncatchunks 8)"},
-       "RtoK"},
-      {{"InitCwnd", ParamType::Double, formatNumber(d.window.initCwnd), "segments",
-        "initial congestion window, aimd/cubic"},
-       "InitCwnd"},
-      {{"MinRto", ParamType::Double, formatNumber(toMillis(d.rtt.minRto)), "ms", "lower clamp of the RTO", {},
-        MsRange},
-       "MinRto",
-       true},
-      {{"Lifetime", ParamType::Double, formatNumber(toMillis(d.lifetime)), "ms",
-        "InterestLifetime of segment Interests", {}, MsRange},
-       "Lifetime",
-       true},
-      {{"RtoCheckInterval", ParamType::Double, formatNumber(toMillis(d.rtoCheckInterval)), "ms",
-        "period of the consumer's timeout scan (ndnSIM RetxTimer: 50 ms)", {}, MsRange},
-       "RtoCheckInterval",
-       true},
-      {{"CubicBeta", ParamType::Double, formatNumber(d.window.cubic.beta), "",
-        "CUBIC window decrease factor (ndnSIM ConsumerPcon 0.8, ndncatchunks 0.7)"},
-       "CubicBeta"},
-      {{"AimdBeta", ParamType::Double, formatNumber(d.window.aimd.beta), "", "AIMD window decrease factor"},
-       "AimdBeta"},
-      {{"AimdMinSsthresh", ParamType::Double, formatNumber(d.window.aimd.minSsthresh), "segments",
-        "AIMD: the window never falls below this on a decrease (ndncatchunks 2, ndnSIM ConsumerPcon 1)"},
-       "AimdMinSsthresh"},
-      {{"AimdFloorIncrease", ParamType::Bool, d.window.aimd.floorIncrease ? "true" : "false", "",
-        "AIMD: congestion avoidance adds 1/floor(cwnd) per Data (ndncatchunks); false: 1/cwnd (ndnSIM ConsumerPcon)"},
-       "AimdFloorIncrease"},
-      {{"CeilWindow", ParamType::Bool, d.ceilWindow ? "true" : "false", "",
-        "send while fewer than ceil(cwnd) Interests are outstanding (ndnSIM ConsumerWindow); false: floor(cwnd), as ndncatchunks"},
-       "CeilWindow"},
-      {{"RtoBackoffPerTimeout", ParamType::Bool, d.rtoBackoffPerTimeout ? "true" : "false", "",
-        "every timed-out segment doubles the RTO (at most 64x, until the next RTT sample), applied to all "
-        "segments in flight (ndnSIM Consumer); false: once per window decrease (ndncatchunks)"},
-       "RtoBackoffPerTimeout"},
-      {{"RttFullGains", ParamType::Bool, d.rttFullGains ? "true" : "false", "",
-        "every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM RttMeanDeviation); false: gains "
-        "divided by the samples expected per RTT (ndncatchunks)"},
-       "RttFullGains"},
-      {{"CubicTcpFriendly", ParamType::Bool, d.window.cubic.tcpFriendly ? "true" : "false", "",
-        "CUBIC: grow at least as fast as Reno (RFC 8312 W_est; ndncatchunks); false as in ndnSIM ConsumerPcon"},
-       "CubicTcpFriendly"},
-      {{"FixedWindow", ParamType::Int, formatNumber(d.window.fixedSize), "Interests",
-        "window of the fixed pipeline"},
-       "FixedWindow"},
-      {{"DisableCwa", ParamType::Bool, d.control.disableCwa ? "true" : "false", "",
-        "react to every loss, not once per RTT (Conservative Window Adaptation off)"},
-       "DisableCwa"},
-      {{"CwaGate", ParamType::String, std::string(cc::toString(d.control.cwaGate)), "",
-        "when a loss may decrease the window: transmission (ndnlab, TCP: the lost Interest was sent after "
-        "the last decrease, retransmissions included), lost-segment (ndncatchunks: the lost segment is past "
-        "the recovery point, about one decrease per RTO) or high-data (ndnSIM ConsumerPcon: the Data "
-        "stream is past it, one decrease per 1.5 RTT)",
-        {"transmission", "lost-segment", "high-data"}},
-       "CwaGate"},
-      {{"CwaRttSuppress", ParamType::Double, formatNumber(d.control.cwaRttSuppress), "",
-        "high-data gate: recovery point = next segment + this x outstanding Interests (ConsumerPcon 0.5)"},
-       "CwaRttSuppress"},
-      {{"Pacing", ParamType::Bool, d.pacing ? "true" : "false", "",
-        "pace Interests at PacingGain x cwnd / SRTT (BLEnD section VI-A)"},
-       "Pacing"},
-      {{"PacingGain", ParamType::Double, formatNumber(d.pacingGain), "", "paced rate = gain x cwnd / SRTT"},
-       "PacingGain"},
-      {{"HyStart", ParamType::Bool, d.control.hystart ? "true" : "false", "",
-        "HyStart++ delay-based exit from the initial slow start (not in ndncatchunks)"},
-       "HyStart"},
-      {{"HyStartCssRounds", ParamType::Int, formatNumber(d.control.hystartCssRounds), "rounds",
-        "HyStart++ Conservative Slow Start rounds after the RTT rise (RFC 9406: 5; 0 = avoidance at once)", {},
-        runner::Range::closed(0, 1000)},
-       "HyStartCssRounds"},
-      {{"LossDetection", ParamType::String, std::string(app::toString(d.lossDetection)), "",
-        "how aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) or timeout "
-        "(RTO and lifetime expiry only; ndncatchunks, ndnSIM)",
-        {"rack", "timeout"}},
-       "LossDetection"},
-      {{"ReorderWindow", ParamType::Double, formatNumber(d.reorderWindow), "",
-        "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered"},
-       "ReorderWindow"},
-      {{"RetxHoldoff", ParamType::Double, formatNumber(toMillis(d.retxHoldoff)), "ms",
-        "no Interest for a segment sent again sooner than this after the previous one (the forwarder's "
-        "retransmission suppression would drop it); 0 = at once (ndncatchunks)", {},
-        runner::Range::nonNegative(runner::MaxTimeSeconds * 1e3)},
-       "RetxHoldoff",
-       true},
-      {{"TailLossProbe", ParamType::Bool, d.tailLossProbe ? "true" : "false", "",
-        "rack: when no Data arrived for 2 x SRTT, one probe Interest whose Data reveals earlier losses "
-        "(RFC 8985 Tail Loss Probe)"},
-       "TailLossProbe"},
-      {{"RetriesCountStallsOnly", ParamType::Bool, d.retriesCountStallsOnly ? "true" : "false", "",
-        "aimd/cubic: the fetch fails after Retries + 1 timeouts in a row with no Data between (a segment "
-        "after as many Nack Congestion); false: every retransmission counts (ndncatchunks)"},
-       "RetriesCountStallsOnly"},
-      {{"Retries", ParamType::Int, formatNumber(d.retries), "", "retransmissions per segment; -1 = unlimited"},
-       "Retries"},
-    };
+    std::vector<Knob> k;
+    visitFields(std::type_identity<app::SegmentFetcherOptions>{}, [&](const auto& f) {
+      if ((f.info.hosts & fields::Scenario) != 0)
+        k.push_back(knobOf(f, d));
+    });
     return k;
   }();
   return list;

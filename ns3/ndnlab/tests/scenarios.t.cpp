@@ -241,19 +241,23 @@ TEST(Scenarios, ConsumerOptionsAreCheckedByTheCoreBeforeTheRun)
   const auto dir = std::filesystem::temp_directory_path() / "ndnlab-scenarios-consumer-test";
   std::filesystem::remove_all(dir);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-    {{"--RtoK=-5"}, "--RtoK=-5: rto k must be >= 0"},
-    {{"--InitCwnd=0"}, "--InitCwnd=0: initial cwnd must be >= 1"},
-    {{"--CubicBeta=2"}, "--CubicBeta=2: cubic beta"},
-    {{"--AimdBeta=0"}, "--AimdBeta=0: aimd beta"},
-    {{"--Retries=-2"}, "--Retries=-2: retries must be >= -1"},
+    // the ranges the core declares (core/app/segment-fetcher-fields.hpp) reject before a run
+    {{"--RtoK=-5"}, "--RtoK=-5: out of range [0, inf]"},
+    {{"--InitCwnd=0"}, "--InitCwnd=0: out of range [1, 1000000000]"},
+    {{"--CubicBeta=2"}, "--CubicBeta=2: out of range (0, 1)"},
+    {{"--AimdBeta=0"}, "--AimdBeta=0: out of range (0, 1)"},
+    {{"--Retries=-2"}, "--Retries=-2: out of range [-1, 1024]"},
     {{"--Retries=99999999999"}, "--Retries=99999999999: out of range"},
-    {{"--Consumer=fixed", "--FixedWindow=0"}, "--FixedWindow=0: fixed pipeline size"},
-    {{"--Pacing=true", "--PacingGain=0"}, "--PacingGain=0: pacing gain"},
-    {{"--AimdMinSsthresh=-1"}, "--AimdMinSsthresh=-1: AIMD minimum ssthresh"},
+    {{"--Consumer=fixed", "--FixedWindow=0"}, "--FixedWindow=0: out of range [1, 65536]"},
+    {{"--Pacing=true", "--PacingGain=0"}, "--PacingGain=0: out of range (0, inf]"},
+    {{"--AimdMinSsthresh=-1"}, "--AimdMinSsthresh=-1: out of range [1, 1000000000]"},
     {{"--CwaRttSuppress=-1"}, "--CwaRttSuppress=-1"},
     {{"--MinRto=0"}, "--MinRto=0: out of range"},
     {{"--MinRto=1e300"}, "--MinRto=1e300: out of range"},
-    {{"--ns3::ndnlab::ConsumerApp::InitCwnd=0"}, "ns-3 defaults of ndnlab::ConsumerApp: initial cwnd"},
+    // so do the attributes' checkers, built from the same ranges
+    {{"--ns3::ndnlab::ConsumerApp::InitCwnd=0"}, "not a valid value of ns3::ndnlab::ConsumerApp::InitCwnd"},
+    // and what a closed checker lets through, the core's validate() refuses
+    {{"--ns3::ndnlab::ConsumerApp::PacingGain=0"}, "ns-3 defaults of ndnlab::ConsumerApp: pacing gain"},
   };
   for (const auto& [extra, fragment] : cases) {
     for (const char* scenario : {"p2p-chain", "dumbbell", "wifi-one-hop"}) {

@@ -1,0 +1,143 @@
+#pragma once
+// One declaration per knob (STYLE.md 3: one Options struct is the single source of every knob).
+//
+// A core Options struct lists its fields once, in a visitor function next to the struct:
+// name, one-line doc, unit, range and how to reach the member. Every host that exposes the
+// struct walks that list instead of naming the fields again: the tools' CLI11 flags
+// (tools/common/option-flags.hpp), the ns-3 attributes and the scenario parameters of
+// `ndnlab sim` (ns3/ndnlab/model/option-fields.hpp), and the options tables in docs/
+// (checked by tests). The Options' default member initialisers stay the defaults.
+//
+// Names: `name` is kebab-case, the CLI flag `--name`; the ns-3 attribute and the scenario
+// parameter are its CamelCase unless `attribute` names them (kept for stored experiment specs).
+// Units: a Duration is shown and entered in milliseconds by the CLI and the scenarios, as an
+// ns3::Time by the attributes.
+//
+// Core stays std-only: this header knows no host.
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <sstream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ndnlab::fields {
+
+/// Accepted values of a numeric field, in its display unit (ms for a Duration).
+struct Range
+{
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool minOpen = false; ///< min itself is not allowed
+  bool maxOpen = false; ///< max itself is not allowed
+
+  /// [min, max]
+  static constexpr Range closed(double lo, double hi) { return {lo, hi, false, false}; }
+  /// (0, max]: positive
+  static constexpr Range positive(double hi = std::numeric_limits<double>::infinity())
+  {
+    return {0, hi, true, false};
+  }
+  /// [0, max]: not negative
+  static constexpr Range nonNegative(double hi = std::numeric_limits<double>::infinity())
+  {
+    return {0, hi, false, false};
+  }
+  /// (0, 1] or, with closedTop = false, (0, 1)
+  static constexpr Range fraction(bool closedTop) { return {0, 1, true, !closedTop}; }
+
+  bool bounded() const { return std::isfinite(min) || std::isfinite(max); }
+  bool contains(double v) const { return (minOpen ? v > min : v >= min) && (maxOpen ? v < max : v <= max); }
+};
+
+/// "[0, 1000000]", "(0, 1]", "(0, inf]"; empty when unbounded.
+inline std::string
+toString(const Range& r)
+{
+  if (!r.bounded())
+    return {};
+  // a bound as an integer when it is one (1000000, not 1e+06)
+  auto bound = [](double v) {
+    if (!std::isfinite(v))
+      return std::string(v < 0 ? "-inf" : "inf");
+    std::ostringstream os;
+    if (std::abs(v) < 1e15 && v == std::floor(v))
+      os << static_cast<int64_t>(v);
+    else
+      os << v;
+    return os.str();
+  };
+  return (r.minOpen ? "(" : "[") + bound(r.min) + ", " + bound(r.max) + (r.maxOpen ? ")" : "]");
+}
+
+/// "init-cwnd" -> "InitCwnd"
+inline std::string
+camelCase(std::string_view kebab)
+{
+  std::string out;
+  bool upper = true;
+  for (char c : kebab) {
+    if (c == '-') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out;
+}
+
+/// Which hosts expose a field (all by default).
+enum Host : unsigned {
+  Cli = 1,      ///< a tool's CLI11 flag
+  Ns3 = 2,      ///< an ns-3 attribute
+  Scenario = 4, ///< an `ndnlab sim` scenario parameter (implies the attribute)
+  AllHosts = Cli | Ns3 | Scenario,
+};
+
+/// What every field declares, whatever its type.
+struct Info
+{
+  std::string_view name;            ///< kebab-case; the CLI flag is --name
+  std::string_view doc;             ///< one line, no trailing period
+  std::string_view unit = {};       ///< "segments", "ms", ...; a Duration is always "ms"
+  std::optional<Range> range = {};  ///< numeric fields: accepted values (display unit)
+  std::string_view attribute = {};  ///< ns-3 attribute / scenario name; empty: CamelCase(name)
+  std::string_view flags = {};      ///< CLI11 names when not "--name" (aliases, "!--no-x")
+  unsigned hosts = AllHosts;
+
+  /// The ns-3 attribute and scenario parameter name.
+  std::string attributeName() const { return attribute.empty() ? camelCase(name) : std::string(attribute); }
+  /// CLI11's names for the flag.
+  std::string flagNames() const { return flags.empty() ? "--" + std::string(name) : std::string(flags); }
+};
+
+/// A plain field: bool, an arithmetic type, std::string, Duration or optional<uint64_t>.
+template<typename Options, typename T>
+struct Field
+{
+  Info info;
+  T& (*ref)(Options&);
+  std::vector<std::string_view> choices = {}; ///< std::string fields: the accepted values (empty: any)
+};
+
+/// An enum field, written and read as text.
+template<typename Options, typename E>
+struct EnumField
+{
+  Info info;
+  E& (*ref)(Options&);
+  std::string_view (*print)(E);
+  std::optional<E> (*parse)(std::string_view);
+  std::vector<std::string_view> choices;
+};
+
+} // namespace ndnlab::fields
+
+/// The member a field reaches: NDNLAB_FIELD_REF(o.window.initCwnd).
+#define NDNLAB_FIELD_REF(expr) [](auto& o) -> auto& { return expr; }
