@@ -54,15 +54,24 @@ public:
 
   void close() override;
   const asio::ip::udp::endpoint& remoteEndpoint() const { return m_remote; }
+  /// Most bytes one GSO send of this face may carry: what the face sent in about 1 ms at its
+  /// recent rate (as TCP sizes its TSO buffers), so that a drop-tail queue on a slow link
+  /// never drops a batch of many datagrams at once; 0 until a rate is known.
+  size_t gsoBudget() const { return m_gsoBudget; }
 
   /// Raises the persistency (on-demand < persistent < permanent); never lowers it.
   void upgradePersistency(face::FacePersistency p);
 
 protected:
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
+  /// A datagram of `bytes` could not be sent ("send-error").
+  void countSendError(size_t bytes);
+  /// Accounts `bytes` sent now (the rate behind gsoBudget()).
+  void recordSent(size_t bytes);
 
 private:
   friend class UdpChannel;
+  friend struct UdpShared;
   void deliver(ByteSpan datagram);
   void scheduleIdleCheck();
   void unregister();
@@ -71,6 +80,9 @@ private:
   asio::ip::udp::endpoint m_remote;
   Duration m_idleTimeout;
   TimerId m_idleTimer = 0;
+  TimePoint m_rateStart{};      ///< start of the current rate interval
+  uint64_t m_rateBytes = 0;     ///< bytes sent since m_rateStart
+  size_t m_gsoBudget = 0;
   uint64_t m_inAtLastCheck = 0;
 };
 

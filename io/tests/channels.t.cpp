@@ -1,3 +1,4 @@
+#include <cstring>
 #include "core/codec/data.hpp"
 #include "io/asio-env.hpp"
 #include "io/client-connector.hpp"
@@ -399,12 +400,87 @@ TEST_F(UdpTest, OnDemandFaceCreatedOnFirstDatagram)
   // Reply reaches the peer.
   Buffer d = makeFrame(tlv::Data, 500, 3);
   e.transport->send(share(d));
+  ASSERT_TRUE(runUntil(io, [&] { return peer.available() > 0; })); // sent at the end of the turn
   Buffer got(2000);
   asio::ip::udp::endpoint from;
   size_t n = peer.receive_from(asio::buffer(got), from);
   got.resize(n);
   EXPECT_EQ(got, d);
   EXPECT_EQ(from.port(), channelEp().port());
+}
+
+/// Datagrams the peer socket has received, each as it arrived (runs `io` while waiting).
+std::vector<Buffer>
+receiveAll(asio::io_context& io, asio::ip::udp::socket& peer, size_t count)
+{
+  std::vector<Buffer> got;
+  while (got.size() < count) {
+    if (!runUntil(io, [&] { return peer.available() > 0; }))
+      break;
+    Buffer b(70000);
+    b.resize(peer.receive(asio::buffer(b)));
+    got.push_back(std::move(b));
+  }
+  return got;
+}
+
+TEST_F(UdpTest, ABurstLeavesAsTheSameDatagramsInOrder)
+{
+  // one turn of sends: runs of equal sizes (one GSO send each, where the kernel offers it), a
+  // shorter one closing a run, a larger one starting the next, and one above an Ethernet MTU
+  makeChannel(10s);
+  peer.set_option(asio::socket_base::receive_buffer_size(4 << 20)); // holds the whole burst
+  auto r = channel->connect(peer.local_endpoint(), FacePersistency::Persistent);
+  auto& e = sink.add(std::move(r.created));
+  std::vector<Buffer> sent;
+  auto send = [&](Buffer b) {
+    sent.push_back(std::move(b));
+    e.transport->send(share(sent.back()));
+  };
+  // a first burst sets the face's rate, so that the second may leave in batches of 1 ms of it
+  for (size_t i = 0; i < 150; ++i) // 150 > the 64 datagrams of one GSO send
+    send(makeFrame(tlv::Data, 1400, static_cast<uint8_t>(i)));
+  test::runFor(io, 11ms);
+  send(makeFrame(tlv::Data, 1400, 0));
+  test::runFor(io, 1ms);
+  auto* udp = dynamic_cast<UdpUnicastTransport*>(e.transport.get());
+  ASSERT_NE(udp, nullptr);
+  EXPECT_GT(udp->gsoBudget(), 2 * 1404u) << "the rate of the first burst allows batches";
+  for (size_t i = 0; i < 150; ++i)
+    send(makeFrame(tlv::Data, 1400, static_cast<uint8_t>(i)));
+  send(makeFrame(tlv::Data, 700, 1));
+  send(makeFrame(tlv::Interest, 40, 2));
+  send(makeFrame(tlv::Interest, 40, 3));
+  send(makeFrame(tlv::Data, 8000, 4)); // IP fragments: sent alone
+  send(makeFrame(tlv::Interest, 41, 5));
+  std::vector<Buffer> got = receiveAll(io, peer, sent.size());
+  ASSERT_EQ(got.size(), sent.size());
+  for (size_t i = 0; i < sent.size(); ++i)
+    EXPECT_EQ(got[i], sent[i]) << "datagram " << i;
+  EXPECT_EQ(e.transport->ioCounters().nSendErrors, 0u);
+}
+
+TEST_F(UdpTest, CoalescedDatagramsArriveAsTheirFrames)
+{
+  // a peer sends one GSO buffer of 20 Data (and a shorter last): the channel, which asks for
+  // UDP_GRO, hands each frame to the face by itself
+  makeChannel(10s);
+  auto& e = sink.add(channel->connect(peer.local_endpoint(), FacePersistency::Persistent).created);
+  std::vector<Buffer> frames;
+  Buffer all;
+  for (size_t i = 0; i < 20; ++i) {
+    frames.push_back(makeFrame(tlv::Data, 1000, static_cast<uint8_t>(i)));
+    all.insert(all.end(), frames.back().begin(), frames.back().end());
+  }
+  frames.push_back(makeFrame(tlv::Data, 300, 7));
+  all.insert(all.end(), frames.back().begin(), frames.back().end());
+  const int fd = peer.native_handle();
+  const int segment = static_cast<int>(frames[0].size());
+  ASSERT_EQ(::setsockopt(fd, 17 /* SOL_UDP */, 103 /* UDP_SEGMENT */, &segment, sizeof(segment)), 0)
+    << std::strerror(errno);
+  peer.send_to(asio::buffer(all), channelEp());
+  ASSERT_TRUE(runUntil(io, [&] { return e.frames.size() == frames.size(); }));
+  EXPECT_EQ(e.frames, frames);
 }
 
 TEST_F(UdpTest, PortHeldByAnotherChannelIsRefused)
@@ -548,6 +624,7 @@ TEST_F(UdpTest, PersistentFaceDoesNotIdleOut)
   // Sends reach the peer; the peer's reply goes to this face, not a new one.
   Buffer f = makeFrame(tlv::Interest, 12);
   e.transport->send(share(f));
+  ASSERT_TRUE(runUntil(io, [&] { return peer.available() > 0; }));
   Buffer got(100);
   size_t n = peer.receive(asio::buffer(got));
   got.resize(n);
