@@ -35,8 +35,8 @@ using asio::ip::udp;
 
 /// State shared by a channel and its faces (faces may outlive the channel).
 ///
-/// Sending: the faces queue their datagrams here and one flush, posted to the end of the
-/// current turn of the event loop, sends them. Consecutive datagrams to one endpoint that
+/// Sending: the first datagram of a turn of the event loop leaves at once; the faces queue
+/// the ones after it here and one flush, posted to the end of the turn, sends them. Consecutive datagrams to one endpoint that
 /// have one size (the last may be shorter) and fit an Ethernet MTU leave in one sendmsg()
 /// with UDP generic segmentation offload (UDP_SEGMENT): the kernel carries them through its
 /// stack, veth pairs and forwarding hosts as one buffer and cuts it into the same datagrams
@@ -66,6 +66,9 @@ struct UdpShared : std::enable_shared_from_this<UdpShared>
     pending.push_back(std::move(p));
     if (flushPosted)
       return;
+    // The first datagram of a turn leaves at once: a lone packet (a ping, a window of one)
+    // waits for nothing. The ones sent after it in the same turn leave together at its end.
+    flush();
     flushPosted = true;
     asio::post(socket.get_executor(), [w = weak_from_this()] {
       if (auto self = w.lock()) {
