@@ -13,34 +13,6 @@ formatFixed(double v, int precision)
   return buf;
 }
 
-namespace {
-
-void
-jsonString(std::ostringstream& os, std::string_view s)
-{
-  os << '"';
-  for (char c : s) {
-    switch (c) {
-      case '"': os << "\\\""; break;
-      case '\\': os << "\\\\"; break;
-      case '\n': os << "\\n"; break;
-      case '\r': os << "\\r"; break;
-      case '\t': os << "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          os << buf;
-        }
-        else {
-          os << c;
-        }
-    }
-  }
-  os << '"';
-}
-
-} // namespace
 
 std::string
 formatRate(Rate r)
@@ -79,46 +51,6 @@ formatSummary(const FetchStats& s, bool adaptive)
   else
     os << "min/avg/max = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(toMillis(s.rttAvg), 3)
        << "/" << formatFixed(toMillis(s.rttMax), 3) << " ms\n";
-  return os.str();
-}
-
-std::string
-toJson(const FetchStats& s, std::string_view status, std::string_view error)
-{
-  std::ostringstream os;
-  os << "{\"status\":";
-  jsonString(os, status);
-  if (!error.empty()) {
-    os << ",\"error\":";
-    jsonString(os, error);
-  }
-  os << ",\"name\":";
-  jsonString(os, s.versionedName.toUri());
-  os << ",\"pipeline\":";
-  jsonString(os, s.pipeline);
-  os << ",\"discovery_s\":" << formatFixed(toSeconds(s.discoveryTime), 6)
-     << ",\"elapsed_s\":" << formatFixed(toSeconds(s.elapsed), 6)
-     << ",\"segments\":" << s.segments
-     << ",\"bytes\":" << s.bytes.count()
-     << ",\"goodput_bps\":" << formatFixed(s.goodput().bps(), 1)
-     << ",\"interests\":" << s.interestsSent
-     << ",\"retransmissions\":" << s.retransmissions
-     << ",\"skipped_retx\":" << s.skippedRetx
-     << ",\"timeouts\":" << s.timeouts
-     << ",\"lost_by_order\":" << s.lostByOrder
-     << ",\"probes\":" << s.probes
-     << ",\"nacks\":" << s.nacks
-     << ",\"marks\":" << s.marks
-     << ",\"mark_decreases\":" << s.markDecreases
-     << ",\"loss_decreases\":" << s.lossDecreases
-     << ",\"hystart_exits\":" << s.hystartExits
-     << ",\"unexpected_data\":" << s.unexpectedData
-     << ",\"rtt_samples\":" << s.rttSamples
-     << ",\"rtt_min_ms\":" << formatFixed(toMillis(s.rttMin), 3)
-     << ",\"rtt_avg_ms\":" << formatFixed(toMillis(s.rttAvg), 3)
-     << ",\"rtt_max_ms\":" << formatFixed(toMillis(s.rttMax), 3)
-     << ",\"cwnd\":" << formatFixed(s.cwnd, 3)
-     << ",\"rto_ms\":" << formatFixed(toMillis(s.rto), 3) << "}";
   return os.str();
 }
 

@@ -1,8 +1,10 @@
 #pragma once
-// Statistics of one SegmentFetcher run and their two renderings: the ndncatchunks-style
-// summary (stderr of `ndnlab get`) and a JSON object (`ndnlab get --json`).
+// Statistics of one SegmentFetcher run, their result fields (visitMetrics: the one list of keys
+// that `ndnlab get --json`, the ns-3 scenarios' result.json and Python read) and the
+// ndncatchunks-style summary (stderr of `ndnlab get`).
 
 #include "core/codec/name.hpp"
+#include "core/runtime/fields.hpp"
 #include "core/runtime/units.hpp"
 
 #include <cstdint>
@@ -41,6 +43,43 @@ struct FetchStats
   Rate goodput() const { return Rate::of(bytes, elapsed); }
 };
 
+/// Calls v(metric, value) for each result field of a fetch, in display order; `value` is a
+/// std::string, uint64_t or double. Goodput is content bytes over the transfer time (after
+/// version discovery), as ndncatchunks reports it.
+template<typename Visitor>
+void
+visitMetrics(const FetchStats& s, Visitor&& v)
+{
+  using fields::Metric;
+  const double elapsed = toSeconds(s.elapsed);
+  const double bits = static_cast<double>(s.bytes.count()) * 8;
+  v(Metric{"name", "", "versioned name of the object"}, s.versionedName.toUri());
+  v(Metric{"pipeline", "", "congestion control"}, s.pipeline);
+  v(Metric{"discovery_s", "s", "time spent discovering the version"}, toSeconds(s.discoveryTime));
+  v(Metric{"transfer_time_s", "s", "segment retrieval time (ndncatchunks' Time elapsed)"}, elapsed);
+  v(Metric{"segments", "", "distinct segments received"}, s.segments);
+  v(Metric{"bytes", "B", "content bytes received"}, s.bytes.count());
+  v(Metric{"goodput_mbps", "Mbit/s", "content bits per transfer time"}, elapsed > 0 ? bits / elapsed / 1e6 : 0.0);
+  v(Metric{"interests_sent", "", "segment Interests sent, retransmissions included"}, s.interestsSent);
+  v(Metric{"retransmissions", "", "segment Interests that were retransmissions"}, s.retransmissions);
+  v(Metric{"skipped_retx", "", "retransmissions not sent because the Data came meanwhile"}, s.skippedRetx);
+  v(Metric{"timeouts", "", "RTO or lifetime expiries"}, s.timeouts);
+  v(Metric{"lost_by_order", "", "losses found from the order Data return in"}, s.lostByOrder);
+  v(Metric{"probes", "", "tail loss probes"}, s.probes);
+  v(Metric{"nacks", "", "Nacks for segment Interests"}, s.nacks);
+  v(Metric{"marks", "", "congestion-marked Data"}, s.marks);
+  v(Metric{"mark_decreases", "", "window decreases caused by marks"}, s.markDecreases);
+  v(Metric{"loss_decreases", "", "window decreases caused by losses"}, s.lossDecreases);
+  v(Metric{"hystart_exits", "", "RTT rises that ended slow start"}, s.hystartExits);
+  v(Metric{"unexpected_data", "", "Data that matched no outstanding segment"}, s.unexpectedData);
+  v(Metric{"rtt_samples", "", "RTT samples"}, s.rttSamples);
+  v(Metric{"rtt_min_ms", "ms", "lowest RTT sample"}, toMillis(s.rttMin));
+  v(Metric{"rtt_avg_ms", "ms", "mean RTT sample"}, toMillis(s.rttAvg));
+  v(Metric{"rtt_max_ms", "ms", "highest RTT sample"}, toMillis(s.rttMax));
+  v(Metric{"cwnd_final", "", "congestion window at the end"}, s.cwnd);
+  v(Metric{"rto_final_ms", "ms", "RTO at the end"}, toMillis(s.rto));
+}
+
 /// `v` with `precision` digits after the point (printf "%.*f").
 std::string formatFixed(double v, int precision);
 /// ndncatchunks-style rate text: "12.345678 Mbit/s" (steps of 1000).
@@ -48,7 +87,5 @@ std::string formatRate(Rate r);
 /// The summary printed by ndncatchunks after a successful transfer, with the adaptive
 /// lines (marks, timeouts, retransmissions, RTT) when `adaptive`.
 std::string formatSummary(const FetchStats& s, bool adaptive);
-/// One JSON object (no trailing newline). `status` is "ok" or an error name; `error` text.
-std::string toJson(const FetchStats& s, std::string_view status, std::string_view error = {});
 
 } // namespace ndnlab::app

@@ -75,6 +75,16 @@ toString(const Range& r)
   return (r.minOpen ? "(" : "[") + bound(r.min) + ", " + bound(r.max) + (r.maxOpen ? ")" : "]");
 }
 
+/// One field of an engine's result: its key wherever the result is written (`ndnlab get --json`,
+/// the ns-3 scenarios' result.json, the Python columns), unit and meaning. An engine lists
+/// its result fields once with their values (visitMetrics next to its stats struct).
+struct Metric
+{
+  std::string_view key;  ///< snake_case, the unit as suffix where it has one (goodput_mbps)
+  std::string_view unit; ///< "s", "ms", "Mbit/s", "B", ""; the key's suffix says the same
+  std::string_view doc;  ///< one line
+};
+
 /// "init-cwnd" -> "InitCwnd"
 inline std::string
 camelCase(std::string_view kebab)

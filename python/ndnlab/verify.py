@@ -44,13 +44,15 @@ def _same(a, b):
 
 def compare_results(stored, rerun):
     """[(name, stored value, rerun value)] for every metric (flattened, dotted names) and the
-    event count that differ; an empty list when the rerun reproduces the stored result."""
+    event count that differ; an empty list when the rerun reproduces the stored result.
+    A metric the stored result does not have was added to the result fields since it was
+    stored: it has nothing to reproduce and is not compared. One the rerun lacks differs."""
     old = flatten(stored.get("metrics") or {})
     new = flatten(rerun.get("metrics") or {})
     old["event_count"], new["event_count"] = stored.get("event_count"), rerun.get("event_count")
     missing = object()
     diffs = []
-    for name in list(old) + [n for n in new if n not in old]:
+    for name in old:
         a, b = old.get(name, missing), new.get(name, missing)
         if a is missing or b is missing or not _same(a, b):
             diffs.append((name, None if a is missing else a, None if b is missing else b))

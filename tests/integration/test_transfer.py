@@ -30,7 +30,7 @@ def test_get_is_bit_exact(daemon, payload, tmp_path, pipeline):
         # `serve` fills each Data up to 1420 bytes (docs/decisions/0004): over 1000 content bytes
         assert SIZE // 1420 < summary["segments"] <= SIZE // 1000 + 1
         assert summary["bytes"] == SIZE
-        assert summary["goodput_bps"] > 0
+        assert summary["goodput_mbps"] > 0
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -162,6 +162,19 @@ def test_verify_names_the_metrics_a_rerun_changed(fig1):
     assert store_files(store) == files
 
 
+def test_verify_compares_the_metrics_a_stored_result_has():
+    from ndnlab.verify import compare_results
+    stored = {"metrics": {"goodput_mbps": 1.5, "timeouts": 0}, "event_count": 7}
+    # a metric added to the result fields since: nothing to reproduce
+    assert compare_results(stored, {"metrics": {"goodput_mbps": 1.5, "timeouts": 0, "probes": 3},
+                                    "event_count": 7}) == []
+    # one the rerun lacks, or a changed one, differs
+    assert compare_results(stored, {"metrics": {"goodput_mbps": 1.5}, "event_count": 7}) == [
+        ("timeouts", 0, None)]
+    assert compare_results(stored, {"metrics": {"goodput_mbps": 2.0, "timeouts": 0},
+                                    "event_count": 7}) == [("goodput_mbps", 1.5, 2.0)]
+
+
 def test_verify_needs_stored_runs_and_a_sane_count(tmp_path):
     spec = write_spec(tmp_path, "empty", {"Consumer": ["aimd"]}, seeds=1)
     r = campaign(spec, "--verify", 1)

@@ -6,6 +6,8 @@
 #include "tools/common/option-flags.hpp"
 #include "tools/common/runtime.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -244,6 +246,14 @@ runGet(int argc, char** argv)
     std::fputs(optionsTable<app::SegmentFetcherOptions>().c_str(), stdout);
     return exitcode::Ok;
   }
+  if (argc == 2 && std::string_view(argv[1]) == "--print-result-table") {
+    std::string t = "| key | unit | meaning |\n|---|---|---|\n";
+    app::visitMetrics(app::FetchStats{}, [&t](const fields::Metric& m, const auto&) {
+      t += "| `" + std::string(m.key) + "` | " + std::string(m.unit) + " | " + std::string(m.doc) + " |\n";
+    });
+    std::fputs(t.c_str(), stdout);
+    return exitcode::Ok;
+  }
   GetOptions o;
   auto& f = o.fetch;
   o.profile = profileArgument(argc, argv);
@@ -377,7 +387,13 @@ runGet(int argc, char** argv)
   auto stats = fetcher.stats();
   if (o.json) {
     // always stderr, as the last line: stdout may carry the bytes
-    std::cerr << app::toJson(stats, rc == exitcode::Ok ? "ok" : "error", failure) << std::endl;
+    // the result fields of the fetch (app::visitMetrics), as the ns-3 scenarios write them
+    nlohmann::ordered_json j;
+    j["status"] = rc == exitcode::Ok ? "ok" : "error";
+    if (!failure.empty())
+      j["error"] = failure;
+    app::visitMetrics(stats, [&j](const fields::Metric& m, const auto& v) { j[std::string(m.key)] = v; });
+    std::cerr << j.dump() << std::endl;
   }
   else {
     if (rc != exitcode::Ok)

@@ -453,7 +453,7 @@ TEST_F(NdnlabProcess, SignalDuringABlockingStepIsAnInterruption)
   ::close(writer);
 }
 
-TEST_F(NdnlabProcess, GetOptionsTableInDocsIsTheGeneratedOne)
+TEST_F(NdnlabProcess, GetTablesInDocsAreTheGeneratedOnes)
 {
   // every field of SegmentFetcherOptions is a get flag, and docs/tools.md shows each as declared
   Outcome r = ndnlab({"get", "--print-options-table"});
@@ -463,6 +463,13 @@ TEST_F(NdnlabProcess, GetOptionsTableInDocsIsTheGeneratedOne)
   ASSERT_FALSE(docs.empty());
   EXPECT_NE(docs.find(r.out), std::string::npos)
     << "docs/tools.md is out of date: paste the table `ndnlab get --print-options-table` prints:\n" << r.out;
+
+  // and the result fields of `get --json` (the keys of the ns-3 scenarios' results too)
+  Outcome fields = ndnlab({"get", "--print-result-table"});
+  ASSERT_EQ(fields.rc, 0) << fields;
+  EXPECT_NE(fields.out.find("| `goodput_mbps` | Mbit/s |"), std::string::npos) << fields.out;
+  EXPECT_NE(docs.find(fields.out), std::string::npos)
+    << "docs/tools.md is out of date: paste the table `ndnlab get --print-result-table` prints:\n" << fields.out;
 }
 
 } // namespace

@@ -124,12 +124,6 @@ knobs()
   return list;
 }
 
-bool
-isAdaptive(const std::string& kind)
-{
-  return kind == "aimd" || kind == "cubic";
-}
-
 /// The value of a knob's parameter as text, without unit.
 std::string
 knobText(const Params& params, const Knob& k)
@@ -473,31 +467,19 @@ Fetch::metrics() const
   app::FetchStats s = stats();
   const State& st = *m_state;
   bool bitExact = st.complete && st.bytesMatch && st.offset == m_fileSize;
-  double elapsed = std::chrono::duration<double>(s.elapsed).count();
-  nlohmann::json j = {
-    {"goodput_mbps", elapsed > 0 ? static_cast<double>(s.bytes.count()) * 8 / elapsed / 1e6 : 0.0},
-    {"completion_time_s", st.complete ? nlohmann::json(st.doneAt - m_start) : nlohmann::json(nullptr)},
-    {"transfer_time_s", elapsed},
-    {"completed", st.complete},
-    {"bit_exact", bitExact},
-    {"file_size_bytes", m_fileSize},
-    {"bytes", st.offset},
-    {"segments", s.segments},
-    {"interests_sent", s.interestsSent},
-    {"retransmissions", s.retransmissions},
-    {"timeouts", s.timeouts},
-    {"nacks", s.nacks},
-    {"unexpected_data", s.unexpectedData},
-    {"data_received", nodeFrames(m_consumer->GetNode())["data_in"]},
-    {"loss_decreases", s.lossDecreases},
-    {"rtt_min_ms", toMillis(s.rttMin)},
-    {"rtt_avg_ms", toMillis(s.rttAvg)},
-    {"rtt_max_ms", toMillis(s.rttMax)},
-  };
-  if (isAdaptive(m_kind) || m_kind == "fixed") {
-    j["cwnd_final"] = s.cwnd;
-    j["rto_final_ms"] = toMillis(s.rto);
-  }
+  // the fetch's result fields (app::visitMetrics: the keys of `ndnlab get --json`), numeric
+  // ones only (the scenario's parameters name the consumer), then what the scenario knows
+  nlohmann::json j;
+  app::visitMetrics(s, [&j](const fields::Metric& m, const auto& v) {
+    if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, std::string>)
+      j[std::string(m.key)] = v;
+  });
+  j["completion_time_s"] = st.complete ? nlohmann::json(st.doneAt - m_start) : nlohmann::json(nullptr);
+  j["completed"] = st.complete;
+  j["bit_exact"] = bitExact;
+  j["file_size_bytes"] = m_fileSize;
+  j["bytes"] = st.offset; // bytes delivered in order (the fetch counts received ones)
+  j["data_received"] = nodeFrames(m_consumer->GetNode())["data_in"];
   if (st.failed)
     j["error"] = st.error;
   return j;

@@ -8,6 +8,10 @@
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 namespace ndnlab::sim::test {
 namespace {
 
@@ -153,6 +157,72 @@ TEST_F(OptionFieldsTest, StackOptionsReachTheForwarder)
   auto s = nodes.Get(0)->GetObject<NdnStack>();
   EXPECT_EQ(s->GetForwarder().options().csCapacity, 7u);
   EXPECT_EQ(s->GetForwarder().options().pitMaxEntries, 99u);
+}
+
+} // namespace
+} // namespace ndnlab::sim::test
+
+namespace ndnlab::sim::test {
+namespace {
+
+/// An attribute value as a user writes it: a Time in the largest whole unit ("500ms", "6s").
+std::string
+valueText(const ns3::AttributeValue& v, ns3::Ptr<const ns3::AttributeChecker> checker)
+{
+  if (const auto* t = dynamic_cast<const ns3::TimeValue*>(&v)) {
+    const int64_t ns = t->Get().GetNanoSeconds();
+    for (auto [unit, scale] : {std::pair{"s", int64_t(1'000'000'000)}, {"ms", int64_t(1'000'000)},
+                               {"us", int64_t(1'000)}}) {
+      if (ns != 0 && ns % scale == 0)
+        return std::to_string(ns / scale) + unit;
+    }
+    return std::to_string(ns) + "ns";
+  }
+  return v.SerializeToString(checker);
+}
+
+/// The Markdown table of a type's own attributes and trace sources, as docs/mechanisms/ns3.md
+/// shows it: name, initial value, help.
+std::string
+attributeTable(const std::string& typeName)
+{
+  auto cell = [](std::string s) {
+    std::string out;
+    for (char c : s)
+      out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+  };
+  ns3::TypeId tid = ns3::TypeId::LookupByName(typeName);
+  std::string t = "| attribute | default | meaning |\n|---|---|---|\n";
+  for (uint32_t i = 0; i < tid.GetAttributeN(); ++i) {
+    ns3::TypeId::AttributeInformation a = tid.GetAttribute(i);
+    t += "| " + a.name + " | `" + valueText(*a.initialValue, a.checker) + "` | " + cell(a.help) + " |\n";
+  }
+  for (uint32_t i = 0; i < tid.GetTraceSourceN(); ++i) {
+    ns3::TypeId::TraceSourceInformation s = tid.GetTraceSource(i);
+    t += "| trace source " + s.name + " | | " + cell(s.help) + " |\n";
+  }
+  return t;
+}
+
+TEST_F(OptionFieldsTest, AttributeTablesInDocsAreTheGeneratedOnes)
+{
+  // every attribute's name, default and help as the TypeIds declare them (the Options-derived
+  // ones from the core's field lists), so the docs cannot drift from the code
+  registerTypes();
+  // this file is ns3/ndnlab/tests/option-fields.t.cpp of the source tree
+  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  std::ifstream in(root / "docs" / "mechanisms" / "ns3.md");
+  ASSERT_TRUE(in);
+  std::stringstream docs;
+  docs << in.rdbuf();
+  for (const char* type : {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp",
+                           "ndnlab::ProducerApp", "ndnlab::OneInterestConsumerApp",
+                           "ndnlab::OneInterestProducerApp", "ndnlab::ConstantRateConsumerApp"}) {
+    const std::string table = "### " + std::string(type) + "\n\n" + attributeTable(type);
+    EXPECT_NE(docs.str().find(table), std::string::npos)
+      << "docs/mechanisms/ns3.md is out of date; the section should read:\n" << table;
+  }
 }
 
 } // namespace
