@@ -1,4 +1,6 @@
 #include "daemon/config.hpp"
+
+#include "core/fw/forwarder-fields.hpp"
 #include "io/asio-env.hpp"
 
 #include "core/lp/interest-bundler.hpp"
@@ -358,6 +360,69 @@ void addFaceLimitKeys(std::vector<ConfigKey>& k, const std::string& section, con
                      MaxInt));
 }
 
+/// ndnlabd's key of a core field (core/runtime/fields.hpp) of the Options struct that `sub`
+/// reaches in DaemonOptions: [section] name_in_snake_case, the field's doc, its range.
+template<typename Sub, typename Options, typename T>
+ConfigKey keyOf(const fields::Field<Options, T>& f, Sub sub)
+{
+  auto ref = f.ref;
+  auto access = [ref, sub](DaemonOptions& o) -> T& { return ref(sub(o)); };
+  std::string section(f.info.section);
+  std::string doc(f.info.doc);
+  const fields::Range r = f.info.range.value_or(fields::Range{});
+  if constexpr (std::is_same_v<T, bool>)
+    return boolKey(section, f.info.tomlKey(), doc, access);
+  else if constexpr (std::is_same_v<T, Duration>)
+    return durationKey(section, f.info.tomlKey(), doc, access,
+                       std::isfinite(r.min) ? std::chrono::duration_cast<Duration>(
+                                                std::chrono::duration<double, std::milli>(r.min))
+                                            : Duration::zero());
+  else if constexpr (std::is_floating_point_v<T>)
+    return floatKey(section, f.info.tomlKey(), doc, access, r.min, r.max);
+  else if constexpr (std::is_integral_v<T>)
+    return intKey(section, f.info.tomlKey(), doc, access,
+                  std::isfinite(r.min) ? static_cast<int64_t>(r.min) : std::numeric_limits<int64_t>::min(),
+                  r.max < static_cast<double>(MaxInt) ? static_cast<int64_t>(r.max) : MaxInt);
+  else
+    static_assert(sizeof(T) == 0, "no config key type for this field");
+}
+
+template<typename Sub, typename Options, typename E>
+ConfigKey keyOf(const fields::EnumField<Options, E>& f, Sub sub)
+{
+  auto ref = f.ref;
+  auto print = f.print;
+  auto parse = f.parse;
+  std::string choices;
+  for (std::string_view c : f.choices)
+    choices += (choices.empty() ? "" : ", ") + std::string(c);
+  return ConfigKey{
+    std::string(f.info.section), f.info.tomlKey(), "string", std::string(f.info.doc),
+    [ref, sub, print](const DaemonOptions& o) {
+      return quote(print(ref(sub(const_cast<DaemonOptions&>(o)))));
+    },
+    [ref, sub, parse, choices](DaemonOptions& o, const toml::node& v) -> std::string {
+      if (!v.is_string())
+        return "expected a string, got " + typeName(v);
+      std::string text = *v.value<std::string>();
+      auto e = parse(text);
+      if (!e)
+        return "unknown value \"" + text + "\" (" + choices + ")";
+      ref(sub(o)) = *e;
+      return {};
+    }};
+}
+
+/// The keys of every field of `Options` (visitFields next to the struct) in `section`.
+template<typename Options, typename Sub>
+void addFieldKeys(std::vector<ConfigKey>& k, std::string_view section, Sub sub)
+{
+  visitFields(std::type_identity<Options>{}, [&](const auto& f) {
+    if (f.info.section == section)
+      k.push_back(keyOf(f, sub));
+  });
+}
+
 std::vector<ConfigKey> buildKeys()
 {
   using O = DaemonOptions;
@@ -375,54 +440,9 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(intKey("general", "seed", "random number generator seed; 0 = random",
                      [](O& o) -> auto& { return o.general.seed; }, 0, MaxInt));
 
-  // [tables]
-  k.push_back(intKey("tables", "cs_max_packets",
-                     "Content Store capacity in Data packets; 0 disables caching",
-                     [](O& o) -> auto& { return o.forwarder.csCapacity; }, 0, MaxInt));
-  k.push_back(intKey("tables", "cs_max_bytes",
-                     "Content Store bound on the total wire size of cached Data, bytes; 0 = none",
-                     [](O& o) -> auto& { return o.forwarder.csMaxBytes; }, 0, MaxInt));
-  k.push_back(intKey("tables", "cs_scan_limit",
-                     "CanBePrefix lookups examine at most this many cached Data; 0 = unlimited",
-                     [](O& o) -> auto& { return o.forwarder.csScanLimit; }, 0, MaxInt));
-  k.push_back(boolKey("tables", "cs_admit", "insert incoming Data into the Content Store",
-                      [](O& o) -> auto& { return o.forwarder.csAdmit; }));
-  k.push_back(boolKey("tables", "cs_serve", "answer Interests from the Content Store",
-                      [](O& o) -> auto& { return o.forwarder.csServe; }));
-  k.push_back(ConfigKey{
-    "tables", "cs_unsolicited_policy", "string",
-    "unsolicited Data: drop-all, admit-local, admit-network, admit-all",
-    [](const DaemonOptions& o) {
-      return quote(fw::toString(o.forwarder.unsolicitedDataPolicy));
-    },
-    [](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_string())
-        return "expected a string, got " + typeName(v);
-      std::string text = *v.value<std::string>();
-      auto p = fw::parseUnsolicitedDataPolicy(text);
-      if (!p)
-        return "unknown policy \"" + text + "\" (drop-all, admit-local, admit-network, admit-all)";
-      o.forwarder.unsolicitedDataPolicy = *p;
-      return {};
-    }});
-  k.push_back(intKey("tables", "pit_max_entries",
-                     "PIT capacity; Interests that would create more entries are dropped",
-                     [](O& o) -> auto& { return o.forwarder.pitMaxEntries; }, 1, MaxInt));
-  k.push_back(intKey("tables", "pit_max_in_records_per_face",
-                     "hard cap on the PIT in-records of one downstream face; 0 = none",
-                     [](O& o) -> auto& { return o.forwarder.pitMaxInRecordsPerFace; }, 0, MaxInt));
-  k.push_back(floatKey("tables", "pit_share_factor",
-                       "PIT fair share: a face may hold at most this factor x the free PIT entries; 0 = off",
-                       [](O& o) -> auto& { return o.forwarder.pitShareFactor; }, 0.0, 1000.0));
-  k.push_back(durationKey("tables", "pit_max_lifetime",
-                          "cap on the InterestLifetime used for PIT records",
-                          [](O& o) -> auto& { return o.forwarder.pitMaxLifetime; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(durationKey("tables", "dnl_lifetime", "how long the Dead Nonce List remembers a nonce",
-                          [](O& o) -> auto& { return o.forwarder.dnlLifetime; },
-                          table::DeadNonceList::MinLifetime));
-  k.push_back(intKey("tables", "dnl_max_entries", "Dead Nonce List capacity (oldest evicted first)",
-                     [](O& o) -> auto& { return o.forwarder.dnlCapacity; }, 1, MaxInt));
+  // [tables]: the forwarder's (core/fw/forwarder-fields.hpp), then the RIB's
+  auto forwarder = [](O& o) -> fw::ForwarderOptions& { return o.forwarder; };
+  addFieldKeys<fw::ForwarderOptions>(k, "tables", forwarder);
   k.push_back(intKey("tables", "rib_max_routes", "RIB capacity; rib/register beyond it is refused",
                      [](O& o) -> auto& { return o.management.rib.maxRoutes; }, 1, MaxInt));
 
@@ -439,9 +459,7 @@ std::vector<ConfigKey> buildKeys()
       o.forwarder.defaultStrategy = *name;
       return {};
     }});
-  k.push_back(intKey("forwarder", "default_hop_limit",
-                     "HopLimit added to Interests that carry none; 0 = off",
-                     [](O& o) -> auto& { return o.forwarder.defaultHopLimit; }, 0, 255));
+  addFieldKeys<fw::ForwarderOptions>(k, "forwarder", forwarder);
 
   // [management]
   k.push_back(boolKey("management", "verify_commands",

@@ -8,33 +8,6 @@
 #include "core/cc/congestion-window.hpp"
 #include "core/runtime/fields.hpp"
 
-#include <type_traits>
-#include <utility>
-
-namespace ndnlab::fields {
-
-/// A Field whose member type follows from `ref`.
-template<typename Options, typename Ref>
-auto
-field(Info info, Ref ref, std::vector<std::string_view> choices = {})
-{
-  using T = std::remove_reference_t<decltype(ref(std::declval<Options&>()))>;
-  return Field<Options, T>{std::move(info), static_cast<T& (*)(Options&)>(ref), std::move(choices)};
-}
-
-/// An EnumField whose enum type follows from `ref`.
-template<typename Options, typename Ref, typename E = std::remove_reference_t<
-                                           decltype(std::declval<Ref>()(std::declval<Options&>()))>>
-auto
-enumField(Info info, Ref ref, std::string_view (*print)(E), std::optional<E> (*parse)(std::string_view),
-          std::vector<std::string_view> choices)
-{
-  return EnumField<Options, E>{std::move(info), static_cast<E& (*)(Options&)>(ref), print, parse,
-                               std::move(choices)};
-}
-
-} // namespace ndnlab::fields
-
 namespace ndnlab::app {
 
 /// Calls `v` with every field of SegmentFetcherOptions, in the order of `ndnlab get --help`.

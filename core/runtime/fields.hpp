@@ -24,6 +24,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ndnlab::fields {
@@ -120,9 +122,18 @@ struct Info
   std::string_view attribute = {};  ///< ns-3 attribute / scenario name; empty: CamelCase(name)
   std::string_view flags = {};      ///< CLI11 names when not "--name" (aliases, "!--no-x")
   unsigned hosts = AllHosts;
+  std::string_view section = {};   ///< ndnlabd: TOML table of the key `name` in snake_case; empty: none
 
   /// The ns-3 attribute and scenario parameter name.
   std::string attributeName() const { return attribute.empty() ? camelCase(name) : std::string(attribute); }
+  /// ndnlabd's TOML key: the name in snake_case.
+  std::string tomlKey() const
+  {
+    std::string k(name);
+    for (char& c : k)
+      c = c == '-' ? '_' : c;
+    return k;
+  }
   /// CLI11's names for the flag.
   std::string flagNames() const { return flags.empty() ? "--" + std::string(name) : std::string(flags); }
 };
@@ -146,6 +157,26 @@ struct EnumField
   std::optional<E> (*parse)(std::string_view);
   std::vector<std::string_view> choices;
 };
+
+/// A Field whose member type follows from `ref`.
+template<typename Options, typename Ref>
+auto
+field(Info info, Ref ref, std::vector<std::string_view> choices = {})
+{
+  using T = std::remove_reference_t<decltype(ref(std::declval<Options&>()))>;
+  return Field<Options, T>{std::move(info), static_cast<T& (*)(Options&)>(ref), std::move(choices)};
+}
+
+/// An EnumField whose enum type follows from `ref`.
+template<typename Options, typename Ref, typename E = std::remove_reference_t<
+                                           decltype(std::declval<Ref>()(std::declval<Options&>()))>>
+auto
+enumField(Info info, Ref ref, std::string_view (*print)(E), std::optional<E> (*parse)(std::string_view),
+          std::vector<std::string_view> choices)
+{
+  return EnumField<Options, E>{std::move(info), static_cast<E& (*)(Options&)>(ref), print, parse,
+                               std::move(choices)};
+}
 
 } // namespace ndnlab::fields
 

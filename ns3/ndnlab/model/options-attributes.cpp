@@ -1,6 +1,7 @@
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
 #include "core/app/segment-fetcher-fields.hpp"
+#include "core/fw/forwarder-fields.hpp"
 #include "core/cc/congestion-window.hpp"
 
 #include <algorithm>
@@ -14,29 +15,9 @@ const std::vector<OptionField<fw::ForwarderOptions>>&
 forwarderFields()
 {
   using O = fw::ForwarderOptions;
-  static const std::vector<OptionField<O>> fields = {
-    optionField<O>("PitMaxEntries", "PIT size bound (entries); more Interests are dropped (pit_full)",
-                   NDNLAB_REF(o.pitMaxEntries)),
-    optionField<O>("PitMaxInRecordsPerFace", "Hard cap on the in-records of one downstream face (0 = none)",
-                   NDNLAB_REF(o.pitMaxInRecordsPerFace)),
-    optionField<O>("PitShareFactor", "PIT fair share: a face holds at most this factor x the free entries (0 = off)",
-                   NDNLAB_REF(o.pitShareFactor)),
-    optionField<O>("PitMaxLifetime", "Cap on InterestLifetime used for PIT records", NDNLAB_REF(o.pitMaxLifetime)),
-    optionField<O>("CsSize", "Content Store capacity in packets; 0 disables caching", NDNLAB_REF(o.csCapacity)),
-    optionField<O>("CsMaxBytes", "Content Store capacity in bytes of Data wire encoding; 0 = no byte limit",
-                   NDNLAB_REF(o.csMaxBytes)),
-    optionField<O>("CsScanLimit", "CanBePrefix CS lookups examine at most this many candidates; 0 = unlimited",
-                   NDNLAB_REF(o.csScanLimit)),
-    optionField<O>("CsAdmit", "Insert Data into the Content Store", NDNLAB_REF(o.csAdmit)),
-    optionField<O>("CsServe", "Answer Interests from the Content Store", NDNLAB_REF(o.csServe)),
-    optionField<O>("DnlLifetime", "Dead Nonce List entry lifetime", NDNLAB_REF(o.dnlLifetime)),
-    optionField<O>("DnlCapacity", "Dead Nonce List size bound (entries)", NDNLAB_REF(o.dnlCapacity)),
-    enumField<O>(
-      "UnsolicitedDataPolicy", "Unsolicited Data: drop-all | admit-local | admit-network | admit-all",
-      NDNLAB_REF(o.unsolicitedDataPolicy), [](auto v) { return fw::toString(v); }, fw::parseUnsolicitedDataPolicy),
-    optionField<O>("DefaultHopLimit", "HopLimit added to Interests that carry none; 0 = off",
-                   NDNLAB_REF(o.defaultHopLimit)),
-    stringField<O>(
+  static const std::vector<OptionField<O>> fields = [] {
+    auto f = attributeFields<O>(); // core/fw/forwarder-fields.hpp
+    f.push_back(stringField<O>(
       "DefaultStrategy", "Strategy of / (e.g. /localhost/nfd/strategy/multicast)",
       [](const O& o) { return o.defaultStrategy.toUri(); },
       [](O& o, const std::string& s) {
@@ -44,8 +25,9 @@ forwarderFields()
         if (n)
           o.defaultStrategy = *n;
         return static_cast<bool>(n);
-      }),
-  };
+      }));
+    return f;
+  }();
   return fields;
 }
 
