@@ -451,6 +451,12 @@ void UdpChannel::drain()
       return;
     }
     m_sender.resize(msg.msg_namelen);
+    if ((msg.msg_flags & MSG_TRUNC) != 0) { // larger than any UDP datagram: nothing to split
+      ++m_counters.nInvalidDatagram;
+      m_env.emit({"io_drop", 0, "invalid-datagram", n, 0});
+      ++i;
+      continue;
+    }
     // With UDP_GRO, one read may hold several datagrams of one sender, each `segment` long
     // but the last (cmsg UDP_GRO); without it, one datagram.
     size_t segment = static_cast<size_t>(n);
