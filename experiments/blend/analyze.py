@@ -29,11 +29,8 @@ import math
 import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python"))
-
-from ndnlab import data, report  # noqa: E402
-from ndnlab.store import STATUS_OK, open_source  # noqa: E402
+from ndnlab import data, report
+from ndnlab.store import STATUS_OK, open_source
 
 LINK = ("Standard", "Addressing", "DataMode", "Ampdu")
 LABELS = {"80211b": "802.11b", "80211n": "802.11n"}

@@ -21,27 +21,20 @@ Figures (PNG, one per campaign) go to --figures (default: the store directory).
 import argparse
 import math
 import pathlib
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python"))
-
-from ndnlab.store import open_source  # noqa: E402
+from ndnlab import metrics
+from ndnlab.store import open_source
 
 HERE = pathlib.Path(__file__).resolve().parent
 STD = {"80211b": "802.11b", "80211n": "802.11n"}
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 
 
 def mean_ci(values):
-    v = [float(x) for x in values if x is not None and not (isinstance(x, float) and math.isnan(x))]
-    if not v:
-        return math.nan, math.nan, 0
-    m = sum(v) / len(v)
-    if len(v) < 2:
-        return m, math.nan, len(v)
-    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
-    return m, T95.get(len(v) - 1, 2.0) * sd / math.sqrt(len(v)), len(v)
+    """(mean, 95 % CI half-width, n) of the finite values (ndnlab.metrics.mean_ci); the
+    half-width is NaN below two values."""
+    finite = [float(x) for x in values if x is not None and math.isfinite(float(x))]
+    m, ci = metrics.mean_ci(finite)
+    return m, (ci if len(finite) >= 2 else math.nan), len(finite)
 
 
 def variant(row):

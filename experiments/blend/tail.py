@@ -21,11 +21,8 @@ import pathlib
 import statistics
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python"))
-
-from ndnlab import data, report  # noqa: E402
-from ndnlab.store import STATUS_OK, open_source  # noqa: E402
+from ndnlab import data, report
+from ndnlab.store import STATUS_OK, open_source
 
 LABELS = {"80211b": "802.11b", "80211n": "802.11n"}
 GROUP = ("Standard", "Consumer", "FileSize")

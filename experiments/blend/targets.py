@@ -21,11 +21,8 @@ import math
 import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python"))
-
-from ndnlab import load_results, metrics, report  # noqa: E402
-from ndnlab.store import STATUS_OK, is_number  # noqa: E402
+from ndnlab import load_results, metrics, report
+from ndnlab.store import STATUS_OK, is_number
 
 GAIN_TARGET = {"80211b": 32.6, "80211n": 37.0}   # percent, AIMD only
 BOUND_TARGET = 95.0                              # percent of the one-Interest bound
