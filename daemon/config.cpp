@@ -394,7 +394,7 @@ ConfigKey keyOf(const fields::EnumField<Options, E>& f, Sub sub)
   auto print = f.print;
   auto parse = f.parse;
   std::string choices;
-  for (std::string_view c : f.choices)
+  for (std::string_view c : f.choices())
     choices += (choices.empty() ? "" : ", ") + std::string(c);
   return ConfigKey{
     std::string(f.info.section), f.info.tomlKey(), "string", std::string(f.info.doc),

@@ -36,11 +36,11 @@ using asio::ip::udp;
 /// State shared by a channel and its faces (faces may outlive the channel).
 ///
 /// Sending: the first datagram of a turn of the event loop leaves at once; the faces queue
-/// the ones after it here and one flush, posted to the end of the turn, sends them. Consecutive datagrams to one endpoint that
-/// have one size (the last may be shorter) and fit an Ethernet MTU leave in one sendmsg()
-/// with UDP generic segmentation offload (UDP_SEGMENT): the kernel carries them through its
-/// stack, veth pairs and forwarding hosts as one buffer and cuts it into the same datagrams
-/// only where it must. The receiver sees each datagram as if sent alone. A batch holds at
+/// the ones after it here and one flush, posted to the end of the turn, sends them.
+/// Consecutive datagrams to one endpoint that have one size (the last may be shorter) and fit
+/// an Ethernet MTU leave in one sendmsg() with UDP generic segmentation offload
+/// (UDP_SEGMENT): the kernel carries them through its stack, veth pairs and forwarding hosts
+/// as one buffer and cuts it into the same datagrams only where it must. The receiver sees each datagram as if sent alone. A batch holds at
 /// most what the face sent in about 1 ms (UdpUnicastTransport::gsoBudget()): a drop-tail
 /// queue that cannot take a batch drops all of it, so on a slow link datagrams leave alone.
 /// Where the kernel refuses GSO, every datagram is sent alone from then on.
@@ -452,8 +452,7 @@ void UdpChannel::drain()
     }
     m_sender.resize(msg.msg_namelen);
     if ((msg.msg_flags & MSG_TRUNC) != 0) { // larger than any UDP datagram: nothing to split
-      ++m_counters.nInvalidDatagram;
-      m_env.emit({"io_drop", 0, "invalid-datagram", n, 0});
+      countDrop(m_counters.nInvalidDatagram, "invalid-datagram", static_cast<size_t>(n));
       ++i;
       continue;
     }
@@ -492,6 +491,12 @@ std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoi
                                                m_options.idleTimeout);
 }
 
+void UdpChannel::countDrop(uint64_t& counter, std::string_view reason, size_t bytes)
+{
+  ++counter;
+  m_env.emit({"io_drop", 0, reason, static_cast<int64_t>(bytes), 0});
+}
+
 void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
 {
   auto it = m_shared->faces.find(from);
@@ -504,14 +509,13 @@ void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
   // Faces only for what would be accepted (docs/daemon.md "Faces"): garbage creates nothing.
   std::string_view rejection = newFaceRejection(datagram);
   if (!rejection.empty()) {
-    ++(rejection == "packet-too-large" ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram);
-    m_env.emit({"io_drop", 0, rejection, static_cast<int64_t>(datagram.size()), 0});
+    countDrop(rejection == "packet-too-large" ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram,
+              rejection, datagram.size());
     NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " ", rejection, " (no face) DROP");
     return;
   }
   if (onDemandFaces() >= m_options.maxOnDemandFaces) {
-    ++m_counters.nTooManyFaces;
-    m_env.emit({"io_drop", 0, "too-many-faces", static_cast<int64_t>(datagram.size()), 0});
+    countDrop(m_counters.nTooManyFaces, "too-many-faces", datagram.size());
     if (!m_limitLogged) {
       m_limitLogged = true;
       NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), ": ", m_options.maxOnDemandFaces,

@@ -138,6 +138,8 @@ private:
   void waitReadable();
   void drain();
   void dispatch(ByteSpan datagram, const asio::ip::udp::endpoint& from);
+  /// A datagram of `bytes` dropped for `reason` (io_drop), counted in `counter`.
+  void countDrop(uint64_t& counter, std::string_view reason, size_t bytes);
   std::unique_ptr<UdpUnicastTransport> makeTransport(const asio::ip::udp::endpoint& remote,
                                                      face::FacePersistency p);
 

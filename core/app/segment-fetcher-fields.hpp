@@ -18,12 +18,13 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
 {
   using namespace ndnlab::fields;
   using O = SegmentFetcherOptions;
+  const std::vector<std::string>& algorithms = cc::windowAlgorithms(); // the cc registry's names
   constexpr double MaxMs = 1e12; // ns3::Time and Duration hold about 292 years
   v(field<O>({.name = "pipeline",
               .doc = "Congestion control / pipeline type",
               .flags = "--cc,--pipeline,--pipeline-type",
               .hosts = Cli | Ns3}, // the scenarios choose it with --Consumer
-             NDNLAB_FIELD_REF(o.pipeline), {"fixed", "aimd", "cubic"}));
+             NDNLAB_FIELD_REF(o.pipeline), {algorithms.begin(), algorithms.end()}));
   v(field<O>({.name = "pipeline-size",
               .doc = "Window of the fixed pipeline",
               .unit = "Interests",
@@ -84,7 +85,7 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
                          "is past the recovery point, as ndncatchunks) or high-data (the highest Data is past "
                          "it, as ndnSIM's ConsumerPcon)"},
                  NDNLAB_FIELD_REF(o.control.cwaGate), &cc::toString, &cc::parseCwaGate,
-                 {"transmission", "lost-segment", "high-data"}));
+                 {cc::CwaGate::Transmission, cc::CwaGate::LostSegment, cc::CwaGate::HighData}));
   v(field<O>({.name = "cwa-rtt-suppress",
               .doc = "high-data gate: recovery point = next segment + this x outstanding Interests "
                      "(ConsumerPcon's AddRttSuppress)",
@@ -94,7 +95,7 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
                   .doc = "How aimd/cubic find losses: rack (also from the order Data return in, RFC 8985) or "
                          "timeout (RTO and lifetime expiry only, as ndncatchunks and ndnSIM)"},
                  NDNLAB_FIELD_REF(o.lossDetection), &toString, &parseLossDetection,
-                 {"rack", "timeout"}));
+                 {LossDetection::Rack, LossDetection::Timeout}));
   v(field<O>({.name = "reorder-window",
               .doc = "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered",
               .range = Range::nonNegative()},
@@ -187,7 +188,7 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
   v(enumField<O>({.name = "version-discovery",
                   .doc = "How the version is found: rdr, first-segment or none (the name as given)"},
                  NDNLAB_FIELD_REF(o.discovery), &toString, &parseVersionDiscovery,
-                 {"rdr", "first-segment", "none"}));
+                 {VersionDiscovery::Rdr, VersionDiscovery::FirstSegment, VersionDiscovery::None}));
   v(field<O>({.name = "rto-check-interval",
               .doc = "Period of the timeout scan (ndnSIM's RetxTimer: 50 ms)",
               .range = Range::positive(MaxMs)},

@@ -53,7 +53,8 @@ visitFields(std::type_identity<ForwarderOptions>, Visitor&& v)
                   .hosts = Hosts,
                   .section = "tables"},
                  NDNLAB_FIELD_REF(o.unsolicitedDataPolicy), &toString, &parseUnsolicitedDataPolicy,
-                 {"drop-all", "admit-local", "admit-network", "admit-all"}));
+                 {UnsolicitedDataPolicy::DropAll, UnsolicitedDataPolicy::AdmitLocal,
+                  UnsolicitedDataPolicy::AdmitNetwork, UnsolicitedDataPolicy::AdmitAll}));
   v(field<O>({.name = "pit-max-entries",
               .doc = "PIT capacity; Interests that would create more entries are dropped (pit_full)",
               .range = Range::closed(1, MaxCount),

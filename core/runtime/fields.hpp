@@ -19,9 +19,9 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
-#include <sstream>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -124,6 +124,12 @@ struct Info
   unsigned hosts = AllHosts;
   std::string_view section = {};   ///< ndnlabd: TOML table of the key `name` in snake_case; empty: none
 
+  /// The doc with `unit` in brackets after it ("Initial window (segments)"); no brackets for
+  /// an empty unit. Hosts pass the unit their value is written in.
+  std::string help(std::string_view unit) const
+  {
+    return unit.empty() ? std::string(doc) : std::string(doc) + " (" + std::string(unit) + ")";
+  }
   /// The ns-3 attribute and scenario parameter name.
   std::string attributeName() const { return attribute.empty() ? camelCase(name) : std::string(attribute); }
   /// ndnlabd's TOML key: the name in snake_case.
@@ -147,7 +153,8 @@ struct Field
   std::vector<std::string_view> choices = {}; ///< std::string fields: the accepted values (empty: any)
 };
 
-/// An enum field, written and read as text.
+/// An enum field, written and read as text: `print` and `parse` are the enum's own
+/// toString and parser, `values` its enumerators in display order.
 template<typename Options, typename E>
 struct EnumField
 {
@@ -155,7 +162,16 @@ struct EnumField
   E& (*ref)(Options&);
   std::string_view (*print)(E);
   std::optional<E> (*parse)(std::string_view);
-  std::vector<std::string_view> choices;
+  std::vector<E> values;
+
+  /// The accepted texts: `values` as `print` writes them.
+  std::vector<std::string_view> choices() const
+  {
+    std::vector<std::string_view> c;
+    for (E v : values)
+      c.push_back(print(v));
+    return c;
+  }
 };
 
 /// A Field whose member type follows from `ref`.
@@ -172,10 +188,10 @@ template<typename Options, typename Ref, typename E = std::remove_reference_t<
                                            decltype(std::declval<Ref>()(std::declval<Options&>()))>>
 auto
 enumField(Info info, Ref ref, std::string_view (*print)(E), std::optional<E> (*parse)(std::string_view),
-          std::vector<std::string_view> choices)
+          std::vector<E> values)
 {
   return EnumField<Options, E>{std::move(info), static_cast<E& (*)(Options&)>(ref), print, parse,
-                               std::move(choices)};
+                               std::move(values)};
 }
 
 } // namespace ndnlab::fields

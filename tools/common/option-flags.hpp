@@ -25,15 +25,11 @@ namespace ndnlab::tools {
 
 namespace detail {
 
+/// The flag's help: its doc with the unit it is written in (ms for a duration).
 inline std::string
 flagHelp(const fields::Info& info, bool isTime)
 {
-  std::string help(info.doc);
-  if (isTime)
-    help += " (ms)";
-  else if (!info.unit.empty())
-    help += " (" + std::string(info.unit) + ")";
-  return help;
+  return info.help(isTime ? "ms" : info.unit);
 }
 
 /// check:: validator of a floating-point range (check::positive etc. print one readable line).
@@ -111,7 +107,8 @@ addFlag(CLI::App& app, Options& o, const fields::EnumField<Options, E>& f)
   auto* opt = app.add_option_function<std::string>(
     f.info.flagNames(), [&member, parse = f.parse](const std::string& s) { member = *parse(s); },
     flagHelp(f.info, false));
-  opt->check(CLI::IsMember(std::vector<std::string>(f.choices.begin(), f.choices.end())));
+  const auto choices = f.choices();
+  opt->check(CLI::IsMember(std::vector<std::string>(choices.begin(), choices.end())));
   opt->default_str(std::string(f.print(member)));
 }
 

@@ -218,10 +218,7 @@ enumField(std::string name, std::string help, Ref ref, Print print, Parse parse)
 inline std::string
 attributeHelp(const fields::Info& info, bool isTime)
 {
-  std::string help(info.doc);
-  if (!info.unit.empty() && !isTime)
-    help += " (" + std::string(info.unit) + ")";
-  return help;
+  return info.help(isTime ? std::string_view{} : info.unit);
 }
 
 /// The attribute of a core field (core/runtime/fields.hpp), with its range as the checker

@@ -104,7 +104,8 @@ knobOf(const fields::EnumField<app::SegmentFetcherOptions, E>& f, const app::Seg
   const std::string name = f.info.attributeName();
   ParamSpec p{name, ParamType::String, std::string(f.print(f.ref(const_cast<app::SegmentFetcherOptions&>(d)))),
               std::string(f.info.unit), std::string(f.info.doc), {}, {}};
-  p.choices.assign(f.choices.begin(), f.choices.end());
+  const auto choices = f.choices();
+  p.choices.assign(choices.begin(), choices.end());
   return {std::move(p), name, false};
 }
 
