@@ -1,5 +1,6 @@
 #include "daemon/config.hpp"
 
+#include "core/face/link-service-fields.hpp"
 #include "core/fw/forwarder-fields.hpp"
 #include "io/asio-env.hpp"
 
@@ -350,12 +351,12 @@ void addFaceLimitKeys(std::vector<ConfigKey>& k, const std::string& section, con
                       Access limits)
 {
   k.push_back(intKey(section, "max_faces",
-                     "most " + what + " at once; further connections are refused (too-many-faces) "
+                     "most " + what + " at once; further connections are refused (too_many_faces) "
                      "until faces close",
                      [limits](DaemonOptions& o) -> auto& { return limits(o).maxFaces; }, 1, MaxInt));
   k.push_back(intKey(section, "max_faces_per_address",
                      "most " + what + " from one remote address at once; further connections from it "
-                     "are refused (too-many-faces-per-address)",
+                     "are refused (too_many_faces_per_address)",
                      [limits](DaemonOptions& o) -> auto& { return limits(o).maxFacesPerAddress; }, 1,
                      MaxInt));
 }
@@ -474,7 +475,7 @@ std::vector<ConfigKey> buildKeys()
                         [](O& o) -> auto& { return o.faceSystem.unixSocket.path; }));
   k.push_back(intKey("face_system.unix", "max_faces",
                      "most Unix socket faces at once; further connections are refused "
-                     "(too-many-faces) until faces close",
+                     "(too_many_faces) until faces close",
                      [](O& o) -> auto& { return o.faceSystem.unixSocket.maxFaces; }, 1, MaxInt));
 
   // [face_system.tcp]
@@ -500,7 +501,7 @@ std::vector<ConfigKey> buildKeys()
   addFaceLimitKeys(k, "face_system.tcp", "accepted TCP faces",
                    [](O& o) -> auto& { return o.faceSystem.tcp.limits; });
   k.push_back(durationKey("face_system.tcp", "idle_timeout",
-                          "accepted TCP faces that receive nothing this long are closed (idle-timeout)",
+                          "accepted TCP faces that receive nothing this long are closed (idle_timeout)",
                           [](O& o) -> auto& { return o.faceSystem.tcp.idleTimeout; },
                           std::chrono::milliseconds(1)));
 
@@ -543,7 +544,7 @@ std::vector<ConfigKey> buildKeys()
                       [](O& o) -> auto& { return o.faceSystem.udp.acceptNewFaces; }));
   k.push_back(intKey("face_system.udp", "max_on_demand_faces",
                      "most on-demand UDP faces at once; datagrams from further new endpoints are "
-                     "dropped (too-many-faces)",
+                     "dropped (too_many_faces)",
                      [](O& o) -> auto& { return o.faceSystem.udp.maxOnDemandFaces; }, 1, MaxInt));
   k.push_back(intKey("face_system.udp", "socket_buffer_size",
                      "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
@@ -639,74 +640,13 @@ std::vector<ConfigKey> buildKeys()
                      MaxInt));
 
   // [face_system.link]
-  k.push_back(boolKey("face_system.link", "congestion_marking",
-                      "NDNLPv2 congestion marks when a face's send queue stays long",
-                      [](O& o) -> auto& { return o.faceSystem.congestionMarking; }));
-  k.push_back(durationKey("face_system.link", "congestion_marking_interval",
-                          "congestion marking base interval (NFD default)",
-                          [](O& o) -> auto& { return o.faceSystem.congestionMarkingInterval; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(intKey("face_system.link", "congestion_threshold",
-                     "send queue length above which marking starts, bytes (NFD default)",
-                     [](O& o) -> auto& { return o.faceSystem.congestionThreshold; }, 1, MaxInt));
-  k.push_back(boolKey("face_system.link", "receive_congestion_marking",
-                      "also mark Data read from a face whose socket receive backlog stays long "
-                      "(this forwarder is the bottleneck)",
-                      [](O& o) -> auto& { return o.faceSystem.receiveCongestionMarking; }));
+  auto link = [](O& o) -> auto& { return o.faceSystem.link; };
+  addFieldKeys<face::LinkServiceOptions>(k, "face_system.link", link);
   k.push_back(boolKey("face_system.link", "local_fields",
                       "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
                       [](O& o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));
-  k.push_back(boolKey("face_system.link", "bundling",
-                      "BLEnD Interest bundling on wireless faces; the peer must decode bundles "
-                      "(ndnlabd does, on every face)",
-                      [](O& o) -> auto& { return o.faceSystem.bundling; }));
-  k.push_back(intKey("face_system.link", "bundle_interval",
-                     "bundle interval BI: most Interests one bundle stands for; 0 = no bundling",
-                     [](O& o) -> auto& { return o.faceSystem.bundleInterval; }, 0,
-                     static_cast<int64_t>(lp::MaxBundleSpan)));
-  k.push_back(intKey("face_system.link", "bundle_max_entries",
-                     "name prefixes a face's bundle encoder and decoder remember (each)",
-                     [](O& o) -> auto& { return o.faceSystem.bundleMaxEntries; }, 1, MaxInt));
-  k.push_back(durationKey("face_system.link", "bundle_entry_lifetime",
-                          "a face's bundle encoder and decoder forget a prefix unused this long",
-                          [](O& o) -> auto& { return o.faceSystem.bundleEntryLifetime; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(boolKey("face_system.link", "bundle_loss_detection",
-                      "beyond BLEnD: re-request a prefix's unanswered bundled range when its Data stall "
-                      "(inter-Data gap and link round-trip estimates)",
-                      [](O& o) -> auto& { return o.faceSystem.bundleLossDetection; }));
-  k.push_back(floatKey("face_system.link", "bundle_gap_k",
-                       "loss detection: stall threshold = mean + k x mean deviation of the inter-Data gaps",
-                       [](O& o) -> auto& { return o.faceSystem.bundleGapK; }, 0.0, 1000.0));
-  k.push_back(durationKey("face_system.link", "bundle_gap_min",
-                          "loss detection: lower bound of the stall threshold",
-                          [](O& o) -> auto& { return o.faceSystem.bundleGapMin; },
-                          std::chrono::microseconds(1)));
-  k.push_back(intKey("face_system.link", "bundle_max_recoveries",
-                     "loss detection: recovery bundles per stall (the wait doubles after each)",
-                     [](O& o) -> auto& { return o.faceSystem.bundleMaxRecoveries; }, 0, 64));
-  k.push_back(boolKey("face_system.link", "bundle_dynamic_interval",
-                      "beyond BLEnD: bundles of ceil(cwnd x bundle_cwnd_share) Interests within "
-                      "[bundle_interval_min, bundle_interval] instead of min(cwnd, bundle_interval)",
-                      [](O& o) -> auto& { return o.faceSystem.bundleDynamicInterval; }));
-  k.push_back(intKey("face_system.link", "bundle_interval_min",
-                     "dynamic interval: smallest bundle when the window allows it",
-                     [](O& o) -> auto& { return o.faceSystem.bundleIntervalMin; }, 1,
-                     static_cast<int64_t>(lp::MaxBundleSpan)));
-  k.push_back(floatKey("face_system.link", "bundle_cwnd_share",
-                       "dynamic interval: share of the consumer's window one bundle stands for",
-                       [](O& o) -> auto& { return o.faceSystem.bundleCwndShare; }, 0.01, 1.0));
-
   // [limits]
-  k.push_back(intKey("limits", "reassembly_max_bytes",
-                     "bytes held in partially reassembled packets, per face",
-                     [](O& o) -> auto& { return o.limits.reassemblyMaxBytes; }, 0, MaxInt));
-  k.push_back(durationKey("limits", "reassembly_timeout",
-                          "a partially reassembled packet is dropped after this long",
-                          [](O& o) -> auto& { return o.limits.reassemblyTimeout; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(intKey("limits", "max_fragments", "fragments per packet, both directions",
-                     [](O& o) -> auto& { return o.limits.maxFragments; }, 1, 65535));
+  addFieldKeys<face::LinkServiceOptions>(k, "limits", link);
   return k;
 }
 

@@ -35,8 +35,7 @@ Daemon::Daemon(asio::io_context& io, const DaemonOptions& options) : m_options(o
   catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("forwarder: ") + e.what() + "\n");
   }
-  m_faceSystem = std::make_unique<FaceSystem>(*m_env, io, *m_forwarder, options.faceSystem,
-                                              options.limits);
+  m_faceSystem = std::make_unique<FaceSystem>(*m_env, io, *m_forwarder, options.faceSystem);
   m_management = std::make_unique<mgmt::Management>(*m_env, *m_forwarder, options.management,
                                                     m_faceSystem.get());
   m_management->setDropCounters([this] { return dropCounters(); });
@@ -80,13 +79,13 @@ std::string Daemon::summary() const
 
 std::vector<mgmt::DropCounterStatus> Daemon::dropCounters() const
 {
-  static constexpr std::string_view Kinds[] = {"drop", "io_drop", "impair_drop", "face_close"};
   std::vector<mgmt::DropCounterStatus> out;
   for (const auto& [key, n] : m_env->countingTrace().snapshot()) {
     std::string_view k = key;
     size_t slash = k.find('/');
     std::string_view kind = k.substr(0, slash);
-    if (std::find(std::begin(Kinds), std::end(Kinds), kind) == std::end(Kinds))
+    std::optional<EventKind> parsed = parseEventKind(kind);
+    if (!parsed || !info(*parsed).isDrop)
       continue;
     out.push_back({std::string(kind), slash == std::string_view::npos ? "" : std::string(k.substr(slash + 1)), n});
   }

@@ -12,9 +12,9 @@ using face::FacePersistency;
 using io::TransportKind;
 
 FaceSystem::FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder,
-                       FaceSystemOptions options, LimitsOptions limits)
+                       FaceSystemOptions options)
   : m_env(env), m_io(io), m_forwarder(forwarder), m_faces(forwarder.faceTable()),
-    m_options(std::move(options)), m_limits(limits)
+    m_options(std::move(options))
 {
   m_options.tcp.stream = m_options.stream;
   m_options.unixSocket.stream = m_options.stream;
@@ -74,27 +74,9 @@ void FaceSystem::stop()
 face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTransport& t,
                                                         const FaceParams* params) const
 {
-  face::LinkServiceOptions o;
-  o.maxFragments = m_limits.maxFragments;
-  o.reassemblyTimeout = m_limits.reassemblyTimeout;
-  o.maxReassemblyBytes = m_limits.reassemblyMaxBytes;
+  face::LinkServiceOptions o = m_options.link;
   o.allowReassembly = true;
-  o.allowCongestionMarking = m_options.congestionMarking;
-  o.baseCongestionMarkingInterval = m_options.congestionMarkingInterval;
-  o.defaultCongestionThreshold = m_options.congestionThreshold;
-  o.markReceiveBacklog = m_options.receiveCongestionMarking;
   o.allowLocalFields = t.scope() == face::FaceScope::Local && m_options.localFieldsOnLocalFaces;
-  o.bundling = m_options.bundling;
-  o.bundleInterval = m_options.bundleInterval;
-  o.bundleMaxEntries = m_options.bundleMaxEntries;
-  o.bundleEntryLifetime = m_options.bundleEntryLifetime;
-  o.bundleLossDetection = m_options.bundleLossDetection;
-  o.bundleGapK = m_options.bundleGapK;
-  o.bundleGapMin = m_options.bundleGapMin;
-  o.bundleMaxRecoveries = m_options.bundleMaxRecoveries;
-  o.bundleDynamicInterval = m_options.bundleDynamicInterval;
-  o.bundleIntervalMin = m_options.bundleIntervalMin;
-  o.bundleCwndShare = m_options.bundleCwndShare;
   switch (t.kind()) {
     case TransportKind::UnixStream:
     case TransportKind::Tcp:

@@ -30,8 +30,7 @@ class FaceSystem final : public mgmt::FaceSystem
 {
 public:
   /// Faces are added to `forwarder` (which connects them to the pipelines).
-  FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder, FaceSystemOptions options,
-             LimitsOptions limits);
+  FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder, FaceSystemOptions options);
   ~FaceSystem() override;
   FaceSystem(const FaceSystem&) = delete;
   FaceSystem& operator=(const FaceSystem&) = delete;
@@ -108,7 +107,6 @@ private:
   fw::Forwarder& m_forwarder;
   face::FaceTable& m_faces;
   FaceSystemOptions m_options;
-  LimitsOptions m_limits;
   std::unique_ptr<io::UnixStreamChannel> m_unix;
   std::unique_ptr<io::TcpChannel> m_tcp;
   std::unique_ptr<io::WebSocketChannel> m_websocket;

@@ -39,6 +39,7 @@ int main(int argc, char** argv)
   std::string configFile;
   bool printDefault = false;
   bool printMarkdown = false;
+  bool printEvents = false;
   std::string logLevel;
   app.add_option("-c,--config", configFile, "TOML configuration file (every key optional)")
     ->check(CLI::ExistingFile);
@@ -48,6 +49,9 @@ int main(int argc, char** argv)
                "print a commented configuration file holding every default, then exit");
   app.add_flag("--print-config-reference", printMarkdown,
                "print the configuration keys as a Markdown table, then exit");
+  app.add_flag("--print-event-table", printEvents,
+               "print every trace event kind, drop reason and close reason as Markdown tables "
+               "(docs/events.md), then exit");
   try {
     app.parse(argc, argv);
   }
@@ -62,6 +66,10 @@ int main(int argc, char** argv)
   }
   if (printMarkdown) {
     std::cout << configReferenceMarkdown();
+    return 0;
+  }
+  if (printEvents) {
+    std::cout << eventTables();
     return 0;
   }
 

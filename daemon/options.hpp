@@ -30,6 +30,17 @@ struct GeneralOptions
   uint64_t seed = 0;
 };
 
+/// ndnlabd's link service defaults: LinkServiceOptions' own, with NFD's congestion marking on
+/// and reassembly allowed.
+inline face::LinkServiceOptions
+defaultLinkServiceOptions()
+{
+  face::LinkServiceOptions o;
+  o.allowCongestionMarking = true;
+  o.allowReassembly = true;
+  return o;
+}
+
 /// [face_system.*]
 struct FaceSystemOptions
 {
@@ -62,42 +73,14 @@ struct FaceSystemOptions
   /// Unix and TCP transports.
   io::StreamTransportOptions stream;
 
-  /// NDNLPv2 congestion marking on every face (NFD default: on).
-  bool congestionMarking = true;
-  Duration congestionMarkingInterval = std::chrono::milliseconds(100);
-  size_t congestionThreshold = 65536;
-  /// Also mark Data read from a face whose receive backlog stays above the threshold.
-  bool receiveCongestionMarking = true;
+  /// Link service of every face ([face_system.link] and [limits]; the fields of
+  /// core/face/link-service-fields.hpp). Each face then sets what is its own: fragmentation and
+  /// the MTU override by transport kind, local fields on local faces.
+  face::LinkServiceOptions link = defaultLinkServiceOptions();
   /// Accept and emit IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback).
   bool localFieldsOnLocalFaces = false;
-  /// BLEnD Interest bundling on every face whose medium is wireless (docs/mechanisms/bundling.md);
-  /// bundles are decoded on every face regardless.
-  bool bundling = face::LinkServiceOptions{}.bundling;
-  /// Bundle interval BI (0 = no bundling), prefixes remembered and their idle lifetime.
-  uint32_t bundleInterval = face::LinkServiceOptions{}.bundleInterval;
-  size_t bundleMaxEntries = face::LinkServiceOptions{}.bundleMaxEntries;
-  Duration bundleEntryLifetime = face::LinkServiceOptions{}.bundleEntryLifetime;
-  /// Beyond the paper (VI-B): encoder-side loss detection from the inter-Data gap, and the
-  /// dynamic bundle interval (face::LinkServiceOptions has the meaning of each).
-  bool bundleLossDetection = face::LinkServiceOptions{}.bundleLossDetection;
-  double bundleGapK = face::LinkServiceOptions{}.bundleGapK;
-  Duration bundleGapMin = face::LinkServiceOptions{}.bundleGapMin;
-  uint32_t bundleMaxRecoveries = face::LinkServiceOptions{}.bundleMaxRecoveries;
-  bool bundleDynamicInterval = face::LinkServiceOptions{}.bundleDynamicInterval;
-  uint32_t bundleIntervalMin = face::LinkServiceOptions{}.bundleIntervalMin;
-  double bundleCwndShare = face::LinkServiceOptions{}.bundleCwndShare;
 };
 
-/// [limits]: memory bounds not covered by [tables].
-struct LimitsOptions
-{
-  /// Bytes held in partially reassembled packets, per face.
-  size_t reassemblyMaxBytes = 4 * 1024 * 1024;
-  /// A partial packet is dropped after this long.
-  Duration reassemblyTimeout = std::chrono::milliseconds(500);
-  /// Fragments per packet, both directions.
-  size_t maxFragments = 400;
-};
 
 struct DaemonOptions
 {
@@ -107,7 +90,6 @@ struct DaemonOptions
   /// [management] and tables.rib_max_routes
   mgmt::ManagementOptions management;
   FaceSystemOptions faceSystem;
-  LimitsOptions limits;
 };
 
 } // namespace ndnlab::daemon

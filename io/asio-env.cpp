@@ -292,12 +292,6 @@ void appendJsonString(std::string& out, std::string_view s)
   out.push_back('"');
 }
 
-bool isDropKind(std::string_view kind)
-{
-  constexpr std::string_view suffix = "drop";
-  return kind == "face_close" ||
-         (kind.size() >= suffix.size() && kind.substr(kind.size() - suffix.size()) == suffix);
-}
 
 } // namespace
 
@@ -328,7 +322,7 @@ uint64_t& CountingTrace::counterFor(std::string_view kind, std::string_view reas
 void CountingTrace::emit(TimePoint when, const TraceEvent& e)
 {
   if (m_count)
-    ++counterFor(e.kind, e.reason);
+    ++counterFor(toString(e.kind), e.reason);
   if (m_fd < 0)
     return;
   if (!m_started) {
@@ -338,7 +332,7 @@ void CountingTrace::emit(TimePoint when, const TraceEvent& e)
   char num[96];
   std::snprintf(num, sizeof(num), "{\"t\":%.9f,\"kind\":", toSeconds(when - m_start));
   m_buf.append(num);
-  appendJsonString(m_buf, e.kind);
+  appendJsonString(m_buf, toString(e.kind));
   std::snprintf(num, sizeof(num), ",\"face\":%llu,\"reason\":", static_cast<unsigned long long>(e.face));
   m_buf.append(num);
   appendJsonString(m_buf, e.reason);
@@ -351,7 +345,7 @@ void CountingTrace::emit(TimePoint when, const TraceEvent& e)
   }
   if (m_timers == nullptr || m_flushInterval <= Duration::zero())
     return;
-  scheduleFlush(when, isDropKind(e.kind) ? std::min(m_dropFlushDelay, m_flushInterval) : m_flushInterval);
+  scheduleFlush(when, info(e.kind).isDrop ? std::min(m_dropFlushDelay, m_flushInterval) : m_flushInterval);
 }
 
 void CountingTrace::scheduleFlush(TimePoint now, Duration delay)
@@ -383,8 +377,9 @@ void CountingTrace::setFlushTimers(Timers* timers, Duration interval, Duration d
   m_dropFlushDelay = dropDelay;
 }
 
-uint64_t CountingTrace::count(std::string_view kind, std::string_view reason) const
+uint64_t CountingTrace::count(EventKind k, std::string_view reason) const
 {
+  const std::string_view kind = toString(k);
   if (!reason.empty()) {
     std::string key(kind);
     key.push_back('/');

@@ -137,7 +137,8 @@ public:
   void emit(TimePoint when, const TraceEvent& event) override;
 
   /// Events seen with this kind (and reason, when non-empty).
-  uint64_t count(std::string_view kind, std::string_view reason = {}) const;
+  uint64_t count(EventKind kind, std::string_view reason = {}) const;
+  uint64_t count(EventKind kind, DropReason reason) const { return count(kind, toString(reason)); }
   /// All counters as "kind/reason" -> count (reason omitted when empty), sorted.
   std::map<std::string, uint64_t> snapshot() const;
   /// Writes the buffered lines now.

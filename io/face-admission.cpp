@@ -19,13 +19,13 @@ FaceAdmission::Ticket FaceAdmission::admit(const std::string& address)
   State& s = *m_state;
   if (s.limits.maxFaces > 0 && s.total >= s.limits.maxFaces) {
     ++m_counters.nTooManyFaces;
-    refuse("too-many-faces", address);
+    refuse(DropReason::TooManyFaces, address);
     return nullptr;
   }
   const bool perAddress = !address.empty() && s.limits.maxFacesPerAddress > 0;
   if (perAddress && facesFrom(address) >= s.limits.maxFacesPerAddress) {
     ++m_counters.nTooManyFacesPerAddress;
-    refuse("too-many-faces-per-address", address);
+    refuse(DropReason::TooManyFacesPerAddress, address);
     return nullptr;
   }
   ++s.total;
@@ -46,9 +46,9 @@ FaceAdmission::Ticket FaceAdmission::admit(const std::string& address)
   });
 }
 
-void FaceAdmission::refuse(std::string_view reason, const std::string& address)
+void FaceAdmission::refuse(DropReason reason, const std::string& address)
 {
-  m_env.emit({"io_drop", 0, reason, 0, 0});
+  m_env.emit(TraceEvent::dropped(EventKind::IoDrop, 0, reason));
   ++m_unlogged;
   const TimePoint now = m_env.now();
   if (m_logged && now - m_lastLog < LogInterval)

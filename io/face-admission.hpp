@@ -27,8 +27,8 @@ struct FaceLimits
 
 struct AdmissionCounters
 {
-  uint64_t nTooManyFaces = 0;           ///< "too-many-faces": maxFaces reached
-  uint64_t nTooManyFacesPerAddress = 0; ///< "too-many-faces-per-address"
+  uint64_t nTooManyFaces = 0;           ///< "too_many_faces": maxFaces reached
+  uint64_t nTooManyFacesPerAddress = 0; ///< "too_many_faces_per_address"
 };
 
 class FaceAdmission
@@ -58,7 +58,7 @@ private:
     size_t total = 0;
     std::unordered_map<std::string, size_t> perAddress;
   };
-  void refuse(std::string_view reason, const std::string& address);
+  void refuse(DropReason reason, const std::string& address);
 
   Env& m_env;
   std::string m_what;

@@ -28,23 +28,23 @@ struct TransportInfo
 /// I/O-level drops and failures; each field name is the reason string used in logs/traces.
 struct IoCounters
 {
-  uint64_t nFrameTooLarge = 0;   ///< "frame-too-large": stream TLV header above the limit
-  uint64_t nEofMidFrame = 0;     ///< "eof-mid-frame": the peer closed with part of a frame unread
-  uint64_t nQueueDiscarded = 0;  ///< "send-queue-discarded": frames still queued when the face closed
-  uint64_t nBadHeader = 0;       ///< "bad-tlv-header": invalid TLV-TYPE/LENGTH in a stream
-  uint64_t nInvalidDatagram = 0; ///< "invalid-datagram": datagram is not exactly one TLV
-  uint64_t nInvalidMessage = 0;  ///< "invalid-message": WebSocket message is not one binary TLV
-  uint64_t nSendQueueFull = 0;   ///< "send-queue-full": frame dropped, queue above its bound
-  uint64_t nSendErrors = 0;      ///< "send-error": datagram send failed (EAGAIN, unreachable)
-  uint64_t nSocketErrors = 0;    ///< "socket-error": read/write error on a stream socket
+  uint64_t nFrameTooLarge = 0;   ///< "frame_too_large": stream TLV header above the limit
+  uint64_t nEofMidFrame = 0;     ///< "eof_mid_frame": the peer closed with part of a frame unread
+  uint64_t nQueueDiscarded = 0;  ///< "send_queue_discarded": frames still queued when the face closed
+  uint64_t nBadHeader = 0;       ///< "bad_tlv_header": invalid TLV-TYPE/LENGTH in a stream
+  uint64_t nInvalidDatagram = 0; ///< "invalid_datagram": datagram is not exactly one TLV
+  uint64_t nInvalidMessage = 0;  ///< "invalid_message": WebSocket message is not one binary TLV
+  uint64_t nSendQueueFull = 0;   ///< "send_queue_full": frame dropped, queue above its bound
+  uint64_t nSendErrors = 0;      ///< "send_error": datagram send failed (EAGAIN, unreachable)
+  uint64_t nSocketErrors = 0;    ///< "socket_error": read/write error on a stream socket
   uint64_t nReconnects = 0;      ///< permanent faces: successful reconnections
 };
 
 class SocketTransport : public face::Transport
 {
 public:
-  /// Why the transport closed or failed ("eof", "frame-too-large", "idle-timeout", ...);
-  /// empty while open.
+  /// Why the transport closed or failed: a CloseReason name (`eof`, `frame_too_large`,
+  /// `idle_timeout`, ...); empty while open.
   const std::string& closeReason() const { return m_closeReason; }
   const IoCounters& ioCounters() const { return m_ioCounters; }
   TransportKind kind() const { return m_kind; }
@@ -63,20 +63,20 @@ protected:
   }
 
   /// Counts a dropped frame: trace event "io_drop" with `reason`, debug log line ending DROP.
-  void traceDrop(std::string_view reason, int64_t bytes = 0)
+  void traceDrop(DropReason reason, int64_t bytes = 0)
   {
-    m_env.emit({"io_drop", m_traceFaceId, reason, bytes, 0});
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " ", reason, " DROP");
+    m_env.emit(TraceEvent::dropped(EventKind::IoDrop, m_traceFaceId, reason, bytes));
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " ", toString(reason), " DROP");
   }
 
   /// Records why the transport is going away: trace event "face_close" with the reason.
-  void recordClose(std::string_view reason, LogLevel level = LogLevel::Info)
+  void recordClose(CloseReason reason, LogLevel level = LogLevel::Info)
   {
     if (!m_closeReason.empty())
       return;
-    m_closeReason = std::string(reason);
-    m_env.emit({"face_close", m_traceFaceId, reason, 0, 0});
-    NDNLAB_LOG(m_env, level, "io", remoteUri(), " closing: ", reason);
+    m_closeReason = std::string(toString(reason));
+    m_env.emit(TraceEvent::closed(m_traceFaceId, reason));
+    NDNLAB_LOG(m_env, level, "io", remoteUri(), " closing: ", toString(reason));
   }
 
   /// Weak handle checked by asynchronous handlers: expired once the transport is destroyed.

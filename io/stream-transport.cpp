@@ -64,7 +64,7 @@ void StreamTransport<Protocol>::scheduleIdleCheck(Duration after)
       return;
     const Duration idle = m_env.now() - m_lastReceive;
     if (idle >= m_options.idleTimeout)
-      closeWithReason("idle-timeout", false);
+      closeWithReason(CloseReason::IdleTimeout, false);
     else
       scheduleIdleCheck(m_options.idleTimeout - idle);
   });
@@ -177,15 +177,15 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
       if (m_rend > 0 || m_skip > 0) {
         // The peer closed in the middle of a frame: what it sent of it is lost.
         ++m_ioCounters.nEofMidFrame;
-        traceDrop("eof-mid-frame", static_cast<int64_t>(m_rend));
-        handleFailure("eof-mid-frame", false);
+        traceDrop(DropReason::EofMidFrame, static_cast<int64_t>(m_rend));
+        handleFailure(CloseReason::EofMidFrame, false);
       }
       else
-        handleFailure("eof", false);
+        handleFailure(CloseReason::Eof, false);
     }
     else {
       ++m_ioCounters.nSocketErrors;
-      handleFailure("socket-error", true);
+      handleFailure(CloseReason::SocketError, true);
     }
     return;
   }
@@ -207,7 +207,7 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
     if (c.status == FrameStatus::TooLarge && m_options.skipOversizedFrames &&
         c.announced <= MaxSkippedFrameSize) {
       ++m_ioCounters.nFrameTooLarge;
-      traceDrop(toString(c.status), static_cast<int64_t>(std::min<uint64_t>(c.announced, INT64_MAX)));
+      traceDrop(dropReason(c.status), static_cast<int64_t>(std::min<uint64_t>(c.announced, INT64_MAX)));
       if (c.announced <= rest.size())
         pos += static_cast<size_t>(c.announced);
       else {
@@ -221,8 +221,8 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
         ++m_ioCounters.nFrameTooLarge;
       else
         ++m_ioCounters.nBadHeader;
-      traceDrop(toString(c.status), static_cast<int64_t>(rest.size()));
-      closeWithReason(toString(c.status), true);
+      traceDrop(dropReason(c.status), static_cast<int64_t>(rest.size()));
+      closeWithReason(io::closeReason(c.status), true);
       return;
     }
     receive(rest.first(c.size));
@@ -248,7 +248,7 @@ void StreamTransport<Protocol>::doSend(SharedBuffer frame, face::EndpointId)
   size_t n = frame->size();
   if (m_sendQueueBytes + n > m_options.maxSendQueueBytes) {
     ++m_ioCounters.nSendQueueFull;
-    traceDrop("send-queue-full", static_cast<int64_t>(n));
+    traceDrop(DropReason::SendQueueFull, static_cast<int64_t>(n));
     return;
   }
   m_sendQueue.push_back(std::move(frame));
@@ -292,7 +292,7 @@ void StreamTransport<Protocol>::flush()
         if (ec) {
           if (ec != asio::error::operation_aborted && m_socket.is_open()) {
             ++m_ioCounters.nSocketErrors;
-            handleFailure("socket-error", true);
+            handleFailure(CloseReason::SocketError, true);
           }
           return;
         }
@@ -305,7 +305,7 @@ void StreamTransport<Protocol>::flush()
     if (ec) {
       ++m_ioCounters.nSocketErrors;
       handleFailure(ec == asio::error::broken_pipe || ec == asio::error::connection_reset
-                      ? "eof" : "socket-error",
+                      ? CloseReason::Eof : CloseReason::SocketError,
                     !(ec == asio::error::broken_pipe || ec == asio::error::connection_reset));
       return;
     }
@@ -370,8 +370,9 @@ void StreamTransport<Protocol>::clearQueues()
     size_t bytes = m_sendQueueBytes - m_frontOffset;
     m_ioCounters.nQueueDiscarded += m_sendQueue.size();
     for (const SharedBuffer& f : m_sendQueue)
-      m_env.emit({"io_drop", m_traceFaceId, "send-queue-discarded", static_cast<int64_t>(f->size()), 0});
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " send-queue-discarded frames=",
+      m_env.emit(TraceEvent::dropped(EventKind::IoDrop, m_traceFaceId, DropReason::SendQueueDiscarded,
+                                      static_cast<int64_t>(f->size())));
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " send_queue_discarded frames=",
                m_sendQueue.size(), " octets=", bytes, " DROP");
   }
   m_sendQueue.clear();
@@ -395,13 +396,13 @@ void StreamTransport<Protocol>::closeSocket()
 }
 
 template<typename Protocol>
-void StreamTransport<Protocol>::handleFailure(std::string_view reason, bool isError)
+void StreamTransport<Protocol>::handleFailure(CloseReason reason, bool isError)
 {
   closeWithReason(reason, isError);
 }
 
 template<typename Protocol>
-void StreamTransport<Protocol>::closeWithReason(std::string_view reason, bool isError)
+void StreamTransport<Protocol>::closeWithReason(CloseReason reason, bool isError)
 {
   if (isGoingAway())
     return;
@@ -416,7 +417,7 @@ void StreamTransport<Protocol>::close()
 {
   if (isGoingAway())
     return;
-  recordClose("closed-locally", LogLevel::Debug);
+  recordClose(CloseReason::ClosedLocally, LogLevel::Debug);
   auto g = guard();
   // Give queued frames one last non-blocking attempt (e.g. a final management response).
   flush();

@@ -9,15 +9,15 @@
 // connections used to hold 256 KiB each). The buffer's size adapts: from 2 x maxFrameSize,
 // doubled after a read that filled it, up to receiveBufferSize, and halved after a read that
 // used a quarter of it or less. An invalid TLV header cannot be resynchronised, so it closes
-// the transport (Failed) with reason "bad-tlv-header". A valid header announcing a frame above
-// maxFrameSize closes it too ("frame-too-large", as NFD and ndn-cxx do), unless
+// the transport (Failed) with reason "bad_tlv_header". A valid header announcing a frame above
+// maxFrameSize closes it too ("frame_too_large", as NFD and ndn-cxx do), unless
 // skipOversizedFrames is set and the frame is at most 1 MiB: then its bytes are skipped as
 // they arrive and counted as one drop, and the stream goes on.
 // Send: frames queue; one flush per io_context turn writes the whole queue with writev
-// (up to 64 frames per call). EOF -> Closing -> Closed ("eof", or "eof-mid-frame" when the
+// (up to 64 frames per call). EOF -> Closing -> Closed ("eof", or "eof_mid_frame" when the
 // peer left part of a frame unread, counted with those octets); socket errors -> Failed ->
-// Closed ("socket-error"). Frames still queued when the transport closes are counted drops
-// ("send-queue-discarded", one per frame). Final state changes are posted, so a face is never
+// Closed ("socket_error"). Frames still queued when the transport closes are counted drops
+// ("send_queue_discarded", one per frame). Final state changes are posted, so a face is never
 // destroyed inside a call into its transport.
 
 #include "io/socket-transport.hpp"
@@ -38,7 +38,7 @@ struct StreamTransportOptions
   /// Largest receive buffer, bytes: the most one read takes (raised to 2 x maxFrameSize if
   /// smaller). Reads start at 2 x maxFrameSize and grow towards it while they fill the buffer.
   size_t receiveBufferSize = 256 * 1024;
-  /// Send queue bound, bytes; frames beyond it are dropped ("send-queue-full").
+  /// Send queue bound, bytes; frames beyond it are dropped ("send_queue_full").
   size_t maxSendQueueBytes = 32 * 1024 * 1024;
   /// SO_SNDBUF and SO_RCVBUF, bytes; 0 = kernel default (the kernel may cap the value).
   int socketBufferSize = 4 * 1024 * 1024;
@@ -47,7 +47,7 @@ struct StreamTransportOptions
   /// connection to their forwarder, so an application survives one oversized frame from a
   /// foreign forwarder.
   bool skipOversizedFrames = false;
-  /// A transport that receives nothing this long is closed ("idle-timeout"); 0 = never. The
+  /// A transport that receives nothing this long is closed ("idle_timeout"); 0 = never. The
   /// TCP channel sets it on accepted (on-demand) faces.
   Duration idleTimeout = Duration::zero();
 };
@@ -78,15 +78,15 @@ public:
 protected:
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
 
-  /// EOF (`isError` false) or socket error. Default: close ("eof") or fail ("socket-error").
-  virtual void handleFailure(std::string_view reason, bool isError);
+  /// EOF (`isError` false) or socket error. Default: close ("eof") or fail ("socket_error").
+  virtual void handleFailure(CloseReason reason, bool isError);
 
   /// Closes the socket, records `reason`, sets Failed (error) or Closing, then posts Closed.
-  void closeWithReason(std::string_view reason, bool isError);
+  void closeWithReason(CloseReason reason, bool isError);
   /// Starts reading and writing on `socket` (used by reconnecting subclasses).
   void adoptSocket(Socket&& socket);
   void closeSocket();
-  /// Empties the send queue (each frame a counted "send-queue-discarded" drop) and the
+  /// Empties the send queue (each frame a counted "send_queue_discarded" drop) and the
   /// receive buffer.
   void clearQueues();
   void startReceive();

@@ -26,7 +26,7 @@ struct TcpChannelOptions
   /// Bounds on accepted faces: in all, and from one remote address (faces/create's outgoing
   /// faces do not count).
   FaceLimits limits{.maxFaces = 16384, .maxFacesPerAddress = 256};
-  /// Accepted faces that receive nothing this long are closed ("idle-timeout"); 0 = never.
+  /// Accepted faces that receive nothing this long are closed ("idle_timeout"); 0 = never.
   Duration idleTimeout = std::chrono::seconds(600);
 };
 

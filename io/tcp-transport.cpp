@@ -48,7 +48,7 @@ void TcpTransport::close()
   StreamTransport::close();
 }
 
-void TcpTransport::handleFailure(std::string_view reason, bool isError)
+void TcpTransport::handleFailure(CloseReason reason, bool isError)
 {
   if (persistency() != face::FacePersistency::Permanent || !m_remote) {
     closeWithReason(reason, isError);

@@ -33,7 +33,7 @@ public:
   void close() override;
 
 protected:
-  void handleFailure(std::string_view reason, bool isError) override;
+  void handleFailure(CloseReason reason, bool isError) override;
 
 private:
   void scheduleReconnect();

@@ -8,11 +8,21 @@ std::string_view toString(FrameStatus s)
 {
   switch (s) {
     case FrameStatus::Complete: return "complete";
-    case FrameStatus::NeedMore: return "need-more";
-    case FrameStatus::BadHeader: return "bad-tlv-header";
-    case FrameStatus::TooLarge: return "frame-too-large";
+    case FrameStatus::NeedMore: return "need_more";
+    case FrameStatus::BadHeader: return toString(DropReason::BadTlvHeader);
+    case FrameStatus::TooLarge: return toString(DropReason::FrameTooLarge);
   }
   return "unknown";
+}
+
+DropReason dropReason(FrameStatus s)
+{
+  return s == FrameStatus::TooLarge ? DropReason::FrameTooLarge : DropReason::BadTlvHeader;
+}
+
+CloseReason closeReason(FrameStatus s)
+{
+  return s == FrameStatus::TooLarge ? CloseReason::FrameTooLarge : CloseReason::BadTlvHeader;
 }
 
 namespace {

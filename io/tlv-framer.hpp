@@ -3,6 +3,7 @@
 // A frame is one top-level TLV: TLV-TYPE and TLV-LENGTH VAR-NUMBERs (spec tlv.rst) + value.
 
 #include "core/codec/tlv.hpp"
+#include "core/runtime/events.hpp"
 
 #include <cstddef>
 #include <string_view>
@@ -23,6 +24,9 @@ enum class FrameStatus : uint8_t {
 };
 
 std::string_view toString(FrameStatus s);
+/// The drop and close reasons of a frame that is not Complete (BadHeader or TooLarge).
+DropReason dropReason(FrameStatus s);
+CloseReason closeReason(FrameStatus s);
 
 struct FrameCheck
 {

@@ -172,27 +172,27 @@ void UdpShared::flush()
   pending.clear();
 }
 
-std::string_view newFaceRejection(ByteSpan datagram)
+std::optional<DropReason> newFaceRejection(ByteSpan datagram)
 {
   FrameCheck c = checkFrame(datagram, datagram.size());
   if (c.status != FrameStatus::Complete || c.size != datagram.size())
-    return "invalid-datagram";
+    return DropReason::InvalidDatagram;
   auto pkt = lp::decodeFrame(datagram);
   if (!pkt || pkt->isIdle())
-    return "invalid-datagram";
+    return DropReason::InvalidDatagram;
   if (pkt->fragCount.value_or(1) > 1)
-    return {}; // one fragment of a larger packet: its LpPacket decoded, nothing more to check
+    return std::nullopt; // one fragment of a larger packet: its LpPacket decoded, nothing more to check
   ByteSpan net = *pkt->fragment;
   if (net.size() > MaxNdnPacketSize)
-    return "packet-too-large";
+    return DropReason::PacketTooLarge;
   if (net.empty())
-    return "invalid-datagram";
+    return DropReason::InvalidDatagram;
   uint32_t type = TlvReader(net).peekType();
   if (type == ndnlab::tlv::Interest)
-    return Interest::decode(net) ? std::string_view{} : "invalid-datagram";
+    return Interest::decode(net) ? std::nullopt : std::optional(DropReason::InvalidDatagram);
   if (type == ndnlab::tlv::Data)
-    return Data::decode(net) ? std::string_view{} : "invalid-datagram";
-  return "invalid-datagram";
+    return Data::decode(net) ? std::nullopt : std::optional(DropReason::InvalidDatagram);
+  return DropReason::InvalidDatagram;
 }
 
 std::string udpUri(const udp::endpoint& ep)
@@ -250,7 +250,7 @@ void UdpUnicastTransport::scheduleIdleCheck()
     m_idleTimer = 0;
     if (persistency() == face::FacePersistency::OnDemand &&
         counters().nInPackets == m_inAtLastCheck && state() == face::TransportState::Up) {
-      recordClose("idle-timeout", LogLevel::Info);
+      recordClose(CloseReason::IdleTimeout, LogLevel::Info);
       close();
       return;
     }
@@ -265,7 +265,7 @@ void UdpUnicastTransport::deliver(ByteSpan datagram)
   FrameCheck c = checkFrame(datagram, datagram.size());
   if (c.status != FrameStatus::Complete || c.size != datagram.size()) {
     ++m_ioCounters.nInvalidDatagram;
-    traceDrop("invalid-datagram", static_cast<int64_t>(datagram.size()));
+    traceDrop(DropReason::InvalidDatagram, static_cast<int64_t>(datagram.size()));
     return;
   }
   receive(datagram);
@@ -299,14 +299,14 @@ void UdpUnicastTransport::recordSent(size_t bytes)
 void UdpUnicastTransport::countSendError(size_t bytes)
 {
   ++m_ioCounters.nSendErrors;
-  traceDrop("send-error", static_cast<int64_t>(bytes));
+  traceDrop(DropReason::SendError, static_cast<int64_t>(bytes));
 }
 
 void UdpUnicastTransport::close()
 {
   if (isGoingAway())
     return;
-  recordClose("closed-locally", LogLevel::Debug);
+  recordClose(CloseReason::ClosedLocally, LogLevel::Debug);
   if (m_idleTimer != 0) {
     m_env.timers().cancel(m_idleTimer);
     m_idleTimer = 0;
@@ -452,7 +452,7 @@ void UdpChannel::drain()
     }
     m_sender.resize(msg.msg_namelen);
     if ((msg.msg_flags & MSG_TRUNC) != 0) { // larger than any UDP datagram: nothing to split
-      countDrop(m_counters.nInvalidDatagram, "invalid-datagram", static_cast<size_t>(n));
+      countDrop(m_counters.nInvalidDatagram, DropReason::InvalidDatagram, static_cast<size_t>(n));
       ++i;
       continue;
     }
@@ -491,10 +491,10 @@ std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoi
                                                m_options.idleTimeout);
 }
 
-void UdpChannel::countDrop(uint64_t& counter, std::string_view reason, size_t bytes)
+void UdpChannel::countDrop(uint64_t& counter, DropReason reason, size_t bytes)
 {
   ++counter;
-  m_env.emit({"io_drop", 0, reason, static_cast<int64_t>(bytes), 0});
+  m_env.emit(TraceEvent::dropped(EventKind::IoDrop, 0, reason, static_cast<int64_t>(bytes)));
 }
 
 void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
@@ -507,22 +507,21 @@ void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
   if (!m_options.acceptNewFaces || !m_onCreated)
     return;
   // Faces only for what would be accepted (docs/daemon.md "Faces"): garbage creates nothing.
-  std::string_view rejection = newFaceRejection(datagram);
-  if (!rejection.empty()) {
-    countDrop(rejection == "packet-too-large" ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram,
-              rejection, datagram.size());
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " ", rejection, " (no face) DROP");
+  if (std::optional<DropReason> rejection = newFaceRejection(datagram)) {
+    countDrop(*rejection == DropReason::PacketTooLarge ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram,
+              *rejection, datagram.size());
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " ", toString(*rejection), " (no face) DROP");
     return;
   }
   if (onDemandFaces() >= m_options.maxOnDemandFaces) {
-    countDrop(m_counters.nTooManyFaces, "too-many-faces", datagram.size());
+    countDrop(m_counters.nTooManyFaces, DropReason::TooManyFaces, datagram.size());
     if (!m_limitLogged) {
       m_limitLogged = true;
       NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), ": ", m_options.maxOnDemandFaces,
                  " on-demand faces (face_system.udp.max_on_demand_faces); datagrams from new "
-                 "endpoints are dropped (too-many-faces) until faces close");
+                 "endpoints are dropped (too_many_faces) until faces close");
     }
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " too-many-faces DROP");
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " too_many_faces DROP");
     return;
   }
   m_limitLogged = false;

@@ -3,11 +3,11 @@
 // channel; datagrams are demultiplexed to faces by remote endpoint. The first valid datagram
 // from an unknown endpoint creates an on-demand face: it must decode as an LpPacket carrying
 // a fragment, or as an Interest or Data (bare or in an LpPacket) of at most MaxNdnPacketSize
-// octets; anything else is a counted drop ("invalid-datagram", "packet-too-large") and
+// octets; anything else is a counted drop ("invalid_datagram", "packet_too_large") and
 // creates nothing. At most maxOnDemandFaces on-demand faces exist at once; datagrams from
-// further new endpoints are dropped ("too-many-faces") until one closes. faces/create makes
+// further new endpoints are dropped ("too_many_faces") until one closes. faces/create makes
 // persistent or permanent ones with connect() (not limited). An on-demand face that received
-// nothing during one idle timeout period closes ("idle-timeout"). UDP faces are non-local
+// nothing during one idle timeout period closes ("idle_timeout"). UDP faces are non-local
 // (NFD rule).
 
 #include "io/socket-transport.hpp"
@@ -35,7 +35,7 @@ struct UdpChannelOptions
   /// Create on-demand faces for datagrams from unknown endpoints.
   bool acceptNewFaces = true;
   /// Most on-demand faces at once (each costs a few KiB); datagrams from further new
-  /// endpoints are dropped ("too-many-faces"). Faces from faces/create do not count.
+  /// endpoints are dropped ("too_many_faces"). Faces from faces/create do not count.
   size_t maxOnDemandFaces = 1024;
   /// Datagrams read per wakeup before yielding to other handlers.
   size_t maxDatagramsPerWakeup = 64;
@@ -64,7 +64,7 @@ public:
 
 protected:
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
-  /// A datagram of `bytes` could not be sent ("send-error").
+  /// A datagram of `bytes` could not be sent ("send_error").
   void countSendError(size_t bytes);
   /// Accounts `bytes` sent now (the rate behind gsoBudget()).
   void recordSent(size_t bytes);
@@ -90,15 +90,15 @@ private:
 /// with the same reason, face 0).
 struct UdpChannelCounters
 {
-  uint64_t nInvalidDatagram = 0; ///< "invalid-datagram": not a valid LpPacket/Interest/Data
-  uint64_t nPacketTooLarge = 0;  ///< "packet-too-large": network packet above MaxNdnPacketSize
-  uint64_t nTooManyFaces = 0;    ///< "too-many-faces": maxOnDemandFaces reached
+  uint64_t nInvalidDatagram = 0; ///< "invalid_datagram": not a valid LpPacket/Interest/Data
+  uint64_t nPacketTooLarge = 0;  ///< "packet_too_large": network packet above MaxNdnPacketSize
+  uint64_t nTooManyFaces = 0;    ///< "too_many_faces": maxOnDemandFaces reached
   uint64_t nFacesCreated = 0;    ///< on-demand faces created
 };
 
-/// Why a datagram from an unknown endpoint may not create a face ("invalid-datagram",
-/// "packet-too-large"), or an empty view when it may.
-std::string_view newFaceRejection(ByteSpan datagram);
+/// Why a datagram from an unknown endpoint may not create a face ("invalid_datagram",
+/// "packet_too_large"), or an empty view when it may.
+std::optional<DropReason> newFaceRejection(ByteSpan datagram);
 
 class UdpChannel
 {
@@ -139,7 +139,7 @@ private:
   void drain();
   void dispatch(ByteSpan datagram, const asio::ip::udp::endpoint& from);
   /// A datagram of `bytes` dropped for `reason` (io_drop), counted in `counter`.
-  void countDrop(uint64_t& counter, std::string_view reason, size_t bytes);
+  void countDrop(uint64_t& counter, DropReason reason, size_t bytes);
   std::unique_ptr<UdpUnicastTransport> makeTransport(const asio::ip::udp::endpoint& remote,
                                                      face::FacePersistency p);
 

@@ -134,7 +134,7 @@ void UdpMulticastTransport::drain()
     FrameCheck c = checkFrame(datagram, n);
     if (c.status != FrameStatus::Complete || c.size != n) {
       ++m_ioCounters.nInvalidDatagram;
-      traceDrop("invalid-datagram", static_cast<int64_t>(n));
+      traceDrop(DropReason::InvalidDatagram, static_cast<int64_t>(n));
       continue;
     }
     receive(datagram, endpointIdOf(m_sender));
@@ -149,7 +149,7 @@ void UdpMulticastTransport::doSend(SharedBuffer frame, face::EndpointId)
   m_send.send_to(asio::buffer(*frame), m_group, 0, ec);
   if (ec) {
     ++m_ioCounters.nSendErrors;
-    traceDrop("send-error", static_cast<int64_t>(frame->size()));
+    traceDrop(DropReason::SendError, static_cast<int64_t>(frame->size()));
   }
 }
 
@@ -157,7 +157,7 @@ void UdpMulticastTransport::close()
 {
   if (isGoingAway())
     return;
-  recordClose("closed-locally", LogLevel::Debug);
+  recordClose(CloseReason::ClosedLocally, LogLevel::Debug);
   std::error_code ec;
   m_recv.close(ec);
   m_send.close(ec);

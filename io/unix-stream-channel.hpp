@@ -19,7 +19,7 @@ struct UnixChannelOptions
   /// Options of the accepted transports.
   StreamTransportOptions stream;
   /// Bound on accepted faces (all local: no per-address bound); further connections are
-  /// refused ("too-many-faces").
+  /// refused ("too_many_faces").
   size_t maxFaces = 4096;
 };
 

@@ -24,7 +24,7 @@ struct WebSocketHub
 };
 
 /// One accepted WebSocket connection. A message is delivered as one frame when it is a binary
-/// message holding exactly one TLV; anything else is a counted drop ("invalid-message") and the
+/// message holding exactly one TLV; anything else is a counted drop ("invalid_message") and the
 /// connection goes on. Closing: the peer's close or a failure -> Closing/Failed, then Closed
 /// (SocketTransport::closeNextTurn).
 class WebSocketTransport : public SocketTransport
@@ -47,7 +47,7 @@ public:
   {
     if (isGoingAway())
       return;
-    recordClose("closed-locally", LogLevel::Debug);
+    recordClose(CloseReason::ClosedLocally, LogLevel::Debug);
     m_hub->server->close(m_id);
     closeNextTurn(face::TransportState::Closing);
   }
@@ -62,7 +62,7 @@ public:
     FrameCheck c = checkFrame(message, m_hub->options.maxMessageSize);
     if (!binary || c.status != FrameStatus::Complete || c.size != size) {
       ++m_ioCounters.nInvalidMessage;
-      traceDrop("invalid-message", static_cast<int64_t>(size));
+      traceDrop(DropReason::InvalidMessage, static_cast<int64_t>(size));
       return;
     }
     receive(message);
@@ -72,7 +72,8 @@ public:
   {
     if (isGoingAway())
       return;
-    recordClose(reason, error ? LogLevel::Info : LogLevel::Debug);
+    recordClose(parseCloseReason(reason).value_or(CloseReason::SocketError),
+                error ? LogLevel::Info : LogLevel::Debug);
     closeNextTurn(error ? face::TransportState::Failed : face::TransportState::Closing);
   }
 
@@ -83,12 +84,12 @@ protected:
       return;
     if (m_hub->server->bufferedAmount(m_id) + frame->size() > m_hub->options.maxSendQueueBytes) {
       ++m_ioCounters.nSendQueueFull;
-      traceDrop("send-queue-full", static_cast<int64_t>(frame->size()));
+      traceDrop(DropReason::SendQueueFull, static_cast<int64_t>(frame->size()));
       return;
     }
     if (!m_hub->server->send(m_id, frame->data(), frame->size())) {
       ++m_ioCounters.nSendErrors;
-      traceDrop("send-error", static_cast<int64_t>(frame->size()));
+      traceDrop(DropReason::SendError, static_cast<int64_t>(frame->size()));
     }
   }
 

@@ -27,14 +27,14 @@ struct WebSocketChannelOptions
   /// ends a TCP face).
   size_t maxMessageSize = DefaultMaxFrameSize;
   /// Per-face bound on messages queued for sending, bytes; beyond it frames are dropped
-  /// ("send-queue-full").
+  /// ("send_queue_full").
   size_t maxSendQueueBytes = 32 * 1024 * 1024;
   /// Each connection is pinged this often (0: never); one that does not answer within
-  /// pongTimeout closes ("pong-timeout").
+  /// pongTimeout closes ("pong_timeout").
   Duration pingInterval = std::chrono::seconds(30);
   Duration pongTimeout = std::chrono::seconds(10);
   /// Bounds on faces: in all, and from one remote address; a connection past one is closed
-  /// right after its handshake ("too-many-faces", "too-many-faces-per-address").
+  /// right after its handshake ("too_many_faces", "too_many_faces_per_address").
   FaceLimits limits{.maxFaces = 16384, .maxFacesPerAddress = 256};
 };
 

@@ -121,7 +121,7 @@ ConstantRateConsumer::onTimeout(uint64_t seg)
     return;
   m_pending.erase(it);
   ++m_counters.timeouts;
-  m_env.emit({"cbr_timeout", 0, {}, static_cast<int64_t>(seg), 0});
+  m_env.emit({EventKind::CbrTimeout, 0, {}, static_cast<int64_t>(seg), 0});
   if (m_opts.retransmit && m_running) {
     m_retxQueue.push_back(seg);
     if (m_sendTimer == 0)
@@ -156,7 +156,7 @@ ConstantRateConsumer::handleData(const Data& data)
   m_pending.erase(it);
   ++m_counters.data;
   m_counters.bytes += Bytes(data.content().size());
-  m_env.emit({"cbr_data", 0, {}, static_cast<int64_t>(*seg), toSeconds(rtt)});
+  m_env.emit({EventKind::CbrData, 0, {}, static_cast<int64_t>(*seg), toSeconds(rtt)});
   if (onData)
     onData(*seg, rtt, data.content());
 }
@@ -173,7 +173,7 @@ ConstantRateConsumer::handleNack(const Nack& nack)
     m_env.timers().cancel(it->second.timer);
   m_pending.erase(it);
   ++m_counters.nacks;
-  m_env.emit({"cbr_nack", 0, toString(nack.reason), static_cast<int64_t>(*seg), 0});
+  m_env.emit({EventKind::CbrNack, 0, toString(nack.reason), static_cast<int64_t>(*seg), 0});
   if (m_opts.retransmit && m_running) {
     m_retxQueue.push_back(*seg);
     if (m_sendTimer == 0)

@@ -98,7 +98,7 @@ PingClient::sendPing()
       return;
     m_pending.erase(it);
     ++m_stats.timeouts;
-    m_env.emit({"ping_timeout", 0, {}, static_cast<int64_t>(seq), 0});
+    m_env.emit({EventKind::PingTimeout, 0, {}, static_cast<int64_t>(seq), 0});
     if (onTimeout)
       onTimeout(seq);
     resolved();
@@ -154,7 +154,7 @@ PingClient::handleData(const Data& data)
     m_stats.rttMax = rtt;
   m_stats.rttSumMs += ms;
   m_stats.rttSumSqMs += ms * ms;
-  m_env.emit({"ping_reply", 0, {}, static_cast<int64_t>(*seq), toSeconds(rtt)});
+  m_env.emit({EventKind::PingReply, 0, {}, static_cast<int64_t>(*seq), toSeconds(rtt)});
   if (onReply)
     onReply(*seq, rtt);
   resolved();
@@ -173,7 +173,7 @@ PingClient::handleNack(const Nack& nack)
   m_env.timers().cancel(it->second.timer);
   m_pending.erase(it);
   ++m_stats.nacked;
-  m_env.emit({"ping_nack", 0, toString(nack.reason), static_cast<int64_t>(*seq), toSeconds(rtt)});
+  m_env.emit({EventKind::PingNack, 0, toString(nack.reason), static_cast<int64_t>(*seq), toSeconds(rtt)});
   if (onNackReply)
     onNackReply(*seq, rtt, nack.reason);
   resolved();
@@ -248,7 +248,7 @@ PingServer::handleInterest(const Interest& interest)
   security::signData(data, m_signer);
   data.tags.pitToken = interest.tags.pitToken;
   ++m_answered;
-  m_env.emit({"ping_served", 0, {}, static_cast<int64_t>(m_answered), 0});
+  m_env.emit({EventKind::PingServed, 0, {}, static_cast<int64_t>(m_answered), 0});
   m_ep.putData(data);
   if (onPing)
     onPing(interest.name());

@@ -93,7 +93,7 @@ PushConsumer::onTriggerTimeout()
   if (m_state != State::Waiting)
     return;
   ++m_stats.timeouts;
-  m_env.emit({"fetch_timeout", 0, "trigger", 0, toSeconds(m_opts.lifetime)});
+  m_env.emit({EventKind::FetchTimeout, 0, "trigger", 0, toSeconds(m_opts.lifetime)});
   if (m_opts.triggerRetries >= 0 && m_triggerSends > static_cast<uint32_t>(m_opts.triggerRetries))
     return fail(FetchErrc::RetriesExhausted, "no Data after " + std::to_string(m_triggerSends) + " triggers");
   sendTrigger();
@@ -179,7 +179,7 @@ PushConsumer::handleData(const Data& data)
   else {
     ev.fullDelay = ev.lastDelay = m_env.now() - m_start;
   }
-  m_env.emit({"fetch_data", 0, repaired ? "repair" : "push", static_cast<int64_t>(seg),
+  m_env.emit({EventKind::FetchData, 0, repaired ? "repair" : "push", static_cast<int64_t>(seg),
               toSeconds(repaired ? ev.lastDelay : ev.fullDelay)});
   if (onSegment)
     onSegment(ev);
@@ -202,7 +202,7 @@ PushConsumer::handleNack(const Nack& nack)
   if (!m_name.isPrefixOf(nack.interest.name()))
     return;
   ++m_stats.nacks;
-  m_env.emit({"fetch_nack", 0, toString(nack.reason), 0, 0});
+  m_env.emit({EventKind::FetchNack, 0, toString(nack.reason), 0, 0});
   if (m_state == State::Waiting)
     return fail(FetchErrc::Nack, "Nack (" + std::string(toString(nack.reason)) + ") for the trigger");
   // a Nacked repair is re-sent after repairTimeout like an unanswered one
@@ -251,7 +251,7 @@ PushConsumer::onIdleTimer()
     if (now - r.sent < m_opts.repairTimeout)
       continue;
     ++m_stats.timeouts;
-    m_env.emit({"fetch_timeout", 0, "repair", static_cast<int64_t>(seg), toSeconds(now - r.sent)});
+    m_env.emit({EventKind::FetchTimeout, 0, "repair", static_cast<int64_t>(seg), toSeconds(now - r.sent)});
     if (m_opts.retries >= 0 && r.tries > static_cast<uint32_t>(m_opts.retries))
       return fail(FetchErrc::RetriesExhausted, "segment " + std::to_string(seg) + " not repaired");
     sendRepair(seg, r);
@@ -295,7 +295,7 @@ PushConsumer::finish()
   cancelTimers();
   m_state = State::Done;
   m_stats.elapsed = m_env.now() - m_start;
-  m_env.emit({"fetch_done", 0, {}, static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
+  m_env.emit({EventKind::FetchDone, 0, {}, static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
   if (onComplete)
     onComplete();
 }
@@ -306,7 +306,7 @@ PushConsumer::fail(FetchErrc code, std::string message)
   cancelTimers();
   m_state = State::Failed;
   m_stats.elapsed = m_env.now() - m_start;
-  m_env.emit({"fetch_fail", 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()), 0});
+  m_env.emit({EventKind::FetchFail, 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()), 0});
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "failed: ", message);
   if (onError)
     onError(FetchError{code, std::move(message)});

@@ -58,7 +58,7 @@ PushProducer::handleInterest(const Interest& interest)
   m_pushStart = m_env.now();
   NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "push of ", m_server.segmentCount(), " segments for ",
              interest.name().toUri());
-  m_env.emit({"push_start", 0, {}, static_cast<int64_t>(m_server.segmentCount()), 0});
+  m_env.emit({EventKind::PushStart, 0, {}, static_cast<int64_t>(m_server.segmentCount()), 0});
   pushSome();
 }
 
@@ -84,7 +84,7 @@ PushProducer::pushSome()
     m_ep.putData(seg);
   }
   m_pushing = false;
-  m_env.emit({"push_done", 0, {}, static_cast<int64_t>(total), toSeconds(m_env.now() - m_pushStart)});
+  m_env.emit({EventKind::PushDone, 0, {}, static_cast<int64_t>(total), toSeconds(m_env.now() - m_pushStart)});
   if (onPushDone)
     onPushDone();
 }

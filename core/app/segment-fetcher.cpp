@@ -293,15 +293,15 @@ SegmentFetcher::handleData(const Data& data)
   if (retx == 0) {
     size_t expected = m_opts.rttFullGains ? 1 : std::max<size_t>((m_inFlight + 1) / 2, 1);
     m_rtt.addMeasurement(rtt, expected);
-    m_env.emit({"fetch_rtt", 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
+    m_env.emit({EventKind::FetchRtt, 0, {}, static_cast<int64_t>(seg), toSeconds(rtt)});
   }
   m_segs.erase(it);
 
   ++m_stats.segments;
   m_stats.bytes += ev.size;
-  m_env.emit({"fetch_data", 0, retx ? "retx" : "first", static_cast<int64_t>(seg), toSeconds(ev.fullDelay)});
+  m_env.emit({EventKind::FetchData, 0, retx ? "retx" : "first", static_cast<int64_t>(seg), toSeconds(ev.fullDelay)});
   if (retx)
-    m_env.emit({"fetch_data_retx", 0, {}, static_cast<int64_t>(seg), static_cast<double>(retx)});
+    m_env.emit({EventKind::FetchDataRetx, 0, {}, static_cast<int64_t>(seg), static_cast<double>(retx)});
   if (onSegment)
     onSegment(ev);
 
@@ -331,7 +331,7 @@ SegmentFetcher::detectLossesByOrder()
       break;
     ++it; // enqueueForRetransmission erases this entry
     ++m_stats.lostByOrder;
-    m_env.emit({"fetch_lost", 0, {}, static_cast<int64_t>(seg), toSeconds(age)});
+    m_env.emit({EventKind::FetchLost, 0, {}, static_cast<int64_t>(seg), toSeconds(age)});
     highSeg = std::max(highSeg, seg);
     highTransmission = std::max(highTransmission, info.transmission);
     enqueueForRetransmission(seg, info);
@@ -379,7 +379,7 @@ SegmentFetcher::handleNack(const Nack& nack)
     return;
 
   ++m_stats.nacks;
-  m_env.emit({"fetch_nack", 0, toString(nack.reason), static_cast<int64_t>(seg), 0});
+  m_env.emit({EventKind::FetchNack, 0, toString(nack.reason), static_cast<int64_t>(seg), 0});
   NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "Nack ", toString(nack.reason), " for segment #", seg);
   const std::string reason = strcat("Could not retrieve data for ", nack.interest.name().toUri(),
                                     ", reason: ", toString(nack.reason));
@@ -766,7 +766,7 @@ SegmentFetcher::checkTimeouts()
       if (m_lastDataTime <= info.lastSent)
         stalled = true;
       ++m_stats.timeouts;
-      m_env.emit({"fetch_timeout", 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
+      m_env.emit({EventKind::FetchTimeout, 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
       enqueueForRetransmission(seg, info);
     }
     for (auto [seg, transmission] : expired)
@@ -810,7 +810,7 @@ SegmentFetcher::checkTimeouts()
       if (it == m_segs.end())
         continue;
       ++m_stats.timeouts;
-      m_env.emit({"fetch_timeout", 0, {}, static_cast<int64_t>(seg), toSeconds(now - it->second.lastSent)});
+      m_env.emit({EventKind::FetchTimeout, 0, {}, static_cast<int64_t>(seg), toSeconds(now - it->second.lastSent)});
       ++it->second.timeoutRetries;
       if (retriesExceeded(it->second.timeoutRetries)) {
         Name n = m_prefix;
@@ -959,7 +959,7 @@ SegmentFetcher::deliver(uint64_t seg, const Data& data)
 void
 SegmentFetcher::emitCwnd()
 {
-  m_env.emit({"fetch_cwnd", 0, {}, 0, m_ctl->cwnd()});
+  m_env.emit({EventKind::FetchCwnd, 0, {}, 0, m_ctl->cwnd()});
 }
 
 void
@@ -968,7 +968,7 @@ SegmentFetcher::finish()
   m_state = State::Done;
   m_stats.elapsed = m_env.now() - m_pipelineStart;
   cancelTimers();
-  m_env.emit({"fetch_done", 0, {}, static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
+  m_env.emit({EventKind::FetchDone, 0, {}, static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "done: ", m_stats.segments, " segments, ",
              m_stats.bytes.count(), " bytes");
   if (onComplete)
@@ -984,7 +984,7 @@ SegmentFetcher::fail(FetchErrc code, std::string message)
     m_stats.elapsed = m_env.now() - m_pipelineStart;
   m_state = State::Failed;
   cancelTimers();
-  m_env.emit({"fetch_fail", 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()),
+  m_env.emit({EventKind::FetchFail, 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()),
               toSeconds(m_stats.elapsed)});
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "failed: ", message);
   if (onError)

@@ -54,7 +54,7 @@ GenericLinkService::GenericLinkService(Env& env, LinkServiceOptions options)
     m_counters.nReassembling = m_reassembler.partialCount();
     uint64_t& counter = reason == lp::ReassemblyErrc::Timeout ? m_counters.nReassemblyTimeouts
                                                               : m_counters.nReassemblyDrops;
-    drop(counter, lp::reasonName(reason), endpoint, 0, "partial packet", 0);
+    drop(counter, lp::dropReason(reason), endpoint, 0, "partial packet", 0);
     (void)nFragments;
   };
 }
@@ -97,15 +97,14 @@ std::optional<size_t> GenericLinkService::effectiveMtu() const
   return mtu;
 }
 
-void GenericLinkService::drop(uint64_t& counter, std::string_view reason, EndpointId endpoint,
+void GenericLinkService::drop(uint64_t& counter, DropReason reason, EndpointId endpoint,
                               size_t octets, std::string_view detail, uint64_t tlvType)
 {
   ++counter;
   NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "[face=", m_faceId, " ep=", endpoint, "] ",
-             reason, detail.empty() ? "" : " ", detail, tlvType == 0 ? "" : " type=",
+             toString(reason), detail.empty() ? "" : " ", detail, tlvType == 0 ? "" : " type=",
              tlvType == 0 ? std::string() : std::to_string(tlvType), " octets=", octets, " DROP");
-  m_env.emit(TraceEvent{.kind = "drop", .face = m_faceId, .reason = reason,
-                        .value = static_cast<int64_t>(octets)});
+  m_env.emit(TraceEvent::dropped(EventKind::Drop, m_faceId, reason, static_cast<int64_t>(octets)));
 }
 
 // --- send path ------------------------------------------------------------------------------
@@ -128,13 +127,13 @@ void GenericLinkService::sendInterest(const Interest& interest, EndpointId endpo
       releaseEarlyData(interest);
     if (d.action == lp::BundleEncoder::Action::Absorb) {
       ++m_counters.nOutInterestsAbsorbed;
-      m_env.emit(TraceEvent{.kind = "interest_absorbed", .face = m_faceId});
+      m_env.emit(TraceEvent{.kind = EventKind::InterestAbsorbed, .face = m_faceId});
       return;
     }
     if (d.action == lp::BundleEncoder::Action::Send) {
       header.bundle = d.header;
       ++m_counters.nOutBundles;
-      m_env.emit(TraceEvent{.kind = "bundle_out", .face = m_faceId,
+      m_env.emit(TraceEvent{.kind = EventKind::BundleOut, .face = m_faceId,
                             .value = static_cast<int64_t>(d.header.endSeq - d.header.startSeq + 1)});
       if (!d.header.isSingle())
         armRecoveryTimer(true);
@@ -169,7 +168,7 @@ void GenericLinkService::sendRecoveries()
   if (isBundlingActive()) {
     for (lp::BundleEncoder::Recovery& r : m_bundleEncoder.takeRecoveries(m_env.now())) {
       ++m_counters.nOutBundleRecoveries;
-      m_env.emit(TraceEvent{.kind = "bundle_recovery", .face = m_faceId,
+      m_env.emit(TraceEvent{.kind = EventKind::BundleRecovery, .face = m_faceId,
                             .value = static_cast<int64_t>(r.header.endSeq - r.header.startSeq + 1)});
       lp::LpPacket header;
       header.bundle = r.header;
@@ -216,7 +215,7 @@ void GenericLinkService::sendNetPacket(lp::LpPacket&& header, SharedBuffer wire,
   if (wire->size() > m_options.maxPacketSize) {
     // Defensive: nothing above the limit is accepted on receive, but an application or a
     // bundle regeneration could build one; no NDN node would accept it.
-    drop(m_counters.nOutTooLarge, "send-packet-too-large", endpoint, wire->size());
+    drop(m_counters.nOutTooLarge, DropReason::SendPacketTooLarge, endpoint, wire->size());
     return;
   }
   checkCongestion(header);
@@ -238,12 +237,12 @@ void GenericLinkService::sendNetPacket(lp::LpPacket&& header, SharedBuffer wire,
   }
 
   if (!m_options.allowFragmentation) {
-    drop(m_counters.nOutOverMtu, "over-mtu", endpoint, wire->size());
+    drop(m_counters.nOutOverMtu, DropReason::OverMtu, endpoint, wire->size());
     return;
   }
   auto frames = m_fragmenter.fragment(header, *wire, *mtu);
   if (!frames) {
-    drop(m_counters.nFragmentationErrors, lp::reasonName(frames.error()), endpoint, wire->size());
+    drop(m_counters.nFragmentationErrors, lp::dropReason(frames.error()), endpoint, wire->size());
     return;
   }
   for (auto& f : *frames)
@@ -297,7 +296,7 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
     uint64_t& counter = e.code == lp::LpErrc::UnknownType            ? m_counters.nInUnknownType
                         : e.code == lp::LpErrc::UnknownCriticalField ? m_counters.nInUnknownCriticalField
                                                                      : m_counters.nInLpInvalid;
-    drop(counter, lp::reasonName(e.code), endpoint, frame.size(), {}, e.fieldType);
+    drop(counter, lp::dropReason(e.code), endpoint, frame.size(), {}, e.fieldType);
     return;
   }
   const lp::LpPacket& pkt = *decoded;
@@ -307,14 +306,14 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
     // this case as malformed. A plain IDLE packet carries only Acks (reliability is not
     // implemented): counted in nInIdle, not a drop.
     if (pkt.nack)
-      return drop(m_counters.nInLpInvalid, "nack-without-fragment", endpoint, frame.size());
+      return drop(m_counters.nInLpInvalid, DropReason::NackWithoutFragment, endpoint, frame.size());
     ++m_counters.nInIdle;
     return;
   }
 
   if (pkt.hasFragmentationFields()) {
     if (!m_options.allowReassembly) {
-      drop(m_counters.nReassemblyDrops, "reassembly-disabled", endpoint, frame.size());
+      drop(m_counters.nReassemblyDrops, DropReason::ReassemblyDisabled, endpoint, frame.size());
       return;
     }
     auto outcome = m_reassembler.receive(endpoint, pkt);
@@ -325,7 +324,7 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
       case lp::Reassembler::Outcome::Status::Dropped:
         drop(outcome.error == lp::ReassemblyErrc::PacketTooLarge ? m_counters.nInTooLarge
                                                                  : m_counters.nReassemblyDrops,
-             lp::reasonName(outcome.error), endpoint, frame.size());
+             lp::dropReason(outcome.error), endpoint, frame.size());
         return;
       case lp::Reassembler::Outcome::Status::Complete:
         receiveNetPacket(outcome.header, std::move(outcome.packet), endpoint);
@@ -335,7 +334,7 @@ void GenericLinkService::receiveFrame(ByteSpan frame, EndpointId endpoint)
   }
 
   if (pkt.fragment->size() > m_options.maxPacketSize) // before copying it
-    return drop(m_counters.nInTooLarge, "packet-too-large", endpoint, pkt.fragment->size());
+    return drop(m_counters.nInTooLarge, DropReason::PacketTooLarge, endpoint, pkt.fragment->size());
   // One copy per frame: the network packet keeps this buffer as its wire encoding.
   auto wire = std::make_shared<const Buffer>(pkt.fragment->begin(), pkt.fragment->end());
   receiveNetPacket(pkt, std::move(wire), endpoint);
@@ -345,7 +344,7 @@ void GenericLinkService::receiveNetPacket(const lp::LpPacket& header, SharedBuff
                                           EndpointId endpoint)
 {
   if (wire->size() > m_options.maxPacketSize)
-    return drop(m_counters.nInTooLarge, "packet-too-large", endpoint, wire->size());
+    return drop(m_counters.nInTooLarge, DropReason::PacketTooLarge, endpoint, wire->size());
   uint32_t type = TlvReader(*wire).peekType();
   if (type == tlv::Interest) {
     if (header.nack)
@@ -357,7 +356,7 @@ void GenericLinkService::receiveNetPacket(const lp::LpPacket& header, SharedBuff
     receiveData(header, std::move(wire), endpoint);
   }
   else {
-    drop(m_counters.nInUnknownType, "unknown-network-type", endpoint, wire->size(), {}, type);
+    drop(m_counters.nInUnknownType, DropReason::UnknownNetworkType, endpoint, wire->size(), {}, type);
   }
 }
 
@@ -366,15 +365,15 @@ void GenericLinkService::receiveInterest(const lp::LpPacket& header, SharedBuffe
 {
   size_t size = wire->size();
   if (header.nextHopFaceId && !m_options.allowLocalFields)
-    return drop(m_counters.nInFieldNotAllowed, "next-hop-face-id-not-allowed", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::NextHopFaceIdNotAllowed, endpoint, size);
   if (header.cachePolicy)
-    return drop(m_counters.nInFieldNotAllowed, "cache-policy-on-interest", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::CachePolicyOnInterest, endpoint, size);
   if (header.prefixAnnouncement)
-    return drop(m_counters.nInFieldNotAllowed, "prefix-announcement-on-interest", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::PrefixAnnouncementOnInterest, endpoint, size);
 
   auto interest = Interest::decode(std::move(wire));
   if (!interest)
-    return drop(m_counters.nInNetInvalid, "net-invalid", endpoint, size,
+    return drop(m_counters.nInNetInvalid, DropReason::NetInvalid, endpoint, size,
                 reasonName(interest.error().code), interest.error().tlvType);
 
   PacketTags& tags = interest->tags;
@@ -432,14 +431,14 @@ void GenericLinkService::receiveBundle(const lp::BundleHeader& bundle, Interest&
   auto out = m_bundleDecoder.onIncomingBundle(interest, bundle, endpoint, m_env.now());
   switch (out.status) {
     case lp::BundleDecoder::Status::Invalid:
-      return drop(m_counters.nInBundlesInvalid, "bundle-invalid", endpoint, octets, out.reason);
+      return drop(m_counters.nInBundlesInvalid, DropReason::BundleInvalid, endpoint, octets, out.reason);
     case lp::BundleDecoder::Status::Stale:
-      return drop(m_counters.nInBundlesStale, "bundle-stale", endpoint, octets);
+      return drop(m_counters.nInBundlesStale, DropReason::BundleStale, endpoint, octets);
     case lp::BundleDecoder::Status::Regenerate:
       break;
   }
   const uint64_t count = out.last - out.first + 1;
-  m_env.emit(TraceEvent{.kind = "bundle_in", .face = m_faceId, .value = static_cast<int64_t>(count)});
+  m_env.emit(TraceEvent{.kind = EventKind::BundleIn, .face = m_faceId, .value = static_cast<int64_t>(count)});
   if (!interest.tags.bundle)
     interest.tags.bundle = BundleTag{bundle.isSingle(), static_cast<uint32_t>(count), true};
   for (uint64_t k = 0; k < count; ++k) {
@@ -456,7 +455,7 @@ void GenericLinkService::receiveBundle(const lp::BundleHeader& bundle, Interest&
     ++m_counters.nInInterestsRegenerated;
     if (seq < bundle.startSeq)
       ++m_counters.nInInterestsGapFilled;
-    m_env.emit(TraceEvent{.kind = "interest_regenerated", .face = m_faceId,
+    m_env.emit(TraceEvent{.kind = EventKind::InterestRegenerated, .face = m_faceId,
                           .value = static_cast<int64_t>(seq)});
     if (onReceiveInterest)
       onReceiveInterest(std::move(regenerated), endpoint);
@@ -468,15 +467,15 @@ void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wi
 {
   size_t size = wire->size();
   if (header.nack)
-    return drop(m_counters.nInFieldNotAllowed, "nack-on-data", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::NackOnData, endpoint, size);
   if (header.nextHopFaceId)
-    return drop(m_counters.nInFieldNotAllowed, "next-hop-face-id-on-data", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::NextHopFaceIdOnData, endpoint, size);
   if (header.nonDiscovery)
-    return drop(m_counters.nInFieldNotAllowed, "non-discovery-on-data", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::NonDiscoveryOnData, endpoint, size);
 
   auto data = Data::decode(std::move(wire));
   if (!data)
-    return drop(m_counters.nInNetInvalid, "net-invalid", endpoint, size,
+    return drop(m_counters.nInNetInvalid, DropReason::NetInvalid, endpoint, size,
                 reasonName(data.error().code), data.error().tlvType);
 
   PacketTags& tags = data->tags;
@@ -505,7 +504,7 @@ void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wi
       ++m_counters.nInDataEarlyExpired;
     }
     ++m_counters.nInDataEarly;
-    m_env.emit(TraceEvent{.kind = "data_early", .face = m_faceId});
+    m_env.emit(TraceEvent{.kind = EventKind::DataEarly, .face = m_faceId});
     m_early.push_back(EarlyData{std::move(*data), endpoint, m_env.now()});
     return;
   }
@@ -519,17 +518,17 @@ void GenericLinkService::receiveNack(const lp::LpPacket& header, SharedBuffer wi
 {
   size_t size = wire->size();
   if (header.nextHopFaceId)
-    return drop(m_counters.nInFieldNotAllowed, "next-hop-face-id-on-nack", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::NextHopFaceIdOnNack, endpoint, size);
   if (header.cachePolicy)
-    return drop(m_counters.nInFieldNotAllowed, "cache-policy-on-nack", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::CachePolicyOnNack, endpoint, size);
   if (header.nonDiscovery)
-    return drop(m_counters.nInFieldNotAllowed, "non-discovery-on-nack", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::NonDiscoveryOnNack, endpoint, size);
   if (header.prefixAnnouncement)
-    return drop(m_counters.nInFieldNotAllowed, "prefix-announcement-on-nack", endpoint, size);
+    return drop(m_counters.nInFieldNotAllowed, DropReason::PrefixAnnouncementOnNack, endpoint, size);
 
   auto interest = Interest::decode(std::move(wire));
   if (!interest)
-    return drop(m_counters.nInNetInvalid, "net-invalid", endpoint, size,
+    return drop(m_counters.nInNetInvalid, DropReason::NetInvalid, endpoint, size,
                 reasonName(interest.error().code), interest.error().tlvType);
 
   Nack nack{std::move(*interest), nackReasonFromCode(*header.nack)};

@@ -29,11 +29,11 @@
 //
 // Size limit (options.maxPacketSize, MAX_NDN_PACKET_SIZE = 8800 by default): a network packet
 // above it is dropped whole on receive, as soon as its fragments add up to more than the limit
-// during reassembly, and on send ("packet-too-large", "send-packet-too-large"), so no face
+// during reassembly, and on send (`packet_too_large`, `send_packet_too_large`), so no face
 // ever forwards one to a peer or application that cannot take it.
 //
 // Every drop increments a Counters field, logs one debug line ending in "DROP" and emits
-// the trace event {kind="drop", reason=<reason name>, value=<frame or packet octets>}.
+// the trace event {kind="drop", reason=<DropReason name>, value=<frame or packet octets>}.
 
 #include "core/face/link-service.hpp"
 #include "core/lp/fragmenter.hpp"
@@ -110,9 +110,8 @@ private:
   /// Loss detection: sends the recovery bundles due now, then re-arms.
   void sendRecoveries();
 
-  /// Counts, logs and traces one drop. `reason` must have static storage (a literal or a
-  /// reasonName()); `detail` and a non-zero `tlvType` are only logged.
-  void drop(uint64_t& counter, std::string_view reason, EndpointId endpoint, size_t octets,
+  /// Counts, logs and traces one drop; `detail` and a non-zero `tlvType` are only logged.
+  void drop(uint64_t& counter, DropReason reason, EndpointId endpoint, size_t octets,
             std::string_view detail = {}, uint64_t tlvType = 0);
 
   Transport* m_transport = nullptr;

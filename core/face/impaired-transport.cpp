@@ -79,11 +79,11 @@ size_t ImpairedTransport::backlog(TimePoint now) const
   return m_backlogBytes;
 }
 
-void ImpairedTransport::drop(uint64_t& counter, std::string_view reason, size_t octets)
+void ImpairedTransport::drop(uint64_t& counter, DropReason reason, size_t octets)
 {
   ++counter;
-  m_env.emit({"impair_drop", m_traceFaceId, reason, static_cast<int64_t>(octets), 0});
-  NDNLAB_LOG(m_env, LogLevel::Trace, "ImpairedTransport", remoteUri(), " ", reason, " DROP");
+  m_env.emit(TraceEvent::dropped(EventKind::ImpairDrop, m_traceFaceId, reason, static_cast<int64_t>(octets)));
+  NDNLAB_LOG(m_env, LogLevel::Trace, "ImpairedTransport", remoteUri(), " ", toString(reason), " DROP");
 }
 
 void ImpairedTransport::doSend(SharedBuffer frame, EndpointId endpoint)
@@ -91,14 +91,14 @@ void ImpairedTransport::doSend(SharedBuffer frame, EndpointId endpoint)
   const TimePoint now = m_env.now();
   const size_t size = frame->size();
   if (m_options.loss > 0 && m_env.rng().uniform() < m_options.loss)
-    return drop(m_impairCounters.nLost, "loss", size);
+    return drop(m_impairCounters.nLost, DropReason::Loss, size);
 
   TimePoint due = now;
   if (m_options.rate.bps() > 0) {
     size_t queued = backlog(now);
     // A frame larger than the whole capacity still passes an empty queue.
     if (queued > 0 && queued + size > m_options.queueCapacity.count())
-      return drop(m_impairCounters.nQueueDropped, "queue-full", size);
+      return drop(m_impairCounters.nQueueDropped, DropReason::QueueFull, size);
     TimePoint start = std::max(now, m_busyUntil);
     m_busyUntil = start + m_options.rate.transmissionTime(Bytes(size));
     m_serializing.emplace_back(m_busyUntil, size);

@@ -7,7 +7,7 @@
 // Egress, per frame handed to send():
 //   1. loss: dropped with probability `loss` (counter nLost, trace "impair_drop"/"loss");
 //   2. rate (when non-zero): serialized after the frames already queued; a frame that would
-//      take the backlog above `queueCapacity` is dropped (nQueueDropped, "queue-full");
+//      take the backlog above `queueCapacity` is dropped (nQueueDropped, "queue_full");
 //   3. delay + uniform jitter in [0, jitter): the frame reaches the inner transport after its
 //      serialization end plus that delay. Like netem, jitter may reorder frames.
 // A frame with nothing to wait for goes to the inner transport synchronously.
@@ -57,7 +57,7 @@ public:
   struct ImpairmentCounters
   {
     uint64_t nLost = 0;         ///< "loss": dropped by the random loss draw
-    uint64_t nQueueDropped = 0; ///< "queue-full": rate limiter backlog above queueCapacity
+    uint64_t nQueueDropped = 0; ///< queue_full: rate limiter backlog above queueCapacity
     uint64_t nDelayed = 0;      ///< frames held for a delay, jitter or serialization > 0
     uint64_t nDiscarded = 0;    ///< held frames discarded because the transport closed
   };
@@ -104,7 +104,7 @@ private:
     }
   };
 
-  void drop(uint64_t& counter, std::string_view reason, size_t octets);
+  void drop(uint64_t& counter, DropReason reason, size_t octets);
   /// Bytes of the rate limiter's backlog at `now` (forgets frames already serialized).
   size_t backlog(TimePoint now) const;
   void onInnerStateChange(TransportState newState);

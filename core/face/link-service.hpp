@@ -44,7 +44,7 @@ struct LinkServiceOptions
   /// Overrides the transport MTU when smaller (bytes); 0 = no override.
   size_t overrideMtu = 0;
   /// Largest network packet (Interest, Data, a Nack's Interest) accepted from the link, after
-  /// reassembly, or sent on it, octets; larger ones are dropped ("packet-too-large"). ndn-cxx
+  /// reassembly, or sent on it, octets; larger ones are dropped (`packet_too_large`). ndn-cxx
   /// and NFD never handle more than MAX_NDN_PACKET_SIZE, so a larger packet forwarded to
   /// them would close the connection or be lost.
   size_t maxPacketSize = MaxNdnPacketSize;

@@ -190,11 +190,11 @@ Strategy& Forwarder::effectiveStrategy(const Name& name) const
   return static_cast<Strategy&>(m_strategyChoice.findEffectiveStrategy(name));
 }
 
-void Forwarder::drop(uint64_t& counter, std::string_view reason, face::FaceId face, const Name& name)
+void Forwarder::drop(uint64_t& counter, DropReason reason, face::FaceId face, const Name& name)
 {
   ++counter;
-  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face=", face, " name=", name, " ", reason, " DROP");
-  m_env.emit(TraceEvent{.kind = "drop", .face = face, .reason = reason});
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face=", face, " name=", name, " ", toString(reason), " DROP");
+  m_env.emit(TraceEvent::dropped(EventKind::Drop, face, reason));
 }
 
 bool Forwarder::isInProducerRegion(const std::vector<Name>& forwardingHint) const
@@ -250,7 +250,7 @@ void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::
   PipelineGuard guard(*this);
   FaceEndpoint ingress{face, endpoint};
   ++m_counters.nInInterests;
-  m_env.emit({.kind = "interest_in", .face = face.id()});
+  m_env.emit({.kind = EventKind::InterestIn, .face = face.id()});
 
   interest.tags.incomingFaceId = face.id();
   // The PitToken belongs to the downstream: it lives in the in-record, never goes upstream.
@@ -259,7 +259,7 @@ void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::
 
   if (std::optional<uint8_t> hopLimit = interest.hopLimit()) {
     if (*hopLimit == 0)
-      return drop(m_counters.nDropHopLimitZero, "hop_limit_zero", face.id(), interest.name());
+      return drop(m_counters.nDropHopLimitZero, DropReason::HopLimitZero, face.id(), interest.name());
     interest.setHopLimit(static_cast<uint8_t>(*hopLimit - 1));
   }
   // A forwarder MUST add a Nonce when missing (spec interest.rst); it keys loop detection.
@@ -268,7 +268,7 @@ void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::
   uint32_t nonce = *interest.nonce();
 
   if (!face.isLocal() && isLocalhostName(interest.name()))
-    return drop(m_counters.nDropLocalhostInterest, "localhost_scope", face.id(), interest.name());
+    return drop(m_counters.nDropLocalhostInterest, DropReason::LocalhostScope, face.id(), interest.name());
 
   if (m_dnl.has(interest.name(), nonce)) {
     ++m_counters.nLoopDnl;
@@ -281,7 +281,7 @@ void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::
   auto shared = std::make_shared<Interest>(std::move(interest));
   auto [entry, isNew] = m_pit.insert(shared);
   if (entry == nullptr)
-    return drop(m_counters.nDropPitFull, "pit_full", face.id(), shared->name());
+    return drop(m_counters.nDropPitFull, DropReason::PitFull, face.id(), shared->name());
 
   int dnw = findDuplicateNonce(*entry, nonce, face);
   bool isLoop = dnw != DuplicateNonceNone;
@@ -295,7 +295,7 @@ void Forwarder::onIncomingInterest(face::Face& face, Interest&& interest, face::
   if (entry->findInRecord(face) == nullptr && !m_pit.canAddInRecord(face.id(), isNew ? 1 : 0)) {
     if (isNew)
       m_pit.erase(entry);
-    return drop(m_counters.nDropPitFaceQuota, "pit_face_quota", face.id(), shared->name());
+    return drop(m_counters.nDropPitFaceQuota, DropReason::PitFaceQuota, face.id(), shared->name());
   }
 
   if (!entry->hasInRecords()) {
@@ -309,10 +309,10 @@ void Forwarder::onInterestLoop(const Interest& interest, const FaceEndpoint& ing
                                const std::optional<PitToken>& token)
 {
   if (ingress.face.linkType() != face::LinkType::PointToPoint)
-    return drop(m_counters.nDropLoop, "loop_drop", ingress.face.id(), interest.name());
+    return drop(m_counters.nDropLoop, DropReason::LoopDrop, ingress.face.id(), interest.name());
   NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face=", ingress.face.id(), " name=", interest.name(),
              " nonce=", interest.nonce().value_or(0), " loop");
-  m_env.emit({.kind = "interest_loop", .face = ingress.face.id()});
+  m_env.emit({.kind = EventKind::InterestLoop, .face = ingress.face.id()});
   effectiveStrategy(interest.name()).onInterestLoop(interest, ingress, token);
 }
 
@@ -337,7 +337,7 @@ void Forwarder::onContentStoreMiss(const std::shared_ptr<Interest>& interest,
     if (face::Face* nextHop = m_faceTable.get(*nextHopId))
       onOutgoingInterest(*interest, *nextHop, entry);
     else
-      drop(m_counters.nDropUnknownNextHop, "next_hop_unknown", ingress.face.id(), interest->name());
+      drop(m_counters.nDropUnknownNextHop, DropReason::NextHopUnknown, ingress.face.id(), interest->name());
     return;
   }
   effectiveStrategy(entry).afterReceiveInterest(*interest, ingress, entry);
@@ -348,7 +348,7 @@ void Forwarder::onContentStoreHit(const Interest& interest, const FaceEndpoint& 
                                   const std::shared_ptr<Data>& data)
 {
   ++m_counters.nCsHits;
-  m_env.emit({.kind = "cs_hit", .face = ingress.face.id()});
+  m_env.emit({.kind = EventKind::CsHit, .face = ingress.face.id()});
   // Tags of a cached Data are per-send scratch: start clean, mark the CS as its source.
   data->tags = PacketTags{};
   data->tags.incomingFaceId = face::ContentStoreFaceId;
@@ -365,13 +365,13 @@ table::PitOutRecord* Forwarder::onOutgoingInterest(const Interest& interest, fac
                                                    table::PitEntry& entry)
 {
   if (interest.hopLimit() == uint8_t{0} && !egress.isLocal()) {
-    drop(m_counters.nDropOutHopLimitZero, "out_hop_limit_zero", egress.id(), interest.name());
+    drop(m_counters.nDropOutHopLimitZero, DropReason::OutHopLimitZero, egress.id(), interest.name());
     return nullptr;
   }
   entry.insertOrUpdateOutRecord(egress, interest, m_env.now(), m_options.pitMaxLifetime);
   egress.sendInterest(interest);
   ++m_counters.nOutInterests;
-  m_env.emit({.kind = "interest_out", .face = egress.id()});
+  m_env.emit({.kind = EventKind::InterestOut, .face = egress.id()});
   // re-find: a synchronous face could have changed the records while sending
   return entry.findOutRecord(egress);
 }
@@ -401,11 +401,11 @@ void Forwarder::onInterestFinalize(table::PitEntry& entry)
   insertDeadNonceList(entry, nullptr);
   if (entry.isSatisfied) {
     ++m_counters.nSatisfiedInterests;
-    m_env.emit({.kind = "interest_satisfied"});
+    m_env.emit({.kind = EventKind::InterestSatisfied});
   }
   else {
     ++m_counters.nUnsatisfiedInterests;
-    m_env.emit({.kind = "interest_unsatisfied"});
+    m_env.emit({.kind = EventKind::InterestUnsatisfied});
   }
   m_pit.erase(&entry);
 }
@@ -417,13 +417,13 @@ void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId e
   PipelineGuard guard(*this);
   FaceEndpoint ingress{face, endpoint};
   ++m_counters.nInData;
-  m_env.emit({.kind = "data_in", .face = face.id()});
+  m_env.emit({.kind = EventKind::DataIn, .face = face.id()});
 
   data.tags.incomingFaceId = face.id();
   data.tags.pitToken.reset(); // the upstream's token means nothing to our downstreams
 
   if (!face.isLocal() && isLocalhostName(data.name()))
-    return drop(m_counters.nDropLocalhostData, "localhost_scope_data", face.id(), data.name());
+    return drop(m_counters.nDropLocalhostData, DropReason::LocalhostScopeData, face.id(), data.name());
 
   auto shared = std::make_shared<Data>(std::move(data));
   table::Pit::DataMatches matches = m_pit.findAllDataMatches(*shared);
@@ -483,10 +483,10 @@ void Forwarder::onDataUnsolicited(const FaceEndpoint& ingress, const std::shared
   if (cache) {
     ++m_counters.nUnsolicitedData;
     m_cs.insert(data, true);
-    m_env.emit({.kind = "data_unsolicited", .face = ingress.face.id(), .reason = "cached"});
+    m_env.emit({.kind = EventKind::DataUnsolicited, .face = ingress.face.id(), .reason = "cached"});
     return;
   }
-  drop(m_counters.nUnsolicitedData, "unsolicited_data", ingress.face.id(), data->name());
+  drop(m_counters.nUnsolicitedData, DropReason::UnsolicitedData, ingress.face.id(), data->name());
 }
 
 // --- outgoing Data ----------------------------------------------------------------------------------
@@ -497,7 +497,7 @@ bool Forwarder::onOutgoingData(const Data& data, face::Face& egress,
   if (egress.id() == face::InvalidFaceId)
     return false;
   if (!egress.isLocal() && isLocalhostName(data.name())) {
-    drop(m_counters.nDropLocalhostData, "localhost_scope_data", egress.id(), data.name());
+    drop(m_counters.nDropLocalhostData, DropReason::LocalhostScopeData, egress.id(), data.name());
     return false;
   }
   // Every Data reaching here is a forwarder-owned, non-const object (received or cached); its
@@ -507,7 +507,7 @@ bool Forwarder::onOutgoingData(const Data& data, face::Face& egress,
   egress.sendData(d);
   d.tags.pitToken = std::move(saved);
   ++m_counters.nOutData;
-  m_env.emit({.kind = "data_out", .face = egress.id()});
+  m_env.emit({.kind = EventKind::DataOut, .face = egress.id()});
   return true;
 }
 
@@ -518,21 +518,21 @@ void Forwarder::onIncomingNack(face::Face& face, Nack&& nack, face::EndpointId e
   PipelineGuard guard(*this);
   FaceEndpoint ingress{face, endpoint};
   ++m_counters.nInNacks;
-  m_env.emit({.kind = "nack_in", .face = face.id(), .reason = toString(nack.reason)});
+  m_env.emit({.kind = EventKind::NackIn, .face = face.id(), .reason = toString(nack.reason)});
   nack.interest.tags.incomingFaceId = face.id();
   nack.interest.tags.pitToken.reset();
 
   const Name& name = nack.interest.name();
   if (face.linkType() != face::LinkType::PointToPoint)
-    return drop(m_counters.nDropNackNotP2p, "nack_not_p2p", face.id(), name);
+    return drop(m_counters.nDropNackNotP2p, DropReason::NackNotP2p, face.id(), name);
   table::PitEntry* entry = m_pit.find(nack.interest);
   if (entry == nullptr)
-    return drop(m_counters.nDropNackNoPit, "nack_no_pit", face.id(), name);
+    return drop(m_counters.nDropNackNoPit, DropReason::NackNoPit, face.id(), name);
   table::PitOutRecord* out = entry->findOutRecord(face);
   if (out == nullptr)
-    return drop(m_counters.nDropNackNoOutRecord, "nack_no_out_record", face.id(), name);
+    return drop(m_counters.nDropNackNoOutRecord, DropReason::NackNoOutRecord, face.id(), name);
   if (nack.interest.nonce() != out->lastNonce)
-    return drop(m_counters.nDropNackNonce, "nack_nonce_mismatch", face.id(), name);
+    return drop(m_counters.nDropNackNonce, DropReason::NackNonceMismatch, face.id(), name);
 
   out->incomingNack = nack.reason;
   if (!hasPendingOutRecords(*entry, m_env.now()))
@@ -546,11 +546,11 @@ bool Forwarder::onOutgoingNack(NackReason reason, face::Face& egress, table::Pit
     return false;
   const table::PitInRecord* in = entry.findInRecord(egress);
   if (in == nullptr) {
-    drop(m_counters.nDropOutNackNoInRecord, "out_nack_no_in_record", egress.id(), entry.name());
+    drop(m_counters.nDropOutNackNoInRecord, DropReason::OutNackNoInRecord, egress.id(), entry.name());
     return false;
   }
   if (egress.linkType() != face::LinkType::PointToPoint) {
-    drop(m_counters.nDropOutNackNotP2p, "out_nack_not_p2p", egress.id(), entry.name());
+    drop(m_counters.nDropOutNackNotP2p, DropReason::OutNackNotP2p, egress.id(), entry.name());
     return false;
   }
   // The Nack carries this downstream's own Interest (its Nonce) and its PitToken.
@@ -560,7 +560,7 @@ bool Forwarder::onOutgoingNack(NackReason reason, face::Face& egress, table::Pit
   m_pit.deleteInRecord(entry, egress);
   egress.sendNack(nack);
   ++m_counters.nOutNacks;
-  m_env.emit({.kind = "nack_out", .face = egress.id(), .reason = toString(reason)});
+  m_env.emit({.kind = EventKind::NackOut, .face = egress.id(), .reason = toString(reason)});
   return true;
 }
 

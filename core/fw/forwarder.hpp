@@ -12,11 +12,9 @@
 // PitTokens), Dead Nonce List. Incoming Nack: point-to-point only, out-record Nonce check.
 // Outgoing Nack: needs an in-record and a point-to-point egress.
 //
-// Trace events (TraceEvent.kind; face = FaceId; reason where noted): interest_in, interest_out,
-// data_in, data_out, nack_in / nack_out (reason = Nack reason), cs_hit, interest_loop,
-// interest_satisfied, interest_unsatisfied, data_unsolicited (reason "cached"), and
-// drop (reason = the snake_case name documented on each ForwarderCounters drop field, or
-// unsolicited_data).
+// Trace events: the kinds of layer "fw" in core/runtime/events.hpp (interest_in ... nack_out,
+// cs_hit, interest_loop, interest_satisfied, interest_unsatisfied, data_unsolicited) and drop,
+// whose DropReason names each ForwarderCounters drop field below.
 //
 // Nothing is freed under a running pipeline: entries whose expiry is "now" are finalized when
 // the outermost pipeline returns (re-entrant calls through synchronous faces are safe), and
@@ -193,7 +191,7 @@ private:
   Strategy& effectiveStrategy(const table::PitEntry& entry) const;
   Strategy& effectiveStrategy(const Name& name) const;
 
-  void drop(uint64_t& counter, std::string_view reason, face::FaceId face, const Name& name);
+  void drop(uint64_t& counter, DropReason reason, face::FaceId face, const Name& name);
   bool isInProducerRegion(const std::vector<Name>& forwardingHint) const;
 
   void connectFace(face::Face& face);

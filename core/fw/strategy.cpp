@@ -37,7 +37,8 @@ void Strategy::onInterestLoop(const Interest& interest, const FaceEndpoint& ingr
   nack.interest.tags.pitToken = pitToken;
   ingress.face.sendNack(nack);
   ++m_forwarder.m_counters.nOutNacks;
-  m_forwarder.m_env.emit({.kind = "nack_out", .face = ingress.face.id(), .reason = "duplicate"});
+  m_forwarder.m_env.emit(
+    {.kind = EventKind::NackOut, .face = ingress.face.id(), .reason = toString(NackReason::Duplicate)});
 }
 
 void Strategy::afterContentStoreHit(const Data& data, const FaceEndpoint& ingress,

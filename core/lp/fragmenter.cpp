@@ -5,13 +5,13 @@
 
 namespace ndnlab::lp {
 
-std::string_view reasonName(FragmentErrc e)
+DropReason dropReason(FragmentErrc e)
 {
   switch (e) {
-    case FragmentErrc::MtuTooSmall: return "fragment-mtu-too-small";
-    case FragmentErrc::TooManyFragments: return "fragment-too-many";
+    case FragmentErrc::MtuTooSmall: return DropReason::FragmentMtuTooSmall;
+    case FragmentErrc::TooManyFragments: return DropReason::FragmentTooMany;
   }
-  return "fragment-error";
+  return DropReason::FragmentMtuTooSmall;
 }
 
 Fragmenter::Fragmenter(FragmenterOptions options, uint64_t firstSequence)

@@ -2,6 +2,7 @@
 // Indexed fragmentation of network packets into NDNLPv2 fragments (NFD lp-fragmenter
 // semantics, ndn-spec-facts.md section 2.4).
 
+#include "core/runtime/events.hpp"
 #include "core/lp/packet.hpp"
 
 #include <vector>
@@ -19,7 +20,9 @@ enum class FragmentErrc : uint8_t {
   TooManyFragments, ///< the packet would need more than maxFragments fragments
 };
 
-std::string_view reasonName(FragmentErrc e);
+/// The drop reason of `e` (core/runtime/events.hpp).
+DropReason dropReason(FragmentErrc e);
+inline std::string_view reasonName(FragmentErrc e) { return toString(dropReason(e)); }
 
 class Fragmenter
 {

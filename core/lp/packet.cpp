@@ -310,17 +310,17 @@ void LpPacket::clearHeaderFields()
   bare = wasBare;
 }
 
-std::string_view reasonName(LpErrc e)
+DropReason dropReason(LpErrc e)
 {
   switch (e) {
-    case LpErrc::Malformed: return "lp-malformed";
-    case LpErrc::UnknownType: return "unknown-packet-type";
-    case LpErrc::UnknownCriticalField: return "lp-unknown-critical-field";
-    case LpErrc::FieldOutOfOrder: return "lp-field-out-of-order";
-    case LpErrc::FieldRepeated: return "lp-field-repeated";
-    case LpErrc::BadFieldValue: return "lp-bad-field-value";
+    case LpErrc::Malformed: return DropReason::LpMalformed;
+    case LpErrc::UnknownType: return DropReason::UnknownPacketType;
+    case LpErrc::UnknownCriticalField: return DropReason::LpUnknownCriticalField;
+    case LpErrc::FieldOutOfOrder: return DropReason::LpFieldOutOfOrder;
+    case LpErrc::FieldRepeated: return DropReason::LpFieldRepeated;
+    case LpErrc::BadFieldValue: return DropReason::LpBadFieldValue;
   }
-  return "lp-unknown-error";
+  return DropReason::LpMalformed;
 }
 
 Result<LpPacket, LpDecodeError> decodeFrame(ByteSpan frame)

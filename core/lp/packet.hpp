@@ -10,6 +10,7 @@
 // accepted as an LpPacket whose Fragment is that packet; an LpPacket without Fragment
 // is an IDLE packet. Decoding never throws.
 
+#include "core/runtime/events.hpp"
 #include "core/codec/tags.hpp"
 #include "core/codec/tlv.hpp"
 
@@ -91,7 +92,7 @@ struct LpPacket
   void clearHeaderFields();
 };
 
-/// Why a frame was not accepted as an LpPacket; stable names via reasonName().
+/// Why a frame was not accepted as an LpPacket; stable names via dropReason().
 enum class LpErrc : uint8_t {
   Malformed,            ///< TLV framing error: truncated, bad VAR-NUMBER/length, trailing bytes
   UnknownType,          ///< outer TLV is neither LpPacket, Interest nor Data
@@ -102,7 +103,9 @@ enum class LpErrc : uint8_t {
                         ///< BundleHeader without StartSeq/EndSeq or with EndSeq < StartSeq
 };
 
-std::string_view reasonName(LpErrc e);
+/// The drop reason of `e` (core/runtime/events.hpp).
+DropReason dropReason(LpErrc e);
+inline std::string_view reasonName(LpErrc e) { return toString(dropReason(e)); }
 
 struct LpDecodeError
 {

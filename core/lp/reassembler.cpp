@@ -4,19 +4,19 @@
 
 namespace ndnlab::lp {
 
-std::string_view reasonName(ReassemblyErrc e)
+DropReason dropReason(ReassemblyErrc e)
 {
   switch (e) {
-    case ReassemblyErrc::MissingSequence: return "frag-missing-sequence";
-    case ReassemblyErrc::BadFragIndex: return "frag-index-out-of-range";
-    case ReassemblyErrc::TooManyFragments: return "frag-count-over-limit";
-    case ReassemblyErrc::FragCountChanged: return "frag-count-changed";
-    case ReassemblyErrc::Duplicate: return "frag-duplicate";
-    case ReassemblyErrc::MemoryLimit: return "reassembly-memory-limit";
-    case ReassemblyErrc::PacketTooLarge: return "packet-too-large";
-    case ReassemblyErrc::Timeout: return "reassembly-timeout";
+    case ReassemblyErrc::MissingSequence: return DropReason::FragMissingSequence;
+    case ReassemblyErrc::BadFragIndex: return DropReason::FragIndexOutOfRange;
+    case ReassemblyErrc::TooManyFragments: return DropReason::FragCountOverLimit;
+    case ReassemblyErrc::FragCountChanged: return DropReason::FragCountChanged;
+    case ReassemblyErrc::Duplicate: return DropReason::FragDuplicate;
+    case ReassemblyErrc::MemoryLimit: return DropReason::ReassemblyMemoryLimit;
+    case ReassemblyErrc::PacketTooLarge: return DropReason::PacketTooLarge;
+    case ReassemblyErrc::Timeout: return DropReason::ReassemblyTimeout;
   }
-  return "reassembly-error";
+  return DropReason::FragDuplicate;
 }
 
 Reassembler::Reassembler(Env& env, ReassemblerOptions options)

@@ -5,10 +5,11 @@
 // Fragments of one network packet are identified by (endpoint, Sequence - FragIndex). A partial
 // packet is dropped when no new fragment of it arrived for `timeout`, or, oldest first, when
 // the bytes held by all partial packets would exceed `maxBytes`. A packet whose fragments add
-// up to more than `maxPacketSize` is dropped as soon as that is known ("packet-too-large",
+// up to more than `maxPacketSize` is dropped as soon as that is known ("packet_too_large",
 // once per packet): it never completes, its payload is released, and its remaining fragments
 // are absorbed (Incomplete) until the last one arrives or the timeout passes.
 
+#include "core/runtime/events.hpp"
 #include "core/lp/packet.hpp"
 #include "core/runtime/env.hpp"
 
@@ -31,7 +32,7 @@ struct ReassemblerOptions
   size_t maxPacketSize = MaxNdnPacketSize;
 };
 
-/// Why a fragment or a partial packet was dropped; stable names via reasonName().
+/// Why a fragment or a partial packet was dropped; stable names via dropReason().
 enum class ReassemblyErrc : uint8_t {
   MissingSequence,  ///< fragment of a multi-fragment packet without Sequence
   BadFragIndex,     ///< FragIndex >= FragCount
@@ -43,7 +44,9 @@ enum class ReassemblyErrc : uint8_t {
   Timeout,          ///< partial packet expired
 };
 
-std::string_view reasonName(ReassemblyErrc e);
+/// The drop reason of `e` (core/runtime/events.hpp).
+DropReason dropReason(ReassemblyErrc e);
+inline std::string_view reasonName(ReassemblyErrc e) { return toString(dropReason(e)); }
 
 class Reassembler
 {

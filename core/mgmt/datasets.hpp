@@ -178,7 +178,7 @@ struct CsInfo
 struct DropCounterStatus
 {
   std::string kind;   ///< "drop", "io_drop", "impair_drop", "face_close"
-  std::string reason; ///< e.g. "packet-too-large"
+  std::string reason; ///< e.g. "packet_too_large"
   uint64_t count = 0;
 
   void encodeTo(Buffer& out) const;

@@ -59,7 +59,7 @@ void Dispatcher::onInterest(const Interest& interest)
 {
   auto parsed = parseCommand(m_options.topPrefix, interest);
   if (!parsed) {
-    drop(interest, parsed.error() == CommandErrc::NotUnderPrefix ? "mgmt_not_under_prefix" : "mgmt_missing_verb");
+    drop(interest, parsed.error() == CommandErrc::NotUnderPrefix ? DropReason::MgmtNotUnderPrefix : DropReason::MgmtMissingVerb);
     return;
   }
   const ParsedCommand& cmd = *parsed;
@@ -93,7 +93,7 @@ bool Dispatcher::authorize(const Interest& interest, const ParsedCommand& cmd)
     r = m_replay->checkAndRecord(*cmd.signatureInfo);
   if (r != security::CheckResult::Ok) {
     NDNLAB_LOG(m_env, LogLevel::Info, LogModule, interest.name(), " rejected: ", security::reasonName(r));
-    m_env.emit(TraceEvent{.kind = "mgmt_rejected", .face = interest.tags.incomingFaceId.value_or(0),
+    m_env.emit(TraceEvent{.kind = EventKind::MgmtRejected, .face = interest.tags.incomingFaceId.value_or(0),
                           .reason = security::reasonName(r)});
     return false;
   }
@@ -145,7 +145,7 @@ void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cm
       lookup.appendSegment(0);
     auto it = m_storage.find(lookup);
     if (it == m_storage.end()) {
-      drop(interest, "mgmt_segment_not_stored");
+      drop(interest, DropReason::MgmtSegmentNotStored);
       return;
     }
     ++m_counters.nSegmentsServed;
@@ -193,11 +193,11 @@ void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cm
   }
 }
 
-void Dispatcher::drop(const Interest& interest, std::string_view reason)
+void Dispatcher::drop(const Interest& interest, DropReason reason)
 {
   ++m_counters.nDropped;
-  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, interest.name(), " ", reason, " DROP");
-  m_env.emit(TraceEvent{.kind = "drop", .face = interest.tags.incomingFaceId.value_or(0), .reason = reason});
+  NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, interest.name(), " ", toString(reason), " DROP");
+  m_env.emit(TraceEvent::dropped(EventKind::Drop, interest.tags.incomingFaceId.value_or(0), reason));
 }
 
 void Dispatcher::reply(const Interest& interest, const ControlResponse& resp, bool nack)

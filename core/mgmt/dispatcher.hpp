@@ -124,7 +124,7 @@ private:
                      uint64_t incomingFaceId);
   bool authorize(const Interest& interest, const ParsedCommand& cmd);
   /// Counts, logs and traces an unanswered Interest; `reason` must be a string literal.
-  void drop(const Interest& interest, std::string_view reason);
+  void drop(const Interest& interest, DropReason reason);
   /// A ControlResponse Data named by `interest`; `nack` sets ContentType Nack (dataset refusals).
   void reply(const Interest& interest, const ControlResponse& resp, bool nack = false);
   void send(Data&& data, const Interest& request);

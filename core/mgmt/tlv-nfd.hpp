@@ -91,7 +91,7 @@ inline constexpr uint32_t NInDataEarlyExpired = 144;
 inline constexpr uint32_t DropCounter = 246;
 // inside DropCounter
 inline constexpr uint32_t DropKind = 128;   ///< UTF-8, e.g. "drop", "io_drop", "face_close"
-inline constexpr uint32_t DropReason = 130; ///< UTF-8, e.g. "packet-too-large"; may be empty
+inline constexpr uint32_t DropReason = 130; ///< UTF-8, e.g. "packet_too_large"; may be empty
 inline constexpr uint32_t DropCount = 132;  ///< NonNegativeInteger
 
 } // namespace ndnlab::mgmt::tlv

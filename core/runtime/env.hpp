@@ -4,6 +4,7 @@
 // time, timers, randomness, logging or tracing. Many Envs may live in one process
 // (ns-3 runs one per node), so there are no singletons.
 
+#include "core/runtime/events.hpp"
 #include "core/runtime/units.hpp"
 
 #include <cstdint>
@@ -64,15 +65,26 @@ public:
   virtual void write(LogLevel level, std::string_view module, std::string_view message) = 0;
 };
 
-/// One typed trace event, declared in the layer that emits it (see each layer's events list).
-/// `kind` is a stable snake_case name used as the CSV/JSON column and ns-3 trace source name.
+/// One trace event. Its kind, and the reason of a drop or close, come from the catalogue in
+/// core/runtime/events.hpp, which also says what `face`, `reason`, `value` and `value2` hold.
 struct TraceEvent
 {
-  std::string_view kind;   ///< e.g. "drop", "interest_out", "data_in", "fetch_data"
+  EventKind kind;
   uint64_t face = 0;       ///< FaceId, 0 when not face-related
-  std::string_view reason; ///< drop reason or sub-kind, may be empty
-  int64_t value = 0;       ///< event-specific number (bytes, segment, ...)
+  std::string_view reason; ///< drop or close reason, Nack reason or sub-kind; static storage
+  int64_t value = 0;       ///< event-specific number (octets, segment, ...)
   double value2 = 0;       ///< event-specific measurement (e.g. delay in seconds)
+
+  /// A drop of kind `kind` (Drop, ImpairDrop, IoDrop, DevDrop) on `face`.
+  static TraceEvent dropped(EventKind kind, uint64_t face, DropReason reason, int64_t octets = 0)
+  {
+    return TraceEvent{.kind = kind, .face = face, .reason = toString(reason), .value = octets};
+  }
+  /// A face_close event.
+  static TraceEvent closed(uint64_t face, CloseReason reason)
+  {
+    return TraceEvent{.kind = EventKind::FaceClose, .face = face, .reason = toString(reason)};
+  }
 };
 
 /// Receiver of trace events; the daemon counts/logs them, ns-3 turns them into trace sources.

@@ -131,7 +131,7 @@ public:
   struct Record
   {
     TimePoint when;
-    std::string kind;
+    EventKind kind;
     uint64_t face;
     std::string reason;
     int64_t value;
@@ -141,9 +141,10 @@ public:
   bool enabled() const override { return on; }
   void emit(TimePoint when, const TraceEvent& e) override
   {
-    records.push_back({when, std::string(e.kind), e.face, std::string(e.reason), e.value, e.value2});
+    records.push_back({when, e.kind, e.face, std::string(e.reason), e.value, e.value2});
   }
-  size_t count(std::string_view kind, std::string_view reason = {}) const
+  size_t count(EventKind kind, DropReason reason) const { return count(kind, toString(reason)); }
+  size_t count(EventKind kind, std::string_view reason = {}) const
   {
     size_t n = 0;
     for (const auto& r : records)

@@ -35,14 +35,14 @@ std::string errorOf(std::string_view toml)
 TEST(BundlingConfig, DefaultsAreOffAndWired)
 {
   DaemonOptions o = parseConfig("");
-  EXPECT_FALSE(o.faceSystem.bundling);
-  EXPECT_EQ(o.faceSystem.bundleInterval, 15u);
+  EXPECT_FALSE(o.faceSystem.link.bundling);
+  EXPECT_EQ(o.faceSystem.link.bundleInterval, 15u);
   EXPECT_EQ(o.faceSystem.udpMedium, face::Medium::Wired);
   EXPECT_EQ(o.faceSystem.multicastMedium, face::Medium::Wired);
   face::LinkServiceOptions lso;
-  EXPECT_EQ(o.faceSystem.bundling, lso.bundling);
-  EXPECT_EQ(o.faceSystem.bundleMaxEntries, lso.bundleMaxEntries);
-  EXPECT_EQ(o.faceSystem.bundleEntryLifetime, lso.bundleEntryLifetime);
+  EXPECT_EQ(o.faceSystem.link.bundling, lso.bundling);
+  EXPECT_EQ(o.faceSystem.link.bundleMaxEntries, lso.bundleMaxEntries);
+  EXPECT_EQ(o.faceSystem.link.bundleEntryLifetime, lso.bundleEntryLifetime);
 }
 
 TEST(BundlingConfig, KeysParse)
@@ -53,11 +53,11 @@ TEST(BundlingConfig, KeysParse)
                                 "bundle_max_entries = 8\nbundle_entry_lifetime = \"3s\"\n");
   EXPECT_EQ(o.faceSystem.udpMedium, face::Medium::Wireless);
   EXPECT_EQ(o.faceSystem.multicastMedium, face::Medium::Wireless);
-  EXPECT_TRUE(o.faceSystem.bundling);
-  EXPECT_EQ(o.faceSystem.bundleInterval, 10u);
-  EXPECT_EQ(o.faceSystem.bundleMaxEntries, 8u);
-  EXPECT_EQ(o.faceSystem.bundleEntryLifetime, 3s);
-  EXPECT_EQ(parseConfig("[face_system.link]\nbundle_interval = 0\n").faceSystem.bundleInterval, 0u);
+  EXPECT_TRUE(o.faceSystem.link.bundling);
+  EXPECT_EQ(o.faceSystem.link.bundleInterval, 10u);
+  EXPECT_EQ(o.faceSystem.link.bundleMaxEntries, 8u);
+  EXPECT_EQ(o.faceSystem.link.bundleEntryLifetime, 3s);
+  EXPECT_EQ(parseConfig("[face_system.link]\nbundle_interval = 0\n").faceSystem.link.bundleInterval, 0u);
 }
 
 TEST(BundlingConfig, BadValues)
@@ -82,7 +82,7 @@ protected:
 
   void start()
   {
-    system = std::make_unique<FaceSystem>(env, io, forwarder, options, LimitsOptions{});
+    system = std::make_unique<FaceSystem>(env, io, forwarder, options);
     system->start();
   }
 
@@ -112,8 +112,8 @@ protected:
 TEST_F(BundlingFaceSystemTest, UdpFacesFollowTheConfig)
 {
   options.udpMedium = face::Medium::Wireless;
-  options.bundling = true;
-  options.bundleInterval = 12;
+  options.link.bundling = true;
+  options.link.bundleInterval = 12;
   options.udpImpair.loss = 0.01; // the medium survives the impairment wrapper
   start();
   mgmt::ControlParameters cp;

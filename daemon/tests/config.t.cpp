@@ -1,5 +1,8 @@
 #include "daemon/config.hpp"
 
+#include "core/face/link-service-fields.hpp"
+#include "core/fw/forwarder-fields.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -166,9 +169,9 @@ max_fragments = 100
   EXPECT_EQ(o.faceSystem.udp.maxOnDemandFaces, 64u);
   EXPECT_EQ(o.faceSystem.multicast.ttl, 4);
   EXPECT_EQ(o.faceSystem.stream.maxFrameSize, 9000u);
-  EXPECT_EQ(o.faceSystem.congestionMarkingInterval, 50ms);
-  EXPECT_EQ(o.limits.reassemblyTimeout, 1s);
-  EXPECT_EQ(o.limits.maxFragments, 100u);
+  EXPECT_EQ(o.faceSystem.link.baseCongestionMarkingInterval, 50ms);
+  EXPECT_EQ(o.faceSystem.link.reassemblyTimeout, 1s);
+  EXPECT_EQ(o.faceSystem.link.maxFragments, 100u);
 }
 
 std::string errorOf(std::string_view text)
@@ -286,6 +289,44 @@ TEST(Config, Durations)
   EXPECT_EQ(formatDuration(500ms), "500ms");
   EXPECT_EQ(formatDuration(1500us), "1500us");
   EXPECT_EQ(formatDuration(0s), "0s");
+}
+
+/// The keys of the fields of `Options` that declare a daemon section.
+template<typename Options>
+std::set<std::string>
+declaredKeys()
+{
+  std::set<std::string> out;
+  visitFields(std::type_identity<Options>{}, [&out](const auto& f) {
+    if (!f.info.section.empty())
+      out.insert(std::string(f.info.section) + "." + f.info.tomlKey());
+  });
+  return out;
+}
+
+TEST(Config, EveryDeclaredFieldIsAKey)
+{
+  // a field of a core Options struct with a `section` is a daemon key, and that key writes the
+  // struct the daemon hands to the core object
+  std::set<std::string> keys;
+  for (const ConfigKey& k : configKeys())
+    keys.insert(k.path());
+  const auto fw = declaredKeys<fw::ForwarderOptions>();
+  const auto link = declaredKeys<face::LinkServiceOptions>();
+  EXPECT_GE(fw.size(), 10u);
+  EXPECT_GE(link.size(), 15u);
+  for (const auto& set : {fw, link})
+    for (const std::string& k : set)
+      EXPECT_TRUE(keys.count(k)) << k << " is declared but not a key";
+
+  DaemonOptions o = parseConfig("[face_system.link]\nbundle_gap_k = 7.5\ncongestion_threshold = 1000\n"
+                                "[limits]\nmax_fragments = 9\n[tables]\npit_max_entries = 77\n");
+  EXPECT_EQ(o.faceSystem.link.bundleGapK, 7.5);
+  EXPECT_EQ(o.faceSystem.link.defaultCongestionThreshold, 1000u);
+  EXPECT_EQ(o.faceSystem.link.maxFragments, 9u);
+  EXPECT_EQ(o.forwarder.pitMaxEntries, 77u);
+  // ndnlabd's own defaults: NFD's congestion marking on
+  EXPECT_TRUE(DaemonOptions{}.faceSystem.link.allowCongestionMarking);
 }
 
 TEST(Config, DocsTableMatchesKeys)

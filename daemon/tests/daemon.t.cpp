@@ -160,13 +160,13 @@ TEST_F(DaemonTest, DropCountersAreReadableWhileRunning)
         return c.count;
     return 0;
   };
-  EXPECT_EQ(countOf("drop", "packet-too-large"), 1u);
-  EXPECT_EQ(countOf("drop", "nack-without-fragment"), 1u);
+  EXPECT_EQ(countOf("drop", "packet_too_large"), 1u);
+  EXPECT_EQ(countOf("drop", "nack_without_fragment"), 1u);
   for (const auto& c : *list)
-    EXPECT_TRUE(c.kind == "drop" || c.kind == "io_drop" || c.kind == "impair_drop" || c.kind == "face_close")
+    EXPECT_TRUE(parseEventKind(c.kind) && info(*parseEventKind(c.kind)).isDrop)
       << c.kind;
   // The same counters make the shutdown summary.
-  EXPECT_NE(daemon->summary().find("drop/packet-too-large: 1"), std::string::npos) << daemon->summary();
+  EXPECT_NE(daemon->summary().find("drop/packet_too_large: 1"), std::string::npos) << daemon->summary();
   EXPECT_TRUE(client.interests.empty());
 }
 

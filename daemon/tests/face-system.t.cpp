@@ -37,7 +37,7 @@ protected:
 
   void start()
   {
-    system = std::make_unique<FaceSystem>(env, io, forwarder, options, LimitsOptions{});
+    system = std::make_unique<FaceSystem>(env, io, forwarder, options);
     system->start();
   }
 
@@ -206,7 +206,7 @@ TEST_F(FaceSystemTest, StaleSocketReplacedAndStopRemovesIt)
   FaceSystemOptions same = options;
   same.tcp.port = 0;
   same.udpEnabled = false;
-  FaceSystem second(env, io, forwarder, same, LimitsOptions{});
+  FaceSystem second(env, io, forwarder, same);
   EXPECT_THROW(second.start(), std::runtime_error);
   EXPECT_TRUE(fs::exists(options.unixSocket.path));
 }

@@ -215,15 +215,15 @@ TEST(CountingTrace, CountsPerKindAndReason)
   CountingTrace t(true);
   EXPECT_TRUE(t.enabled());
   TimePoint now{};
-  t.emit(now, {"drop", 256, "no-route"});
-  t.emit(now, {"drop", 256, "no-route"});
-  t.emit(now, {"drop", 257, "hop-limit"});
-  t.emit(now, {"interest_out", 256});
-  EXPECT_EQ(t.count("drop", "no-route"), 2u);
-  EXPECT_EQ(t.count("drop", "hop-limit"), 1u);
-  EXPECT_EQ(t.count("drop"), 3u);
-  EXPECT_EQ(t.count("interest_out"), 1u);
-  EXPECT_EQ(t.count("interest"), 0u);
+  t.emit(now, {EventKind::Drop, 256, "no-route"});
+  t.emit(now, {EventKind::Drop, 256, "no-route"});
+  t.emit(now, {EventKind::Drop, 257, "hop-limit"});
+  t.emit(now, {EventKind::InterestOut, 256});
+  EXPECT_EQ(t.count(EventKind::Drop, "no-route"), 2u);
+  EXPECT_EQ(t.count(EventKind::Drop, "hop-limit"), 1u);
+  EXPECT_EQ(t.count(EventKind::Drop), 3u);
+  EXPECT_EQ(t.count(EventKind::InterestOut), 1u);
+  EXPECT_EQ(t.count(EventKind::InterestIn), 0u);
   auto snap = t.snapshot();
   EXPECT_EQ(snap.at("drop/no-route"), 2u);
   EXPECT_EQ(snap.at("interest_out"), 1u);
@@ -236,19 +236,20 @@ TEST(CountingTrace, ReusedBuffersAreCountedByContent)
 {
   // Emitters usually pass literals, but a reused buffer must not be miscounted.
   CountingTrace t(true);
-  std::string kind = "drop", reason = "aaaa";
+  const EventKind kind = EventKind::Drop;
+  std::string reason = "aaaa";
   for (int i = 0; i < 3; ++i)
     t.emit(TimePoint{}, {kind, 0, reason});
   reason.assign("bbbb"); // same address, new text
   t.emit(TimePoint{}, {kind, 0, reason});
   reason.assign("bb");
   t.emit(TimePoint{}, {kind, 0, reason});
-  EXPECT_EQ(t.count("drop", "aaaa"), 3u);
-  EXPECT_EQ(t.count("drop", "bbbb"), 1u);
-  EXPECT_EQ(t.count("drop", "bb"), 1u);
+  EXPECT_EQ(t.count(EventKind::Drop, "aaaa"), 3u);
+  EXPECT_EQ(t.count(EventKind::Drop, "bbbb"), 1u);
+  EXPECT_EQ(t.count(EventKind::Drop, "bb"), 1u);
   for (int i = 0; i < 1000; ++i)
-    t.emit(TimePoint{}, {"data_in", 1});
-  EXPECT_EQ(t.count("data_in"), 1000u);
+    t.emit(TimePoint{}, {EventKind::DataIn, 1});
+  EXPECT_EQ(t.count(EventKind::DataIn), 1000u);
 }
 
 TEST(CountingTrace, WritesJsonLines)
@@ -258,8 +259,8 @@ TEST(CountingTrace, WritesJsonLines)
     CountingTrace t(false, path.string());
     EXPECT_TRUE(t.enabled());
     TimePoint t0(std::chrono::seconds(5));
-    t.emit(t0, {"drop", 300, "bad\"reason", 7, 0.5});
-    t.emit(t0 + 1500ms, {"data_in", 301, "", 1024, 0});
+    t.emit(t0, {EventKind::Drop, 300, "bad\"reason", 7, 0.5});
+    t.emit(t0 + 1500ms, {EventKind::DataIn, 301, "", 1024, 0});
   }
   std::ifstream in(path);
   std::string l1, l2;
@@ -290,7 +291,7 @@ TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
   };
 
   // An ordinary event waits for the interval, while the process keeps running.
-  env.emit({"data_in", 300, "", 100, 0});
+  env.emit({EventKind::DataIn, 300, "", 100, 0});
   EXPECT_EQ(lines(), 0u);
   EXPECT_GT(env.countingTrace().pendingBytes(), 0u);
   test::runFor(io, 100ms);
@@ -299,10 +300,10 @@ TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
   EXPECT_EQ(env.countingTrace().pendingBytes(), 0u);
 
   // A drop brings the write forward, and a burst goes out together.
-  env.emit({"data_in", 300, "", 100, 0});
+  env.emit({EventKind::DataIn, 300, "", 100, 0});
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < 5; ++i)
-    env.emit({"drop", 300, "packet-too-large", 9000, 0});
+    env.emit({EventKind::Drop, 300, "packet_too_large", 9000, 0});
   ASSERT_TRUE(test::runUntil(io, [&] { return lines() == 7; }, 2000ms));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 250ms);
 
@@ -310,7 +311,7 @@ TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
   size_t before = lines();
   size_t n = 0;
   while (readFile(path).size() < 100 * 1024) {
-    env.emit({"interest_in", 301, "", static_cast<int64_t>(n), 0.25});
+    env.emit({EventKind::InterestIn, 301, "", static_cast<int64_t>(n), 0.25});
     ++n;
   }
   EXPECT_LT(env.countingTrace().pendingBytes(), CountingTrace::FlushBytes);

@@ -221,7 +221,7 @@ TEST_F(ChannelTest, TcpFacesPerAddressAreBoundedAndGivenBack)
   ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 3 && a.counters().nTooManyFacesPerAddress == 2; }));
   EXPECT_EQ(a.facesFrom("127.0.0.1"), 2u);
   EXPECT_EQ(a.facesFrom("127.0.0.2"), 1u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces-per-address"), 2u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::TooManyFacesPerAddress), 2u);
   EXPECT_EQ(channel.nAccepted(), 3u);
 
   // a face's end gives its place back
@@ -257,7 +257,7 @@ TEST_F(ChannelTest, TcpAndUnixFacesAreBoundedInAll)
   }));
   EXPECT_EQ(tcpSink.entries.size(), 3u);
   EXPECT_EQ(unixSink.entries.size(), 2u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces"), 5u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::TooManyFaces), 5u);
 }
 
 TEST_F(ChannelTest, TcpFaceThatReceivesNothingIdlesOut)
@@ -269,7 +269,7 @@ TEST_F(ChannelTest, TcpFaceThatReceivesNothingIdlesOut)
   ASSERT_TRUE(runUntil(io, [&] { return server.entries.size() == 1; }));
   auto& t = *server.entries[0]->transport;
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
-  EXPECT_EQ(t.closeReason(), "idle-timeout");
+  EXPECT_EQ(t.closeReason(), "idle_timeout");
 }
 
 TEST_F(ChannelTest, IdleStreamFaceHoldsNoReceiveBuffer)
@@ -504,7 +504,7 @@ TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
   trailing.push_back(0xAA);
   peer.send_to(asio::buffer(junk), channelEp());
   peer.send_to(asio::buffer(trailing), channelEp());
-  ASSERT_TRUE(runUntil(io, [&] { return env.countingTrace().count("io_drop", "invalid-datagram") == 2; }));
+  ASSERT_TRUE(runUntil(io, [&] { return env.countingTrace().count(EventKind::IoDrop, DropReason::InvalidDatagram) == 2; }));
   EXPECT_TRUE(sink.entries.empty());
 
   // With a face, an invalid datagram is a counted drop on that face.
@@ -531,8 +531,8 @@ TEST_F(UdpTest, OnlyValidPacketsCreateFaces)
   ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nInvalidDatagram == 4; }));
   send(hugeInterest);
   ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nPacketTooLarge == 1; }));
-  EXPECT_EQ(env.countingTrace().count("io_drop", "invalid-datagram"), 4u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "packet-too-large"), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::InvalidDatagram), 4u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::PacketTooLarge), 1u);
   EXPECT_TRUE(sink.entries.empty());
   EXPECT_EQ(channel->size(), 0u);
 
@@ -573,7 +573,7 @@ TEST_F(UdpTest, OnDemandFacesAreCapped)
   sendFromNewPeer();
   sendFromNewPeer();
   ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nTooManyFaces == 2; }));
-  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces"), 2u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::TooManyFaces), 2u);
   EXPECT_EQ(sink.entries.size(), 3u);
   EXPECT_EQ(channel->onDemandFaces(), 2u);
   // Known endpoints still get through.
@@ -603,9 +603,9 @@ TEST_F(UdpTest, IdleOnDemandFaceCloses)
   EXPECT_EQ(t.state(), TransportState::Up);
   // Then silence: closed within two idle periods.
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
-  EXPECT_EQ(t.closeReason(), "idle-timeout");
+  EXPECT_EQ(t.closeReason(), "idle_timeout");
   EXPECT_EQ(channel->size(), 0u);
-  EXPECT_EQ(env.countingTrace().count("face_close", "idle-timeout"), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::FaceClose, toString(CloseReason::IdleTimeout)), 1u);
 
   // A new datagram from the same endpoint makes a new face.
   peer.send_to(asio::buffer(f), channelEp());

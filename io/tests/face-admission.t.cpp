@@ -25,8 +25,8 @@ TEST(FaceAdmission, BoundsInAllAndPerAddressAndTicketsGiveBack)
   EXPECT_EQ(a.faces(), 3u);
   EXPECT_EQ(a.counters().nTooManyFacesPerAddress, 1u);
   EXPECT_EQ(a.counters().nTooManyFaces, 1u);
-  EXPECT_EQ(env.traceImpl.count("io_drop", "too-many-faces"), 1u);
-  EXPECT_EQ(env.traceImpl.count("io_drop", "too-many-faces-per-address"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::IoDrop, DropReason::TooManyFaces), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::IoDrop, DropReason::TooManyFacesPerAddress), 1u);
 
   held.erase(held.begin()); // one face from 10.0.0.1 ends
   EXPECT_EQ(a.faces(), 2u);

@@ -213,9 +213,9 @@ TEST_F(StreamTransportTest, OversizedHeaderClosesWithReason)
   writeRaw(both);
   ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
   EXPECT_EQ(received.size(), 1u); // the frame before the bad header was delivered
-  EXPECT_EQ(transport->closeReason(), "frame-too-large");
+  EXPECT_EQ(transport->closeReason(), "frame_too_large");
   EXPECT_EQ(transport->ioCounters().nFrameTooLarge, 1u);
-  EXPECT_EQ(env.countingTrace().count("face_close", "frame-too-large"), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::FaceClose, toString(CloseReason::FrameTooLarge)), 1u);
   EXPECT_EQ(states, (std::vector<TransportState>{TransportState::Failed, TransportState::Closed}));
   // The peer sees the connection closed.
   std::error_code ec;
@@ -230,7 +230,7 @@ TEST_F(StreamTransportTest, InvalidHeaderClosesWithReason)
   Buffer bad{0x00, 0x00};
   writeRaw(bad);
   ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
-  EXPECT_EQ(transport->closeReason(), "bad-tlv-header");
+  EXPECT_EQ(transport->closeReason(), "bad_tlv_header");
   EXPECT_EQ(transport->ioCounters().nBadHeader, 1u);
   EXPECT_TRUE(received.empty());
 }
@@ -255,11 +255,11 @@ TEST_F(StreamTransportTest, PeerEofMidFrameIsCountedWithTheDiscardedOctets)
   peer.close();
   ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
   EXPECT_EQ(received.size(), 1u);
-  EXPECT_EQ(transport->closeReason(), "eof-mid-frame");
+  EXPECT_EQ(transport->closeReason(), "eof_mid_frame");
   EXPECT_EQ(transport->ioCounters().nEofMidFrame, 1u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "eof-mid-frame"), 1u);
-  EXPECT_EQ(env.countingTrace().count("face_close", "eof-mid-frame"), 1u);
-  EXPECT_EQ(env.countingTrace().count("face_close", "eof"), 0u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::EofMidFrame), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::FaceClose, toString(CloseReason::EofMidFrame)), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::FaceClose, toString(CloseReason::Eof)), 0u);
   // not an error: the peer closed
   EXPECT_EQ(states, (std::vector<TransportState>{TransportState::Closing, TransportState::Closed}));
 }
@@ -280,7 +280,7 @@ TEST_F(StreamTransportTest, QueuedFramesDiscardedOnCloseAreCounted)
   ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
   uint64_t discarded = transport->ioCounters().nQueueDiscarded;
   EXPECT_GT(discarded, 100u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "send-queue-discarded"), discarded);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::SendQueueDiscarded), discarded);
   // What the peer can still read is exactly the frames that were not discarded (the last one
   // possibly cut short: it counts as discarded).
   peer.non_blocking(true);
@@ -310,7 +310,7 @@ TEST_F(StreamTransportTest, OversizedFrameIsSkippedWhenConfigured)
   EXPECT_EQ(received[0], before);
   EXPECT_EQ(received[1], after);
   EXPECT_EQ(transport->ioCounters().nFrameTooLarge, 1u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "frame-too-large"), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::FrameTooLarge), 1u);
   EXPECT_EQ(transport->state(), TransportState::Up);
   EXPECT_TRUE(transport->closeReason().empty());
 
@@ -318,7 +318,7 @@ TEST_F(StreamTransportTest, OversizedFrameIsSkippedWhenConfigured)
   Buffer absurd{0x06, 0xFE, 0x10, 0x00, 0x00, 0x00};
   writeRaw(absurd);
   ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
-  EXPECT_EQ(transport->closeReason(), "frame-too-large");
+  EXPECT_EQ(transport->closeReason(), "frame_too_large");
 }
 
 TEST_F(StreamTransportTest, SendCoalescesAndPreservesOrder)
@@ -380,7 +380,7 @@ TEST_F(StreamTransportTest, LocalCloseIsDeferredAndFinal)
   transport->close();
   EXPECT_EQ(transport->state(), TransportState::Closing);
   ASSERT_TRUE(runUntil(io, [&] { return transport->state() == TransportState::Closed; }));
-  EXPECT_EQ(transport->closeReason(), "closed-locally");
+  EXPECT_EQ(transport->closeReason(), "closed_locally");
   // Sends after close are ignored.
   transport->send(test::share(makeFrame(tlv::Data, 10)));
   EXPECT_EQ(transport->counters().nOutPackets, 1u);

@@ -243,7 +243,7 @@ TEST_F(WebSocketTest, FacesPerAddressAreBounded)
   EXPECT_EQ(m->first, OpClose);
   EXPECT_EQ(transports.size(), 1u);
   EXPECT_EQ(channel->admission()->counters().nTooManyFacesPerAddress, 1u);
-  EXPECT_EQ(env.countingTrace().count("io_drop", "too-many-faces-per-address"), 1u);
+  EXPECT_EQ(env.countingTrace().count(EventKind::IoDrop, DropReason::TooManyFacesPerAddress), 1u);
 }
 
 TEST_F(WebSocketTest, PeerCloseClosesTheTransport)
@@ -267,7 +267,7 @@ TEST_F(WebSocketTest, LocalCloseSendsACloseFrame)
   t.close();
   EXPECT_EQ(t.state(), TransportState::Closing);
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
-  EXPECT_EQ(t.closeReason(), "closed-locally");
+  EXPECT_EQ(t.closeReason(), "closed_locally");
   auto m = client->readFrame();
   ASSERT_TRUE(m);
   EXPECT_EQ(m->first, OpClose);
@@ -280,7 +280,7 @@ TEST_F(WebSocketTest, OversizedMessageFailsTheConnection)
   SocketTransport& t = *transports[0];
   client->sendFrame(OpBinary, makeFrame(tlv::Data, 2000));
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
-  EXPECT_EQ(t.closeReason(), "frame-too-large");
+  EXPECT_EQ(t.closeReason(), "frame_too_large");
   EXPECT_TRUE(frames.empty());
   auto m = client->readFrame();
   ASSERT_TRUE(m);
@@ -296,7 +296,7 @@ TEST_F(WebSocketTest, UnmaskedClientFrameIsAProtocolError)
   Buffer f = makeFrame(tlv::Interest, 20);
   client->sendFrame(OpBinary, std::string(f.begin(), f.end()), false);
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }));
-  EXPECT_EQ(t.closeReason(), "protocol-error");
+  EXPECT_EQ(t.closeReason(), "protocol_error");
   EXPECT_TRUE(frames.empty());
 }
 
@@ -320,7 +320,7 @@ TEST_F(WebSocketTest, AClientThatDoesNotAnswerPingsIsDropped)
   auto client = connect();
   SocketTransport& t = *transports[0];
   ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
-  EXPECT_EQ(t.closeReason(), "pong-timeout");
+  EXPECT_EQ(t.closeReason(), "pong_timeout");
 }
 
 TEST_F(WebSocketTest, PlainHttpRequestMakesNoFace)

@@ -70,23 +70,23 @@ struct Server::Impl : std::enable_shared_from_this<Impl>
     std::error_code ec;
     auto con = endpoint.get_con_from_hdl(h, ec);
     if (ec)
-      return "socket-error";
+      return "socket_error";
     if (auto it = byHandle.find(h); it != byHandle.end() && timedOut.count(it->second))
-      return "pong-timeout";
+      return "pong_timeout";
     switch (con->get_local_close_code()) {
       case status::message_too_big:
-        return "frame-too-large";
+        return "frame_too_large";
       case status::protocol_error:
       case status::invalid_payload:
       case status::unsupported_data:
       case status::policy_violation:
-        return "protocol-error";
+        return "protocol_error";
       case status::normal:
       case status::going_away:
       case status::no_status:
-        return failed ? "socket-error" : "eof";
+        return failed ? "socket_error" : "eof";
       default:
-        return "socket-error";
+        return "socket_error";
     }
   }
 

@@ -25,9 +25,9 @@ struct ServerHandlers
   /// One whole message; `binary` false for a text message.
   std::function<void(ConnectionId, const uint8_t* data, size_t size, bool binary)> onMessage;
   /// The connection has ended. `reason`: "eof" after an orderly closing handshake (either side;
-  /// `error` false), else `error` true and "frame-too-large" (a message above the limit),
-  /// "protocol-error" (a frame the protocol forbids), "pong-timeout" (no answer to a ping) or
-  /// "socket-error" (a reset, a broken handshake).
+  /// `error` false), else `error` true and "frame_too_large" (a message above the limit),
+  /// "protocol_error" (a frame the protocol forbids), "pong_timeout" (no answer to a ping) or
+  /// "socket_error" (a reset, a broken handshake).
   std::function<void(ConnectionId, const std::string& reason, bool error)> onClose;
 };
 

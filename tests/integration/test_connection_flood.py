@@ -33,7 +33,7 @@ def test_connection_flood_is_bounded_and_legit_clients_work(tmp_path, built_bina
             s.bind((FLOOD_FROM, 0))
             s.connect(("127.0.0.1", port))
             flood.append(s)
-        wait_until(lambda: drops(d).get("io_drop/too-many-faces-per-address", 0) == FLOOD - PER_ADDRESS,
+        wait_until(lambda: drops(d).get("io_drop/too_many_faces_per_address", 0) == FLOOD - PER_ADDRESS,
                    10, "refusals counted")
         faces = d.faces()
         assert sum(f["remote"].startswith(f"tcp4://{FLOOD_FROM}:") for f in faces) == PER_ADDRESS

@@ -214,9 +214,9 @@ def test_forwarders_linked(ip_daemon, ndnd_fw, tmp_path, scheme):
     # Nothing ndnd sent was malformed. (A fragment lost on loopback may time out a reassembly;
     # the consumers retransmit.)
     drops = daemon.run_tool("ctl", "drops", timeout=10).stdout.decode()
-    for reason in ("net-invalid", "lp-invalid", "unknown-network-type", "nack-without-fragment",
-                   "frag-missing-sequence", "frag-index-out-of-range", "frag-count-over-limit",
-                   "frag-count-changed", "packet-too-large"):
+    for reason in ("net_invalid", "lp-invalid", "unknown_network_type", "nack_without_fragment",
+                   "frag_missing_sequence", "frag_index_out_of_range", "frag_count_over_limit",
+                   "frag_count_changed", "packet_too_large"):
         assert f"/{reason}=" not in drops, drops
 
 

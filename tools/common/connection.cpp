@@ -77,7 +77,7 @@ ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
     return nullptr;
   }
   // A frame above MAX_NDN_PACKET_SIZE from the forwarder (ndnlabd never sends one; another
-  // forwarder might) is skipped and counted (io_drop/frame-too-large) instead of closing the
+  // forwarder might) is skipped and counted (io_drop/frame_too_large) instead of closing the
   // connection as ndn-cxx does: one bad packet does not take the application down.
   io::StreamTransportOptions streamOptions;
   streamOptions.skipOversizedFrames = true;

@@ -56,7 +56,7 @@ public:
   void request(const Interest& interest, RequestCallback done);
 
   /// The forwarder closed the connection (or it failed); `reason` is printable, e.g.
-  /// "connection failed (bad-tlv-header)".
+  /// "connection failed (bad_tlv_header)".
   std::function<void(const std::string& reason)> onClose;
 
   const std::string& uri() const { return m_uri; }

@@ -60,7 +60,7 @@ TEST_F(CbrTest, SendsAtTheConfiguredFrequency)
   EXPECT_EQ(bytes, 2000u);
   for (Duration r : rtts)
     EXPECT_EQ(r, 20ms);
-  EXPECT_EQ(env.traceImpl.count("cbr_data"), 20u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::CbrData), 20u);
 }
 
 TEST_F(CbrTest, TimedOutSegmentsAreRetransmittedWhenAsked)
@@ -81,7 +81,7 @@ TEST_F(CbrTest, TimedOutSegmentsAreRetransmittedWhenAsked)
   EXPECT_EQ(c->counters().retransmissions, 1u);
   EXPECT_EQ(c->counters().data, 10u);
   EXPECT_EQ(link.consumer.sentInterests.size(), 11u);
-  EXPECT_EQ(env.traceImpl.count("cbr_timeout"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::CbrTimeout), 1u);
 }
 
 TEST_F(CbrTest, NoRetransmissionByDefaultAndNacksCounted)

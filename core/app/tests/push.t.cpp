@@ -84,9 +84,9 @@ TEST_F(PushTest, OneInterestFetchesTheWholeObject)
   EXPECT_EQ(s.interestsSent, 1u);
   EXPECT_EQ(s.rttMin, 20ms); // trigger there, first Data back
   EXPECT_EQ(s.elapsed, 20ms); // all segments put at once arrive together
-  EXPECT_EQ(env.traceImpl.count("push_start"), 1u);
-  EXPECT_EQ(env.traceImpl.count("push_done"), 1u);
-  EXPECT_EQ(env.traceImpl.count("fetch_data", "push"), 51u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::PushStart), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::PushDone), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::FetchData, "push"), 51u);
 }
 
 TEST_F(PushTest, CanSendPacesThePush)
@@ -148,7 +148,7 @@ TEST_F(PushTest, LostSegmentsAreRepairedAfterIdleTimeout)
   EXPECT_EQ(repaired, (std::set<uint64_t>{0, 7, 19}));
   EXPECT_EQ(link.consumer.sentInterests[1].name().getPrefix(-1), Name("/lab/file/v=9"));
   EXPECT_EQ(consumer->stats().retransmissions, 3u);
-  EXPECT_EQ(env.traceImpl.count("fetch_data", "repair"), 3u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::FetchData, "repair"), 3u);
   // a repair Interest is answered with that segment only, not a new push
   EXPECT_EQ(producer->counters().pushes, 1u);
   // idle timeout after the last Data (at 20 ms), then one round trip

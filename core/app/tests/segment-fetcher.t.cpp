@@ -903,9 +903,9 @@ TEST_F(FetchTest, TraceEvents)
   fetcher->start("/lab/file");
   run();
   ASSERT_EQ(completed, 1);
-  EXPECT_EQ(env.traceImpl.count("fetch_data"), 5u);
-  EXPECT_EQ(env.traceImpl.count("fetch_data", "first"), 5u);
-  EXPECT_EQ(env.traceImpl.count("fetch_done"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::FetchData), 5u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::FetchData, "first"), 5u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::FetchDone), 1u);
   ASSERT_EQ(events.size(), 5u);
   for (const auto& e : events) {
     EXPECT_EQ(e.fullDelay, 20ms);

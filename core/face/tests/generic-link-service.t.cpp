@@ -106,7 +106,8 @@ protected:
   }
 
   const LinkService::Counters& counters() const { return service->counters(); }
-  size_t drops(std::string_view reason = {}) const { return env.traceImpl.count("drop", reason); }
+  size_t drops(DropReason reason) const { return env.traceImpl.count(EventKind::Drop, reason); }
+  size_t drops() const { return env.traceImpl.count(EventKind::Drop); }
   size_t received() const { return interests.size() + data.size() + nacks.size(); }
 
   ManualEnv env;
@@ -199,7 +200,7 @@ TEST_F(GenericLinkServiceTest, NackWithoutFragmentIsACountedDrop)
   inject(hex("6409 fd0320 05 fd0321 01 96")); // Nack{NackReason NoRoute}, no Fragment
   inject(hex("6404 fd0320 00"));           // empty Nack, no Fragment
   EXPECT_EQ(counters().nInLpInvalid, 2u);
-  EXPECT_EQ(drops("nack-without-fragment"), 2u);
+  EXPECT_EQ(drops(DropReason::NackWithoutFragment), 2u);
   EXPECT_EQ(counters().nInIdle, 0u);
   EXPECT_EQ(received(), 0u);
 }
@@ -303,7 +304,7 @@ struct RuleCase
   enum Kind { InterestPkt, DataPkt, NackPkt } kind;
   const char* fieldsHex;        ///< header fields (a Nack header is added for NackPkt)
   bool localFields;
-  const char* dropReason;       ///< nullptr = accepted
+  std::optional<DropReason> dropReason; ///< nullopt = accepted
 };
 
 class TagRules : public GenericLinkServiceTest, public ::testing::WithParamInterface<RuleCase>
@@ -325,7 +326,7 @@ TEST_P(TagRules, Apply)
   if (c.dropReason) {
     EXPECT_EQ(received(), 0u);
     EXPECT_EQ(counters().nInFieldNotAllowed, 1u);
-    EXPECT_EQ(drops(c.dropReason), 1u);
+    EXPECT_EQ(drops(*c.dropReason), 1u);
     EXPECT_EQ(drops(), 1u);
   }
   else {
@@ -343,30 +344,30 @@ INSTANTIATE_TEST_SUITE_P(
   Fields, TagRules,
   ::testing::Values(
     RuleCase{"InterestNextHopWithoutLocal", RuleCase::InterestPkt, "fd0330 02 0101", false,
-             "next-hop-face-id-not-allowed"},
-    RuleCase{"InterestNextHopWithLocal", RuleCase::InterestPkt, "fd0330 02 0101", true, nullptr},
+             DropReason::NextHopFaceIdNotAllowed},
+    RuleCase{"InterestNextHopWithLocal", RuleCase::InterestPkt, "fd0330 02 0101", true, std::nullopt},
     RuleCase{"InterestCachePolicy", RuleCase::InterestPkt, "fd0334 05 fd0335 01 01", true,
-             "cache-policy-on-interest"},
-    RuleCase{"InterestIncomingFaceIdIgnored", RuleCase::InterestPkt, "fd032c 02 0101", false, nullptr},
-    RuleCase{"InterestCongestionMark", RuleCase::InterestPkt, "fd0340 01 01", false, nullptr},
-    RuleCase{"InterestNonDiscovery", RuleCase::InterestPkt, "fd034c 00", false, nullptr},
+             DropReason::CachePolicyOnInterest},
+    RuleCase{"InterestIncomingFaceIdIgnored", RuleCase::InterestPkt, "fd032c 02 0101", false, std::nullopt},
+    RuleCase{"InterestCongestionMark", RuleCase::InterestPkt, "fd0340 01 01", false, std::nullopt},
+    RuleCase{"InterestNonDiscovery", RuleCase::InterestPkt, "fd034c 00", false, std::nullopt},
     RuleCase{"InterestPrefixAnnouncement", RuleCase::InterestPkt, "fd0350 02 0600", false,
-             "prefix-announcement-on-interest"},
-    RuleCase{"DataNack", RuleCase::DataPkt, "fd0320 00", false, "nack-on-data"},
-    RuleCase{"DataNextHop", RuleCase::DataPkt, "fd0330 02 0101", true, "next-hop-face-id-on-data"},
-    RuleCase{"DataNonDiscovery", RuleCase::DataPkt, "fd034c 00", false, "non-discovery-on-data"},
-    RuleCase{"DataCachePolicy", RuleCase::DataPkt, "fd0334 05 fd0335 01 01", false, nullptr},
-    RuleCase{"DataIncomingFaceIdIgnored", RuleCase::DataPkt, "fd032c 02 0101", true, nullptr},
-    RuleCase{"DataCongestionMark", RuleCase::DataPkt, "fd0340 01 01", false, nullptr},
-    RuleCase{"DataPrefixAnnouncement", RuleCase::DataPkt, "fd0350 02 0600", false, nullptr},
-    RuleCase{"NackNextHop", RuleCase::NackPkt, "fd0330 02 0101", true, "next-hop-face-id-on-nack"},
+             DropReason::PrefixAnnouncementOnInterest},
+    RuleCase{"DataNack", RuleCase::DataPkt, "fd0320 00", false, DropReason::NackOnData},
+    RuleCase{"DataNextHop", RuleCase::DataPkt, "fd0330 02 0101", true, DropReason::NextHopFaceIdOnData},
+    RuleCase{"DataNonDiscovery", RuleCase::DataPkt, "fd034c 00", false, DropReason::NonDiscoveryOnData},
+    RuleCase{"DataCachePolicy", RuleCase::DataPkt, "fd0334 05 fd0335 01 01", false, std::nullopt},
+    RuleCase{"DataIncomingFaceIdIgnored", RuleCase::DataPkt, "fd032c 02 0101", true, std::nullopt},
+    RuleCase{"DataCongestionMark", RuleCase::DataPkt, "fd0340 01 01", false, std::nullopt},
+    RuleCase{"DataPrefixAnnouncement", RuleCase::DataPkt, "fd0350 02 0600", false, std::nullopt},
+    RuleCase{"NackNextHop", RuleCase::NackPkt, "fd0330 02 0101", true, DropReason::NextHopFaceIdOnNack},
     RuleCase{"NackCachePolicy", RuleCase::NackPkt, "fd0334 05 fd0335 01 01", false,
-             "cache-policy-on-nack"},
-    RuleCase{"NackNonDiscovery", RuleCase::NackPkt, "fd034c 00", false, "non-discovery-on-nack"},
+             DropReason::CachePolicyOnNack},
+    RuleCase{"NackNonDiscovery", RuleCase::NackPkt, "fd034c 00", false, DropReason::NonDiscoveryOnNack},
     RuleCase{"NackPrefixAnnouncement", RuleCase::NackPkt, "fd0350 02 0600", false,
-             "prefix-announcement-on-nack"},
-    RuleCase{"NackCongestionMark", RuleCase::NackPkt, "fd0340 01 01", false, nullptr},
-    RuleCase{"NackIncomingFaceIdIgnored", RuleCase::NackPkt, "fd032c 02 0101", false, nullptr}),
+             DropReason::PrefixAnnouncementOnNack},
+    RuleCase{"NackCongestionMark", RuleCase::NackPkt, "fd0340 01 01", false, std::nullopt},
+    RuleCase{"NackIncomingFaceIdIgnored", RuleCase::NackPkt, "fd032c 02 0101", false, std::nullopt}),
   [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(GenericLinkServiceTest, ReceivedFieldsBecomeTags)
@@ -420,7 +421,7 @@ TEST_F(GenericLinkServiceTest, MalformedFramesAreCountedDrops)
   inject(lpFrame("", hex("0603 0701 08")));         // Data with a bad Name
   inject(lpFrame("fd0320 00", hex("0500")));        // Nack of a bad Interest
   EXPECT_EQ(counters().nInNetInvalid, 3u);
-  EXPECT_EQ(drops("net-invalid"), 3u);
+  EXPECT_EQ(drops(DropReason::NetInvalid), 3u);
 
   EXPECT_EQ(received(), 1u);
   EXPECT_EQ(drops(), 11u);
@@ -436,7 +437,7 @@ TEST_F(GenericLinkServiceTest, FragmentWithoutReassemblyIsDropped)
   Interest i = makeInterest();
   inject(lpFrame("5108 0000000000000001 5201 00 5301 01", *i.wireEncode()));
   EXPECT_EQ(counters().nReassemblyDrops, 1u);
-  EXPECT_EQ(drops("reassembly-disabled"), 1u);
+  EXPECT_EQ(drops(DropReason::ReassemblyDisabled), 1u);
   EXPECT_EQ(received(), 0u);
 }
 
@@ -472,7 +473,7 @@ TEST_F(GenericLinkServiceTest, PacketAboveMaxNdnPacketSizeIsDroppedOnReceive)
   inject(lpFrame("6201 01", *interestOfSize(60000, "/wrapped").wireEncode()));
   EXPECT_EQ(interests.size(), 1u);
   EXPECT_EQ(counters().nInTooLarge, 2u);
-  EXPECT_EQ(drops("packet-too-large"), 2u);
+  EXPECT_EQ(drops(DropReason::PacketTooLarge), 2u);
   EXPECT_EQ(drops(), 2u);
 }
 
@@ -491,7 +492,7 @@ TEST_F(GenericLinkServiceTest, OversizedReassembledInterestIsDroppedOnceAndNotFo
     inject(f.frame, 7);
   EXPECT_TRUE(interests.empty());
   EXPECT_EQ(counters().nInTooLarge, 1u);    // one drop for the packet, not one per fragment
-  EXPECT_EQ(drops("packet-too-large"), 1u);
+  EXPECT_EQ(drops(DropReason::PacketTooLarge), 1u);
   EXPECT_EQ(drops(), 1u);
   EXPECT_EQ(counters().nReassembling, 0u);  // nothing left behind
   env.advance(1s);
@@ -514,7 +515,7 @@ TEST_F(GenericLinkServiceTest, OversizedPacketIsNotSent)
   service->sendNack(Nack{interestOfSize(20000), NackReason::NoRoute});
   EXPECT_TRUE(transport->sent.empty());
   EXPECT_EQ(counters().nOutTooLarge, 3u);
-  EXPECT_EQ(drops("send-packet-too-large"), 3u);
+  EXPECT_EQ(drops(DropReason::SendPacketTooLarge), 3u);
   service->sendInterest(interestOfSize(MaxNdnPacketSize));
   EXPECT_EQ(transport->sent.size(), 1u);
 }
@@ -527,7 +528,7 @@ TEST_F(GenericLinkServiceTest, OverMtuWithoutFragmentationIsDropped)
   service->sendData(makeData("/big", 500));
   EXPECT_TRUE(transport->sent.empty());
   EXPECT_EQ(counters().nOutOverMtu, 1u);
-  EXPECT_EQ(drops("over-mtu"), 1u);
+  EXPECT_EQ(drops(DropReason::OverMtu), 1u);
   service->sendData(makeData("/small", 20));
   EXPECT_EQ(transport->sent.size(), 1u);
 }
@@ -575,7 +576,7 @@ TEST_F(GenericLinkServiceTest, FragmentsAndReassemblesOverSmallMtu)
   env.advance(500ms);
   EXPECT_EQ(counters().nReassemblyTimeouts, 1u);
   EXPECT_EQ(counters().nReassembling, 0u);
-  EXPECT_EQ(drops("reassembly-timeout"), 1u);
+  EXPECT_EQ(drops(DropReason::ReassemblyTimeout), 1u);
   EXPECT_EQ(data.size(), 1u);
 }
 
@@ -604,10 +605,10 @@ TEST_F(GenericLinkServiceTest, DuplicateAndInvalidFragmentsAreCounted)
   inject(sent[0].frame);
   inject(sent[0].frame);
   EXPECT_EQ(counters().nReassemblyDrops, 1u);
-  EXPECT_EQ(drops("frag-duplicate"), 1u);
+  EXPECT_EQ(drops(DropReason::FragDuplicate), 1u);
   Interest i = makeInterest();
   inject(lpFrame("5108 0000000000000001 5201 02 5301 02", *i.wireEncode()));
-  EXPECT_EQ(drops("frag-index-out-of-range"), 1u);
+  EXPECT_EQ(drops(DropReason::FragIndexOutOfRange), 1u);
   EXPECT_EQ(counters().nReassemblyDrops, 2u);
 }
 
@@ -627,7 +628,7 @@ TEST_F(GenericLinkServiceTest, ReassemblyMemoryIsBounded)
   EXPECT_LE(counters().nReassembling, 20u);
   EXPECT_GT(counters().nReassemblyDrops, 0u);
   EXPECT_EQ(counters().nReassemblyDrops + counters().nReassembling, 100u);
-  EXPECT_EQ(drops("reassembly-memory-limit"), counters().nReassemblyDrops);
+  EXPECT_EQ(drops(DropReason::ReassemblyMemoryLimit), counters().nReassemblyDrops);
 }
 
 TEST_F(GenericLinkServiceTest, FragmentationErrorWhenMtuTooSmall)
@@ -638,7 +639,7 @@ TEST_F(GenericLinkServiceTest, FragmentationErrorWhenMtuTooSmall)
   service->sendData(d);
   EXPECT_TRUE(transport->sent.empty());
   EXPECT_EQ(counters().nFragmentationErrors, 1u);
-  EXPECT_EQ(drops("fragment-mtu-too-small"), 1u);
+  EXPECT_EQ(drops(DropReason::FragmentMtuTooSmall), 1u);
 }
 
 // --- congestion marking ---------------------------------------------------------------------

@@ -203,7 +203,7 @@ TEST_F(ImpairedTransportTest, LossRateMatchesTheProbability)
   EXPECT_EQ(lost + timed->sent.size(), static_cast<uint64_t>(n));
   // 3 sigma of Binomial(20000, 0.3) is about 194.
   EXPECT_NEAR(static_cast<double>(lost), 0.3 * n, 200.0);
-  EXPECT_EQ(env.traceImpl.count("impair_drop", "loss"), lost);
+  EXPECT_EQ(env.traceImpl.count(EventKind::ImpairDrop, DropReason::Loss), lost);
   EXPECT_EQ(it.counters().nOutPackets, static_cast<uint64_t>(n)); // outer counts what it was given
 }
 
@@ -259,7 +259,7 @@ TEST_F(ImpairedTransportTest, RateQueueIsDropTail)
   it.send(frameOf(1000, 2));
   it.send(frameOf(1000, 3)); // backlog 2000 + 1000 > 2500
   EXPECT_EQ(it.impairmentCounters().nQueueDropped, 1u);
-  EXPECT_EQ(env.traceImpl.count("impair_drop", "queue-full"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::ImpairDrop, DropReason::QueueFull), 1u);
   env.advance(1ms); // first frame serialized: backlog 1000
   it.send(frameOf(1000, 4));
   EXPECT_EQ(it.impairmentCounters().nQueueDropped, 1u);

@@ -135,8 +135,8 @@ TEST_F(BundlingTest, SendsBundlesAndAbsorbsCoveredInterests)
   }
   EXPECT_EQ(counters().nOutBundles, 3u);
   EXPECT_EQ(counters().nOutInterestsAbsorbed, 27u);
-  EXPECT_EQ(env.traceImpl.count("interest_absorbed"), 27u);
-  EXPECT_EQ(env.traceImpl.count("bundle_out"), 3u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::InterestAbsorbed), 27u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::BundleOut), 3u);
   EXPECT_EQ(service->bundleEncoderEntries(), 1u);
 }
 
@@ -192,7 +192,7 @@ TEST_F(BundlingTest, DataAheadOfItsInterestIsHeldUntilTheInterestComesDown)
   EXPECT_EQ(segOf(data[2].name()), 3u);
   EXPECT_EQ(service->heldEarlyData(), 0u);
   EXPECT_EQ(counters().nInDataEarlyExpired, 0u);
-  EXPECT_EQ(env.traceImpl.count("data_early"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::DataEarly), 1u);
 }
 
 TEST_F(BundlingTest, HeldDataExpires)
@@ -273,7 +273,7 @@ TEST_F(BundlingTest, DecoderRegeneratesInOrderOnAnyFace)
   EXPECT_EQ(nonces.size(), 10u);                // distinct Nonces
   EXPECT_EQ(counters().nInBundles, 1u);
   EXPECT_EQ(counters().nInInterestsRegenerated, 9u);
-  EXPECT_EQ(env.traceImpl.count("interest_regenerated"), 9u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::InterestRegenerated), 9u);
   EXPECT_EQ(service->bundleDecoderEntries(), 1u);
 }
 
@@ -296,12 +296,12 @@ TEST_F(BundlingTest, StaleAndInvalidBundlesAreCountedDrops)
   transport->injectFrame(f); // duplicate
   EXPECT_EQ(interests.size(), 10u);
   EXPECT_EQ(counters().nInBundlesStale, 1u);
-  EXPECT_EQ(env.traceImpl.count("drop", "bundle-stale"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::BundleStale), 1u);
 
   transport->injectFrame(bundleFrame(segInterest("/f", 12, std::nullopt), {11, 20, 5}));
   transport->injectFrame(bundleFrame(segInterest("/f", 0, std::nullopt), {0, 1000, 5}));
   EXPECT_EQ(counters().nInBundlesInvalid, 2u);
-  EXPECT_EQ(env.traceImpl.count("drop", "bundle-invalid"), 2u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::BundleInvalid), 2u);
   EXPECT_EQ(counters().nInBundles, 4u);
   EXPECT_EQ(interests.size(), 10u);
 }
@@ -486,7 +486,7 @@ TEST_F(BundlingTest, LostBundleIsReRequestedOnTheFaceTimerLongBeforeAnRto)
   EXPECT_EQ(i->lifetime(), std::chrono::milliseconds(2000)); // the bundle Interest's fields
   EXPECT_EQ(counters().nOutBundleRecoveries, 1u);
   EXPECT_EQ(counters().nOutBundles, 2u);
-  EXPECT_EQ(env.traceImpl.count("bundle_recovery"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::BundleRecovery), 1u);
 
   // the recovered Data stop the timer; nothing more goes out
   for (uint64_t s = 10; s < 20; ++s) {

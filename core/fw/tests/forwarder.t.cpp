@@ -253,7 +253,7 @@ TEST_F(ForwarderTest, UnsolicitedDataIsDropped)
   producer.receiveData(makeData("/U/1", 10s));
   EXPECT_EQ(fw->counters().nUnsolicitedData, 1u);
   EXPECT_EQ(fw->cs().size(), 0u);
-  EXPECT_EQ(env.traceImpl.count("drop", "unsolicited_data"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::UnsolicitedData), 1u);
 }
 
 class AdmitLocalTest : public ForwarderFixture
@@ -623,13 +623,13 @@ TEST_F(ForwarderTest, TraceEvents)
 {
   TestFace c1 = addFace();
   c1.receiveInterest(makeInterest("/x/1", 1));
-  EXPECT_EQ(env.traceImpl.count("interest_in"), 1u);
-  EXPECT_EQ(env.traceImpl.count("nack_out"), 1u);
-  EXPECT_EQ(env.traceImpl.count("interest_unsatisfied"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::InterestIn), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::NackOut), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::InterestUnsatisfied), 1u);
   Interest z = makeInterest("/x/2", 2);
   z.setHopLimit(0);
   c1.receiveInterest(z);
-  EXPECT_EQ(env.traceImpl.count("drop", "hop_limit_zero"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::HopLimitZero), 1u);
 }
 
 TEST_F(ForwarderTest, ReservedFaceAndIds)

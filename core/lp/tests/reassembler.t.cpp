@@ -319,7 +319,7 @@ TEST_F(ReassemblerTest, OversizedPacketIsDroppedOnceAndItsFragmentsAbsorbed)
     ASSERT_NE(o.status, Status::Complete);
     if (o.status == Status::Dropped) {
       EXPECT_EQ(o.error, ReassemblyErrc::PacketTooLarge);
-      EXPECT_EQ(reasonName(o.error), "packet-too-large");
+      EXPECT_EQ(reasonName(o.error), "packet_too_large");
       ++nDropped;
     }
     // never more than the limit of payload held, and nothing once it is known to be too large

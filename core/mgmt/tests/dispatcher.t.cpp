@@ -89,8 +89,8 @@ TEST_F(DispatcherTest, UnknownModuleAndVerb)
   dispatcher.onInterest(Interest(Name("/localhost/nfd/test")));
   EXPECT_EQ(sent.size(), 2u);
   EXPECT_EQ(dispatcher.counters().nDropped, 2u);
-  EXPECT_EQ(env.traceImpl.count("drop", "mgmt_not_under_prefix"), 1u);
-  EXPECT_EQ(env.traceImpl.count("drop", "mgmt_missing_verb"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::MgmtNotUnderPrefix), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::MgmtMissingVerb), 1u);
 }
 
 TEST_F(DispatcherTest, MissingOrMalformedParameters)
@@ -158,7 +158,7 @@ TEST_F(DispatcherTest, DatasetSegmentation)
   n.appendSegment(1);
   dispatcher.onInterest(Interest(n));
   EXPECT_EQ(sent.size(), before);
-  EXPECT_EQ(env.traceImpl.count("drop", "mgmt_segment_not_stored"), 1u);
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::MgmtSegmentNotStored), 1u);
 }
 
 TEST_F(DispatcherTest, EmptyDatasetHasOneSegment)
@@ -228,7 +228,7 @@ TEST(DispatcherVerify, RejectsUnsignedBadAndReplayed)
   dispatcher.onInterest(Interest(badSigner.makeLegacyCommandName(cmd)));
   EXPECT_EQ(code(), 403u);
   EXPECT_EQ(dispatcher.counters().nRejected, 3u);
-  EXPECT_EQ(env.traceImpl.count("mgmt_rejected"), 2u); // the unsigned one fails before verification
+  EXPECT_EQ(env.traceImpl.count(EventKind::MgmtRejected), 2u); // the unsigned one fails before verification
 }
 
 } // namespace

@@ -64,11 +64,13 @@ TEST(Units, RateAndBytes)
 TEST(ManualEnv, TraceRecordsEvents)
 {
   ManualEnv env;
-  env.emit({.kind = "drop", .face = 3, .reason = "bad-length"});
-  EXPECT_EQ(env.traceImpl.count("drop", "bad-length"), 1u);
+  env.emit(TraceEvent::dropped(EventKind::Drop, 3, DropReason::NetInvalid, 100));
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop, DropReason::NetInvalid), 1u);
+  EXPECT_EQ(env.traceImpl.records.back().reason, "net_invalid");
+  EXPECT_EQ(env.traceImpl.records.back().value, 100);
   env.traceImpl.on = false;
-  env.emit({.kind = "drop"});
-  EXPECT_EQ(env.traceImpl.count("drop"), 1u);
+  env.emit({.kind = EventKind::Drop});
+  EXPECT_EQ(env.traceImpl.count(EventKind::Drop), 1u);
 }
 
 } // namespace

@@ -37,7 +37,7 @@ ConstantRateConsumerApp::StartEngine()
 {
   m_engine = std::make_unique<app::ConstantRateConsumer>(GetStack()->GetEnv(), *GetEndpoint(), m_opts);
   m_engine->onData = [this](uint64_t, Duration, ByteSpan content) {
-    EmitEvent({"app_bytes", 0, {}, static_cast<int64_t>(content.size()), 0});
+    EmitEvent({EventKind::AppBytes, 0, {}, static_cast<int64_t>(content.size()), 0});
   };
   m_engine->start(GetPrefix());
 }

@@ -60,7 +60,7 @@ ConsumerApp::StartEngine()
   m_fetcher = std::make_unique<app::SegmentFetcher>(GetStack()->GetEnv(), *GetEndpoint(), m_opts);
   m_fetcher->onBytes = [this](ByteSpan b) {
     m_received += b.size();
-    EmitEvent({"app_bytes", 0, {}, static_cast<int64_t>(b.size()), 0});
+    EmitEvent({EventKind::AppBytes, 0, {}, static_cast<int64_t>(b.size()), 0});
     m_bytesTrace(b.data(), b.size());
   };
   m_fetcher->onComplete = [this] {
@@ -68,7 +68,7 @@ ConsumerApp::StartEngine()
     m_lastStats = m_fetcher->stats();
     if (m_expectedSize != 0 && m_lastStats.bytes.count() != m_expectedSize) {
       NS_LOG_WARN("fetched " << m_lastStats.bytes.count() << " bytes, expected " << m_expectedSize);
-      EmitEvent({"fetch_size_mismatch", 0, {}, static_cast<int64_t>(m_lastStats.bytes.count()),
+      EmitEvent({EventKind::FetchSizeMismatch, 0, {}, static_cast<int64_t>(m_lastStats.bytes.count()),
                  static_cast<double>(m_expectedSize)});
     }
     m_completeTrace(m_lastStats);

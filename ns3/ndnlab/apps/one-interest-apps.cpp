@@ -175,14 +175,14 @@ OneInterestConsumerApp::StartEngine()
   m_tap = GetStack()->AddDataTap(prefix, [c](const Data& d) { c->handleData(d); });
   m_consumer->onBytes = [this](ByteSpan b) {
     m_received += b.size();
-    EmitEvent({"app_bytes", 0, {}, static_cast<int64_t>(b.size()), 0});
+    EmitEvent({EventKind::AppBytes, 0, {}, static_cast<int64_t>(b.size()), 0});
     m_bytesTrace(b.data(), b.size());
   };
   m_consumer->onComplete = [this] {
     m_complete = true;
     m_lastStats = m_consumer->stats();
     if (m_expectedSize != 0 && m_lastStats.bytes.count() != m_expectedSize)
-      EmitEvent({"fetch_size_mismatch", 0, {}, static_cast<int64_t>(m_lastStats.bytes.count()),
+      EmitEvent({EventKind::FetchSizeMismatch, 0, {}, static_cast<int64_t>(m_lastStats.bytes.count()),
                  static_cast<double>(m_expectedSize)});
     m_completeTrace(m_lastStats);
   };

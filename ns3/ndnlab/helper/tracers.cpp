@@ -118,7 +118,7 @@ Tracers::Counts() const
 }
 
 void
-Tracers::count(std::string_view kind, std::string_view reason)
+Tracers::count(EventKind kind, std::string_view reason)
 {
   auto bump = [this](std::string_view key) {
     auto it = m_counts.find(key);
@@ -127,11 +127,12 @@ Tracers::count(std::string_view kind, std::string_view reason)
     else
       ++it->second;
   };
-  bump(kind);
+  const std::string_view name = toString(kind);
+  bump(name);
   if (!reason.empty()) {
     std::string key;
-    key.reserve(kind.size() + 1 + reason.size());
-    key.append(kind).append("/").append(reason);
+    key.reserve(name.size() + 1 + reason.size());
+    key.append(name).append("/").append(reason);
     bump(key);
   }
   m_countsDirty = true;
@@ -148,38 +149,36 @@ void
 Tracers::onEvent(const TraceRecord& r)
 {
   count(r.kind, r.reason);
-  const std::string_view k = r.kind;
+  const EventKind k = r.kind;
 
   if (m_rates.is_open() && r.face != 0) {
-    if (k == "interest_in")
-      ++m_faceRates[{r.node, r.face}].inInterests;
-    else if (k == "interest_out")
-      ++m_faceRates[{r.node, r.face}].outInterests;
-    else if (k == "data_in")
-      ++m_faceRates[{r.node, r.face}].inData;
-    else if (k == "data_out")
-      ++m_faceRates[{r.node, r.face}].outData;
-    else if (k == "nack_in")
-      ++m_faceRates[{r.node, r.face}].inNacks;
-    else if (k == "nack_out")
-      ++m_faceRates[{r.node, r.face}].outNacks;
+    FaceRates& fr = m_faceRates[{r.node, r.face}];
+    switch (k) {
+      case EventKind::InterestIn: ++fr.inInterests; break;
+      case EventKind::InterestOut: ++fr.outInterests; break;
+      case EventKind::DataIn: ++fr.inData; break;
+      case EventKind::DataOut: ++fr.outData; break;
+      case EventKind::NackIn: ++fr.inNacks; break;
+      case EventKind::NackOut: ++fr.outNacks; break;
+      default: break;
+    }
   }
 
-  if (k == "drop" || k == "impair_drop")
+  if (k == EventKind::Drop || k == EventKind::ImpairDrop)
     countDrop(r.node, r.face, r.reason);
 
-  if (k == "app_bytes") {
+  if (k == EventKind::AppBytes) {
     m_appBytes[r.node] += static_cast<uint64_t>(r.value);
     m_appBytesTotal[r.node] += static_cast<uint64_t>(r.value);
   }
 
   if (m_delays.is_open()) {
     PendingDelay& p = m_pendingDelays[r.node];
-    if (k == "fetch_data_retx" && p.valid && p.segment == r.value) {
+    if (k == EventKind::FetchDataRetx && p.valid && p.segment == r.value) {
       p.retx = static_cast<uint64_t>(r.value2);
       writeDelay(r.node, p);
     }
-    else if (k == "fetch_data") {
+    else if (k == EventKind::FetchData) {
       writeDelay(r.node, p);
       p.valid = true;
       p.time = r.time.GetSeconds();
@@ -292,30 +291,30 @@ Tracers::connectDeviceDrops()
     uint32_t node = stack->GetNode()->GetId();
     for (face::FaceId id : stack->GetNetDeviceFaces()) {
       ns3::Ptr<ns3::NetDevice> dev = stack->GetTransport(id)->GetNetDevice();
-      auto dropCb = [this, node, id](const char* reason) {
+      auto dropCb = [this, node, id](DropReason reason) {
         return ns3::Callback<void, ns3::Ptr<const ns3::Packet>>(
           [this, node, id, reason](ns3::Ptr<const ns3::Packet>) {
-            count("dev_drop", reason);
-            countDrop(node, id, reason);
+            count(EventKind::DevDrop, toString(reason));
+            countDrop(node, id, toString(reason));
           });
       };
       if (auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(dev)) {
         wifi->GetMac()->TraceConnectWithoutContext(
           "DroppedMpdu", ns3::Callback<void, ns3::WifiMacDropReason, ns3::Ptr<const ns3::WifiMpdu>>(
                            [this, node, id](ns3::WifiMacDropReason, ns3::Ptr<const ns3::WifiMpdu>) {
-                             count("dev_drop", "wifi_mac_drop");
-                             countDrop(node, id, "wifi_mac_drop");
+                             count(EventKind::DevDrop, toString(DropReason::WifiMacDrop));
+                             countDrop(node, id, toString(DropReason::WifiMacDrop));
                            }));
         wifi->GetPhy()->TraceConnectWithoutContext(
           "PhyRxDrop", ns3::Callback<void, ns3::Ptr<const ns3::Packet>, ns3::WifiPhyRxfailureReason>(
                          [this, node, id](ns3::Ptr<const ns3::Packet>, ns3::WifiPhyRxfailureReason) {
-                           count("dev_drop", "wifi_phy_rx_drop");
-                           countDrop(node, id, "wifi_phy_rx_drop");
+                           count(EventKind::DevDrop, toString(DropReason::WifiPhyRxDrop));
+                           countDrop(node, id, toString(DropReason::WifiPhyRxDrop));
                          }));
       }
       else {
-        dev->TraceConnectWithoutContext("MacTxDrop", dropCb("mac_tx_drop"));
-        dev->TraceConnectWithoutContext("PhyRxDrop", dropCb("phy_rx_drop"));
+        dev->TraceConnectWithoutContext("MacTxDrop", dropCb(DropReason::MacTxDrop));
+        dev->TraceConnectWithoutContext("PhyRxDrop", dropCb(DropReason::PhyRxDrop));
       }
     }
   }

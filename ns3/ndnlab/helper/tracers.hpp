@@ -30,7 +30,7 @@
 //   sent to the face, then the BLEnD link-service counters (link-service.hpp); the Interest
 //   frames on the air are out_interests - out_absorbed. Also counted over the whole run as
 //   events bundle_out, interest_absorbed, bundle_in, interest_regenerated, data_early,
-//   drop/bundle-stale.
+//   drop/bundle_stale.
 // Periodic tracers keep scheduling events: run the simulation with Simulator::Stop.
 // Every event kind and reason is also counted over the whole run (Counts()).
 
@@ -100,7 +100,7 @@ private:
   };
 
   void onEvent(const TraceRecord& r);
-  void count(std::string_view kind, std::string_view reason);
+  void count(EventKind kind, std::string_view reason);
   void countDrop(uint32_t node, uint64_t face, std::string_view reason);
   void writeDelay(uint32_t node, PendingDelay& p);
   void connectDeviceDrops();

@@ -37,7 +37,7 @@ struct TraceRecord
 {
   ns3::Time time;
   uint32_t node = 0;
-  std::string_view kind;
+  EventKind kind{};
   uint64_t face = 0;
   std::string_view reason;
   int64_t value = 0;

@@ -191,8 +191,8 @@ void NetDeviceTransport::doSend(SharedBuffer frame, face::EndpointId endpoint)
   auto packet = ns3::Create<ns3::Packet>(frame->data(), static_cast<uint32_t>(frame->size()));
   if (!m_device->Send(packet, destinationFor(endpoint), NdnEtherType)) {
     NS_LOG_DEBUG("face " << m_faceId << " device refused " << frame->size() << " octets DROP");
-    m_env.emit({.kind = "drop", .face = m_faceId, .reason = "device_send_failed",
-                .value = static_cast<int64_t>(frame->size())});
+    m_env.emit(TraceEvent::dropped(EventKind::Drop, m_faceId, DropReason::DeviceSendFailed,
+                                   static_cast<int64_t>(frame->size())));
   }
 }
 

@@ -1,6 +1,7 @@
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
 #include "core/app/segment-fetcher-fields.hpp"
+#include "core/face/link-service-fields.hpp"
 #include "core/fw/forwarder-fields.hpp"
 #include "core/cc/congestion-window.hpp"
 
@@ -34,47 +35,8 @@ forwarderFields()
 const std::vector<OptionField<face::LinkServiceOptions>>&
 linkServiceFields()
 {
-  using O = face::LinkServiceOptions;
-  static const std::vector<OptionField<O>> fields = {
-    optionField<O>("LpMaxFragments", "Maximum fragments per packet, both directions", NDNLAB_REF(o.maxFragments)),
-    optionField<O>("LpReassemblyTimeout", "Partial packets are dropped after this long",
-                   NDNLAB_REF(o.reassemblyTimeout)),
-    optionField<O>("LpCongestionMarking", "CoDel-like congestion marking on the device queue",
-                   NDNLAB_REF(o.allowCongestionMarking)),
-    optionField<O>("LpCongestionMarkingInterval", "Base congestion marking interval",
-                   NDNLAB_REF(o.baseCongestionMarkingInterval)),
-    optionField<O>("LpCongestionThreshold", "Queue length (bytes) above which packets are marked",
-                   NDNLAB_REF(o.defaultCongestionThreshold)),
-    optionField<O>("LpAlwaysUseLpPacket", "Wrap every packet in an LpPacket", NDNLAB_REF(o.alwaysUseLpPacket)),
-    optionField<O>("LpOverrideMtu", "Frame size limit below the device MTU (bytes); 0 = device MTU",
-                   NDNLAB_REF(o.overrideMtu)),
-    optionField<O>("LpBundling", "BLEnD Interest bundling on wireless faces (bundles are decoded on every face)",
-                   NDNLAB_REF(o.bundling)),
-    optionField<O>("LpBundleInterval", "BLEnD bundle interval BI, 0..256 (0 = no bundling)",
-                   NDNLAB_REF(o.bundleInterval)),
-    optionField<O>("LpBundleMaxEntries", "Name prefixes the bundle encoder and decoder of a face remember (each)",
-                   NDNLAB_REF(o.bundleMaxEntries)),
-    optionField<O>("LpBundleEntryLifetime", "The bundle encoder and decoder forget a prefix unused this long",
-                   NDNLAB_REF(o.bundleEntryLifetime)),
-    optionField<O>("LpBundleLossDetection",
-                   "Beyond BLEnD: re-request a prefix's unanswered bundled range when its Data stall "
-                   "(inter-Data gap and link round-trip estimates)",
-                   NDNLAB_REF(o.bundleLossDetection)),
-    optionField<O>("LpBundleGapK", "Loss detection: stall threshold = mean + k x mean deviation of the gaps",
-                   NDNLAB_REF(o.bundleGapK)),
-    optionField<O>("LpBundleGapMin", "Loss detection: lower bound of the stall threshold",
-                   NDNLAB_REF(o.bundleGapMin)),
-    optionField<O>("LpBundleMaxRecoveries", "Loss detection: recovery bundles per stall (the wait doubles after each)",
-                   NDNLAB_REF(o.bundleMaxRecoveries)),
-    optionField<O>("LpBundleDynamicInterval",
-                   "Beyond BLEnD: bundles of ceil(cwnd x LpBundleCwndShare) Interests within "
-                   "[LpBundleIntervalMin, LpBundleInterval]",
-                   NDNLAB_REF(o.bundleDynamicInterval)),
-    optionField<O>("LpBundleIntervalMin", "Dynamic interval: smallest bundle when the window allows it",
-                   NDNLAB_REF(o.bundleIntervalMin)),
-    optionField<O>("LpBundleCwndShare", "Dynamic interval: share of the consumer's window one bundle stands for",
-                   NDNLAB_REF(o.bundleCwndShare)),
-  };
+  static const std::vector<OptionField<face::LinkServiceOptions>> fields =
+    attributeFields<face::LinkServiceOptions>(); // core/face/link-service-fields.hpp
   return fields;
 }
 

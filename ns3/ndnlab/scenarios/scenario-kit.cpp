@@ -7,6 +7,8 @@
 #include "ns3/ndnlab/helper/tracers.hpp"
 #include "ns3/ndnlab/model/ndn-stack.hpp"
 
+#include "ns3/ndnlab/scenarios/knobs.hpp"
+
 #include "core/app/segment-fetcher-fields.hpp"
 #include "core/runtime/units.hpp"
 
@@ -47,102 +49,14 @@ joinParams(std::initializer_list<std::vector<ParamSpec>> lists)
 
 namespace {
 
-/// Range of the knobs in ms (ns3::Time attributes): positive, at most MaxTimeSeconds. Other
-/// ranges are the core's: SegmentFetcherOptions::validate() checks the assembled options.
-constexpr runner::Range MsRange = runner::Range::positive(runner::MaxTimeSeconds * 1e3);
-
-/// A consumer knob: scenario parameter -> ConsumerApp attribute (value text after `toAttr`).
-struct Knob
-{
-  ParamSpec spec;
-  std::string attribute;
-  bool isMs = false; ///< the parameter is in ms, the attribute a Time
-};
-
-/// The scenario parameter of one core field (core/app/segment-fetcher-fields.hpp).
-template<typename T>
-Knob
-knobOf(const fields::Field<app::SegmentFetcherOptions, T>& f, const app::SegmentFetcherOptions& d)
-{
-  const std::string name = f.info.attributeName();
-  const T& v = f.ref(const_cast<app::SegmentFetcherOptions&>(d));
-  ParamSpec p{name, ParamType::Double, "", std::string(f.info.unit), std::string(f.info.doc), {},
-              f.info.range.value_or(runner::Range{})};
-  bool isMs = false;
-  if constexpr (std::is_same_v<T, bool>) {
-    p.type = ParamType::Bool;
-    p.defaultValue = v ? "true" : "false";
-  }
-  else if constexpr (std::is_same_v<T, Duration>) {
-    p.defaultValue = formatNumber(toMillis(v));
-    p.unit = "ms";
-    p.range.max = std::min(p.range.max, MsRange.max);
-    isMs = true;
-  }
-  else if constexpr (std::is_floating_point_v<T>) {
-    p.defaultValue = formatNumber(v);
-  }
-  else if constexpr (std::is_integral_v<T>) {
-    p.type = ParamType::Int;
-    p.defaultValue = std::to_string(v);
-  }
-  else if constexpr (std::is_same_v<T, std::string>) {
-    p.type = ParamType::String;
-    p.defaultValue = v;
-    p.choices.assign(f.choices.begin(), f.choices.end());
-  }
-  else {
-    static_assert(sizeof(T) == 0, "no scenario parameter type for this field");
-  }
-  return {std::move(p), name, isMs};
-}
-
-template<typename E>
-Knob
-knobOf(const fields::EnumField<app::SegmentFetcherOptions, E>& f, const app::SegmentFetcherOptions& d)
-{
-  const std::string name = f.info.attributeName();
-  ParamSpec p{name, ParamType::String, std::string(f.print(f.ref(const_cast<app::SegmentFetcherOptions&>(d)))),
-              std::string(f.info.unit), std::string(f.info.doc), {}, {}};
-  const auto choices = f.choices();
-  p.choices.assign(choices.begin(), choices.end());
-  return {std::move(p), name, false};
-}
-
-/// Every consumer field the core declares for the scenarios, with the core's defaults.
+/// Every consumer field the core declares for the scenarios, with the core's defaults; the
+/// parameter is named as the ConsumerApp attribute.
 const std::vector<Knob>&
 knobs()
 {
-  static const std::vector<Knob> list = [] {
-    const app::SegmentFetcherOptions d;
-    std::vector<Knob> k;
-    visitFields(std::type_identity<app::SegmentFetcherOptions>{}, [&](const auto& f) {
-      if ((f.info.hosts & fields::Scenario) != 0)
-        k.push_back(knobOf(f, d));
-    });
-    return k;
-  }();
+  static const std::vector<Knob> list =
+    scenarioKnobs<app::SegmentFetcherOptions>([](const fields::Info& i) { return i.attributeName(); });
   return list;
-}
-
-/// The value of a knob's parameter as text, without unit.
-std::string
-knobText(const Params& params, const Knob& k)
-{
-  switch (k.spec.type) {
-    case ParamType::Double: return formatNumber(params.getDouble(k.spec.name));
-    case ParamType::Int: return std::to_string(params.getInt(k.spec.name));
-    case ParamType::Bool: return params.getBool(k.spec.name) ? "true" : "false";
-    case ParamType::String: return params.getString(k.spec.name);
-  }
-  return {};
-}
-
-/// The ConsumerApp attribute value of a knob's parameter.
-std::string
-knobValue(const Params& params, const Knob& k)
-{
-  return k.isMs ? knobText(params, k) + "ms" : knobText(params, k);
 }
 
 } // namespace
