@@ -23,6 +23,8 @@ import math
 import pathlib
 import sys
 
+import numpy as np
+
 from ndnlab import data, metrics
 
 # The paper's published factors (first paper of shared/papers/icn2025-dcib-and-mmicwsn.txt).
@@ -156,8 +158,8 @@ def variant_label(row):
 
 
 def mean_of(df, column):
-    vals = [v for v in df[column] if not _missing(v)]
-    return sum(vals) / len(vals) if vals else math.nan
+    """Mean of the recorded (finite) values of `column`; NaN if there are none."""
+    return metrics.mean_ci(df[column])[0]
 
 
 def ratio_rows(df, metric, group_cols):
@@ -330,7 +332,7 @@ def fig_fct_cdf(df, store, out_dir, written):
             xs, fs = metrics.ecdf(groups[label])
             if not xs:
                 continue
-            mean = sum(xs) / len(xs)
+            mean = float(np.mean(xs))
             p99 = metrics.percentile(xs, 99)
             c = colors[k % len(colors)]
             ax.step(xs, fs, where="post", color=c,
