@@ -315,6 +315,32 @@ def test_blend_fig1_values_and_citation():
         paper.get_experiment("nope")
 
 
+def test_dcib_factors_and_citation():
+    exp = paper.get_experiment("dcib")
+    assert "Selective Dropping" in exp.citation and exp.references == ()
+    gains = {(c.where["tcp"], c.where.get("wan_loss"), c.source): round(1 + c.value_pct / 100, 6)
+             for c in exp.comparisons if c.metric == "goodput_gbps"}
+    assert gains == {("reno", "cooperative", "IV-A, Fig. 10"): 6.0,
+                     ("cubic", "cooperative", "IV-A, Fig. 10"): 4.5,
+                     ("reno", "non-cooperative", "IV-A, Fig. 10"): 4.0,
+                     ("cubic", "non-cooperative", "IV-A, Fig. 10"): 3.24,
+                     ("reno", None, "IV-B, Fig. 11a"): 1.24,
+                     ("cubic", None, "IV-B, Fig. 11b"): 3.6,
+                     ("bbr", None, "IV-B, Fig. 11c"): 2.4,
+                     ("cubic", None, "IV-C, Fig. 12a"): 5.0,
+                     ("bbr", None, "IV-C, Fig. 12b"): 7.0}
+    fct = {c.where["tcp"]: c.value_pct for c in exp.comparisons if c.metric == "fct_mean_ms"}
+    assert fct == {"reno": -67, "cubic": -85, "bbr": -88}
+    # every comparison is DCIB against the same conditions without it, in our parameter names
+    coop = paper.get_experiment("dcib-iv-a").comparisons[0]
+    assert paper.matches(coop.where, {"Dcib": True, "Tcp": "reno", "WanLoss": "cooperative"},
+                         exp)
+    assert paper.matches(coop.baseline, {"Dcib": False, "Tcp": "reno", "WanLoss": "cooperative"},
+                         exp)
+    assert not paper.matches(coop.where, {"Dcib": True, "Tcp": "reno",
+                                          "WanLoss": "non-cooperative"}, exp)
+
+
 def test_paper_conditions_match_our_names():
     exp = paper.get_experiment("blend-fig1")
     one = next(r for r in exp.references if r.value == 7.0)
