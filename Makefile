@@ -7,6 +7,7 @@
 #   make bench-sim  simulation speed: NDN run vs plain ns-3 (docs/results/simulator.md)
 #   make fuzz    longer libFuzzer runs under ASan/UBSan
 #   make sanitize  ctest and pytest again against an ASan/UBSan build of everything
+#   make lint    ruff (Python) and clang-format (C++) against ruff.toml and .clang-format; changes nothing
 SHELL := /bin/bash
 BUILD ?= build
 FUZZ_BUILD ?= build-fuzz
@@ -59,7 +60,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DNDNLAB_WERROR=ON
 endif
 
-.PHONY: all deps test-deps build py-install test unit-test py-test fuzz-smoke demo bench bench-sim fuzz sanitize clean
+.PHONY: all deps test-deps build py-install test unit-test py-test lint fuzz-smoke demo bench bench-sim fuzz sanitize clean
 
 all: build
 
@@ -98,6 +99,11 @@ unit-test:
 
 py-test:
 	$(call run-pytest,$(BUILD))
+
+# The checked-in style: ruff check (ruff.toml) and clang-format --dry-run (.clang-format) over
+# the tracked files; prints what differs and changes nothing (scripts/check-format).
+lint: deps
+	@PYTHON=$(PYTHON) scripts/check-format
 
 $(FUZZ_BUILD)/build.ninja:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -1,59 +1,46 @@
 """Statistics over runs: mean with a Student-t confidence interval, grouped summaries, ECDFs,
 relative differences, a paired comparison over seeds, Jain's fairness index and goodput
-conversion."""
+conversion. The statistics themselves come from numpy and scipy.stats; this module chooses
+which values count (finite ones) and the shape of the result."""
 
 import math
 
 import numpy as np
-
-# Two-sided 95% Student-t quantiles t(0.975, df) for df = 1..30 (standard tables).
-_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-         2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-# Beyond 30: (df, quantile) anchors, interpolated linearly in 1/df; 1.960 as df -> infinity.
-_T975_TAIL = [(30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980)]
+from scipy import stats
 
 
-def t_quantile_975(df):
-    """t(0.975, df): the multiplier of the standard error for a 95% two-sided interval."""
-    if df < 1:
-        raise ValueError("degrees of freedom must be at least 1")
-    if df <= 30:
-        return _T975[int(df) - 1]
-    anchors = _T975_TAIL + [(math.inf, 1.960)]
-    for (d0, q0), (d1, q1) in zip(anchors, anchors[1:]):
-        if df <= d1:
-            x0, x1, x = 1 / d0, 1 / d1 if d1 != math.inf else 0.0, 1 / df
-            return q0 + (q1 - q0) * (x0 - x) / (x0 - x1)
-    return 1.960
+def _finite_array(values):
+    """The finite values of `values` (None, NaN, infinities and non-numbers left out), as a
+    float array."""
+    return np.array([float(v) for v in values if _finite(v)], dtype=float)
 
 
 def mean_ci(values):
-    """(mean, half-width of the 95% confidence interval of the mean) over finite values; the
-    half-width is 0 for one value and NaN for none."""
-    xs = [float(v) for v in values if v is not None and math.isfinite(float(v))]
+    """(mean, half-width of the 95% confidence interval of the mean) over finite values: the
+    Student-t interval, scipy.stats.t.ppf(0.975, n - 1) standard errors. The half-width is 0
+    for one value and NaN for none."""
+    xs = _finite_array(values)
     n = len(xs)
     if n == 0:
         return math.nan, math.nan
-    mean = sum(xs) / n
+    mean = float(np.mean(xs))
     if n == 1:
         return mean, 0.0
-    return mean, t_quantile_975(n - 1) * stddev(xs) / math.sqrt(n)
+    return mean, float(stats.t.ppf(0.975, n - 1) * stats.sem(xs))
 
 
 def stddev(values):
     """Sample standard deviation (n - 1 in the denominator); 0 for fewer than two values."""
-    xs = [float(v) for v in values]
-    n = len(xs)
-    if n < 2:
+    xs = np.asarray([float(v) for v in values], dtype=float)
+    if len(xs) < 2:
         return 0.0
-    mean = sum(xs) / n
-    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+    return float(np.std(xs, ddof=1))
 
 
 def summarize(df, by, metrics):
-    """Per group of `by` columns and per metric: mean, std, ci95 (half-width), n, min, max.
-    Returns a long DataFrame with columns by + [metric, mean, std, ci95, n, min, max]."""
+    """Per group of `by` columns and per metric: mean, std, ci95 (half-width), n, min, max over
+    the finite values. Returns a long DataFrame with columns by + [metric, mean, std, ci95, n,
+    min, max]."""
     import pandas as pd
 
     rows = []
@@ -63,12 +50,12 @@ def summarize(df, by, metrics):
         for metric in metrics:
             if metric not in group:
                 continue
-            xs = [float(v) for v in group[metric] if _finite(v)]
-            if not xs:
+            xs = _finite_array(group[metric])
+            if not len(xs):
                 continue
             mean, ci = mean_ci(xs)
             rows.append(dict(zip(by, values), metric=metric, mean=mean, std=stddev(xs), ci95=ci,
-                             n=len(xs), min=min(xs), max=max(xs)))
+                             n=len(xs), min=float(xs.min()), max=float(xs.max())))
     return pd.DataFrame(rows, columns=list(by) + ["metric", "mean", "std", "ci95", "n", "min",
                                                   "max"])
 
@@ -83,20 +70,16 @@ def _finite(value):
 
 
 def ecdf(values):
-    """(sorted values, cumulative fractions in (0, 1]) of the finite values."""
-    xs = sorted(float(v) for v in values if _finite(v))
-    n = len(xs)
-    return xs, [(i + 1) / n for i in range(n)]
+    """(sorted values, cumulative fractions in (0, 1]) of the finite values, as lists."""
+    xs = np.sort(_finite_array(values))
+    return xs.tolist(), (np.arange(1, len(xs) + 1) / len(xs)).tolist()
 
 
 def percentile(values, q):
-    """The q-th percentile (0..100), linear interpolation between order statistics."""
-    xs = sorted(float(v) for v in values if _finite(v))
-    if not xs:
-        return math.nan
-    pos = (len(xs) - 1) * q / 100.0
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+    """The q-th percentile (0..100) of the finite values, interpolated linearly between order
+    statistics (numpy.percentile's default); NaN for none."""
+    xs = _finite_array(values)
+    return float(np.percentile(xs, q)) if len(xs) else math.nan
 
 
 def relative_diff(ours, reference):
@@ -112,40 +95,52 @@ def paired_comparison(base, other, resamples=200_000, rng_seed=1):
 
     - n: pairs; wins: pairs where other > base;
     - mean_ratio: mean(other) / mean(base) over the pairs; median_ratio: median of other / base;
-    - p: one-sided p-value of a sign-flip permutation test of "other is larger on average": the
-      share of sign patterns of the differences whose sum is at least the observed one (every
-      pattern up to 16 pairs, else `resamples` random ones drawn with a fixed seed, so the same
-      data always give the same p).
+    - p: one-sided p-value of a sign-flip permutation test of "other is larger on average"
+      (scipy.stats.permutation_test, permutation_type="samples", on the differences): the
+      share of sign patterns of the differences whose mean is at least the observed one. Every
+      pattern while there are at most `resamples` of them (2^n; up to 17 pairs by default),
+      else `resamples` random ones drawn from numpy.random.default_rng(rng_seed), so the same
+      data always give the same p; a sampled p counts the observed pattern once more,
+      (k + 1) / (resamples + 1), so it is never 0.
 
     Empty or NaN-only input gives n = 0 and NaN elsewhere."""
-    pairs = [(float(base[s]), float(other[s])) for s in sorted(set(base) & set(other))
-             if math.isfinite(float(base[s])) and math.isfinite(float(other[s]))]
+    pairs = np.array([(float(base[s]), float(other[s])) for s in sorted(set(base) & set(other))
+                      if math.isfinite(float(base[s])) and math.isfinite(float(other[s]))])
     n = len(pairs)
     if n == 0:
         return {"n": 0, "wins": 0, "mean_ratio": math.nan, "median_ratio": math.nan, "p": math.nan}
-    diffs = np.array([o - b for b, o in pairs])
-    magnitudes = np.abs(diffs)
-    if n <= 16:
-        # every sign pattern: row i flips the pairs whose bit is set in i
-        signs = 1 - 2 * ((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1)
+    base_values, other_values = pairs[:, 0], pairs[:, 1]
+    diffs = other_values - base_values
+    if n == 1:
+        # permutation_test wants two observations; one has two sign patterns, +d and -d
+        p = 0.5 if diffs[0] > 0 else 1.0
     else:
-        signs = np.random.default_rng(rng_seed).choice(np.array([-1, 1]), size=(resamples, n))
-    tolerance = 1e-12 * max(1.0, float(magnitudes.sum()))
-    p = float(np.mean(signs @ magnitudes >= diffs.sum() - tolerance))
-    base_mean = sum(b for b, _ in pairs) / n
-    ratios = [o / b for b, o in pairs if b != 0]
+        # Sign patterns whose means are equal in decimal can differ in binary (0.1 + 0.2 is not
+        # 0.3), and scipy's tie tolerance is relative to the observed mean, which may be ~0.
+        # So means are compared on a grid of 1e-12 of the differences' total size.
+        grid = 1e-12 * max(1.0, float(np.abs(diffs).sum())) / n
+
+        def mean_on_grid(x, axis):
+            return np.round(np.mean(x, axis=axis) / grid)
+
+        p = stats.permutation_test((diffs,), mean_on_grid, permutation_type="samples",
+                                   alternative="greater", n_resamples=resamples,
+                                   rng=np.random.default_rng(rng_seed)).pvalue
+    base_mean = float(np.mean(base_values))
+    nonzero = base_values != 0
     return {"n": n, "wins": int((diffs > 0).sum()),
-            "mean_ratio": (sum(o for _, o in pairs) / n) / base_mean if base_mean else math.nan,
-            "median_ratio": percentile(ratios, 50) if ratios else math.nan,
-            "p": p}
+            "mean_ratio": float(np.mean(other_values)) / base_mean if base_mean else math.nan,
+            "median_ratio": (float(np.median(other_values[nonzero] / base_values[nonzero]))
+                             if nonzero.any() else math.nan),
+            "p": float(p)}
 
 
 def jain_index(values):
     """Jain's fairness index (sum x)^2 / (n * sum x^2), 1 = perfectly fair."""
-    xs = [float(v) for v in values]
-    if not xs or not any(xs):
+    xs = np.asarray([float(v) for v in values], dtype=float)
+    if not len(xs) or not xs.any():
         return math.nan
-    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs))
+    return float(xs.sum() ** 2 / (len(xs) * np.square(xs).sum()))
 
 
 def goodput_mbps(payload_bytes, seconds):

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import Daemon, sha256_file, write_random_file
+from conftest import sha256_file, write_random_file
 from netns import lossy_daemons
 
 SIZE = 4 * 1024 * 1024

@@ -5,7 +5,6 @@ versioned segments, answering RDR metadata discovery (`PREFIX/32=metadata`).
 Usage: pyndn_producer.py PREFIX FILE [SEGMENT_SIZE]
 Connects with NDN_CLIENT_TRANSPORT (e.g. unix:///tmp/x.sock). Prints "ready" once registered.
 """
-import asyncio
 import sys
 
 from ndn import appv2, encoding as enc, security as sec

@@ -262,15 +262,19 @@ def test_store_lock_is_exclusive(tmp_path):
 
 # --- statistics ---
 
-def test_t_quantiles_and_confidence_interval():
-    assert metrics.t_quantile_975(1) == 12.706
-    assert metrics.t_quantile_975(2) == 4.303
-    assert metrics.t_quantile_975(40) == pytest.approx(2.021)
-    assert 1.960 < metrics.t_quantile_975(10_000) < 1.962
+def test_confidence_interval_uses_student_t():
+    # half-width = t(0.975, n - 1) * s / sqrt(n); t from printed tables: 4.303 (df 2), 2.021
+    # (df 40), 1.960 (df -> infinity)
     mean, half = metrics.mean_ci([1.0, 2.0, 3.0])
     assert mean == 2.0
-    assert half == pytest.approx(4.303 * 1.0 / math.sqrt(3))
+    assert half == pytest.approx(4.303 * 1.0 / math.sqrt(3), rel=1e-4)
+    alternating = [0.0, 2.0] * 20 + [1.0]  # n = 41, mean 1, s = 1
+    assert metrics.mean_ci(alternating)[1] == pytest.approx(2.021 / math.sqrt(41), rel=1e-3)
+    many = [0.0, 2.0] * 50_000
+    assert metrics.mean_ci(many)[1] * math.sqrt(len(many)) / metrics.stddev(many) == \
+        pytest.approx(1.960, rel=1e-3)
     assert metrics.mean_ci([5.0]) == (5.0, 0.0)
+    assert metrics.mean_ci([4.0, None, float("nan"), 6.0])[0] == 5.0  # finite values only
     assert all(math.isnan(v) for v in metrics.mean_ci([]))
     assert metrics.stddev([2, 4, 4, 4, 5, 5, 7, 9]) == pytest.approx(2.138, abs=1e-3)
 
@@ -311,6 +315,32 @@ def test_blend_fig1_values_and_citation():
         paper.get_experiment("nope")
 
 
+def test_dcib_factors_and_citation():
+    exp = paper.get_experiment("dcib")
+    assert "Selective Dropping" in exp.citation and exp.references == ()
+    gains = {(c.where["tcp"], c.where.get("wan_loss"), c.source): round(1 + c.value_pct / 100, 6)
+             for c in exp.comparisons if c.metric == "goodput_gbps"}
+    assert gains == {("reno", "cooperative", "IV-A, Fig. 10"): 6.0,
+                     ("cubic", "cooperative", "IV-A, Fig. 10"): 4.5,
+                     ("reno", "non-cooperative", "IV-A, Fig. 10"): 4.0,
+                     ("cubic", "non-cooperative", "IV-A, Fig. 10"): 3.24,
+                     ("reno", None, "IV-B, Fig. 11a"): 1.24,
+                     ("cubic", None, "IV-B, Fig. 11b"): 3.6,
+                     ("bbr", None, "IV-B, Fig. 11c"): 2.4,
+                     ("cubic", None, "IV-C, Fig. 12a"): 5.0,
+                     ("bbr", None, "IV-C, Fig. 12b"): 7.0}
+    fct = {c.where["tcp"]: c.value_pct for c in exp.comparisons if c.metric == "fct_mean_ms"}
+    assert fct == {"reno": -67, "cubic": -85, "bbr": -88}
+    # every comparison is DCIB against the same conditions without it, in our parameter names
+    coop = paper.get_experiment("dcib-iv-a").comparisons[0]
+    assert paper.matches(coop.where, {"Dcib": True, "Tcp": "reno", "WanLoss": "cooperative"},
+                         exp)
+    assert paper.matches(coop.baseline, {"Dcib": False, "Tcp": "reno", "WanLoss": "cooperative"},
+                         exp)
+    assert not paper.matches(coop.where, {"Dcib": True, "Tcp": "reno",
+                                          "WanLoss": "non-cooperative"}, exp)
+
+
 def test_paper_conditions_match_our_names():
     exp = paper.get_experiment("blend-fig1")
     one = next(r for r in exp.references if r.value == 7.0)
@@ -345,6 +375,17 @@ def test_paired_comparison_counts_pairs_and_tests_the_mean_difference():
     same = metrics.paired_comparison(base, dict(base))
     assert same["wins"] == 0 and same["p"] == pytest.approx(1.0)
     assert metrics.paired_comparison({}, better)["n"] == 0
+    # one pair has two sign patterns: +d and -d
+    assert metrics.paired_comparison({1: 1.0}, {1: 2.0})["p"] == 0.5
+    assert metrics.paired_comparison({1: 2.0}, {1: 1.0})["p"] == 1.0
+
+
+def test_paired_comparison_counts_decimal_ties_as_ties():
+    # differences +0.3, -0.1, -0.2: mean 0 in decimal, 3.7e-17 in binary. Sign patterns with a
+    # sum >= 0: +++ (0, the tie), ++- (0.4), +-+ (0.2), +-- (0.6) and --- (0, a tie again):
+    # 5 of 8. Without a tie tolerance on the scale of the differences it would be 4 of 8.
+    r = metrics.paired_comparison({1: 1.0, 2: 1.0, 3: 1.0}, {1: 1.3, 2: 0.9, 3: 0.8})
+    assert r["p"] == 5 / 8
 
 
 def test_paired_comparison_beyond_16_pairs_samples_reproducibly():

@@ -5,6 +5,7 @@ import sys
 import pandas as pd
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
+from ndnlab import paper  # noqa: E402
 from ndnlab.plots import dcib  # noqa: E402
 
 
@@ -38,3 +39,17 @@ def test_seeds_table_compares_each_condition_with_its_own_baseline():
     shallow = next(line for line in lines if line.startswith("| reno, BufferBdp=0.25 | DCIB"))
     deep = next(line for line in lines if line.startswith("| reno, BufferBdp=1 | DCIB"))
     assert "| x1.06 | 2/2 |" in shallow and "| x1.00 | 0/2 |" in deep
+
+
+def test_paper_table_shows_the_factors_of_ndnlab_paper():
+    # the committed table was generated from these values: each shows up as the paper's cell
+    table = (pathlib.Path(__file__).resolve().parents[2] / "experiments" / "dcib"
+             / "paper-table.md").read_text()
+    rows = list(dcib.paper_rows())
+    assert len(rows) == len(paper.get_experiment("dcib").comparisons) == 12
+    for campaign, condition, tcp, comparison in rows:
+        assert f"| {campaign} | {condition} | {tcp} |" in table
+        assert f"| {dcib.paper_factor_text(comparison)} |" in table
+    texts = {dcib.paper_factor_text(c) for _, _, _, c in rows}
+    assert {"x6 (IV-A, Fig. 10)", "x3.24 (IV-A, Fig. 10)", "-67% (Sec. VI)",
+            "x2.4 (IV-B, Fig. 11c (1.85 in the same paragraph))"} <= texts

@@ -14,7 +14,7 @@ import importlib
 import re
 from dataclasses import dataclass, field
 
-_MODULES = ["blend"]
+_MODULES = ["blend", "dcib"]
 
 
 @dataclass(frozen=True)

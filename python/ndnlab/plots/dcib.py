@@ -23,25 +23,17 @@ import math
 import pathlib
 import sys
 
-from ndnlab import data, metrics
+import numpy as np
 
-# The paper's published factors (first paper of shared/papers/icn2025-dcib-and-mmicwsn.txt).
-# kind "gain": DCIB / no DCIB of the metric; "reduction": 1 - DCIB / no DCIB.
-PAPER = [
-    # (experiment, condition, tcp, metric, kind, value, source)
-    ("artificial-loss", "cooperative", "reno", "goodput_gbps", "gain", 6.0, "IV-A, Fig. 10"),
-    ("artificial-loss", "cooperative", "cubic", "goodput_gbps", "gain", 4.5, "IV-A, Fig. 10"),
-    ("artificial-loss", "non-cooperative", "reno", "goodput_gbps", "gain", 4.0, "IV-A, Fig. 10"),
-    ("artificial-loss", "non-cooperative", "cubic", "goodput_gbps", "gain", 3.24, "IV-A, Fig. 10"),
-    ("no-loss", "none", "reno", "goodput_gbps", "gain", 1.24, "IV-B, Fig. 11a"),
-    ("no-loss", "none", "cubic", "goodput_gbps", "gain", 3.6, "IV-B, Fig. 11b"),
-    ("no-loss", "none", "bbr", "goodput_gbps", "gain", 2.4, "IV-B, Fig. 11c (1.85 in the same paragraph)"),
-    ("limited-buffer", "RTT 10-30 ms", "cubic", "goodput_gbps", "gain", 5.0, "IV-C, Fig. 12a"),
-    ("limited-buffer", "RTT 10-30 ms", "bbr", "goodput_gbps", "gain", 7.0, "IV-C, Fig. 12b"),
-    ("fct", "web search, 80% load", "reno", "fct_mean_ms", "reduction", 0.67, "Sec. VI"),
-    ("fct", "web search, 80% load", "cubic", "fct_mean_ms", "reduction", 0.85, "Sec. VI (Fig. 13: up to 88%)"),
-    ("fct", "web search, 80% load", "bbr", "fct_mean_ms", "reduction", 0.88, "Sec. VI"),
-]
+from ndnlab import data, metrics
+from ndnlab.paper import dcib as paper_dcib
+
+# The campaign of each of the paper's experiments (ndnlab.paper.dcib) and the condition it shows
+# in the paper table (None: the comparison's wan_loss).
+PAPER_CAMPAIGNS = [("artificial-loss", paper_dcib.IV_A, None),
+                   ("no-loss", paper_dcib.IV_B, "none"),
+                   ("limited-buffer", paper_dcib.IV_C, "RTT 10-30 ms"),
+                   ("fct", paper_dcib.IV_D, "web search, 80% load")]
 
 SPECS = ["artificial-loss", "no-loss", "limited-buffer", "fct", "artificial-loss-noncoop",
          "artificial-loss-coop", "no-loss-8", "no-loss-bbr", "no-loss-bbr-32"]
@@ -156,8 +148,8 @@ def variant_label(row):
 
 
 def mean_of(df, column):
-    vals = [v for v in df[column] if not _missing(v)]
-    return sum(vals) / len(vals) if vals else math.nan
+    """Mean of the recorded (finite) values of `column`; NaN if there are none."""
+    return metrics.mean_ci(df[column])[0]
 
 
 def ratio_rows(df, metric, group_cols):
@@ -330,7 +322,7 @@ def fig_fct_cdf(df, store, out_dir, written):
             xs, fs = metrics.ecdf(groups[label])
             if not xs:
                 continue
-            mean = sum(xs) / len(xs)
+            mean = float(np.mean(xs))
             p99 = metrics.percentile(xs, 99)
             c = colors[k % len(colors)]
             ax.step(xs, fs, where="post", color=c,
@@ -429,14 +421,35 @@ def seeds_table(df, title):
 
 # --- the paper table ---------------------------------------------------------------------------
 
+def paper_rows():
+    """(campaign, condition, tcp, ndnlab.paper Comparison) of every published factor."""
+    for campaign, comparisons, condition in PAPER_CAMPAIGNS:
+        for comparison in comparisons:
+            yield (campaign, condition or comparison.where["wan_loss"], comparison.where["tcp"],
+                   comparison)
+
+
+def is_gain(comparison):
+    """True for a throughput gain (shown as a factor), False for an FCT reduction (percent)."""
+    return comparison.metric == "goodput_gbps"
+
+
+def paper_factor_text(comparison):
+    """The paper's number as the table shows it: x6 (IV-A, Fig. 10), -67% (Sec. VI)."""
+    value = (f"x{paper_dcib.factor(comparison):g}" if is_gain(comparison)
+             else f"{comparison.value_pct:.0f}%")
+    source = comparison.source + (f" ({comparison.note})" if comparison.note else "")
+    return f"{value} ({source})"
+
+
 def paper_table(frames):
     """Markdown: the paper's factor beside ours for every published number (every DCIB variant
     and host setting we ran), plus our DCI utilisation under cooperative loss."""
     lines = ["| experiment | condition | TCP | our variant | paper | ours | no DCIB | with DCIB | n |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for exp, cond, tcp, metric, kind, value, source in PAPER:
+    for exp, cond, tcp, comparison in paper_rows():
         df = frames.get(exp)
-        paper_text = (f"x{value:g}" if kind == "gain" else f"-{value * 100:.0f}%") + f" ({source})"
+        metric, paper_text = comparison.metric, paper_factor_text(comparison)
         if df is None:
             lines.append(f"| {exp} | {cond} | {tcp} | not run | {paper_text} | - | - | - | 0 |")
             continue
@@ -459,7 +472,7 @@ def paper_table(frames):
                 variant += f", dupthresh {int(r['DupAckThreshold'])}"
             if extra:
                 variant += f", {extra}"
-            if kind == "gain":
+            if is_gain(comparison):
                 ours = f"x{r['dcib'] / r['base']:.2f}" if r["base"] else "-"
             else:
                 ours = f"{(r['dcib'] / r['base'] - 1) * 100:+.0f}%" if r["base"] else "-"
