@@ -8,11 +8,9 @@ namespace ndnlab::app {
 
 namespace {
 constexpr std::string_view kModule = "fetcher";
-constexpr Duration kMaxCongestionBackoff = std::chrono::seconds(10);
 } // namespace
 
-void
-SegmentFetcherOptions::validate() const
+void SegmentFetcherOptions::validate() const
 {
   if (!cc::isWindowAlgorithm(pipeline))
     (void)cc::makeWindow(pipeline, window, TimePoint{}); // throws with the list of names
@@ -35,8 +33,7 @@ SegmentFetcherOptions::validate() const
     throw std::invalid_argument("reorder window must be a number >= 0 (a share of the minimum RTT)");
 }
 
-std::string_view
-toString(LossDetection d)
+std::string_view toString(LossDetection d)
 {
   switch (d) {
     case LossDetection::Timeout: return "timeout";
@@ -45,8 +42,7 @@ toString(LossDetection d)
   return "?";
 }
 
-std::optional<LossDetection>
-parseLossDetection(std::string_view s)
+std::optional<LossDetection> parseLossDetection(std::string_view s)
 {
   if (s == "timeout")
     return LossDetection::Timeout;
@@ -55,38 +51,13 @@ parseLossDetection(std::string_view s)
   return std::nullopt;
 }
 
-std::string_view
-toString(VersionDiscovery d)
+const std::vector<std::string>& fetcherProfiles()
 {
-  switch (d) {
-    case VersionDiscovery::Rdr: return "rdr";
-    case VersionDiscovery::FirstSegment: return "first-segment";
-    case VersionDiscovery::None: return "none";
-  }
-  return "rdr";
-}
-
-std::optional<VersionDiscovery>
-parseVersionDiscovery(std::string_view s)
-{
-  if (s == "rdr")
-    return VersionDiscovery::Rdr;
-  if (s == "first-segment")
-    return VersionDiscovery::FirstSegment;
-  if (s == "none")
-    return VersionDiscovery::None;
-  return std::nullopt;
-}
-
-const std::vector<std::string>&
-fetcherProfiles()
-{
-  static const std::vector<std::string> names = {"ndnlab", "ndncatchunks"};
+  static const std::vector<std::string> names = {"ndnlab", "ndncatchunks", "ndnsim"};
   return names;
 }
 
-std::optional<SegmentFetcherOptions>
-fetcherProfile(std::string_view name)
+std::optional<SegmentFetcherOptions> fetcherProfile(std::string_view name)
 {
   SegmentFetcherOptions o;
   if (name == "ndnlab")
@@ -100,11 +71,32 @@ fetcherProfile(std::string_view name)
     o.retxHoldoff = Duration::zero();
     return o;
   }
+  if (name == "ndnsim") {
+    // ndnSIM 2.7's ConsumerPcon with its defaults, as the BLEnD paper ran it
+    // (experiments/blend/*.toml pin the same values one by one)
+    o.lossDetection = LossDetection::Timeout;
+    o.retriesCountStallsOnly = false;
+    o.retxHoldoff = Duration::zero();
+    o.control.hystart = false;
+    o.control.cwaGate = cc::CwaGate::HighData;
+    o.pacing = false;
+    o.rtt.k = 4;                                        // RttMeanDeviation: SRTT + 4 RTTVAR
+    o.window.initCwnd = 1;                              // ConsumerWindow "Window"
+    o.window.cubic.beta = 0.8;                          // ConsumerPcon "CubicBeta"
+    o.window.cubic.tcpFriendly = false;                 // no TCP-friendly region
+    o.window.aimd.minSsthresh = 1;                      // windows fall to 1
+    o.window.aimd.floorIncrease = false;                // 1/cwnd growth
+    o.lifetime = std::chrono::seconds(2);               // Consumer "LifeTime"
+    o.rtoCheckInterval = std::chrono::milliseconds(50); // Consumer "RetxTimer"
+    o.ceilWindow = true;                                // in flight < cwnd
+    o.rtoBackoffPerTimeout = true;                      // one RTO per scan, doubled per timeout
+    o.rttFullGains = true;                              // full estimator gains on every sample
+    return o;
+  }
   return std::nullopt;
 }
 
-std::string_view
-toString(FetchErrc e)
+std::string_view toString(FetchErrc e)
 {
   switch (e) {
     case FetchErrc::Nack: return "nack";
@@ -118,10 +110,11 @@ toString(FetchErrc e)
 }
 
 SegmentFetcher::SegmentFetcher(Env& env, Endpoint& endpoint, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_opts(std::move(opts))
-  , m_rtt((m_opts.validate(), m_opts.rtt))
+  : m_env(env),
+    m_ep(endpoint),
+    m_opts(std::move(opts)),
+    m_rtt((m_opts.validate(), m_opts.rtt)),
+    m_pacer(m_opts.pacingGain)
 {
   m_ep.onData = [this](const Data& d) { handleData(d); };
   m_ep.onNack = [this](const Nack& n) { handleNack(n); };
@@ -135,28 +128,35 @@ SegmentFetcher::~SegmentFetcher()
   m_ep.onNack = nullptr;
 }
 
-void
-SegmentFetcher::start(const Name& name)
+void SegmentFetcher::start(const Name& name)
 {
   if (m_state != State::Idle)
     throw std::logic_error("SegmentFetcher::start called twice");
-  m_name = name;
   m_discoveryStart = m_env.now();
   bool hasVersion = !name.empty() && name[-1].isVersion();
   if (m_opts.discovery != VersionDiscovery::None && !hasVersion) {
     m_state = State::Discovering;
-    m_discoveryName = name;
-    if (m_opts.discovery == VersionDiscovery::Rdr)
-      m_discoveryName.appendKeyword("metadata");
-    sendDiscovery();
+    m_discovery = std::make_unique<VersionDiscoverer>(
+      m_env, m_ep, VersionDiscoverer::Options{m_opts.discovery, m_opts.lifetime, m_opts.retries});
+    m_discovery->onFound = [this](const Name& versioned, const Data* firstSegment) {
+      m_stats.discoveryTime = m_env.now() - m_discoveryStart;
+      startPipeline(versioned, firstSegment);
+    };
+    m_discovery->onFailure = [this](VersionDiscoverer::Failure f, std::string message) {
+      using F = VersionDiscoverer::Failure;
+      fail(f == F::BadMetadata        ? FetchErrc::BadMetadata
+           : f == F::RetriesExhausted ? FetchErrc::RetriesExhausted
+                                      : FetchErrc::Nack,
+           std::move(message));
+    };
+    m_discovery->start(name);
   }
   else {
     startPipeline(name);
   }
 }
 
-void
-SegmentFetcher::stop()
+void SegmentFetcher::stop()
 {
   if (m_state == State::Done || m_state == State::Failed || m_state == State::Stopped)
     return;
@@ -166,12 +166,11 @@ SegmentFetcher::stop()
   cancelTimers();
 }
 
-void
-SegmentFetcher::cancelTimers()
+void SegmentFetcher::cancelTimers()
 {
   auto& t = m_env.timers();
-  if (m_discoveryTimer)
-    t.cancel(std::exchange(m_discoveryTimer, 0));
+  if (m_discovery)
+    m_discovery->stop();
   if (m_checkTimer)
     t.cancel(std::exchange(m_checkTimer, 0));
   if (m_paceTimer)
@@ -184,8 +183,7 @@ SegmentFetcher::cancelTimers()
   }
 }
 
-std::optional<uint64_t>
-SegmentFetcher::segmentOf(const Name& name) const
+std::optional<uint64_t> SegmentFetcher::segmentOf(const Name& name) const
 {
   if (name.size() != m_prefix.size() + 1 || !m_prefix.isPrefixOf(name))
     return std::nullopt;
@@ -197,11 +195,10 @@ SegmentFetcher::segmentOf(const Name& name) const
 
 // --- network input ----------------------------------------------------------------------------
 
-void
-SegmentFetcher::handleData(const Data& data)
+void SegmentFetcher::handleData(const Data& data)
 {
   if (m_state == State::Discovering) {
-    onDiscoveryData(data);
+    m_discovery->handleData(data);
     return;
   }
   if (m_state != State::Fetching)
@@ -215,8 +212,7 @@ SegmentFetcher::handleData(const Data& data)
   const uint64_t seg = *segOpt;
 
   if (data.contentType() == static_cast<uint64_t>(ContentType::Nack)) {
-    fail(FetchErrc::ApplicationNack,
-         strcat("Server returned an application-level Nack for segment #", seg));
+    fail(FetchErrc::ApplicationNack, strcat("Server returned an application-level Nack for segment #", seg));
     return;
   }
 
@@ -225,14 +221,10 @@ SegmentFetcher::handleData(const Data& data)
     if (auto last = data.finalBlockSegment()) {
       // An end before a segment that exists: the producer contradicts itself, and no object
       // made of what arrived would be the one it published.
-      uint64_t highest = seg;
-      if (m_nextDeliver > 0)
-        highest = std::max(highest, m_nextDeliver - 1);
-      if (!m_reorder.empty())
-        highest = std::max(highest, m_reorder.rbegin()->first);
+      uint64_t highest = std::max(seg, m_delivery.highestReceived().value_or(0));
       if (highest > *last) {
-        fail(FetchErrc::BadFinalBlock, strcat("FinalBlockId ", *last, " in ", data.name().toUri(),
-                                              " is below segment ", highest, ", already received"));
+        fail(FetchErrc::BadFinalBlock, strcat("FinalBlockId ", *last, " in ", data.name().toUri(), " is below segment ",
+                                              highest, ", already received"));
         return;
       }
       m_lastSeg = *last;
@@ -277,8 +269,8 @@ SegmentFetcher::handleData(const Data& data)
 
   if (m_adaptive) {
     double before = m_ctl->cwnd();
-    m_ctl->onData(seg, marked, now, m_rtt.srtt(),
-                  info.retx == 0 ? std::optional<Duration>(rtt) : std::nullopt, info.transmission);
+    m_ctl->onData(seg, marked, now, m_rtt.srtt(), info.retx == 0 ? std::optional<Duration>(rtt) : std::nullopt,
+                  info.transmission);
     if (m_ctl->cwnd() != before)
       emitCwnd();
   }
@@ -313,8 +305,7 @@ SegmentFetcher::handleData(const Data& data)
   next();
 }
 
-void
-SegmentFetcher::detectLossesByOrder()
+void SegmentFetcher::detectLossesByOrder()
 {
   if (m_rackTransmission == 0)
     return;
@@ -340,8 +331,7 @@ SegmentFetcher::detectLossesByOrder()
     recordLoss(highSeg, highTransmission);
 }
 
-void
-SegmentFetcher::next()
+void SegmentFetcher::next()
 {
   if (m_state != State::Fetching)
     return;
@@ -356,11 +346,10 @@ SegmentFetcher::next()
   schedulePackets();
 }
 
-void
-SegmentFetcher::handleNack(const Nack& nack)
+void SegmentFetcher::handleNack(const Nack& nack)
 {
   if (m_state == State::Discovering) {
-    onDiscoveryNack(nack);
+    m_discovery->handleNack(nack);
     return;
   }
   if (m_state != State::Fetching)
@@ -381,13 +370,12 @@ SegmentFetcher::handleNack(const Nack& nack)
   ++m_stats.nacks;
   m_env.emit({EventKind::FetchNack, 0, toString(nack.reason), static_cast<int64_t>(seg), 0});
   NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "Nack ", toString(nack.reason), " for segment #", seg);
-  const std::string reason = strcat("Could not retrieve data for ", nack.interest.name().toUri(),
-                                    ", reason: ", toString(nack.reason));
+  const std::string reason =
+    strcat("Could not retrieve data for ", nack.interest.name().toUri(), ", reason: ", toString(nack.reason));
 
   if (m_adaptive) {
     switch (nack.reason) {
-      case NackReason::Duplicate:
-        break; // the segment stays in flight until its RTO
+      case NackReason::Duplicate: break; // the segment stays in flight until its RTO
       case NackReason::Congestion: {
         if (m_lastDataTime <= info.lastSent)
           ++info.stalls; // the path answers, but nothing of the fetch gets through
@@ -408,19 +396,18 @@ SegmentFetcher::handleNack(const Nack& nack)
   // fixed: DataFetcher semantics
   ++info.nackRetries;
   if (retriesExceeded(info.nackRetries)) {
-    handleSegmentFailure(seg, strcat("Reached the maximum number of nack retries (", m_opts.retries,
-                                     ") while retrieving data for ", nack.interest.name().toUri()),
+    handleSegmentFailure(seg,
+                         strcat("Reached the maximum number of nack retries (", m_opts.retries,
+                                ") while retrieving data for ", nack.interest.name().toUri()),
                          FetchErrc::RetriesExhausted);
     return;
   }
   switch (nack.reason) {
-    case NackReason::Duplicate:
-      transmit(seg, info, true);
-      break;
+    case NackReason::Duplicate: transmit(seg, info, true); break;
     case NackReason::Congestion: {
       Duration backoff = std::chrono::milliseconds(uint64_t{1} << std::min<uint32_t>(info.congestionBackoffs, 20));
-      if (backoff >= kMaxCongestionBackoff)
-        backoff = kMaxCongestionBackoff;
+      if (backoff >= MaxCongestionBackoff)
+        backoff = MaxCongestionBackoff;
       else
         ++info.congestionBackoffs;
       info.state = SegState::Backoff;
@@ -433,133 +420,13 @@ SegmentFetcher::handleNack(const Nack& nack)
       });
       break;
     }
-    default:
-      handleSegmentFailure(seg, reason, FetchErrc::Nack);
-      break;
+    default: handleSegmentFailure(seg, reason, FetchErrc::Nack); break;
   }
-}
-
-// --- version discovery ---------------------------------------------------------------------------
-
-void
-SegmentFetcher::sendDiscovery()
-{
-  Interest interest(m_discoveryName);
-  interest.setCanBePrefix(true).setMustBeFresh(true).setLifetime(m_opts.lifetime);
-  m_discoveryNonce = m_env.rng().next32();
-  interest.setNonce(m_discoveryNonce);
-  if (m_discoveryTimer)
-    m_env.timers().cancel(m_discoveryTimer);
-  m_discoveryTimer = m_env.timers().schedule(m_opts.lifetime, [this] {
-    m_discoveryTimer = 0;
-    onDiscoveryTimeout();
-  });
-  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "discovery Interest ", m_discoveryName);
-  m_ep.expressInterest(interest);
-}
-
-void
-SegmentFetcher::onDiscoveryData(const Data& data)
-{
-  if (!m_discoveryName.isPrefixOf(data.name()))
-    return;
-  if (m_discoveryTimer)
-    m_env.timers().cancel(std::exchange(m_discoveryTimer, 0));
-
-  if (m_opts.discovery == VersionDiscovery::FirstSegment) {
-    if (data.name().size() <= m_discoveryName.size() || !data.name()[-1].isSegment()) {
-      fail(FetchErrc::BadMetadata, strcat("Reply ", data.name().toUri(), " to ", m_discoveryName.toUri(),
-                                          " is not a segment"));
-      return;
-    }
-    m_stats.discoveryTime = m_env.now() - m_discoveryStart;
-    startPipeline(data.name().getPrefix(-1), &data);
-    return;
-  }
-
-  if (data.contentType() != static_cast<uint64_t>(ContentType::Blob)) {
-    fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(),
-                                        ": ContentType ", data.contentType()));
-    return;
-  }
-  TlvReader reader(data.content());
-  auto first = reader.next();
-  if (!first || first->type != tlv::Name) {
-    fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(),
-                                        ": Content does not start with a Name"));
-    return;
-  }
-  auto versioned = Name::decode(first->wire);
-  if (!versioned) {
-    fail(FetchErrc::BadMetadata, strcat("Invalid metadata packet ", data.name().toUri(), ": ",
-                                        reasonName(versioned.error().code)));
-    return;
-  }
-  if (versioned->empty() || !(*versioned)[-1].isVersion()) {
-    fail(FetchErrc::BadMetadata, strcat("Name in metadata (", versioned->toUri(),
-                                        ") does not end with a version"));
-    return;
-  }
-  m_stats.discoveryTime = m_env.now() - m_discoveryStart;
-  startPipeline(*versioned);
-}
-
-void
-SegmentFetcher::onDiscoveryNack(const Nack& nack)
-{
-  if (nack.interest.name() != m_discoveryName || nack.interest.nonce() != m_discoveryNonce)
-    return;
-  if (m_discoveryTimer)
-    m_env.timers().cancel(std::exchange(m_discoveryTimer, 0));
-  ++m_discoveryNacks;
-  const std::string what = strcat("Could not retrieve data for ", m_discoveryName.toUri(),
-                                  ", reason: ", toString(nack.reason));
-  if (retriesExceeded(m_discoveryNacks)) {
-    fail(FetchErrc::RetriesExhausted, strcat("Reached the maximum number of nack retries (",
-                                             m_opts.retries, ") while retrieving data for ",
-                                             m_discoveryName.toUri()));
-    return;
-  }
-  switch (nack.reason) {
-    case NackReason::Duplicate:
-      sendDiscovery();
-      break;
-    case NackReason::Congestion: {
-      Duration backoff = std::chrono::milliseconds(uint64_t{1} << std::min<uint32_t>(m_discoveryCongestion, 20));
-      if (backoff >= kMaxCongestionBackoff)
-        backoff = kMaxCongestionBackoff;
-      else
-        ++m_discoveryCongestion;
-      m_discoveryTimer = m_env.timers().schedule(backoff, [this] {
-        m_discoveryTimer = 0;
-        sendDiscovery();
-      });
-      break;
-    }
-    default:
-      fail(FetchErrc::Nack, what);
-      break;
-  }
-}
-
-void
-SegmentFetcher::onDiscoveryTimeout()
-{
-  ++m_discoveryTimeouts;
-  if (retriesExceeded(m_discoveryTimeouts)) {
-    fail(FetchErrc::RetriesExhausted, strcat("Reached the maximum number of timeout retries (",
-                                             m_opts.retries, ") while retrieving data for ",
-                                             m_discoveryName.toUri()));
-    return;
-  }
-  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "discovery timeout, retrying");
-  sendDiscovery();
 }
 
 // --- pipeline ------------------------------------------------------------------------------------
 
-void
-SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegment)
+void SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegment)
 {
   m_prefix = versioned;
   m_stats.versionedName = versioned;
@@ -583,7 +450,7 @@ SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegment)
     SegInfo& info = m_segs[0];
     info.firstSent = info.lastSent = m_discoveryStart;
     info.rto = m_rtt.rto();
-    info.nonce = m_discoveryNonce;
+    info.nonce = m_discovery->nonce();
     ++m_inFlight;
     ++m_stats.interestsSent;
     info.transmission = m_ctl->onInterestSent(0, false);
@@ -596,18 +463,16 @@ SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegment)
   schedulePackets();
 }
 
-bool
-SegmentFetcher::canSendNew() const
+bool SegmentFetcher::canSendNew() const
 {
   if (m_hasFailure)
     return false;
   if (m_lastSeg && m_nextSeg > *m_lastSeg)
     return false;
-  return m_nextSeg < m_nextDeliver + m_opts.maxReorderSegments;
+  return m_nextSeg < m_delivery.next() + m_opts.maxReorderSegments;
 }
 
-void
-SegmentFetcher::schedulePackets()
+void SegmentFetcher::schedulePackets()
 {
   while (m_state == State::Fetching) {
     const double cwnd = m_ctl->cwnd();
@@ -655,21 +520,15 @@ SegmentFetcher::schedulePackets()
   }
 }
 
-bool
-SegmentFetcher::paceAllowsSend()
+bool SegmentFetcher::paceAllowsSend()
 {
   if (!m_opts.pacing || m_rtt.sampleCount() == 0)
     return true;
-  const TimePoint now = m_env.now();
-  if (now >= m_nextSendTime) {
-    // One Interest now; the next one interval later (never earlier than now + interval, so an
-    // idle period does not bank a burst).
-    const double rate = m_opts.pacingGain * std::max(1.0, m_ctl->cwnd()) / toSeconds(m_rtt.srtt());
-    m_nextSendTime = now + Duration(static_cast<Duration::rep>(1e9 / rate));
+  const std::optional<Duration> wait = m_pacer.wait(m_env.now(), m_ctl->cwnd(), m_rtt.srtt());
+  if (!wait)
     return true;
-  }
   if (m_paceTimer == 0) {
-    m_paceTimer = m_env.timers().schedule(m_nextSendTime - now, [this] {
+    m_paceTimer = m_env.timers().schedule(*wait, [this] {
       m_paceTimer = 0;
       schedulePackets();
     });
@@ -677,8 +536,7 @@ SegmentFetcher::paceAllowsSend()
   return false;
 }
 
-void
-SegmentFetcher::sendInterest(uint64_t seg, bool isRetransmission)
+void SegmentFetcher::sendInterest(uint64_t seg, bool isRetransmission)
 {
   if (!isRetransmission) {
     SegInfo& info = m_segs[seg];
@@ -691,16 +549,15 @@ SegmentFetcher::sendInterest(uint64_t seg, bool isRetransmission)
   SegInfo& info = it->second;
   if (retriesExceeded(m_opts.retriesCountStallsOnly ? info.stalls : info.retx + 1)) {
     // the segment leaves the retx queue; it is no longer in flight
-    handleSegmentFailure(seg, strcat("Reached the maximum number of retries (", m_opts.retries,
-                                     ") while retrieving segment #", seg),
-                         FetchErrc::RetriesExhausted);
+    handleSegmentFailure(
+      seg, strcat("Reached the maximum number of retries (", m_opts.retries, ") while retrieving segment #", seg),
+      FetchErrc::RetriesExhausted);
     return;
   }
   transmit(seg, info, true);
 }
 
-void
-SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
+void SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
 {
   Name name = m_prefix;
   name.appendSegment(seg);
@@ -733,8 +590,7 @@ SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission)
   m_ep.expressInterest(interest);
 }
 
-void
-SegmentFetcher::checkTimeouts()
+void SegmentFetcher::checkTimeouts()
 {
   if (m_state != State::Fetching)
     return;
@@ -746,7 +602,8 @@ SegmentFetcher::checkTimeouts()
     uint64_t highTimeoutSeg = 0;
     uint64_t highTimeoutTransmission = 0;
     bool stalled = false; // a timeout with no Data since its Interest left
-    std::vector<std::pair<uint64_t, uint64_t>> expired; // lifetime expiries (segment, transmission): one loss event each
+    std::vector<std::pair<uint64_t, uint64_t>>
+      expired; // lifetime expiries (segment, transmission): one loss event each
     for (auto& [seg, info] : m_segs) {
       if (info.state != SegState::InFlight)
         continue;
@@ -777,9 +634,10 @@ SegmentFetcher::checkTimeouts()
       m_rtt.backoffRto(); // every silent RTO, as TCP's, whether or not the window moved
     if (stalled && m_opts.retriesCountStallsOnly && retriesExceeded(++m_consecutiveStalls)) {
       const uint64_t seg = m_segs.begin()->first;
-      handleSegmentFailure(seg, strcat("Reached the maximum number of retries (", m_opts.retries,
-                                       ") while retrieving segment #", seg, ": no Data for ",
-                                       m_consecutiveStalls, " timeouts in a row"),
+      handleSegmentFailure(seg,
+                           strcat("Reached the maximum number of retries (", m_opts.retries,
+                                  ") while retrieving segment #", seg, ": no Data for ", m_consecutiveStalls,
+                                  " timeouts in a row"),
                            FetchErrc::RetriesExhausted);
       if (m_state != State::Fetching)
         return;
@@ -815,8 +673,9 @@ SegmentFetcher::checkTimeouts()
       if (retriesExceeded(it->second.timeoutRetries)) {
         Name n = m_prefix;
         n.appendSegment(seg);
-        handleSegmentFailure(seg, strcat("Reached the maximum number of timeout retries (", m_opts.retries,
-                                         ") while retrieving data for ", n.toUri()),
+        handleSegmentFailure(seg,
+                             strcat("Reached the maximum number of timeout retries (", m_opts.retries,
+                                    ") while retrieving data for ", n.toUri()),
                              FetchErrc::RetriesExhausted);
         continue;
       }
@@ -832,11 +691,9 @@ SegmentFetcher::checkTimeouts()
   }
 }
 
-void
-SegmentFetcher::probeTail(TimePoint now)
+void SegmentFetcher::probeTail(TimePoint now)
 {
-  if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0 ||
-      m_probeUnanswered)
+  if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0 || m_probeUnanswered)
     return;
   // (Since a probe is sent only when Data came after the previous one, the quiet period starts
   // at the latest Data or the latest Interest.)
@@ -856,16 +713,14 @@ SegmentFetcher::probeTail(TimePoint now)
     transmit(latest, info, true);
 }
 
-void
-SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
+void SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
 {
   leaveFlight(info);
   info.state = SegState::InRetxQueue;
   m_retxQueue.push_back(seg);
 }
 
-void
-SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission)
+void SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission)
 {
   if (m_ctl->onLoss(seg, m_env.now(), transmission)) {
     // A loss found while Data flow says nothing about the RTO; ndncatchunks backs it off on
@@ -878,8 +733,7 @@ SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission)
   }
 }
 
-void
-SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code)
+void SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code)
 {
   if (m_state != State::Fetching)
     return;
@@ -908,15 +762,13 @@ SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, Fe
     failNoFinalBlock();
 }
 
-void
-SegmentFetcher::failNoFinalBlock()
+void SegmentFetcher::failNoFinalBlock()
 {
   fail(FetchErrc::NoFinalBlock,
        strcat("Fetching terminated but no final segment number has been found (", m_failureReason, ")"));
 }
 
-void
-SegmentFetcher::eraseSegment(std::map<uint64_t, SegInfo>::iterator it)
+void SegmentFetcher::eraseSegment(std::map<uint64_t, SegInfo>::iterator it)
 {
   leaveFlight(it->second);
   if (it->second.backoffTimer)
@@ -924,8 +776,7 @@ SegmentFetcher::eraseSegment(std::map<uint64_t, SegInfo>::iterator it)
   m_segs.erase(it);
 }
 
-void
-SegmentFetcher::cancelSegmentsAfter(uint64_t seg)
+void SegmentFetcher::cancelSegmentsAfter(uint64_t seg)
 {
   auto it = m_segs.upper_bound(seg);
   while (it != m_segs.end()) {
@@ -934,49 +785,36 @@ SegmentFetcher::cancelSegmentsAfter(uint64_t seg)
     it = next;
   }
   // buffered segments beyond the end cannot be part of the content
-  m_reorder.erase(m_reorder.upper_bound(seg), m_reorder.end());
+  m_delivery.dropAfter(seg);
 }
 
-void
-SegmentFetcher::deliver(uint64_t seg, const Data& data)
+void SegmentFetcher::deliver(uint64_t seg, const Data& data)
 {
-  if (seg != m_nextDeliver) {
-    if (seg > m_nextDeliver)
-      m_reorder.emplace(seg, data); // shares the wire; no content copy
-    return;
-  }
-  if (onBytes)
-    onBytes(data.content());
-  ++m_nextDeliver;
-  while (m_state == State::Fetching && !m_reorder.empty() && m_reorder.begin()->first == m_nextDeliver) {
-    auto node = m_reorder.extract(m_reorder.begin());
+  m_delivery.add(seg, data, [this](const Data& d) {
     if (onBytes)
-      onBytes(node.mapped().content());
-    ++m_nextDeliver;
-  }
+      onBytes(d.content());
+    return m_state == State::Fetching;
+  });
 }
 
-void
-SegmentFetcher::emitCwnd()
+void SegmentFetcher::emitCwnd()
 {
   m_env.emit({EventKind::FetchCwnd, 0, {}, 0, m_ctl->cwnd()});
 }
 
-void
-SegmentFetcher::finish()
+void SegmentFetcher::finish()
 {
   m_state = State::Done;
   m_stats.elapsed = m_env.now() - m_pipelineStart;
   cancelTimers();
   m_env.emit({EventKind::FetchDone, 0, {}, static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
-  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "done: ", m_stats.segments, " segments, ",
-             m_stats.bytes.count(), " bytes");
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "done: ", m_stats.segments, " segments, ", m_stats.bytes.count(),
+             " bytes");
   if (onComplete)
     onComplete();
 }
 
-void
-SegmentFetcher::fail(FetchErrc code, std::string message)
+void SegmentFetcher::fail(FetchErrc code, std::string message)
 {
   if (m_state == State::Done || m_state == State::Failed || m_state == State::Stopped)
     return;
@@ -984,15 +822,14 @@ SegmentFetcher::fail(FetchErrc code, std::string message)
     m_stats.elapsed = m_env.now() - m_pipelineStart;
   m_state = State::Failed;
   cancelTimers();
-  m_env.emit({EventKind::FetchFail, 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()),
-              toSeconds(m_stats.elapsed)});
+  m_env.emit(
+    {EventKind::FetchFail, 0, toString(code), static_cast<int64_t>(m_stats.bytes.count()), toSeconds(m_stats.elapsed)});
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "failed: ", message);
   if (onError)
     onError(FetchError{code, std::move(message)});
 }
 
-FetchStats
-SegmentFetcher::stats() const
+FetchStats SegmentFetcher::stats() const
 {
   FetchStats s = m_stats;
   if (m_state == State::Fetching)

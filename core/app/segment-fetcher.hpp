@@ -1,13 +1,14 @@
 #pragma once
 // SegmentFetcher: the consumer of ndncatchunks/ndnget as a sans-I/O engine.
 //
-// 1. Version discovery by the RDR metadata protocol: an Interest `<name>/32=metadata` with
-//    CanBePrefix and MustBeFresh; the reply's Content starts with the versioned Name. Skipped
+// 1. Version discovery (VersionDiscoverer, version-discovery.hpp): by the RDR metadata
+//    protocol, an Interest `<name>/32=metadata` with CanBePrefix and MustBeFresh whose reply's
+//    Content starts with the versioned Name; or (VersionDiscovery::FirstSegment) `<name>` with
+//    CanBePrefix, whose reply is taken as segment 0 of `<reply name>.getPrefix(-1)`. Skipped
 //    when the name already ends with a version component or discovery is disabled (then the
-//    name is used as given). Alternatively (VersionDiscovery::FirstSegment) the first Interest
-//    is `<name>` with CanBePrefix and its reply is taken as segment 0 of `<reply name>.getPrefix(-1)`.
+//    name is used as given).
 // 2. Pipelined retrieval of `<versioned>/seg=N` under a congestion window from the cc registry
-//    ("fixed", "aimd", "cubic"). Two profiles (fetcherProfile()):
+//    ("fixed", "aimd", "cubic"). Profiles (fetcherProfile(); "ndnsim" below them):
 //    - "ndnlab" (default): losses are found from the order in which Data return, as TCP's
 //      RACK (RFC 8985) does: Interests leave in order, so Data for an Interest sent later is
 //      evidence about those sent earlier; one still outstanding that was sent more than a
@@ -28,8 +29,10 @@
 //    first Data that carries it. "fixed" keeps N Interests outstanding and retries like
 //    ndncatchunks' DataFetcher: on lifetime expiry and Nack Duplicate at once, on Nack
 //    Congestion after an exponential backoff (2^n ms, at most 10 s).
-// 3. In-order delivery of content bytes through onBytes, with a bounded reorder buffer (no new
-//    segment is requested beyond nextToDeliver + maxReorderSegments).
+//    With pacing, Interests leave through cc::Pacer (pacer.hpp) at gain x cwnd / SRTT.
+// 3. In-order delivery of content bytes through onBytes (InOrderBuffer, in-order-buffer.hpp),
+//    the reorder buffer bounded: no new segment is requested beyond nextToDeliver +
+//    maxReorderSegments.
 //
 // Every Interest carries a BundleTag {retransmission, floor(cwnd)} in tags.bundle, the window
 // capped at the segments left (final segment - this segment + 1) once FinalBlockId is known.
@@ -50,6 +53,9 @@
 
 #include "core/app/endpoint.hpp"
 #include "core/app/fetch-stats.hpp"
+#include "core/app/in-order-buffer.hpp"
+#include "core/app/version-discovery.hpp"
+#include "core/cc/pacer.hpp"
 #include "core/cc/rtt-estimator.hpp"
 #include "core/cc/window-controller.hpp"
 #include "core/runtime/env.hpp"
@@ -64,14 +70,6 @@
 
 namespace ndnlab::app {
 
-/// How the versioned name is found before segments are fetched.
-enum class VersionDiscovery : uint8_t {
-  Rdr,          ///< `<name>/32=metadata` with CanBePrefix+MustBeFresh (ndnget, ndncatchunks)
-  FirstSegment, ///< `<name>` with CanBePrefix+MustBeFresh; the reply is segment 0 of the versioned
-                ///< object (ndn-cxx SegmentFetcher; NFD status datasets)
-  None,         ///< segments are fetched under the name as given
-};
-
 /// How the adaptive pipelines find lost Interests.
 enum class LossDetection : uint8_t {
   Timeout, ///< RTO and Interest lifetime expiry only (ndncatchunks, ndnSIM)
@@ -80,21 +78,19 @@ enum class LossDetection : uint8_t {
 
 std::string_view toString(LossDetection d);
 std::optional<LossDetection> parseLossDetection(std::string_view s); ///< "timeout" | "rack"
-std::string_view toString(VersionDiscovery d);
-std::optional<VersionDiscovery> parseVersionDiscovery(std::string_view s); ///< "rdr" | "first-segment" | "none"
 
 struct SegmentFetcherOptions
 {
-  std::string pipeline = "cubic";                    ///< congestion control (cc registry): fixed | aimd | cubic
-  cc::WindowOptions window;                           ///< init cwnd/ssthresh, fixed size, AIMD and CUBIC parameters
-  cc::WindowControllerOptions control;                ///< ignore congestion marks, disable CWA
-  cc::RttEstimatorOptions rtt;                        ///< RTO estimator (k, min/max/initial RTO, gains)
+  std::string pipeline = "cubic";                      ///< congestion control (cc registry): fixed | aimd | cubic
+  cc::WindowOptions window;                            ///< init cwnd/ssthresh, fixed size, AIMD and CUBIC parameters
+  cc::WindowControllerOptions control;                 ///< ignore congestion marks, disable CWA
+  cc::RttEstimatorOptions rtt;                         ///< RTO estimator (k, min/max/initial RTO, gains)
   Duration lifetime = std::chrono::milliseconds(4000); ///< InterestLifetime of every Interest
-  int retries = 15;                                   ///< retransmissions per segment on timeout or Nack; -1 = unlimited
-  bool mustBeFresh = false;                           ///< set MustBeFresh on segment Interests
-  VersionDiscovery discovery = VersionDiscovery::Rdr;  ///< skipped when the name ends with a version
+  int retries = 15;         ///< retransmissions per segment on timeout or Nack; -1 = unlimited
+  bool mustBeFresh = false; ///< set MustBeFresh on segment Interests
+  VersionDiscovery discovery = VersionDiscovery::Rdr;        ///< skipped when the name ends with a version
   Duration rtoCheckInterval = std::chrono::milliseconds(10); ///< period of the timeout scan
-  size_t maxInFlight = 0;                             ///< cap on outstanding Interests; 0 = the window alone
+  size_t maxInFlight = 0;                                    ///< cap on outstanding Interests; 0 = the window alone
   /// Interests may be sent while fewer than ceil(cwnd) are outstanding (ndnSIM's
   /// ConsumerWindow: in flight < cwnd); default floor(cwnd), as ndncatchunks.
   bool ceilWindow = false;
@@ -109,14 +105,14 @@ struct SegmentFetcherOptions
   /// 1/4). Default (false): ndncatchunks, which divides the gains by the samples expected per
   /// RTT (max((in flight + 1) / 2, 1)), so a window of samples moves the estimate like one.
   bool rttFullGains = false;
-  size_t maxReorderSegments = 16384;                  ///< bound of the reorder buffer (segments)
+  size_t maxReorderSegments = 16384; ///< bound of the reorder buffer (segments)
   /// Paced sending (BLEnD section VI-A): once an RTT sample exists, Interests (new and
   /// retransmitted) leave at most one per SRTT / (cwnd x pacingGain) instead of in bursts as
   /// the window opens, which keeps RTT samples and thus the RTO from swinging with the burst
   /// pattern. Off = ndncatchunks behaviour.
   bool pacing = false;
-  double pacingGain = 1.25;                           ///< paced rate = gain x cwnd / SRTT (> 1 leaves headroom)
-  LossDetection lossDetection = LossDetection::Rack;  ///< adaptive pipelines: how losses are found
+  double pacingGain = 1.25;                          ///< paced rate = gain x cwnd / SRTT (> 1 leaves headroom)
+  LossDetection lossDetection = LossDetection::Rack; ///< adaptive pipelines: how losses are found
   /// Rack: an outstanding Interest is lost once one sent this share of the minimum RTT after it
   /// has been answered (RFC 8985's reordering window, min_RTT / 4).
   double reorderWindow = 0.25;
@@ -142,9 +138,13 @@ struct SegmentFetcherOptions
   void validate() const;
 };
 
-/// Consumer profiles: "ndnlab" (the defaults) and "ndncatchunks" (ndn-tools' consumer:
+/// Consumer profiles: "ndnlab" (the defaults), "ndncatchunks" (ndn-tools' consumer:
 /// timeout-only loss detection, the lost-segment CWA gate, every retransmission counted toward
-/// the retry limit, no HyStart++, no pacing). Names in display order.
+/// the retry limit, no HyStart++, no pacing) and "ndnsim" (ndnSIM 2.7's ConsumerPcon with its
+/// defaults, as the BLEnD paper ran it: ndncatchunks' loss handling with the high-data gate,
+/// gamma = 4, window 1, CUBIC beta 0.8 without TCP-friendly region, windows that fall to 1 and
+/// grow by 1/cwnd, 2 s lifetime, a 50 ms timeout scan, and ndnSIM's retransmission timer).
+/// Names in display order.
 const std::vector<std::string>& fetcherProfiles();
 /// The options of a profile; nullopt for an unknown name.
 std::optional<SegmentFetcherOptions> fetcherProfile(std::string_view name);
@@ -170,11 +170,11 @@ struct FetchError
 struct SegmentEvent
 {
   uint64_t segment = 0;
-  Duration fullDelay{0};    ///< first Interest -> Data
-  Duration lastDelay{0};    ///< last Interest -> Data
+  Duration fullDelay{0}; ///< first Interest -> Data
+  Duration lastDelay{0}; ///< last Interest -> Data
   uint32_t retransmissions = 0;
-  Bytes size;               ///< content bytes
-  bool marked = false;      ///< the Data carried a congestion mark
+  Bytes size;          ///< content bytes
+  bool marked = false; ///< the Data carried a congestion mark
 };
 
 class SegmentFetcher
@@ -226,7 +226,7 @@ private:
   {
     TimePoint firstSent;
     TimePoint lastSent;
-    uint64_t transmission = 0;   ///< adaptive: number of the latest Interest (WindowController)
+    uint64_t transmission = 0; ///< adaptive: number of the latest Interest (WindowController)
     Duration rto{0};
     uint32_t nonce = 0;
     SegState state = SegState::InFlight;
@@ -237,13 +237,6 @@ private:
     uint32_t congestionBackoffs = 0;
     TimerId backoffTimer = 0;
   };
-
-  // discovery
-  void sendDiscovery();
-  void onDiscoveryData(const Data& data);
-  void onDiscoveryNack(const Nack& nack);
-  void onDiscoveryTimeout();
-  void retryDiscovery(const std::string& why, bool isNack);
 
   // pipeline
   void startPipeline(const Name& versioned, const Data* firstSegment = nullptr);
@@ -278,7 +271,7 @@ private:
   void eraseSegment(std::map<uint64_t, SegInfo>::iterator it);
   void deliver(uint64_t seg, const Data& data);
   void emitCwnd();
-  bool isComplete() const { return m_lastSeg && m_nextDeliver > *m_lastSeg; }
+  bool isComplete() const { return m_lastSeg && m_delivery.next() > *m_lastSeg; }
   /// After a segment arrived or the end became known: done, failed, or more Interests.
   void next();
   void finish();
@@ -292,14 +285,8 @@ private:
   Options m_opts;
   State m_state = State::Idle;
 
-  // discovery
-  Name m_name;
-  Name m_discoveryName;
-  uint32_t m_discoveryNonce = 0;
-  uint32_t m_discoveryTimeouts = 0;
-  uint32_t m_discoveryNacks = 0;
-  uint32_t m_discoveryCongestion = 0;
-  TimerId m_discoveryTimer = 0;
+  // discovery (while State::Discovering)
+  std::unique_ptr<VersionDiscoverer> m_discovery;
   TimePoint m_discoveryStart;
 
   // pipeline
@@ -314,8 +301,8 @@ private:
   // RACK state (RFC 8985 section 6): the latest-sent Interest answered so far
   uint64_t m_rackTransmission = 0;
   Duration m_rackRtt{0};
-  TimePoint m_lastDataTime{}; ///< when the latest segment Data arrived
-  bool m_probeUnanswered = false; ///< a probe left and no Data arrived since: no second one
+  TimePoint m_lastDataTime{};       ///< when the latest segment Data arrived
+  bool m_probeUnanswered = false;   ///< a probe left and no Data arrived since: no second one
   uint32_t m_consecutiveStalls = 0; ///< timeout scans in a row that found the path silent
   size_t m_inFlight = 0;
   uint64_t m_nextSeg = 0;
@@ -325,13 +312,12 @@ private:
   FetchErrc m_failureCode = FetchErrc::Nack;
   std::string m_failureReason;
   TimerId m_checkTimer = 0;
-  TimerId m_paceTimer = 0;      ///< armed while pacing holds the next Interest back
-  TimerId m_holdoffTimer = 0;   ///< armed while the head of the retx queue waits for retxHoldoff
-  TimePoint m_nextSendTime{};   ///< pacing: the earliest time the next Interest may leave
+  TimerId m_paceTimer = 0;    ///< armed while pacing holds the next Interest back
+  TimerId m_holdoffTimer = 0; ///< armed while the head of the retx queue waits for retxHoldoff
+  cc::Pacer m_pacer;          ///< with options.pacing
 
   // delivery
-  uint64_t m_nextDeliver = 0;
-  std::map<uint64_t, Data> m_reorder;
+  InOrderBuffer m_delivery;
 
   FetchStats m_stats;
 };

@@ -35,6 +35,7 @@
 // Every drop increments a Counters field, logs one debug line ending in "DROP" and emits
 // the trace event {kind="drop", reason=<DropReason name>, value=<frame or packet octets>}.
 
+#include "core/face/bundling-service.hpp"
 #include "core/face/link-service.hpp"
 #include "core/lp/fragmenter.hpp"
 #include "core/lp/interest-bundler.hpp"
@@ -77,10 +78,10 @@ public:
   /// transport's medium is wireless.
   bool isBundlingActive() const;
   /// Data held until the Interest it answers comes down (tests, diagnostics).
-  size_t heldEarlyData() const { return m_early.size(); }
+  size_t heldEarlyData() const { return m_bundling.heldEarlyData(); }
   /// EIT and DIT entries (tests, diagnostics).
-  size_t bundleEncoderEntries() const { return m_bundleEncoder.size(); }
-  size_t bundleDecoderEntries() const { return m_bundleDecoder.size(); }
+  size_t bundleEncoderEntries() const { return m_bundling.encoderEntries(); }
+  size_t bundleDecoderEntries() const { return m_bundling.decoderEntries(); }
 
 private:
   /// Common tail of the send path for one network packet `wire` with header fields `header`.
@@ -95,41 +96,17 @@ private:
   /// `header` holds the header fields of the (first fragment of the) packet.
   void receiveNetPacket(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
   void receiveInterest(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
-  /// Hands up the early Data held for `interest`, if any, on the next timer turn.
-  void releaseEarlyData(const Interest& interest);
-  /// Drops held Data older than the hold time.
-  void expireEarlyData();
-  /// Hands up the Interests a received bundle stands for (or drops it).
-  void receiveBundle(const lp::BundleHeader& bundle, Interest&& interest, size_t octets,
-                     EndpointId endpoint);
   void receiveData(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
   void receiveNack(const lp::LpPacket& header, SharedBuffer wire, EndpointId endpoint);
-  /// Loss detection: arms the recovery timer for the encoder's next deadline when none is
-  /// armed, or when `mayBeEarlier` (a bundle was just sent) and that deadline is earlier.
-  void armRecoveryTimer(bool mayBeEarlier);
-  /// Loss detection: sends the recovery bundles due now, then re-arms.
-  void sendRecoveries();
 
   /// Counts, logs and traces one drop; `detail` and a non-zero `tlvType` are only logged.
-  void drop(uint64_t& counter, DropReason reason, EndpointId endpoint, size_t octets,
-            std::string_view detail = {}, uint64_t tlvType = 0);
+  void drop(uint64_t& counter, DropReason reason, EndpointId endpoint, size_t octets, std::string_view detail = {},
+            uint64_t tlvType = 0);
 
   Transport* m_transport = nullptr;
   lp::Fragmenter m_fragmenter;
   lp::Reassembler m_reassembler;
-  lp::BundleEncoder m_bundleEncoder;
-  lp::BundleDecoder m_bundleDecoder;
-  struct EarlyData
-  {
-    Data data;
-    EndpointId endpoint;
-    TimePoint arrived;
-  };
-  std::deque<EarlyData> m_early;  ///< oldest first, at most MaxEarlyData
-  std::deque<EarlyData> m_ready;  ///< released, handed up by m_readyTimer
-  TimerId m_readyTimer = 0;
-  TimerId m_recoveryTimer = 0;    ///< loss detection: fires at m_recoveryAt
-  TimePoint m_recoveryAt{};
+  BundlingService m_bundling; ///< BLEnD: encoder, decoder, early-Data hold, recovery timer
   // congestion marking state: TimePoint::max() = not in a congestion incident
   TimePoint m_nextMarkTime = TimePoint::max();
   uint64_t m_nMarkedInIncident = 0;

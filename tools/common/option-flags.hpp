@@ -8,6 +8,7 @@
 //   Duration  milliseconds, fractions allowed
 //   numbers   the field's range (integers: integers only, no octal)
 //   string    the field's choices, if any
+//   optional<uint64_t>  an unsigned integer; absent: none
 //   enum      its choices, parsed into the member after the command line is read
 
 #include "tools/common/runtime.hpp"
@@ -18,6 +19,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -26,15 +28,13 @@ namespace ndnlab::tools {
 namespace detail {
 
 /// The flag's help: its doc with the unit it is written in (ms for a duration).
-inline std::string
-flagHelp(const fields::Info& info, bool isTime)
+inline std::string flagHelp(const fields::Info& info, bool isTime)
 {
   return info.help(isTime ? "ms" : info.unit);
 }
 
 /// check:: validator of a floating-point range (check::positive etc. print one readable line).
-inline CLI::Validator
-rangeCheck(const fields::Range& r)
+inline CLI::Validator rangeCheck(const fields::Range& r)
 {
   if (r.min == 0 && r.max == 1 && r.minOpen)
     return check::fraction(!r.maxOpen);
@@ -44,21 +44,19 @@ rangeCheck(const fields::Range& r)
   return check::between(r.min, max);
 }
 
-inline std::string
-numberDefault(double v)
+inline std::string numberDefault(double v)
 {
   return std::isfinite(v) ? check::numberText(v) : (v > 0 ? "inf" : "-inf");
 }
 
 template<typename Options, typename T>
-void
-addFlag(CLI::App& app, Options& o, const fields::Field<Options, T>& f)
+void addFlag(CLI::App& app, Options& o, const fields::Field<Options, T>& f)
 {
   const auto& info = f.info;
   T& member = f.ref(o);
   if constexpr (std::is_same_v<T, bool>) {
-    const std::string names = info.flags.empty() ? "--" + std::string(info.name) + ",!--no-" + std::string(info.name)
-                                                 : std::string(info.flags);
+    const std::string names =
+      info.flags.empty() ? "--" + std::string(info.name) + ",!--no-" + std::string(info.name) : std::string(info.flags);
     app.add_flag(names, member, flagHelp(info, false))->capture_default_str();
   }
   else if constexpr (std::is_same_v<T, Duration>) {
@@ -76,18 +74,20 @@ addFlag(CLI::App& app, Options& o, const fields::Field<Options, T>& f)
   else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     const fields::Range r = info.range.value_or(fields::Range{});
     app.add_option(info.flagNames(), member, flagHelp(info, false))
-      ->transform(check::integerBetween(
-        std::isfinite(r.min) ? static_cast<int64_t>(r.min) : std::numeric_limits<T>::min(),
-        std::isfinite(r.max) ? static_cast<int64_t>(r.max) : std::numeric_limits<T>::max()))
+      ->transform(
+        check::integerBetween(std::isfinite(r.min) ? static_cast<int64_t>(r.min) : std::numeric_limits<T>::min(),
+                              std::isfinite(r.max) ? static_cast<int64_t>(r.max) : std::numeric_limits<T>::max()))
       ->capture_default_str();
   }
   else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
     const fields::Range r = info.range.value_or(fields::Range::nonNegative());
-    addUnsignedOption(app, info.flagNames(), member, flagHelp(info, false),
-                      static_cast<uint64_t>(std::max(0.0, r.min)),
+    addUnsignedOption(app, info.flagNames(), member, flagHelp(info, false), static_cast<uint64_t>(std::max(0.0, r.min)),
                       r.max < static_cast<double>(std::numeric_limits<T>::max()) ? static_cast<uint64_t>(r.max)
-                                                                                : std::numeric_limits<T>::max())
+                                                                                 : std::numeric_limits<T>::max())
       ->capture_default_str();
+  }
+  else if constexpr (std::is_same_v<T, std::optional<uint64_t>>) {
+    addUnsignedOption(app, info.flagNames(), member, flagHelp(info, false));
   }
   else if constexpr (std::is_same_v<T, std::string>) {
     auto* opt = app.add_option(info.flagNames(), member, flagHelp(info, false))->capture_default_str();
@@ -100,8 +100,7 @@ addFlag(CLI::App& app, Options& o, const fields::Field<Options, T>& f)
 }
 
 template<typename Options, typename E>
-void
-addFlag(CLI::App& app, Options& o, const fields::EnumField<Options, E>& f)
+void addFlag(CLI::App& app, Options& o, const fields::EnumField<Options, E>& f)
 {
   E& member = f.ref(o);
   auto* opt = app.add_option_function<std::string>(
@@ -117,8 +116,7 @@ addFlag(CLI::App& app, Options& o, const fields::EnumField<Options, E>& f)
 namespace detail {
 
 /// "-s,--pipeline-size" -> "`-s`, `--pipeline-size`"; "!--no-x" -> "`--no-x`"
-inline std::string
-flagsText(std::string names)
+inline std::string flagsText(std::string names)
 {
   std::string out;
   size_t from = 0;
@@ -136,8 +134,7 @@ flagsText(std::string names)
 }
 
 template<typename Options, typename T>
-std::string
-tableRow(const Options& d, const fields::Field<Options, T>& f)
+std::string tableRow(const Options& d, const fields::Field<Options, T>& f)
 {
   const T& v = f.ref(const_cast<Options&>(d));
   std::string names = f.info.flagNames();
@@ -156,6 +153,8 @@ tableRow(const Options& d, const fields::Field<Options, T>& f)
     def = numberDefault(v);
   else if constexpr (std::is_integral_v<T>)
     def = std::to_string(v);
+  else if constexpr (std::is_same_v<T, std::optional<uint64_t>>)
+    def = v ? std::to_string(*v) : "none";
   else
     def = "`" + v + "`";
   std::string doc(f.info.doc);
@@ -170,12 +169,11 @@ tableRow(const Options& d, const fields::Field<Options, T>& f)
 }
 
 template<typename Options, typename E>
-std::string
-tableRow(const Options& d, const fields::EnumField<Options, E>& f)
+std::string tableRow(const Options& d, const fields::EnumField<Options, E>& f)
 {
   std::string doc(f.info.doc);
-  return "| " + flagsText(f.info.flagNames()) + " | `" + std::string(f.print(f.ref(const_cast<Options&>(d)))) +
-         "` | " + doc + " |\n";
+  return "| " + flagsText(f.info.flagNames()) + " | `" + std::string(f.print(f.ref(const_cast<Options&>(d)))) + "` | " +
+         doc + " |\n";
 }
 
 } // namespace detail
@@ -183,8 +181,7 @@ tableRow(const Options& d, const fields::EnumField<Options, E>& f)
 /// The Markdown table of the flags addFieldOptions() adds, with the defaults of `d`
 /// (docs/tools.md embeds it; a test compares).
 template<typename Options>
-std::string
-optionsTable(const Options& d = Options{})
+std::string optionsTable(const Options& d = Options{})
 {
   std::string t = "| option | default | meaning |\n|---|---|---|\n";
   visitFields(std::type_identity<Options>{}, [&](const auto& f) {
@@ -197,8 +194,7 @@ optionsTable(const Options& d = Options{})
 /// Adds the flags of every field of `o`'s struct that the CLI exposes; the flags write into `o`,
 /// which must outlive the parse.
 template<typename Options>
-void
-addFieldOptions(CLI::App& app, Options& o)
+void addFieldOptions(CLI::App& app, Options& o)
 {
   visitFields(std::type_identity<Options>{}, [&](const auto& f) {
     if ((f.info.hosts & fields::Cli) != 0)

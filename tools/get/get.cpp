@@ -69,7 +69,8 @@ public:
       o.m_file = file;
       return o;
     }
-    struct stat st{};
+    struct stat st
+    {};
     mode_t mode = 0;
     if (::stat(target.c_str(), &st) == 0) {
       mode = st.st_mode & 07777; // FILE keeps its permissions
@@ -94,9 +95,7 @@ public:
   }
 
   Output(Output&& other) noexcept
-    : m_file(std::exchange(other.m_file, stdout))
-    , m_temp(std::move(other.m_temp))
-    , m_target(std::move(other.m_target))
+    : m_file(std::exchange(other.m_file, stdout)), m_temp(std::move(other.m_temp)), m_target(std::move(other.m_target))
   {
     other.m_temp.clear();
   }
@@ -183,7 +182,7 @@ private:
   }
 
   std::FILE* m_file = stdout;
-  std::string m_temp;   ///< non-empty: written here (a /proc/self/fd path while unnamed), renamed to m_target by commit()
+  std::string m_temp; ///< non-empty: written here (a /proc/self/fd path while unnamed), renamed to m_target by commit()
   std::string m_target;
 };
 
@@ -201,9 +200,7 @@ struct GetOptions
   ConnectionOptions connection;
 };
 
-
-std::string
-humanBytes(uint64_t n)
+std::string humanBytes(uint64_t n)
 {
   char buf[32];
   if (n >= 1'000'000'000)
@@ -220,8 +217,7 @@ humanBytes(uint64_t n)
 /// The consumer profile named on the command line ("--profile NAME" or "--profile=NAME"),
 /// read before the other options because it sets their defaults; "ndnlab" when absent. An
 /// unknown name is left for the option's own check to report.
-std::string
-profileArgument(int argc, char** argv)
+std::string profileArgument(int argc, char** argv)
 {
   const std::string_view flag = "--profile";
   for (int i = 1; i < argc; ++i) {
@@ -238,12 +234,23 @@ profileArgument(int argc, char** argv)
 
 } // namespace
 
-int
-runGet(int argc, char** argv)
+int runGet(int argc, char** argv)
 {
-  // docs/tools.md embeds this table (tools/tests checks it)
-  if (argc == 2 && std::string_view(argv[1]) == "--print-options-table") {
-    std::fputs(optionsTable<app::SegmentFetcherOptions>().c_str(), stdout);
+  // docs/tools.md embeds this table (tools/tests checks it); with --profile, that profile's
+  // defaults
+  if (argc >= 2 && std::string_view(argv[1]) == "--print-options-table") {
+    const std::string_view second = argc > 2 ? argv[2] : "";
+    const bool wellFormed =
+      argc == 2 || (argc == 3 && second.starts_with("--profile=")) || (argc == 4 && second == "--profile");
+    auto profile = app::fetcherProfile(profileArgument(argc, argv));
+    if (!wellFormed || !profile) {
+      std::string names;
+      for (const std::string& n : app::fetcherProfiles())
+        names += (names.empty() ? "" : ", ") + n;
+      printError("usage: ndnlab get --print-options-table [--profile NAME]; profiles: " + names);
+      return exitcode::BadArgs;
+    }
+    std::fputs(optionsTable(*profile).c_str(), stdout);
     return exitcode::Ok;
   }
   if (argc == 2 && std::string_view(argv[1]) == "--print-result-table") {
@@ -266,18 +273,21 @@ runGet(int argc, char** argv)
   app.add_option("NAME", o.name, "Name of the object (versioned, or a prefix to discover)")->required();
   app.add_option("-o,--output", o.output, "Write the bytes to FILE instead of stdout ('-': stdout)")
     ->check(check::nonEmpty());
-  app.add_option("--profile", o.profile,
-                 "Consumer behaviour whose defaults the other options change: ndnlab (losses found from "
-                 "the order Data return in, one window decrease per loss episode, failure only after "
-                 "consecutive silent timeouts, HyStart) or ndncatchunks (ndn-tools' consumer: timeouts only, "
-                 "the lost-segment CWA gate, every retransmission counted); docs/tools.md")
+  app
+    .add_option("--profile", o.profile,
+                "Consumer behaviour whose defaults the other options change: ndnlab (losses found from "
+                "the order Data return in, one window decrease per loss episode, failure only after "
+                "consecutive silent timeouts, HyStart) or ndncatchunks (ndn-tools' consumer: timeouts only, "
+                "the lost-segment CWA gate, every retransmission counted); docs/tools.md")
     ->check(CLI::IsMember(app::fetcherProfiles()))
     ->capture_default_str();
   addFieldOptions(app, f); // one flag per field of SegmentFetcherOptions
   app.add_flag("-D,--no-version-discovery", o.noDiscovery, "Fetch segments of NAME as given");
   app.add_flag("--json", o.json, "Print the summary as one JSON object (the last line on stderr)");
   app.add_flag("--no-progress", o.noProgress, "No progress line, even on a terminal");
-  app.add_option("--trace", o.traceFile, "Write the fetcher's trace events (fetch_data, fetch_rtt, fetch_cwnd, ...) as JSON lines to FILE")
+  app
+    .add_option("--trace", o.traceFile,
+                "Write the fetcher's trace events (fetch_data, fetch_rtt, fetch_cwnd, ...) as JSON lines to FILE")
     ->check(check::nonEmpty());
   addVerbosityOptions(app, o.verbosity);
   addConnectionOptions(app, o.connection);
@@ -360,8 +370,7 @@ runGet(int argc, char** argv)
     auto s = fetcher.stats();
     if (fetcher.state() == app::SegmentFetcher::State::Fetching) {
       std::fprintf(stderr, "\r%s  %s  cwnd %.0f  rtx %llu   ", humanBytes(s.bytes.count()).c_str(),
-                   app::formatRate(s.goodput()).c_str(), s.cwnd,
-                   static_cast<unsigned long long>(s.retransmissions));
+                   app::formatRate(s.goodput()).c_str(), s.cwnd, static_cast<unsigned long long>(s.retransmissions));
       progressShown = true;
     }
     rt.env.timers().schedule(std::chrono::milliseconds(500), tick);

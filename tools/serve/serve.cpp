@@ -1,10 +1,11 @@
 // `ndnlab serve NAME [FILE]`: publish a file (or stdin) with app::SegmentServer, register the
 // prefix with the forwarder (rib/register), and answer until SIGINT/SIGTERM.
 
-#include "core/app/segment-server.hpp"
+#include "core/app/segment-server-fields.hpp"
 #include "core/security/crypto.hpp"
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
+#include "tools/common/option-flags.hpp"
 #include "tools/common/runtime.hpp"
 
 #include <cerrno>
@@ -21,13 +22,11 @@ namespace {
 struct ServeOptions
 {
   std::string name;
-  std::string file;          ///< empty or "-" = stdin
+  std::string file; ///< empty or "-" = stdin
   app::SegmentServerOptions server;
-  double freshnessMs = 10000;
   std::string signing = "digest";
   std::string hmacKeyHex;
-  std::string keyFile;       ///< ECDSA private key PEM; generated when empty
-  std::optional<uint64_t> version;
+  std::string keyFile; ///< ECDSA private key PEM; generated when empty
   bool printVersion = false;
   bool noRegister = false;
   Verbosity verbosity;
@@ -35,8 +34,7 @@ struct ServeOptions
 };
 
 /// The Signer chosen by --signing; throws std::invalid_argument on bad key input.
-std::unique_ptr<security::Signer>
-makeSigner(const ServeOptions& o)
+std::unique_ptr<security::Signer> makeSigner(const ServeOptions& o)
 {
   if (o.signing == "digest")
     return std::make_unique<security::DigestSigner>();
@@ -64,39 +62,38 @@ makeSigner(const ServeOptions& o)
   throw std::invalid_argument("unknown signing type " + o.signing);
 }
 
+/// SegmentServerOptions as `serve` starts from: Data that fit one UDP datagram
+/// (docs/decisions/0004).
+app::SegmentServerOptions serveDefaults()
+{
+  app::SegmentServerOptions d;
+  d.packetSize = 1420;
+  return d;
+}
+
 } // namespace
 
-int
-runServe(int argc, char** argv)
+int runServe(int argc, char** argv)
 {
+  if (argc == 2 && std::string_view(argv[1]) == "--print-options-table") {
+    std::fputs(optionsTable(serveDefaults()).c_str(), stdout);
+    return exitcode::Ok;
+  }
   ServeOptions o;
+  o.server = serveDefaults();
   CLI::App app{"Publish FILE (or stdin) as versioned segmented Data <NAME>/v=<version>/seg=<n>,\n"
                "answer RDR version discovery (<NAME>/32=metadata), and serve until interrupted\n"
                "(like ndnserve/ndnputchunks).",
                "ndnlab serve"};
   app.add_option("NAME", o.name, "Prefix to publish under (a trailing version is kept)")->required();
   app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'")->check(check::nonEmpty());
-  o.server.packetSize = 1420;
-  auto* size = addUnsignedOption(app, "-s,--size", o.server.segmentSize,
-                                 "Content bytes per segment (default: what --packet-size leaves; 8000 is "
-                                 "ndnputchunks' default)",
-                                 1, 8800);
-  addUnsignedOption(app, "--packet-size", o.server.packetSize,
-                    "Without --size: content per segment such that every Data is at most this many bytes "
-                    "(1420 fits a UDP datagram in a 1500-byte MTU with room for NDNLP headers, so no "
-                    "Data is fragmented; 0 = 8000-byte segments)",
-                    0, 8800)
-    ->capture_default_str();
-  app.add_option("-f,--freshness", o.freshnessMs, "FreshnessPeriod of the segments (ms)")
-    ->check(check::nonNegative(check::MaxMillis))
-    ->capture_default_str();
+  addFieldOptions(app, o.server); // core/app/segment-server-fields.hpp
   app.add_option("--signing", o.signing, "Signature of every Data")
     ->check(CLI::IsMember({"digest", "hmac", "ecdsa", "null"}))
     ->capture_default_str();
   app.add_option("--hmac-key", o.hmacKeyHex, "HMAC key in hex (--signing hmac)");
   app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
     ->check(check::nonEmpty());
-  addUnsignedOption(app, "--version", o.version, "Version number to publish (default: Unix time in ms)");
   app.add_flag("-p,--print-version", o.printVersion, "Print the version component on stdout");
   app.add_flag("--no-register", o.noRegister, "Do not register the prefix (a route exists already)");
   addVerbosityOptions(app, o.verbosity);
@@ -107,9 +104,7 @@ runServe(int argc, char** argv)
   auto parsed = parseNameArgument(o.name);
   if (!parsed)
     return exitcode::BadArgs;
-  o.server.freshness = millisArgument(o.freshnessMs);
-  o.server.version = o.version;
-  if (size->count() > 0)
+  if (app.get_option("--size")->count() > 0)
     o.server.packetSize = 0; // an explicit segment size wins
 
   std::unique_ptr<security::Signer> signer;
@@ -171,9 +166,9 @@ runServe(int argc, char** argv)
 
   auto announce = [&] {
     if (!o.verbosity.quiet)
-      std::cerr << "Published " << server.segmentCount() << " Data packet"
-                << (server.segmentCount() > 1 ? "s" : "") << " (" << server.contentSize().count()
-                << " bytes) with prefix " << server.versionedName() << std::endl;
+      std::cerr << "Published " << server.segmentCount() << " Data packet" << (server.segmentCount() > 1 ? "s" : "")
+                << " (" << server.contentSize().count() << " bytes) with prefix " << server.versionedName()
+                << std::endl;
   };
   MgmtClient mgmt(rt.env, *conn);
   if (o.noRegister) {
@@ -194,8 +189,8 @@ runServe(int argc, char** argv)
   rt.run();
   if (o.verbosity.verbose) {
     const auto& c = server.counters();
-    std::cerr << "Interests " << c.interests << ", Data " << c.dataSent << ", metadata " << c.metadataSent
-              << ", Nacks " << c.nacksSent << std::endl;
+    std::cerr << "Interests " << c.interests << ", Data " << c.dataSent << ", metadata " << c.metadataSent << ", Nacks "
+              << c.nacksSent << std::endl;
   }
   return rc;
 }

@@ -25,9 +25,8 @@ using namespace std::chrono_literals;
 
 /// Runs `exe args...` with NDNLAB_SOCKET = `socket` (a path nobody listens on unless a test
 /// starts ndnlabd there), so no test reaches a real forwarder.
-pid_t
-spawnWithSocket(const std::string& exe, const std::vector<std::string>& args, const fs::path& out,
-                const fs::path& err, const fs::path& socket)
+pid_t spawnWithSocket(const std::string& exe, const std::vector<std::string>& args, const fs::path& out,
+                      const fs::path& err, const fs::path& socket)
 {
   return spawn(exe, args, out, err, [&socket] {
     ::setenv("NDNLAB_SOCKET", socket.c_str(), 1);
@@ -44,8 +43,7 @@ struct Outcome
   std::string err;
 };
 
-std::ostream&
-operator<<(std::ostream& os, const Outcome& r)
+std::ostream& operator<<(std::ostream& os, const Outcome& r)
 {
   return os << "rc=" << r.rc << "\nstdout: " << r.out << "\nstderr: " << r.err;
 }
@@ -84,11 +82,10 @@ protected:
   /// Starts ndnlabd on `socket` (Unix socket only).
   void startDaemon()
   {
-    std::ofstream(dir / "ndnlabd.toml")
-      << "[face_system.unix]\npath = \"" << socket.string() << "\"\n"
-      << "[face_system.tcp]\nport = 0\n[face_system.udp]\nport = 0\n";
-    daemonPid = spawnWithSocket(NDNLABD_PATH, {"--config", (dir / "ndnlabd.toml").string()},
-                                dir / "daemon.out", dir / "daemon.err", socket);
+    std::ofstream(dir / "ndnlabd.toml") << "[face_system.unix]\npath = \"" << socket.string() << "\"\n"
+                                        << "[face_system.tcp]\nport = 0\n[face_system.udp]\nport = 0\n";
+    daemonPid = spawnWithSocket(NDNLABD_PATH, {"--config", (dir / "ndnlabd.toml").string()}, dir / "daemon.out",
+                                dir / "daemon.err", socket);
     ASSERT_TRUE(waitFor([&] { return fs::exists(socket); })) << slurp(dir / "daemon.err");
   }
 
@@ -98,12 +95,12 @@ protected:
   int runs = 0;
 };
 
-#define EXPECT_USAGE_ERROR(run, text)                                                              \
-  do {                                                                                             \
-    Outcome r_ = (run);                                                                                \
-    EXPECT_EQ(r_.rc, 2) << r_;                                                                     \
-    EXPECT_NE(r_.err.find(text), std::string::npos) << r_;                                         \
-    EXPECT_EQ(r_.out.find("18446744073709551"), std::string::npos) << r_;                          \
+#define EXPECT_USAGE_ERROR(run, text)                                                                                  \
+  do {                                                                                                                 \
+    Outcome r_ = (run);                                                                                                \
+    EXPECT_EQ(r_.rc, 2) << r_;                                                                                         \
+    EXPECT_NE(r_.err.find(text), std::string::npos) << r_;                                                             \
+    EXPECT_EQ(r_.out.find("18446744073709551"), std::string::npos) << r_;                                              \
   } while (false)
 
 TEST_F(NdnlabProcess, NegativeUnsignedOptionsAreUsageErrors)
@@ -133,12 +130,12 @@ TEST_F(NdnlabProcess, NegativeUnsignedOptionsAreUsageErrors)
     SCOPED_TRACE(args[0] + " ... " + args[args.size() - 2] + " " + args.back());
     EXPECT_USAGE_ERROR(ndnlab(args, 5000ms), "got '-");
   }
-  EXPECT_USAGE_ERROR(ndnlab({"ctl", "face", "destroy", "-1"}),
-                     "FACE: must be a FaceId (a positive integer) or a FaceUri such as udp4://192.0.2.1:6363, got '-1'");
+  EXPECT_USAGE_ERROR(
+    ndnlab({"ctl", "face", "destroy", "-1"}),
+    "FACE: must be a FaceId (a positive integer) or a FaceUri such as udp4://192.0.2.1:6363, got '-1'");
   EXPECT_USAGE_ERROR(ndnlab({"ctl", "route", "add", "/x", "0"}),
                      "FACE: must be a FaceId (a positive integer) or a FaceUri, got '0'");
-  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "-1"}),
-                     "--count: must be a non-negative integer, got '-1'");
+  EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "-1"}), "--count: must be a non-negative integer, got '-1'");
   // past the type, hexadecimal, and 0 where it means nothing
   EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "18446744073709551616"}), "--count: must be");
   EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "-c", "0x10"}), "--count: must be");
@@ -197,8 +194,7 @@ TEST_F(NdnlabProcess, MalformedConnectIsAUsageError)
 {
   EXPECT_USAGE_ERROR(ndnlab({"ping", "/x", "--connect", "foo://127.0.0.1:6363"}),
                      "--connect: unsupported face URI scheme 'foo'");
-  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--connect", "tcp4://127.0.0.1:99999"}),
-                     "--connect: bad port");
+  EXPECT_USAGE_ERROR(ndnlab({"get", "/x", "--connect", "tcp4://127.0.0.1:99999"}), "--connect: bad port");
   EXPECT_USAGE_ERROR(ndnlab({"ctl", "status", "--connect", "udp4://127.0.0.1:6363"}),
                      "--connect: a forwarder URI must be unix:// or tcp://");
   EXPECT_USAGE_ERROR(ndnlab({"ctl", "status", "--connect", "127.0.0.1"}), "--connect: missing '://'");
@@ -214,17 +210,19 @@ TEST_F(NdnlabProcess, ConnectionErrorsSayWhereTheAddressCameFrom)
   EXPECT_EQ(r.rc, 1) << r;
   EXPECT_NE(r.err.find("cannot connect to forwarder at unix://" + socket.string() +
                        ": No such file or directory (from $NDNLAB_SOCKET; is the forwarder running?"),
-            std::string::npos) << r;
+            std::string::npos)
+    << r;
   r = ndnlab({"ping", "/x", "--socket", (dir / "other.sock").string()});
   EXPECT_EQ(r.rc, 1) << r;
   EXPECT_NE(r.err.find("(from --socket;"), std::string::npos) << r;
 
   // A malformed $NDN_CLIENT_TRANSPORT is named as such, without the connection hint.
   fs::path out = dir / "env.out", err = dir / "env.err";
-  int rc = waitExit(spawn(NDNLAB_PATH, {"get", "/x"}, out, err, [] {
-                      ::unsetenv("NDNLAB_SOCKET");
-                      ::setenv("NDN_CLIENT_TRANSPORT", "bogus", 1);
-                    }),
+  int rc = waitExit(spawn(NDNLAB_PATH, {"get", "/x"}, out, err,
+                          [] {
+                            ::unsetenv("NDNLAB_SOCKET");
+                            ::setenv("NDN_CLIENT_TRANSPORT", "bogus", 1);
+                          }),
                     ExitTimeout);
   EXPECT_EQ(rc, 1);
   EXPECT_EQ(slurp(err), "ERROR: forwarder address from $NDN_CLIENT_TRANSPORT: missing '://' in face URI "
@@ -280,8 +278,7 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
   EXPECT_NE(r.err.find("Face not found: 99999"), std::string::npos) << r;
 
   // a face that exists: a pingserver's; routes with an expiry show up, destroy works
-  pid_t server =
-    spawnWithSocket(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
+  pid_t server = spawnWithSocket(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
   std::string faceId;
   ASSERT_TRUE(waitFor([&] {
     Outcome routes = ndnlab({"ctl", "route", "list"});
@@ -290,7 +287,8 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
       return false;
     faceId = m[1];
     return true;
-  })) << slurp(dir / "ps.err");
+  }))
+    << slurp(dir / "ps.err");
   r = ndnlab({"ctl", "route", "add", "/e", faceId, "7", "--expires", "60000"});
   EXPECT_EQ(r.rc, 0) << r;
   EXPECT_NE(r.out.find("cost=7"), std::string::npos) << r;
@@ -307,8 +305,7 @@ TEST_F(NdnlabProcess, CtlFaceThatDoesNotExist)
 TEST_F(NdnlabProcess, CtlFaceByUri)
 {
   startDaemon();
-  pid_t server =
-    spawnWithSocket(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
+  pid_t server = spawnWithSocket(NDNLAB_PATH, {"pingserver", "/t"}, dir / "ps.out", dir / "ps.err", socket);
   std::string faceId;
   ASSERT_TRUE(waitFor([&] {
     std::smatch m;
@@ -317,7 +314,8 @@ TEST_F(NdnlabProcess, CtlFaceByUri)
       return false;
     faceId = m[1];
     return true;
-  })) << slurp(dir / "ps.err");
+  }))
+    << slurp(dir / "ps.err");
   std::smatch m;
   std::string faces = ndnlab({"ctl", "face", "list"}).out;
   ASSERT_TRUE(std::regex_search(faces, m, std::regex("faceid=" + faceId + " remote=(\\S+)"))) << faces;
@@ -359,8 +357,7 @@ TEST_F(NdnlabProcess, CtlFaceByUri)
 }
 
 /// FILE's bytes, and the temporary files `ndnlab get -o FILE` left beside it.
-std::pair<std::string, int>
-fileAndLeftovers(const fs::path& file)
+std::pair<std::string, int> fileAndLeftovers(const fs::path& file)
 {
   int leftovers = 0;
   for (const auto& e : fs::directory_iterator(file.parent_path()))
@@ -395,15 +392,16 @@ TEST_F(NdnlabProcess, GetReplacesItsFileOnlyWithACompleteObject)
   // a FILE that cannot be created: a file error, checked before connecting
   r = ndnlab({"get", "/t", "-o", (dir / "no-such-dir" / "f").string()});
   EXPECT_EQ(r.rc, 4) << r;
-  EXPECT_NE(r.err.find("cannot open " + (dir / "no-such-dir" / "f").string() + ": No such file"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("cannot open " + (dir / "no-such-dir" / "f").string() + ": No such file"), std::string::npos)
+    << r;
 
   startDaemon();
   std::string content(300000, '\0');
   for (size_t i = 0; i < content.size(); ++i)
     content[i] = static_cast<char>(i * 7 + i / 1000);
   std::ofstream(dir / "object.bin", std::ios::binary) << content;
-  pid_t server = spawnWithSocket(NDNLAB_PATH, {"serve", "/t", (dir / "object.bin").string()}, dir / "s.out",
-                                 dir / "s.err", socket);
+  pid_t server =
+    spawnWithSocket(NDNLAB_PATH, {"serve", "/t", (dir / "object.bin").string()}, dir / "s.out", dir / "s.err", socket);
   ASSERT_TRUE(waitFor([&] { return slurp(dir / "s.err").find("Published") != std::string::npos; }))
     << slurp(dir / "s.err");
 
@@ -462,14 +460,30 @@ TEST_F(NdnlabProcess, GetTablesInDocsAreTheGeneratedOnes)
   std::string docs = slurp(fs::path(NDNLAB_SOURCE_DIR) / "docs" / "tools.md");
   ASSERT_FALSE(docs.empty());
   EXPECT_NE(docs.find(r.out), std::string::npos)
-    << "docs/tools.md is out of date: paste the table `ndnlab get --print-options-table` prints:\n" << r.out;
+    << "docs/tools.md is out of date: paste the table `ndnlab get --print-options-table` prints:\n"
+    << r.out;
+
+  // serve's segment options, from SegmentServerOptions' field list
+  Outcome serve = ndnlab({"serve", "--print-options-table"});
+  ASSERT_EQ(serve.rc, 0) << serve;
+  EXPECT_NE(serve.out.find("| `--packet-size` | 1420 B |"), std::string::npos) << serve.out;
+  EXPECT_NE(docs.find(serve.out), std::string::npos)
+    << "docs/tools.md is out of date: paste the table `ndnlab serve --print-options-table` prints:\n"
+    << serve.out;
+
+  // a profile's defaults
+  Outcome pcon = ndnlab({"get", "--print-options-table", "--profile", "ndnsim"});
+  ASSERT_EQ(pcon.rc, 0) << pcon;
+  EXPECT_NE(pcon.out.find("| `--init-cwnd` | 1 segments |"), std::string::npos) << pcon.out;
+  EXPECT_EQ(ndnlab({"get", "--print-options-table", "--profile", "nope"}).rc, 2);
 
   // and the result fields of `get --json` (the keys of the ns-3 scenarios' results too)
   Outcome fields = ndnlab({"get", "--print-result-table"});
   ASSERT_EQ(fields.rc, 0) << fields;
   EXPECT_NE(fields.out.find("| `goodput_mbps` | Mbit/s |"), std::string::npos) << fields.out;
   EXPECT_NE(docs.find(fields.out), std::string::npos)
-    << "docs/tools.md is out of date: paste the table `ndnlab get --print-result-table` prints:\n" << fields.out;
+    << "docs/tools.md is out of date: paste the table `ndnlab get --print-result-table` prints:\n"
+    << fields.out;
 }
 
 } // namespace

@@ -14,8 +14,7 @@ using namespace std::chrono_literals;
 using test::FakeEndpoint;
 using test::Link;
 
-Buffer
-randomBytes(size_t n, uint64_t seed)
+Buffer randomBytes(size_t n, uint64_t seed)
 {
   SeededRng rng(seed);
   Buffer b(n);
@@ -24,8 +23,7 @@ randomBytes(size_t n, uint64_t seed)
   return b;
 }
 
-std::optional<uint64_t>
-segOf(const Interest& i)
+std::optional<uint64_t> segOf(const Interest& i)
 {
   if (i.name().empty() || !i.name()[-1].isSegment())
     return std::nullopt;
@@ -33,8 +31,7 @@ segOf(const Interest& i)
 }
 
 /// ndncatchunks' consumer (timeouts only, the lost-segment gate, every retry counted).
-SegmentFetcherOptions
-catchunks()
+SegmentFetcherOptions catchunks()
 {
   return *fetcherProfile("ndncatchunks");
 }
@@ -642,7 +639,7 @@ TEST_F(FetchTest, FixedRetriesNackDuplicateAtOnceAndCongestionAfterBackoff)
   ASSERT_EQ(completed, 1);
   EXPECT_EQ(received, content);
   ASSERT_EQ(sends[1].size(), 2u);
-  EXPECT_EQ(sends[1][1] - sends[1][0], 10ms);       // Nack Duplicate: re-expressed at once
+  EXPECT_EQ(sends[1][1] - sends[1][0], 10ms); // Nack Duplicate: re-expressed at once
   ASSERT_EQ(sends[2].size(), 3u);
   EXPECT_EQ(sends[2][1] - sends[2][0], 10ms + 1ms); // first congestion backoff 1 ms
   EXPECT_EQ(sends[2][2] - sends[2][1], 10ms + 2ms); // then 2 ms
@@ -868,7 +865,8 @@ TEST_F(FetchTest, RtoBackoffPerTimeoutStopsAt64xAndResetsOnASample)
   EXPECT_EQ(fetcher->stats().timeouts, 10u);
   EXPECT_EQ(fetcher->rttEstimator().rto(), 64 * 200ms);
   run(50ms); // the retransmissions' Data (no samples), then segment 10's
-  EXPECT_EQ(fetcher->rttEstimator().rto(), std::max<Duration>(200ms, fetcher->rttEstimator().srtt() + 8 * fetcher->rttEstimator().rttVar()));
+  EXPECT_EQ(fetcher->rttEstimator().rto(),
+            std::max<Duration>(200ms, fetcher->rttEstimator().srtt() + 8 * fetcher->rttEstimator().rttVar()));
   run();
   EXPECT_EQ(completed, 1);
   EXPECT_EQ(received, content);
@@ -1107,8 +1105,7 @@ namespace ndnlab::app {
 namespace {
 
 /// Send times of the segment Interests of a whole fetch (10 ms each way, CUBIC).
-std::vector<TimePoint>
-segmentSendTimes(bool pacing, FetchStats& stats, Buffer& received, const Buffer*& content)
+std::vector<TimePoint> segmentSendTimes(bool pacing, FetchStats& stats, Buffer& received, const Buffer*& content)
 {
   ManualEnv env;
   Link link{env, 10ms};
@@ -1155,7 +1152,8 @@ struct DropTail
         ++dropped;
         return;
       }
-      free = std::max(free, now) + Duration(static_cast<Duration::rep>(1e9 * static_cast<double>(size) / bytesPerSecond));
+      free =
+        std::max(free, now) + Duration(static_cast<Duration::rep>(1e9 * static_cast<double>(size) / bytesPerSecond));
       env.timers().schedule(free - now + 10ms, [&link, d] { link.consumer.deliverData(d); });
     };
   }
@@ -1381,8 +1379,13 @@ TEST_F(FetchTest, RandomLossDecreasesTheWindowUnderBothProfiles)
 
 TEST(FetchProfiles, NamesAndOptions)
 {
-  EXPECT_EQ(fetcherProfiles(), (std::vector<std::string>{"ndnlab", "ndncatchunks"}));
-  EXPECT_FALSE(fetcherProfile("ndnsim").has_value());
+  EXPECT_EQ(fetcherProfiles(), (std::vector<std::string>{"ndnlab", "ndncatchunks", "ndnsim"}));
+  EXPECT_FALSE(fetcherProfile("ndnsim2").has_value());
+  const auto pcon = *fetcherProfile("ndnsim"); // experiments/blend specs (tests/integration)
+  EXPECT_EQ(pcon.lossDetection, LossDetection::Timeout);
+  EXPECT_EQ(pcon.control.cwaGate, cc::CwaGate::HighData);
+  EXPECT_FALSE(pcon.control.hystart);
+  EXPECT_TRUE(pcon.rtoBackoffPerTimeout);
   const auto ndnlab = *fetcherProfile("ndnlab");
   EXPECT_EQ(ndnlab.lossDetection, LossDetection::Rack);
   EXPECT_EQ(ndnlab.control.cwaGate, cc::CwaGate::Transmission);

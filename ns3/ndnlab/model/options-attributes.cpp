@@ -1,6 +1,7 @@
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
 #include "core/app/segment-fetcher-fields.hpp"
+#include "core/app/segment-server-fields.hpp"
 #include "core/face/link-service-fields.hpp"
 #include "core/fw/forwarder-fields.hpp"
 #include "core/cc/congestion-window.hpp"
@@ -10,10 +11,13 @@
 namespace ndnlab::sim {
 
 // Member reference for optionField: MEMBER(o.window.initCwnd) -> [](Options& o) -> auto& {...}
-#define NDNLAB_REF(expr) [](auto& o) -> auto& { return expr; }
+#define NDNLAB_REF(expr)                                                                                               \
+  [](auto& o) -> auto&                                                                                                 \
+  {                                                                                                                    \
+    return expr;                                                                                                       \
+  }
 
-const std::vector<OptionField<fw::ForwarderOptions>>&
-forwarderFields()
+const std::vector<OptionField<fw::ForwarderOptions>>& forwarderFields()
 {
   using O = fw::ForwarderOptions;
   static const std::vector<OptionField<O>> fields = [] {
@@ -32,39 +36,28 @@ forwarderFields()
   return fields;
 }
 
-const std::vector<OptionField<face::LinkServiceOptions>>&
-linkServiceFields()
+const std::vector<OptionField<face::LinkServiceOptions>>& linkServiceFields()
 {
   static const std::vector<OptionField<face::LinkServiceOptions>> fields =
     attributeFields<face::LinkServiceOptions>(); // core/face/link-service-fields.hpp
   return fields;
 }
 
-const std::vector<OptionField<app::SegmentFetcherOptions>>&
-fetcherFields()
+const std::vector<OptionField<app::SegmentFetcherOptions>>& fetcherFields()
 {
   static const std::vector<OptionField<app::SegmentFetcherOptions>> fields =
     attributeFields<app::SegmentFetcherOptions>();
   return fields;
 }
 
-const std::vector<OptionField<app::SegmentServerOptions>>&
-serverFields()
+const std::vector<OptionField<app::SegmentServerOptions>>& serverFields()
 {
-  using O = app::SegmentServerOptions;
-  static const std::vector<OptionField<O>> fields = {
-    optionField<O>("PayloadSize", "Content bytes per segment (1..8800)", NDNLAB_REF(o.segmentSize)),
-    optionField<O>("Freshness", "FreshnessPeriod of segments", NDNLAB_REF(o.freshness)),
-    optionField<O>("MetadataFreshness", "FreshnessPeriod of RDR metadata replies", NDNLAB_REF(o.metadataFreshness)),
-    optionField<O>("Version", "Version number; 0 = the simulated Unix time in ms at start", NDNLAB_REF(o.version)),
-    optionField<O>("NackUnsatisfiable", "Nack Interests under the prefix that match no segment",
-                   NDNLAB_REF(o.nackUnsatisfiable)),
-  };
+  static const std::vector<OptionField<app::SegmentServerOptions>> fields =
+    attributeFields<app::SegmentServerOptions>(); // core/app/segment-server-fields.hpp
   return fields;
 }
 
-const std::vector<OptionField<app::PushProducerOptions>>&
-pushProducerFields()
+const std::vector<OptionField<app::PushProducerOptions>>& pushProducerFields()
 {
   using O = app::PushProducerOptions;
   static const std::vector<OptionField<O>> fields = [] {
@@ -86,15 +79,14 @@ pushProducerFields()
     }
     f.push_back(optionField<O>("PollInterval", "Retry period while the device queue is above QueueThreshold",
                                NDNLAB_REF(o.pollInterval)));
-    f.push_back(optionField<O>("MaxBurst", "Segments put per turn; 0 = until the queue is full",
-                               NDNLAB_REF(o.maxBurst)));
+    f.push_back(
+      optionField<O>("MaxBurst", "Segments put per turn; 0 = until the queue is full", NDNLAB_REF(o.maxBurst)));
     return f;
   }();
   return fields;
 }
 
-const std::vector<OptionField<app::PushConsumerOptions>>&
-pushConsumerFields()
+const std::vector<OptionField<app::PushConsumerOptions>>& pushConsumerFields()
 {
   using O = app::PushConsumerOptions;
   static const std::vector<OptionField<O>> fields = {
@@ -111,8 +103,7 @@ pushConsumerFields()
   return fields;
 }
 
-const std::vector<OptionField<app::ConstantRateConsumerOptions>>&
-constantRateFields()
+const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFields()
 {
   using O = app::ConstantRateConsumerOptions;
   static const std::vector<OptionField<O>> fields = {

@@ -1,0 +1,72 @@
+"""The ndnSIM consumer profile (`ndnlab get --profile ndnsim`) is the consumer the BLEnD
+campaigns pin parameter by parameter: every consumer parameter a BLEnD spec sets for the
+paper's configuration has the profile's value, so the profile and the specs cannot drift
+apart."""
+import re
+import subprocess
+import tomllib
+
+import pytest
+
+from conftest import NDNLAB, ROOT
+
+# BLEnD specs whose paper configuration is ndnSIM's ConsumerPcon; each names its grid rows
+# that run the paper's consumer by their CwaGate = ["high-data"]
+SPECS = ["fig7.toml", "fig8.toml", "fig9.toml"]
+
+
+def options_table(*args):
+    out = subprocess.run([str(NDNLAB), "get", "--print-options-table", *args], capture_output=True, text=True,
+                         timeout=30)
+    assert out.returncode == 0, out.stderr
+    table = {}
+    for line in out.stdout.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        flags = re.findall(r"`(--[a-z0-9-]+)`", cells[0])
+        table[flags[0][2:]] = cells[1]
+    return table
+
+
+def plain(name):
+    """A flag or parameter name without case and dashes: init-cwnd and InitCwnd, hystart and HyStart."""
+    return name.replace("-", "").lower()
+
+
+def as_text(value):
+    """A spec value written as the options table writes a default."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        assert len(value) == 1, value
+        return as_text(value[0])
+    return str(value)
+
+
+@pytest.mark.skipif(not NDNLAB.exists(), reason="ndnlab not built")
+def test_ndnsim_profile_is_what_the_blend_specs_pin():
+    profile = {plain(k): v for k, v in options_table("--profile", "ndnsim").items()}
+    default = {plain(k): v for k, v in options_table().items()}
+    assert profile != default
+    checked = 0
+    for name in SPECS:
+        spec = tomllib.loads((ROOT / "experiments" / "blend" / name).read_text())
+        pinned = dict(spec.get("fixed", {}))
+        for row in spec.get("grid", []):
+            if row.get("CwaGate") == ["high-data"]:
+                pinned.update(row)
+        for key, value in pinned.items():
+            flag = plain(key)
+            if flag not in profile:
+                continue  # not a consumer option (scenario, link, trace parameters)
+            unit_free = profile[flag].split(" ")[0].strip("`")
+            assert unit_free == as_text(value), f"{name}: {key} = {value}, profile ndnsim: {profile[flag]}"
+            checked += 1
+    assert checked >= 30  # 15+ consumer parameters in each of the specs
+
+
+@pytest.mark.skipif(not NDNLAB.exists(), reason="ndnlab not built")
+def test_unknown_profile_in_the_table_request_is_a_usage_error():
+    out = subprocess.run([str(NDNLAB), "get", "--print-options-table", "--profile", "nope"], capture_output=True,
+                         text=True, timeout=30)
+    assert out.returncode == 2
+    assert out.stdout == ""
