@@ -86,7 +86,7 @@ py-install:
 	@PYTHON=$(PYTHON) STAMP=$(abspath $(BUILD))/.py-install python/install
 
 test: build test-deps
-	@$(MAKE) --no-print-directory unit-test py-test fuzz-smoke
+	@$(MAKE) --no-print-directory lint unit-test py-test fuzz-smoke
 
 # run-ctest DIR, run-pytest DIR: the tests against the build in DIR. pytest exits 5 when it
 # collects no tests; that is not a failure here. -rs lists why each skipped test was skipped.

@@ -138,15 +138,12 @@ std::optional<ByteSpan> unwrapFrame(ByteSpan frame)
     if (!e)
       return std::nullopt;
     switch (e->type) {
-      case tlv::Fragment:
-        return e->value;
+      case tlv::Fragment: return e->value;
       case tlv::LpNack:
       case tlv::FragIndex:
       case tlv::FragCount:
-      case tlv::PitToken:
-        return std::nullopt;
-      default:
-        break; // IncomingFaceId, CongestionMark, Sequence, ...: irrelevant here
+      case tlv::PitToken: return std::nullopt;
+      default: break; // IncomingFaceId, CongestionMark, Sequence, ...: irrelevant here
     }
   }
   return std::nullopt;
@@ -157,8 +154,7 @@ std::optional<ByteSpan> unwrapFrame(ByteSpan frame)
 void interceptFrames(face::Face& f, std::function<bool(ByteSpan)> fast)
 {
   auto slow = std::move(f.transport().onReceive);
-  f.transport().onReceive = [fast = std::move(fast), slow = std::move(slow)](ByteSpan frame,
-                                                                              face::EndpointId ep) {
+  f.transport().onReceive = [fast = std::move(fast), slow = std::move(slow)](ByteSpan frame, face::EndpointId ep) {
     if (!fast(frame))
       slow(frame, ep);
   };
@@ -169,7 +165,8 @@ void interceptFrames(face::Face& f, std::function<bool(ByteSpan)> fast)
 class Registrar
 {
 public:
-  Registrar(io::AsioEnv& env, face::Face& face) : m_env(env), m_face(face), m_signer(m_digest, env.clock(), env.rng()) {}
+  Registrar(io::AsioEnv& env, face::Face& face) : m_env(env), m_face(face), m_signer(m_digest, env.clock(), env.rng())
+  {}
 
   void registerPrefix(const Name& prefix, std::function<void()> done)
   {
@@ -199,8 +196,7 @@ public:
     auto resp = mgmt::ControlResponse::decode(d.content());
     if (!resp || resp->code != mgmt::status::Ok) {
       std::cerr << "fwd-bench: rib/register failed: "
-                << (resp ? std::to_string(resp->code) + " " + resp->text : std::string("bad reply"))
-                << "\n";
+                << (resp ? std::to_string(resp->code) + " " + resp->text : std::string("bad reply")) << "\n";
       std::exit(2);
     }
     auto done = std::move(m_done);
@@ -240,12 +236,8 @@ public:
     appendTlvHeader(m_tail, tlv::SignatureValue, 32);
     m_tail.resize(m_tail.size() + 32, 0);
 
-    m_face->afterReceiveInterest = [this](face::Face&, Interest&& i, face::EndpointId) {
-      onInterest(i);
-    };
-    m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
-      m_registrar.onData(d);
-    };
+    m_face->afterReceiveInterest = [this](face::Face&, Interest&& i, face::EndpointId) { onInterest(i); };
+    m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) { m_registrar.onData(d); };
     m_registrar.registerPrefix(m_prefix = Name(o.prefix), [this, onReady = std::move(onReady)] {
       if (m_options.client == "lean")
         interceptFrames(*m_face, [this](ByteSpan frame) { return fastInterest(frame); });
@@ -289,8 +281,7 @@ private:
     if (!name || name->type != tlv::Name)
       return false;
     ByteSpan prefix = m_prefix.value();
-    if (name->value.size() < prefix.size() ||
-        !std::equal(prefix.begin(), prefix.end(), name->value.begin()))
+    if (name->value.size() < prefix.size() || !std::equal(prefix.begin(), prefix.end(), name->value.begin()))
       return false;
     m_face->transport().send(makeData(name->wire));
     ++m_answered;
@@ -317,7 +308,7 @@ private:
   std::unique_ptr<face::Face> m_face;
   Registrar m_registrar;
   Name m_prefix;
-  Buffer m_tail;              ///< Content .. SignatureValue
+  Buffer m_tail;               ///< Content .. SignatureValue
   size_t m_signedTailSize = 0; ///< octets of m_tail covered by the signature
   uint64_t m_answered = 0;
   uint64_t m_ignored = 0;
@@ -491,8 +482,7 @@ private:
       ++m_result.exchanges;
       m_result.payloadBytes += contentSize;
       m_result.rttsUs.push_back(static_cast<uint32_t>(
-        std::min<int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(rtt).count(),
-                          UINT32_MAX)));
+        std::min<int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(rtt).count(), UINT32_MAX)));
     }
     fill();
   }
@@ -562,9 +552,7 @@ public:
     for (size_t k = 0; k < std::max<size_t>(o.floodFaces, 1); ++k)
       m_faces.push_back(connect(env, o));
     m_prefix = Name(o.floodPrefix);
-    m_sink->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
-      m_registrar.onData(d);
-    };
+    m_sink->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) { m_registrar.onData(d); };
     m_sink->afterReceiveInterest = [this](face::Face&, Interest&&, face::EndpointId) { ++m_sunk; };
     for (auto& f : m_faces) {
       f->afterReceiveData = [this](face::Face&, Data&&, face::EndpointId) { ++m_result.data; };
@@ -648,7 +636,7 @@ uint32_t percentile(const std::vector<uint32_t>& sorted, double p)
 {
   if (sorted.empty())
     return 0;
-  auto idx = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size()))) ;
+  auto idx = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
   idx = std::clamp<size_t>(idx, 1, sorted.size());
   return sorted[idx - 1];
 }
@@ -684,21 +672,19 @@ void reportConsumer(const BenchOptions& o, const ConsumerResult& r, std::optiona
           "  exchanges     %llu (%.0f /s, payload %.1f Mbit/s)\n"
           "  rtt us        p50 %u  p90 %u  p99 %u  p99.9 %u  max %u\n"
           "  losses        timeouts %llu, nacks %llu, late/unexpected Data %llu\n",
-          o.window, o.payload, r.seconds, static_cast<unsigned long long>(r.exchanges), rate, mbps,
-          percentile(v, 50), percentile(v, 90), percentile(v, 99), percentile(v, 99.9),
-          v.empty() ? 0u : v.back(), static_cast<unsigned long long>(r.timeouts),
-          static_cast<unsigned long long>(total(r.nacks)), static_cast<unsigned long long>(r.late));
+          o.window, o.payload, r.seconds, static_cast<unsigned long long>(r.exchanges), rate, mbps, percentile(v, 50),
+          percentile(v, 90), percentile(v, 99), percentile(v, 99.9), v.empty() ? 0u : v.back(),
+          static_cast<unsigned long long>(r.timeouts), static_cast<unsigned long long>(total(r.nacks)),
+          static_cast<unsigned long long>(r.late));
   if (o.json) {
-    std::cout << "{\"mode\": \"exchange\", \"client\": \"" << o.client << "\", \"threads\": "
-              << (o.consumerOnly ? 0 : o.threads) << ", \"window\": " << o.window
-              << ", \"payload\": " << o.payload
-              << ", \"seconds\": " << r.seconds << ", \"exchanges\": " << r.exchanges
+    std::cout << "{\"mode\": \"exchange\", \"client\": \"" << o.client
+              << "\", \"threads\": " << (o.consumerOnly ? 0 : o.threads) << ", \"window\": " << o.window
+              << ", \"payload\": " << o.payload << ", \"seconds\": " << r.seconds << ", \"exchanges\": " << r.exchanges
               << ", \"exchanges_per_second\": " << rate << ", \"payload_mbps\": " << mbps
               << ", \"interests_sent\": " << r.sent << ", \"rtt_us\": {\"p50\": " << percentile(v, 50)
               << ", \"p90\": " << percentile(v, 90) << ", \"p99\": " << percentile(v, 99)
               << ", \"p999\": " << percentile(v, 99.9) << ", \"max\": " << (v.empty() ? 0u : v.back())
-              << "}, \"timeouts\": " << r.timeouts << ", \"nacks\": " << jsonMap(r.nacks)
-              << ", \"late\": " << r.late;
+              << "}, \"timeouts\": " << r.timeouts << ", \"nacks\": " << jsonMap(r.nacks) << ", \"late\": " << r.late;
     if (answered)
       std::cout << ", \"producer_answered\": " << *answered;
     std::cout << "}" << std::endl;
@@ -711,13 +697,12 @@ void reportFlood(const BenchOptions& o, const FloodResult& r, uint64_t sunk)
   fprintf(stderr,
           "fwd-bench flood: %llu Interests in %.2f s (%.0f /s), %llu reached the sink, %llu Data, "
           "%llu Nacks\n",
-          static_cast<unsigned long long>(r.sent), r.seconds, rate,
-          static_cast<unsigned long long>(sunk), static_cast<unsigned long long>(r.data),
-          static_cast<unsigned long long>(total(r.nacks)));
+          static_cast<unsigned long long>(r.sent), r.seconds, rate, static_cast<unsigned long long>(sunk),
+          static_cast<unsigned long long>(r.data), static_cast<unsigned long long>(total(r.nacks)));
   if (o.json) {
     std::cout << "{\"mode\": \"flood\", \"seconds\": " << r.seconds << ", \"sent\": " << r.sent
-              << ", \"interests_per_second\": " << rate << ", \"reached_sink\": " << sunk
-              << ", \"data\": " << r.data << ", \"nacks\": " << jsonMap(r.nacks) << "}" << std::endl;
+              << ", \"interests_per_second\": " << rate << ", \"reached_sink\": " << sunk << ", \"data\": " << r.data
+              << ", \"nacks\": " << jsonMap(r.nacks) << "}" << std::endl;
   }
 }
 
@@ -775,9 +760,7 @@ int runProducerOnly(const BenchOptions& o)
   io::AsioEnv env(io, envOptions());
   asio::signal_set signals(io, SIGINT, SIGTERM);
   stopOnSignals(signals, io);
-  Producer producer(env, o, [] {
-    std::cout << "READY" << std::endl;
-  });
+  Producer producer(env, o, [] { std::cout << "READY" << std::endl; });
   io.run();
   std::cerr << "fwd-bench producer: answered " << producer.answered() << " Interests\n";
   return 0;
@@ -844,8 +827,8 @@ CLI::Validator secondsOption(bool zeroAllowed)
     [zeroAllowed](std::string& text) -> std::string {
       char* end = nullptr;
       double x = std::strtod(text.c_str(), &end);
-      if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || x < 0 ||
-          (x == 0 && !zeroAllowed) || x > 86400)
+      if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || x < 0 || (x == 0 && !zeroAllowed) ||
+          x > 86400)
         return std::string("expected seconds ") + (zeroAllowed ? ">= 0" : "> 0") + ", at most 86400, got '" + text +
                "'";
       return {};
@@ -860,43 +843,50 @@ int main(int argc, char** argv)
 {
   using namespace ndnlab::bench;
   BenchOptions o;
-  CLI::App app{"Interest/Data exchanges per second through a running ndnlabd (or NFD/ndnd)",
-               "ndnlab-fwd-bench"};
+  CLI::App app{"Interest/Data exchanges per second through a running ndnlabd (or NFD/ndnd)", "ndnlab-fwd-bench"};
   app.add_option("--socket", o.socket,
                  "forwarder socket path or URI (default $NDNLAB_SOCKET, else $NDN_CLIENT_TRANSPORT "
                  "or /run/nfd/nfd.sock)");
-  app.add_option("--window", o.window, "Interests kept outstanding")->capture_default_str()
+  app.add_option("--window", o.window, "Interests kept outstanding")
+    ->capture_default_str()
     ->check(CLI::Range(size_t(1), size_t(1) << 20));
   app.add_option("--duration", o.duration, "measurement (or flood) period, seconds")
-    ->capture_default_str()->check(secondsOption(false));
-  app.add_option("--warmup", o.warmup, "warm-up before measuring, seconds")->capture_default_str()
+    ->capture_default_str()
+    ->check(secondsOption(false));
+  app.add_option("--warmup", o.warmup, "warm-up before measuring, seconds")
+    ->capture_default_str()
     ->check(secondsOption(true));
-  app.add_option("--payload", o.payload, "Data content size, octets")->capture_default_str()
+  app.add_option("--payload", o.payload, "Data content size, octets")
+    ->capture_default_str()
     ->check(CLI::Range(size_t(0), size_t(8000)));
   app.add_option("--prefix", o.prefix, "prefix registered by the producer")->capture_default_str();
-  app.add_option("--lifetime", o.lifetimeMs, "consumer InterestLifetime, ms")->capture_default_str()
+  app.add_option("--lifetime", o.lifetimeMs, "consumer InterestLifetime, ms")
+    ->capture_default_str()
     ->check(CLI::Range(int64_t(1), int64_t(60000)));
   auto* po = app.add_flag("--producer-only", o.producerOnly,
                           "run only the producer (prints READY once registered; stops on SIGINT/SIGTERM)");
-  auto* co = app.add_flag("--consumer-only", o.consumerOnly,
-                          "run only the consumer (a producer must be running)");
+  auto* co = app.add_flag("--consumer-only", o.consumerOnly, "run only the consumer (a producer must be running)");
   po->excludes(co);
-  app.add_option("--threads", o.threads,
-                 "producer and consumer in one process: 1 = one event loop, 2 = one thread each")
-    ->capture_default_str()->check(CLI::Range(1, 2));
-  app.add_option("--client", o.client,
-                 "client packet path: lean (pre-encoded templates, frames parsed in place) or face "
-                 "(Face + GenericLinkService + full decoding)")
-    ->capture_default_str()->check(CLI::IsMember({"lean", "face"}));
+  app
+    .add_option("--threads", o.threads, "producer and consumer in one process: 1 = one event loop, 2 = one thread each")
+    ->capture_default_str()
+    ->check(CLI::Range(1, 2));
+  app
+    .add_option("--client", o.client,
+                "client packet path: lean (pre-encoded templates, frames parsed in place) or face "
+                "(Face + GenericLinkService + full decoding)")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"lean", "face"}));
   app.add_flag("--sign,!--no-sign", o.sign, "sign each Data with DigestSha256 (default on)");
-  app.add_option("--flood", o.flood,
-                 "flood mode: RATE Interests/s or 'max' for random names nobody answers");
+  app.add_option("--flood", o.flood, "flood mode: RATE Interests/s or 'max' for random names nobody answers");
   app.add_option("--flood-prefix", o.floodPrefix, "prefix of flood Interests (routed to a sink)")
     ->capture_default_str();
   app.add_option("--flood-faces", o.floodFaces, "faces the flood is spread over")
-    ->capture_default_str()->check(CLI::Range(size_t(1), size_t(64)));
+    ->capture_default_str()
+    ->check(CLI::Range(size_t(1), size_t(64)));
   app.add_option("--flood-lifetime", o.floodLifetimeMs, "InterestLifetime of flood Interests, ms")
-    ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(60000)));
+    ->capture_default_str()
+    ->check(CLI::Range(int64_t(1), int64_t(60000)));
   app.add_flag("--json", o.json, "print one JSON object with the results on stdout");
   try {
     app.parse(argc, argv);

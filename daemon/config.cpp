@@ -29,9 +29,8 @@ struct Unit
   Duration size;
 };
 constexpr Unit Units[] = {
-  {"h", std::chrono::hours(1)},          {"min", std::chrono::minutes(1)},
-  {"s", std::chrono::seconds(1)},        {"ms", std::chrono::milliseconds(1)},
-  {"us", std::chrono::microseconds(1)},  {"ns", std::chrono::nanoseconds(1)},
+  {"h", std::chrono::hours(1)},         {"min", std::chrono::minutes(1)},     {"s", std::chrono::seconds(1)},
+  {"ms", std::chrono::milliseconds(1)}, {"us", std::chrono::microseconds(1)}, {"ns", std::chrono::nanoseconds(1)},
 };
 
 } // namespace
@@ -85,10 +84,8 @@ constexpr RateUnit RateUnits[] = {{"Gbit", 1e9}, {"Mbit", 1e6}, {"kbit", 1e3}, {
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
 
@@ -166,10 +163,11 @@ template<typename Access>
 ConfigKey boolKey(std::string section, std::string name, std::string doc, Access access)
 {
   return ConfigKey{
-    std::move(section), std::move(name), "boolean", std::move(doc),
-    [access](const DaemonOptions& o) {
-      return std::string(access(const_cast<DaemonOptions&>(o)) ? "true" : "false");
-    },
+    std::move(section),
+    std::move(name),
+    "boolean",
+    std::move(doc),
+    [access](const DaemonOptions& o) { return std::string(access(const_cast<DaemonOptions&>(o)) ? "true" : "false"); },
     [access](DaemonOptions& o, const toml::node& v) -> std::string {
       if (!v.is_boolean())
         return "expected a boolean, got " + typeName(v);
@@ -179,25 +177,24 @@ ConfigKey boolKey(std::string section, std::string name, std::string doc, Access
 }
 
 template<typename Access>
-ConfigKey intKey(std::string section, std::string name, std::string doc, Access access,
-                 int64_t min, int64_t max)
+ConfigKey intKey(std::string section, std::string name, std::string doc, Access access, int64_t min, int64_t max)
 {
-  return ConfigKey{
-    std::move(section), std::move(name), "integer", std::move(doc),
-    [access](const DaemonOptions& o) {
-      return std::to_string(access(const_cast<DaemonOptions&>(o)));
-    },
-    [access, min, max](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_integer())
-        return "expected an integer, got " + typeName(v);
-      int64_t n = *v.value<int64_t>();
-      if (n < min || n > max)
-        return "value " + std::to_string(n) + " out of range [" + std::to_string(min) + ", " +
-               std::to_string(max) + "]";
-      using T = std::remove_reference_t<decltype(access(o))>;
-      access(o) = static_cast<T>(n);
-      return {};
-    }};
+  return ConfigKey{std::move(section),
+                   std::move(name),
+                   "integer",
+                   std::move(doc),
+                   [access](const DaemonOptions& o) { return std::to_string(access(const_cast<DaemonOptions&>(o))); },
+                   [access, min, max](DaemonOptions& o, const toml::node& v) -> std::string {
+                     if (!v.is_integer())
+                       return "expected an integer, got " + typeName(v);
+                     int64_t n = *v.value<int64_t>();
+                     if (n < min || n > max)
+                       return "value " + std::to_string(n) + " out of range [" + std::to_string(min) + ", " +
+                              std::to_string(max) + "]";
+                     using T = std::remove_reference_t<decltype(access(o))>;
+                     access(o) = static_cast<T>(n);
+                     return {};
+                   }};
 }
 
 std::string formatFloat(double x)
@@ -209,36 +206,39 @@ std::string formatFloat(double x)
 }
 
 template<typename Access>
-ConfigKey floatKey(std::string section, std::string name, std::string doc, Access access,
-                   double min, double max)
+ConfigKey floatKey(std::string section, std::string name, std::string doc, Access access, double min, double max)
 {
-  return ConfigKey{
-    std::move(section), std::move(name), "float", std::move(doc),
-    [access](const DaemonOptions& o) { return formatFloat(access(const_cast<DaemonOptions&>(o))); },
-    [access, min, max](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_number())
-        return "expected a number, got " + typeName(v);
-      double x = *v.value<double>();
-      if (!(x >= min && x <= max))
-        return "value " + formatFloat(x) + " out of range [" + formatFloat(min) + ", " +
-               formatFloat(max) + "]";
-      access(o) = x;
-      return {};
-    }};
+  return ConfigKey{std::move(section),
+                   std::move(name),
+                   "float",
+                   std::move(doc),
+                   [access](const DaemonOptions& o) { return formatFloat(access(const_cast<DaemonOptions&>(o))); },
+                   [access, min, max](DaemonOptions& o, const toml::node& v) -> std::string {
+                     if (!v.is_number())
+                       return "expected a number, got " + typeName(v);
+                     double x = *v.value<double>();
+                     if (!(x >= min && x <= max))
+                       return "value " + formatFloat(x) + " out of range [" + formatFloat(min) + ", " +
+                              formatFloat(max) + "]";
+                     access(o) = x;
+                     return {};
+                   }};
 }
 
 template<typename Access>
 ConfigKey stringKey(std::string section, std::string name, std::string doc, Access access)
 {
-  return ConfigKey{
-    std::move(section), std::move(name), "string", std::move(doc),
-    [access](const DaemonOptions& o) { return quote(access(const_cast<DaemonOptions&>(o))); },
-    [access](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_string())
-        return "expected a string, got " + typeName(v);
-      access(o) = *v.value<std::string>();
-      return {};
-    }};
+  return ConfigKey{std::move(section),
+                   std::move(name),
+                   "string",
+                   std::move(doc),
+                   [access](const DaemonOptions& o) { return quote(access(const_cast<DaemonOptions&>(o))); },
+                   [access](DaemonOptions& o, const toml::node& v) -> std::string {
+                     if (!v.is_string())
+                       return "expected a string, got " + typeName(v);
+                     access(o) = *v.value<std::string>();
+                     return {};
+                   }};
 }
 
 template<typename Access>
@@ -246,10 +246,11 @@ ConfigKey durationKey(std::string section, std::string name, std::string doc, Ac
                       Duration min = Duration::zero())
 {
   return ConfigKey{
-    std::move(section), std::move(name), "duration", std::move(doc),
-    [access](const DaemonOptions& o) {
-      return quote(formatDuration(access(const_cast<DaemonOptions&>(o))));
-    },
+    std::move(section),
+    std::move(name),
+    "duration",
+    std::move(doc),
+    [access](const DaemonOptions& o) { return quote(formatDuration(access(const_cast<DaemonOptions&>(o)))); },
     [access, min](DaemonOptions& o, const toml::node& v) -> std::string {
       if (!v.is_string())
         return "expected a duration string such as \"500ms\" or \"10s\", got " + typeName(v);
@@ -265,52 +266,54 @@ ConfigKey durationKey(std::string section, std::string name, std::string doc, Ac
 }
 
 /// What an address key must hold.
-enum class AddressKind
-{
-  Any,            ///< IPv4 or IPv6 (listen addresses)
-  V4,             ///< IPv4 (the multicast interface)
-  V4Multicast,    ///< IPv4 multicast group
+enum class AddressKind {
+  Any,         ///< IPv4 or IPv6 (listen addresses)
+  V4,          ///< IPv4 (the multicast interface)
+  V4Multicast, ///< IPv4 multicast group
 };
 
 /// A string key holding a numeric IP address, checked here so that a bad one is a file:line
 /// configuration error (exit 2) instead of a failure after the daemon started listening.
 template<typename Access>
-ConfigKey addressKey(std::string section, std::string name, std::string doc, AddressKind kind,
-                     Access access)
+ConfigKey addressKey(std::string section, std::string name, std::string doc, AddressKind kind, Access access)
 {
-  return ConfigKey{
-    std::move(section), std::move(name), "string", std::move(doc),
-    [access](const DaemonOptions& o) { return quote(access(const_cast<DaemonOptions&>(o))); },
-    [access, kind](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_string())
-        return "expected a string, got " + typeName(v);
-      std::string text = *v.value<std::string>();
-      std::error_code ec;
-      if (kind == AddressKind::Any) {
-        asio::ip::make_address(text, ec);
-        if (ec)
-          return "bad IP address \"" + text + "\" (a numeric IPv4 or IPv6 address, e.g. \"0.0.0.0\" or \"::\")";
-      }
-      else {
-        auto a = asio::ip::make_address_v4(text, ec);
-        if (ec)
-          return "bad IPv4 address \"" + text + "\"";
-        if (kind == AddressKind::V4Multicast && !a.is_multicast())
-          return "\"" + text + "\" is not an IPv4 multicast group (224.0.0.0/4)";
-      }
-      access(o) = text;
-      return {};
-    }};
+  return ConfigKey{std::move(section),
+                   std::move(name),
+                   "string",
+                   std::move(doc),
+                   [access](const DaemonOptions& o) { return quote(access(const_cast<DaemonOptions&>(o))); },
+                   [access, kind](DaemonOptions& o, const toml::node& v) -> std::string {
+                     if (!v.is_string())
+                       return "expected a string, got " + typeName(v);
+                     std::string text = *v.value<std::string>();
+                     std::error_code ec;
+                     if (kind == AddressKind::Any) {
+                       asio::ip::make_address(text, ec);
+                       if (ec)
+                         return "bad IP address \"" + text +
+                                "\" (a numeric IPv4 or IPv6 address, e.g. \"0.0.0.0\" or \"::\")";
+                     }
+                     else {
+                       auto a = asio::ip::make_address_v4(text, ec);
+                       if (ec)
+                         return "bad IPv4 address \"" + text + "\"";
+                       if (kind == AddressKind::V4Multicast && !a.is_multicast())
+                         return "\"" + text + "\" is not an IPv4 multicast group (224.0.0.0/4)";
+                     }
+                     access(o) = text;
+                     return {};
+                   }};
 }
 
 template<typename Access>
 ConfigKey mediumKey(std::string section, std::string doc, Access access)
 {
   return ConfigKey{
-    std::move(section), "medium", "string", std::move(doc),
-    [access](const DaemonOptions& o) {
-      return quote(face::toString(access(const_cast<DaemonOptions&>(o))));
-    },
+    std::move(section),
+    "medium",
+    "string",
+    std::move(doc),
+    [access](const DaemonOptions& o) { return quote(face::toString(access(const_cast<DaemonOptions&>(o)))); },
     [access](DaemonOptions& o, const toml::node& v) -> std::string {
       if (!v.is_string())
         return "expected a string, got " + typeName(v);
@@ -327,18 +330,19 @@ ConfigKey mediumKey(std::string section, std::string doc, Access access)
 
 ConfigKey logLevelKey()
 {
-  return ConfigKey{
-    "general", "log_level", "log level",
-    "minimum log level: trace, debug, info, warn, error, off",
-    [](const DaemonOptions& o) { return quote(io::toString(o.general.logLevel)); },
-    [](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_string())
-        return "expected a string, got " + typeName(v);
-      std::string text = *v.value<std::string>();
-      if (!io::parseLogLevel(text, o.general.logLevel))
-        return "unknown log level \"" + text + "\" (trace, debug, info, warn, error, off)";
-      return {};
-    }};
+  return ConfigKey{"general",
+                   "log_level",
+                   "log level",
+                   "minimum log level: trace, debug, info, warn, error, off",
+                   [](const DaemonOptions& o) { return quote(io::toString(o.general.logLevel)); },
+                   [](DaemonOptions& o, const toml::node& v) -> std::string {
+                     if (!v.is_string())
+                       return "expected a string, got " + typeName(v);
+                     std::string text = *v.value<std::string>();
+                     if (!io::parseLogLevel(text, o.general.logLevel))
+                       return "unknown log level \"" + text + "\" (trace, debug, info, warn, error, off)";
+                     return {};
+                   }};
 }
 
 constexpr int64_t MaxInt = std::numeric_limits<int64_t>::max();
@@ -347,18 +351,20 @@ constexpr int64_t MaxInt32 = std::numeric_limits<int32_t>::max();
 /// `max_faces` and `max_faces_per_address` of a channel's io::FaceLimits, reached by `limits`;
 /// `what` names its faces ("accepted TCP faces").
 template<typename Access>
-void addFaceLimitKeys(std::vector<ConfigKey>& k, const std::string& section, const std::string& what,
-                      Access limits)
+void addFaceLimitKeys(std::vector<ConfigKey>& k, const std::string& section, const std::string& what, Access limits)
 {
-  k.push_back(intKey(section, "max_faces",
-                     "most " + what + " at once; further connections are refused (too_many_faces) "
-                     "until faces close",
-                     [limits](DaemonOptions& o) -> auto& { return limits(o).maxFaces; }, 1, MaxInt));
-  k.push_back(intKey(section, "max_faces_per_address",
-                     "most " + what + " from one remote address at once; further connections from it "
-                     "are refused (too_many_faces_per_address)",
-                     [limits](DaemonOptions& o) -> auto& { return limits(o).maxFacesPerAddress; }, 1,
-                     MaxInt));
+  k.push_back(intKey(
+    section, "max_faces",
+    "most " + what +
+      " at once; further connections are refused (too_many_faces) "
+      "until faces close",
+    [limits](DaemonOptions & o) -> auto& { return limits(o).maxFaces; }, 1, MaxInt));
+  k.push_back(intKey(
+    section, "max_faces_per_address",
+    "most " + what +
+      " from one remote address at once; further connections from it "
+      "are refused (too_many_faces_per_address)",
+    [limits](DaemonOptions & o) -> auto& { return limits(o).maxFacesPerAddress; }, 1, MaxInt));
 }
 
 /// ndnlabd's key of a core field (core/runtime/fields.hpp) of the Options struct that `sub`
@@ -375,9 +381,9 @@ ConfigKey keyOf(const fields::Field<Options, T>& f, Sub sub)
     return boolKey(section, f.info.tomlKey(), doc, access);
   else if constexpr (std::is_same_v<T, Duration>)
     return durationKey(section, f.info.tomlKey(), doc, access,
-                       std::isfinite(r.min) ? std::chrono::duration_cast<Duration>(
-                                                std::chrono::duration<double, std::milli>(r.min))
-                                            : Duration::zero());
+                       std::isfinite(r.min)
+                         ? std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(r.min))
+                         : Duration::zero());
   else if constexpr (std::is_floating_point_v<T>)
     return floatKey(section, f.info.tomlKey(), doc, access, r.min, r.max);
   else if constexpr (std::is_integral_v<T>)
@@ -398,10 +404,11 @@ ConfigKey keyOf(const fields::EnumField<Options, E>& f, Sub sub)
   for (std::string_view c : f.choices())
     choices += (choices.empty() ? "" : ", ") + std::string(c);
   return ConfigKey{
-    std::string(f.info.section), f.info.tomlKey(), "string", std::string(f.info.doc),
-    [ref, sub, print](const DaemonOptions& o) {
-      return quote(print(ref(sub(const_cast<DaemonOptions&>(o)))));
-    },
+    std::string(f.info.section),
+    f.info.tomlKey(),
+    "string",
+    std::string(f.info.doc),
+    [ref, sub, print](const DaemonOptions& o) { return quote(print(ref(sub(const_cast<DaemonOptions&>(o))))); },
     [ref, sub, parse, choices](DaemonOptions& o, const toml::node& v) -> std::string {
       if (!v.is_string())
         return "expected a string, got " + typeName(v);
@@ -430,221 +437,225 @@ std::vector<ConfigKey> buildKeys()
   std::vector<ConfigKey> k;
   // [general]
   k.push_back(logLevelKey());
-  k.push_back(stringKey("general", "log_file", "log file; empty = standard error",
-                        [](O& o) -> auto& { return o.general.logFile; }));
-  k.push_back(boolKey("general", "trace_counters",
-                      "count trace events per kind and reason (drops, face closes)",
-                      [](O& o) -> auto& { return o.general.traceCounters; }));
-  k.push_back(stringKey("general", "trace_file",
-                        "append every trace event as a JSON line to this file; empty = off",
-                        [](O& o) -> auto& { return o.general.traceFile; }));
-  k.push_back(intKey("general", "seed", "random number generator seed; 0 = random",
-                     [](O& o) -> auto& { return o.general.seed; }, 0, MaxInt));
+  k.push_back(stringKey(
+    "general", "log_file", "log file; empty = standard error", [](O & o) -> auto& { return o.general.logFile; }));
+  k.push_back(boolKey(
+    "general", "trace_counters", "count trace events per kind and reason (drops, face closes)",
+    [](O & o) -> auto& { return o.general.traceCounters; }));
+  k.push_back(stringKey(
+    "general", "trace_file", "append every trace event as a JSON line to this file; empty = off",
+    [](O & o) -> auto& { return o.general.traceFile; }));
+  k.push_back(intKey(
+    "general", "seed", "random number generator seed; 0 = random", [](O & o) -> auto& { return o.general.seed; }, 0,
+    MaxInt));
 
   // [tables]: the forwarder's (core/fw/forwarder-fields.hpp), then the RIB's
   auto forwarder = [](O& o) -> fw::ForwarderOptions& { return o.forwarder; };
   addFieldKeys<fw::ForwarderOptions>(k, "tables", forwarder);
-  k.push_back(intKey("tables", "rib_max_routes", "RIB capacity; rib/register beyond it is refused",
-                     [](O& o) -> auto& { return o.management.rib.maxRoutes; }, 1, MaxInt));
+  k.push_back(intKey(
+    "tables", "rib_max_routes", "RIB capacity; rib/register beyond it is refused",
+    [](O & o) -> auto& { return o.management.rib.maxRoutes; }, 1, MaxInt));
 
   // [forwarder]
-  k.push_back(ConfigKey{
-    "forwarder", "default_strategy", "string", "strategy of the prefix /",
-    [](const DaemonOptions& o) { return quote(o.forwarder.defaultStrategy.toUri()); },
-    [](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_string())
-        return "expected a string, got " + typeName(v);
-      auto name = Name::parse(*v.value<std::string>());
-      if (!name)
-        return "bad name: " + name.error();
-      o.forwarder.defaultStrategy = *name;
-      return {};
-    }});
+  k.push_back(ConfigKey{"forwarder", "default_strategy", "string", "strategy of the prefix /",
+                        [](const DaemonOptions& o) { return quote(o.forwarder.defaultStrategy.toUri()); },
+                        [](DaemonOptions& o, const toml::node& v) -> std::string {
+                          if (!v.is_string())
+                            return "expected a string, got " + typeName(v);
+                          auto name = Name::parse(*v.value<std::string>());
+                          if (!name)
+                            return "bad name: " + name.error();
+                          o.forwarder.defaultStrategy = *name;
+                          return {};
+                        }});
   addFieldKeys<fw::ForwarderOptions>(k, "forwarder", forwarder);
 
   // [management]
-  k.push_back(boolKey("management", "verify_commands",
-                      "verify command signatures and replay fields (NFD default certfile any: off)",
-                      [](O& o) -> auto& { return o.management.dispatcher.verifyCommands; }));
+  k.push_back(boolKey(
+    "management", "verify_commands", "verify command signatures and replay fields (NFD default certfile any: off)",
+    [](O & o) -> auto& { return o.management.dispatcher.verifyCommands; }));
 
   // [face_system.unix]
-  k.push_back(boolKey("face_system.unix", "enabled", "listen on a Unix stream socket",
-                      [](O& o) -> auto& { return o.faceSystem.unixEnabled; }));
-  k.push_back(stringKey("face_system.unix", "path",
-                        "socket path (NFD's default, used by python-ndn and NDNts without config)",
-                        [](O& o) -> auto& { return o.faceSystem.unixSocket.path; }));
-  k.push_back(intKey("face_system.unix", "max_faces",
-                     "most Unix socket faces at once; further connections are refused "
-                     "(too_many_faces) until faces close",
-                     [](O& o) -> auto& { return o.faceSystem.unixSocket.maxFaces; }, 1, MaxInt));
+  k.push_back(boolKey(
+    "face_system.unix", "enabled", "listen on a Unix stream socket",
+    [](O & o) -> auto& { return o.faceSystem.unixEnabled; }));
+  k.push_back(stringKey(
+    "face_system.unix", "path", "socket path (NFD's default, used by python-ndn and NDNts without config)",
+    [](O & o) -> auto& { return o.faceSystem.unixSocket.path; }));
+  k.push_back(intKey(
+    "face_system.unix", "max_faces",
+    "most Unix socket faces at once; further connections are refused "
+    "(too_many_faces) until faces close",
+    [](O & o) -> auto& { return o.faceSystem.unixSocket.maxFaces; }, 1, MaxInt));
 
   // [face_system.tcp]
-  k.push_back(boolKey("face_system.tcp", "enabled", "listen for TCP connections",
-                      [](O& o) -> auto& { return o.faceSystem.tcpEnabled; }));
-  k.push_back(addressKey("face_system.tcp", "listen_address",
-                         "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
-                         [](O& o) -> auto& { return o.faceSystem.tcp.address; }));
-  k.push_back(intKey("face_system.tcp", "port", "listen port; 0 disables the TCP listener",
-                     [](O& o) -> auto& { return o.faceSystem.tcp.port; }, 0, 65535));
-  k.push_back(durationKey("face_system.tcp", "connect_timeout",
-                          "faces/create gives up connecting after this long",
-                          [](O& o) -> auto& { return o.faceSystem.tcp.connectTimeout; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(durationKey("face_system.tcp", "reconnect_initial_delay",
-                          "permanent TCP faces: first reconnection delay (doubles per failure)",
-                          [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.initialDelay; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(durationKey("face_system.tcp", "reconnect_max_delay",
-                          "permanent TCP faces: largest reconnection delay",
-                          [](O& o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; },
-                          std::chrono::milliseconds(1)));
-  addFaceLimitKeys(k, "face_system.tcp", "accepted TCP faces",
-                   [](O& o) -> auto& { return o.faceSystem.tcp.limits; });
-  k.push_back(durationKey("face_system.tcp", "idle_timeout",
-                          "accepted TCP faces that receive nothing this long are closed (idle_timeout)",
-                          [](O& o) -> auto& { return o.faceSystem.tcp.idleTimeout; },
-                          std::chrono::milliseconds(1)));
+  k.push_back(boolKey(
+    "face_system.tcp", "enabled", "listen for TCP connections",
+    [](O & o) -> auto& { return o.faceSystem.tcpEnabled; }));
+  k.push_back(addressKey(
+    "face_system.tcp", "listen_address", "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
+    [](O & o) -> auto& { return o.faceSystem.tcp.address; }));
+  k.push_back(intKey(
+    "face_system.tcp", "port", "listen port; 0 disables the TCP listener",
+    [](O & o) -> auto& { return o.faceSystem.tcp.port; }, 0, 65535));
+  k.push_back(durationKey(
+    "face_system.tcp", "connect_timeout", "faces/create gives up connecting after this long",
+    [](O & o) -> auto& { return o.faceSystem.tcp.connectTimeout; }, std::chrono::milliseconds(1)));
+  k.push_back(durationKey(
+    "face_system.tcp", "reconnect_initial_delay", "permanent TCP faces: first reconnection delay (doubles per failure)",
+    [](O & o) -> auto& { return o.faceSystem.tcp.reconnect.initialDelay; }, std::chrono::milliseconds(1)));
+  k.push_back(durationKey(
+    "face_system.tcp", "reconnect_max_delay", "permanent TCP faces: largest reconnection delay",
+    [](O & o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; }, std::chrono::milliseconds(1)));
+  addFaceLimitKeys(
+    k, "face_system.tcp", "accepted TCP faces", [](O & o) -> auto& { return o.faceSystem.tcp.limits; });
+  k.push_back(durationKey(
+    "face_system.tcp", "idle_timeout", "accepted TCP faces that receive nothing this long are closed (idle_timeout)",
+    [](O & o) -> auto& { return o.faceSystem.tcp.idleTimeout; }, std::chrono::milliseconds(1)));
 
   // [face_system.websocket]
-  k.push_back(boolKey("face_system.websocket", "enabled",
-                      "listen for WebSocket connections (browsers; NFD listens by default)",
-                      [](O& o) -> auto& { return o.faceSystem.websocketEnabled; }));
-  k.push_back(addressKey("face_system.websocket", "listen_address",
-                         "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
-                         [](O& o) -> auto& { return o.faceSystem.websocket.address; }));
-  k.push_back(intKey("face_system.websocket", "port", "listen port; 0 disables the WebSocket listener",
-                     [](O& o) -> auto& { return o.faceSystem.websocket.port; }, 0, 65535));
-  k.push_back(durationKey("face_system.websocket", "ping_interval",
-                          "each connection is pinged this often; 0 = never",
-                          [](O& o) -> auto& { return o.faceSystem.websocket.pingInterval; },
-                          std::chrono::milliseconds(0)));
-  k.push_back(durationKey("face_system.websocket", "pong_timeout",
-                          "a connection that does not answer a ping this long is closed",
-                          [](O& o) -> auto& { return o.faceSystem.websocket.pongTimeout; },
-                          std::chrono::milliseconds(1)));
-  addFaceLimitKeys(k, "face_system.websocket", "WebSocket faces",
-                   [](O& o) -> auto& { return o.faceSystem.websocket.limits; });
+  k.push_back(boolKey(
+    "face_system.websocket", "enabled", "listen for WebSocket connections (browsers; NFD listens by default)",
+    [](O & o) -> auto& { return o.faceSystem.websocketEnabled; }));
+  k.push_back(addressKey(
+    "face_system.websocket", "listen_address", "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
+    [](O & o) -> auto& { return o.faceSystem.websocket.address; }));
+  k.push_back(intKey(
+    "face_system.websocket", "port", "listen port; 0 disables the WebSocket listener",
+    [](O & o) -> auto& { return o.faceSystem.websocket.port; }, 0, 65535));
+  k.push_back(durationKey(
+    "face_system.websocket", "ping_interval", "each connection is pinged this often; 0 = never",
+    [](O & o) -> auto& { return o.faceSystem.websocket.pingInterval; }, std::chrono::milliseconds(0)));
+  k.push_back(durationKey(
+    "face_system.websocket", "pong_timeout", "a connection that does not answer a ping this long is closed",
+    [](O & o) -> auto& { return o.faceSystem.websocket.pongTimeout; }, std::chrono::milliseconds(1)));
+  addFaceLimitKeys(
+    k, "face_system.websocket", "WebSocket faces", [](O & o) -> auto& { return o.faceSystem.websocket.limits; });
 
   // [face_system.udp]
-  k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",
-                      [](O& o) -> auto& { return o.faceSystem.udpEnabled; }));
-  k.push_back(addressKey("face_system.udp", "listen_address", "listen address", AddressKind::Any,
-                         [](O& o) -> auto& { return o.faceSystem.udp.address; }));
-  k.push_back(intKey("face_system.udp", "port", "listen port; 0 disables the UDP channel",
-                     [](O& o) -> auto& { return o.faceSystem.udp.port; }, 0, 65535));
-  k.push_back(durationKey("face_system.udp", "idle_timeout",
-                          "on-demand UDP faces that receive nothing this long are closed",
-                          [](O& o) -> auto& { return o.faceSystem.udp.idleTimeout; },
-                          std::chrono::milliseconds(1)));
-  k.push_back(intKey("face_system.udp", "mtu",
-                     "MTU of UDP unicast faces, bytes; larger packets are fragmented (NDNLPv2)",
-                     [](O& o) -> auto& { return o.faceSystem.udpMtu; }, 64, io::UdpMaxPayloadV4));
-  k.push_back(boolKey("face_system.udp", "accept_new_faces",
-                      "create on-demand faces for datagrams from unknown endpoints",
-                      [](O& o) -> auto& { return o.faceSystem.udp.acceptNewFaces; }));
-  k.push_back(intKey("face_system.udp", "max_on_demand_faces",
-                     "most on-demand UDP faces at once; datagrams from further new endpoints are "
-                     "dropped (too_many_faces)",
-                     [](O& o) -> auto& { return o.faceSystem.udp.maxOnDemandFaces; }, 1, MaxInt));
-  k.push_back(intKey("face_system.udp", "socket_buffer_size",
-                     "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
-                     [](O& o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));
-  k.push_back(mediumKey("face_system.udp",
-                        "physical medium of UDP unicast faces: wired, wireless (wireless faces "
-                        "bundle Interests with face_system.link.bundling)",
-                        [](O& o) -> auto& { return o.faceSystem.udpMedium; }));
+  k.push_back(boolKey(
+    "face_system.udp", "enabled", "UDP unicast channel", [](O & o) -> auto& { return o.faceSystem.udpEnabled; }));
+  k.push_back(addressKey(
+    "face_system.udp", "listen_address", "listen address", AddressKind::Any,
+    [](O & o) -> auto& { return o.faceSystem.udp.address; }));
+  k.push_back(intKey(
+    "face_system.udp", "port", "listen port; 0 disables the UDP channel",
+    [](O & o) -> auto& { return o.faceSystem.udp.port; }, 0, 65535));
+  k.push_back(durationKey(
+    "face_system.udp", "idle_timeout", "on-demand UDP faces that receive nothing this long are closed",
+    [](O & o) -> auto& { return o.faceSystem.udp.idleTimeout; }, std::chrono::milliseconds(1)));
+  k.push_back(intKey(
+    "face_system.udp", "mtu", "MTU of UDP unicast faces, bytes; larger packets are fragmented (NDNLPv2)",
+    [](O & o) -> auto& { return o.faceSystem.udpMtu; }, 64, io::UdpMaxPayloadV4));
+  k.push_back(boolKey(
+    "face_system.udp", "accept_new_faces", "create on-demand faces for datagrams from unknown endpoints",
+    [](O & o) -> auto& { return o.faceSystem.udp.acceptNewFaces; }));
+  k.push_back(intKey(
+    "face_system.udp", "max_on_demand_faces",
+    "most on-demand UDP faces at once; datagrams from further new endpoints are "
+    "dropped (too_many_faces)",
+    [](O & o) -> auto& { return o.faceSystem.udp.maxOnDemandFaces; }, 1, MaxInt));
+  k.push_back(intKey(
+    "face_system.udp", "socket_buffer_size", "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
+    [](O & o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));
+  k.push_back(mediumKey(
+    "face_system.udp",
+    "physical medium of UDP unicast faces: wired, wireless (wireless faces "
+    "bundle Interests with face_system.link.bundling)",
+    [](O & o) -> auto& { return o.faceSystem.udpMedium; }));
 
   // [face_system.udp.impair]: egress impairment of UDP unicast faces (for hosts without netem)
-  k.push_back(ConfigKey{
-    "face_system.udp.impair", "loss", "float",
-    "probability in [0, 1] that a UDP unicast face drops an outgoing datagram",
-    [](const DaemonOptions& o) { return formatFloat(o.faceSystem.udpImpair.loss); },
-    [](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_number())
-        return "expected a number, got " + typeName(v);
-      double p = *v.value<double>();
-      if (!(p >= 0.0 && p <= 1.0))
-        return "loss must be a probability in [0, 1]";
-      o.faceSystem.udpImpair.loss = p;
-      return {};
-    }});
-  k.push_back(durationKey("face_system.udp.impair", "delay",
-                          "delay added to every outgoing datagram of a UDP unicast face",
-                          [](O& o) -> auto& { return o.faceSystem.udpImpair.delay; }));
-  k.push_back(durationKey("face_system.udp.impair", "jitter",
-                          "extra delay drawn uniformly from [0, jitter) per datagram (may reorder)",
-                          [](O& o) -> auto& { return o.faceSystem.udpImpair.jitter; }));
-  k.push_back(ConfigKey{
-    "face_system.udp.impair", "rate", "rate",
-    "egress rate limit per UDP unicast face, e.g. \"100Mbit\"; \"0\" = unlimited",
-    [](const DaemonOptions& o) { return quote(formatRate(o.faceSystem.udpImpair.rate)); },
-    [](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_string())
-        return "expected a rate string such as \"100Mbit\", got " + typeName(v);
-      std::string text = *v.value<std::string>();
-      if (!parseRate(text, o.faceSystem.udpImpair.rate))
-        return "bad rate \"" + text + "\" (use <number><bit|kbit|Mbit|Gbit> or \"0\")";
-      return {};
-    }});
-  k.push_back(ConfigKey{
-    "face_system.udp.impair", "queue_limit", "integer",
-    "rate limiter backlog per face, bytes; datagrams beyond it are dropped",
-    [](const DaemonOptions& o) {
-      return std::to_string(o.faceSystem.udpImpair.queueCapacity.count());
-    },
-    [](DaemonOptions& o, const toml::node& v) -> std::string {
-      if (!v.is_integer())
-        return "expected an integer, got " + typeName(v);
-      int64_t n = *v.value<int64_t>();
-      if (n < 1)
-        return "value " + std::to_string(n) + " out of range [1, " + std::to_string(MaxInt) + "]";
-      o.faceSystem.udpImpair.queueCapacity = Bytes(static_cast<uint64_t>(n));
-      return {};
-    }});
+  k.push_back(ConfigKey{"face_system.udp.impair", "loss", "float",
+                        "probability in [0, 1] that a UDP unicast face drops an outgoing datagram",
+                        [](const DaemonOptions& o) { return formatFloat(o.faceSystem.udpImpair.loss); },
+                        [](DaemonOptions& o, const toml::node& v) -> std::string {
+                          if (!v.is_number())
+                            return "expected a number, got " + typeName(v);
+                          double p = *v.value<double>();
+                          if (!(p >= 0.0 && p <= 1.0))
+                            return "loss must be a probability in [0, 1]";
+                          o.faceSystem.udpImpair.loss = p;
+                          return {};
+                        }});
+  k.push_back(durationKey(
+    "face_system.udp.impair", "delay", "delay added to every outgoing datagram of a UDP unicast face",
+    [](O & o) -> auto& { return o.faceSystem.udpImpair.delay; }));
+  k.push_back(durationKey(
+    "face_system.udp.impair", "jitter", "extra delay drawn uniformly from [0, jitter) per datagram (may reorder)",
+    [](O & o) -> auto& { return o.faceSystem.udpImpair.jitter; }));
+  k.push_back(ConfigKey{"face_system.udp.impair", "rate", "rate",
+                        "egress rate limit per UDP unicast face, e.g. \"100Mbit\"; \"0\" = unlimited",
+                        [](const DaemonOptions& o) { return quote(formatRate(o.faceSystem.udpImpair.rate)); },
+                        [](DaemonOptions& o, const toml::node& v) -> std::string {
+                          if (!v.is_string())
+                            return "expected a rate string such as \"100Mbit\", got " + typeName(v);
+                          std::string text = *v.value<std::string>();
+                          if (!parseRate(text, o.faceSystem.udpImpair.rate))
+                            return "bad rate \"" + text + "\" (use <number><bit|kbit|Mbit|Gbit> or \"0\")";
+                          return {};
+                        }});
+  k.push_back(
+    ConfigKey{"face_system.udp.impair", "queue_limit", "integer",
+              "rate limiter backlog per face, bytes; datagrams beyond it are dropped",
+              [](const DaemonOptions& o) { return std::to_string(o.faceSystem.udpImpair.queueCapacity.count()); },
+              [](DaemonOptions& o, const toml::node& v) -> std::string {
+                if (!v.is_integer())
+                  return "expected an integer, got " + typeName(v);
+                int64_t n = *v.value<int64_t>();
+                if (n < 1)
+                  return "value " + std::to_string(n) + " out of range [1, " + std::to_string(MaxInt) + "]";
+                o.faceSystem.udpImpair.queueCapacity = Bytes(static_cast<uint64_t>(n));
+                return {};
+              }});
 
   // [face_system.multicast]
-  k.push_back(boolKey("face_system.multicast", "enabled", "UDP multicast face (off by default)",
-                      [](O& o) -> auto& { return o.faceSystem.multicastEnabled; }));
-  k.push_back(addressKey("face_system.multicast", "group", "IPv4 multicast group (NFD default)",
-                         AddressKind::V4Multicast,
-                         [](O& o) -> auto& { return o.faceSystem.multicast.group; }));
-  k.push_back(intKey("face_system.multicast", "port", "group port (NFD default)",
-                     [](O& o) -> auto& { return o.faceSystem.multicast.port; }, 1, 65535));
-  k.push_back(addressKey("face_system.multicast", "interface_address",
-                         "local address to join and send on; \"0.0.0.0\" = the kernel's choice",
-                         AddressKind::V4,
-                         [](O& o) -> auto& { return o.faceSystem.multicast.interfaceAddress; }));
-  k.push_back(intKey("face_system.multicast", "ttl", "IP multicast TTL",
-                     [](O& o) -> auto& { return o.faceSystem.multicast.ttl; }, 1, 255));
-  k.push_back(boolKey("face_system.multicast", "loopback",
-                      "loop datagrams back to this host (several daemons on one host)",
-                      [](O& o) -> auto& { return o.faceSystem.multicast.loopback; }));
-  k.push_back(intKey("face_system.multicast", "mtu", "MTU of the multicast face, bytes",
-                     [](O& o) -> auto& { return o.faceSystem.multicastMtu; }, 64,
-                     io::UdpMaxPayloadV4));
-  k.push_back(mediumKey("face_system.multicast", "physical medium of the multicast face: wired, wireless",
-                        [](O& o) -> auto& { return o.faceSystem.multicastMedium; }));
+  k.push_back(boolKey(
+    "face_system.multicast", "enabled", "UDP multicast face (off by default)",
+    [](O & o) -> auto& { return o.faceSystem.multicastEnabled; }));
+  k.push_back(addressKey(
+    "face_system.multicast", "group", "IPv4 multicast group (NFD default)", AddressKind::V4Multicast,
+    [](O & o) -> auto& { return o.faceSystem.multicast.group; }));
+  k.push_back(intKey(
+    "face_system.multicast", "port", "group port (NFD default)",
+    [](O & o) -> auto& { return o.faceSystem.multicast.port; }, 1, 65535));
+  k.push_back(addressKey(
+    "face_system.multicast", "interface_address",
+    "local address to join and send on; \"0.0.0.0\" = the kernel's choice", AddressKind::V4,
+    [](O & o) -> auto& { return o.faceSystem.multicast.interfaceAddress; }));
+  k.push_back(intKey(
+    "face_system.multicast", "ttl", "IP multicast TTL", [](O & o) -> auto& { return o.faceSystem.multicast.ttl; }, 1,
+    255));
+  k.push_back(boolKey(
+    "face_system.multicast", "loopback", "loop datagrams back to this host (several daemons on one host)",
+    [](O & o) -> auto& { return o.faceSystem.multicast.loopback; }));
+  k.push_back(intKey(
+    "face_system.multicast", "mtu", "MTU of the multicast face, bytes",
+    [](O & o) -> auto& { return o.faceSystem.multicastMtu; }, 64, io::UdpMaxPayloadV4));
+  k.push_back(mediumKey(
+    "face_system.multicast", "physical medium of the multicast face: wired, wireless",
+    [](O & o) -> auto& { return o.faceSystem.multicastMedium; }));
 
   // [face_system.stream]
-  k.push_back(intKey("face_system.stream", "max_frame_size",
-                     "largest frame on Unix/TCP faces, bytes; a larger TLV header closes the face",
-                     [](O& o) -> auto& { return o.faceSystem.stream.maxFrameSize; }, 1024,
-                     1 << 20));
-  k.push_back(intKey("face_system.stream", "socket_buffer_size",
-                     "SO_SNDBUF/SO_RCVBUF of Unix/TCP sockets, bytes; 0 = kernel default",
-                     [](O& o) -> auto& { return o.faceSystem.stream.socketBufferSize; }, 0,
-                     MaxInt32));
-  k.push_back(intKey("face_system.stream", "max_send_queue",
-                     "per-face send queue bound, bytes; frames beyond it are dropped",
-                     [](O& o) -> auto& { return o.faceSystem.stream.maxSendQueueBytes; }, 65536,
-                     MaxInt));
+  k.push_back(intKey(
+    "face_system.stream", "max_frame_size",
+    "largest frame on Unix/TCP faces, bytes; a larger TLV header closes the face",
+    [](O & o) -> auto& { return o.faceSystem.stream.maxFrameSize; }, 1024, 1 << 20));
+  k.push_back(intKey(
+    "face_system.stream", "socket_buffer_size", "SO_SNDBUF/SO_RCVBUF of Unix/TCP sockets, bytes; 0 = kernel default",
+    [](O & o) -> auto& { return o.faceSystem.stream.socketBufferSize; }, 0, MaxInt32));
+  k.push_back(intKey(
+    "face_system.stream", "max_send_queue", "per-face send queue bound, bytes; frames beyond it are dropped",
+    [](O & o) -> auto& { return o.faceSystem.stream.maxSendQueueBytes; }, 65536, MaxInt));
 
   // [face_system.link]
-  auto link = [](O& o) -> auto& { return o.faceSystem.link; };
+  auto link = [](O & o) -> auto&
+  {
+    return o.faceSystem.link;
+  };
   addFieldKeys<face::LinkServiceOptions>(k, "face_system.link", link);
-  k.push_back(boolKey("face_system.link", "local_fields",
-                      "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
-                      [](O& o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));
+  k.push_back(boolKey(
+    "face_system.link", "local_fields", "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
+    [](O & o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));
   // [limits]
   addFieldKeys<face::LinkServiceOptions>(k, "limits", link);
   return k;
@@ -668,8 +679,8 @@ std::set<std::string> knownTables(const std::vector<ConfigKey>& keys)
 
 using Errors = std::vector<std::pair<uint32_t, std::string>>; // (line, message)
 
-void walk(const toml::table& table, const std::string& prefix, DaemonOptions& o,
-          const std::set<std::string>& tables, Errors& errors, std::string_view source)
+void walk(const toml::table& table, const std::string& prefix, DaemonOptions& o, const std::set<std::string>& tables,
+          Errors& errors, std::string_view source)
 {
   for (auto&& [k, v] : table) {
     std::string path = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
@@ -687,8 +698,7 @@ void walk(const toml::table& table, const std::string& prefix, DaemonOptions& o,
       }
     }
     if (key == nullptr) {
-      errors.emplace_back(line, where() + "unknown " +
-                                  (v.is_table() ? "table [" + path + "]" : "key '" + path + "'"));
+      errors.emplace_back(line, where() + "unknown " + (v.is_table() ? "table [" + path + "]" : "key '" + path + "'"));
       continue;
     }
     std::string err = key->store(o, v);
@@ -744,16 +754,14 @@ DaemonOptions parseConfig(std::string_view text, std::string_view source)
   }
   catch (const toml::parse_error& e) {
     std::ostringstream os;
-    os << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
-       << e.description() << "\n";
+    os << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description() << "\n";
     throw ConfigError(os.str());
   }
   DaemonOptions o;
   Errors errors;
   walk(table, "", o, knownTables(configKeys()), errors, source);
   if (!errors.empty()) {
-    std::stable_sort(errors.begin(), errors.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(errors.begin(), errors.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::string all;
     for (const auto& e : errors)
       all += e.second + "\n";
@@ -799,8 +807,7 @@ std::string configReferenceMarkdown()
   os << "|---|---|---|---|\n";
   for (const auto& key : configKeys()) {
     std::string def = key.print(defaults);
-    os << "| `" << key.path() << "` | " << key.type << " | `" << def << "` | " << key.doc
-       << " |\n";
+    os << "| `" << key.path() << "` | " << key.type << " | `" << def << "` | " << key.doc << " |\n";
   }
   return os.str();
 }

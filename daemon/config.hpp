@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-
 namespace ndnlab::daemon {
 
 /// Configuration error; what() holds every problem found, one per line.

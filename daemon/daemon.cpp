@@ -36,8 +36,7 @@ Daemon::Daemon(asio::io_context& io, const DaemonOptions& options) : m_options(o
     throw ConfigError(std::string("forwarder: ") + e.what() + "\n");
   }
   m_faceSystem = std::make_unique<FaceSystem>(*m_env, io, *m_forwarder, options.faceSystem);
-  m_management = std::make_unique<mgmt::Management>(*m_env, *m_forwarder, options.management,
-                                                    m_faceSystem.get());
+  m_management = std::make_unique<mgmt::Management>(*m_env, *m_forwarder, options.management, m_faceSystem.get());
   m_management->setDropCounters([this] { return dropCounters(); });
 }
 
@@ -69,9 +68,9 @@ std::string Daemon::summary() const
   std::ostringstream os;
   const auto& c = m_forwarder->counters();
   os << "in: " << c.nInInterests << " Interests, " << c.nInData << " Data, " << c.nInNacks
-     << " Nacks; out: " << c.nOutInterests << " Interests, " << c.nOutData << " Data, "
-     << c.nOutNacks << " Nacks; satisfied " << c.nSatisfiedInterests << ", unsatisfied "
-     << c.nUnsatisfiedInterests << "; CS hits " << c.nCsHits << ", misses " << c.nCsMisses;
+     << " Nacks; out: " << c.nOutInterests << " Interests, " << c.nOutData << " Data, " << c.nOutNacks
+     << " Nacks; satisfied " << c.nSatisfiedInterests << ", unsatisfied " << c.nUnsatisfiedInterests << "; CS hits "
+     << c.nCsHits << ", misses " << c.nCsMisses;
   for (const auto& c : dropCounters())
     os << "\n  " << c.kind << (c.reason.empty() ? "" : "/") << c.reason << ": " << c.count;
   return os.str();

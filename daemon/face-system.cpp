@@ -11,10 +11,8 @@ namespace ndnlab::daemon {
 using face::FacePersistency;
 using io::TransportKind;
 
-FaceSystem::FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder,
-                       FaceSystemOptions options)
-  : m_env(env), m_io(io), m_forwarder(forwarder), m_faces(forwarder.faceTable()),
-    m_options(std::move(options))
+FaceSystem::FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder, FaceSystemOptions options)
+  : m_env(env), m_io(io), m_forwarder(forwarder), m_faces(forwarder.faceTable()), m_options(std::move(options))
 {
   m_options.tcp.stream = m_options.stream;
   m_options.unixSocket.stream = m_options.stream;
@@ -71,8 +69,7 @@ void FaceSystem::stop()
     m_udp->close();
 }
 
-face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTransport& t,
-                                                        const FaceParams* params) const
+face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTransport& t, const FaceParams* params) const
 {
   face::LinkServiceOptions o = m_options.link;
   o.allowReassembly = true;
@@ -80,9 +77,7 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
   switch (t.kind()) {
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
-    case TransportKind::WebSocket:
-      o.allowFragmentation = false;
-      break;
+    case TransportKind::WebSocket: o.allowFragmentation = false; break;
     case TransportKind::UdpUnicast:
       o.allowFragmentation = true;
       o.overrideMtu = m_options.udpMtu;
@@ -116,20 +111,16 @@ face::Medium FaceSystem::medium(const io::SocketTransport& t, const FaceParams* 
   if (params != nullptr && params->medium)
     return *params->medium;
   switch (t.kind()) {
-    case TransportKind::UdpUnicast:
-      return m_options.udpMedium;
-    case TransportKind::UdpMulticast:
-      return m_options.multicastMedium;
+    case TransportKind::UdpUnicast: return m_options.udpMedium;
+    case TransportKind::UdpMulticast: return m_options.multicastMedium;
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
-    case TransportKind::WebSocket:
-      break;
+    case TransportKind::WebSocket: break;
   }
   return face::Medium::Wired;
 }
 
-face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
-                                 const FaceParams* params)
+face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport, const FaceParams* params)
 {
   io::SocketTransport* raw = transport.get();
   raw->setMedium(medium(*raw, params)); // before the impairment wrapper copies it
@@ -148,9 +139,8 @@ face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
   raw->setTraceFaceId(id);
   if (impaired != nullptr)
     impaired->setTraceFaceId(id);
-  NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=",
-             raw->localUri(), " ", face::toString(raw->scope()), " ",
-             face::toString(raw->persistency()), " ", face::toString(raw->medium()),
+  NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=", raw->localUri(), " ",
+             face::toString(raw->scope()), " ", face::toString(raw->persistency()), " ", face::toString(raw->medium()),
              lsRaw->isBundlingActive() ? " bundling" : "");
   return id;
 }
@@ -237,16 +227,16 @@ void FaceSystem::createFace(const std::string& remoteUri, const std::optional<st
     m_tcp = std::make_unique<io::TcpChannel>(m_env, m_io, o);
   }
   FaceParams p = params;
-  m_tcp->connect(asio::ip::tcp::endpoint(addr, uri->port), params.persistency,
-                 [this, p, done, g = std::weak_ptr<char>(m_guard)](
-                   std::unique_ptr<io::SocketTransport> t, std::string error) {
-                   if (g.expired())
-                     return;
-                   if (!t)
-                     return done({504, "Connection failed: " + error});
-                   face::FaceId id = addFace(std::move(t), &p);
-                   done({200, "OK", id});
-                 });
+  m_tcp->connect(
+    asio::ip::tcp::endpoint(addr, uri->port), params.persistency,
+    [this, p, done, g = std::weak_ptr<char>(m_guard)](std::unique_ptr<io::SocketTransport> t, std::string error) {
+      if (g.expired())
+        return;
+      if (!t)
+        return done({504, "Connection failed: " + error});
+      face::FaceId id = addFace(std::move(t), &p);
+      done({200, "OK", id});
+    });
 }
 
 mgmt::ControlParameters FaceSystem::faceParameters(const face::Face& f) const
@@ -275,8 +265,7 @@ mgmt::ControlParameters FaceSystem::faceParameters(const face::Face& f) const
   return p;
 }
 
-void FaceSystem::createFace(const mgmt::ControlParameters& cp,
-                            std::function<void(mgmt::ControlResponse)> done)
+void FaceSystem::createFace(const mgmt::ControlParameters& cp, std::function<void(mgmt::ControlResponse)> done)
 {
   if (!cp.uri)
     return done(mgmt::ControlResponse(mgmt::status::BadRequest, "Missing Uri"));
@@ -287,8 +276,7 @@ void FaceSystem::createFace(const mgmt::ControlParameters& cp,
     params.persistency = static_cast<FacePersistency>(*cp.facePersistency);
   }
   if (cp.flags.has_value() != cp.mask.has_value())
-    return done(mgmt::ControlResponse(mgmt::status::BadRequest,
-                                      "Flags and Mask must be given together"));
+    return done(mgmt::ControlResponse(mgmt::status::BadRequest, "Flags and Mask must be given together"));
   if (cp.flags && cp.mask) {
     if (*cp.mask & mgmt::FaceFlagLocalFields)
       params.localFields = (*cp.flags & mgmt::FaceFlagLocalFields) != 0;
@@ -315,14 +303,13 @@ void FaceSystem::createFace(const mgmt::ControlParameters& cp,
   if (cp.defaultCongestionThreshold)
     params.congestionThreshold = static_cast<size_t>(*cp.defaultCongestionThreshold);
 
-  createFace(*cp.uri, cp.localUri, params,
-             [this, done = std::move(done)](const CreateResult& r) {
-               face::Face* f = r.faceId != 0 ? m_faces.get(r.faceId) : nullptr;
-               if (f != nullptr && (r.code == 200 || r.code == 409))
-                 done(mgmt::ControlResponse(r.code, r.text, faceParameters(*f)));
-               else
-                 done(mgmt::ControlResponse(r.code, r.text));
-             });
+  createFace(*cp.uri, cp.localUri, params, [this, done = std::move(done)](const CreateResult& r) {
+    face::Face* f = r.faceId != 0 ? m_faces.get(r.faceId) : nullptr;
+    if (f != nullptr && (r.code == 200 || r.code == 409))
+      done(mgmt::ControlResponse(r.code, r.text, faceParameters(*f)));
+    else
+      done(mgmt::ControlResponse(r.code, r.text));
+  });
 }
 
 std::vector<mgmt::ChannelStatus> FaceSystem::channels() const
@@ -336,8 +323,7 @@ std::vector<mgmt::ChannelStatus> FaceSystem::channels() const
 std::optional<std::chrono::milliseconds> FaceSystem::expirationPeriod(const face::Face& f) const
 {
   auto* t = dynamic_cast<const io::SocketTransport*>(&face::ImpairedTransport::unwrap(f.transport()));
-  if (t == nullptr || t->kind() != TransportKind::UdpUnicast ||
-      f.persistency() != FacePersistency::OnDemand)
+  if (t == nullptr || t->kind() != TransportKind::UdpUnicast || f.persistency() != FacePersistency::OnDemand)
     return std::nullopt;
   Duration idle = m_env.now() - f.lastActivity();
   Duration left = m_options.udp.idleTimeout - idle;

@@ -45,19 +45,19 @@ public:
   struct FaceParams
   {
     face::FacePersistency persistency = face::FacePersistency::Persistent;
-    std::optional<size_t> mtu;                      ///< bytes, >= 64, datagram faces only
-    std::optional<bool> localFields;                ///< Flags bit 0
-    std::optional<bool> congestionMarking;          ///< Flags bit 2
+    std::optional<size_t> mtu;             ///< bytes, >= 64, datagram faces only
+    std::optional<bool> localFields;       ///< Flags bit 0
+    std::optional<bool> congestionMarking; ///< Flags bit 2
     std::optional<Duration> congestionMarkingInterval;
-    std::optional<size_t> congestionThreshold;      ///< bytes
-    std::optional<face::Medium> medium;             ///< ndnlab Medium
-    std::optional<bool> bundling;                   ///< ndnlab Flags bit 8
-    std::optional<uint32_t> bundleInterval;         ///< ndnlab BundleInterval
+    std::optional<size_t> congestionThreshold; ///< bytes
+    std::optional<face::Medium> medium;        ///< ndnlab Medium
+    std::optional<bool> bundling;              ///< ndnlab Flags bit 8
+    std::optional<uint32_t> bundleInterval;    ///< ndnlab BundleInterval
   };
 
   struct CreateResult
   {
-    uint32_t code = 200;   ///< NFD status code: 200, 400, 406, 409, 504
+    uint32_t code = 200; ///< NFD status code: 200, 400, 406, 409, 504
     std::string text = "OK";
     face::FaceId faceId = face::InvalidFaceId; ///< the new face, or the existing one on 409
   };
@@ -65,15 +65,14 @@ public:
 
   /// faces/create: `done` runs once, possibly later (TCP connect). `remoteUri` must be
   /// canonical: udp4://a.b.c.d:port, tcp4://..., udp6://[..]:port, tcp6://...
-  void createFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
-                  const FaceParams& params, CreateCallback done);
+  void createFace(const std::string& remoteUri, const std::optional<std::string>& localUri, const FaceParams& params,
+                  CreateCallback done);
 
   // --- mgmt::FaceSystem ---
   /// faces/create with NFD ControlParameters (Uri, LocalUri, FacePersistency, Flags+Mask,
   /// BaseCongestionMarkingInterval, DefaultCongestionThreshold, Mtu) and ndnlab's Medium,
   /// BundleInterval and Bundling flag; the reply body holds the face's parameters on 200 and 409.
-  void createFace(const mgmt::ControlParameters& params,
-                  std::function<void(mgmt::ControlResponse)> done) override;
+  void createFace(const mgmt::ControlParameters& params, std::function<void(mgmt::ControlResponse)> done) override;
   std::vector<mgmt::ChannelStatus> channels() const override;
   /// On-demand UDP faces: idle timeout minus the time since the face was last used.
   std::optional<std::chrono::milliseconds> expirationPeriod(const face::Face& face) const override;
@@ -81,15 +80,13 @@ public:
   mgmt::ControlParameters faceParameters(const face::Face& face) const;
 
   /// Adds a transport as a face; returns its id. `params` overrides the defaults of its kind.
-  face::FaceId addFace(std::unique_ptr<io::SocketTransport> transport,
-                       const FaceParams* params = nullptr);
+  face::FaceId addFace(std::unique_ptr<io::SocketTransport> transport, const FaceParams* params = nullptr);
 
   /// Medium of a new face: the configured one of its kind (UDP unicast, multicast; stream
   /// faces are wired), unless `params` sets it.
   face::Medium medium(const io::SocketTransport& t, const FaceParams* params = nullptr) const;
   /// Link-service options a transport of this kind and scope gets by default.
-  face::LinkServiceOptions linkServiceOptions(const io::SocketTransport& t,
-                                              const FaceParams* params = nullptr) const;
+  face::LinkServiceOptions linkServiceOptions(const io::SocketTransport& t, const FaceParams* params = nullptr) const;
 
   /// URIs of the listening channels (faces/channels dataset).
   std::vector<std::string> channelUris() const;

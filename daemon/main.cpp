@@ -41,10 +41,8 @@ int main(int argc, char** argv)
   bool printMarkdown = false;
   bool printEvents = false;
   std::string logLevel;
-  app.add_option("-c,--config", configFile, "TOML configuration file (every key optional)")
-    ->check(CLI::ExistingFile);
-  app.add_option("--log-level", logLevel,
-                 "override general.log_level (trace, debug, info, warn, error, off)");
+  app.add_option("-c,--config", configFile, "TOML configuration file (every key optional)")->check(CLI::ExistingFile);
+  app.add_option("--log-level", logLevel, "override general.log_level (trace, debug, info, warn, error, off)");
   app.add_flag("--print-default-config", printDefault,
                "print a commented configuration file holding every default, then exit");
   app.add_flag("--print-config-reference", printMarkdown,
@@ -114,7 +112,10 @@ int main(int argc, char** argv)
     if (ec)
       return;
     NDNLAB_LOG(daemon->env(), LogLevel::Info, "ndnlabd", "caught ",
-               signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "SIGHUP", ", shutting down");
+               signo == SIGINT    ? "SIGINT"
+               : signo == SIGTERM ? "SIGTERM"
+                                  : "SIGHUP",
+               ", shutting down");
     daemon->stop();
     io.stop();
   });

@@ -32,8 +32,7 @@ struct GeneralOptions
 
 /// ndnlabd's link service defaults: LinkServiceOptions' own, with NFD's congestion marking on
 /// and reassembly allowed.
-inline face::LinkServiceOptions
-defaultLinkServiceOptions()
+inline face::LinkServiceOptions defaultLinkServiceOptions()
 {
   face::LinkServiceOptions o;
   o.allowCongestionMarking = true;
@@ -80,7 +79,6 @@ struct FaceSystemOptions
   /// Accept and emit IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback).
   bool localFieldsOnLocalFaces = false;
 };
-
 
 struct DaemonOptions
 {

@@ -40,8 +40,7 @@ using fuzz::require;
 const Name Prefix("/fuzz/object");
 constexpr uint64_t Version = 7;
 
-Buffer
-objectBytes(size_t size)
+Buffer objectBytes(size_t size)
 {
   Buffer b(size);
   for (size_t i = 0; i < size; ++i)
@@ -50,52 +49,51 @@ objectBytes(size_t size)
 }
 
 /// Names a script draws from: the engine's own names and names that are almost its own.
-Name
-pickName(FuzzedDataProvider& in, const std::vector<Data>& segments)
+Name pickName(FuzzedDataProvider& in, const std::vector<Data>& segments)
 {
   const Name versioned = Name(Prefix).appendVersion(Version);
   const uint64_t n = segments.size();
   Name name;
   switch (in.ConsumeIntegralInRange<int>(0, 12)) {
-  case 0: name = Prefix; break;
-  case 1: name = versioned; break;
-  case 2: name = Name(versioned).appendSegment(in.ConsumeIntegralInRange<uint64_t>(0, n + 1)); break;
-  case 3: { // a full name, with the right digest or not
-    uint64_t k = in.ConsumeIntegralInRange<uint64_t>(0, n);
-    if (k < n && in.ConsumeBool())
-      return segments[k].fullName();
-    auto digest = in.ConsumeBytes<uint8_t>(32);
-    digest.resize(32);
-    name = Name(versioned).appendSegment(k).appendImplicitDigest(digest);
-    break;
-  }
-  case 4: name = Name(Prefix).appendKeyword("metadata"); break;
-  case 5: name = Name(Prefix).appendKeyword("metadata").appendVersion(1); break;
-  case 6: name = Name(Prefix).appendVersion(in.ConsumeIntegralInRange<uint64_t>(0, 9)); break;
-  case 7: name = Prefix.getPrefix(-1); break; // above the prefix
-  case 8: name = Name("/fuzz/other"); break;
-  case 9: { // ping names: decimal, with leading zeros, or not a number
-    name = Name(Prefix).append("ping");
-    switch (in.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: break;
-    case 1: name.append(std::to_string(in.ConsumeIntegralInRange<uint64_t>(0, 12))); break;
-    case 2: name.append("0" + std::to_string(in.ConsumeIntegralInRange<uint64_t>(0, 12))); break;
-    default: name.append(in.ConsumeRandomLengthString(24)); break;
+    case 0: name = Prefix; break;
+    case 1: name = versioned; break;
+    case 2: name = Name(versioned).appendSegment(in.ConsumeIntegralInRange<uint64_t>(0, n + 1)); break;
+    case 3: { // a full name, with the right digest or not
+      uint64_t k = in.ConsumeIntegralInRange<uint64_t>(0, n);
+      if (k < n && in.ConsumeBool())
+        return segments[k].fullName();
+      auto digest = in.ConsumeBytes<uint8_t>(32);
+      digest.resize(32);
+      name = Name(versioned).appendSegment(k).appendImplicitDigest(digest);
+      break;
     }
-    break;
-  }
-  case 10: { // a segment component whose value is not a minimal NonNegativeInteger
-    auto value = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 9));
-    name = Name(versioned).append(tlv::SegmentNameComponent, value);
-    break;
-  }
-  case 11: name = Name(Prefix).appendSegment(in.ConsumeIntegralInRange<uint64_t>(0, n)); break;
-  default: {
-    auto wire = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 48));
-    if (auto decoded = Name::decode(wire))
-      name = std::move(*decoded);
-    break;
-  }
+    case 4: name = Name(Prefix).appendKeyword("metadata"); break;
+    case 5: name = Name(Prefix).appendKeyword("metadata").appendVersion(1); break;
+    case 6: name = Name(Prefix).appendVersion(in.ConsumeIntegralInRange<uint64_t>(0, 9)); break;
+    case 7: name = Prefix.getPrefix(-1); break; // above the prefix
+    case 8: name = Name("/fuzz/other"); break;
+    case 9: { // ping names: decimal, with leading zeros, or not a number
+      name = Name(Prefix).append("ping");
+      switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+        case 0: break;
+        case 1: name.append(std::to_string(in.ConsumeIntegralInRange<uint64_t>(0, 12))); break;
+        case 2: name.append("0" + std::to_string(in.ConsumeIntegralInRange<uint64_t>(0, 12))); break;
+        default: name.append(in.ConsumeRandomLengthString(24)); break;
+      }
+      break;
+    }
+    case 10: { // a segment component whose value is not a minimal NonNegativeInteger
+      auto value = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 9));
+      name = Name(versioned).append(tlv::SegmentNameComponent, value);
+      break;
+    }
+    case 11: name = Name(Prefix).appendSegment(in.ConsumeIntegralInRange<uint64_t>(0, n)); break;
+    default: {
+      auto wire = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 48));
+      if (auto decoded = Name::decode(wire))
+        name = std::move(*decoded);
+      break;
+    }
   }
   for (int extra = in.ConsumeIntegralInRange<int>(0, 4) - 2; extra > 0; --extra)
     name.append(in.ConsumeRandomLengthString(8));
@@ -103,8 +101,7 @@ pickName(FuzzedDataProvider& in, const std::vector<Data>& segments)
 }
 
 /// An Interest from the wire, or built around a picked name.
-std::optional<Interest>
-makeInterest(FuzzedDataProvider& in, const std::vector<Data>& segments)
+std::optional<Interest> makeInterest(FuzzedDataProvider& in, const std::vector<Data>& segments)
 {
   if (in.ConsumeIntegralInRange<int>(0, 5) == 0) {
     auto wire = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 200));
@@ -142,8 +139,7 @@ makeInterest(FuzzedDataProvider& in, const std::vector<Data>& segments)
 // Producers
 
 /// A Data a producer put, checked against the object it published.
-void
-checkData(const Data& data, const std::vector<Data>& segments, ByteSpan object, size_t segmentSize)
+void checkData(const Data& data, const std::vector<Data>& segments, ByteSpan object, size_t segmentSize)
 {
   auto again = Data::decode(data.wireEncode());
   require(again.ok(), "a Data put does not decode");
@@ -154,8 +150,8 @@ checkData(const Data& data, const std::vector<Data>& segments, ByteSpan object, 
     require(name[-1].isSegment() && k && *k < segments.size(), "a Data put for a segment not published");
     size_t begin = std::min(object.size(), static_cast<size_t>(*k) * segmentSize);
     size_t end = std::min(object.size(), begin + segmentSize);
-    require(std::equal(data.content().begin(), data.content().end(), object.begin() + begin,
-                       object.begin() + end) && data.content().size() == end - begin,
+    require(std::equal(data.content().begin(), data.content().end(), object.begin() + begin, object.begin() + end) &&
+              data.content().size() == end - begin,
             "a segment put with the wrong bytes");
     auto final = data.finalBlockId();
     require(final && final->isSegment() && final->toNumber() == segments.size() - 1,
@@ -210,17 +206,15 @@ public:
   void step()
   {
     switch (m_in.ConsumeIntegralInRange<int>(0, 5)) {
-    case 0:
-      m_room = m_in.ConsumeBool();
-      break;
-    case 1:
-      env.advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 50)));
-      takePushed();
-      break;
-    default:
-      if (auto interest = makeInterest(m_in, m_segments))
-        deliver(*interest);
-      break;
+      case 0: m_room = m_in.ConsumeBool(); break;
+      case 1:
+        env.advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 50)));
+        takePushed();
+        break;
+      default:
+        if (auto interest = makeInterest(m_in, m_segments))
+          deliver(*interest);
+        break;
     }
   }
 
@@ -283,9 +277,9 @@ private:
               "a Nack for another Interest");
     }
     // (a forwarder hands the producer only Interests under its registered prefix)
-    bool satisfiable = Prefix.isPrefixOf(interest.name()) &&
-                       std::any_of(m_segments.begin(), m_segments.end(),
-                                   [&](const Data& s) { return interest.matchesData(s); });
+    bool satisfiable =
+      Prefix.isPrefixOf(interest.name()) &&
+      std::any_of(m_segments.begin(), m_segments.end(), [&](const Data& s) { return interest.matchesData(s); });
     if (satisfiable)
       require(data.size() == 1, "no Data for an Interest a published segment satisfies");
     bool discovery = interest.canBePrefix() && interest.name() == Name(Prefix).appendKeyword("metadata");
@@ -396,23 +390,23 @@ protected:
     const Interest& asked = m_sent[m_in.ConsumeIntegralInRange<size_t>(0, m_sent.size() - 1)];
     Name name = asked.name();
     switch (m_in.ConsumeIntegralInRange<int>(0, 5)) {
-    case 0: // the same number spelled with a leading zero (generic) or non-minimally (segment)
-      if (name[-1].isSegment()) {
-        Buffer v(8, 0); // eight octets: valid, and not minimal below 2^56
-        uint64_t k = *name[-1].toNumber();
-        for (int b = 0; b < 8; ++b)
-          v[7 - b] = static_cast<uint8_t>(k >> (8 * b));
-        name = name.getPrefix(-1).append(tlv::SegmentNameComponent, v);
-      }
-      else {
-        std::string digits(reinterpret_cast<const char*>(name[-1].value().data()), name[-1].value().size());
-        name = name.getPrefix(-1).append("0" + digits);
-      }
-      break;
-    case 1: name.append("x"); break;
-    case 2: name = Name(Prefix).append("x").append(name[-1]); break;
-    case 3: name = pickName(m_in, {}); break;
-    default: break;
+      case 0: // the same number spelled with a leading zero (generic) or non-minimally (segment)
+        if (name[-1].isSegment()) {
+          Buffer v(8, 0); // eight octets: valid, and not minimal below 2^56
+          uint64_t k = *name[-1].toNumber();
+          for (int b = 0; b < 8; ++b)
+            v[7 - b] = static_cast<uint8_t>(k >> (8 * b));
+          name = name.getPrefix(-1).append(tlv::SegmentNameComponent, v);
+        }
+        else {
+          std::string digits(reinterpret_cast<const char*>(name[-1].value().data()), name[-1].value().size());
+          name = name.getPrefix(-1).append("0" + digits);
+        }
+        break;
+      case 1: name.append("x"); break;
+      case 2: name = Name(Prefix).append("x").append(name[-1]); break;
+      case 3: name = pickName(m_in, {}); break;
+      default: break;
     }
     m_inFlight = true;
     if (m_in.ConsumeIntegralInRange<int>(0, 3) == 0) {
@@ -447,8 +441,7 @@ protected:
   bool deliveringNackFor(const Name& name) const
   {
     const Interest* last = lastSent(name);
-    return m_inFlight && m_nack && last && m_nack->interest.name() == name &&
-           m_nack->interest.nonce() == last->nonce();
+    return m_inFlight && m_nack && last && m_nack->interest.name() == name && m_nack->interest.nonce() == last->nonce();
   }
 
 public:
@@ -518,10 +511,7 @@ public:
   std::unique_ptr<app::PingClient> client;
 
 private:
-  void resolved(uint64_t seq)
-  {
-    require(m_resolved.insert(seq).second, "a ping resolved twice");
-  }
+  void resolved(uint64_t seq) { require(m_resolved.insert(seq).second, "a ping resolved twice"); }
 
   Duration m_timeout{};
   std::set<uint64_t> m_resolved;
@@ -586,8 +576,7 @@ private:
 };
 
 template<typename Harness>
-void
-run(FuzzedDataProvider& in)
+void run(FuzzedDataProvider& in)
 {
   Harness h(in);
   fuzz::runScript(h, in, 300);
@@ -599,11 +588,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   FuzzedDataProvider in(data, size);
   switch (in.ConsumeIntegralInRange<int>(0, 4)) {
-  case 0: run<ProducerHarness<app::SegmentServer>>(in); break;
-  case 1: run<ProducerHarness<app::PushProducer>>(in); break;
-  case 2: run<PingServerHarness>(in); break;
-  case 3: run<PingClientHarness>(in); break;
-  default: run<CbrHarness>(in); break;
+    case 0: run<ProducerHarness<app::SegmentServer>>(in); break;
+    case 1: run<ProducerHarness<app::PushProducer>>(in); break;
+    case 2: run<PingServerHarness>(in); break;
+    case 3: run<PingClientHarness>(in); break;
+    default: run<CbrHarness>(in); break;
   }
   return 0;
 }

@@ -63,46 +63,42 @@ public:
   {
     Consumer& c = m_consumers[m_in.ConsumeIntegralInRange<size_t>(0, m_consumers.size() - 1)];
     switch (m_in.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0:
-    case 1:
-    case 2: { // the pipeline sends its next segments
-      uint32_t cwnd = m_in.ConsumeIntegralInRange<uint32_t>(0, 300);
-      for (int n = m_in.ConsumeIntegralInRange<int>(1, 8); n > 0; --n)
-        send(c, c.next++, BundleTag{false, cwnd, false});
-      break;
-    }
-    case 3: // a retransmission of a segment sent before
-      if (!c.sent.empty()) { // one of the latest 64 sent
-        auto it = c.sent.rbegin();
-        std::advance(it, m_in.ConsumeIntegralInRange<size_t>(0, std::min<size_t>(c.sent.size() - 1, 63)));
-        send(c, *it, BundleTag{true, m_in.ConsumeIntegralInRange<uint32_t>(1, 64), false});
+      case 0:
+      case 1:
+      case 2: { // the pipeline sends its next segments
+        uint32_t cwnd = m_in.ConsumeIntegralInRange<uint32_t>(0, 300);
+        for (int n = m_in.ConsumeIntegralInRange<int>(1, 8); n > 0; --n)
+          send(c, c.next++, BundleTag{false, cwnd, false});
+        break;
       }
-      break;
-    case 4: { // re-bundling on a relay: a decoded bundle's span, from the next segment
-      uint32_t span = m_in.ConsumeIntegralInRange<uint32_t>(1, 300);
-      send(c, c.next, BundleTag{false, span, true});
-      c.next += m_in.ConsumeIntegralInRange<uint32_t>(1, span);
-      break;
-    }
-    case 5: { // not bundleable: no tag, or a name that does not end in a segment
-      Interest i(Name(c.prefix).append("x"));
-      i.setNonce(m_env.rng().next32());
-      take(i, m_in.ConsumeBool() ? std::optional<BundleTag>(BundleTag{}) : std::nullopt);
-      break;
-    }
-    case 6: // Data for a segment sent comes back
-      if (!c.sent.empty()) { // one of the latest 64 sent
-        auto it = c.sent.rbegin();
-        std::advance(it, m_in.ConsumeIntegralInRange<size_t>(0, std::min<size_t>(c.sent.size() - 1, 63)));
-        m_encoder->onIncomingData(Name(c.prefix).appendSegment(*it), m_env.now());
+      case 3:                  // a retransmission of a segment sent before
+        if (!c.sent.empty()) { // one of the latest 64 sent
+          auto it = c.sent.rbegin();
+          std::advance(it, m_in.ConsumeIntegralInRange<size_t>(0, std::min<size_t>(c.sent.size() - 1, 63)));
+          send(c, *it, BundleTag{true, m_in.ConsumeIntegralInRange<uint32_t>(1, 64), false});
+        }
+        break;
+      case 4: { // re-bundling on a relay: a decoded bundle's span, from the next segment
+        uint32_t span = m_in.ConsumeIntegralInRange<uint32_t>(1, 300);
+        send(c, c.next, BundleTag{false, span, true});
+        c.next += m_in.ConsumeIntegralInRange<uint32_t>(1, span);
+        break;
       }
-      break;
-    case 7:
-      m_encoder->setBundleInterval(m_in.ConsumeIntegralInRange<uint32_t>(0, 20));
-      break;
-    default:
-      advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 3000)));
-      break;
+      case 5: { // not bundleable: no tag, or a name that does not end in a segment
+        Interest i(Name(c.prefix).append("x"));
+        i.setNonce(m_env.rng().next32());
+        take(i, m_in.ConsumeBool() ? std::optional<BundleTag>(BundleTag{}) : std::nullopt);
+        break;
+      }
+      case 6:                  // Data for a segment sent comes back
+        if (!c.sent.empty()) { // one of the latest 64 sent
+          auto it = c.sent.rbegin();
+          std::advance(it, m_in.ConsumeIntegralInRange<size_t>(0, std::min<size_t>(c.sent.size() - 1, 63)));
+          m_encoder->onIncomingData(Name(c.prefix).appendSegment(*it), m_env.now());
+        }
+        break;
+      case 7: m_encoder->setBundleInterval(m_in.ConsumeIntegralInRange<uint32_t>(0, 20)); break;
+      default: advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 3000))); break;
     }
   }
 
@@ -128,14 +124,9 @@ private:
   {
     auto d = m_encoder->onOutgoingInterest(interest, tag, m_env.now());
     switch (d.action) {
-    case lp::BundleEncoder::Action::Pass:
-      m_delivered.insert(interest.name());
-      break;
-    case lp::BundleEncoder::Action::Send:
-      receive(interest, d.header);
-      break;
-    case lp::BundleEncoder::Action::Absorb:
-      break;
+      case lp::BundleEncoder::Action::Pass: m_delivered.insert(interest.name()); break;
+      case lp::BundleEncoder::Action::Send: receive(interest, d.header); break;
+      case lp::BundleEncoder::Action::Absorb: break;
     }
     require(m_delivered.count(interest.name()) == 1,
             "an Interest the encoder took was never handed up by the decoder (lossless link)");

@@ -33,10 +33,9 @@ bool sameData(const Data& a, const Data& b)
   auto fa = a.finalBlockId();
   auto fb = b.finalBlockId();
   bool sameFinal = fa.has_value() == fb.has_value() && (!fa || sameBytes(fa->wire(), fb->wire()));
-  return a.name() == b.name() && a.contentType() == b.contentType() &&
-         a.freshnessPeriod() == b.freshnessPeriod() && sameFinal && a.hasContent() == b.hasContent() &&
-         sameBytes(a.content(), b.content()) && a.signatureInfo() == b.signatureInfo() &&
-         sameBytes(a.signatureValue(), b.signatureValue());
+  return a.name() == b.name() && a.contentType() == b.contentType() && a.freshnessPeriod() == b.freshnessPeriod() &&
+         sameFinal && a.hasContent() == b.hasContent() && sameBytes(a.content(), b.content()) &&
+         a.signatureInfo() == b.signatureInfo() && sameBytes(a.signatureValue(), b.signatureValue());
 }
 
 void fuzzInterest(ByteSpan input)

@@ -67,7 +67,10 @@ PacketKey keyOf(uint32_t flow, uint32_t seq, uint16_t ipId)
 }
 
 /// The flow of a key made by keyOf().
-uint32_t flowOf(const PacketKey& k) { return k.src - FirstSource; }
+uint32_t flowOf(const PacketKey& k)
+{
+  return k.src - FirstSource;
+}
 
 /// The head of a FIFO path arrives: taken off `path` and returned, or nothing when the path is
 /// empty or `lost` drops it on the way.
@@ -90,10 +93,10 @@ class EdgeHarness
 {
 public:
   explicit EdgeHarness(FuzzedDataProvider& in)
-    : m_in(in)
-    , m_sender(senderOptions(in), in.ConsumeIntegral<uint64_t>())
-    , m_rxOptions(receiverOptions(in))
-    , m_receiver(m_rxOptions)
+    : m_in(in),
+      m_sender(senderOptions(in), in.ConsumeIntegral<uint64_t>()),
+      m_rxOptions(receiverOptions(in)),
+      m_receiver(m_rxOptions)
   {
     for (uint32_t f = 0; f < m_flows.size(); ++f) {
       m_flows[f].seq = in.ConsumeIntegral<uint32_t>();
@@ -104,46 +107,36 @@ public:
   void step()
   {
     switch (m_in.ConsumeIntegralInRange<int>(0, 11)) {
-    case 0:
-    case 1:
-    case 2: { // a host sends its next segment
-      Flow& f = m_flows[pickFlow()];
-      uint32_t bytes = m_in.ConsumeIntegralInRange<uint32_t>(0, 9000);
-      send(f, f.seq, bytes);
-      f.seq += bytes;
-      break;
-    }
-    case 3: { // a host retransmits an earlier segment: same sequence number, new IP ID
-      Flow& f = m_flows[pickFlow()];
-      if (!f.sent.empty()) {
-        auto [seq, bytes] = f.sent[m_in.ConsumeIntegralInRange<size_t>(0, f.sent.size() - 1)];
-        send(f, seq, bytes);
+      case 0:
+      case 1:
+      case 2: { // a host sends its next segment
+        Flow& f = m_flows[pickFlow()];
+        uint32_t bytes = m_in.ConsumeIntegralInRange<uint32_t>(0, 9000);
+        send(f, f.seq, bytes);
+        f.seq += bytes;
+        break;
       }
-      break;
-    }
-    case 4:
-    case 5:
-      deliverDci(m_in.ConsumeIntegralInRange<int>(0, 3) == 0);
-      break;
-    case 6:
-    case 7:
-      deliverAck(m_in.ConsumeIntegralInRange<int>(0, 7) == 0);
-      break;
-    case 8:
-      repairNow();
-      break;
-    case 9:
-      idleCopy();
-      break;
-    case 10: {
-      double mean = m_sender.meanStalledBytes(m_now);
-      require(mean >= 0.0 && mean <= double(m_sender.counters().peakBytes) + 1.0,
-              "mean stalled bytes outside [0, peak]");
-      break;
-    }
-    default:
-      m_now += std::chrono::microseconds(m_in.ConsumeIntegralInRange<int>(0, 20000));
-      break;
+      case 3: { // a host retransmits an earlier segment: same sequence number, new IP ID
+        Flow& f = m_flows[pickFlow()];
+        if (!f.sent.empty()) {
+          auto [seq, bytes] = f.sent[m_in.ConsumeIntegralInRange<size_t>(0, f.sent.size() - 1)];
+          send(f, seq, bytes);
+        }
+        break;
+      }
+      case 4:
+      case 5: deliverDci(m_in.ConsumeIntegralInRange<int>(0, 3) == 0); break;
+      case 6:
+      case 7: deliverAck(m_in.ConsumeIntegralInRange<int>(0, 7) == 0); break;
+      case 8: repairNow(); break;
+      case 9: idleCopy(); break;
+      case 10: {
+        double mean = m_sender.meanStalledBytes(m_now);
+        require(mean >= 0.0 && mean <= double(m_sender.counters().peakBytes) + 1.0,
+                "mean stalled bytes outside [0, peak]");
+        break;
+      }
+      default: m_now += std::chrono::microseconds(m_in.ConsumeIntegralInRange<int>(0, 20000)); break;
     }
     checkAccounts();
   }
@@ -242,8 +235,7 @@ private:
       require(action == ReceiveAction::Drop, "a packet already forwarded was forwarded again");
       return;
     }
-    require(action != ReceiveAction::Drop,
-            "the destination edge dropped a packet it had not forwarded");
+    require(action != ReceiveAction::Drop, "the destination edge dropped a packet it had not forwarded");
     require((action == ReceiveAction::ForwardAndAck) == (w.ecn == Ecn::NotEct),
             "a router ACK for anything but a selected packet, or none for one");
     if (keyed)
@@ -259,16 +251,14 @@ private:
     if (!arrived)
       return;
     const PacketKey key = *arrived;
-    auto pos = std::find_if(m_kept.begin(), m_kept.end(),
-                            [&](const Clone& c) { return c.key == key; });
+    auto pos = std::find_if(m_kept.begin(), m_kept.end(), [&](const Clone& c) { return c.key == key; });
     const uint64_t unmatchedBefore = m_sender.counters().acksUnmatched;
     std::vector<Clone> out;
     auto r = m_sender.onAck(key, m_now, [&](Clone&& c) { out.push_back(c); });
     if (pos == m_kept.end()) {
       require(!r.matched && r.retransmitted == 0 && out.empty(),
               "a router ACK for no kept clone retransmitted or discarded one");
-      require(m_sender.counters().acksUnmatched == unmatchedBefore + 1,
-              "an unmatched ACK not counted");
+      require(m_sender.counters().acksUnmatched == unmatchedBefore + 1, "an unmatched ACK not counted");
       return;
     }
     const size_t before = static_cast<size_t>(pos - m_kept.begin());
@@ -289,12 +279,9 @@ private:
       return;
     const uint32_t seq = f.sent[m_in.ConsumeIntegralInRange<size_t>(0, f.sent.size() - 1)].first;
     const PacketKey like = keyOf(index(f), seq, 0);
-    auto match = [&](const PacketKey& k) {
-      return k.seq == like.seq && FlowId::ofData(k) == FlowId::ofData(like);
-    };
+    auto match = [&](const PacketKey& k) { return k.seq == like.seq && FlowId::ofData(k) == FlowId::ofData(like); };
     const Duration minAge = std::chrono::microseconds(m_in.ConsumeIntegralInRange<int>(0, 20000));
-    auto pos = std::find_if(m_kept.begin(), m_kept.end(),
-                            [&](const Clone& c) { return match(c.key); });
+    auto pos = std::find_if(m_kept.begin(), m_kept.end(), [&](const Clone& c) { return match(c.key); });
     std::vector<Clone> out;
     bool sent = m_sender.retransmitNow(match, m_now, minAge, [&](Clone&& c) { out.push_back(c); });
     const bool expected = pos != m_kept.end() && m_now - pos->storedAt >= minAge;
@@ -311,8 +298,7 @@ private:
   {
     auto c = m_sender.takeIdleCopy(m_now);
     const bool expected = m_sender.options().buffer == BufferMode::LowPriority && !m_kept.empty();
-    require(c.has_value() == expected,
-            "an idle copy handed out when none was due, or none when due");
+    require(c.has_value() == expected, "an idle copy handed out when none was due, or none when due");
     if (!c)
       return;
     require(c->id == m_kept.front().id, "the idle copy is not the oldest clone");
@@ -331,14 +317,11 @@ private:
     require(bytes <= m_sender.options().bufferBytes, "the clones kept exceed the buffer");
     require(k.selections == k.ackedDiscards + k.edgeRetransmissions + k.idleCopies + m_kept.size(),
             "selections != discarded + retransmitted + copied + kept");
-    require(k.peakBytes >= bytes && k.peakPackets >= m_kept.size(),
-            "the peak is below the occupancy");
-    require(m_kept.empty() ||
-              (m_sender.isStored(m_kept.front().key) && m_sender.isStored(m_kept.back().key)),
+    require(k.peakBytes >= bytes && k.peakPackets >= m_kept.size(), "the peak is below the occupancy");
+    require(m_kept.empty() || (m_sender.isStored(m_kept.front().key) && m_sender.isStored(m_kept.back().key)),
             "a kept clone is not found by its key");
     const double r = m_sender.currentRatio();
-    require(r >= 0.0 && r <= m_sender.options().selectionRatio + 1e-12,
-            "the selection ratio left [0, r]");
+    require(r >= 0.0 && r <= m_sender.options().selectionRatio + 1e-12, "the selection ratio left [0, r]");
   }
 
   bool remembered(const PacketKey& k) const { return m_seen.count(k) != 0; }
@@ -373,17 +356,15 @@ private:
 class InterceptorHarness
 {
 public:
-  explicit InterceptorHarness(FuzzedDataProvider& in)
-    : m_in(in)
-    , m_x(options(in))
+  explicit InterceptorHarness(FuzzedDataProvider& in) : m_in(in), m_x(options(in))
   {
     for (uint32_t f = 0; f < m_flows.size(); ++f) {
       Flow& fl = m_flows[f];
       fl.id = FlowId::ofData(keyOf(f, 0, 0));
       fl.mss = in.ConsumeIntegralInRange<uint32_t>(1, 9000);
       // near the wrap of the sequence space, or anywhere
-      fl.isn = in.ConsumeBool() ? 0u - fl.mss * in.ConsumeIntegralInRange<uint32_t>(0, 8)
-                                : in.ConsumeIntegral<uint32_t>();
+      fl.isn =
+        in.ConsumeBool() ? 0u - fl.mss * in.ConsumeIntegralInRange<uint32_t>(0, 8) : in.ConsumeIntegral<uint32_t>();
     }
   }
 
@@ -391,43 +372,39 @@ public:
   {
     Flow& f = m_flows[m_in.ConsumeIntegralInRange<size_t>(0, m_flows.size() - 1)];
     switch (m_in.ConsumeIntegralInRange<int>(0, 11)) {
-    case 0:
-    case 1: { // a clone of a segment is stored (the segment leaves Not-ECT)
-      uint32_t seq = f.seqOf(m_in.ConsumeIntegralInRange<uint32_t>(0, Segments - 1));
-      PacketKey k = keyOf(index(f), seq, m_nextIpId++);
-      m_x.onStored(k);
-      ++m_segments[{index(f), seq}].stalled;
-      m_outstanding.push_back(k);
-      break;
-    }
-    case 2:
-    case 3: { // a clone leaves: edge retransmission or idle copy, or its own router ACK
-      if (m_outstanding.empty())
+      case 0:
+      case 1: { // a clone of a segment is stored (the segment leaves Not-ECT)
+        uint32_t seq = f.seqOf(m_in.ConsumeIntegralInRange<uint32_t>(0, Segments - 1));
+        PacketKey k = keyOf(index(f), seq, m_nextIpId++);
+        m_x.onStored(k);
+        ++m_segments[{index(f), seq}].stalled;
+        m_outstanding.push_back(k);
         break;
-      size_t i = m_in.ConsumeIntegralInRange<size_t>(0, m_outstanding.size() - 1);
-      PacketKey k = m_outstanding[i];
-      m_outstanding.erase(m_outstanding.begin() + static_cast<ptrdiff_t>(i));
-      leave(k, m_in.ConsumeBool());
-      break;
-    }
-    case 4: { // the edge's own queue drops a selected segment
-      uint32_t seq = f.seqOf(m_in.ConsumeIntegralInRange<uint32_t>(0, Segments - 1));
-      m_x.onLocalDrop(keyOf(index(f), seq, 0));
-      break;
-    }
-    case 5:
-    case 6:
-    case 7:
-    case 8:
-      hostAck(f);
-      break;
-    case 9:
-      expire();
-      break;
-    default:
-      m_now += std::chrono::microseconds(
-        m_in.ConsumeIntegralInRange<int64_t>(0, 2 * m_x.options().holdTimeout.count() / 1000));
-      break;
+      }
+      case 2:
+      case 3: { // a clone leaves: edge retransmission or idle copy, or its own router ACK
+        if (m_outstanding.empty())
+          break;
+        size_t i = m_in.ConsumeIntegralInRange<size_t>(0, m_outstanding.size() - 1);
+        PacketKey k = m_outstanding[i];
+        m_outstanding.erase(m_outstanding.begin() + static_cast<ptrdiff_t>(i));
+        leave(k, m_in.ConsumeBool());
+        break;
+      }
+      case 4: { // the edge's own queue drops a selected segment
+        uint32_t seq = f.seqOf(m_in.ConsumeIntegralInRange<uint32_t>(0, Segments - 1));
+        m_x.onLocalDrop(keyOf(index(f), seq, 0));
+        break;
+      }
+      case 5:
+      case 6:
+      case 7:
+      case 8: hostAck(f); break;
+      case 9: expire(); break;
+      default:
+        m_now += std::chrono::microseconds(
+          m_in.ConsumeIntegralInRange<int64_t>(0, 2 * m_x.options().holdTimeout.count() / 1000));
+        break;
     }
     checkHolds();
   }
@@ -448,8 +425,7 @@ public:
     require(m_x.onHostAck(a, m_now, [&] { return uint64_t(0); }) == AckVerdict::Forward,
             "the first ACK of a flow was held");
     require(m_x.heldNow() == 0, "ACKs still held after every hold timed out");
-    require(m_x.trackedSegments() == 0,
-            "segments still tracked after every clone left and the hold time passed");
+    require(m_x.trackedSegments() == 0, "segments still tracked after every clone left and the hold time passed");
   }
 
 private:
@@ -462,8 +438,8 @@ private:
     uint32_t mss = 1;
     bool hasAck = false;
     uint32_t highest = 0;
-    uint32_t dups = 0;           ///< duplicates the host got since it last reset its count
-    std::deque<uint64_t> held;   ///< ACKs held for the current hole, oldest first
+    uint32_t dups = 0;         ///< duplicates the host got since it last reset its count
+    std::deque<uint64_t> held; ///< ACKs held for the current hole, oldest first
     TimePoint holeStart{};
     uint32_t seqOf(uint32_t n) const { return isn + n * mss; }
   };
@@ -506,21 +482,16 @@ private:
     auto it = m_segments.find({index(f), seq});
     if (it == m_segments.end())
       return false;
-    return it->second.stalled > 0 ||
-           (it->second.repairAt && m_now - *it->second.repairAt < m_x.options().holdTimeout);
+    return it->second.stalled > 0 || (it->second.repairAt && m_now - *it->second.repairAt < m_x.options().holdTimeout);
   }
 
   uint32_t pickSeq(const Flow& f)
   {
     switch (m_in.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0:
-      return f.highest;
-    case 1:
-      return f.highest + f.mss * m_in.ConsumeIntegralInRange<uint32_t>(1, 4);
-    case 2:
-      return m_in.ConsumeIntegral<uint32_t>();
-    default:
-      return f.seqOf(m_in.ConsumeIntegralInRange<uint32_t>(0, Segments));
+      case 0: return f.highest;
+      case 1: return f.highest + f.mss * m_in.ConsumeIntegralInRange<uint32_t>(1, 4);
+      case 2: return m_in.ConsumeIntegral<uint32_t>();
+      default: return f.seqOf(m_in.ConsumeIntegralInRange<uint32_t>(0, Segments));
     }
   }
 
@@ -532,9 +503,8 @@ private:
     a.pure = m_in.ConsumeIntegralInRange<int>(0, 5) != 0;
     for (int n = m_in.ConsumeIntegralInRange<int>(0, 4); n > 0; --n) {
       uint32_t left = pickSeq(f);
-      uint32_t right = m_in.ConsumeBool()
-                         ? left + f.mss * m_in.ConsumeIntegralInRange<uint32_t>(1, 3)
-                         : m_in.ConsumeIntegral<uint32_t>();
+      uint32_t right = m_in.ConsumeBool() ? left + f.mss * m_in.ConsumeIntegralInRange<uint32_t>(1, 3)
+                                          : m_in.ConsumeIntegral<uint32_t>();
       a.blocks.push_back(SackBlock{left, right});
     }
     a.sack = !a.blocks.empty();
@@ -546,14 +516,12 @@ private:
 
     if (m_x.repairDue(a)) {
       auto s = m_segments.find({index(f), a.ack});
-      require(m_x.options().repairOnDupAck && !stale && duplicate && s != m_segments.end() &&
-                s->second.stalled > 0,
+      require(m_x.options().repairOnDupAck && !stale && duplicate && s != m_segments.end() && s->second.stalled > 0,
               "repairDue for an ACK that is no duplicate, or for a segment with no clone stalled");
       // the glue retransmits the oldest clone of that segment, if old enough
       if (m_in.ConsumeBool()) {
-        auto it = std::find_if(m_outstanding.begin(), m_outstanding.end(), [&](const PacketKey& k) {
-          return flowOf(k) == index(f) && k.seq == a.ack;
-        });
+        auto it = std::find_if(m_outstanding.begin(), m_outstanding.end(),
+                               [&](const PacketKey& k) { return flowOf(k) == index(f) && k.seq == a.ack; });
         if (it != m_outstanding.end()) {
           PacketKey k = *it;
           m_outstanding.erase(it);
@@ -567,13 +535,14 @@ private:
     const uint64_t flushedHolesBefore = m_x.counters().holesFlushed;
     int made = 0;
     const uint64_t id = m_nextAckId++;
-    auto verdict = m_x.onHostAck(a, m_now, [&] { ++made; return id; });
-    require(made == (verdict == AckVerdict::Hold ? 1 : 0),
-            "a payload made for an ACK not held, or twice");
+    auto verdict = m_x.onHostAck(a, m_now, [&] {
+      ++made;
+      return id;
+    });
+    require(made == (verdict == AckVerdict::Hold ? 1 : 0), "a payload made for an ACK not held, or twice");
 
     if (stale) {
-      require(verdict == AckVerdict::Forward,
-              "an ACK older than the highest cumulative ACK was held");
+      require(verdict == AckVerdict::Forward, "an ACK older than the highest cumulative ACK was held");
       return;
     }
     if (advances) { // a hole held is filled: its ACKs are absorbed
@@ -586,8 +555,7 @@ private:
       return;
     }
     if (!duplicate) {
-      require(verdict == AckVerdict::Forward,
-              "an ACK the host does not count as a duplicate was held");
+      require(verdict == AckVerdict::Forward, "an ACK the host does not count as a duplicate was held");
       f.dups = 0;
       return;
     }
@@ -602,13 +570,11 @@ private:
     }
     if (f.held.empty()) { // a new hole
       require(wasRepairable, "ACKs held for a segment the edge router cannot repair");
-      require(f.dups >= m_x.options().allowance,
-              "ACKs held before the host had its allowance of duplicates");
+      require(f.dups >= m_x.options().allowance, "ACKs held before the host had its allowance of duplicates");
       f.holeStart = m_now;
     }
     if (m_x.options().checkSackGaps)
-      require(sackHolesRepairable(f, a),
-              "an ACK held whose SACK blocks show a hole the edge cannot repair");
+      require(sackHolesRepairable(f, a), "an ACK held whose SACK blocks show a hole the edge cannot repair");
     f.held.push_back(id);
     if (f.held.size() > m_x.options().maxHeldPerHole)
       f.held.pop_front();
@@ -646,8 +612,7 @@ private:
       auto it = std::find_if(m_flows.begin(), m_flows.end(),
                              [&](const Flow& f) { return !f.held.empty() && f.held.front() == id; });
       require(it != m_flows.end(), "an ACK released that was not held, twice, or out of its order");
-      require(m_now - it->holeStart >= m_x.options().holdTimeout,
-              "an ACK released before its hold timed out");
+      require(m_now - it->holeStart >= m_x.options().holdTimeout, "an ACK released before its hold timed out");
       it->held.pop_front();
       ++it->dups; // the host gets it now
       ++m_released;
@@ -672,8 +637,7 @@ private:
             "held != released + absorbed + overflowed + flushed + still held");
     require(c.held == m_holdsSeen && c.released == m_released, "held or released ACKs miscounted");
     auto next = m_x.nextDeadline();
-    require(next.has_value() == first.has_value() &&
-              (!next || *next == *first + m_x.options().holdTimeout),
+    require(next.has_value() == first.has_value() && (!next || *next == *first + m_x.options().holdTimeout),
             "nextDeadline() is not the oldest hold's deadline");
   }
 

@@ -81,23 +81,20 @@ public:
       if (m_in.remaining_bytes() == 0)
         break;
       switch (m_in.ConsumeIntegralInRange<int>(0, 5)) {
-      case 0:
-        break; // lost
-      case 1:
-      case 2:
-        reply(interest, std::nullopt);
-        break;
-      case 3: // a push: Data for other segments
-        for (int n = m_in.ConsumeIntegralInRange<int>(1, 8); n > 0; --n)
-          reply(interest, m_in.ConsumeIntegralInRange<uint64_t>(0, 24));
-        break;
-      default: {
-        Nack n{interest, static_cast<NackReason>(m_in.PickValueInArray({0, 50, 100, 150}))};
-        if (m_in.ConsumeBool())
-          n.interest.setNonce(interest.nonce().value_or(0) + 1);
-        later([this, n] { endpoint.deliverNack(n); });
-        break;
-      }
+        case 0: break; // lost
+        case 1:
+        case 2: reply(interest, std::nullopt); break;
+        case 3: // a push: Data for other segments
+          for (int n = m_in.ConsumeIntegralInRange<int>(1, 8); n > 0; --n)
+            reply(interest, m_in.ConsumeIntegralInRange<uint64_t>(0, 24));
+          break;
+        default: {
+          Nack n{interest, static_cast<NackReason>(m_in.PickValueInArray({0, 50, 100, 150}))};
+          if (m_in.ConsumeBool())
+            n.interest.setNonce(interest.nonce().value_or(0) + 1);
+          later([this, n] { endpoint.deliverNack(n); });
+          break;
+        }
       }
     }
     env.advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 1500)));

@@ -56,49 +56,41 @@ public:
   void step()
   {
     switch (m_in.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: {
-      size_t f = pickFace();
-      auto frame = m_in.ConsumeBytes<uint8_t>(m_in.ConsumeIntegralInRange<size_t>(0, 1200));
-      m_transports[f]->injectFrame(frame, m_in.ConsumeIntegralInRange<face::EndpointId>(0, 2));
-      break;
-    }
-    case 1:
-      injectInterest(pickFace());
-      break;
-    case 2:
-      injectData(pickFace(), makeName(), std::nullopt);
-      break;
-    case 3:
-      answer(pickFace());
-      break;
-    case 4:
-      env.advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 5000)));
-      break;
-    case 5: {
-      // Close a face with PIT records on it and put a new one in its place.
-      size_t f = pickFace();
-      m_transports[f]->close();
-      env.advance(Duration::zero());
-      addFace(f);
-      break;
-    }
-    case 6: {
-      Name prefix = makeName(2);
-      if (m_in.ConsumeBool())
-        (void)fw.setStrategy(prefix, Strategies[m_in.ConsumeIntegralInRange<size_t>(0, Strategies.size() - 1)]);
-      else
-        (void)fw.unsetStrategy(prefix);
-      break;
-    }
-    case 7: {
-      Name prefix = makeName(2);
-      face::FaceId id = m_ids[pickFace()];
-      if (m_in.ConsumeBool())
-        (void)fw.addNextHop(prefix, id, m_in.ConsumeIntegral<uint8_t>());
-      else
-        (void)fw.removeNextHop(prefix, id);
-      break;
-    }
+      case 0: {
+        size_t f = pickFace();
+        auto frame = m_in.ConsumeBytes<uint8_t>(m_in.ConsumeIntegralInRange<size_t>(0, 1200));
+        m_transports[f]->injectFrame(frame, m_in.ConsumeIntegralInRange<face::EndpointId>(0, 2));
+        break;
+      }
+      case 1: injectInterest(pickFace()); break;
+      case 2: injectData(pickFace(), makeName(), std::nullopt); break;
+      case 3: answer(pickFace()); break;
+      case 4: env.advance(std::chrono::milliseconds(m_in.ConsumeIntegralInRange<int>(0, 5000))); break;
+      case 5: {
+        // Close a face with PIT records on it and put a new one in its place.
+        size_t f = pickFace();
+        m_transports[f]->close();
+        env.advance(Duration::zero());
+        addFace(f);
+        break;
+      }
+      case 6: {
+        Name prefix = makeName(2);
+        if (m_in.ConsumeBool())
+          (void)fw.setStrategy(prefix, Strategies[m_in.ConsumeIntegralInRange<size_t>(0, Strategies.size() - 1)]);
+        else
+          (void)fw.unsetStrategy(prefix);
+        break;
+      }
+      case 7: {
+        Name prefix = makeName(2);
+        face::FaceId id = m_ids[pickFace()];
+        if (m_in.ConsumeBool())
+          (void)fw.addNextHop(prefix, id, m_in.ConsumeIntegral<uint8_t>());
+        else
+          (void)fw.removeNextHop(prefix, id);
+        break;
+      }
     }
     checkSent();
   }
@@ -133,28 +125,28 @@ private:
     face::LinkType linkType = face::LinkType::PointToPoint;
     ssize_t mtu = face::MtuUnlimited;
     switch (slot) {
-    case 0:
-      scope = face::FaceScope::Local;
-      o.allowLocalFields = true;
-      break;
-    case 1:
-      mtu = FragmentingMtu;
-      o.allowFragmentation = o.allowReassembly = true;
-      o.maxReassemblyBytes = 64 * 1024;
-      o.allowCongestionMarking = true;
-      break;
-    default:
-      linkType = slot == 2 ? face::LinkType::MultiAccess : face::LinkType::AdHoc;
-      o.bundling = true;
-      o.bundleInterval = 4;
-      break;
+      case 0:
+        scope = face::FaceScope::Local;
+        o.allowLocalFields = true;
+        break;
+      case 1:
+        mtu = FragmentingMtu;
+        o.allowFragmentation = o.allowReassembly = true;
+        o.maxReassemblyBytes = 64 * 1024;
+        o.allowCongestionMarking = true;
+        break;
+      default:
+        linkType = slot == 2 ? face::LinkType::MultiAccess : face::LinkType::AdHoc;
+        o.bundling = true;
+        o.bundleInterval = 4;
+        break;
     }
     auto t = std::make_unique<face::DummyTransport>(scope, linkType, mtu);
     if (slot >= 2)
       t->setMedium(face::Medium::Wireless);
     m_transports[slot] = t.get();
-    m_ids[slot] = fw.addFace(
-      std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o), std::move(t)));
+    m_ids[slot] =
+      fw.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o), std::move(t)));
     // Routes: "/" over the wired face then the multi-access face, "/a" over the ad hoc face,
     // "/m" (multicast) over all three network faces.
     if (slot == 1 || slot == 2)
@@ -211,8 +203,8 @@ private:
     if (m_in.ConsumeBool())
       p.congestionMark = 1;
     if (m_in.ConsumeBool())
-      p.bundleTag = BundleTag{.retransmission = m_in.ConsumeBool(),
-                              .cwnd = m_in.ConsumeIntegralInRange<uint32_t>(0, 64)};
+      p.bundleTag =
+        BundleTag{.retransmission = m_in.ConsumeBool(), .cwnd = m_in.ConsumeIntegralInRange<uint32_t>(0, 64)};
     if (m_in.ConsumeBool()) {
       lp::BundleHeader h;
       h.startSeq = m_in.ConsumeIntegralInRange<uint64_t>(0, 40);
@@ -253,22 +245,21 @@ private:
       if (!interest.ok())
         continue;
       switch (m_in.ConsumeIntegralInRange<int>(0, 3)) {
-      case 0:
-        break; // lost
-      case 1: {
-        Name name = interest->name();
-        if (interest->canBePrefix() && m_in.ConsumeBool())
-          name.appendSegment(m_in.ConsumeIntegralInRange<uint64_t>(0, 3));
-        injectData(f, std::move(name), frame->pitToken);
-        break;
-      }
-      default: {
-        lp::LpPacket p;
-        p.pitToken = frame->pitToken;
-        p.nack = m_in.ConsumeIntegralInRange<uint64_t>(0, 200);
-        inject(f, p, interest->wireEncode());
-        break;
-      }
+        case 0: break; // lost
+        case 1: {
+          Name name = interest->name();
+          if (interest->canBePrefix() && m_in.ConsumeBool())
+            name.appendSegment(m_in.ConsumeIntegralInRange<uint64_t>(0, 3));
+          injectData(f, std::move(name), frame->pitToken);
+          break;
+        }
+        default: {
+          lp::LpPacket p;
+          p.pitToken = frame->pitToken;
+          p.nack = m_in.ConsumeIntegralInRange<uint64_t>(0, 200);
+          inject(f, p, interest->wireEncode());
+          break;
+        }
       }
     }
   }

@@ -34,24 +34,23 @@ void checkFramer(ByteSpan in, size_t limit)
 {
   io::FrameCheck whole = io::checkFrame(in, limit);
   switch (whole.status) {
-  case io::FrameStatus::Complete:
-    require(whole.size > 0 && whole.size <= in.size() && whole.size <= limit,
-            "a complete frame is empty, or larger than the input or the limit");
-    for (size_t n = 0; n < whole.size; ++n)
-      require(io::checkFrame(in.first(n), limit).status == io::FrameStatus::NeedMore,
-              "a prefix of a complete frame does not need more");
-    break;
-  case io::FrameStatus::NeedMore:
-    for (size_t n = 0; n < in.size(); ++n)
-      require(io::checkFrame(in.first(n), limit).status == io::FrameStatus::NeedMore,
-              "a prefix of an input that needs more does not");
-    break;
-  case io::FrameStatus::TooLarge:
-    require(whole.announced > limit && whole.size <= limit + 1,
-            "a frame too large announces no more than the limit, or its size passes limit + 1");
-    break;
-  case io::FrameStatus::BadHeader:
-    break;
+    case io::FrameStatus::Complete:
+      require(whole.size > 0 && whole.size <= in.size() && whole.size <= limit,
+              "a complete frame is empty, or larger than the input or the limit");
+      for (size_t n = 0; n < whole.size; ++n)
+        require(io::checkFrame(in.first(n), limit).status == io::FrameStatus::NeedMore,
+                "a prefix of a complete frame does not need more");
+      break;
+    case io::FrameStatus::NeedMore:
+      for (size_t n = 0; n < in.size(); ++n)
+        require(io::checkFrame(in.first(n), limit).status == io::FrameStatus::NeedMore,
+                "a prefix of an input that needs more does not");
+      break;
+    case io::FrameStatus::TooLarge:
+      require(whole.announced > limit && whole.size <= limit + 1,
+              "a frame too large announces no more than the limit, or its size passes limit + 1");
+      break;
+    case io::FrameStatus::BadHeader: break;
   }
 }
 

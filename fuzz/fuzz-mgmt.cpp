@@ -74,8 +74,7 @@ struct Harness
     std::optional<Data> reply;
     for (const auto& sent : transport->sent) {
       auto frame = lp::decodeFrame(sent.frame);
-      if (frame && frame->fragment && !frame->nack && !frame->fragment->empty() &&
-          (*frame->fragment)[0] == tlv::Data) {
+      if (frame && frame->fragment && !frame->nack && !frame->fragment->empty() && (*frame->fragment)[0] == tlv::Data) {
         if (auto d = Data::decode(*frame->fragment))
           reply = std::move(*d);
       }
@@ -88,8 +87,7 @@ struct Harness
 const Name topPrefix("/localhost/nfd");
 
 /// One verifier of each signature type (an ECDSA key made once per process).
-const std::vector<const security::Verifier*>&
-verifiers()
+const std::vector<const security::Verifier*>& verifiers()
 {
   static const security::DigestVerifier digest;
   static const security::HmacVerifier hmac(Buffer(32, 0x5a), Name("/fuzz/hmac-key"));
@@ -146,9 +144,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 
   // 3. Input as ControlParameters of each command (first byte picks the verb).
   static const std::pair<const char*, const char*> verbs[] = {
-    {"rib", "register"}, {"rib", "unregister"}, {"fib", "add-nexthop"}, {"fib", "remove-nexthop"},
-    {"faces", "create"}, {"faces", "destroy"}, {"strategy-choice", "set"}, {"strategy-choice", "unset"},
-    {"cs", "config"}, {"cs", "erase"}, {"rib", "list"}, {"status", "general"},
+    {"rib", "register"},
+    {"rib", "unregister"},
+    {"fib", "add-nexthop"},
+    {"fib", "remove-nexthop"},
+    {"faces", "create"},
+    {"faces", "destroy"},
+    {"strategy-choice", "set"},
+    {"strategy-choice", "unset"},
+    {"cs", "config"},
+    {"cs", "erase"},
+    {"rib", "list"},
+    {"status", "general"},
   };
   if (size > 0) {
     const auto& [module, verb] = verbs[data[0] % std::size(verbs)];

@@ -19,14 +19,12 @@ namespace ndnlab::io {
 
 TimePoint SteadyClock::now() const
 {
-  return TimePoint(std::chrono::duration_cast<Duration>(
-    std::chrono::steady_clock::now().time_since_epoch()));
+  return TimePoint(std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now().time_since_epoch()));
 }
 
 UnixMillis SteadyClock::unixNow() const
 {
-  return std::chrono::duration_cast<UnixMillis>(
-    std::chrono::system_clock::now().time_since_epoch());
+  return std::chrono::duration_cast<UnixMillis>(std::chrono::system_clock::now().time_since_epoch());
 }
 
 // --- AsioTimers ----------------------------------------------------------------------------
@@ -51,10 +49,8 @@ std::chrono::steady_clock::time_point toSteady(TimePoint t)
 
 } // namespace
 
-AsioTimers::AsioTimers(asio::io_context& io, const Clock& clock)
-  : m_clock(clock), m_timer(io)
-{
-}
+AsioTimers::AsioTimers(asio::io_context& io, const Clock& clock) : m_clock(clock), m_timer(io)
+{}
 
 AsioTimers::~AsioTimers() = default;
 
@@ -292,13 +288,12 @@ void appendJsonString(std::string& out, std::string_view s)
   out.push_back('"');
 }
 
-
 } // namespace
 
 uint64_t& CountingTrace::counterFor(std::string_view kind, std::string_view reason)
 {
-  auto h = reinterpret_cast<uintptr_t>(kind.data()) * 0x9E3779B97F4A7C15ULL ^
-           reinterpret_cast<uintptr_t>(reason.data());
+  auto h =
+    reinterpret_cast<uintptr_t>(kind.data()) * 0x9E3779B97F4A7C15ULL ^ reinterpret_cast<uintptr_t>(reason.data());
   FastSlot& slot = m_fast[(h >> 7) % m_fast.size()];
   if (slot.entry != nullptr && slot.kind == kind.data() && slot.reason == reason.data()) {
     const std::string& key = slot.entry->first;
@@ -336,8 +331,7 @@ void CountingTrace::emit(TimePoint when, const TraceEvent& e)
   std::snprintf(num, sizeof(num), ",\"face\":%llu,\"reason\":", static_cast<unsigned long long>(e.face));
   m_buf.append(num);
   appendJsonString(m_buf, e.reason);
-  std::snprintf(num, sizeof(num), ",\"value\":%lld,\"value2\":%.17g}\n", static_cast<long long>(e.value),
-                e.value2);
+  std::snprintf(num, sizeof(num), ",\"value\":%lld,\"value2\":%.17g}\n", static_cast<long long>(e.value), e.value2);
   m_buf.append(num);
   if (m_buf.size() >= FlushBytes) {
     flush();
@@ -390,8 +384,7 @@ uint64_t CountingTrace::count(EventKind k, std::string_view reason) const
   uint64_t n = 0;
   for (const auto& [key, c] : m_counts) {
     std::string_view k = key;
-    if (k == kind || (k.size() > kind.size() && k.substr(0, kind.size()) == kind &&
-                      k[kind.size()] == '/'))
+    if (k == kind || (k.size() > kind.size() && k.substr(0, kind.size()) == kind && k[kind.size()] == '/'))
       n += c;
   }
   return n;

@@ -64,10 +64,7 @@ private:
   };
   struct Later
   {
-    bool operator()(const Entry& a, const Entry& b) const
-    {
-      return a.when != b.when ? a.when > b.when : a.seq > b.seq;
-    }
+    bool operator()(const Entry& a, const Entry& b) const { return a.when != b.when ? a.when > b.when : a.seq > b.seq; }
   };
 
   bool isLive(TimerId id) const;

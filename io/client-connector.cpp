@@ -26,8 +26,7 @@ Result<FaceUri, std::string> parseForwarderUri(std::string_view text)
 }
 
 Result<std::unique_ptr<SocketTransport>, std::string>
-connectToForwarder(Env& env, asio::io_context& io, std::string_view uriText,
-                   const StreamTransportOptions& options)
+connectToForwarder(Env& env, asio::io_context& io, std::string_view uriText, const StreamTransportOptions& options)
 {
   auto uri = parseForwarderUri(uriText.empty() ? defaultClientTransportUri() : std::string(uriText));
   if (!uri)
@@ -46,15 +45,14 @@ connectToForwarder(Env& env, asio::io_context& io, std::string_view uriText,
     info.kind = TransportKind::UnixStream;
     info.localUri = "fd://" + std::to_string(s.native_handle());
     info.remoteUri = uri->toString();
-    return std::unique_ptr<SocketTransport>(
-      std::make_unique<UnixStreamTransport>(env, std::move(s), info, options));
+    return std::unique_ptr<SocketTransport>(std::make_unique<UnixStreamTransport>(env, std::move(s), info, options));
   }
   // tcp:// (parseForwarderUri accepts nothing else)
   asio::ip::tcp::resolver resolver(io);
   auto proto = uri->scheme == "tcp6" ? asio::ip::tcp::v6() : asio::ip::tcp::v4();
   std::string port = std::to_string(uri->port != 0 ? uri->port : 6363);
-  auto results = uri->scheme == "tcp" ? resolver.resolve(uri->host, port, ec)
-                                      : resolver.resolve(proto, uri->host, port, ec);
+  auto results =
+    uri->scheme == "tcp" ? resolver.resolve(uri->host, port, ec) : resolver.resolve(proto, uri->host, port, ec);
   if (ec)
     return fail("cannot resolve " + uri->host + ": " + ec.message());
   asio::ip::tcp::socket s(io);
@@ -64,8 +62,7 @@ connectToForwarder(Env& env, asio::io_context& io, std::string_view uriText,
   info.kind = TransportKind::Tcp;
   info.localUri = tcpUri(s.local_endpoint(ec));
   info.remoteUri = tcpUri(s.remote_endpoint(ec));
-  return std::unique_ptr<SocketTransport>(
-    std::make_unique<TcpTransport>(env, std::move(s), info, options));
+  return std::unique_ptr<SocketTransport>(std::make_unique<TcpTransport>(env, std::move(s), info, options));
 }
 
 } // namespace ndnlab::io

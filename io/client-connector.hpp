@@ -23,8 +23,8 @@ Result<FaceUri, std::string> parseForwarderUri(std::string_view text);
 /// Connects (blocking, for tool start-up) to "unix:///path", a bare "/path", or
 /// "tcp4://host:port" / "tcp://host[:port]" (port 6363 by default). Empty `uri` = default.
 /// The transport is Persistent with Local scope; reading starts when the io_context runs.
-Result<std::unique_ptr<SocketTransport>, std::string>
-connectToForwarder(Env& env, asio::io_context& io, std::string_view uri = {},
-                   const StreamTransportOptions& options = {});
+Result<std::unique_ptr<SocketTransport>, std::string> connectToForwarder(Env& env, asio::io_context& io,
+                                                                         std::string_view uri = {},
+                                                                         const StreamTransportOptions& options = {});
 
 } // namespace ndnlab::io

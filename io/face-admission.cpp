@@ -54,9 +54,9 @@ void FaceAdmission::refuse(DropReason reason, const std::string& address)
   if (m_logged && now - m_lastLog < LogInterval)
     return;
   const auto& l = m_state->limits;
-  NDNLAB_LOG(m_env, LogLevel::Warn, "io", m_what, ": refused ", m_unlogged, " connection(s) (",
-             reason, ", latest from ", address.empty() ? "a local client" : address, "); limits: ",
-             l.maxFaces, " faces, ", l.maxFacesPerAddress, " per address (0 = none)");
+  NDNLAB_LOG(m_env, LogLevel::Warn, "io", m_what, ": refused ", m_unlogged, " connection(s) (", reason,
+             ", latest from ", address.empty() ? "a local client" : address, "); limits: ", l.maxFaces, " faces, ",
+             l.maxFacesPerAddress, " per address (0 = none)");
   m_logged = true;
   m_lastLog = now;
   m_unlogged = 0;

@@ -26,8 +26,8 @@ Result<FaceUri, std::string> parseFaceUri(std::string_view text)
     u.path = std::string(rest);
     return u;
   }
-  if (u.scheme != "udp" && u.scheme != "udp4" && u.scheme != "udp6" && u.scheme != "tcp" &&
-      u.scheme != "tcp4" && u.scheme != "tcp6")
+  if (u.scheme != "udp" && u.scheme != "udp4" && u.scheme != "udp6" && u.scheme != "tcp" && u.scheme != "tcp4" &&
+      u.scheme != "tcp6")
     return fail("unsupported face URI scheme '" + u.scheme + "'");
   // Strip a trailing path ("tcp4://h:p/").
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {

@@ -41,11 +41,11 @@ std::string socketBufferWarning(const std::string& what, int bytes, const Socket
 {
   if (got.send >= bytes && got.receive >= bytes)
     return {};
-  return what + ": socket buffers capped by the kernel at " + std::to_string(got.receive) +
-         " octets (receive) and " + std::to_string(got.send) + " (send) instead of " +
-         std::to_string(bytes) + "; bursts may be dropped before they are read. Raise the caps (sysctl -w "
-         "net.core.rmem_max=" + std::to_string(bytes) + " net.core.wmem_max=" + std::to_string(bytes) +
-         ") or run ndnlabd with CAP_NET_ADMIN";
+  return what + ": socket buffers capped by the kernel at " + std::to_string(got.receive) + " octets (receive) and " +
+         std::to_string(got.send) + " (send) instead of " + std::to_string(bytes) +
+         "; bursts may be dropped before they are read. Raise the caps (sysctl -w "
+         "net.core.rmem_max=" +
+         std::to_string(bytes) + " net.core.wmem_max=" + std::to_string(bytes) + ") or run ndnlabd with CAP_NET_ADMIN";
 }
 
 } // namespace ndnlab::io

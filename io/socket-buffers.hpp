@@ -12,8 +12,8 @@ namespace ndnlab::io {
 
 struct SocketBuffers
 {
-  int send = 0;    ///< octets the kernel granted (SO_SNDBUF as read back, halved: see below)
-  int receive = 0; ///< likewise SO_RCVBUF
+  int send = 0;        ///< octets the kernel granted (SO_SNDBUF as read back, halved: see below)
+  int receive = 0;     ///< likewise SO_RCVBUF
   bool forced = false; ///< the sizes were set with the *FORCE options (CAP_NET_ADMIN)
 };
 

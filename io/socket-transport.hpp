@@ -55,12 +55,10 @@ public:
 
 protected:
   SocketTransport(Env& env, const TransportInfo& info)
-    : Transport(info.localUri, info.remoteUri, info.scope, info.persistency, info.linkType,
-                info.mtu),
+    : Transport(info.localUri, info.remoteUri, info.scope, info.persistency, info.linkType, info.mtu),
       m_env(env),
       m_kind(info.kind)
-  {
-  }
+  {}
 
   /// Counts a dropped frame: trace event "io_drop" with `reason`, debug log line ending DROP.
   void traceDrop(DropReason reason, int64_t bytes = 0)
@@ -86,8 +84,7 @@ protected:
   bool isGoingAway() const
   {
     auto s = state();
-    return s == face::TransportState::Closing || s == face::TransportState::Closed ||
-           s == face::TransportState::Failed;
+    return s == face::TransportState::Closing || s == face::TransportState::Closed || s == face::TransportState::Failed;
   }
 
   /// Sets `s` (Closing or Failed), then Closed on a later turn of the event loop, so that a face

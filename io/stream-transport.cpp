@@ -204,8 +204,7 @@ void StreamTransport<Protocol>::handleReceive(const std::error_code& ec, size_t 
     FrameCheck c = checkFrame(rest, m_options.maxFrameSize);
     if (c.status == FrameStatus::NeedMore)
       break;
-    if (c.status == FrameStatus::TooLarge && m_options.skipOversizedFrames &&
-        c.announced <= MaxSkippedFrameSize) {
+    if (c.status == FrameStatus::TooLarge && m_options.skipOversizedFrames && c.announced <= MaxSkippedFrameSize) {
       ++m_ioCounters.nFrameTooLarge;
       traceDrop(dropReason(c.status), static_cast<int64_t>(std::min<uint64_t>(c.announced, INT64_MAX)));
       if (c.announced <= rest.size())
@@ -304,8 +303,8 @@ void StreamTransport<Protocol>::flush()
       continue;
     if (ec) {
       ++m_ioCounters.nSocketErrors;
-      handleFailure(ec == asio::error::broken_pipe || ec == asio::error::connection_reset
-                      ? CloseReason::Eof : CloseReason::SocketError,
+      handleFailure(ec == asio::error::broken_pipe || ec == asio::error::connection_reset ? CloseReason::Eof
+                                                                                          : CloseReason::SocketError,
                     !(ec == asio::error::broken_pipe || ec == asio::error::connection_reset));
       return;
     }
@@ -346,8 +345,8 @@ template<typename Protocol>
 void StreamTransport<Protocol>::updateReceiveBacklog(bool readFilledBuffer)
 {
   int pending = 0;
-  if (readFilledBuffer && m_socket.is_open() &&
-      ::ioctl(m_socket.native_handle(), FIONREAD, &pending) == 0 && pending > 0)
+  if (readFilledBuffer && m_socket.is_open() && ::ioctl(m_socket.native_handle(), FIONREAD, &pending) == 0 &&
+      pending > 0)
     m_receiveBacklog = static_cast<size_t>(pending);
   else
     m_receiveBacklog = 0;
@@ -371,9 +370,9 @@ void StreamTransport<Protocol>::clearQueues()
     m_ioCounters.nQueueDiscarded += m_sendQueue.size();
     for (const SharedBuffer& f : m_sendQueue)
       m_env.emit(TraceEvent::dropped(EventKind::IoDrop, m_traceFaceId, DropReason::SendQueueDiscarded,
-                                      static_cast<int64_t>(f->size())));
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " send_queue_discarded frames=",
-               m_sendQueue.size(), " octets=", bytes, " DROP");
+                                     static_cast<int64_t>(f->size())));
+    NDNLAB_LOG(m_env, LogLevel::Debug, "io", remoteUri(), " send_queue_discarded frames=", m_sendQueue.size(),
+               " octets=", bytes, " DROP");
   }
   m_sendQueue.clear();
   m_sendQueueBytes = 0;

@@ -59,8 +59,7 @@ public:
   using Socket = typename Protocol::socket;
 
   /// Takes a connected socket and starts reading.
-  StreamTransport(Env& env, Socket&& socket, const TransportInfo& info,
-                  const StreamTransportOptions& options = {});
+  StreamTransport(Env& env, Socket&& socket, const TransportInfo& info, const StreamTransportOptions& options = {});
   ~StreamTransport() override;
 
   void close() override;
@@ -121,7 +120,7 @@ private:
   std::deque<SharedBuffer> m_sendQueue;
   size_t m_sendQueueBytes = 0;
   size_t m_frontOffset = 0;
-  size_t m_kernelQueue = 0; ///< last SIOCOUTQ sample
+  size_t m_kernelQueue = 0;    ///< last SIOCOUTQ sample
   size_t m_receiveBacklog = 0; ///< last FIONREAD sample
   bool m_flushPosted = false;
   bool m_waitingWritable = false;

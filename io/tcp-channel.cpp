@@ -11,8 +11,7 @@ using asio::ip::tcp;
 
 TcpChannel::TcpChannel(Env& env, asio::io_context& io, TcpChannelOptions options)
   : m_env(env), m_io(io), m_options(std::move(options)), m_acceptor(io)
-{
-}
+{}
 
 TcpChannel::~TcpChannel()
 {
@@ -44,8 +43,8 @@ void TcpChannel::listen(TransportCallback onCreated)
   if (ec) {
     std::error_code ignore;
     m_acceptor.close(ignore);
-    throw std::runtime_error("cannot listen on tcp " + m_options.address + ":" +
-                             std::to_string(m_options.port) + ": " + ec.message());
+    throw std::runtime_error("cannot listen on tcp " + m_options.address + ":" + std::to_string(m_options.port) + ": " +
+                             ec.message());
   }
   NDNLAB_LOG(m_env, LogLevel::Info, "io", "listening on ", uri());
   m_admission.emplace(m_env, m_options.limits, uri());
@@ -71,8 +70,7 @@ void TcpChannel::close()
     m_acceptor.close(ec);
 }
 
-std::unique_ptr<SocketTransport> TcpChannel::makeTransport(tcp::socket&& s, face::FacePersistency p,
-                                                           bool outgoing)
+std::unique_ptr<SocketTransport> TcpChannel::makeTransport(tcp::socket&& s, face::FacePersistency p, bool outgoing)
 {
   std::error_code ec;
   auto remote = s.remote_endpoint(ec);
@@ -89,8 +87,7 @@ std::unique_ptr<SocketTransport> TcpChannel::makeTransport(tcp::socket&& s, face
     reconnectTo = remote;
   else
     stream.idleTimeout = m_options.idleTimeout;
-  return std::make_unique<TcpTransport>(m_env, std::move(s), info, stream, reconnectTo,
-                                        m_options.reconnect);
+  return std::make_unique<TcpTransport>(m_env, std::move(s), info, stream, reconnectTo, m_options.reconnect);
 }
 
 void TcpChannel::accept()
@@ -124,8 +121,7 @@ void TcpChannel::accept()
   });
 }
 
-void TcpChannel::connect(const tcp::endpoint& remote, face::FacePersistency persistency,
-                         ConnectCallback done)
+void TcpChannel::connect(const tcp::endpoint& remote, face::FacePersistency persistency, ConnectCallback done)
 {
   struct Pending
   {

@@ -44,8 +44,7 @@ public:
 
   /// Connects to `remote`; calls `done` with the transport, or nullptr and a reason.
   using ConnectCallback = std::function<void(std::unique_ptr<SocketTransport>, std::string error)>;
-  void connect(const asio::ip::tcp::endpoint& remote, face::FacePersistency persistency,
-               ConnectCallback done);
+  void connect(const asio::ip::tcp::endpoint& remote, face::FacePersistency persistency, ConnectCallback done);
 
   bool isListening() const { return m_acceptor.is_open(); }
   asio::ip::tcp::endpoint localEndpoint() const;
@@ -57,8 +56,7 @@ public:
 
 private:
   void accept();
-  std::unique_ptr<SocketTransport> makeTransport(asio::ip::tcp::socket&& s,
-                                                 face::FacePersistency p, bool outgoing);
+  std::unique_ptr<SocketTransport> makeTransport(asio::ip::tcp::socket&& s, face::FacePersistency p, bool outgoing);
 
   Env& m_env;
   asio::io_context& m_io;

@@ -25,16 +25,14 @@ std::string tcpUri(const asio::ip::tcp::endpoint& ep)
 }
 
 TcpTransport::TcpTransport(Env& env, asio::ip::tcp::socket&& socket, const TransportInfo& info,
-                           const StreamTransportOptions& options,
-                           std::optional<asio::ip::tcp::endpoint> remote,
+                           const StreamTransportOptions& options, std::optional<asio::ip::tcp::endpoint> remote,
                            TcpReconnectOptions reconnect)
   : StreamTransport(env, std::move(socket), info, options),
     m_remote(remote),
     m_reconnect(reconnect),
     m_delay(reconnect.initialDelay),
     m_retryTimer(m_socket.get_executor())
-{
-}
+{}
 
 TcpTransport::~TcpTransport()
 {

@@ -25,8 +25,7 @@ class TcpTransport final : public StreamTransport<asio::ip::tcp>
 public:
   /// `remote` set: the face may reconnect when permanent.
   TcpTransport(Env& env, asio::ip::tcp::socket&& socket, const TransportInfo& info,
-               const StreamTransportOptions& options = {},
-               std::optional<asio::ip::tcp::endpoint> remote = std::nullopt,
+               const StreamTransportOptions& options = {}, std::optional<asio::ip::tcp::endpoint> remote = std::nullopt,
                TcpReconnectOptions reconnect = {});
   ~TcpTransport() override;
 

@@ -17,10 +17,10 @@ inline constexpr size_t MaxNdnPacketSize = ::ndnlab::MaxNdnPacketSize;
 inline constexpr size_t DefaultMaxFrameSize = MaxNdnPacketSize + 256;
 
 enum class FrameStatus : uint8_t {
-  Complete, ///< a whole frame of `size` octets starts the input
-  NeedMore, ///< the input is a prefix of a frame (possibly of its header)
+  Complete,  ///< a whole frame of `size` octets starts the input
+  NeedMore,  ///< the input is a prefix of a frame (possibly of its header)
   BadHeader, ///< TLV-TYPE 0 / above 2^32-1, or a VAR-NUMBER not in shortest form
-  TooLarge, ///< the header announces a frame above the limit
+  TooLarge,  ///< the header announces a frame above the limit
 };
 
 std::string_view toString(FrameStatus s);

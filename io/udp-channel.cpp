@@ -40,10 +40,10 @@ using asio::ip::udp;
 /// Consecutive datagrams to one endpoint that have one size (the last may be shorter) and fit
 /// an Ethernet MTU leave in one sendmsg() with UDP generic segmentation offload
 /// (UDP_SEGMENT): the kernel carries them through its stack, veth pairs and forwarding hosts
-/// as one buffer and cuts it into the same datagrams only where it must. The receiver sees each datagram as if sent alone. A batch holds at
-/// most what the face sent in about 1 ms (UdpUnicastTransport::gsoBudget()): a drop-tail
-/// queue that cannot take a batch drops all of it, so on a slow link datagrams leave alone.
-/// Where the kernel refuses GSO, every datagram is sent alone from then on.
+/// as one buffer and cuts it into the same datagrams only where it must. The receiver sees each datagram as if sent
+/// alone. A batch holds at most what the face sent in about 1 ms (UdpUnicastTransport::gsoBudget()): a drop-tail queue
+/// that cannot take a batch drops all of it, so on a slow link datagrams leave alone. Where the kernel refuses GSO,
+/// every datagram is sent alone from then on.
 struct UdpShared : std::enable_shared_from_this<UdpShared>
 {
   explicit UdpShared(asio::io_context& io) : socket(io) {}
@@ -207,11 +207,9 @@ std::string udpUri(const udp::endpoint& ep)
 
 // --- UdpUnicastTransport -------------------------------------------------------------------
 
-UdpUnicastTransport::UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> shared,
-                                         const udp::endpoint& remote, const TransportInfo& info,
-                                         Duration idleTimeout)
-  : SocketTransport(env, info), m_shared(std::move(shared)), m_remote(remote),
-    m_idleTimeout(idleTimeout)
+UdpUnicastTransport::UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> shared, const udp::endpoint& remote,
+                                         const TransportInfo& info, Duration idleTimeout)
+  : SocketTransport(env, info), m_shared(std::move(shared)), m_remote(remote), m_idleTimeout(idleTimeout)
 {
   m_shared->faces[m_remote] = this;
   scheduleIdleCheck();
@@ -248,8 +246,8 @@ void UdpUnicastTransport::scheduleIdleCheck()
   m_inAtLastCheck = counters().nInPackets;
   m_idleTimer = m_env.timers().schedule(m_idleTimeout, [this] {
     m_idleTimer = 0;
-    if (persistency() == face::FacePersistency::OnDemand &&
-        counters().nInPackets == m_inAtLastCheck && state() == face::TransportState::Up) {
+    if (persistency() == face::FacePersistency::OnDemand && counters().nInPackets == m_inAtLastCheck &&
+        state() == face::TransportState::Up) {
       recordClose(CloseReason::IdleTimeout, LogLevel::Info);
       close();
       return;
@@ -352,8 +350,8 @@ void UdpChannel::listen(TransportCallback onCreated)
   if (ec) {
     std::error_code ignore;
     s.close(ignore);
-    throw std::runtime_error("cannot bind udp " + m_options.address + ":" +
-                             std::to_string(m_options.port) + ": " + ec.message());
+    throw std::runtime_error("cannot bind udp " + m_options.address + ":" + std::to_string(m_options.port) + ": " +
+                             ec.message());
   }
   s.non_blocking(true, ec);
   // Several datagrams of one sender per read where the kernel has coalesced them (drain()).
@@ -476,8 +474,7 @@ void UdpChannel::drain()
   }
 }
 
-std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoint& remote,
-                                                               face::FacePersistency p)
+std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoint& remote, face::FacePersistency p)
 {
   TransportInfo info;
   info.kind = TransportKind::UdpUnicast;
@@ -487,8 +484,7 @@ std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoi
   info.persistency = p;
   info.linkType = face::LinkType::PointToPoint;
   info.mtu = UdpMaxPayloadV4;
-  return std::make_unique<UdpUnicastTransport>(m_env, m_shared, remote, info,
-                                               m_options.idleTimeout);
+  return std::make_unique<UdpUnicastTransport>(m_env, m_shared, remote, info, m_options.idleTimeout);
 }
 
 void UdpChannel::countDrop(uint64_t& counter, DropReason reason, size_t bytes)
@@ -532,8 +528,7 @@ void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
     t->deliver(datagram);
 }
 
-UdpChannel::ConnectResult UdpChannel::connect(const udp::endpoint& remote,
-                                              face::FacePersistency persistency)
+UdpChannel::ConnectResult UdpChannel::connect(const udp::endpoint& remote, face::FacePersistency persistency)
 {
   ConnectResult r;
   if (auto* t = find(remote)) {

@@ -47,9 +47,8 @@ class UdpChannel;
 class UdpUnicastTransport final : public SocketTransport
 {
 public:
-  UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> shared,
-                      const asio::ip::udp::endpoint& remote, const TransportInfo& info,
-                      Duration idleTimeout);
+  UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> shared, const asio::ip::udp::endpoint& remote,
+                      const TransportInfo& info, Duration idleTimeout);
   ~UdpUnicastTransport() override;
 
   void close() override;
@@ -80,8 +79,8 @@ private:
   asio::ip::udp::endpoint m_remote;
   Duration m_idleTimeout;
   TimerId m_idleTimer = 0;
-  TimePoint m_rateStart{};      ///< start of the current rate interval
-  uint64_t m_rateBytes = 0;     ///< bytes sent since m_rateStart
+  TimePoint m_rateStart{};  ///< start of the current rate interval
+  uint64_t m_rateBytes = 0; ///< bytes sent since m_rateStart
   size_t m_gsoBudget = 0;
   uint64_t m_inAtLastCheck = 0;
 };
@@ -140,8 +139,7 @@ private:
   void dispatch(ByteSpan datagram, const asio::ip::udp::endpoint& from);
   /// A datagram of `bytes` dropped for `reason` (io_drop), counted in `counter`.
   void countDrop(uint64_t& counter, DropReason reason, size_t bytes);
-  std::unique_ptr<UdpUnicastTransport> makeTransport(const asio::ip::udp::endpoint& remote,
-                                                     face::FacePersistency p);
+  std::unique_ptr<UdpUnicastTransport> makeTransport(const asio::ip::udp::endpoint& remote, face::FacePersistency p);
 
   Env& m_env;
   asio::io_context& m_io;

@@ -28,8 +28,7 @@ TransportInfo multicastInfo(const UdpMulticastOptions& o)
 
 } // namespace
 
-UdpMulticastTransport::UdpMulticastTransport(Env& env, asio::io_context& io,
-                                             const UdpMulticastOptions& options)
+UdpMulticastTransport::UdpMulticastTransport(Env& env, asio::io_context& io, const UdpMulticastOptions& options)
   : SocketTransport(env, multicastInfo(options)), m_options(options), m_recv(io), m_send(io)
 {
   m_rbuf.resize(65536);
@@ -43,9 +42,8 @@ UdpMulticastTransport::UdpMulticastTransport(Env& env, asio::io_context& io,
   m_group = udp::endpoint(group, options.port);
 
   auto fail = [&](const char* what) {
-    throw std::runtime_error(std::string("udp multicast ") + what + " failed for " +
-                             options.group + ":" + std::to_string(options.port) + ": " +
-                             ec.message());
+    throw std::runtime_error(std::string("udp multicast ") + what + " failed for " + options.group + ":" +
+                             std::to_string(options.port) + ": " + ec.message());
   };
 
   m_recv.open(udp::v4(), ec);

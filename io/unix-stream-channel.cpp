@@ -12,8 +12,7 @@ using asio::local::stream_protocol;
 
 UnixStreamChannel::UnixStreamChannel(Env& env, asio::io_context& io, UnixChannelOptions options)
   : m_env(env), m_io(io), m_options(std::move(options)), m_acceptor(io), m_retry(io)
-{
-}
+{}
 
 UnixStreamChannel::~UnixStreamChannel()
 {
@@ -34,8 +33,7 @@ void UnixStreamChannel::listen(TransportCallback onCreated)
   if (!parent.empty()) {
     fs::create_directories(parent, fec);
     if (fec)
-      throw std::runtime_error("cannot create directory " + parent.string() + " for unix socket: " +
-                               fec.message());
+      throw std::runtime_error("cannot create directory " + parent.string() + " for unix socket: " + fec.message());
   }
 
   auto st = fs::symlink_status(path, fec);
@@ -99,8 +97,7 @@ void UnixStreamChannel::accept()
     info.remoteUri = "fd://" + std::to_string(socket.native_handle());
     info.scope = face::FaceScope::Local;
     info.persistency = face::FacePersistency::OnDemand;
-    auto transport = std::make_unique<UnixStreamTransport>(m_env, std::move(socket), info,
-                                                           m_options.stream);
+    auto transport = std::make_unique<UnixStreamTransport>(m_env, std::move(socket), info, m_options.stream);
     transport->holdAdmission(std::move(ticket));
     accept();
     if (m_onCreated)

@@ -72,8 +72,7 @@ public:
   {
     if (isGoingAway())
       return;
-    recordClose(parseCloseReason(reason).value_or(CloseReason::SocketError),
-                error ? LogLevel::Info : LogLevel::Debug);
+    recordClose(parseCloseReason(reason).value_or(CloseReason::SocketError), error ? LogLevel::Info : LogLevel::Debug);
     closeNextTurn(error ? face::TransportState::Failed : face::TransportState::Closing);
   }
 

@@ -20,8 +20,7 @@ namespace {
 using namespace ndnlab::tools;
 
 /// Executables named ndnlab-* in this executable's directory or on PATH (without the prefix).
-std::set<std::string>
-externalCommands()
+std::set<std::string> externalCommands()
 {
   std::set<std::string> names;
   const char* path = std::getenv("PATH");
@@ -52,8 +51,7 @@ externalCommands()
   return names;
 }
 
-std::string
-builtinList()
+std::string builtinList()
 {
   std::string s;
   for (const auto& c : builtinCommands())
@@ -61,8 +59,7 @@ builtinList()
   return s;
 }
 
-void
-usage(std::ostream& os)
+void usage(std::ostream& os)
 {
   os << "Usage: ndnlab <command> [options] [args]\n"
      << "       ndnlab <command> --help     (or: ndnlab help <command>)\n"
@@ -86,8 +83,7 @@ usage(std::ostream& os)
 /// Executes `ndnlab-<cmd>` with `args` (argv[0] excluded): next to this executable (a build
 /// tree: the build links ndnlab-sim there), else on PATH (the Python commands). Returns only
 /// when it could not be run, with the exit code.
-int
-execExternal(const std::string& cmd, const std::vector<char*>& rest)
+int execExternal(const std::string& cmd, const std::vector<char*>& rest)
 {
   std::string exe = "ndnlab-" + cmd;
   std::vector<char*> args;
@@ -101,8 +97,8 @@ execExternal(const std::string& cmd, const std::vector<char*>& rest)
   ::execvp(exe.c_str(), args.data());
   int err = errno;
   if (err == ENOENT) {
-    std::cerr << "ndnlab: '" << cmd << "' is not a built-in command (" << builtinList()
-              << ") and no '" << exe << "' was found on PATH.\n"
+    std::cerr << "ndnlab: '" << cmd << "' is not a built-in command (" << builtinList() << ") and no '" << exe
+              << "' was found on PATH.\n"
               << "Run 'ndnlab --help' for the list of commands.\n";
     return exitcode::BadArgs;
   }
@@ -111,8 +107,7 @@ execExternal(const std::string& cmd, const std::vector<char*>& rest)
 }
 
 /// `ndnlab help [COMMAND]`: the command's own --help, built-in or external.
-int
-help(int argc, char** argv)
+int help(int argc, char** argv)
 {
   if (argc < 1) {
     usage(std::cout);
@@ -139,8 +134,7 @@ help(int argc, char** argv)
 
 } // namespace
 
-int
-main(int argc, char** argv)
+int main(int argc, char** argv)
 {
   if (argc < 2) {
     usage(std::cerr);

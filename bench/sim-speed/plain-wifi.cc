@@ -57,8 +57,7 @@ struct Frame
   uint32_t bytes;
 };
 
-[[noreturn]] void
-usageError(const std::string& message)
+[[noreturn]] void usageError(const std::string& message)
 {
   std::cerr << "plain-wifi: " << message << "\n";
   std::exit(2);
@@ -66,8 +65,7 @@ usageError(const std::string& message)
 
 /// The frame log of wifi-one-hop --FrameLog=true: the header `time_ns,node,bytes`, then one
 /// frame per line (node 0 = station, 1 = access point); anything else is an error, exit 2.
-std::vector<Frame>
-readFrames(const std::string& file)
+std::vector<Frame> readFrames(const std::string& file)
 {
   std::ifstream in(file);
   if (!in)
@@ -81,8 +79,8 @@ readFrames(const std::string& file)
     int consumed = 0;
     if (std::sscanf(line.c_str(), "%ld,%u,%u%n", &f.timeNs, &f.node, &f.bytes, &consumed) != 3 ||
         static_cast<size_t>(consumed) != line.size() || f.timeNs < 0 || f.node > 1 || f.bytes == 0)
-      usageError(file + ":" + std::to_string(number) + ": expected time_ns,node,bytes with node 0 or 1, got '" +
-                 line + "'");
+      usageError(file + ":" + std::to_string(number) + ": expected time_ns,node,bytes with node 0 or 1, got '" + line +
+                 "'");
     frames.push_back(f);
   }
   if (frames.empty())
@@ -91,8 +89,7 @@ readFrames(const std::string& file)
 }
 
 /// `text` as a finite number > 0, else a usage error naming `option`.
-double
-positiveSeconds(const std::string& option, const std::string& text)
+double positiveSeconds(const std::string& option, const std::string& text)
 {
   char* end = nullptr;
   double x = std::strtod(text.c_str(), &end);
@@ -102,8 +99,7 @@ positiveSeconds(const std::string& option, const std::string& text)
 }
 
 /// `text` as a seed ns-3 accepts: 1 .. 4294944442 (MRG32k3a's second modulus minus one).
-uint32_t
-seedValue(const std::string& text)
+uint32_t seedValue(const std::string& text)
 {
   bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
   unsigned long long n = digits && text.size() <= 10 ? std::strtoull(text.c_str(), nullptr, 10) : 0;
@@ -146,8 +142,7 @@ struct PhyCounts
 
 } // namespace
 
-int
-main(int argc, char** argv)
+int main(int argc, char** argv)
 {
   std::string framesFile, standardName = "80211b", addressing = "broadcast", stopText, seedText = "1";
   CommandLine cmd(__FILE__);
@@ -220,25 +215,24 @@ main(int argc, char** argv)
     replays[i].device = devices.Get(i);
     replays[i].destination =
       addressing == "unicast" ? devices.Get(1 - i)->GetAddress() : devices.Get(i)->GetBroadcast();
-    nodes.Get(i)->RegisterProtocolHandler(
-      MakeCallback(+[](uint64_t* count, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&, const Address&,
-                       NetDevice::PacketType) { ++*count; })
-        .Bind(&received[i]),
-      EtherType, devices.Get(i), false);
+    nodes.Get(i)->RegisterProtocolHandler(MakeCallback(+[](uint64_t* count, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
+                                                           const Address&, const Address&, NetDevice::PacketType) {
+                                            ++*count;
+                                          }).Bind(&received[i]),
+                                          EtherType, devices.Get(i), false);
     PhyCounts* pc = &phyCounts[i];
     DynamicCast<WifiNetDevice>(devices.Get(i))
       ->GetPhy()
-      ->TraceConnectWithoutContext("PhyTxPsduBegin",
-                                   Callback<void, WifiConstPsduMap, WifiTxVector, double>(
-                                     [pc](WifiConstPsduMap psdus, WifiTxVector, double) {
-                                       for (const auto& [id, psdu] : psdus) {
-                                         for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
-                                           ++pc->all;
-                                           if (psdu->GetHeader(m).IsData())
-                                             ++pc->data;
-                                         }
-                                       }
-                                     }));
+      ->TraceConnectWithoutContext("PhyTxPsduBegin", Callback<void, WifiConstPsduMap, WifiTxVector, double>(
+                                                       [pc](WifiConstPsduMap psdus, WifiTxVector, double) {
+                                                         for (const auto& [id, psdu] : psdus) {
+                                                           for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
+                                                             ++pc->all;
+                                                             if (psdu->GetHeader(m).IsData())
+                                                               ++pc->data;
+                                                           }
+                                                         }
+                                                       }));
   }
   for (const Frame& f : frames) {
     if (f.node < 2)
@@ -257,10 +251,9 @@ main(int argc, char** argv)
   std::ostringstream os;
   os << "{\"program\": \"plain-wifi\", \"standard\": \"" << standardName << "\", \"addressing\": \"" << addressing
      << "\", \"frames_in_log\": " << frames.size() << ", \"sent\": [" << replays[0].sent << ", " << replays[1].sent
-     << "], \"received\": [" << received[0] << ", " << received[1] << "], \"phy_tx\": [" << phyCounts[0].all
-     << ", " << phyCounts[1].all << "], \"phy_tx_data\": [" << phyCounts[0].data << ", " << phyCounts[1].data
-     << "], \"event_count\": " << events << ", \"simulated_s\": " << simulated << ", \"wall_time_s\": " << wall
-     << "}";
+     << "], \"received\": [" << received[0] << ", " << received[1] << "], \"phy_tx\": [" << phyCounts[0].all << ", "
+     << phyCounts[1].all << "], \"phy_tx_data\": [" << phyCounts[0].data << ", " << phyCounts[1].data
+     << "], \"event_count\": " << events << ", \"simulated_s\": " << simulated << ", \"wall_time_s\": " << wall << "}";
   std::cout << os.str() << std::endl;
   return 0;
 }

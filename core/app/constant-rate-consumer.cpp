@@ -6,8 +6,7 @@
 
 namespace ndnlab::app {
 
-void
-ConstantRateConsumerOptions::validate() const
+void ConstantRateConsumerOptions::validate() const
 {
   if (!(frequency > 0) || !std::isfinite(frequency))
     throw std::invalid_argument("frequency must be positive");
@@ -18,9 +17,7 @@ ConstantRateConsumerOptions::validate() const
 }
 
 ConstantRateConsumer::ConstantRateConsumer(Env& env, Endpoint& endpoint, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_opts(std::move(opts))
+  : m_env(env), m_ep(endpoint), m_opts(std::move(opts))
 {
   m_opts.validate();
   m_ep.onData = [this](const Data& d) { handleData(d); };
@@ -34,8 +31,7 @@ ConstantRateConsumer::~ConstantRateConsumer()
   m_ep.onNack = nullptr;
 }
 
-void
-ConstantRateConsumer::start(const Name& prefix)
+void ConstantRateConsumer::start(const Name& prefix)
 {
   if (m_running)
     return;
@@ -45,8 +41,7 @@ ConstantRateConsumer::start(const Name& prefix)
   sendNext();
 }
 
-void
-ConstantRateConsumer::stop()
+void ConstantRateConsumer::stop()
 {
   m_running = false;
   if (m_sendTimer != 0)
@@ -59,8 +54,7 @@ ConstantRateConsumer::stop()
   m_pending.clear();
 }
 
-Duration
-ConstantRateConsumer::nextGap()
+Duration ConstantRateConsumer::nextGap()
 {
   double mean = 1.0 / m_opts.frequency;
   double gap = mean;
@@ -71,8 +65,7 @@ ConstantRateConsumer::nextGap()
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(gap));
 }
 
-void
-ConstantRateConsumer::sendNext()
+void ConstantRateConsumer::sendNext()
 {
   m_sendTimer = 0;
   if (!m_running)
@@ -113,8 +106,7 @@ ConstantRateConsumer::sendNext()
   m_ep.expressInterest(interest);
 }
 
-void
-ConstantRateConsumer::onTimeout(uint64_t seg)
+void ConstantRateConsumer::onTimeout(uint64_t seg)
 {
   auto it = m_pending.find(seg);
   if (it == m_pending.end())
@@ -129,8 +121,7 @@ ConstantRateConsumer::onTimeout(uint64_t seg)
   }
 }
 
-std::optional<uint64_t>
-ConstantRateConsumer::segmentOf(const Name& name) const
+std::optional<uint64_t> ConstantRateConsumer::segmentOf(const Name& name) const
 {
   // the name an Interest of ours carried: the prefix and one segment number, minimally encoded
   if (name.size() != m_prefix.size() + 1 || !name[-1].isSegment() || !m_prefix.isPrefixOf(name))
@@ -141,8 +132,7 @@ ConstantRateConsumer::segmentOf(const Name& name) const
   return seg;
 }
 
-void
-ConstantRateConsumer::handleData(const Data& data)
+void ConstantRateConsumer::handleData(const Data& data)
 {
   auto seg = segmentOf(data.name());
   auto it = seg ? m_pending.find(*seg) : m_pending.end();
@@ -161,8 +151,7 @@ ConstantRateConsumer::handleData(const Data& data)
     onData(*seg, rtt, data.content());
 }
 
-void
-ConstantRateConsumer::handleNack(const Nack& nack)
+void ConstantRateConsumer::handleNack(const Nack& nack)
 {
   // a Nack of an earlier transmission of the segment (another Nonce) is not this one's answer
   auto seg = segmentOf(nack.interest.name());

@@ -41,7 +41,7 @@ struct ConstantRateConsumerCounters
   uint64_t nacks = 0;
   uint64_t timeouts = 0;
   uint64_t unexpectedData = 0;
-  Bytes bytes;                   ///< content bytes received
+  Bytes bytes; ///< content bytes received
 };
 
 class ConstantRateConsumer

@@ -38,9 +38,21 @@ public:
   std::function<void(const Nack&)> onNack;
 
   /// Delivery helpers for implementations: call the callback if set.
-  void deliverInterest(const Interest& i) { if (onInterest) onInterest(i); }
-  void deliverData(const Data& d) { if (onData) onData(d); }
-  void deliverNack(const Nack& n) { if (onNack) onNack(n); }
+  void deliverInterest(const Interest& i)
+  {
+    if (onInterest)
+      onInterest(i);
+  }
+  void deliverData(const Data& d)
+  {
+    if (onData)
+      onData(d);
+  }
+  void deliverNack(const Nack& n)
+  {
+    if (onNack)
+      onNack(n);
+  }
 };
 
 } // namespace ndnlab::app

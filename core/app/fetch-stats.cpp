@@ -5,17 +5,14 @@
 
 namespace ndnlab::app {
 
-std::string
-formatFixed(double v, int precision)
+std::string formatFixed(double v, int precision)
 {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.*f", precision, v);
   return buf;
 }
 
-
-std::string
-formatRate(Rate r)
+std::string formatRate(Rate r)
 {
   static const char* const units[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
   double v = r.bps();
@@ -27,8 +24,7 @@ formatRate(Rate r)
   return formatFixed(v, 6) + " " + units[pow];
 }
 
-std::string
-formatSummary(const FetchStats& s, bool adaptive)
+std::string formatSummary(const FetchStats& s, bool adaptive)
 {
   std::ostringstream os;
   os << "\n\nAll segments have been received.\n"
@@ -37,11 +33,12 @@ formatSummary(const FetchStats& s, bool adaptive)
      << "Transferred size: " << formatFixed(static_cast<double>(s.bytes.count()) / 1e3, 3) << " kB\n"
      << "Goodput: " << formatRate(s.goodput()) << "\n";
   if (adaptive) {
-    double pct = s.interestsSent == 0 ? 0.0 : 100.0 * static_cast<double>(s.retransmissions) /
-                                                 static_cast<double>(s.interestsSent);
+    double pct = s.interestsSent == 0
+                   ? 0.0
+                   : 100.0 * static_cast<double>(s.retransmissions) / static_cast<double>(s.interestsSent);
     os << "Congestion marks: " << s.marks << " (caused " << s.markDecreases << " window decreases)\n"
-       << "Timeouts: " << s.timeouts << ", losses found by Data order: " << s.lostByOrder
-       << " (caused " << s.lossDecreases << " window decreases)\n"
+       << "Timeouts: " << s.timeouts << ", losses found by Data order: " << s.lostByOrder << " (caused "
+       << s.lossDecreases << " window decreases)\n"
        << "Retransmitted segments: " << s.retransmissions << " (" << formatFixed(pct, 6) << "%)"
        << ", skipped: " << s.skippedRetx << "\n";
   }
@@ -49,8 +46,8 @@ formatSummary(const FetchStats& s, bool adaptive)
   if (s.rttSamples == 0)
     os << "stats unavailable\n";
   else
-    os << "min/avg/max = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(toMillis(s.rttAvg), 3)
-       << "/" << formatFixed(toMillis(s.rttMax), 3) << " ms\n";
+    os << "min/avg/max = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(toMillis(s.rttAvg), 3) << "/"
+       << formatFixed(toMillis(s.rttMax), 3) << " ms\n";
   return os.str();
 }
 

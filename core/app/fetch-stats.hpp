@@ -15,29 +15,29 @@ namespace ndnlab::app {
 struct FetchStats
 {
   Name versionedName;
-  std::string pipeline;           ///< cc algorithm name
-  Duration discoveryTime{0};      ///< time spent discovering the version
-  Duration elapsed{0};            ///< segment retrieval time (ndncatchunks "Time elapsed")
-  uint64_t segments = 0;          ///< distinct segments received
-  Bytes bytes;                    ///< content bytes received
-  uint64_t interestsSent = 0;     ///< segment Interests sent, retransmissions included
-  uint64_t retransmissions = 0;   ///< segment Interests that were retransmissions
-  uint64_t skippedRetx = 0;       ///< queued retransmissions dropped because the Data came
-  uint64_t timeouts = 0;          ///< RTO or lifetime expiries
-  uint64_t lostByOrder = 0;       ///< losses found from the order Data return in (no timeout)
-  uint64_t probes = 0;            ///< tail loss probes sent (Interests outside the window)
-  uint64_t nacks = 0;             ///< Nacks received for segment Interests
-  uint64_t marks = 0;             ///< congestion-marked Data
-  uint64_t markDecreases = 0;     ///< window decreases caused by marks
-  uint64_t lossDecreases = 0;     ///< window decreases caused by losses
-  uint64_t hystartExits = 0;      ///< HyStart++ RTT rises that ended slow start (entries into CSS)
-  uint64_t unexpectedData = 0;    ///< Data that matched no outstanding segment (duplicates, strays)
+  std::string pipeline;         ///< cc algorithm name
+  Duration discoveryTime{0};    ///< time spent discovering the version
+  Duration elapsed{0};          ///< segment retrieval time (ndncatchunks "Time elapsed")
+  uint64_t segments = 0;        ///< distinct segments received
+  Bytes bytes;                  ///< content bytes received
+  uint64_t interestsSent = 0;   ///< segment Interests sent, retransmissions included
+  uint64_t retransmissions = 0; ///< segment Interests that were retransmissions
+  uint64_t skippedRetx = 0;     ///< queued retransmissions dropped because the Data came
+  uint64_t timeouts = 0;        ///< RTO or lifetime expiries
+  uint64_t lostByOrder = 0;     ///< losses found from the order Data return in (no timeout)
+  uint64_t probes = 0;          ///< tail loss probes sent (Interests outside the window)
+  uint64_t nacks = 0;           ///< Nacks received for segment Interests
+  uint64_t marks = 0;           ///< congestion-marked Data
+  uint64_t markDecreases = 0;   ///< window decreases caused by marks
+  uint64_t lossDecreases = 0;   ///< window decreases caused by losses
+  uint64_t hystartExits = 0;    ///< HyStart++ RTT rises that ended slow start (entries into CSS)
+  uint64_t unexpectedData = 0;  ///< Data that matched no outstanding segment (duplicates, strays)
   uint64_t rttSamples = 0;
   Duration rttMin{0};
   Duration rttAvg{0};
   Duration rttMax{0};
-  double cwnd = 0;                ///< window at the end
-  Duration rto{0};                ///< RTO at the end
+  double cwnd = 0; ///< window at the end
+  Duration rto{0}; ///< RTO at the end
 
   /// Content bytes per elapsed time.
   Rate goodput() const { return Rate::of(bytes, elapsed); }
@@ -47,8 +47,7 @@ struct FetchStats
 /// std::string, uint64_t or double. Goodput is content bytes over the transfer time (after
 /// version discovery), as ndncatchunks reports it.
 template<typename Visitor>
-void
-visitMetrics(const FetchStats& s, Visitor&& v)
+void visitMetrics(const FetchStats& s, Visitor&& v)
 {
   using fields::Metric;
   const double elapsed = toSeconds(s.elapsed);

@@ -7,8 +7,7 @@
 
 namespace ndnlab::app {
 
-void
-PingClientOptions::validate() const
+void PingClientOptions::validate() const
 {
   if (interval <= Duration::zero())
     throw std::invalid_argument("ping interval must be positive");
@@ -16,8 +15,7 @@ PingClientOptions::validate() const
     throw std::invalid_argument("ping timeout must be positive");
 }
 
-double
-PingStats::rttMdevMs() const
+double PingStats::rttMdevMs() const
 {
   if (received == 0)
     return 0;
@@ -29,10 +27,7 @@ PingStats::rttMdevMs() const
 // --- client --------------------------------------------------------------------------------------
 
 PingClient::PingClient(Env& env, Endpoint& endpoint, const Name& prefix, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_pingPrefix(prefix)
-  , m_opts(std::move(opts))
+  : m_env(env), m_ep(endpoint), m_pingPrefix(prefix), m_opts(std::move(opts))
 {
   m_opts.validate();
   m_pingPrefix.append("ping");
@@ -49,16 +44,14 @@ PingClient::~PingClient()
   m_ep.onNack = nullptr;
 }
 
-Name
-PingClient::makeName(uint64_t seq) const
+Name PingClient::makeName(uint64_t seq) const
 {
   Name n = m_pingPrefix;
   n.append(std::to_string(seq));
   return n;
 }
 
-void
-PingClient::start()
+void PingClient::start()
 {
   m_running = true;
   m_start = m_env.now();
@@ -66,8 +59,7 @@ PingClient::start()
   sendPing();
 }
 
-void
-PingClient::stop()
+void PingClient::stop()
 {
   m_running = false;
   if (m_sendTimer)
@@ -77,8 +69,7 @@ PingClient::stop()
   m_pending.clear();
 }
 
-void
-PingClient::sendPing()
+void PingClient::sendPing()
 {
   m_sendTimer = 0;
   if (!m_running)
@@ -113,8 +104,7 @@ PingClient::sendPing()
   }
 }
 
-std::optional<uint64_t>
-PingClient::seqOf(const Name& name) const
+std::optional<uint64_t> PingClient::seqOf(const Name& name) const
 {
   if (name.size() != m_pingPrefix.size() + 1 || !m_pingPrefix.isPrefixOf(name))
     return std::nullopt;
@@ -133,8 +123,7 @@ PingClient::seqOf(const Name& name) const
   return v;
 }
 
-void
-PingClient::handleData(const Data& data)
+void PingClient::handleData(const Data& data)
 {
   auto seq = seqOf(data.name());
   if (!seq)
@@ -160,8 +149,7 @@ PingClient::handleData(const Data& data)
   resolved();
 }
 
-void
-PingClient::handleNack(const Nack& nack)
+void PingClient::handleNack(const Nack& nack)
 {
   auto seq = seqOf(nack.interest.name());
   if (!seq)
@@ -179,8 +167,7 @@ PingClient::handleNack(const Nack& nack)
   resolved();
 }
 
-void
-PingClient::resolved()
+void PingClient::resolved()
 {
   if (m_opts.count > 0 && m_nSent >= m_opts.count && m_pending.empty()) {
     m_running = false;
@@ -189,25 +176,23 @@ PingClient::resolved()
   }
 }
 
-std::string
-formatPingSummary(const Name& prefix, const PingStats& s, Duration elapsed)
+std::string formatPingSummary(const Name& prefix, const PingStats& s, Duration elapsed)
 {
   std::ostringstream os;
   os << "\n--- " << prefix.toUri() << " ping statistics ---\n"
-     << s.sent << " packets transmitted, " << s.received << " received, "
-     << formatFixed(s.lossPercent(), 0) << "% lost, " << formatFixed(s.nackPercent(), 0) << "% nacked, time "
-     << formatFixed(toMillis(elapsed), 0) << " ms\n";
+     << s.sent << " packets transmitted, " << s.received << " received, " << formatFixed(s.lossPercent(), 0)
+     << "% lost, " << formatFixed(s.nackPercent(), 0) << "% nacked, time " << formatFixed(toMillis(elapsed), 0)
+     << " ms\n";
   if (s.received > 0) {
-    os << "rtt min/avg/max/mdev = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(s.rttAvgMs(), 3)
-       << "/" << formatFixed(toMillis(s.rttMax), 3) << "/" << formatFixed(s.rttMdevMs(), 3) << " ms\n";
+    os << "rtt min/avg/max/mdev = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(s.rttAvgMs(), 3) << "/"
+       << formatFixed(toMillis(s.rttMax), 3) << "/" << formatFixed(s.rttMdevMs(), 3) << " ms\n";
   }
   return os.str();
 }
 
 // --- server --------------------------------------------------------------------------------------
 
-void
-PingServerOptions::validate() const
+void PingServerOptions::validate() const
 {
   if (payloadSize > 8800)
     throw std::invalid_argument("ping payload size must be at most 8800");
@@ -215,13 +200,8 @@ PingServerOptions::validate() const
     throw std::invalid_argument("freshness must not be negative");
 }
 
-PingServer::PingServer(Env& env, Endpoint& endpoint, const Name& prefix,
-                       const security::Signer& signer, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_signer(signer)
-  , m_pingPrefix(prefix)
-  , m_opts(std::move(opts))
+PingServer::PingServer(Env& env, Endpoint& endpoint, const Name& prefix, const security::Signer& signer, Options opts)
+  : m_env(env), m_ep(endpoint), m_signer(signer), m_pingPrefix(prefix), m_opts(std::move(opts))
 {
   m_opts.validate();
   m_pingPrefix.append("ping");
@@ -234,8 +214,7 @@ PingServer::~PingServer()
   m_ep.onInterest = nullptr;
 }
 
-void
-PingServer::handleInterest(const Interest& interest)
+void PingServer::handleInterest(const Interest& interest)
 {
   if (!m_pingPrefix.isPrefixOf(interest.name()) || interest.name().size() <= m_pingPrefix.size())
     return;

@@ -106,9 +106,9 @@ std::string formatPingSummary(const Name& prefix, const PingStats& s, Duration e
 
 struct PingServerOptions
 {
-  size_t payloadSize = 0;                                  ///< content bytes of each reply
-  Duration freshness = std::chrono::milliseconds(1000);    ///< FreshnessPeriod of replies
-  uint64_t maxPings = 0;                                   ///< stop answering after this many; 0 = unlimited
+  size_t payloadSize = 0;                               ///< content bytes of each reply
+  Duration freshness = std::chrono::milliseconds(1000); ///< FreshnessPeriod of replies
+  uint64_t maxPings = 0;                                ///< stop answering after this many; 0 = unlimited
 
   void validate() const;
 };
@@ -120,8 +120,7 @@ public:
 
   /// Answers Interests under `<prefix>/ping`. Installs endpoint.onInterest (cleared by the
   /// destructor). `signer` must outlive the server.
-  PingServer(Env& env, Endpoint& endpoint, const Name& prefix, const security::Signer& signer,
-             Options opts = {});
+  PingServer(Env& env, Endpoint& endpoint, const Name& prefix, const security::Signer& signer, Options opts = {});
   ~PingServer();
   PingServer(const PingServer&) = delete;
   PingServer& operator=(const PingServer&) = delete;

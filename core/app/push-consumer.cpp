@@ -9,8 +9,7 @@ namespace {
 constexpr std::string_view kModule = "push-consumer";
 } // namespace
 
-void
-PushConsumerOptions::validate() const
+void PushConsumerOptions::validate() const
 {
   if (lifetime <= Duration::zero())
     throw std::invalid_argument("lifetime must be positive");
@@ -25,9 +24,7 @@ PushConsumerOptions::validate() const
 }
 
 PushConsumer::PushConsumer(Env& env, Endpoint& endpoint, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_opts(std::move(opts))
+  : m_env(env), m_ep(endpoint), m_opts(std::move(opts))
 {
   m_opts.validate();
   m_stats.pipeline = "push";
@@ -42,8 +39,7 @@ PushConsumer::~PushConsumer()
   m_ep.onNack = nullptr;
 }
 
-void
-PushConsumer::cancelTimers()
+void PushConsumer::cancelTimers()
 {
   if (m_triggerTimer != 0)
     m_env.timers().cancel(m_triggerTimer);
@@ -52,8 +48,7 @@ PushConsumer::cancelTimers()
   m_triggerTimer = m_idleTimer = 0;
 }
 
-void
-PushConsumer::start(const Name& name)
+void PushConsumer::start(const Name& name)
 {
   if (m_state != State::Idle)
     return;
@@ -63,16 +58,14 @@ PushConsumer::start(const Name& name)
   sendTrigger();
 }
 
-void
-PushConsumer::stop()
+void PushConsumer::stop()
 {
   cancelTimers();
   if (m_state != State::Done && m_state != State::Failed)
     m_state = State::Stopped;
 }
 
-void
-PushConsumer::sendTrigger()
+void PushConsumer::sendTrigger()
 {
   Interest interest(m_name);
   interest.setCanBePrefix(true).setMustBeFresh(m_opts.mustBeFresh).setLifetime(m_opts.lifetime);
@@ -86,8 +79,7 @@ PushConsumer::sendTrigger()
   m_ep.expressInterest(interest);
 }
 
-void
-PushConsumer::onTriggerTimeout()
+void PushConsumer::onTriggerTimeout()
 {
   m_triggerTimer = 0;
   if (m_state != State::Waiting)
@@ -99,8 +91,7 @@ PushConsumer::onTriggerTimeout()
   sendTrigger();
 }
 
-void
-PushConsumer::handleData(const Data& data)
+void PushConsumer::handleData(const Data& data)
 {
   if (m_state != State::Waiting && m_state != State::Receiving && m_state != State::Repairing)
     return;
@@ -194,8 +185,7 @@ PushConsumer::handleData(const Data& data)
     armIdleTimer();
 }
 
-void
-PushConsumer::handleNack(const Nack& nack)
+void PushConsumer::handleNack(const Nack& nack)
 {
   if (m_state != State::Waiting && m_state != State::Receiving && m_state != State::Repairing)
     return;
@@ -208,11 +198,9 @@ PushConsumer::handleNack(const Nack& nack)
   // a Nacked repair is re-sent after repairTimeout like an unanswered one
 }
 
-void
-PushConsumer::deliverInOrder()
+void PushConsumer::deliverInOrder()
 {
-  for (auto it = m_reorder.begin(); it != m_reorder.end() && it->first == m_nextDeliver;
-       it = m_reorder.erase(it)) {
+  for (auto it = m_reorder.begin(); it != m_reorder.end() && it->first == m_nextDeliver; it = m_reorder.erase(it)) {
     ++m_nextDeliver;
     if (onBytes)
       onBytes(it->second.content());
@@ -223,15 +211,13 @@ PushConsumer::deliverInOrder()
     finish();
 }
 
-void
-PushConsumer::armIdleTimer()
+void PushConsumer::armIdleTimer()
 {
   TimePoint due = m_lastData + m_opts.idleTimeout;
   m_idleTimer = m_env.timers().schedule(due - m_env.now(), [this] { onIdleTimer(); });
 }
 
-void
-PushConsumer::onIdleTimer()
+void PushConsumer::onIdleTimer()
 {
   m_idleTimer = 0;
   if (m_state == State::Receiving) {
@@ -259,8 +245,7 @@ PushConsumer::onIdleTimer()
   repair();
 }
 
-void
-PushConsumer::repair()
+void PushConsumer::repair()
 {
   if (m_state != State::Repairing)
     return;
@@ -273,8 +258,7 @@ PushConsumer::repair()
     m_idleTimer = m_env.timers().schedule(m_opts.repairTimeout, [this] { onIdleTimer(); });
 }
 
-void
-PushConsumer::sendRepair(uint64_t seg, Repair& r)
+void PushConsumer::sendRepair(uint64_t seg, Repair& r)
 {
   Name name = m_versioned;
   name.appendSegment(seg);
@@ -289,8 +273,7 @@ PushConsumer::sendRepair(uint64_t seg, Repair& r)
   m_ep.expressInterest(interest);
 }
 
-void
-PushConsumer::finish()
+void PushConsumer::finish()
 {
   cancelTimers();
   m_state = State::Done;
@@ -300,8 +283,7 @@ PushConsumer::finish()
     onComplete();
 }
 
-void
-PushConsumer::fail(FetchErrc code, std::string message)
+void PushConsumer::fail(FetchErrc code, std::string message)
 {
   cancelTimers();
   m_state = State::Failed;
@@ -312,8 +294,7 @@ PushConsumer::fail(FetchErrc code, std::string message)
     onError(FetchError{code, std::move(message)});
 }
 
-FetchStats
-PushConsumer::stats() const
+FetchStats PushConsumer::stats() const
 {
   FetchStats s = m_stats;
   if (m_state != State::Done && m_state != State::Failed && m_state != State::Idle)

@@ -32,12 +32,12 @@ namespace ndnlab::app {
 struct PushConsumerOptions
 {
   Duration lifetime = std::chrono::milliseconds(4000);     ///< InterestLifetime of the trigger and repairs
-  int triggerRetries = 15;                                  ///< trigger re-sends when no Data arrives; -1 = unlimited
-  bool mustBeFresh = true;                                  ///< MustBeFresh on the trigger
-  Duration idleTimeout = std::chrono::milliseconds(200);    ///< no Data for this long with segments missing: repair
-  size_t repairWindow = 8;                                  ///< repair Interests outstanding
-  Duration repairTimeout = std::chrono::milliseconds(500);  ///< a repair Interest unanswered this long is re-sent
-  int retries = 15;                                         ///< repair re-sends per segment; -1 = unlimited
+  int triggerRetries = 15;                                 ///< trigger re-sends when no Data arrives; -1 = unlimited
+  bool mustBeFresh = true;                                 ///< MustBeFresh on the trigger
+  Duration idleTimeout = std::chrono::milliseconds(200);   ///< no Data for this long with segments missing: repair
+  size_t repairWindow = 8;                                 ///< repair Interests outstanding
+  Duration repairTimeout = std::chrono::milliseconds(500); ///< a repair Interest unanswered this long is re-sent
+  int retries = 15;                                        ///< repair re-sends per segment; -1 = unlimited
 
   /// Throws std::invalid_argument for out-of-range values.
   void validate() const;

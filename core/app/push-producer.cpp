@@ -8,20 +8,18 @@ namespace {
 constexpr std::string_view kModule = "push-producer";
 } // namespace
 
-void
-PushProducerOptions::validate() const
+void PushProducerOptions::validate() const
 {
   server.validate();
   if (pollInterval <= Duration::zero())
     throw std::invalid_argument("push poll interval must be positive");
 }
 
-PushProducer::PushProducer(Env& env, Endpoint& endpoint, const Name& name,
-                           const security::Signer& signer, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_opts((opts.validate(), std::move(opts)))
-  , m_server(env, endpoint, name, signer, m_opts.server)
+PushProducer::PushProducer(Env& env, Endpoint& endpoint, const Name& name, const security::Signer& signer, Options opts)
+  : m_env(env),
+    m_ep(endpoint),
+    m_opts((opts.validate(), std::move(opts))),
+    m_server(env, endpoint, name, signer, m_opts.server)
 {
   // SegmentServer installed its own handler; triggers are ours, the rest is delegated.
   m_ep.onInterest = [this](const Interest& i) { handleInterest(i); };
@@ -34,14 +32,12 @@ PushProducer::~PushProducer()
   m_ep.onInterest = nullptr;
 }
 
-bool
-PushProducer::isTrigger(const Name& name) const
+bool PushProducer::isTrigger(const Name& name) const
 {
   return name == m_server.prefix() || name == m_server.versionedName();
 }
 
-void
-PushProducer::handleInterest(const Interest& interest)
+void PushProducer::handleInterest(const Interest& interest)
 {
   if (!isTrigger(interest.name())) {
     m_server.handleInterest(interest);
@@ -62,8 +58,7 @@ PushProducer::handleInterest(const Interest& interest)
   pushSome();
 }
 
-void
-PushProducer::pushSome()
+void PushProducer::pushSome()
 {
   m_timer = 0;
   const size_t total = m_server.segmentCount();

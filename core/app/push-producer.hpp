@@ -27,9 +27,9 @@ namespace ndnlab::app {
 
 struct PushProducerOptions
 {
-  SegmentServerOptions server;                            ///< segmenting, freshness, version
-  Duration pollInterval = std::chrono::milliseconds(1);   ///< retry period while canSend() is false
-  size_t maxBurst = 0;                                    ///< segments per turn; 0 = until canSend() refuses
+  SegmentServerOptions server;                          ///< segmenting, freshness, version
+  Duration pollInterval = std::chrono::milliseconds(1); ///< retry period while canSend() is false
+  size_t maxBurst = 0;                                  ///< segments per turn; 0 = until canSend() refuses
 
   /// Throws std::invalid_argument for out-of-range values.
   void validate() const;
@@ -37,11 +37,11 @@ struct PushProducerOptions
 
 struct PushProducerCounters
 {
-  uint64_t triggers = 0;         ///< trigger Interests received
-  uint64_t ignoredTriggers = 0;  ///< triggers received while a push was running
-  uint64_t pushes = 0;           ///< pushes started
-  uint64_t dataPushed = 0;       ///< segments put by pushes
-  uint64_t stalls = 0;           ///< turns that ended because canSend() refused
+  uint64_t triggers = 0;        ///< trigger Interests received
+  uint64_t ignoredTriggers = 0; ///< triggers received while a push was running
+  uint64_t pushes = 0;          ///< pushes started
+  uint64_t dataPushed = 0;      ///< segments put by pushes
+  uint64_t stalls = 0;          ///< turns that ended because canSend() refused
 };
 
 class PushProducer
@@ -50,8 +50,7 @@ public:
   using Options = PushProducerOptions;
 
   /// Same arguments as SegmentServer; installs endpoint.onInterest (cleared by the destructor).
-  PushProducer(Env& env, Endpoint& endpoint, const Name& name, const security::Signer& signer,
-               Options opts = {});
+  PushProducer(Env& env, Endpoint& endpoint, const Name& name, const security::Signer& signer, Options opts = {});
   ~PushProducer();
   PushProducer(const PushProducer&) = delete;
   PushProducer& operator=(const PushProducer&) = delete;

@@ -13,13 +13,12 @@ namespace ndnlab::app {
 /// Calls `v` with every field of SegmentFetcherOptions, in the order of `ndnlab get --help`.
 /// Hosts call it unqualified (argument-dependent lookup finds each struct's visitor).
 template<typename Visitor>
-void
-visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
+void visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
 {
   using namespace ndnlab::fields;
   using O = SegmentFetcherOptions;
   const std::vector<std::string>& algorithms = cc::windowAlgorithms(); // the cc registry's names
-  constexpr double MaxMs = 1e12; // ns3::Time and Duration hold about 292 years
+  constexpr double MaxMs = 1e12;                                       // ns3::Time and Duration hold about 292 years
   v(field<O>({.name = "pipeline",
               .doc = "Congestion control / pipeline type",
               .flags = "--cc,--pipeline,--pipeline-type",
@@ -76,8 +75,9 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
              NDNLAB_FIELD_REF(o.retriesCountStallsOnly)));
   v(field<O>({.name = "ignore-marks", .doc = "Do not react to congestion marks"},
              NDNLAB_FIELD_REF(o.control.ignoreMarks)));
-  v(field<O>({.name = "disable-cwa", .doc = "React to every loss and mark, not once per RTT (no Conservative "
-                                            "Window Adaptation)"},
+  v(field<O>({.name = "disable-cwa",
+              .doc = "React to every loss and mark, not once per RTT (no Conservative "
+                     "Window Adaptation)"},
              NDNLAB_FIELD_REF(o.control.disableCwa)));
   v(enumField<O>({.name = "cwa-gate",
                   .doc = "When a loss may decrease the window: transmission (the lost Interest was sent after "
@@ -120,14 +120,12 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
               .range = Range::closed(0, 1000),
               .attribute = "HyStartCssRounds"},
              NDNLAB_FIELD_REF(o.control.hystartCssRounds)));
-  v(field<O>({.name = "aimd-step", .doc = "AIMD additive increase per RTT", .unit = "segments",
-              .range = Range::positive()},
-             NDNLAB_FIELD_REF(o.window.aimd.step)));
+  v(field<O>(
+    {.name = "aimd-step", .doc = "AIMD additive increase per RTT", .unit = "segments", .range = Range::positive()},
+    NDNLAB_FIELD_REF(o.window.aimd.step)));
   v(field<O>({.name = "aimd-beta", .doc = "AIMD multiplicative decrease factor", .range = Range::fraction(false)},
              NDNLAB_FIELD_REF(o.window.aimd.beta)));
-  v(field<O>({.name = "reset-cwnd-to-init",
-              .doc = "AIMD: back to init-cwnd on loss",
-              .attribute = "AimdResetToInit"},
+  v(field<O>({.name = "reset-cwnd-to-init", .doc = "AIMD: back to init-cwnd on loss", .attribute = "AimdResetToInit"},
              NDNLAB_FIELD_REF(o.window.aimd.resetToInit)));
   v(field<O>({.name = "aimd-min-ssthresh",
               .doc = "AIMD: the window never falls below this on a decrease (ndncatchunks 2, ndnSIM's "
@@ -140,7 +138,8 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
                      "(--aimd-exact-increase): 1/cwnd (ndnSIM's ConsumerPcon)",
               .flags = "--aimd-floor-increase,!--aimd-exact-increase"},
              NDNLAB_FIELD_REF(o.window.aimd.floorIncrease)));
-  v(field<O>({.name = "cubic-beta", .doc = "CUBIC window decrease factor (ndnSIM's ConsumerPcon 0.8)",
+  v(field<O>({.name = "cubic-beta",
+              .doc = "CUBIC window decrease factor (ndnSIM's ConsumerPcon 0.8)",
               .range = Range::fraction(false)},
              NDNLAB_FIELD_REF(o.window.cubic.beta)));
   v(field<O>({.name = "cubic-c", .doc = "CUBIC scaling constant C", .range = Range::positive()},
@@ -166,9 +165,9 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
               .doc = "Every RTT sample moves SRTT and RTTVAR by the full gains (ndnSIM's RttMeanDeviation); "
                      "off: the gains divided by the samples expected per RTT (ndncatchunks)"},
              NDNLAB_FIELD_REF(o.rttFullGains)));
-  v(field<O>({.name = "max-in-flight", .doc = "Cap on outstanding Interests (0: the window alone)",
-              .unit = "Interests"},
-             NDNLAB_FIELD_REF(o.maxInFlight)));
+  v(field<O>(
+    {.name = "max-in-flight", .doc = "Cap on outstanding Interests (0: the window alone)", .unit = "Interests"},
+    NDNLAB_FIELD_REF(o.maxInFlight)));
   v(field<O>({.name = "pacing",
               .doc = "Pace Interests at pacing-gain x cwnd / SRTT instead of window bursts (BLEnD section VI-A)"},
              NDNLAB_FIELD_REF(o.pacing)));
@@ -185,10 +184,10 @@ visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
               .attribute = "MustBeFresh",
               .flags = "-f,--fresh,!--no-fresh"},
              NDNLAB_FIELD_REF(o.mustBeFresh)));
-  v(enumField<O>({.name = "version-discovery",
-                  .doc = "How the version is found: rdr, first-segment or none (the name as given)"},
-                 NDNLAB_FIELD_REF(o.discovery), &toString, &parseVersionDiscovery,
-                 {VersionDiscovery::Rdr, VersionDiscovery::FirstSegment, VersionDiscovery::None}));
+  v(enumField<O>(
+    {.name = "version-discovery", .doc = "How the version is found: rdr, first-segment or none (the name as given)"},
+    NDNLAB_FIELD_REF(o.discovery), &toString, &parseVersionDiscovery,
+    {VersionDiscovery::Rdr, VersionDiscovery::FirstSegment, VersionDiscovery::None}));
   v(field<O>({.name = "rto-check-interval",
               .doc = "Period of the timeout scan (ndnSIM's RetxTimer: 50 ms)",
               .range = Range::positive(MaxMs)},

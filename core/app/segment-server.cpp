@@ -14,8 +14,7 @@ constexpr size_t kMinPacketSize = 256;   // room for a long name, a signature an
 constexpr size_t kSignatureSlack = 8;    // ECDSA signatures (DER) differ by a few bytes
 } // namespace
 
-void
-SegmentServerOptions::validate() const
+void SegmentServerOptions::validate() const
 {
   if (segmentSize < 1 || segmentSize > kMaxSegmentSize)
     throw std::invalid_argument("segment size must be in [1, 8800]");
@@ -27,20 +26,16 @@ SegmentServerOptions::validate() const
     throw std::invalid_argument("metadata freshness must not be negative");
 }
 
-Name
-SegmentServer::discoveryName(const Name& prefix)
+Name SegmentServer::discoveryName(const Name& prefix)
 {
   Name n = prefix;
   n.appendKeyword("metadata");
   return n;
 }
 
-SegmentServer::SegmentServer(Env& env, Endpoint& endpoint, const Name& name,
-                             const security::Signer& signer, Options opts)
-  : m_env(env)
-  , m_ep(endpoint)
-  , m_signer(signer)
-  , m_opts(std::move(opts))
+SegmentServer::SegmentServer(Env& env, Endpoint& endpoint, const Name& name, const security::Signer& signer,
+                             Options opts)
+  : m_env(env), m_ep(endpoint), m_signer(signer), m_opts(std::move(opts))
 {
   m_opts.validate();
   if (!name.empty() && name[-1].isVersion()) {
@@ -50,8 +45,7 @@ SegmentServer::SegmentServer(Env& env, Endpoint& endpoint, const Name& name,
   else {
     m_prefix = name;
     m_versioned = name;
-    m_versioned.appendVersion(m_opts.version ? *m_opts.version
-                                             : static_cast<uint64_t>(env.clock().unixNow().count()));
+    m_versioned.appendVersion(m_opts.version ? *m_opts.version : static_cast<uint64_t>(env.clock().unixNow().count()));
   }
   m_discovery = discoveryName(m_prefix);
   if (m_opts.packetSize != 0)
@@ -59,8 +53,7 @@ SegmentServer::SegmentServer(Env& env, Endpoint& endpoint, const Name& name,
   m_ep.onInterest = [this](const Interest& i) { handleInterest(i); };
 }
 
-size_t
-SegmentServer::contentFitting(size_t packetSize) const
+size_t SegmentServer::contentFitting(size_t packetSize) const
 {
   // The largest segment: the widest segment numbers, and content long enough that its length
   // fields take their 3-byte form.
@@ -83,8 +76,7 @@ SegmentServer::~SegmentServer()
   m_ep.onInterest = nullptr;
 }
 
-void
-SegmentServer::publish(ByteSpan content)
+void SegmentServer::publish(ByteSpan content)
 {
   size_t pos = 0;
   publish([&](uint8_t* buf, size_t size) {
@@ -96,8 +88,7 @@ SegmentServer::publish(ByteSpan content)
   });
 }
 
-void
-SegmentServer::publish(const Reader& read)
+void SegmentServer::publish(const Reader& read)
 {
   std::vector<Buffer> raw;
   for (;;) {
@@ -119,8 +110,7 @@ SegmentServer::publish(const Reader& read)
   finishPublish(raw);
 }
 
-void
-SegmentServer::finishPublish(std::vector<Buffer>& raw)
+void SegmentServer::finishPublish(std::vector<Buffer>& raw)
 {
   if (raw.empty())
     raw.emplace_back(); // at least one, possibly empty, segment
@@ -152,12 +142,11 @@ SegmentServer::finishPublish(std::vector<Buffer>& raw)
     m_segments.push_back(std::move(decoded.value()));
   }
   raw.clear();
-  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "published ", m_segments.size(), " segments (",
-             m_contentSize.count(), " bytes) under ", m_versioned);
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, "published ", m_segments.size(), " segments (", m_contentSize.count(),
+             " bytes) under ", m_versioned);
 }
 
-void
-SegmentServer::handleInterest(const Interest& interest)
+void SegmentServer::handleInterest(const Interest& interest)
 {
   const Name& name = interest.name();
   if (!m_prefix.isPrefixOf(name)) {
@@ -206,8 +195,7 @@ SegmentServer::handleInterest(const Interest& interest)
   sendNack(interest);
 }
 
-void
-SegmentServer::answerDiscovery(const Interest& interest)
+void SegmentServer::answerDiscovery(const Interest& interest)
 {
   if (!interest.canBePrefix()) {
     NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "discovery Interest without CanBePrefix, Nack");
@@ -226,8 +214,7 @@ SegmentServer::answerDiscovery(const Interest& interest)
   m_ep.putData(data);
 }
 
-void
-SegmentServer::reply(const Interest& interest, const Data& data)
+void SegmentServer::reply(const Interest& interest, const Data& data)
 {
   ++m_counters.dataSent;
   if (interest.tags.pitToken) {
@@ -240,8 +227,7 @@ SegmentServer::reply(const Interest& interest, const Data& data)
   }
 }
 
-void
-SegmentServer::sendNack(const Interest& interest)
+void SegmentServer::sendNack(const Interest& interest)
 {
   if (!m_opts.nackUnsatisfiable)
     return;

@@ -31,16 +31,16 @@ namespace ndnlab::app {
 
 struct SegmentServerOptions
 {
-  size_t segmentSize = 8000;                                   ///< max content bytes per segment (1..8800)
+  size_t segmentSize = 8000; ///< max content bytes per segment (1..8800)
   /// When non-zero, replaces segmentSize: each segment carries as much content as keeps its
   /// Data (name, metadata and signature included) within this many bytes (256..8800).
   /// `ndnlab serve` uses 1420, which fits a UDP/IPv4 datagram in a 1500-byte MTU with room
   /// for NDNLPv2 headers, so no Data is fragmented (docs/decisions/0004).
   size_t packetSize = 0;
-  Duration freshness = std::chrono::milliseconds(10000);       ///< FreshnessPeriod of segments
-  Duration metadataFreshness = std::chrono::milliseconds(10);  ///< FreshnessPeriod of metadata replies (ndn-cxx default)
-  std::optional<uint64_t> version;                             ///< version number; default: the name's, else Unix time in ms
-  bool nackUnsatisfiable = true;                               ///< Nack Interests under the prefix that match no segment
+  Duration freshness = std::chrono::milliseconds(10000);      ///< FreshnessPeriod of segments
+  Duration metadataFreshness = std::chrono::milliseconds(10); ///< FreshnessPeriod of metadata replies (ndn-cxx default)
+  std::optional<uint64_t> version; ///< version number; default: the name's, else Unix time in ms
+  bool nackUnsatisfiable = true;   ///< Nack Interests under the prefix that match no segment
 
   /// Throws std::invalid_argument for out-of-range values.
   void validate() const;
@@ -48,11 +48,11 @@ struct SegmentServerOptions
 
 struct SegmentServerCounters
 {
-  uint64_t interests = 0;     ///< Interests under the prefix
-  uint64_t dataSent = 0;      ///< segments sent
-  uint64_t metadataSent = 0;  ///< metadata replies sent
-  uint64_t nacksSent = 0;     ///< Nacks sent
-  uint64_t ignored = 0;       ///< Interests outside the prefix
+  uint64_t interests = 0;    ///< Interests under the prefix
+  uint64_t dataSent = 0;     ///< segments sent
+  uint64_t metadataSent = 0; ///< metadata replies sent
+  uint64_t nacksSent = 0;    ///< Nacks sent
+  uint64_t ignored = 0;      ///< Interests outside the prefix
 };
 
 class SegmentServer
@@ -65,8 +65,7 @@ public:
   /// `name` is the prefix, or a versioned name (last component a version), in which case the
   /// prefix is the name without it. Installs endpoint.onInterest (cleared by the destructor).
   /// `signer` must outlive the server.
-  SegmentServer(Env& env, Endpoint& endpoint, const Name& name, const security::Signer& signer,
-                Options opts = {});
+  SegmentServer(Env& env, Endpoint& endpoint, const Name& name, const security::Signer& signer, Options opts = {});
   ~SegmentServer();
   SegmentServer(const SegmentServer&) = delete;
   SegmentServer& operator=(const SegmentServer&) = delete;

@@ -6,8 +6,7 @@
 
 namespace ndnlab::cc {
 
-void
-WindowOptions::validate() const
+void WindowOptions::validate() const
 {
   if (!(initCwnd >= 1))
     throw std::invalid_argument("initial cwnd must be >= 1");
@@ -30,14 +29,10 @@ WindowOptions::validate() const
 // --- AIMD ---------------------------------------------------------------------------------
 
 AimdWindow::AimdWindow(const WindowOptions& o)
-  : CongestionWindow(o.initCwnd, o.initSsthresh)
-  , m_initCwnd(o.initCwnd)
-  , m_opts(o.aimd)
-{
-}
+  : CongestionWindow(o.initCwnd, o.initSsthresh), m_initCwnd(o.initCwnd), m_opts(o.aimd)
+{}
 
-void
-AimdWindow::increase(TimePoint, Duration)
+void AimdWindow::increase(TimePoint, Duration)
 {
   if (m_cwnd < m_ssthresh)
     m_cwnd += m_opts.step; // slow start
@@ -45,8 +40,7 @@ AimdWindow::increase(TimePoint, Duration)
     m_cwnd += m_opts.step / (m_opts.floorIncrease ? std::floor(m_cwnd) : m_cwnd); // avoidance
 }
 
-void
-AimdWindow::decrease(TimePoint)
+void AimdWindow::decrease(TimePoint)
 {
   m_ssthresh = std::max(m_opts.minSsthresh, m_cwnd * m_opts.beta);
   m_cwnd = m_opts.resetToInit ? m_initCwnd : m_ssthresh;
@@ -55,15 +49,10 @@ AimdWindow::decrease(TimePoint)
 // --- CUBIC --------------------------------------------------------------------------------
 
 CubicWindow::CubicWindow(const WindowOptions& o, TimePoint start)
-  : CongestionWindow(o.initCwnd, o.initSsthresh)
-  , m_initCwnd(o.initCwnd)
-  , m_opts(o.cubic)
-  , m_lastDecrease(start)
-{
-}
+  : CongestionWindow(o.initCwnd, o.initSsthresh), m_initCwnd(o.initCwnd), m_opts(o.cubic), m_lastDecrease(start)
+{}
 
-void
-CubicWindow::increase(TimePoint now, Duration srtt)
+void CubicWindow::increase(TimePoint now, Duration srtt)
 {
   if (m_cwnd < m_ssthresh) {
     m_cwnd += 1.0;
@@ -85,8 +74,7 @@ CubicWindow::increase(TimePoint now, Duration srtt)
   m_cwnd += std::max(0.0, target - m_cwnd) / m_cwnd;
 }
 
-void
-CubicWindow::decrease(TimePoint now)
+void CubicWindow::decrease(TimePoint now)
 {
   if (m_opts.fastConvergence && m_cwnd < m_lastWmax) {
     m_lastWmax = m_cwnd;
@@ -101,8 +89,7 @@ CubicWindow::decrease(TimePoint now)
   m_lastDecrease = now;
 }
 
-void
-CubicWindow::exitSlowStart(TimePoint now)
+void CubicWindow::exitSlowStart(TimePoint now)
 {
   m_ssthresh = m_cwnd;
   m_wmax = m_cwnd;
@@ -122,21 +109,23 @@ struct Entry
 
 // Issue 3 adds "mircc" here.
 const Entry kRegistry[] = {
-  {"fixed", [](const WindowOptions& o, TimePoint) -> std::unique_ptr<CongestionWindow> {
+  {"fixed",
+   [](const WindowOptions& o, TimePoint) -> std::unique_ptr<CongestionWindow> {
      return std::make_unique<FixedWindow>(o);
    }},
-  {"aimd", [](const WindowOptions& o, TimePoint) -> std::unique_ptr<CongestionWindow> {
+  {"aimd",
+   [](const WindowOptions& o, TimePoint) -> std::unique_ptr<CongestionWindow> {
      return std::make_unique<AimdWindow>(o);
    }},
-  {"cubic", [](const WindowOptions& o, TimePoint now) -> std::unique_ptr<CongestionWindow> {
+  {"cubic",
+   [](const WindowOptions& o, TimePoint now) -> std::unique_ptr<CongestionWindow> {
      return std::make_unique<CubicWindow>(o, now);
    }},
 };
 
 } // namespace
 
-const std::vector<std::string>&
-windowAlgorithms()
+const std::vector<std::string>& windowAlgorithms()
 {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
@@ -147,15 +136,12 @@ windowAlgorithms()
   return names;
 }
 
-bool
-isWindowAlgorithm(std::string_view name)
+bool isWindowAlgorithm(std::string_view name)
 {
-  return std::any_of(std::begin(kRegistry), std::end(kRegistry),
-                     [name](const Entry& e) { return name == e.name; });
+  return std::any_of(std::begin(kRegistry), std::end(kRegistry), [name](const Entry& e) { return name == e.name; });
 }
 
-std::unique_ptr<CongestionWindow>
-makeWindow(std::string_view name, const WindowOptions& opts, TimePoint now)
+std::unique_ptr<CongestionWindow> makeWindow(std::string_view name, const WindowOptions& opts, TimePoint now)
 {
   opts.validate();
   for (const auto& e : kRegistry) {
@@ -165,8 +151,7 @@ makeWindow(std::string_view name, const WindowOptions& opts, TimePoint now)
   std::string known;
   for (const auto& n : windowAlgorithms())
     known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown congestion control '" + std::string(name) +
-                              "' (known: " + known + ")");
+  throw std::invalid_argument("unknown congestion control '" + std::string(name) + "' (known: " + known + ")");
 }
 
 } // namespace ndnlab::cc

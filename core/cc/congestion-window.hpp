@@ -18,9 +18,9 @@ namespace ndnlab::cc {
 
 struct AimdOptions
 {
-  double step = 1.0;          ///< additive increase per RTT in congestion avoidance (segments)
-  double beta = 0.5;          ///< multiplicative decrease coefficient (ssthresh = cwnd*beta)
-  bool resetToInit = false;   ///< on decrease, reset cwnd to initCwnd instead of ssthresh
+  double step = 1.0;        ///< additive increase per RTT in congestion avoidance (segments)
+  double beta = 0.5;        ///< multiplicative decrease coefficient (ssthresh = cwnd*beta)
+  bool resetToInit = false; ///< on decrease, reset cwnd to initCwnd instead of ssthresh
   /// Floor of ssthresh on a decrease (ndncatchunks' MIN_SSTHRESH 2; ndnSIM's ConsumerPcon
   /// lets the window fall to its initial window, 1 by default).
   double minSsthresh = 2.0;
@@ -31,9 +31,9 @@ struct AimdOptions
 
 struct CubicOptions
 {
-  double beta = 0.7;              ///< window reduction factor on a congestion event
-  double c = 0.4;                 ///< CUBIC scaling constant C (RFC 8312); a constant in ndncatchunks
-  bool fastConvergence = false;   ///< release bandwidth faster when wmax shrinks (RFC 8312 4.6)
+  double beta = 0.7;            ///< window reduction factor on a congestion event
+  double c = 0.4;               ///< CUBIC scaling constant C (RFC 8312); a constant in ndncatchunks
+  bool fastConvergence = false; ///< release bandwidth faster when wmax shrinks (RFC 8312 4.6)
   /// Grow at least as fast as Reno would (RFC 8312 4.2, W_est; ndncatchunks). ndnSIM's
   /// ConsumerPcon has it disabled: after a decrease its window only follows the cubic curve.
   bool tcpFriendly = true;
@@ -42,11 +42,11 @@ struct CubicOptions
 /// Every knob of every window algorithm; each algorithm reads the fields it needs.
 struct WindowOptions
 {
-  double initCwnd = 2.0;                                        ///< initial window (segments), adaptive
+  double initCwnd = 2.0;                                         ///< initial window (segments), adaptive
   double initSsthresh = std::numeric_limits<double>::infinity(); ///< initial slow-start threshold
-  double fixedSize = 1;                                         ///< window of "fixed" (segments)
-  AimdOptions aimd;                                             ///< "aimd" parameters
-  CubicOptions cubic;                                           ///< "cubic" parameters
+  double fixedSize = 1;                                          ///< window of "fixed" (segments)
+  AimdOptions aimd;                                              ///< "aimd" parameters
+  CubicOptions cubic;                                            ///< "cubic" parameters
 
   /// Throws std::invalid_argument when a value is out of range.
   void validate() const;
@@ -160,7 +160,6 @@ const std::vector<std::string>& windowAlgorithms();
 bool isWindowAlgorithm(std::string_view name);
 /// Creates the window named `name`; throws std::invalid_argument for an unknown name (the
 /// message lists the registered ones) or invalid options. `now` starts CUBIC's epoch.
-std::unique_ptr<CongestionWindow> makeWindow(std::string_view name, const WindowOptions& opts,
-                                             TimePoint now);
+std::unique_ptr<CongestionWindow> makeWindow(std::string_view name, const WindowOptions& opts, TimePoint now);
 
 } // namespace ndnlab::cc

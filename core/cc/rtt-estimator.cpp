@@ -6,8 +6,7 @@
 
 namespace ndnlab::cc {
 
-void
-RttEstimatorOptions::validate() const
+void RttEstimatorOptions::validate() const
 {
   if (!(alpha > 0 && alpha <= 1))
     throw std::invalid_argument("rtt alpha must be in (0, 1]");
@@ -23,15 +22,13 @@ RttEstimatorOptions::validate() const
     throw std::invalid_argument("rto backoff multiplier must be >= 1");
 }
 
-RttEstimator::RttEstimator(Options opts)
-  : m_opts(opts)
+RttEstimator::RttEstimator(Options opts) : m_opts(opts)
 {
   m_opts.validate();
   m_rto = std::clamp(m_opts.initialRto, m_opts.minRto, m_opts.maxRto);
 }
 
-Duration
-RttEstimator::clampRto(double ns) const
+Duration RttEstimator::clampRto(double ns) const
 {
   double lo = static_cast<double>(m_opts.minRto.count());
   double hi = static_cast<double>(m_opts.maxRto.count());
@@ -42,8 +39,7 @@ RttEstimator::clampRto(double ns) const
   return Duration(static_cast<Duration::rep>(ns));
 }
 
-void
-RttEstimator::addMeasurement(Duration rtt, size_t nExpectedSamples)
+void RttEstimator::addMeasurement(Duration rtt, size_t nExpectedSamples)
 {
   if (rtt < Duration::zero())
     rtt = Duration::zero();
@@ -74,15 +70,13 @@ RttEstimator::addMeasurement(Duration rtt, size_t nExpectedSamples)
   m_sumNs += static_cast<double>(rtt.count());
 }
 
-void
-RttEstimator::backoffRto()
+void RttEstimator::backoffRto()
 {
   m_rto = clampRto(static_cast<double>(m_rto.count()) * m_opts.backoffMultiplier);
   ++m_backoffs;
 }
 
-Duration
-RttEstimator::avgRtt() const
+Duration RttEstimator::avgRtt() const
 {
   if (m_nSamples == 0)
     return Duration::zero();

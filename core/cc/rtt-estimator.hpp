@@ -18,13 +18,13 @@ namespace ndnlab::cc {
 
 struct RttEstimatorOptions
 {
-  double alpha = 0.125;                ///< SRTT gain (RFC 6298 alpha)
-  double beta = 0.25;                  ///< RTTVAR gain (RFC 6298 beta)
-  double k = 8;                        ///< RTO = SRTT + k*RTTVAR; ndncatchunks 8, RFC 6298 4 (BLEnD gamma)
-  Duration initialRto = std::chrono::seconds(1);   ///< RTO before the first sample
+  double alpha = 0.125;                             ///< SRTT gain (RFC 6298 alpha)
+  double beta = 0.25;                               ///< RTTVAR gain (RFC 6298 beta)
+  double k = 8;                                     ///< RTO = SRTT + k*RTTVAR; ndncatchunks 8, RFC 6298 4 (BLEnD gamma)
+  Duration initialRto = std::chrono::seconds(1);    ///< RTO before the first sample
   Duration minRto = std::chrono::milliseconds(200); ///< lower clamp of the RTO
   Duration maxRto = std::chrono::seconds(60);       ///< upper clamp of the RTO
-  double backoffMultiplier = 2;        ///< RTO multiplier on each backoff
+  double backoffMultiplier = 2;                     ///< RTO multiplier on each backoff
 
   /// Throws std::invalid_argument when a value is out of range (gains in (0,1], k >= 0,
   /// 0 < minRto <= maxRto, multiplier >= 1). initialRto is clamped to [minRto, maxRto].

@@ -7,8 +7,7 @@
 namespace ndnlab::cc {
 
 WindowController::WindowController(std::unique_ptr<CongestionWindow> window, Options opts)
-  : m_window(std::move(window))
-  , m_opts(opts)
+  : m_window(std::move(window)), m_opts(opts)
 {
   if (!m_window)
     throw std::invalid_argument("WindowController needs a window");
@@ -17,15 +16,13 @@ WindowController::WindowController(std::unique_ptr<CongestionWindow> window, Opt
     m_hs.phase = HyStartPhase::SlowStart;
 }
 
-void
-WindowControllerOptions::validate() const
+void WindowControllerOptions::validate() const
 {
   if (!(cwaRttSuppress >= 0) || !std::isfinite(cwaRttSuppress))
     throw std::invalid_argument("CWA RTT suppression must be a number >= 0");
 }
 
-std::string_view
-toString(CwaGate g)
+std::string_view toString(CwaGate g)
 {
   switch (g) {
     case CwaGate::LostSegment: return "lost-segment";
@@ -35,8 +32,7 @@ toString(CwaGate g)
   return "?";
 }
 
-std::optional<CwaGate>
-parseCwaGate(std::string_view s)
+std::optional<CwaGate> parseCwaGate(std::string_view s)
 {
   if (s == "lost-segment")
     return CwaGate::LostSegment;
@@ -54,8 +50,7 @@ constexpr uint32_t MinRttDivisor = 8;
 constexpr uint32_t CssGrowthDivisor = 4;
 } // namespace
 
-void
-WindowController::hystartStartRound()
+void WindowController::hystartStartRound()
 {
   m_hs.lastRoundMinRtt = m_hs.currentRoundMinRtt;
   m_hs.currentRoundMinRtt = Duration::max();
@@ -63,9 +58,7 @@ WindowController::hystartStartRound()
   m_hs.windowEnd = m_highInterest;
 }
 
-bool
-WindowController::hystartOnData(uint64_t segment, TimePoint now,
-                                std::optional<Duration> rttSample)
+bool WindowController::hystartOnData(uint64_t segment, TimePoint now, std::optional<Duration> rttSample)
 {
   if (m_hs.phase == HyStartPhase::Done)
     return true;
@@ -95,13 +88,11 @@ WindowController::hystartOnData(uint64_t segment, TimePoint now,
   // RTT seen, which also catches a queue that grows by less than the threshold per round.
   const bool linuxRule = m_opts.hystartCssRounds == 0;
   const Duration baseline = linuxRule ? m_hs.minRtt : m_hs.lastRoundMinRtt;
-  const bool enoughSamples = m_hs.samples >= NRttSample &&
-                             m_hs.currentRoundMinRtt != Duration::max() &&
-                             m_hs.lastRoundMinRtt != Duration::max();
+  const bool enoughSamples =
+    m_hs.samples >= NRttSample && m_hs.currentRoundMinRtt != Duration::max() && m_hs.lastRoundMinRtt != Duration::max();
   if (m_hs.phase == HyStartPhase::SlowStart) {
     if (enoughSamples) {
-      Duration thresh = std::clamp(baseline / MinRttDivisor,
-                                   m_opts.hystartMinRttThresh, m_opts.hystartMaxRttThresh);
+      Duration thresh = std::clamp(baseline / MinRttDivisor, m_opts.hystartMinRttThresh, m_opts.hystartMaxRttThresh);
       if (m_hs.currentRoundMinRtt >= baseline + thresh) {
         ++m_counters.hystartExits;
         if (m_opts.hystartCssRounds == 0) { // straight to congestion avoidance (Linux's HyStart)
@@ -127,17 +118,15 @@ WindowController::hystartOnData(uint64_t segment, TimePoint now,
   return ++m_hs.cssAcks % CssGrowthDivisor == 0;
 }
 
-uint64_t
-WindowController::onInterestSent(uint64_t segment, bool isRetransmission)
+uint64_t WindowController::onInterestSent(uint64_t segment, bool isRetransmission)
 {
   if (!isRetransmission)
     m_highInterest = segment;
   return ++m_transmissions;
 }
 
-bool
-WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration srtt,
-                         std::optional<Duration> rttSample, uint64_t transmission)
+bool WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration srtt,
+                              std::optional<Duration> rttSample, uint64_t transmission)
 {
   m_highData = std::max(m_highData, segment);
 
@@ -157,8 +146,7 @@ WindowController::onData(uint64_t segment, bool marked, TimePoint now, Duration 
   return true;
 }
 
-bool
-WindowController::onLoss(uint64_t segment, TimePoint now, uint64_t transmission)
+bool WindowController::onLoss(uint64_t segment, TimePoint now, uint64_t transmission)
 {
   if (!mayDecrease(segment, transmission))
     return false;
@@ -167,8 +155,7 @@ WindowController::onLoss(uint64_t segment, TimePoint now, uint64_t transmission)
   return true;
 }
 
-bool
-WindowController::mayDecrease(std::optional<uint64_t> lostSegment, uint64_t transmission) const
+bool WindowController::mayDecrease(std::optional<uint64_t> lostSegment, uint64_t transmission) const
 {
   if (m_opts.disableCwa)
     return true;
@@ -179,8 +166,7 @@ WindowController::mayDecrease(std::optional<uint64_t> lostSegment, uint64_t tran
   return m_highData > m_recPoint;
 }
 
-void
-WindowController::decrease(TimePoint now)
+void WindowController::decrease(TimePoint now)
 {
   // Interests still outstanding during this event must not cause another decrease.
   if (m_opts.cwaGate == CwaGate::HighData) {

@@ -47,8 +47,8 @@ namespace ndnlab::cc {
 
 /// Which test lets a loss decrease the window under Conservative Window Adaptation.
 enum class CwaGate : uint8_t {
-  LostSegment, ///< the lost segment is above the recovery point (ndncatchunks)
-  HighData,    ///< the highest Data received is above the recovery point (ndnSIM ConsumerPcon)
+  LostSegment,  ///< the lost segment is above the recovery point (ndncatchunks)
+  HighData,     ///< the highest Data received is above the recovery point (ndnSIM ConsumerPcon)
   Transmission, ///< the lost Interest was sent after the last decrease (TCP recovery; default)
 };
 
@@ -86,10 +86,10 @@ enum class HyStartPhase : uint8_t { SlowStart, Conservative, Done };
 
 struct WindowControllerCounters
 {
-  uint64_t marks = 0;          ///< congestion-marked Data received
-  uint64_t markDecreases = 0;  ///< window decreases caused by marks
-  uint64_t lossDecreases = 0;  ///< window decreases caused by loss events
-  uint64_t hystartExits = 0;   ///< HyStart++ delay increases seen (entries into CSS)
+  uint64_t marks = 0;           ///< congestion-marked Data received
+  uint64_t markDecreases = 0;   ///< window decreases caused by marks
+  uint64_t lossDecreases = 0;   ///< window decreases caused by loss events
+  uint64_t hystartExits = 0;    ///< HyStart++ delay increases seen (entries into CSS)
   uint64_t hystartSpurious = 0; ///< CSS left for slow start again (RTT fell back)
 };
 
@@ -142,11 +142,11 @@ private:
   {
     HyStartPhase phase = HyStartPhase::Done;
     bool started = false;
-    uint64_t windowEnd = 0;               ///< the round ends with Data above this segment
+    uint64_t windowEnd = 0; ///< the round ends with Data above this segment
     Duration lastRoundMinRtt = Duration::max();
     Duration currentRoundMinRtt = Duration::max();
-    Duration minRtt = Duration::max();    ///< every sample of the fetch so far (Linux's delay_min)
-    uint32_t samples = 0;                 ///< RTT samples in the current round
+    Duration minRtt = Duration::max(); ///< every sample of the fetch so far (Linux's delay_min)
+    uint32_t samples = 0;              ///< RTT samples in the current round
     Duration cssBaselineMinRtt = Duration::max();
     uint32_t cssRounds = 0;
     uint32_t cssAcks = 0;
@@ -155,10 +155,10 @@ private:
   std::unique_ptr<CongestionWindow> m_window;
   Options m_opts;
   WindowControllerCounters m_counters;
-  uint64_t m_highInterest = 0; ///< highest segment sent for the first time
-  uint64_t m_highData = 0;     ///< highest segment received
-  uint64_t m_recPoint = 0;     ///< no decrease for events at or below this segment (CWA)
-  uint64_t m_transmissions = 0; ///< Interests sent (the last transmission number)
+  uint64_t m_highInterest = 0;    ///< highest segment sent for the first time
+  uint64_t m_highData = 0;        ///< highest segment received
+  uint64_t m_recPoint = 0;        ///< no decrease for events at or below this segment (CWA)
+  uint64_t m_transmissions = 0;   ///< Interests sent (the last transmission number)
   uint64_t m_recTransmission = 0; ///< Transmission gate: last transmission number at the last decrease
   HyStart m_hs;
 };

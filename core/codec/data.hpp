@@ -24,13 +24,28 @@ public:
   static DecodeResult<Data> decode(SharedBuffer wire);
 
   const Name& name() const { return m_name; }
-  Data& setName(Name n) { m_name = std::move(n); invalidate(); return *this; }
+  Data& setName(Name n)
+  {
+    m_name = std::move(n);
+    invalidate();
+    return *this;
+  }
 
   uint64_t contentType() const { return m_contentType; }
-  Data& setContentType(uint64_t t) { m_contentType = t; invalidate(); return *this; }
+  Data& setContentType(uint64_t t)
+  {
+    m_contentType = t;
+    invalidate();
+    return *this;
+  }
   /// FreshnessPeriod; zero when absent.
   Duration freshnessPeriod() const { return m_freshness; }
-  Data& setFreshnessPeriod(Duration d) { m_freshness = d; invalidate(); return *this; }
+  Data& setFreshnessPeriod(Duration d)
+  {
+    m_freshness = d;
+    invalidate();
+    return *this;
+  }
   /// FinalBlockId as a one-component view (valid while this Data lives), if present.
   std::optional<ComponentRef> finalBlockId() const;
   Data& setFinalBlockId(std::optional<ComponentRef> c);
@@ -48,7 +63,12 @@ public:
   Data& setContent(SharedBuffer owner, ByteSpan view);
 
   const SignatureInfo& signatureInfo() const { return m_sigInfo; }
-  Data& setSignatureInfo(SignatureInfo si) { m_sigInfo = std::move(si); invalidate(); return *this; }
+  Data& setSignatureInfo(SignatureInfo si)
+  {
+    m_sigInfo = std::move(si);
+    invalidate();
+    return *this;
+  }
   ByteSpan signatureValue() const { return m_sigValue; }
   Data& setSignatureValue(Buffer v);
 
@@ -70,7 +90,11 @@ public:
   PacketTags tags;
 
 private:
-  void invalidate() { m_wire.reset(); m_digest.reset(); }
+  void invalidate()
+  {
+    m_wire.reset();
+    m_digest.reset();
+  }
   DecodeResult<bool> decodeValue(ByteSpan value);
   DecodeResult<bool> decodeMetaInfo(ByteSpan value);
 

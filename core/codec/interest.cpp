@@ -157,8 +157,8 @@ DecodeResult<bool> Interest::decodeValue(ByteSpan value, size_t valueOffset)
       case tlv::Nonce:
         if (e->value.size() != 4)
           return fail(DecodeError{DecodeErrc::BadValue, e->type});
-        m_nonce = uint32_t{e->value[0]} << 24 | uint32_t{e->value[1]} << 16 |
-                  uint32_t{e->value[2]} << 8 | uint32_t{e->value[3]};
+        m_nonce = uint32_t{e->value[0]} << 24 | uint32_t{e->value[1]} << 16 | uint32_t{e->value[2]} << 8 |
+                  uint32_t{e->value[3]};
         break;
       case tlv::InterestLifetime: {
         auto ms = readNonNegInt(*e);
@@ -252,8 +252,8 @@ SharedBuffer Interest::wireEncode() const
   }
   if (m_nonce) {
     uint32_t n = *m_nonce;
-    const uint8_t b[4] = {static_cast<uint8_t>(n >> 24), static_cast<uint8_t>(n >> 16),
-                          static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)};
+    const uint8_t b[4] = {static_cast<uint8_t>(n >> 24), static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
+                          static_cast<uint8_t>(n)};
     appendTlv(*out, tlv::Nonce, ByteSpan(b, 4));
   }
   if (m_lifetime)
@@ -267,8 +267,8 @@ SharedBuffer Interest::wireEncode() const
   if (m_appParameters) {
     m_paramsBegin = static_cast<uint32_t>(out->size());
     if (m_sigValue)
-      m_sigValueBegin = static_cast<uint32_t>(out->size() + tail.size() -
-                                              tlvSize(tlv::InterestSignatureValue, m_sigValue->size()));
+      m_sigValueBegin =
+        static_cast<uint32_t>(out->size() + tail.size() - tlvSize(tlv::InterestSignatureValue, m_sigValue->size()));
   }
   out->insert(out->end(), tail.begin(), tail.end());
   m_wire = std::move(out);

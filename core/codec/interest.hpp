@@ -30,18 +30,43 @@ public:
   static DecodeResult<Interest> decode(SharedBuffer wire);
 
   const Name& name() const { return m_name; }
-  Interest& setName(Name n) { m_name = std::move(n); invalidate(); return *this; }
+  Interest& setName(Name n)
+  {
+    m_name = std::move(n);
+    invalidate();
+    return *this;
+  }
 
   bool canBePrefix() const { return m_canBePrefix; }
-  Interest& setCanBePrefix(bool v) { m_canBePrefix = v; invalidate(); return *this; }
+  Interest& setCanBePrefix(bool v)
+  {
+    m_canBePrefix = v;
+    invalidate();
+    return *this;
+  }
   bool mustBeFresh() const { return m_mustBeFresh; }
-  Interest& setMustBeFresh(bool v) { m_mustBeFresh = v; invalidate(); return *this; }
+  Interest& setMustBeFresh(bool v)
+  {
+    m_mustBeFresh = v;
+    invalidate();
+    return *this;
+  }
 
   const std::vector<Name>& forwardingHint() const { return m_forwardingHint; }
-  Interest& setForwardingHint(std::vector<Name> v) { m_forwardingHint = std::move(v); invalidate(); return *this; }
+  Interest& setForwardingHint(std::vector<Name> v)
+  {
+    m_forwardingHint = std::move(v);
+    invalidate();
+    return *this;
+  }
 
   std::optional<uint32_t> nonce() const { return m_nonce; }
-  Interest& setNonce(std::optional<uint32_t> v) { m_nonce = v; invalidate(); return *this; }
+  Interest& setNonce(std::optional<uint32_t> v)
+  {
+    m_nonce = v;
+    invalidate();
+    return *this;
+  }
 
   /// InterestLifetime; DefaultLifetime when the element is absent.
   Duration lifetime() const { return m_lifetime.value_or(DefaultLifetime); }
@@ -50,7 +75,12 @@ public:
   Interest& setLifetime(Duration v);
 
   std::optional<uint8_t> hopLimit() const { return m_hopLimit; }
-  Interest& setHopLimit(std::optional<uint8_t> v) { m_hopLimit = v; invalidate(); return *this; }
+  Interest& setHopLimit(std::optional<uint8_t> v)
+  {
+    m_hopLimit = v;
+    invalidate();
+    return *this;
+  }
 
   /// ApplicationParameters value, when present (may be empty).
   const std::optional<Buffer>& appParameters() const { return m_appParameters; }
@@ -87,8 +117,7 @@ public:
   /// PIT aggregation: same Name, CanBePrefix and MustBeFresh (ndn-cxx matchesInterest).
   bool matchesInterest(const Interest& other) const
   {
-    return m_canBePrefix == other.m_canBePrefix && m_mustBeFresh == other.m_mustBeFresh &&
-           m_name == other.m_name;
+    return m_canBePrefix == other.m_canBePrefix && m_mustBeFresh == other.m_mustBeFresh && m_name == other.m_name;
   }
 
   /// Hop-by-hop tags (not encoded).

@@ -40,8 +40,8 @@ namespace {
 
 bool isUnreserved(uint8_t c)
 {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '.' || c == '_' || c == '~';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
 }
 
 void appendEscaped(std::string& out, ByteSpan value)
@@ -121,8 +121,7 @@ std::optional<DecodeError> checkComponent(const Element& e)
 {
   if (e.type > 0xFFFF)
     return DecodeError{DecodeErrc::BadName, e.type};
-  if ((e.type == tlv::ImplicitSha256DigestComponent ||
-       e.type == tlv::ParametersSha256DigestComponent) &&
+  if ((e.type == tlv::ImplicitSha256DigestComponent || e.type == tlv::ParametersSha256DigestComponent) &&
       e.value.size() != 32)
     return DecodeError{DecodeErrc::BadName, e.type};
   return std::nullopt;
@@ -171,9 +170,12 @@ namespace {
 
 int hexValue(char c)
 {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
   return -1;
 }
 
@@ -244,12 +246,12 @@ std::optional<std::string> parseComponent(std::string_view s, Name& name, Buffer
   if (prefix == "params-sha256")
     return digest(tlv::ParametersSha256DigestComponent);
 
-  uint32_t numberType = prefix == "seg" ? tlv::SegmentNameComponent
-                      : prefix == "off" ? tlv::ByteOffsetNameComponent
-                      : prefix == "v"   ? tlv::VersionNameComponent
-                      : prefix == "t"   ? tlv::TimestampNameComponent
-                      : prefix == "seq" ? tlv::SequenceNumNameComponent
-                                        : 0;
+  uint32_t numberType = prefix == "seg"   ? tlv::SegmentNameComponent
+                        : prefix == "off" ? tlv::ByteOffsetNameComponent
+                        : prefix == "v"   ? tlv::VersionNameComponent
+                        : prefix == "t"   ? tlv::TimestampNameComponent
+                        : prefix == "seq" ? tlv::SequenceNumNameComponent
+                                          : 0;
   if (numberType != 0) {
     uint64_t n;
     if (!parseDecimal(rest, n))
@@ -260,8 +262,7 @@ std::optional<std::string> parseComponent(std::string_view s, Name& name, Buffer
 
   uint64_t type;
   if (!parseDecimal(prefix, type) || (prefix.size() > 1 && prefix[0] == '0'))
-    return "'" + std::string(s) + "': unknown component type '" + std::string(prefix) +
-           "' (use %3D for a literal '=')";
+    return "'" + std::string(s) + "': unknown component type '" + std::string(prefix) + "' (use %3D for a literal '=')";
   if (type < 1 || type > 65535)
     return "'" + std::string(s) + "': component type must be in [1, 65535]";
   if (auto err = unescapeValue(rest, scratch))

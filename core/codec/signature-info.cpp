@@ -70,9 +70,7 @@ DecodeResult<SignatureInfo> SignatureInfo::fromValue(ByteSpan value)
         si.seqNum = *n;
         break;
       }
-      case tlv::ValidityPeriod:
-        si.validityPeriod = Buffer(e->value.begin(), e->value.end());
-        break;
+      case tlv::ValidityPeriod: si.validityPeriod = Buffer(e->value.begin(), e->value.end()); break;
       default:
         if (tlv::isCritical(e->type))
           return fail(DecodeError{DecodeErrc::CriticalUnknown, e->type});

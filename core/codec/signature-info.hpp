@@ -30,9 +30,9 @@ struct SignatureInfo
 {
   uint32_t type = static_cast<uint32_t>(SignatureType::DigestSha256);
   std::optional<KeyLocator> keyLocator;
-  std::optional<Buffer> nonce;        ///< SignatureNonce (Interest)
-  std::optional<uint64_t> time;       ///< SignatureTime, ms since Unix epoch (Interest)
-  std::optional<uint64_t> seqNum;     ///< SignatureSeqNum (Interest)
+  std::optional<Buffer> nonce;    ///< SignatureNonce (Interest)
+  std::optional<uint64_t> time;   ///< SignatureTime, ms since Unix epoch (Interest)
+  std::optional<uint64_t> seqNum; ///< SignatureSeqNum (Interest)
   /// Raw TLV-VALUE of ValidityPeriod (NotBefore NotAfter, certificates), kept for re-encoding.
   std::optional<Buffer> validityPeriod;
 

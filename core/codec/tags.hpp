@@ -42,10 +42,10 @@ struct BundleTag
 struct PacketTags
 {
   std::optional<PitToken> pitToken;
-  uint64_t congestionMark = 0;              ///< 0 = not marked
-  std::optional<uint64_t> incomingFaceId;   ///< set by the forwarder on receive
-  std::optional<uint64_t> nextHopFaceId;    ///< from local apps with local fields enabled
-  bool noCache = false;                     ///< CachePolicy=NoCache
+  uint64_t congestionMark = 0;            ///< 0 = not marked
+  std::optional<uint64_t> incomingFaceId; ///< set by the forwarder on receive
+  std::optional<uint64_t> nextHopFaceId;  ///< from local apps with local fields enabled
+  bool noCache = false;                   ///< CachePolicy=NoCache
   std::optional<BundleTag> bundle;
 };
 

@@ -23,9 +23,12 @@ std::string_view reasonName(DecodeErrc e)
 
 size_t varNumberSize(uint64_t n)
 {
-  if (n < 253) return 1;
-  if (n <= 0xFFFF) return 3;
-  if (n <= 0xFFFFFFFF) return 5;
+  if (n < 253)
+    return 1;
+  if (n <= 0xFFFF)
+    return 3;
+  if (n <= 0xFFFFFFFF)
+    return 5;
   return 9;
 }
 
@@ -56,9 +59,12 @@ void appendVarNumber(Buffer& out, uint64_t n)
 
 size_t nonNegIntSize(uint64_t n)
 {
-  if (n <= 0xFF) return 1;
-  if (n <= 0xFFFF) return 2;
-  if (n <= 0xFFFFFFFF) return 4;
+  if (n <= 0xFF)
+    return 1;
+  if (n <= 0xFFFF)
+    return 2;
+  if (n <= 0xFFFFFFFF)
+    return 4;
   return 8;
 }
 
@@ -191,11 +197,16 @@ bool fromHex(std::string_view hex, Buffer& out)
   int high = -1;
   for (char c : hex) {
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-    else return false;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+      continue;
+    else
+      return false;
     if (high < 0) {
       high = v;
     }

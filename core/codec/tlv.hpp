@@ -93,27 +93,30 @@ inline constexpr uint32_t BundleTag = 880;
 inline constexpr uint32_t BundleRetransmission = 881; ///< inside BundleTag
 inline constexpr uint32_t BundleCwnd = 882;           ///< inside BundleTag
 inline constexpr uint32_t BundleHeader = 884;
-inline constexpr uint32_t BundleStartSeq = 885;       ///< inside BundleHeader
-inline constexpr uint32_t BundleEndSeq = 886;         ///< inside BundleHeader
-inline constexpr uint32_t BundleFlow = 887;           ///< inside BundleHeader
+inline constexpr uint32_t BundleStartSeq = 885; ///< inside BundleHeader
+inline constexpr uint32_t BundleEndSeq = 886;   ///< inside BundleHeader
+inline constexpr uint32_t BundleFlow = 887;     ///< inside BundleHeader
 
 /// Evolvability rule: types 0..31 are grandfathered critical, otherwise odd types are critical.
-constexpr bool isCritical(uint64_t type) { return type <= 31 || (type & 1) != 0; }
+constexpr bool isCritical(uint64_t type)
+{
+  return type <= 31 || (type & 1) != 0;
+}
 
 } // namespace tlv
 
 /// Why a decode failed; each value is a drop reason with a stable name (reasonName()).
 enum class DecodeErrc : uint8_t {
-  Truncated,          ///< input ends inside a TLV
-  BadVarNumber,       ///< VAR-NUMBER not in shortest form, or TLV-TYPE 0 / too large
-  BadLength,          ///< TLV-LENGTH exceeds the enclosing value
-  BadNonNegInt,       ///< NonNegativeInteger length not 1, 2, 4 or 8
-  UnexpectedType,     ///< the outer TLV is not the expected element
-  MissingElement,     ///< a required element is absent
-  CriticalUnknown,    ///< unrecognized or out-of-order critical element
-  BadValue,           ///< an element's value violates the spec (e.g. Nonce not 4 octets)
-  BadName,            ///< name component type out of [1, 65535] or bad digest length
-  TrailingBytes,      ///< bytes after the outer TLV
+  Truncated,       ///< input ends inside a TLV
+  BadVarNumber,    ///< VAR-NUMBER not in shortest form, or TLV-TYPE 0 / too large
+  BadLength,       ///< TLV-LENGTH exceeds the enclosing value
+  BadNonNegInt,    ///< NonNegativeInteger length not 1, 2, 4 or 8
+  UnexpectedType,  ///< the outer TLV is not the expected element
+  MissingElement,  ///< a required element is absent
+  CriticalUnknown, ///< unrecognized or out-of-order critical element
+  BadValue,        ///< an element's value violates the spec (e.g. Nonce not 4 octets)
+  BadName,         ///< name component type out of [1, 65535] or bad digest length
+  TrailingBytes,   ///< bytes after the outer TLV
 };
 
 std::string_view reasonName(DecodeErrc e);

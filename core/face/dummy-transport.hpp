@@ -11,13 +11,11 @@ namespace ndnlab::face {
 class DummyTransport final : public Transport
 {
 public:
-  explicit DummyTransport(FaceScope scope = FaceScope::NonLocal,
-                          LinkType linkType = LinkType::PointToPoint, ssize_t mtu = MtuUnlimited,
-                          std::string remoteUri = "dummy://", std::string localUri = "dummy://")
-    : Transport(std::move(localUri), std::move(remoteUri), scope, FacePersistency::Persistent,
-                linkType, mtu)
-  {
-  }
+  explicit DummyTransport(FaceScope scope = FaceScope::NonLocal, LinkType linkType = LinkType::PointToPoint,
+                          ssize_t mtu = MtuUnlimited, std::string remoteUri = "dummy://",
+                          std::string localUri = "dummy://")
+    : Transport(std::move(localUri), std::move(remoteUri), scope, FacePersistency::Persistent, linkType, mtu)
+  {}
 
   /// Delivers a frame as if received from the link.
   void injectFrame(ByteSpan frame, EndpointId endpoint = 0) { receive(frame, endpoint); }

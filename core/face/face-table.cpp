@@ -6,7 +6,8 @@
 
 namespace ndnlab::face {
 
-FaceTable::FaceTable(Env& env) : m_env(env) {}
+FaceTable::FaceTable(Env& env) : m_env(env)
+{}
 
 FaceTable::~FaceTable()
 {
@@ -33,8 +34,7 @@ void FaceTable::addReserved(std::unique_ptr<Face> face, FaceId id)
     throw std::invalid_argument("FaceTable::addReserved: FaceId " + std::to_string(id) +
                                 " is not a reserved id (1..255)");
   if (m_faces.count(id) != 0)
-    throw std::invalid_argument("FaceTable::addReserved: FaceId " + std::to_string(id) +
-                                " is already used");
+    throw std::invalid_argument("FaceTable::addReserved: FaceId " + std::to_string(id) + " is already used");
   install(std::move(face), id);
 }
 

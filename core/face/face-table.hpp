@@ -98,7 +98,11 @@ public:
     explicit const_iterator(Inner it) : m_it(it) {}
     Face& operator*() const { return *m_it->second; }
     Face* operator->() const { return m_it->second.get(); }
-    const_iterator& operator++() { ++m_it; return *this; }
+    const_iterator& operator++()
+    {
+      ++m_it;
+      return *this;
+    }
     bool operator==(const const_iterator& o) const { return m_it == o.m_it; }
 
   private:

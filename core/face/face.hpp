@@ -28,7 +28,11 @@ public:
   Face& operator=(const Face&) = delete;
 
   FaceId id() const { return m_id; }
-  void setId(FaceId id) { m_id = id; m_linkService->setFaceId(id); } ///< assigned by FaceTable
+  void setId(FaceId id)
+  {
+    m_id = id;
+    m_linkService->setFaceId(id);
+  } ///< assigned by FaceTable
 
   // --- upper interface (called by the forwarder) ---
   void sendInterest(const Interest& interest);

@@ -20,11 +20,12 @@ void ImpairmentOptions::validate() const
     throw std::invalid_argument("impairment queue capacity must be positive when rate is set");
 }
 
-ImpairedTransport::ImpairedTransport(Env& env, std::unique_ptr<Transport> inner,
-                                     ImpairmentOptions options)
-  : Transport(inner->localUri(), inner->remoteUri(), inner->scope(), inner->persistency(),
-              inner->linkType(), inner->mtu()),
-    m_env(env), m_inner(std::move(inner)), m_options(options)
+ImpairedTransport::ImpairedTransport(Env& env, std::unique_ptr<Transport> inner, ImpairmentOptions options)
+  : Transport(inner->localUri(), inner->remoteUri(), inner->scope(), inner->persistency(), inner->linkType(),
+              inner->mtu()),
+    m_env(env),
+    m_inner(std::move(inner)),
+    m_options(options)
 {
   m_options.validate();
   setMedium(m_inner->medium());
@@ -107,8 +108,7 @@ void ImpairedTransport::doSend(SharedBuffer frame, EndpointId endpoint)
   }
   due += m_options.delay;
   if (m_options.jitter > Duration::zero()) {
-    auto extra = static_cast<Duration::rep>(m_env.rng().uniform() *
-                                            static_cast<double>(m_options.jitter.count()));
+    auto extra = static_cast<Duration::rep>(m_env.rng().uniform() * static_cast<double>(m_options.jitter.count()));
     due += Duration(extra);
   }
 
@@ -171,8 +171,7 @@ void ImpairedTransport::discardHeld()
 
 void ImpairedTransport::onInnerStateChange(TransportState newState)
 {
-  if (newState == TransportState::Closing || newState == TransportState::Closed ||
-      newState == TransportState::Failed)
+  if (newState == TransportState::Closing || newState == TransportState::Closed || newState == TransportState::Failed)
     discardHeld();
   syncFromInner();
   setState(newState); // may destroy this transport: nothing below

@@ -43,10 +43,7 @@ struct ImpairmentOptions
   Bytes queueCapacity = 256_KiB;
 
   /// True when any impairment is configured.
-  bool enabled() const
-  {
-    return loss > 0 || delay > Duration::zero() || jitter > Duration::zero() || rate.bps() > 0;
-  }
+  bool enabled() const { return loss > 0 || delay > Duration::zero() || jitter > Duration::zero() || rate.bps() > 0; }
   /// Throws std::invalid_argument naming the first invalid field.
   void validate() const;
 };
@@ -98,10 +95,7 @@ private:
   };
   struct Later
   {
-    bool operator()(const Held& a, const Held& b) const
-    {
-      return a.due != b.due ? a.due > b.due : a.seq > b.seq;
-    }
+    bool operator()(const Held& a, const Held& b) const { return a.due != b.due ? a.due > b.due : a.seq > b.seq; }
   };
 
   void drop(uint64_t& counter, DropReason reason, size_t octets);

@@ -10,11 +10,13 @@ InternalTransport::Pair InternalTransport::makePair(Env& env, std::string uriA, 
   return {std::move(a), std::move(b)};
 }
 
-InternalTransport::InternalTransport(Env& env, std::shared_ptr<Channel> channel, int side,
-                                     std::string localUri, std::string remoteUri)
-  : Transport(std::move(localUri), std::move(remoteUri), FaceScope::Local,
-              FacePersistency::Permanent, LinkType::PointToPoint, MtuUnlimited),
-    m_env(env), m_channel(std::move(channel)), m_side(side)
+InternalTransport::InternalTransport(Env& env, std::shared_ptr<Channel> channel, int side, std::string localUri,
+                                     std::string remoteUri)
+  : Transport(std::move(localUri), std::move(remoteUri), FaceScope::Local, FacePersistency::Permanent,
+              LinkType::PointToPoint, MtuUnlimited),
+    m_env(env),
+    m_channel(std::move(channel)),
+    m_side(side)
 {
   m_channel->ends[m_side] = this;
 }
@@ -26,8 +28,7 @@ InternalTransport::~InternalTransport()
     m_env.timers().cancel(m_flushTimer);
   InternalTransport* peer = m_channel->ends[1 - m_side];
   if (peer && peer->state() != TransportState::Closed && peer->state() != TransportState::Closing) {
-    m_env.timers().schedule(Duration::zero(),
-                            [ch = m_channel, side = 1 - m_side] { closeEnd(ch, side); });
+    m_env.timers().schedule(Duration::zero(), [ch = m_channel, side = 1 - m_side] { closeEnd(ch, side); });
   }
 }
 
@@ -49,8 +50,7 @@ void InternalTransport::enqueue(SharedBuffer frame)
   m_inboxBytes += frame->size();
   m_inbox.push_back(std::move(frame));
   if (m_flushTimer == 0) {
-    m_flushTimer = m_env.timers().schedule(Duration::zero(),
-                                           [ch = m_channel, side = m_side] { flush(ch, side); });
+    m_flushTimer = m_env.timers().schedule(Duration::zero(), [ch = m_channel, side = m_side] { flush(ch, side); });
   }
 }
 

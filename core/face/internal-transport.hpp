@@ -38,8 +38,7 @@ private:
     InternalTransport* ends[2] = {nullptr, nullptr};
   };
 
-  InternalTransport(Env& env, std::shared_ptr<Channel> channel, int side, std::string localUri,
-                    std::string remoteUri);
+  InternalTransport(Env& env, std::shared_ptr<Channel> channel, int side, std::string localUri, std::string remoteUri);
 
   void doSend(SharedBuffer frame, EndpointId endpoint) override;
   /// Queues `frame` for delivery to this end and schedules a flush if none is pending.
@@ -52,7 +51,7 @@ private:
   int m_side;
   std::deque<SharedBuffer> m_inbox; ///< frames waiting to be received by this end
   size_t m_inboxBytes = 0;
-  TimerId m_flushTimer = 0;         ///< 0 = no flush scheduled
+  TimerId m_flushTimer = 0; ///< 0 = no flush scheduled
 };
 
 } // namespace ndnlab::face

@@ -16,8 +16,7 @@ namespace ndnlab::face {
 
 /// Calls `v` with every field of LinkServiceOptions, in the order of the daemon's reference.
 template<typename Visitor>
-void
-visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
+void visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
 {
   using namespace ndnlab::fields;
   using O = LinkServiceOptions;

@@ -91,35 +91,35 @@ public:
   /// Counters; names are the per-reason drop reasons used in logs and traces.
   struct Counters
   {
-    uint64_t nInLpInvalid = 0;        ///< undecodable frame: TLV error, field order/repeat, bad field
-                                      ///< value; or a Nack without a Fragment (Interest)
-    uint64_t nInNetInvalid = 0;       ///< undecodable Interest/Data inside an accepted frame
-    uint64_t nInUnknownType = 0;      ///< neither Interest, Data nor LpPacket (frame or Fragment)
-    uint64_t nInUnknownCriticalField = 0; ///< unknown LP field that may not be ignored
-    uint64_t nInFieldNotAllowed = 0;  ///< e.g. NextHopFaceId without local fields, Nack on Data
-    uint64_t nFragmentationErrors = 0; ///< MTU too small or too many fragments on send
-    uint64_t nOutOverMtu = 0;         ///< packet over the MTU with fragmentation off
-    uint64_t nInTooLarge = 0;         ///< received network packet (or partial one) above maxPacketSize
-    uint64_t nOutTooLarge = 0;        ///< network packet above maxPacketSize not sent
-    uint64_t nReassembling = 0;       ///< current partial packets
-    uint64_t nReassemblyTimeouts = 0; ///< partial packets dropped after reassemblyTimeout
-    uint64_t nReassemblyDrops = 0;    ///< bad/duplicate fragments, reassembly off, memory bound
-    uint64_t nCongestionMarked = 0;   ///< outgoing packets marked (send queue)
+    uint64_t nInLpInvalid = 0;             ///< undecodable frame: TLV error, field order/repeat, bad field
+                                           ///< value; or a Nack without a Fragment (Interest)
+    uint64_t nInNetInvalid = 0;            ///< undecodable Interest/Data inside an accepted frame
+    uint64_t nInUnknownType = 0;           ///< neither Interest, Data nor LpPacket (frame or Fragment)
+    uint64_t nInUnknownCriticalField = 0;  ///< unknown LP field that may not be ignored
+    uint64_t nInFieldNotAllowed = 0;       ///< e.g. NextHopFaceId without local fields, Nack on Data
+    uint64_t nFragmentationErrors = 0;     ///< MTU too small or too many fragments on send
+    uint64_t nOutOverMtu = 0;              ///< packet over the MTU with fragmentation off
+    uint64_t nInTooLarge = 0;              ///< received network packet (or partial one) above maxPacketSize
+    uint64_t nOutTooLarge = 0;             ///< network packet above maxPacketSize not sent
+    uint64_t nReassembling = 0;            ///< current partial packets
+    uint64_t nReassemblyTimeouts = 0;      ///< partial packets dropped after reassemblyTimeout
+    uint64_t nReassemblyDrops = 0;         ///< bad/duplicate fragments, reassembly off, memory bound
+    uint64_t nCongestionMarked = 0;        ///< outgoing packets marked (send queue)
     uint64_t nReceiveCongestionMarked = 0; ///< incoming Data marked (receive backlog)
-    uint64_t nInIdle = 0;             ///< IDLE LpPackets (no Fragment, no Nack): not a drop,
-                                      ///< they carry only Acks (reliability is not implemented)
+    uint64_t nInIdle = 0;                  ///< IDLE LpPackets (no Fragment, no Nack): not a drop,
+                                           ///< they carry only Acks (reliability is not implemented)
     // BLEnD (docs/mechanisms/bundling.md)
-    uint64_t nOutBundles = 0;         ///< Interest frames sent with a bundle header (bundles and singles)
-    uint64_t nOutInterestsAbsorbed = 0; ///< Interests not sent: covered by a bundle already sent
-    uint64_t nInBundles = 0;          ///< Interest frames received with a bundle header
+    uint64_t nOutBundles = 0;             ///< Interest frames sent with a bundle header (bundles and singles)
+    uint64_t nOutInterestsAbsorbed = 0;   ///< Interests not sent: covered by a bundle already sent
+    uint64_t nInBundles = 0;              ///< Interest frames received with a bundle header
     uint64_t nInInterestsRegenerated = 0; ///< Interests handed up that were not on the wire
     uint64_t nInInterestsGapFilled = 0;   ///< of those, below the bundle's start (a lost bundle's range)
-    uint64_t nInBundlesStale = 0;     ///< bundles dropped: range already decoded (ES <= PES)
-    uint64_t nInBundlesInvalid = 0;   ///< bundle header inconsistent with its Interest, or too large
-    uint64_t nInDataEarly = 0;        ///< Data that arrived before the Interest it answers left the
-                                      ///< forwarder (a bundle asked for it): held, handed up with it
-    uint64_t nInDataEarlyExpired = 0; ///< of those, dropped unasked (hold time or bound)
-    uint64_t nOutBundleRecoveries = 0; ///< recovery bundles sent by loss detection (not in nOutBundles)
+    uint64_t nInBundlesStale = 0;         ///< bundles dropped: range already decoded (ES <= PES)
+    uint64_t nInBundlesInvalid = 0;       ///< bundle header inconsistent with its Interest, or too large
+    uint64_t nInDataEarly = 0;            ///< Data that arrived before the Interest it answers left the
+                                          ///< forwarder (a bundle asked for it): held, handed up with it
+    uint64_t nInDataEarlyExpired = 0;     ///< of those, dropped unasked (hold time or bound)
+    uint64_t nOutBundleRecoveries = 0;    ///< recovery bundles sent by loss detection (not in nOutBundles)
   };
 
   virtual ~LinkService() = default;

@@ -12,7 +12,7 @@ namespace ndnlab::face {
 
 using FaceId = uint64_t;
 inline constexpr FaceId InvalidFaceId = 0;
-inline constexpr FaceId InternalFaceId = 1;      ///< management
+inline constexpr FaceId InternalFaceId = 1; ///< management
 inline constexpr FaceId ContentStoreFaceId = 254;
 inline constexpr FaceId NullFaceId = 255;
 inline constexpr FaceId FirstRegularFaceId = 256;
@@ -82,12 +82,15 @@ public:
   const Counters& counters() const { return m_counters; }
 
 protected:
-  Transport(std::string localUri, std::string remoteUri, FaceScope scope,
-            FacePersistency persistency, LinkType linkType, ssize_t mtu)
-    : m_localUri(std::move(localUri)), m_remoteUri(std::move(remoteUri)), m_scope(scope),
-      m_persistency(persistency), m_linkType(linkType), m_mtu(mtu)
-  {
-  }
+  Transport(std::string localUri, std::string remoteUri, FaceScope scope, FacePersistency persistency,
+            LinkType linkType, ssize_t mtu)
+    : m_localUri(std::move(localUri)),
+      m_remoteUri(std::move(remoteUri)),
+      m_scope(scope),
+      m_persistency(persistency),
+      m_linkType(linkType),
+      m_mtu(mtu)
+  {}
 
   // --- lower interface (called by implementations) ---
   virtual void doSend(SharedBuffer frame, EndpointId endpoint) = 0;

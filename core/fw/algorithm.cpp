@@ -67,9 +67,8 @@ TimePoint getLastOutgoing(const table::PitEntry& entry)
   return last;
 }
 
-bool isNextHopEligible(const face::Face& inFace, const Interest& interest,
-                       const table::NextHop& nexthop, const table::PitEntry& entry,
-                       bool wantUnused, TimePoint now)
+bool isNextHopEligible(const face::Face& inFace, const Interest& interest, const table::NextHop& nexthop,
+                       const table::PitEntry& entry, bool wantUnused, TimePoint now)
 {
   const face::Face& outFace = *nexthop.face;
   if (&outFace == &inFace && outFace.linkType() != face::LinkType::AdHoc)
@@ -84,9 +83,9 @@ bool isNextHopEligible(const face::Face& inFace, const Interest& interest,
   return true;
 }
 
-const table::NextHop* findEligibleNextHopWithEarliestOutRecord(
-  const face::Face& inFace, const Interest& interest, const std::vector<table::NextHop>& nexthops,
-  const table::PitEntry& entry)
+const table::NextHop* findEligibleNextHopWithEarliestOutRecord(const face::Face& inFace, const Interest& interest,
+                                                               const std::vector<table::NextHop>& nexthops,
+                                                               const table::PitEntry& entry)
 {
   const table::NextHop* found = nullptr;
   TimePoint earliest = TimePoint::max();

@@ -35,14 +35,13 @@ TimePoint getLastOutgoing(const table::PitEntry& entry);
 
 /// NFD isNextHopEligible: not back to the ingress (unless ad hoc), no scope violation, and,
 /// when `wantUnused`, no unexpired out-record on that nexthop.
-bool isNextHopEligible(const face::Face& inFace, const Interest& interest,
-                       const table::NextHop& nexthop, const table::PitEntry& entry,
-                       bool wantUnused = false, TimePoint now = TimePoint::min());
+bool isNextHopEligible(const face::Face& inFace, const Interest& interest, const table::NextHop& nexthop,
+                       const table::PitEntry& entry, bool wantUnused = false, TimePoint now = TimePoint::min());
 
 /// The eligible nexthop whose out-record was renewed longest ago (a nexthop without
 /// out-record counts as oldest), or nullptr.
-const table::NextHop* findEligibleNextHopWithEarliestOutRecord(
-  const face::Face& inFace, const Interest& interest, const std::vector<table::NextHop>& nexthops,
-  const table::PitEntry& entry);
+const table::NextHop* findEligibleNextHopWithEarliestOutRecord(const face::Face& inFace, const Interest& interest,
+                                                               const std::vector<table::NextHop>& nexthops,
+                                                               const table::PitEntry& entry);
 
 } // namespace ndnlab::fw

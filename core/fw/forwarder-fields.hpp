@@ -15,8 +15,7 @@ namespace ndnlab::fw {
 
 /// Calls `v` with every field of ForwarderOptions, in the order of the daemon's reference.
 template<typename Visitor>
-void
-visitFields(std::type_identity<ForwarderOptions>, Visitor&& v)
+void visitFields(std::type_identity<ForwarderOptions>, Visitor&& v)
 {
   using namespace ndnlab::fields;
   using O = ForwarderOptions;
@@ -41,12 +40,12 @@ visitFields(std::type_identity<ForwarderOptions>, Visitor&& v)
               .hosts = Hosts,
               .section = "tables"},
              NDNLAB_FIELD_REF(o.csScanLimit)));
-  v(field<O>({.name = "cs-admit", .doc = "insert incoming Data into the Content Store", .hosts = Hosts,
-              .section = "tables"},
-             NDNLAB_FIELD_REF(o.csAdmit)));
-  v(field<O>({.name = "cs-serve", .doc = "answer Interests from the Content Store", .hosts = Hosts,
-              .section = "tables"},
-             NDNLAB_FIELD_REF(o.csServe)));
+  v(field<O>(
+    {.name = "cs-admit", .doc = "insert incoming Data into the Content Store", .hosts = Hosts, .section = "tables"},
+    NDNLAB_FIELD_REF(o.csAdmit)));
+  v(field<O>(
+    {.name = "cs-serve", .doc = "answer Interests from the Content Store", .hosts = Hosts, .section = "tables"},
+    NDNLAB_FIELD_REF(o.csServe)));
   v(enumField<O>({.name = "cs-unsolicited-policy",
                   .doc = "unsolicited Data: drop-all, admit-local, admit-network, admit-all",
                   .attribute = "UnsolicitedDataPolicy",

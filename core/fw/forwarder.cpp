@@ -24,8 +24,8 @@ std::string_view toString(UnsolicitedDataPolicy p)
 
 std::optional<UnsolicitedDataPolicy> parseUnsolicitedDataPolicy(std::string_view s)
 {
-  for (auto p : {UnsolicitedDataPolicy::DropAll, UnsolicitedDataPolicy::AdmitLocal,
-                 UnsolicitedDataPolicy::AdmitNetwork, UnsolicitedDataPolicy::AdmitAll}) {
+  for (auto p : {UnsolicitedDataPolicy::DropAll, UnsolicitedDataPolicy::AdmitLocal, UnsolicitedDataPolicy::AdmitNetwork,
+                 UnsolicitedDataPolicy::AdmitAll}) {
     if (toString(p) == s)
       return p;
   }
@@ -41,24 +41,20 @@ Forwarder::Forwarder(Env& env, ForwarderOptions options)
     m_fib(m_nameTree),
     m_pit(m_nameTree, table::PitOptions{m_options.pitMaxEntries, m_options.pitMaxInRecordsPerFace,
                                         m_options.pitShareFactor, m_options.pitMaxLifetime}),
-    m_cs(env, table::CsOptions{m_options.csCapacity, m_options.csMaxBytes, m_options.csScanLimit,
-                               m_options.csAdmit, m_options.csServe}),
+    m_cs(env, table::CsOptions{m_options.csCapacity, m_options.csMaxBytes, m_options.csScanLimit, m_options.csAdmit,
+                               m_options.csServe}),
     m_dnl(env, table::DeadNonceListOptions{m_options.dnlLifetime, m_options.dnlCapacity}),
-    m_strategyChoice(m_nameTree,
-                     [this](const Name& name)
-                       -> Result<std::unique_ptr<table::StrategyBase>, std::string> {
-                       auto s = m_registry.create(*this, name);
-                       if (!s)
-                         return fail(s.error());
-                       return std::unique_ptr<table::StrategyBase>(std::move(*s));
-                     })
+    m_strategyChoice(m_nameTree, [this](const Name& name) -> Result<std::unique_ptr<table::StrategyBase>, std::string> {
+      auto s = m_registry.create(*this, name);
+      if (!s)
+        return fail(s.error());
+      return std::unique_ptr<table::StrategyBase>(std::move(*s));
+    })
 {
   m_strategyChoice.setDefaultStrategy(m_options.defaultStrategy);
   m_faceTable.afterAdd.connect([this](face::Face& f) { connectFace(f); });
   m_faceTable.beforeRemove.connect([this](face::Face& f) { cleanupOnFaceRemoval(f); });
-  m_fib.afterNewNextHop = [this](const Name& prefix, const table::NextHop& nh) {
-    afterNewNextHop(prefix, nh);
-  };
+  m_fib.afterNewNextHop = [this](const Name& prefix, const table::NextHop& nh) { afterNewNextHop(prefix, nh); };
 }
 
 Forwarder::~Forwarder()
@@ -91,12 +87,8 @@ void Forwarder::connectFace(face::Face& face)
   face.afterReceiveInterest = [this](face::Face& f, Interest&& i, face::EndpointId ep) {
     onIncomingInterest(f, std::move(i), ep);
   };
-  face.afterReceiveData = [this](face::Face& f, Data&& d, face::EndpointId ep) {
-    onIncomingData(f, std::move(d), ep);
-  };
-  face.afterReceiveNack = [this](face::Face& f, Nack&& n, face::EndpointId ep) {
-    onIncomingNack(f, std::move(n), ep);
-  };
+  face.afterReceiveData = [this](face::Face& f, Data&& d, face::EndpointId ep) { onIncomingData(f, std::move(d), ep); };
+  face.afterReceiveNack = [this](face::Face& f, Nack&& n, face::EndpointId ep) { onIncomingNack(f, std::move(n), ep); };
 }
 
 void Forwarder::cleanupOnFaceRemoval(face::Face& face)
@@ -133,8 +125,7 @@ FibStatus Forwarder::removeNextHop(const Name& prefix, face::FaceId faceId)
   return FibStatus::Ok;
 }
 
-table::StrategyChoice::InsertResult Forwarder::setStrategy(const Name& prefix,
-                                                           const Name& strategyName)
+table::StrategyChoice::InsertResult Forwarder::setStrategy(const Name& prefix, const Name& strategyName)
 {
   return m_strategyChoice.insert(prefix, strategyName);
 }
@@ -149,9 +140,8 @@ void Forwarder::afterNewNextHop(const Name& prefix, const table::NextHop& nextho
   if (m_pit.size() == 0)
     return;
   bool anyWants = false;
-  m_strategyChoice.forEachStrategy([&](table::StrategyBase& s) {
-    anyWants = anyWants || static_cast<Strategy&>(s).wantsNewNextHop();
-  });
+  m_strategyChoice.forEachStrategy(
+    [&](table::StrategyBase& s) { anyWants = anyWants || static_cast<Strategy&>(s).wantsNewNextHop(); });
   if (!anyWants)
     return;
   // PIT entries under `prefix` whose longest FIB match is `prefix` (NFD startProcessNewNextHop).
@@ -160,8 +150,7 @@ void Forwarder::afterNewNextHop(const Name& prefix, const table::NextHop& nextho
     if (!nte.hasPitEntries() || !prefix.isPrefixOf(nte.name()))
       return;
     const table::NameTreeEntry* withFib = table::NameTree::findAncestor(
-      const_cast<table::NameTreeEntry*>(&nte),
-      [](const table::NameTreeEntry& e) { return e.fibEntry() != nullptr; });
+      const_cast<table::NameTreeEntry*>(&nte), [](const table::NameTreeEntry& e) { return e.fibEntry() != nullptr; });
     if (withFib == nullptr || withFib->name().size() != prefix.size())
       return;
     for (const auto& e : nte.pitEntries())
@@ -316,9 +305,8 @@ void Forwarder::onInterestLoop(const Interest& interest, const FaceEndpoint& ing
   effectiveStrategy(interest.name()).onInterestLoop(interest, ingress, token);
 }
 
-void Forwarder::onContentStoreMiss(const std::shared_ptr<Interest>& interest,
-                                   const FaceEndpoint& ingress, std::optional<PitToken>&& token,
-                                   table::PitEntry& entry)
+void Forwarder::onContentStoreMiss(const std::shared_ptr<Interest>& interest, const FaceEndpoint& ingress,
+                                   std::optional<PitToken>&& token, table::PitEntry& entry)
 {
   ++m_counters.nCsMisses;
   if (m_options.defaultHopLimit > 0 && !interest->hopLimit())
@@ -331,8 +319,7 @@ void Forwarder::onContentStoreMiss(const std::shared_ptr<Interest>& interest,
     lastExpiry = std::max(lastExpiry, r.expiry);
   m_pit.setExpiry(entry, lastExpiry);
 
-  if (std::optional<uint64_t> nextHopId = interest->tags.nextHopFaceId;
-      nextHopId && ingress.face.isLocal()) {
+  if (std::optional<uint64_t> nextHopId = interest->tags.nextHopFaceId; nextHopId && ingress.face.isLocal()) {
     // a privileged local application chose the upstream: no strategy, no scope check (NFD)
     if (face::Face* nextHop = m_faceTable.get(*nextHopId))
       onOutgoingInterest(*interest, *nextHop, entry);
@@ -361,8 +348,7 @@ void Forwarder::onContentStoreHit(const Interest& interest, const FaceEndpoint& 
 
 // --- outgoing Interest ----------------------------------------------------------------------------
 
-table::PitOutRecord* Forwarder::onOutgoingInterest(const Interest& interest, face::Face& egress,
-                                                   table::PitEntry& entry)
+table::PitOutRecord* Forwarder::onOutgoingInterest(const Interest& interest, face::Face& egress, table::PitEntry& entry)
 {
   if (interest.hopLimit() == uint8_t{0} && !egress.isLocal()) {
     drop(m_counters.nDropOutHopLimitZero, DropReason::OutHopLimitZero, egress.id(), interest.name());
@@ -451,8 +437,7 @@ void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId e
     for (const table::PitInRecord& r : entry->inRecords()) {
       if (r.expiry <= now)
         continue;
-      bool seen = std::any_of(downstreams.begin(), downstreams.end(),
-                              [&](const auto& d) { return d.first == r.face; });
+      bool seen = std::any_of(downstreams.begin(), downstreams.end(), [&](const auto& d) { return d.first == r.face; });
       if (!seen)
         downstreams.emplace_back(r.face, r.pitToken);
     }
@@ -491,8 +476,7 @@ void Forwarder::onDataUnsolicited(const FaceEndpoint& ingress, const std::shared
 
 // --- outgoing Data ----------------------------------------------------------------------------------
 
-bool Forwarder::onOutgoingData(const Data& data, face::Face& egress,
-                               const std::optional<PitToken>& token)
+bool Forwarder::onOutgoingData(const Data& data, face::Face& egress, const std::optional<PitToken>& token)
 {
   if (egress.id() == face::InvalidFaceId)
     return false;

@@ -171,15 +171,12 @@ public:
 private:
   friend class Strategy;
 
-  void onInterestLoop(const Interest& interest, const FaceEndpoint& ingress,
-                      const std::optional<PitToken>& token);
+  void onInterestLoop(const Interest& interest, const FaceEndpoint& ingress, const std::optional<PitToken>& token);
   void onContentStoreMiss(const std::shared_ptr<Interest>& interest, const FaceEndpoint& ingress,
                           std::optional<PitToken>&& token, table::PitEntry& entry);
-  void onContentStoreHit(const Interest& interest, const FaceEndpoint& ingress,
-                         const std::optional<PitToken>& token, table::PitEntry& entry,
-                         const std::shared_ptr<Data>& data);
-  table::PitOutRecord* onOutgoingInterest(const Interest& interest, face::Face& egress,
-                                          table::PitEntry& entry);
+  void onContentStoreHit(const Interest& interest, const FaceEndpoint& ingress, const std::optional<PitToken>& token,
+                         table::PitEntry& entry, const std::shared_ptr<Data>& data);
+  table::PitOutRecord* onOutgoingInterest(const Interest& interest, face::Face& egress, table::PitEntry& entry);
   void onInterestFinalize(table::PitEntry& entry);
   void onDataUnsolicited(const FaceEndpoint& ingress, const std::shared_ptr<Data>& data);
   /// Sends `data` to `egress` with `token` as its PitToken (tags are per-send scratch).

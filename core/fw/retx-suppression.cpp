@@ -58,8 +58,7 @@ Duration RetxSuppressionExponential::grow(Duration d) const
   return std::min(m_options.max, grown);
 }
 
-RetxSuppressionResult RetxSuppressionExponential::decidePerPitEntry(table::PitEntry& entry,
-                                                                    uint64_t owner,
+RetxSuppressionResult RetxSuppressionExponential::decidePerPitEntry(table::PitEntry& entry, uint64_t owner,
                                                                     TimePoint now) const
 {
   if (!hasPendingOutRecords(entry, now))
@@ -72,22 +71,18 @@ RetxSuppressionResult RetxSuppressionExponential::decidePerPitEntry(table::PitEn
   return RetxSuppressionResult::Forward;
 }
 
-RetxSuppressionResult RetxSuppressionExponential::decidePerUpstream(table::PitEntry& entry,
-                                                                    const face::Face& upstream,
-                                                                    uint64_t owner,
-                                                                    TimePoint now) const
+RetxSuppressionResult RetxSuppressionExponential::decidePerUpstream(table::PitEntry& entry, const face::Face& upstream,
+                                                                    uint64_t owner, TimePoint now) const
 {
   table::PitOutRecord* r = entry.findOutRecord(upstream);
   if (r == nullptr)
     return RetxSuppressionResult::New;
   Duration sinceLastOutgoing = now - r->lastRenewed;
   Info& info = r->strategyInfo.getOrCreate<Info>(owner, m_options.initial);
-  return sinceLastOutgoing < info.interval ? RetxSuppressionResult::Suppress
-                                           : RetxSuppressionResult::Forward;
+  return sinceLastOutgoing < info.interval ? RetxSuppressionResult::Suppress : RetxSuppressionResult::Forward;
 }
 
-void RetxSuppressionExponential::incrementIntervalForOutRecord(table::PitOutRecord& record,
-                                                               uint64_t owner) const
+void RetxSuppressionExponential::incrementIntervalForOutRecord(table::PitOutRecord& record, uint64_t owner) const
 {
   Info& info = record.strategyInfo.getOrCreate<Info>(owner, m_options.initial);
   info.interval = grow(info.interval);

@@ -47,8 +47,8 @@ public:
   /// Per-entry decision (best-route). `owner` is the strategy serial owning the info slot.
   RetxSuppressionResult decidePerPitEntry(table::PitEntry& entry, uint64_t owner, TimePoint now) const;
   /// Per-upstream decision (multicast): New if there is no out-record for `upstream`.
-  RetxSuppressionResult decidePerUpstream(table::PitEntry& entry, const face::Face& upstream,
-                                          uint64_t owner, TimePoint now) const;
+  RetxSuppressionResult decidePerUpstream(table::PitEntry& entry, const face::Face& upstream, uint64_t owner,
+                                          TimePoint now) const;
   /// After forwarding a retransmission to an upstream (multicast).
   void incrementIntervalForOutRecord(table::PitOutRecord& record, uint64_t owner) const;
 

@@ -14,8 +14,7 @@ namespace ndnlab::fw {
 
 Strategy::Strategy(Forwarder& forwarder, Name instanceName)
   : table::StrategyBase(std::move(instanceName)), m_forwarder(forwarder)
-{
-}
+{}
 
 Strategy::~Strategy() = default;
 
@@ -41,29 +40,30 @@ void Strategy::onInterestLoop(const Interest& interest, const FaceEndpoint& ingr
     {.kind = EventKind::NackOut, .face = ingress.face.id(), .reason = toString(NackReason::Duplicate)});
 }
 
-void Strategy::afterContentStoreHit(const Data& data, const FaceEndpoint& ingress,
-                                    table::PitEntry& pitEntry)
+void Strategy::afterContentStoreHit(const Data& data, const FaceEndpoint& ingress, table::PitEntry& pitEntry)
 {
   sendData(data, ingress.face, pitEntry);
 }
 
-void Strategy::beforeSatisfyInterest(const Data&, const FaceEndpoint&, table::PitEntry&) {}
+void Strategy::beforeSatisfyInterest(const Data&, const FaceEndpoint&, table::PitEntry&)
+{}
 
-void Strategy::afterReceiveData(const Data& data, const FaceEndpoint& ingress,
-                                table::PitEntry& pitEntry)
+void Strategy::afterReceiveData(const Data& data, const FaceEndpoint& ingress, table::PitEntry& pitEntry)
 {
   beforeSatisfyInterest(data, ingress, pitEntry);
   sendDataToAll(data, pitEntry, ingress.face);
 }
 
-void Strategy::afterReceiveNack(const Nack&, const FaceEndpoint&, table::PitEntry&) {}
+void Strategy::afterReceiveNack(const Nack&, const FaceEndpoint&, table::PitEntry&)
+{}
 
-void Strategy::onDroppedInterest(face::Face&, const Interest&) {}
+void Strategy::onDroppedInterest(face::Face&, const Interest&)
+{}
 
-void Strategy::afterNewNextHop(const table::NextHop&, table::PitEntry&) {}
+void Strategy::afterNewNextHop(const table::NextHop&, table::PitEntry&)
+{}
 
-table::PitOutRecord* Strategy::sendInterest(const Interest& interest, face::Face& egress,
-                                            table::PitEntry& pitEntry)
+table::PitOutRecord* Strategy::sendInterest(const Interest& interest, face::Face& egress, table::PitEntry& pitEntry)
 {
   if (interest.tags.pitToken) {
     // A PitToken is meaningful only to the downstream that sent it: never forward it upstream.
@@ -112,8 +112,7 @@ bool Strategy::sendNack(NackReason reason, face::Face& egress, table::PitEntry& 
   return m_forwarder.onOutgoingNack(reason, egress, pitEntry);
 }
 
-void Strategy::sendNacks(NackReason reason, table::PitEntry& pitEntry,
-                         std::initializer_list<const face::Face*> except)
+void Strategy::sendNacks(NackReason reason, table::PitEntry& pitEntry, std::initializer_list<const face::Face*> except)
 {
   table::SmallVector<face::Face*, 4> downstreams;
   for (const table::PitInRecord& r : pitEntry.inRecords()) {
@@ -246,8 +245,7 @@ bool StrategyRegistry::contains(const Name& instanceName) const
   if (!parsed)
     return false;
   for (const auto& [name, f] : m_factories) {
-    if (name.getPrefix(-1) == parsed->strategyName &&
-        (!parsed->version || *name[-1].toNumber() == *parsed->version))
+    if (name.getPrefix(-1) == parsed->strategyName && (!parsed->version || *name[-1].toNumber() == *parsed->version))
       return true;
   }
   return false;

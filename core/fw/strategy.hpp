@@ -46,21 +46,17 @@ public:
                               const std::optional<PitToken>& pitToken);
 
   /// The CS has Data for the Interest. Default: send it to the ingress.
-  virtual void afterContentStoreHit(const Data& data, const FaceEndpoint& ingress,
-                                    table::PitEntry& pitEntry);
+  virtual void afterContentStoreHit(const Data& data, const FaceEndpoint& ingress, table::PitEntry& pitEntry);
 
   /// Data satisfies an entry that is one of several matches. Default: nothing.
-  virtual void beforeSatisfyInterest(const Data& data, const FaceEndpoint& ingress,
-                                     table::PitEntry& pitEntry);
+  virtual void beforeSatisfyInterest(const Data& data, const FaceEndpoint& ingress, table::PitEntry& pitEntry);
 
   /// Data satisfies the only matching entry. Default: beforeSatisfyInterest, then send the
   /// Data to every pending downstream except the ingress.
-  virtual void afterReceiveData(const Data& data, const FaceEndpoint& ingress,
-                                table::PitEntry& pitEntry);
+  virtual void afterReceiveData(const Data& data, const FaceEndpoint& ingress, table::PitEntry& pitEntry);
 
   /// A Nack for an out-record (already recorded on it). Default: nothing.
-  virtual void afterReceiveNack(const Nack& nack, const FaceEndpoint& ingress,
-                                table::PitEntry& pitEntry);
+  virtual void afterReceiveNack(const Nack& nack, const FaceEndpoint& ingress, table::PitEntry& pitEntry);
 
   /// The face dropped an Interest (e.g. LP reliability gave up). Default: nothing.
   virtual void onDroppedInterest(face::Face& egress, const Interest& interest);
@@ -75,8 +71,7 @@ protected:
 
   /// Outgoing Interest pipeline; returns the out-record, or nullptr if the Interest was
   /// dropped (HopLimit 0 towards a non-local face).
-  table::PitOutRecord* sendInterest(const Interest& interest, face::Face& egress,
-                                    table::PitEntry& pitEntry);
+  table::PitOutRecord* sendInterest(const Interest& interest, face::Face& egress, table::PitEntry& pitEntry);
   /// Outgoing Data pipeline to one downstream (re-attaching its PitToken); deletes its
   /// in-record. Returns false if dropped.
   bool sendData(const Data& data, face::Face& egress, table::PitEntry& pitEntry);
@@ -87,8 +82,7 @@ protected:
   /// Outgoing Nack pipeline to one downstream; deletes its in-record. False if not sent.
   bool sendNack(NackReason reason, face::Face& egress, table::PitEntry& pitEntry);
   /// sendNack to every downstream except `except`.
-  void sendNacks(NackReason reason, table::PitEntry& pitEntry,
-                 std::initializer_list<const face::Face*> except = {});
+  void sendNacks(NackReason reason, table::PitEntry& pitEntry, std::initializer_list<const face::Face*> except = {});
 
   /// FIB entry for the PIT entry (forwarding hint aware, NFD Strategy::lookupFib).
   const table::FibEntry& lookupFib(const table::PitEntry& pitEntry) const;
@@ -121,10 +115,10 @@ private:
 /// Parsed `/localhost/nfd/strategy/<name>/v=<n>/<param>~<value>...`.
 struct StrategyInstanceName
 {
-  Name strategyName;              ///< without version and parameters
+  Name strategyName; ///< without version and parameters
   std::optional<uint64_t> version;
   std::vector<std::pair<std::string, std::string>> parameters; ///< key~value components
-  Name parameterComponents;       ///< the parameter components as given
+  Name parameterComponents;                                    ///< the parameter components as given
 
   /// Splits an instance name; an error if a component after the version is not key~value.
   static Result<StrategyInstanceName, std::string> parse(const Name& instanceName);
@@ -137,8 +131,8 @@ class StrategyRegistry
 public:
   /// Creates an instance; `params` are the key~value parameter components (already parsed).
   /// Returns an error string for invalid parameters.
-  using Factory = std::function<Result<std::unique_ptr<Strategy>, std::string>(
-    Forwarder&, const Name& instanceName, const StrategyInstanceName& parsed)>;
+  using Factory = std::function<Result<std::unique_ptr<Strategy>, std::string>(Forwarder&, const Name& instanceName,
+                                                                               const StrategyInstanceName& parsed)>;
 
   /// Registers a strategy under its versioned name (e.g. /localhost/nfd/strategy/x/v=1).
   /// Throws std::invalid_argument if the name has no version or is already registered.
@@ -148,8 +142,7 @@ public:
 
   /// Creates the strategy named by `instanceName` (exact version, or the highest version when
   /// none is given).
-  Result<std::unique_ptr<Strategy>, std::string> create(Forwarder& forwarder,
-                                                        const Name& instanceName) const;
+  Result<std::unique_ptr<Strategy>, std::string> create(Forwarder& forwarder, const Name& instanceName) const;
   bool contains(const Name& instanceName) const;
   /// All registered versioned names.
   std::vector<Name> names() const;

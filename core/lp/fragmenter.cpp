@@ -16,11 +16,10 @@ DropReason dropReason(FragmentErrc e)
 
 Fragmenter::Fragmenter(FragmenterOptions options, uint64_t firstSequence)
   : m_options(options), m_nextSequence(firstSequence)
-{
-}
+{}
 
-Result<std::vector<SharedBuffer>, FragmentErrc>
-Fragmenter::fragment(const LpPacket& header, ByteSpan netPacket, size_t mtu)
+Result<std::vector<SharedBuffer>, FragmentErrc> Fragmenter::fragment(const LpPacket& header, ByteSpan netPacket,
+                                                                     size_t mtu)
 {
   LpPacket first = header;
   first.sequence.reset();
@@ -34,8 +33,7 @@ Fragmenter::fragment(const LpPacket& header, ByteSpan netPacket, size_t mtu)
   const size_t maxFrags = std::max<size_t>(m_options.maxFragments, 1);
   const size_t lengthBound = varNumberSize(mtu);
   const size_t indexFieldBound = tlvSize(tlv::FragIndex, nonNegIntSize(maxFrags));
-  const size_t overhead = varNumberSize(tlv::LpPacket) + lengthBound +
-                          tlvSize(tlv::Sequence, 8) + 2 * indexFieldBound +
+  const size_t overhead = varNumberSize(tlv::LpPacket) + lengthBound + tlvSize(tlv::Sequence, 8) + 2 * indexFieldBound +
                           varNumberSize(tlv::Fragment) + lengthBound;
   const size_t firstHeader = headerFieldsSize(first);
   if (mtu <= overhead + firstHeader)

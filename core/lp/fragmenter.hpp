@@ -22,7 +22,10 @@ enum class FragmentErrc : uint8_t {
 
 /// The drop reason of `e` (core/runtime/events.hpp).
 DropReason dropReason(FragmentErrc e);
-inline std::string_view reasonName(FragmentErrc e) { return toString(dropReason(e)); }
+inline std::string_view reasonName(FragmentErrc e)
+{
+  return toString(dropReason(e));
+}
 
 class Fragmenter
 {
@@ -37,8 +40,7 @@ public:
   /// FragCount and Fragment. Fragments of one packet get consecutive Sequence numbers, so
   /// Sequence - FragIndex identifies the packet at the receiver. On error no Sequence
   /// number is consumed.
-  Result<std::vector<SharedBuffer>, FragmentErrc> fragment(const LpPacket& header,
-                                                           ByteSpan netPacket, size_t mtu);
+  Result<std::vector<SharedBuffer>, FragmentErrc> fragment(const LpPacket& header, ByteSpan netPacket, size_t mtu);
 
   /// Sequence the next fragment will carry.
   uint64_t nextSequence() const { return m_nextSequence; }

@@ -61,8 +61,7 @@ namespace detail {
 
 BundleStateTable::BundleStateTable(size_t maxEntries, Duration lifetime)
   : m_maxEntries(std::max<size_t>(maxEntries, 1)), m_lifetime(lifetime)
-{
-}
+{}
 
 void BundleStateTable::touch(Node& n, TimePoint now)
 {
@@ -110,8 +109,7 @@ BundleStateTable::Entry& BundleStateTable::insert(std::string_view key, TimePoin
 
 BundleEncoder::BundleEncoder(Rng& rng, InterestBundlerOptions options)
   : m_rng(rng), m_options(options), m_table(options.maxEntries, options.entryLifetime)
-{
-}
+{}
 
 uint32_t BundleEncoder::newFlow()
 {
@@ -121,8 +119,7 @@ uint32_t BundleEncoder::newFlow()
   return f;
 }
 
-BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& interest,
-                                                          const std::optional<BundleTag>& tag,
+BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& interest, const std::optional<BundleTag>& tag,
                                                           TimePoint now)
 {
   if (!tag || m_options.bundleInterval == 0)
@@ -335,12 +332,10 @@ bool BundleEncoder::isAhead(const Name& dataName, TimePoint now)
 
 BundleDecoder::BundleDecoder(InterestBundlerOptions options)
   : m_options(options), m_table(options.maxEntries, options.entryLifetime)
-{
-}
+{}
 
-BundleDecoder::Outcome BundleDecoder::onIncomingBundle(const Interest& interest,
-                                                       const BundleHeader& h, uint64_t endpoint,
-                                                       TimePoint now)
+BundleDecoder::Outcome BundleDecoder::onIncomingBundle(const Interest& interest, const BundleHeader& h,
+                                                       uint64_t endpoint, TimePoint now)
 {
   Outcome out;
   std::optional<SegmentedName> seg = splitSegment(interest.name());

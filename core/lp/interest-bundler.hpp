@@ -45,11 +45,11 @@
 //     Data comes for max(gapMin, mean + gapK x deviation) after the last Data, nor for the link
 //     round trip (sampled from bundle sent to its first Data, same estimator) after the last
 //     bundle sent, the bundle (or the Data) is taken as lost and the encoder re-requests the
-//     unanswered range [highest Data + 1, LES] in one recovery bundle. The recovery carries a new flow id, so the decoder regenerates the whole
-//     range whether the bundle or its Data were lost (a stale check would drop it otherwise),
-//     and the next bundles continue under that flow. The wait doubles after each recovery; at
-//     most maxRecoveries per stall. This removes the idle period of Fig. 6 (until the next
-//     bundle, or until the consumer's RTO when the window is stuck).
+//     unanswered range [highest Data + 1, LES] in one recovery bundle. The recovery carries a new flow id, so the
+//     decoder regenerates the whole range whether the bundle or its Data were lost (a stale check would drop it
+//     otherwise), and the next bundles continue under that flow. The wait doubles after each recovery; at most
+//     maxRecoveries per stall. This removes the idle period of Fig. 6 (until the next bundle, or until the consumer's
+//     RTO when the window is stuck).
 //   - dynamic interval: a new bundle stands for min(cwnd, clamp(ceil(cwnd x cwndShare),
 //     intervalMin, BI)) Interests instead of min(cwnd, BI): with cwndShare < 1 every window is
 //     cut into several bundles, so a lost bundle is gap-filled by the next one of the same
@@ -138,20 +138,20 @@ public:
     /// Highest seq of a non-retransmitted Interest the encoder has seen (encoder only).
     std::optional<uint64_t> maxSeen;
     // loss detection (encoder only)
-    uint64_t origin = 0;                ///< SS of the entry's first bundle
-    std::optional<uint64_t> maxData;    ///< highest seq whose Data came back
-    TimePoint gapStart{};               ///< last Data, or the bundle that reopened the pipe
-    Duration gapMean{0};                ///< moving average of the inter-Data gap
-    Duration gapDev{0};                 ///< its mean deviation
-    bool hasGap = false;                ///< gapMean/gapDev hold at least one sample
-    uint32_t recoveries = 0;            ///< recovery bundles since the last Data
-    std::optional<Interest> last;       ///< Interest of the last bundle sent (recovery template)
-    TimePoint lastBundleAt{};           ///< when the last bundle (or recovery) was sent
+    uint64_t origin = 0;             ///< SS of the entry's first bundle
+    std::optional<uint64_t> maxData; ///< highest seq whose Data came back
+    TimePoint gapStart{};            ///< last Data, or the bundle that reopened the pipe
+    Duration gapMean{0};             ///< moving average of the inter-Data gap
+    Duration gapDev{0};              ///< its mean deviation
+    bool hasGap = false;             ///< gapMean/gapDev hold at least one sample
+    uint32_t recoveries = 0;         ///< recovery bundles since the last Data
+    std::optional<Interest> last;    ///< Interest of the last bundle sent (recovery template)
+    TimePoint lastBundleAt{};        ///< when the last bundle (or recovery) was sent
     /// Bundles sent whose Data have not started to come back: <SS, sent at>, oldest first
     /// (link round-trip samples: bundle sent -> Data SS).
     std::deque<std::pair<uint64_t, TimePoint>> inFlight;
-    Duration rttMean{0};                ///< moving average of the link round trip
-    Duration rttDev{0};                 ///< its mean deviation
+    Duration rttMean{0}; ///< moving average of the link round trip
+    Duration rttDev{0};  ///< its mean deviation
     bool hasRtt = false;
   };
 
@@ -216,8 +216,7 @@ public:
   explicit BundleEncoder(Rng& rng, InterestBundlerOptions options = {});
 
   /// Decides for one Interest about to be sent; `tag` is its BundleTag, if any.
-  Decision onOutgoingInterest(const Interest& interest, const std::optional<BundleTag>& tag,
-                              TimePoint now);
+  Decision onOutgoingInterest(const Interest& interest, const std::optional<BundleTag>& tag, TimePoint now);
 
   /// True if `dataName` is a segment that the last bundle of its prefix requested but whose
   /// Interest has not reached the encoder yet (maxSeen < seq <= LES): Data that outran the
@@ -280,17 +279,16 @@ public:
   struct Outcome
   {
     Status status = Status::Invalid;
-    uint64_t first = 0;        ///< DSS (Regenerate)
-    uint64_t last = 0;         ///< DES (Regenerate)
-    uint64_t gapFilled = 0;    ///< segments in [first, SS) (a lost bundle's range)
-    std::string_view reason;   ///< why Invalid: stable drop reason detail
+    uint64_t first = 0;      ///< DSS (Regenerate)
+    uint64_t last = 0;       ///< DES (Regenerate)
+    uint64_t gapFilled = 0;  ///< segments in [first, SS) (a lost bundle's range)
+    std::string_view reason; ///< why Invalid: stable drop reason detail
   };
 
   explicit BundleDecoder(InterestBundlerOptions options = {});
 
   /// Decides for one received Interest carrying `header`, from link endpoint `endpoint`.
-  Outcome onIncomingBundle(const Interest& interest, const BundleHeader& header,
-                           uint64_t endpoint, TimePoint now);
+  Outcome onIncomingBundle(const Interest& interest, const BundleHeader& header, uint64_t endpoint, TimePoint now);
 
   /// DIT entries.
   size_t size() const { return m_table.size(); }

@@ -159,14 +159,12 @@ Result<BundleHeader, LpDecodeError> readBundleHeaderValue(const Element& e)
 
 size_t bundleTagValueSize(const BundleTag& t)
 {
-  return (t.retransmission ? tlvSize(tlv::BundleRetransmission, 0) : 0) +
-         nonNegIntTlvSize(tlv::BundleCwnd, t.cwnd);
+  return (t.retransmission ? tlvSize(tlv::BundleRetransmission, 0) : 0) + nonNegIntTlvSize(tlv::BundleCwnd, t.cwnd);
 }
 
 size_t bundleHeaderValueSize(const BundleHeader& h)
 {
-  return nonNegIntTlvSize(tlv::BundleStartSeq, h.startSeq) +
-         nonNegIntTlvSize(tlv::BundleEndSeq, h.endSeq) +
+  return nonNegIntTlvSize(tlv::BundleStartSeq, h.startSeq) + nonNegIntTlvSize(tlv::BundleEndSeq, h.endSeq) +
          (h.flow != 0 ? nonNegIntTlvSize(tlv::BundleFlow, h.flow) : 0);
 }
 
@@ -176,19 +174,22 @@ Result<bool, LpDecodeError> decodeField(const Element& e, LpPacket& pkt)
   switch (e.type) {
     case tlv::Sequence: {
       auto v = readFixed64(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.sequence = *v;
       return true;
     }
     case tlv::FragIndex: {
       auto v = readNni(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.fragIndex = *v;
       return true;
     }
     case tlv::FragCount: {
       auto v = readNni(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.fragCount = *v;
       return true;
     }
@@ -203,43 +204,50 @@ Result<bool, LpDecodeError> decodeField(const Element& e, LpPacket& pkt)
     }
     case tlv::LpNack: {
       auto v = readNackValue(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.nack = *v;
       return true;
     }
     case tlv::IncomingFaceId: {
       auto v = readNni(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.incomingFaceId = *v;
       return true;
     }
     case tlv::NextHopFaceId: {
       auto v = readNni(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.nextHopFaceId = *v;
       return true;
     }
     case tlv::CachePolicy: {
       auto v = readCachePolicyValue(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.cachePolicy = *v;
       return true;
     }
     case tlv::CongestionMark: {
       auto v = readNni(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.congestionMark = *v;
       return true;
     }
     case tlv::Ack: {
       auto v = readFixed64(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.acks.push_back(*v);
       return true;
     }
     case tlv::TxSequence: {
       auto v = readFixed64(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.txSequence = *v;
       return true;
     }
@@ -248,23 +256,22 @@ Result<bool, LpDecodeError> decodeField(const Element& e, LpPacket& pkt)
         return fail(fieldError(LpErrc::BadFieldValue, e.type));
       pkt.nonDiscovery = true;
       return true;
-    case tlv::PrefixAnnouncement:
-      pkt.prefixAnnouncement = Buffer(e.value.begin(), e.value.end());
-      return true;
+    case tlv::PrefixAnnouncement: pkt.prefixAnnouncement = Buffer(e.value.begin(), e.value.end()); return true;
     case tlv::BundleTag: {
       auto v = readBundleTagValue(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.bundleTag = *v;
       return true;
     }
     case tlv::BundleHeader: {
       auto v = readBundleHeaderValue(e);
-      if (!v) return fail(v.error());
+      if (!v)
+        return fail(v.error());
       pkt.bundle = *v;
       return true;
     }
-    default:
-      return false; // not a known field
+    default: return false; // not a known field
   }
 }
 
@@ -287,18 +294,15 @@ bool isKnownHeaderField(uint32_t type)
     case tlv::NonDiscovery:
     case tlv::PrefixAnnouncement:
     case tlv::BundleTag:
-    case tlv::BundleHeader:
-      return true;
-    default:
-      return false;
+    case tlv::BundleHeader: return true;
+    default: return false;
   }
 }
 
 bool LpPacket::hasHeaderFields() const
 {
-  return sequence || fragIndex || fragCount || pitToken || nack || incomingFaceId ||
-         nextHopFaceId || cachePolicy || congestionMark || !acks.empty() || txSequence ||
-         nonDiscovery || prefixAnnouncement || bundleTag || bundle;
+  return sequence || fragIndex || fragCount || pitToken || nack || incomingFaceId || nextHopFaceId || cachePolicy ||
+         congestionMark || !acks.empty() || txSequence || nonDiscovery || prefixAnnouncement || bundleTag || bundle;
 }
 
 void LpPacket::clearHeaderFields()
@@ -376,21 +380,35 @@ Result<LpPacket, LpDecodeError> decodeFrame(ByteSpan frame)
 size_t headerFieldsSize(const LpPacket& pkt)
 {
   size_t n = 0;
-  if (pkt.sequence) n += tlvSize(tlv::Sequence, FixedWidth);
-  if (pkt.fragIndex) n += nonNegIntTlvSize(tlv::FragIndex, *pkt.fragIndex);
-  if (pkt.fragCount) n += nonNegIntTlvSize(tlv::FragCount, *pkt.fragCount);
-  if (pkt.pitToken) n += tlvSize(tlv::PitToken, pkt.pitToken->size);
-  if (pkt.nack) n += tlvSize(tlv::LpNack, nackValueSize(*pkt.nack));
-  if (pkt.incomingFaceId) n += nonNegIntTlvSize(tlv::IncomingFaceId, *pkt.incomingFaceId);
-  if (pkt.nextHopFaceId) n += nonNegIntTlvSize(tlv::NextHopFaceId, *pkt.nextHopFaceId);
-  if (pkt.cachePolicy) n += tlvSize(tlv::CachePolicy, cachePolicyValueSize(*pkt.cachePolicy));
-  if (pkt.congestionMark) n += nonNegIntTlvSize(tlv::CongestionMark, *pkt.congestionMark);
+  if (pkt.sequence)
+    n += tlvSize(tlv::Sequence, FixedWidth);
+  if (pkt.fragIndex)
+    n += nonNegIntTlvSize(tlv::FragIndex, *pkt.fragIndex);
+  if (pkt.fragCount)
+    n += nonNegIntTlvSize(tlv::FragCount, *pkt.fragCount);
+  if (pkt.pitToken)
+    n += tlvSize(tlv::PitToken, pkt.pitToken->size);
+  if (pkt.nack)
+    n += tlvSize(tlv::LpNack, nackValueSize(*pkt.nack));
+  if (pkt.incomingFaceId)
+    n += nonNegIntTlvSize(tlv::IncomingFaceId, *pkt.incomingFaceId);
+  if (pkt.nextHopFaceId)
+    n += nonNegIntTlvSize(tlv::NextHopFaceId, *pkt.nextHopFaceId);
+  if (pkt.cachePolicy)
+    n += tlvSize(tlv::CachePolicy, cachePolicyValueSize(*pkt.cachePolicy));
+  if (pkt.congestionMark)
+    n += nonNegIntTlvSize(tlv::CongestionMark, *pkt.congestionMark);
   n += pkt.acks.size() * tlvSize(tlv::Ack, FixedWidth);
-  if (pkt.txSequence) n += tlvSize(tlv::TxSequence, FixedWidth);
-  if (pkt.nonDiscovery) n += tlvSize(tlv::NonDiscovery, 0);
-  if (pkt.prefixAnnouncement) n += tlvSize(tlv::PrefixAnnouncement, pkt.prefixAnnouncement->size());
-  if (pkt.bundleTag) n += tlvSize(tlv::BundleTag, bundleTagValueSize(*pkt.bundleTag));
-  if (pkt.bundle) n += tlvSize(tlv::BundleHeader, bundleHeaderValueSize(*pkt.bundle));
+  if (pkt.txSequence)
+    n += tlvSize(tlv::TxSequence, FixedWidth);
+  if (pkt.nonDiscovery)
+    n += tlvSize(tlv::NonDiscovery, 0);
+  if (pkt.prefixAnnouncement)
+    n += tlvSize(tlv::PrefixAnnouncement, pkt.prefixAnnouncement->size());
+  if (pkt.bundleTag)
+    n += tlvSize(tlv::BundleTag, bundleTagValueSize(*pkt.bundleTag));
+  if (pkt.bundle)
+    n += tlvSize(tlv::BundleHeader, bundleHeaderValueSize(*pkt.bundle));
   return n;
 }
 
@@ -410,27 +428,37 @@ size_t encodedSize(const LpPacket& pkt)
 void encodeTo(const LpPacket& pkt, Buffer& out)
 {
   appendTlvHeader(out, tlv::LpPacket, valueSize(pkt));
-  if (pkt.sequence) appendTlvFixed64(out, tlv::Sequence, *pkt.sequence);
-  if (pkt.fragIndex) appendTlvNonNegInt(out, tlv::FragIndex, *pkt.fragIndex);
-  if (pkt.fragCount) appendTlvNonNegInt(out, tlv::FragCount, *pkt.fragCount);
-  if (pkt.pitToken) appendTlv(out, tlv::PitToken, pkt.pitToken->view());
+  if (pkt.sequence)
+    appendTlvFixed64(out, tlv::Sequence, *pkt.sequence);
+  if (pkt.fragIndex)
+    appendTlvNonNegInt(out, tlv::FragIndex, *pkt.fragIndex);
+  if (pkt.fragCount)
+    appendTlvNonNegInt(out, tlv::FragCount, *pkt.fragCount);
+  if (pkt.pitToken)
+    appendTlv(out, tlv::PitToken, pkt.pitToken->view());
   if (pkt.nack) {
     appendTlvHeader(out, tlv::LpNack, nackValueSize(*pkt.nack));
     if (*pkt.nack != 0)
       appendTlvNonNegInt(out, tlv::NackReason, *pkt.nack);
   }
-  if (pkt.incomingFaceId) appendTlvNonNegInt(out, tlv::IncomingFaceId, *pkt.incomingFaceId);
-  if (pkt.nextHopFaceId) appendTlvNonNegInt(out, tlv::NextHopFaceId, *pkt.nextHopFaceId);
+  if (pkt.incomingFaceId)
+    appendTlvNonNegInt(out, tlv::IncomingFaceId, *pkt.incomingFaceId);
+  if (pkt.nextHopFaceId)
+    appendTlvNonNegInt(out, tlv::NextHopFaceId, *pkt.nextHopFaceId);
   if (pkt.cachePolicy) {
     appendTlvHeader(out, tlv::CachePolicy, cachePolicyValueSize(*pkt.cachePolicy));
     appendTlvNonNegInt(out, tlv::CachePolicyType, static_cast<uint64_t>(*pkt.cachePolicy));
   }
-  if (pkt.congestionMark) appendTlvNonNegInt(out, tlv::CongestionMark, *pkt.congestionMark);
+  if (pkt.congestionMark)
+    appendTlvNonNegInt(out, tlv::CongestionMark, *pkt.congestionMark);
   for (uint64_t ack : pkt.acks)
     appendTlvFixed64(out, tlv::Ack, ack);
-  if (pkt.txSequence) appendTlvFixed64(out, tlv::TxSequence, *pkt.txSequence);
-  if (pkt.nonDiscovery) appendTlvEmpty(out, tlv::NonDiscovery);
-  if (pkt.prefixAnnouncement) appendTlv(out, tlv::PrefixAnnouncement, *pkt.prefixAnnouncement);
+  if (pkt.txSequence)
+    appendTlvFixed64(out, tlv::TxSequence, *pkt.txSequence);
+  if (pkt.nonDiscovery)
+    appendTlvEmpty(out, tlv::NonDiscovery);
+  if (pkt.prefixAnnouncement)
+    appendTlv(out, tlv::PrefixAnnouncement, *pkt.prefixAnnouncement);
   if (pkt.bundleTag) {
     appendTlvHeader(out, tlv::BundleTag, bundleTagValueSize(*pkt.bundleTag));
     if (pkt.bundleTag->retransmission)
@@ -444,7 +472,8 @@ void encodeTo(const LpPacket& pkt, Buffer& out)
     if (pkt.bundle->flow != 0)
       appendTlvNonNegInt(out, tlv::BundleFlow, pkt.bundle->flow);
   }
-  if (pkt.fragment) appendTlv(out, tlv::Fragment, *pkt.fragment);
+  if (pkt.fragment)
+    appendTlv(out, tlv::Fragment, *pkt.fragment);
 }
 
 SharedBuffer encode(const LpPacket& pkt)

@@ -55,20 +55,20 @@ struct BundleHeader
 struct LpPacket
 {
   // --- header fields, in wire order ---
-  std::optional<uint64_t> sequence;       ///< Sequence(81), fixed 8 octets
-  std::optional<uint64_t> fragIndex;      ///< FragIndex(82), default 0
-  std::optional<uint64_t> fragCount;      ///< FragCount(83), default 1
-  std::optional<PitToken> pitToken;       ///< PitToken(98), 1..32 octets
+  std::optional<uint64_t> sequence;  ///< Sequence(81), fixed 8 octets
+  std::optional<uint64_t> fragIndex; ///< FragIndex(82), default 0
+  std::optional<uint64_t> fragCount; ///< FragCount(83), default 1
+  std::optional<PitToken> pitToken;  ///< PitToken(98), 1..32 octets
   /// Nack(800) present; the value is the NackReason(801) code, 0 (None) when absent.
   /// Unknown codes are kept as received (the link service maps them to None).
   std::optional<uint64_t> nack;
-  std::optional<uint64_t> incomingFaceId; ///< IncomingFaceId(812)
-  std::optional<uint64_t> nextHopFaceId;  ///< NextHopFaceId(816)
+  std::optional<uint64_t> incomingFaceId;     ///< IncomingFaceId(812)
+  std::optional<uint64_t> nextHopFaceId;      ///< NextHopFaceId(816)
   std::optional<CachePolicyType> cachePolicy; ///< CachePolicy(820){CachePolicyType(821)}
-  std::optional<uint64_t> congestionMark; ///< CongestionMark(832)
-  std::vector<uint64_t> acks;             ///< Ack(836), repeatable, fixed 8 octets each
-  std::optional<uint64_t> txSequence;     ///< TxSequence(840), fixed 8 octets
-  bool nonDiscovery = false;              ///< NonDiscovery(844), empty value
+  std::optional<uint64_t> congestionMark;     ///< CongestionMark(832)
+  std::vector<uint64_t> acks;                 ///< Ack(836), repeatable, fixed 8 octets each
+  std::optional<uint64_t> txSequence;         ///< TxSequence(840), fixed 8 octets
+  bool nonDiscovery = false;                  ///< NonDiscovery(844), empty value
   /// PrefixAnnouncement(848) TLV-VALUE (a PA Data packet, not validated here).
   std::optional<Buffer> prefixAnnouncement;
   /// BundleTag(880){[BundleRetransmission(881)] BundleCwnd(882)}: the consumer's hint for
@@ -105,7 +105,10 @@ enum class LpErrc : uint8_t {
 
 /// The drop reason of `e` (core/runtime/events.hpp).
 DropReason dropReason(LpErrc e);
-inline std::string_view reasonName(LpErrc e) { return toString(dropReason(e)); }
+inline std::string_view reasonName(LpErrc e)
+{
+  return toString(dropReason(e));
+}
 
 struct LpDecodeError
 {

@@ -19,10 +19,8 @@ DropReason dropReason(ReassemblyErrc e)
   return DropReason::FragDuplicate;
 }
 
-Reassembler::Reassembler(Env& env, ReassemblerOptions options)
-  : m_env(env), m_options(options)
-{
-}
+Reassembler::Reassembler(Env& env, ReassemblerOptions options) : m_env(env), m_options(options)
+{}
 
 Reassembler::~Reassembler()
 {
@@ -93,8 +91,7 @@ Reassembler::Outcome Reassembler::receive(Endpoint endpoint, const LpPacket& pkt
       return dropped(ReassemblyErrc::FragCountChanged);
     if (p.received[fragIndex])
       return dropped(ReassemblyErrc::Duplicate);
-    if (!p.tooLarge && p.payloadBytes + payload.size() <= m_options.maxPacketSize &&
-        !makeRoom(payload.size(), &p)) {
+    if (!p.tooLarge && p.payloadBytes + payload.size() <= m_options.maxPacketSize && !makeRoom(payload.size(), &p)) {
       erase(it);
       return dropped(ReassemblyErrc::MemoryLimit);
     }

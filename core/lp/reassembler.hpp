@@ -46,7 +46,10 @@ enum class ReassemblyErrc : uint8_t {
 
 /// The drop reason of `e` (core/runtime/events.hpp).
 DropReason dropReason(ReassemblyErrc e);
-inline std::string_view reasonName(ReassemblyErrc e) { return toString(dropReason(e)); }
+inline std::string_view reasonName(ReassemblyErrc e)
+{
+  return toString(dropReason(e));
+}
 
 class Reassembler
 {

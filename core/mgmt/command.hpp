@@ -41,8 +41,8 @@ struct ParsedCommand
 };
 
 enum class CommandErrc : uint8_t {
-  NotUnderPrefix,   ///< name does not start with the top prefix
-  MissingVerb,      ///< fewer than top prefix + 2 components
+  NotUnderPrefix, ///< name does not start with the top prefix
+  MissingVerb,    ///< fewer than top prefix + 2 components
 };
 
 std::string_view reasonName(CommandErrc e);

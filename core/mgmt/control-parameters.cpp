@@ -99,8 +99,7 @@ DecodeResult<ControlParameters> ControlParameters::fromValue(ByteSpan value)
       case tlv::Mtu: err = setUint(cp.mtu); break;
       case tlv::Medium: err = setUint(cp.medium); break;
       case tlv::BundleInterval: err = setUint(cp.bundleInterval); break;
-      default:
-        break; // unknown elements are ignored (ndn-cxx behaviour)
+      default: break; // unknown elements are ignored (ndn-cxx behaviour)
     }
     if (err)
       return fail(*err);
@@ -136,7 +135,8 @@ void ControlParameters::encodeTo(Buffer& out) const
     appendTlv(v, tlv::Strategy, n);
   }
   if (expirationPeriod)
-    appendTlvNonNegInt(v, tlv::ExpirationPeriod, static_cast<uint64_t>(std::max<int64_t>(0, expirationPeriod->count())));
+    appendTlvNonNegInt(v, tlv::ExpirationPeriod,
+                       static_cast<uint64_t>(std::max<int64_t>(0, expirationPeriod->count())));
   if (facePersistency)
     appendTlvNonNegInt(v, tlv::FacePersistency, *facePersistency);
   if (baseCongestionMarkingInterval)

@@ -21,22 +21,22 @@ struct ControlParameters
 {
   std::optional<Name> name;
   std::optional<uint64_t> faceId;
-  std::optional<std::string> uri;       ///< FaceUri, raw UTF-8
+  std::optional<std::string> uri; ///< FaceUri, raw UTF-8
   std::optional<std::string> localUri;
-  std::optional<uint64_t> origin;       ///< RouteOrigin
+  std::optional<uint64_t> origin; ///< RouteOrigin
   std::optional<uint64_t> cost;
-  std::optional<uint64_t> capacity;     ///< CS capacity, packets
+  std::optional<uint64_t> capacity; ///< CS capacity, packets
   std::optional<uint64_t> count;
   std::optional<uint64_t> flags;
   std::optional<uint64_t> mask;
-  std::optional<Name> strategy;         ///< strategy instance name (wrapped in Strategy TLV)
+  std::optional<Name> strategy; ///< strategy instance name (wrapped in Strategy TLV)
   std::optional<std::chrono::milliseconds> expirationPeriod;
   std::optional<uint64_t> facePersistency;
   std::optional<Duration> baseCongestionMarkingInterval; ///< nanoseconds on the wire
   std::optional<uint64_t> defaultCongestionThreshold;    ///< bytes
   std::optional<uint64_t> mtu;                           ///< bytes
-  std::optional<uint64_t> medium;         ///< ndnlab: 0 wired, 1 wireless
-  std::optional<uint64_t> bundleInterval; ///< ndnlab: BLEnD bundle interval
+  std::optional<uint64_t> medium;                        ///< ndnlab: 0 wired, 1 wireless
+  std::optional<uint64_t> bundleInterval;                ///< ndnlab: BLEnD bundle interval
 
   /// Decodes a whole ControlParameters TLV (type 104).
   static DecodeResult<ControlParameters> decode(ByteSpan wire);
@@ -76,8 +76,7 @@ struct ControlResponse
   ControlResponse(uint32_t c, std::string t) : code(c), text(std::move(t)) {}
   ControlResponse(uint32_t c, std::string t, const ControlParameters& p)
     : code(c), text(std::move(t)), body(p.wireEncode())
-  {
-  }
+  {}
 
   /// Decodes a whole ControlResponse TLV (type 101).
   static DecodeResult<ControlResponse> decode(ByteSpan wire);

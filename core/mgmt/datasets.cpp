@@ -88,8 +88,8 @@ std::optional<DecodeError> readMillis(const Element& e, std::optional<std::chron
 /// Decodes `<outerType>{Name, <recordType>{...}*}` (FibEntry, RibEntry): the Name is required;
 /// each record's value goes to `readRecord(ByteSpan, R&) -> std::optional<DecodeError>`.
 template<typename R, typename F>
-std::optional<DecodeError> decodePrefixRecords(ByteSpan wire, uint32_t outerType, uint32_t recordType,
-                                               Name& prefix, std::vector<R>& records, F&& readRecord)
+std::optional<DecodeError> decodePrefixRecords(ByteSpan wire, uint32_t outerType, uint32_t recordType, Name& prefix,
+                                               std::vector<R>& records, F&& readRecord)
 {
   auto value = outerValue(wire, outerType);
   if (!value)
@@ -253,9 +253,7 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
       case tlv::DefaultCongestionThreshold:
         s.defaultCongestionThreshold = 0;
         return readInto(e, *s.defaultCongestionThreshold);
-      case tlv::Mtu:
-        s.mtu = 0;
-        return readInto(e, *s.mtu);
+      case tlv::Mtu: s.mtu = 0; return readInto(e, *s.mtu);
       case tlv::NInInterests: return readInto(e, s.nInInterests);
       case tlv::NInData: return readInto(e, s.nInData);
       case tlv::NInNacks: return readInto(e, s.nInNacks);
@@ -265,12 +263,8 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
       case tlv::NInBytes: return readInto(e, s.nInBytes);
       case tlv::NOutBytes: return readInto(e, s.nOutBytes);
       case tlv::Flags: return readInto(e, s.flags);
-      case tlv::Medium:
-        s.medium = 0;
-        return readInto(e, *s.medium);
-      case tlv::BundleInterval:
-        s.bundleInterval = 0;
-        return readInto(e, *s.bundleInterval);
+      case tlv::Medium: s.medium = 0; return readInto(e, *s.medium);
+      case tlv::BundleInterval: s.bundleInterval = 0; return readInto(e, *s.bundleInterval);
       case tlv::BundleCounters: {
         BundleCounters& b = s.bundleCounters.emplace();
         return forEach(e.value, [&](const Element& c) -> std::optional<DecodeError> {
@@ -349,8 +343,7 @@ bool FaceQueryFilter::matches(const FaceStatus& face) const
          (!uriScheme || *uriScheme == schemeOf(face.remoteUri) || *uriScheme == schemeOf(face.localUri)) &&
          (!remoteUri || *remoteUri == face.remoteUri) && (!localUri || *localUri == face.localUri) &&
          (!faceScope || *faceScope == face.faceScope) &&
-         (!facePersistency || *facePersistency == face.facePersistency) &&
-         (!linkType || *linkType == face.linkType);
+         (!facePersistency || *facePersistency == face.facePersistency) && (!linkType || *linkType == face.linkType);
 }
 
 // --- ChannelStatus ---------------------------------------------------------------------------
@@ -396,16 +389,16 @@ void FibEntryStatus::encodeTo(Buffer& out) const
 DecodeResult<FibEntryStatus> FibEntryStatus::decode(ByteSpan wire)
 {
   FibEntryStatus s;
-  auto err = decodePrefixRecords(wire, tlv::FibEntry, tlv::NextHopRecord, s.prefix, s.nextHops,
-                                 [](ByteSpan value, NextHop& nh) {
-    return forEach(value, [&](const Element& f) -> std::optional<DecodeError> {
-      if (f.type == tlv::FaceId)
-        return readInto(f, nh.faceId);
-      if (f.type == tlv::Cost)
-        return readInto(f, nh.cost);
-      return std::nullopt;
+  auto err =
+    decodePrefixRecords(wire, tlv::FibEntry, tlv::NextHopRecord, s.prefix, s.nextHops, [](ByteSpan value, NextHop& nh) {
+      return forEach(value, [&](const Element& f) -> std::optional<DecodeError> {
+        if (f.type == tlv::FaceId)
+          return readInto(f, nh.faceId);
+        if (f.type == tlv::Cost)
+          return readInto(f, nh.cost);
+        return std::nullopt;
+      });
     });
-  });
   if (err)
     return fail(*err);
   return s;
@@ -433,8 +426,7 @@ void RibEntryStatus::encodeTo(Buffer& out) const
 DecodeResult<RibEntryStatus> RibEntryStatus::decode(ByteSpan wire)
 {
   RibEntryStatus s;
-  auto err = decodePrefixRecords(wire, tlv::RibEntry, tlv::Route, s.prefix, s.routes,
-                                 [](ByteSpan value, Route& rt) {
+  auto err = decodePrefixRecords(wire, tlv::RibEntry, tlv::Route, s.prefix, s.routes, [](ByteSpan value, Route& rt) {
     return forEach(value, [&](const Element& f) -> std::optional<DecodeError> {
       switch (f.type) {
         case tlv::FaceId: return readInto(f, rt.faceId);

@@ -60,9 +60,9 @@ struct FaceStatus
   std::string remoteUri;
   std::string localUri;
   std::optional<std::chrono::milliseconds> expirationPeriod; ///< on-demand faces: time left
-  uint64_t faceScope = 0;       ///< 0 non-local, 1 local
-  uint64_t facePersistency = 0; ///< 0 persistent, 1 on-demand, 2 permanent
-  uint64_t linkType = 0;        ///< 0 point-to-point, 1 multi-access, 2 ad hoc
+  uint64_t faceScope = 0;                                    ///< 0 non-local, 1 local
+  uint64_t facePersistency = 0;                              ///< 0 persistent, 1 on-demand, 2 permanent
+  uint64_t linkType = 0;                                     ///< 0 point-to-point, 1 multi-access, 2 ad hoc
   std::optional<Duration> baseCongestionMarkingInterval;
   std::optional<uint64_t> defaultCongestionThreshold;
   std::optional<uint64_t> mtu;
@@ -70,7 +70,7 @@ struct FaceStatus
   uint64_t nOutInterests = 0, nOutData = 0, nOutNacks = 0;
   uint64_t nInBytes = 0, nOutBytes = 0;
   uint64_t flags = 0;
-  std::optional<uint64_t> medium;         ///< 0 wired, 1 wireless
+  std::optional<uint64_t> medium; ///< 0 wired, 1 wireless
   std::optional<uint64_t> bundleInterval;
   std::optional<BundleCounters> bundleCounters;
 

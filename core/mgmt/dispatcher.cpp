@@ -20,8 +20,7 @@ bool endsWithVersionOrSegment(const Name& name)
 
 } // namespace
 
-Dispatcher::Dispatcher(Env& env, DispatcherOptions options)
-  : m_env(env), m_options(std::move(options))
+Dispatcher::Dispatcher(Env& env, DispatcherOptions options) : m_env(env), m_options(std::move(options))
 {
   if (m_options.segmentSize == 0)
     throw std::invalid_argument("DispatcherOptions.segmentSize must be positive");
@@ -59,7 +58,8 @@ void Dispatcher::onInterest(const Interest& interest)
 {
   auto parsed = parseCommand(m_options.topPrefix, interest);
   if (!parsed) {
-    drop(interest, parsed.error() == CommandErrc::NotUnderPrefix ? DropReason::MgmtNotUnderPrefix : DropReason::MgmtMissingVerb);
+    drop(interest,
+         parsed.error() == CommandErrc::NotUnderPrefix ? DropReason::MgmtNotUnderPrefix : DropReason::MgmtMissingVerb);
     return;
   }
   const ParsedCommand& cmd = *parsed;
@@ -93,15 +93,16 @@ bool Dispatcher::authorize(const Interest& interest, const ParsedCommand& cmd)
     r = m_replay->checkAndRecord(*cmd.signatureInfo);
   if (r != security::CheckResult::Ok) {
     NDNLAB_LOG(m_env, LogLevel::Info, LogModule, interest.name(), " rejected: ", security::reasonName(r));
-    m_env.emit(TraceEvent{.kind = EventKind::MgmtRejected, .face = interest.tags.incomingFaceId.value_or(0),
+    m_env.emit(TraceEvent{.kind = EventKind::MgmtRejected,
+                          .face = interest.tags.incomingFaceId.value_or(0),
                           .reason = security::reasonName(r)});
     return false;
   }
   return true;
 }
 
-void Dispatcher::handleCommand(const Interest& interest, const ParsedCommand& cmd,
-                               const CommandHandler& handler, uint64_t incomingFaceId)
+void Dispatcher::handleCommand(const Interest& interest, const ParsedCommand& cmd, const CommandHandler& handler,
+                               uint64_t incomingFaceId)
 {
   if (!cmd.parameters) {
     ++m_counters.nCommands;
@@ -133,8 +134,8 @@ void Dispatcher::handleCommand(const Interest& interest, const ParsedCommand& cm
   handler(*cmd.parameters, ctx, std::move(done));
 }
 
-void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cmd,
-                               const DatasetHandler& handler, uint64_t incomingFaceId)
+void Dispatcher::handleDataset(const Interest& interest, const ParsedCommand& cmd, const DatasetHandler& handler,
+                               uint64_t incomingFaceId)
 {
   expireStorage();
   const Name& name = interest.name();
@@ -230,9 +231,8 @@ void Dispatcher::store(const Data& data)
     m_storageBytes += size;
   // Bound memory: drop the oldest entries (smallest expiry) until under the limit.
   while (m_storageBytes > m_options.maxStorageBytes && !m_storage.empty()) {
-    auto oldest = std::min_element(m_storage.begin(), m_storage.end(), [](const auto& a, const auto& b) {
-      return a.second.expires < b.second.expires;
-    });
+    auto oldest = std::min_element(m_storage.begin(), m_storage.end(),
+                                   [](const auto& a, const auto& b) { return a.second.expires < b.second.expires; });
     m_storageBytes -= oldest->second.data.wireSize();
     m_storage.erase(oldest);
   }

@@ -65,19 +65,18 @@ class Dispatcher
 public:
   struct Counters
   {
-    uint64_t nCommands = 0;        ///< commands answered (any status)
-    uint64_t nDatasets = 0;        ///< dataset generations
-    uint64_t nDatasetErrors = 0;   ///< dataset requests refused by their handler (e.g. 400)
-    uint64_t nSegmentsServed = 0;  ///< dataset segments sent (fresh or from storage)
-    uint64_t nRejected = 0;        ///< authorization failures (403)
-    uint64_t nDropped = 0;         ///< Interests not answered (not under prefix, storage miss)
+    uint64_t nCommands = 0;       ///< commands answered (any status)
+    uint64_t nDatasets = 0;       ///< dataset generations
+    uint64_t nDatasetErrors = 0;  ///< dataset requests refused by their handler (e.g. 400)
+    uint64_t nSegmentsServed = 0; ///< dataset segments sent (fresh or from storage)
+    uint64_t nRejected = 0;       ///< authorization failures (403)
+    uint64_t nDropped = 0;        ///< Interests not answered (not under prefix, storage miss)
   };
 
   using CommandDone = std::function<void(ControlResponse)>;
   /// Handles a command whose ControlParameters decoded; must call `done` exactly once (it may
   /// do so later, e.g. after a face is created).
-  using CommandHandler =
-    std::function<void(const ControlParameters&, const RequestContext&, CommandDone done)>;
+  using CommandHandler = std::function<void(const ControlParameters&, const RequestContext&, CommandDone done)>;
   /// Produces the full (unsegmented) content of a dataset, or refuses the request (a dataset
   /// with a parameter, e.g. faces/query's filter): the refusal is sent as a ControlResponse in
   /// a Data of ContentType Nack named by the request, as ndn-cxx's StatusDatasetContext::reject.

@@ -20,8 +20,8 @@ ControlResponse missing(std::string_view field)
 
 ControlResponse prefixTooLong()
 {
-  return ControlResponse(status::UriTooLong, "Prefix has more than " + std::to_string(table::NameTree::MaxDepth) +
-                                               " components");
+  return ControlResponse(status::UriTooLong,
+                         "Prefix has more than " + std::to_string(table::NameTree::MaxDepth) + " components");
 }
 
 /// 400 without Name, 414 when it is longer than the FIB/RIB depth; nullopt when acceptable.
@@ -291,8 +291,8 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
   if (p.medium && *p.medium > static_cast<uint64_t>(face::Medium::Wireless))
     return done(ControlResponse(status::BadRequest, "Medium must be 0 (wired) or 1 (wireless)"));
   if (p.bundleInterval && *p.bundleInterval > lp::MaxBundleSpan)
-    return done(ControlResponse(status::BadRequest,
-                                "BundleInterval must be at most " + std::to_string(lp::MaxBundleSpan)));
+    return done(
+      ControlResponse(status::BadRequest, "BundleInterval must be at most " + std::to_string(lp::MaxBundleSpan)));
 
   face::LinkService& ls = f->linkService();
   bool bundling = ls.options().bundling;
@@ -302,8 +302,8 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
   ls.setBundling(bundling, interval);
   if (p.medium)
     f->transport().setMedium(static_cast<face::Medium>(*p.medium));
-  NDNLAB_LOG(m_env, LogLevel::Info, LogModule, "faces/update ", f->id(), " medium=",
-             face::toString(f->transport().medium()), " bundling=", bundling, " bi=", interval);
+  NDNLAB_LOG(m_env, LogLevel::Info, LogModule, "faces/update ", f->id(),
+             " medium=", face::toString(f->transport().medium()), " bundling=", bundling, " bi=", interval);
 
   ControlParameters body;
   body.faceId = f->id();
@@ -436,18 +436,16 @@ FaceStatus Management::faceStatus(const face::Face& f) const
   s.nInBytes = f.transport().counters().nInBytes;
   s.nOutBytes = f.transport().counters().nOutBytes;
   s.flags = (lo.allowLocalFields ? FaceFlagLocalFields : 0) |
-            (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0) |
-            (lo.bundling ? FaceFlagBundling : 0);
+            (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0) | (lo.bundling ? FaceFlagBundling : 0);
   // ndnlab extension elements only where BLEnD is in play (NFD's dataset otherwise)
   const face::LinkService::Counters& lc = f.linkService().counters();
   if (f.transport().medium() == face::Medium::Wireless || lo.bundling || lc.nInBundles > 0) {
     s.medium = static_cast<uint64_t>(f.transport().medium());
     s.bundleInterval = lo.bundleInterval;
-    s.bundleCounters = BundleCounters{lc.nOutBundles,          lc.nOutInterestsAbsorbed,
-                                      lc.nInBundles,           lc.nInInterestsRegenerated,
-                                      lc.nInInterestsGapFilled, lc.nInBundlesStale,
-                                      lc.nInBundlesInvalid,    lc.nInDataEarly,
-                                      lc.nInDataEarlyExpired};
+    s.bundleCounters = BundleCounters{
+      lc.nOutBundles,           lc.nOutInterestsAbsorbed, lc.nInBundles,        lc.nInInterestsRegenerated,
+      lc.nInInterestsGapFilled, lc.nInBundlesStale,       lc.nInBundlesInvalid, lc.nInDataEarly,
+      lc.nInDataEarlyExpired};
   }
   return s;
 }

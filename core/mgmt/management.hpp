@@ -43,8 +43,7 @@ class Management
 public:
   /// Attaches to `forwarder`. `faceSystem` (not owned, may be null: faces/create then answers
   /// 501) must outlive this object.
-  Management(Env& env, fw::Forwarder& forwarder, ManagementOptions options = {},
-             FaceSystem* faceSystem = nullptr);
+  Management(Env& env, fw::Forwarder& forwarder, ManagementOptions options = {}, FaceSystem* faceSystem = nullptr);
   ~Management();
   Management(const Management&) = delete;
   Management& operator=(const Management&) = delete;

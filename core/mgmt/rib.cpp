@@ -4,10 +4,8 @@
 
 namespace ndnlab::mgmt {
 
-Rib::Rib(Env& env, FibUpdater& fib, RibOptions options)
-  : m_env(env), m_fib(fib), m_options(options)
-{
-}
+Rib::Rib(Env& env, FibUpdater& fib, RibOptions options) : m_env(env), m_fib(fib), m_options(options)
+{}
 
 Rib::~Rib()
 {

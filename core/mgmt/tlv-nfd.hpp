@@ -100,7 +100,13 @@ namespace ndnlab::mgmt {
 
 /// RouteOrigin (ndn-cxx nfd-constants.hpp).
 enum class RouteOrigin : uint64_t {
-  App = 0, AutoReg = 64, Client = 65, AutoConf = 66, Nlsr = 128, PrefixAnn = 129, Static = 255,
+  App = 0,
+  AutoReg = 64,
+  Client = 65,
+  AutoConf = 66,
+  Nlsr = 128,
+  PrefixAnn = 129,
+  Static = 255,
 };
 
 /// RouteFlags bits.

@@ -126,10 +126,10 @@ std::string strcat(const Args&... args)
 }
 
 /// Logs `args...` at `level` under `module` when enabled; evaluates nothing otherwise.
-#define NDNLAB_LOG(env, level, module, ...)                                                \
-  do {                                                                                     \
-    if ((env).log().enabled(level))                                                        \
-      (env).log().write(level, module, ::ndnlab::strcat(__VA_ARGS__));                     \
+#define NDNLAB_LOG(env, level, module, ...)                                                                            \
+  do {                                                                                                                 \
+    if ((env).log().enabled(level))                                                                                    \
+      (env).log().write(level, module, ::ndnlab::strcat(__VA_ARGS__));                                                 \
   } while (false)
 
 } // namespace ndnlab

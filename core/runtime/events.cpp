@@ -14,6 +14,9 @@ using C = CloseReason;
 
 constexpr std::string_view FaceId = "FaceId";
 
+// The catalogue keeps its hand layout: one entry per event or reason.
+// clang-format off
+
 constexpr std::array Events{
   // forwarder
   EventInfo{K::InterestIn, "interest_in", "fw", "an Interest entered the forwarder", FaceId},
@@ -181,6 +184,8 @@ constexpr std::array Closes{
   CloseReasonInfo{C::ProtocolError, "protocol_error", "the WebSocket peer broke the protocol"},
 };
 
+// clang-format on
+
 template<typename Array>
 constexpr bool inEnumOrder(const Array& a, auto key)
 {
@@ -213,25 +218,70 @@ std::string cell(std::string_view s)
 
 } // namespace
 
-std::span<const EventInfo> eventCatalogue() { return Events; }
-std::span<const DropReasonInfo> dropReasonCatalogue() { return Drops; }
-std::span<const CloseReasonInfo> closeReasonCatalogue() { return Closes; }
+std::span<const EventInfo> eventCatalogue()
+{
+  return Events;
+}
+std::span<const DropReasonInfo> dropReasonCatalogue()
+{
+  return Drops;
+}
+std::span<const CloseReasonInfo> closeReasonCatalogue()
+{
+  return Closes;
+}
 
-const EventInfo& info(EventKind k) { return Events[static_cast<size_t>(k)]; }
-const DropReasonInfo& info(DropReason r) { return Drops[static_cast<size_t>(r)]; }
-const CloseReasonInfo& info(CloseReason r) { return Closes[static_cast<size_t>(r)]; }
+const EventInfo& info(EventKind k)
+{
+  return Events[static_cast<size_t>(k)];
+}
+const DropReasonInfo& info(DropReason r)
+{
+  return Drops[static_cast<size_t>(r)];
+}
+const CloseReasonInfo& info(CloseReason r)
+{
+  return Closes[static_cast<size_t>(r)];
+}
 
-std::string_view toString(EventKind k) { return info(k).name; }
-std::string_view toString(DropReason r) { return info(r).name; }
-std::string_view toString(CloseReason r) { return info(r).name; }
+std::string_view toString(EventKind k)
+{
+  return info(k).name;
+}
+std::string_view toString(DropReason r)
+{
+  return info(r).name;
+}
+std::string_view toString(CloseReason r)
+{
+  return info(r).name;
+}
 
-std::optional<EventKind> parseEventKind(std::string_view name) { return parse<EventKind>(Events, name); }
-std::optional<DropReason> parseDropReason(std::string_view name) { return parse<DropReason>(Drops, name); }
-std::optional<CloseReason> parseCloseReason(std::string_view name) { return parse<CloseReason>(Closes, name); }
+std::optional<EventKind> parseEventKind(std::string_view name)
+{
+  return parse<EventKind>(Events, name);
+}
+std::optional<DropReason> parseDropReason(std::string_view name)
+{
+  return parse<DropReason>(Drops, name);
+}
+std::optional<CloseReason> parseCloseReason(std::string_view name)
+{
+  return parse<CloseReason>(Closes, name);
+}
 
-std::ostream& operator<<(std::ostream& os, EventKind k) { return os << toString(k); }
-std::ostream& operator<<(std::ostream& os, DropReason r) { return os << toString(r); }
-std::ostream& operator<<(std::ostream& os, CloseReason r) { return os << toString(r); }
+std::ostream& operator<<(std::ostream& os, EventKind k)
+{
+  return os << toString(k);
+}
+std::ostream& operator<<(std::ostream& os, DropReason r)
+{
+  return os << toString(r);
+}
+std::ostream& operator<<(std::ostream& os, CloseReason r)
+{
+  return os << toString(r);
+}
 
 std::string eventTables()
 {

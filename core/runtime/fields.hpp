@@ -41,10 +41,7 @@ struct Range
   /// [min, max]
   static constexpr Range closed(double lo, double hi) { return {lo, hi, false, false}; }
   /// (0, max]: positive
-  static constexpr Range positive(double hi = std::numeric_limits<double>::infinity())
-  {
-    return {0, hi, true, false};
-  }
+  static constexpr Range positive(double hi = std::numeric_limits<double>::infinity()) { return {0, hi, true, false}; }
   /// [0, max]: not negative
   static constexpr Range nonNegative(double hi = std::numeric_limits<double>::infinity())
   {
@@ -58,8 +55,7 @@ struct Range
 };
 
 /// "[0, 1000000]", "(0, 1]", "(0, inf]"; empty when unbounded.
-inline std::string
-toString(const Range& r)
+inline std::string toString(const Range& r)
 {
   if (!r.bounded())
     return {};
@@ -88,8 +84,7 @@ struct Metric
 };
 
 /// "init-cwnd" -> "InitCwnd"
-inline std::string
-camelCase(std::string_view kebab)
+inline std::string camelCase(std::string_view kebab)
 {
   std::string out;
   bool upper = true;
@@ -115,14 +110,14 @@ enum Host : unsigned {
 /// What every field declares, whatever its type.
 struct Info
 {
-  std::string_view name;            ///< kebab-case; the CLI flag is --name
-  std::string_view doc;             ///< one line, no trailing period
-  std::string_view unit = {};       ///< "segments", "ms", ...; a Duration is always "ms"
-  std::optional<Range> range = {};  ///< numeric fields: accepted values (display unit)
-  std::string_view attribute = {};  ///< ns-3 attribute / scenario name; empty: CamelCase(name)
-  std::string_view flags = {};      ///< CLI11 names when not "--name" (aliases, "!--no-x")
+  std::string_view name;           ///< kebab-case; the CLI flag is --name
+  std::string_view doc;            ///< one line, no trailing period
+  std::string_view unit = {};      ///< "segments", "ms", ...; a Duration is always "ms"
+  std::optional<Range> range = {}; ///< numeric fields: accepted values (display unit)
+  std::string_view attribute = {}; ///< ns-3 attribute / scenario name; empty: CamelCase(name)
+  std::string_view flags = {};     ///< CLI11 names when not "--name" (aliases, "!--no-x")
   unsigned hosts = AllHosts;
-  std::string_view section = {};   ///< ndnlabd: TOML table of the key `name` in snake_case; empty: none
+  std::string_view section = {}; ///< ndnlabd: TOML table of the key `name` in snake_case; empty: none
 
   /// The doc with `unit` in brackets after it ("Initial window (segments)"); no brackets for
   /// an empty unit. Hosts pass the unit their value is written in.
@@ -176,25 +171,26 @@ struct EnumField
 
 /// A Field whose member type follows from `ref`.
 template<typename Options, typename Ref>
-auto
-field(Info info, Ref ref, std::vector<std::string_view> choices = {})
+auto field(Info info, Ref ref, std::vector<std::string_view> choices = {})
 {
   using T = std::remove_reference_t<decltype(ref(std::declval<Options&>()))>;
   return Field<Options, T>{std::move(info), static_cast<T& (*)(Options&)>(ref), std::move(choices)};
 }
 
 /// An EnumField whose enum type follows from `ref`.
-template<typename Options, typename Ref, typename E = std::remove_reference_t<
-                                           decltype(std::declval<Ref>()(std::declval<Options&>()))>>
-auto
-enumField(Info info, Ref ref, std::string_view (*print)(E), std::optional<E> (*parse)(std::string_view),
-          std::vector<E> values)
+template<typename Options, typename Ref,
+         typename E = std::remove_reference_t<decltype(std::declval<Ref>()(std::declval<Options&>()))>>
+auto enumField(Info info, Ref ref, std::string_view (*print)(E), std::optional<E> (*parse)(std::string_view),
+               std::vector<E> values)
 {
-  return EnumField<Options, E>{std::move(info), static_cast<E& (*)(Options&)>(ref), print, parse,
-                               std::move(values)};
+  return EnumField<Options, E>{std::move(info), static_cast<E& (*)(Options&)>(ref), print, parse, std::move(values)};
 }
 
 } // namespace ndnlab::fields
 
 /// The member a field reaches: NDNLAB_FIELD_REF(o.window.initCwnd).
-#define NDNLAB_FIELD_REF(expr) [](auto& o) -> auto& { return expr; }
+#define NDNLAB_FIELD_REF(expr)                                                                                         \
+  [](auto& o) -> auto&                                                                                                 \
+  {                                                                                                                    \
+    return expr;                                                                                                       \
+  }

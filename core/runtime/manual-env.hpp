@@ -16,10 +16,7 @@ namespace ndnlab {
 class ManualClock final : public Clock, public Timers
 {
 public:
-  explicit ManualClock(UnixMillis unixEpochOffset = UnixMillis(1'700'000'000'000))
-    : m_unixOffset(unixEpochOffset)
-  {
-  }
+  explicit ManualClock(UnixMillis unixEpochOffset = UnixMillis(1'700'000'000'000)) : m_unixOffset(unixEpochOffset) {}
 
   TimePoint now() const override { return m_now; }
   UnixMillis unixNow() const override

@@ -34,8 +34,16 @@ public:
   constexpr uint64_t count() const { return m_n; }
   constexpr double bits() const { return static_cast<double>(m_n) * 8.0; }
 
-  constexpr Bytes& operator+=(Bytes o) { m_n += o.m_n; return *this; }
-  constexpr Bytes& operator-=(Bytes o) { m_n -= o.m_n; return *this; }
+  constexpr Bytes& operator+=(Bytes o)
+  {
+    m_n += o.m_n;
+    return *this;
+  }
+  constexpr Bytes& operator-=(Bytes o)
+  {
+    m_n -= o.m_n;
+    return *this;
+  }
   friend constexpr Bytes operator+(Bytes a, Bytes b) { return Bytes(a.m_n + b.m_n); }
   friend constexpr Bytes operator-(Bytes a, Bytes b) { return Bytes(a.m_n - b.m_n); }
   friend constexpr auto operator<=>(Bytes, Bytes) = default;
@@ -44,9 +52,18 @@ private:
   uint64_t m_n = 0;
 };
 
-constexpr Bytes operator""_B(unsigned long long n) { return Bytes(n); }
-constexpr Bytes operator""_KiB(unsigned long long n) { return Bytes(n * 1024); }
-constexpr Bytes operator""_MiB(unsigned long long n) { return Bytes(n * 1024 * 1024); }
+constexpr Bytes operator""_B(unsigned long long n)
+{
+  return Bytes(n);
+}
+constexpr Bytes operator""_KiB(unsigned long long n)
+{
+  return Bytes(n * 1024);
+}
+constexpr Bytes operator""_MiB(unsigned long long n)
+{
+  return Bytes(n * 1024 * 1024);
+}
 
 /// A data rate, stored in bits per second.
 class Rate
@@ -78,7 +95,13 @@ private:
 };
 
 /// Seconds as double, for statistics and printing only.
-constexpr double toSeconds(Duration d) { return std::chrono::duration<double>(d).count(); }
-constexpr double toMillis(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+constexpr double toSeconds(Duration d)
+{
+  return std::chrono::duration<double>(d).count();
+}
+constexpr double toMillis(Duration d)
+{
+  return std::chrono::duration<double, std::milli>(d).count();
+}
 
 } // namespace ndnlab

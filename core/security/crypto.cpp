@@ -58,8 +58,8 @@ Sha256Digest hmacSha256(ByteSpan key, ByteSpan data)
   // OpenSSL rejects a NULL key pointer even with length 0; give it a valid address.
   static const uint8_t emptyKey = 0;
   const uint8_t* k = key.empty() ? &emptyKey : key.data();
-  if (EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, k, key.size(), data.data(), data.size(),
-                out.data(), out.size(), &outLen) == nullptr ||
+  if (EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, k, key.size(), data.data(), data.size(), out.data(),
+                out.size(), &outLen) == nullptr ||
       outLen != out.size())
     throwOpenssl("HMAC-SHA256");
   return out;

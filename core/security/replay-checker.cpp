@@ -8,16 +8,13 @@ namespace {
 
 size_t nonceHash(const Buffer& nonce)
 {
-  return std::hash<std::string_view>()(
-    std::string_view(reinterpret_cast<const char*>(nonce.data()), nonce.size()));
+  return std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char*>(nonce.data()), nonce.size()));
 }
 
 } // namespace
 
-ReplayChecker::ReplayChecker(const Clock& clock, ReplayCheckerOptions options)
-  : m_clock(clock), m_options(options)
-{
-}
+ReplayChecker::ReplayChecker(const Clock& clock, ReplayCheckerOptions options) : m_clock(clock), m_options(options)
+{}
 
 std::string ReplayChecker::keyOf(const SignatureInfo& si)
 {

@@ -71,8 +71,7 @@ CheckResult verifyInterest(const Interest& interest, const Verifier& verifier)
 
 InterestSigner::InterestSigner(const Signer& signer, const Clock& clock, Rng& rng, Options options)
   : m_signer(signer), m_clock(clock), m_rng(rng), m_options(options), m_nextSeq(options.firstSeqNum)
-{
-}
+{}
 
 uint64_t InterestSigner::nextTime()
 {

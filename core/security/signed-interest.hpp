@@ -14,14 +14,14 @@ namespace ndnlab::security {
 /// Outcome of checking a signed Interest; every value except Ok is a drop reason.
 enum class CheckResult : uint8_t {
   Ok,
-  NotSigned,        ///< no (Interest)SignatureInfo/Value, or malformed legacy components
-  BadParamsDigest,  ///< last component is not a correct ParametersSha256DigestComponent
-  BadSignature,     ///< the verifier rejected type, KeyLocator or value
-  NoReplayFields,   ///< none of SignatureTime, SignatureNonce, SignatureSeqNum
-  TimeOutOfGrace,   ///< SignatureTime further than the grace period from now
-  TimeReordered,    ///< SignatureTime not after the last one seen for this key
-  NonceReused,      ///< SignatureNonce already seen for this key
-  SeqNumReordered,  ///< SignatureSeqNum not after the last one seen for this key
+  NotSigned,       ///< no (Interest)SignatureInfo/Value, or malformed legacy components
+  BadParamsDigest, ///< last component is not a correct ParametersSha256DigestComponent
+  BadSignature,    ///< the verifier rejected type, KeyLocator or value
+  NoReplayFields,  ///< none of SignatureTime, SignatureNonce, SignatureSeqNum
+  TimeOutOfGrace,  ///< SignatureTime further than the grace period from now
+  TimeReordered,   ///< SignatureTime not after the last one seen for this key
+  NonceReused,     ///< SignatureNonce already seen for this key
+  SeqNumReordered, ///< SignatureSeqNum not after the last one seen for this key
 };
 
 std::string_view reasonName(CheckResult r);
@@ -29,8 +29,8 @@ std::string_view reasonName(CheckResult r);
 /// Replay-protection fields put into InterestSignatureInfo.
 struct InterestSignatureFields
 {
-  std::optional<Buffer> nonce;   ///< SignatureNonce (>= 8 octets recommended)
-  std::optional<uint64_t> time;  ///< SignatureTime, ms since the Unix epoch
+  std::optional<Buffer> nonce;  ///< SignatureNonce (>= 8 octets recommended)
+  std::optional<uint64_t> time; ///< SignatureTime, ms since the Unix epoch
   std::optional<uint64_t> seqNum;
 };
 
@@ -63,10 +63,7 @@ public:
   };
 
   InterestSigner(const Signer& signer, const Clock& clock, Rng& rng, Options options);
-  InterestSigner(const Signer& signer, const Clock& clock, Rng& rng)
-    : InterestSigner(signer, clock, rng, Options{})
-  {
-  }
+  InterestSigner(const Signer& signer, const Clock& clock, Rng& rng) : InterestSigner(signer, clock, rng, Options{}) {}
 
   /// v0.3 signed Interest.
   void sign(Interest& interest);

@@ -28,8 +28,7 @@ Buffer DigestSigner::sign(ByteSpan signedPortion) const
   return Buffer(d.begin(), d.end());
 }
 
-HmacSigner::HmacSigner(Buffer key, Name keyName)
-  : m_key(std::move(key)), m_keyName(std::move(keyName))
+HmacSigner::HmacSigner(Buffer key, Name keyName) : m_key(std::move(key)), m_keyName(std::move(keyName))
 {
   if (m_key.empty())
     throw std::invalid_argument("HmacSigner: empty key");
@@ -49,15 +48,13 @@ Buffer HmacSigner::sign(ByteSpan signedPortion) const
   return Buffer(mac.begin(), mac.end());
 }
 
-EcdsaSigner::EcdsaSigner(EcKey key, Name keyName)
-  : m_key(std::move(key)), m_locator(std::move(keyName))
+EcdsaSigner::EcdsaSigner(EcKey key, Name keyName) : m_key(std::move(key)), m_locator(std::move(keyName))
 {
   if (!m_key.hasPrivateKey())
     throw std::invalid_argument("EcdsaSigner: key has no private part");
 }
 
-EcdsaSigner::EcdsaSigner(EcKey key)
-  : m_key(std::move(key)), m_locator(Name())
+EcdsaSigner::EcdsaSigner(EcKey key) : m_key(std::move(key)), m_locator(Name())
 {
   if (!m_key.hasPrivateKey())
     throw std::invalid_argument("EcdsaSigner: key has no private part");
@@ -96,8 +93,7 @@ bool DigestVerifier::verify(const SignatureInfo& info, ByteSpan signedPortion, B
 
 HmacVerifier::HmacVerifier(Buffer key, std::optional<Name> keyName)
   : m_key(std::move(key)), m_keyName(std::move(keyName))
-{
-}
+{}
 
 bool HmacVerifier::verify(const SignatureInfo& info, ByteSpan signedPortion, ByteSpan value) const
 {
@@ -114,8 +110,7 @@ bool HmacVerifier::verify(const SignatureInfo& info, ByteSpan signedPortion, Byt
 
 EcdsaVerifier::EcdsaVerifier(const EcKey& key, std::optional<KeyLocator> expected)
   : m_key(key.hasPrivateKey() ? key.publicKey() : key), m_expected(std::move(expected))
-{
-}
+{}
 
 bool EcdsaVerifier::verify(const SignatureInfo& info, ByteSpan signedPortion, ByteSpan value) const
 {

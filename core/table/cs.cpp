@@ -54,8 +54,7 @@ bool CsCompare::operator()(const CsKey& a, const CsKey& b) const
     return c < 0;
   if (a.entry == b.entry)
     return false;
-  return std::memcmp(a.entry->data().implicitDigest().data(),
-                     b.entry->data().implicitDigest().data(), 32) < 0;
+  return std::memcmp(a.entry->data().implicitDigest().data(), b.entry->data().implicitDigest().data(), 32) < 0;
 }
 
 bool CsCompare::operator()(const CsKey& a, const Name& query) const
@@ -68,7 +67,8 @@ bool CsCompare::operator()(const Name& query, const CsKey& b) const
   return compareQuery(query, *b.entry) < 0;
 }
 
-Cs::Cs(Env& env, CsOptions options) : m_env(env), m_options(options) {}
+Cs::Cs(Env& env, CsOptions options) : m_env(env), m_options(options)
+{}
 
 Cs::~Cs()
 {
@@ -111,8 +111,7 @@ void Cs::eraseEntry(CsEntry& e)
 void Cs::evict()
 {
   while (m_lruHead != nullptr &&
-         (m_table.size() > m_options.capacity ||
-          (m_options.maxBytes > 0 && m_bytes > m_options.maxBytes))) {
+         (m_table.size() > m_options.capacity || (m_options.maxBytes > 0 && m_bytes > m_options.maxBytes))) {
     eraseEntry(*m_lruHead);
     ++m_counters.nEvictions;
   }
@@ -176,8 +175,7 @@ std::shared_ptr<Data> Cs::find(const Interest& interest)
   if (isFullName(q)) {
     // at most one entry has this full name
     if (it != m_table.end() && compareQuery(q, *it->entry) == 0 &&
-        (!interest.mustBeFresh() || it->entry->isFresh(now)) &&
-        interest.matchesData(it->entry->data()))
+        (!interest.mustBeFresh() || it->entry->isFresh(now)) && interest.matchesData(it->entry->data()))
       match = it->entry;
   }
   else {

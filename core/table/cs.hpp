@@ -71,8 +71,8 @@ private:
   TimePoint m_freshUntil{};
   bool m_isUnsolicited = false;
   size_t m_bytes = 0;
-  CsEntry* m_prev = nullptr; ///< LRU list, towards least recently used
-  CsEntry* m_next = nullptr; ///< LRU list, towards most recently used
+  CsEntry* m_prev = nullptr;                   ///< LRU list, towards least recently used
+  CsEntry* m_next = nullptr;                   ///< LRU list, towards most recently used
   std::set<CsKey, CsCompare>::iterator m_self; ///< position in the ordered index
 };
 

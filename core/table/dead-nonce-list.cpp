@@ -6,8 +6,7 @@
 
 namespace ndnlab::table {
 
-DeadNonceList::DeadNonceList(Env& env, DeadNonceListOptions options)
-  : m_env(env), m_options(options), m_slots(64, 0)
+DeadNonceList::DeadNonceList(Env& env, DeadNonceListOptions options) : m_env(env), m_options(options), m_slots(64, 0)
 {
   if (m_options.lifetime < MinLifetime)
     throw std::invalid_argument("DeadNonceList lifetime must be at least 50 ms");

@@ -17,8 +17,7 @@ const NextHop* FibEntry::findNextHop(const face::Face& face) const
 
 bool FibEntry::addOrUpdateNextHop(face::Face& face, uint64_t cost)
 {
-  auto it = std::find_if(m_nextHops.begin(), m_nextHops.end(),
-                         [&](const NextHop& nh) { return nh.face == &face; });
+  auto it = std::find_if(m_nextHops.begin(), m_nextHops.end(), [&](const NextHop& nh) { return nh.face == &face; });
   bool isNew = it == m_nextHops.end();
   if (isNew)
     m_nextHops.push_back({&face, cost});
@@ -31,28 +30,27 @@ bool FibEntry::addOrUpdateNextHop(face::Face& face, uint64_t cost)
 
 bool FibEntry::removeNextHop(const face::Face& face)
 {
-  auto it = std::find_if(m_nextHops.begin(), m_nextHops.end(),
-                         [&](const NextHop& nh) { return nh.face == &face; });
+  auto it = std::find_if(m_nextHops.begin(), m_nextHops.end(), [&](const NextHop& nh) { return nh.face == &face; });
   if (it == m_nextHops.end())
     return false;
   m_nextHops.erase(it);
   return true;
 }
 
-Fib::Fib(NameTree& nameTree) : m_nameTree(nameTree) {}
+Fib::Fib(NameTree& nameTree) : m_nameTree(nameTree)
+{}
 
 const FibEntry& Fib::findLongestPrefixMatch(const Name& name) const
 {
   NameTreeEntry* nte = m_nameTree.findLongestPrefixMatch(name);
-  NameTreeEntry* found =
-    NameTree::findAncestor(nte, [](const NameTreeEntry& e) { return e.fibEntry() != nullptr; });
+  NameTreeEntry* found = NameTree::findAncestor(nte, [](const NameTreeEntry& e) { return e.fibEntry() != nullptr; });
   return found != nullptr ? *found->fibEntry() : m_emptyEntry;
 }
 
 const FibEntry& Fib::findLongestPrefixMatch(const PitEntry& pitEntry) const
 {
-  NameTreeEntry* found = NameTree::findAncestor(
-    pitEntry.nameTreeEntry(), [](const NameTreeEntry& e) { return e.fibEntry() != nullptr; });
+  NameTreeEntry* found =
+    NameTree::findAncestor(pitEntry.nameTreeEntry(), [](const NameTreeEntry& e) { return e.fibEntry() != nullptr; });
   return found != nullptr ? *found->fibEntry() : m_emptyEntry;
 }
 

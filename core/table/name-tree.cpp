@@ -43,15 +43,14 @@ ByteSpan prefixBytes(const Name& name, size_t n)
   return name.prefixValue(n);
 }
 
-NameTreeEntry::NameTreeEntry(Name name, uint64_t hash) : m_name(std::move(name)), m_hash(hash) {}
+NameTreeEntry::NameTreeEntry(Name name, uint64_t hash) : m_name(std::move(name)), m_hash(hash)
+{}
 
 NameTreeEntry::~NameTreeEntry() = default;
 
 NameTree::NameTree(size_t initialBuckets)
-  : m_buckets(std::max<size_t>(16, std::bit_ceil(initialBuckets)), nullptr),
-    m_minBuckets(m_buckets.size())
-{
-}
+  : m_buckets(std::max<size_t>(16, std::bit_ceil(initialBuckets)), nullptr), m_minBuckets(m_buckets.size())
+{}
 
 NameTree::~NameTree()
 {
@@ -68,8 +67,7 @@ NameTree::~NameTree()
 
 NameTreeEntry* NameTree::findInBucket(ByteSpan key, uint64_t hash) const
 {
-  for (NameTreeEntry* e = m_buckets[hash & (m_buckets.size() - 1)]; e != nullptr;
-       e = e->m_nextInBucket) {
+  for (NameTreeEntry* e = m_buckets[hash & (m_buckets.size() - 1)]; e != nullptr; e = e->m_nextInBucket) {
     if (e->m_hash != hash)
       continue;
     ByteSpan v = e->m_name.value();

@@ -42,10 +42,7 @@ public:
   bool hasPitEntries() const { return !m_pitEntries.empty(); }
   StrategyChoiceEntry* strategyChoiceEntry() const { return m_strategyChoiceEntry.get(); }
 
-  bool hasTableEntries() const
-  {
-    return m_fibEntry || !m_pitEntries.empty() || m_strategyChoiceEntry;
-  }
+  bool hasTableEntries() const { return m_fibEntry || !m_pitEntries.empty() || m_strategyChoiceEntry; }
   /// No table entries and no children: may be erased.
   bool isEmpty() const { return !hasTableEntries() && m_nChildren == 0; }
 

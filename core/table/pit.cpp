@@ -18,13 +18,12 @@ TimePoint recordExpiry(const Interest& interest, TimePoint now, Duration maxLife
 
 PitEntry::PitEntry(std::shared_ptr<const Interest> interest, NameTreeEntry* nte)
   : m_interest(std::move(interest)), m_nte(nte)
-{
-}
+{}
 
 bool PitEntry::canMatch(const Interest& other) const
 {
-  return m_interest->canBePrefix() == other.canBePrefix() &&
-         m_interest->mustBeFresh() == other.mustBeFresh() && m_interest->name() == other.name();
+  return m_interest->canBePrefix() == other.canBePrefix() && m_interest->mustBeFresh() == other.mustBeFresh() &&
+         m_interest->name() == other.name();
 }
 
 const PitInRecord* PitEntry::findInRecord(const face::Face& face) const
@@ -50,8 +49,8 @@ const PitOutRecord* PitEntry::findOutRecord(const face::Face& face) const
   return const_cast<PitEntry*>(this)->findOutRecord(face);
 }
 
-PitOutRecord& PitEntry::insertOrUpdateOutRecord(face::Face& face, const Interest& interest,
-                                                TimePoint now, Duration maxLifetime)
+PitOutRecord& PitEntry::insertOrUpdateOutRecord(face::Face& face, const Interest& interest, TimePoint now,
+                                                Duration maxLifetime)
 {
   PitOutRecord* r = findOutRecord(face);
   if (r == nullptr) {
@@ -68,8 +67,8 @@ PitOutRecord& PitEntry::insertOrUpdateOutRecord(face::Face& face, const Interest
 
 bool PitEntry::deleteOutRecord(const face::Face& face)
 {
-  auto it = std::find_if(m_outRecords.begin(), m_outRecords.end(),
-                         [&](const PitOutRecord& r) { return r.face == &face; });
+  auto it =
+    std::find_if(m_outRecords.begin(), m_outRecords.end(), [&](const PitOutRecord& r) { return r.face == &face; });
   if (it == m_outRecords.end())
     return false;
   m_outRecords.erase(it);
@@ -78,7 +77,8 @@ bool PitEntry::deleteOutRecord(const face::Face& face)
 
 // --- Pit ----------------------------------------------------------------------------------
 
-Pit::Pit(NameTree& nameTree, PitOptions options) : m_nameTree(nameTree), m_options(options) {}
+Pit::Pit(NameTree& nameTree, PitOptions options) : m_nameTree(nameTree), m_options(options)
+{}
 
 Pit::~Pit() = default;
 
@@ -183,10 +183,9 @@ bool Pit::canAddInRecord(face::FaceId face, size_t reserved) const
   return static_cast<double>(held) < m_options.shareFactor * static_cast<double>(free);
 }
 
-PitInRecord& Pit::insertOrUpdateInRecord(PitEntry& entry, face::Face& face,
-                                         face::EndpointId endpoint,
-                                         std::shared_ptr<const Interest> interest,
-                                         std::optional<PitToken> token, TimePoint now)
+PitInRecord& Pit::insertOrUpdateInRecord(PitEntry& entry, face::Face& face, face::EndpointId endpoint,
+                                         std::shared_ptr<const Interest> interest, std::optional<PitToken> token,
+                                         TimePoint now)
 {
   PitInRecord* r = nullptr;
   for (PitInRecord& x : entry.m_inRecords) {

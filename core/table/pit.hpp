@@ -176,8 +176,8 @@ public:
   // --- in-records (through the table, which counts them per face) ---
   /// Inserts or renews the in-record of `face`. Precondition: the Interest has a Nonce.
   PitInRecord& insertOrUpdateInRecord(PitEntry& entry, face::Face& face, face::EndpointId endpoint,
-                                      std::shared_ptr<const Interest> interest,
-                                      std::optional<PitToken> token, TimePoint now);
+                                      std::shared_ptr<const Interest> interest, std::optional<PitToken> token,
+                                      TimePoint now);
   bool deleteInRecord(PitEntry& entry, const face::Face& face);
   void clearInRecords(PitEntry& entry);
   /// In-records currently held by the face.

@@ -14,15 +14,12 @@ namespace {
 std::atomic<uint64_t> g_lastSerial{0};
 } // namespace
 
-StrategyBase::StrategyBase(Name instanceName)
-  : m_instanceName(std::move(instanceName)), m_serial(++g_lastSerial)
-{
-}
+StrategyBase::StrategyBase(Name instanceName) : m_instanceName(std::move(instanceName)), m_serial(++g_lastSerial)
+{}
 
 StrategyChoice::StrategyChoice(NameTree& nameTree, Factory factory)
   : m_nameTree(nameTree), m_factory(std::move(factory))
-{
-}
+{}
 
 StrategyChoice::~StrategyChoice() = default;
 
@@ -30,8 +27,7 @@ void StrategyChoice::setDefaultStrategy(const Name& strategyName)
 {
   auto r = insert(Name(), strategyName);
   if (!r)
-    throw std::invalid_argument("cannot set default strategy " + strategyName.toUri() + ": " +
-                                r.error);
+    throw std::invalid_argument("cannot set default strategy " + strategyName.toUri() + ": " + r.error);
 }
 
 StrategyChoice::InsertResult StrategyChoice::insert(const Name& prefix, const Name& strategyName)
@@ -81,10 +77,8 @@ std::optional<Name> StrategyChoice::get(const Name& prefix) const
 
 StrategyBase& StrategyChoice::findEffectiveStrategy(const NameTreeEntry& nte) const
 {
-  NameTreeEntry* found = NameTree::findAncestor(const_cast<NameTreeEntry*>(&nte),
-                                                [](const NameTreeEntry& e) {
-                                                  return e.strategyChoiceEntry() != nullptr;
-                                                });
+  NameTreeEntry* found = NameTree::findAncestor(
+    const_cast<NameTreeEntry*>(&nte), [](const NameTreeEntry& e) { return e.strategyChoiceEntry() != nullptr; });
   if (found == nullptr)
     throw std::logic_error("StrategyChoice: no default strategy installed");
   return found->strategyChoiceEntry()->strategy();

@@ -42,8 +42,7 @@ class StrategyChoiceEntry
 public:
   StrategyChoiceEntry(Name prefix, std::unique_ptr<StrategyBase> strategy)
     : m_prefix(std::move(prefix)), m_strategy(std::move(strategy))
-  {
-  }
+  {}
   const Name& prefix() const { return m_prefix; }
   const Name& strategyName() const { return m_strategy->instanceName(); }
   StrategyBase& strategy() const { return *m_strategy; }

@@ -187,10 +187,8 @@ std::string errorOf(std::string_view text)
 
 TEST(Config, UnknownKeysAndTablesAreErrors)
 {
-  EXPECT_EQ(errorOf("[general]\nlog_levl = \"info\"\n"),
-            "test.toml:2: unknown key 'general.log_levl'\n");
-  EXPECT_EQ(errorOf("[face_system.sctp]\nport = 1\n"),
-            "test.toml:1: unknown table [face_system.sctp]\n");
+  EXPECT_EQ(errorOf("[general]\nlog_levl = \"info\"\n"), "test.toml:2: unknown key 'general.log_levl'\n");
+  EXPECT_EQ(errorOf("[face_system.sctp]\nport = 1\n"), "test.toml:1: unknown table [face_system.sctp]\n");
   EXPECT_EQ(errorOf("top = 1\n"), "test.toml:1: unknown key 'top'\n");
 }
 
@@ -203,28 +201,22 @@ TEST(Config, WrongTypesAreErrors)
   EXPECT_EQ(errorOf("[face_system.udp]\nidle_timeout = 600\n"),
             "test.toml:2: face_system.udp.idle_timeout: expected a duration string such as "
             "\"500ms\" or \"10s\", got an integer\n");
-  EXPECT_EQ(errorOf("[face_system]\nunix = 3\n"),
-            "test.toml:2: unknown key 'face_system.unix'\n");
+  EXPECT_EQ(errorOf("[face_system]\nunix = 3\n"), "test.toml:2: unknown key 'face_system.unix'\n");
 }
 
 TEST(Config, BadValuesAreErrors)
 {
-  EXPECT_NE(errorOf("[face_system.tcp]\nport = 70000\n").find("out of range [0, 65535]"),
-            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.tcp]\nport = 70000\n").find("out of range [0, 65535]"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.udp]\nmtu = 10\n").find("out of range"), std::string::npos);
   EXPECT_EQ(errorOf("[face_system.udp]\nport = 1\nmax_on_demand_faces = 0\n"),
             "test.toml:3: face_system.udp.max_on_demand_faces: value 0 out of range [1, "
             "9223372036854775807]\n");
   EXPECT_EQ(errorOf("[face_system.udp]\nmax_on_demand_faces = \"many\"\n"),
             "test.toml:2: face_system.udp.max_on_demand_faces: expected an integer, got a string\n");
-  EXPECT_NE(errorOf("[general]\nlog_level = \"loud\"\n").find("unknown log level"),
-            std::string::npos);
-  EXPECT_NE(errorOf("[face_system.udp]\nidle_timeout = \"10 parsecs\"\n").find("bad duration"),
-            std::string::npos);
-  EXPECT_NE(errorOf("[tables]\ndnl_lifetime = \"1ms\"\n").find("below the minimum 50ms"),
-            std::string::npos);
-  EXPECT_NE(errorOf("[face_system.unix]\npath = \"relative.sock\"\n").find("absolute"),
-            std::string::npos);
+  EXPECT_NE(errorOf("[general]\nlog_level = \"loud\"\n").find("unknown log level"), std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp]\nidle_timeout = \"10 parsecs\"\n").find("bad duration"), std::string::npos);
+  EXPECT_NE(errorOf("[tables]\ndnl_lifetime = \"1ms\"\n").find("below the minimum 50ms"), std::string::npos);
+  EXPECT_NE(errorOf("[face_system.unix]\npath = \"relative.sock\"\n").find("absolute"), std::string::npos);
   EXPECT_NE(errorOf("[general\n").find("test.toml:1:"), std::string::npos);
 }
 
@@ -241,8 +233,7 @@ TEST(Config, BadAddressesAreErrors)
   EXPECT_EQ(errorOf("[face_system.tcp]\nport = 1\nlisten_address = \"localhost\"\n"),
             "test.toml:3: face_system.tcp.listen_address: bad IP address \"localhost\" (a numeric "
             "IPv4 or IPv6 address, e.g. \"0.0.0.0\" or \"::\")\n");
-  EXPECT_NE(errorOf("[face_system.udp]\nlisten_address = \"1.2.3.4.5\"\n").find("bad IP address"),
-            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp]\nlisten_address = \"1.2.3.4.5\"\n").find("bad IP address"), std::string::npos);
   EXPECT_EQ(errorOf("[face_system.tcp]\nlisten_address = \"::\"\n[face_system.multicast]\n"
                     "group = \"239.1.2.3\"\n"),
             "");
@@ -293,8 +284,7 @@ TEST(Config, Durations)
 
 /// The keys of the fields of `Options` that declare a daemon section.
 template<typename Options>
-std::set<std::string>
-declaredKeys()
+std::set<std::string> declaredKeys()
 {
   std::set<std::string> out;
   visitFields(std::type_identity<Options>{}, [&out](const auto& f) {
@@ -340,7 +330,6 @@ TEST(Config, DocsTableMatchesKeys)
     << "docs/daemon.md is out of date: regenerate the table with ndnlabd --print-config-reference";
 }
 
-
 TEST(Config, ImpairmentDefaultsImpairNothing)
 {
   DaemonOptions o = parseConfig("");
@@ -362,13 +351,10 @@ TEST(Config, ImpairmentMultihopTestSnippetParses)
 TEST(Config, ImpairmentBadValues)
 {
   EXPECT_NE(errorOf("[face_system.udp.impair]\nloss = 1.5\n").find("probability"), std::string::npos);
-  EXPECT_NE(errorOf("[face_system.udp.impair]\nloss = \"2%\"\n").find("expected a number"),
-            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nloss = \"2%\"\n").find("expected a number"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.udp.impair]\nrate = \"fast\"\n").find("bad rate"), std::string::npos);
-  EXPECT_NE(errorOf("[face_system.udp.impair]\nrate = 100\n").find("expected a rate string"),
-            std::string::npos);
-  EXPECT_NE(errorOf("[face_system.udp.impair]\nqueue_limit = 0\n").find("out of range"),
-            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nrate = 100\n").find("expected a rate string"), std::string::npos);
+  EXPECT_NE(errorOf("[face_system.udp.impair]\nqueue_limit = 0\n").find("out of range"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.udp.impair]\nlag = \"1ms\"\n").find("unknown key"), std::string::npos);
 }
 

@@ -26,17 +26,12 @@ struct Client
     auto t = io::connectToForwarder(env, io, "unix://" + path);
     EXPECT_TRUE(t.ok());
     face::LinkServiceOptions o;
-    face = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o),
-                                        std::move(*t));
+    face = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o), std::move(*t));
     face->afterReceiveInterest = [this](face::Face&, Interest&& i, face::EndpointId) {
       interests.push_back(std::move(i));
     };
-    face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
-      data.push_back(std::move(d));
-    };
-    face->afterReceiveNack = [this](face::Face&, Nack&& n, face::EndpointId) {
-      nacks.push_back(std::move(n));
-    };
+    face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) { data.push_back(std::move(d)); };
+    face->afterReceiveNack = [this](face::Face&, Nack&& n, face::EndpointId) { nacks.push_back(std::move(n)); };
   }
   std::unique_ptr<face::Face> face;
   std::vector<Interest> interests;
@@ -64,8 +59,7 @@ protected:
     fs::remove_all(dir);
   }
 
-  Interest command(const std::string& module, const std::string& verb,
-                   const mgmt::ControlParameters& p)
+  Interest command(const std::string& module, const std::string& verb, const mgmt::ControlParameters& p)
   {
     Interest i(mgmt::makeCommandName(Name("/localhost/nfd"), module, verb, p));
     i.setNonce(static_cast<uint32_t>(++nonce));
@@ -163,8 +157,7 @@ TEST_F(DaemonTest, DropCountersAreReadableWhileRunning)
   EXPECT_EQ(countOf("drop", "packet_too_large"), 1u);
   EXPECT_EQ(countOf("drop", "nack_without_fragment"), 1u);
   for (const auto& c : *list)
-    EXPECT_TRUE(parseEventKind(c.kind) && info(*parseEventKind(c.kind)).isDrop)
-      << c.kind;
+    EXPECT_TRUE(parseEventKind(c.kind) && info(*parseEventKind(c.kind)).isDrop) << c.kind;
   // The same counters make the shutdown summary.
   EXPECT_NE(daemon->summary().find("drop/packet_too_large: 1"), std::string::npos) << daemon->summary();
   EXPECT_TRUE(client.interests.empty());

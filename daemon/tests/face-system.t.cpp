@@ -41,14 +41,12 @@ protected:
     system->start();
   }
 
-  FaceSystem::CreateResult create(const std::string& uri,
-                                  FacePersistency p = FacePersistency::Persistent)
+  FaceSystem::CreateResult create(const std::string& uri, FacePersistency p = FacePersistency::Persistent)
   {
     FaceSystem::CreateResult result{0, "pending"};
     FaceSystem::FaceParams params;
     params.persistency = p;
-    system->createFace(uri, std::nullopt, params,
-                       [&](const FaceSystem::CreateResult& r) { result = r; });
+    system->createFace(uri, std::nullopt, params, [&](const FaceSystem::CreateResult& r) { result = r; });
     EXPECT_TRUE(runUntil(io, [&] { return result.code != 0; }));
     return result;
   }
@@ -158,8 +156,7 @@ TEST_F(FaceSystemTest, DualStackUdpChannel)
   asio::ip::udp::socket peer4(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
   auto r = create("udp4://127.0.0.1:" + std::to_string(peer4.local_endpoint().port()));
   ASSERT_EQ(r.code, 200u) << r.text;
-  EXPECT_EQ(faces.get(r.faceId)->remoteUri(),
-            "udp4://127.0.0.1:" + std::to_string(peer4.local_endpoint().port()));
+  EXPECT_EQ(faces.get(r.faceId)->remoteUri(), "udp4://127.0.0.1:" + std::to_string(peer4.local_endpoint().port()));
   auto r6 = create("udp6://[::1]:9");
   EXPECT_EQ(r6.code, 200u) << r6.text;
   EXPECT_EQ(faces.get(r6.faceId)->remoteUri(), "udp6://[::1]:9");
@@ -167,8 +164,7 @@ TEST_F(FaceSystemTest, DualStackUdpChannel)
   // An IPv4 peer's datagram reaches the face created for it.
   Buffer frame;
   appendTlv(frame, tlv::Interest, Buffer{0x07, 0x03, 0x08, 0x01, 0x61, 0x0a, 0x04, 1, 2, 3, 4});
-  peer4.send_to(asio::buffer(frame), asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"),
-                                                              system->udpPort()));
+  peer4.send_to(asio::buffer(frame), asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), system->udpPort()));
   ASSERT_TRUE(runUntil(io, [&] { return faces.get(r.faceId)->transport().counters().nInPackets == 1; }));
   EXPECT_EQ(faces.size(), 2u);
 }
@@ -243,13 +239,11 @@ TEST_F(FaceSystemTest, UdpFacesAreImpairedOthersAreNot)
   // An on-demand face from an unknown endpoint is impaired as well.
   asio::ip::udp::socket other(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
   Buffer wire = *i.wireEncode();
-  other.send_to(asio::buffer(wire),
-                asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), options.udp.port));
+  other.send_to(asio::buffer(wire), asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), options.udp.port));
   ASSERT_TRUE(runUntil(io, [&] { return faces.size() == 2; }));
   for (auto& face : faces) {
     EXPECT_NE(dynamic_cast<face::ImpairedTransport*>(&face.transport()), nullptr) << face.remoteUri();
-    EXPECT_TRUE(system->expirationPeriod(face).has_value() ==
-                (face.persistency() == face::FacePersistency::OnDemand));
+    EXPECT_TRUE(system->expirationPeriod(face).has_value() == (face.persistency() == face::FacePersistency::OnDemand));
   }
 
   // Unix faces are never impaired.

@@ -28,10 +28,7 @@ constexpr auto ExitTimeout = 5000ms;
 class NdnlabdProcess : public ::testing::Test
 {
 protected:
-  NdnlabdProcess()
-  {
-    dir = freshTestDirectory("ndnlabd-proc");
-  }
+  NdnlabdProcess() { dir = freshTestDirectory("ndnlabd-proc"); }
   ~NdnlabdProcess() override { fs::remove_all(dir); }
 
   fs::path writeConfig(const std::string& text)

@@ -36,9 +36,18 @@ TEST_F(AsioEnvTest, TimersFireInDeadlineOrder)
   std::vector<int> order;
   TimePoint start = env.now();
   std::vector<TimePoint> firedAt(3);
-  env.timers().schedule(30ms, [&] { order.push_back(3); firedAt[2] = env.now(); });
-  env.timers().schedule(10ms, [&] { order.push_back(1); firedAt[0] = env.now(); });
-  env.timers().schedule(20ms, [&] { order.push_back(2); firedAt[1] = env.now(); });
+  env.timers().schedule(30ms, [&] {
+    order.push_back(3);
+    firedAt[2] = env.now();
+  });
+  env.timers().schedule(10ms, [&] {
+    order.push_back(1);
+    firedAt[0] = env.now();
+  });
+  env.timers().schedule(20ms, [&] {
+    order.push_back(2);
+    firedAt[1] = env.now();
+  });
   ASSERT_TRUE(runUntil(io, [&] { return order.size() == 3; }));
   EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
   EXPECT_GE(firedAt[0] - start, 10ms);
@@ -100,7 +109,8 @@ TEST_F(AsioEnvTest, EarlierTimerRearms)
   env.timers().schedule(10s, [&] { longFired = true; });
   TimePoint start = env.now();
   env.timers().schedule(5ms, [&] { shortFired = true; });
-  ASSERT_TRUE(runUntil(io, [&] { return shortFired; }, 1000ms));
+  ASSERT_TRUE(runUntil(
+    io, [&] { return shortFired; }, 1000ms));
   EXPECT_LT(env.now() - start, 1s);
   EXPECT_FALSE(longFired);
 }
@@ -282,8 +292,11 @@ TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
   auto path = std::filesystem::temp_directory_path() / ("ndnlab-trace-flush-" + std::to_string(::getpid()));
   std::filesystem::remove(path);
   asio::io_context io;
-  AsioEnv env{io, AsioEnvOptions{.seed = 1, .logLevel = LogLevel::Off, .traceFile = path.string(),
-                                 .traceFlushInterval = 500ms, .traceDropFlushDelay = 20ms}};
+  AsioEnv env{io, AsioEnvOptions{.seed = 1,
+                                 .logLevel = LogLevel::Off,
+                                 .traceFile = path.string(),
+                                 .traceFlushInterval = 500ms,
+                                 .traceDropFlushDelay = 20ms}};
   auto lines = [&] {
     std::string text = readFile(path);
     EXPECT_TRUE(text.empty() || text.back() == '\n') << "the file ends mid-line";
@@ -296,7 +309,8 @@ TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
   EXPECT_GT(env.countingTrace().pendingBytes(), 0u);
   test::runFor(io, 100ms);
   EXPECT_EQ(lines(), 0u);
-  ASSERT_TRUE(test::runUntil(io, [&] { return lines() == 1; }, 2000ms));
+  ASSERT_TRUE(test::runUntil(
+    io, [&] { return lines() == 1; }, 2000ms));
   EXPECT_EQ(env.countingTrace().pendingBytes(), 0u);
 
   // A drop brings the write forward, and a burst goes out together.
@@ -304,7 +318,8 @@ TEST(CountingTrace, FileGetsWholeLinesFlushedByTimeAndOnDrops)
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < 5; ++i)
     env.emit({EventKind::Drop, 300, "packet_too_large", 9000, 0});
-  ASSERT_TRUE(test::runUntil(io, [&] { return lines() == 7; }, 2000ms));
+  ASSERT_TRUE(test::runUntil(
+    io, [&] { return lines() == 7; }, 2000ms));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 250ms);
 
   // A large backlog is written at once, in whole lines, without waiting for a timer.

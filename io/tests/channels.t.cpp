@@ -48,9 +48,7 @@ struct Sink
     auto e = std::make_unique<Entry>();
     Entry* raw = e.get();
     e->transport = std::move(t);
-    e->transport->onReceive = [raw](ByteSpan f, face::EndpointId) {
-      raw->frames.emplace_back(f.begin(), f.end());
-    };
+    e->transport->onReceive = [raw](ByteSpan f, face::EndpointId) { raw->frames.emplace_back(f.begin(), f.end()); };
     entries.push_back(std::move(e));
     return *raw;
   }
@@ -196,8 +194,7 @@ TEST_F(ChannelTest, TcpLoopbackIsLocal)
 // --- bounds on stream faces ------------------------------------------------------------------
 
 /// A plain TCP connection from `from` (a loopback address) to 127.0.0.1:`port`, kept open.
-asio::ip::tcp::socket
-rawConnect(asio::io_context& io, const std::string& from, uint16_t port)
+asio::ip::tcp::socket rawConnect(asio::io_context& io, const std::string& from, uint16_t port)
 {
   asio::ip::tcp::socket s(io);
   s.open(asio::ip::tcp::v4());
@@ -208,8 +205,8 @@ rawConnect(asio::io_context& io, const std::string& from, uint16_t port)
 
 TEST_F(ChannelTest, TcpFacesPerAddressAreBoundedAndGivenBack)
 {
-  TcpChannel channel(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0,
-                                                .limits = {.maxFaces = 10, .maxFacesPerAddress = 2}});
+  TcpChannel channel(
+    env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0, .limits = {.maxFaces = 10, .maxFacesPerAddress = 2}});
   Sink server;
   channel.listen(server.callback());
   const uint16_t port = channel.localEndpoint().port();
@@ -225,9 +222,8 @@ TEST_F(ChannelTest, TcpFacesPerAddressAreBoundedAndGivenBack)
   EXPECT_EQ(channel.nAccepted(), 3u);
 
   // a face's end gives its place back
-  auto it = std::find_if(server.entries.begin(), server.entries.end(), [](const auto& e) {
-    return e->transport->remoteUri().rfind("tcp4://127.0.0.1:", 0) == 0;
-  });
+  auto it = std::find_if(server.entries.begin(), server.entries.end(),
+                         [](const auto& e) { return e->transport->remoteUri().rfind("tcp4://127.0.0.1:", 0) == 0; });
   ASSERT_NE(it, server.entries.end());
   server.entries.erase(it);
   EXPECT_EQ(a.facesFrom("127.0.0.1"), 1u);
@@ -239,8 +235,8 @@ TEST_F(ChannelTest, TcpFacesPerAddressAreBoundedAndGivenBack)
 
 TEST_F(ChannelTest, TcpAndUnixFacesAreBoundedInAll)
 {
-  TcpChannel tcp(env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0,
-                                            .limits = {.maxFaces = 3, .maxFacesPerAddress = 0}});
+  TcpChannel tcp(
+    env, io, TcpChannelOptions{.address = "127.0.0.1", .port = 0, .limits = {.maxFaces = 3, .maxFacesPerAddress = 0}});
   UnixStreamChannel local(env, io, UnixChannelOptions{.path = (dir / "nfd.sock").string(), .maxFaces = 2});
   Sink tcpSink;
   Sink unixSink;
@@ -320,8 +316,7 @@ TEST_F(ChannelTest, TcpOutgoingConnect)
     unused = a.local_endpoint().port();
   }
   error = "pending";
-  dialer.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), unused),
-                 FacePersistency::Persistent,
+  dialer.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), unused), FacePersistency::Persistent,
                  [&](std::unique_ptr<SocketTransport> t, std::string err) { error = err; });
   ASSERT_TRUE(runUntil(io, [&] { return error != "pending"; }));
   EXPECT_NE(error.find("connect failed"), std::string::npos) << error;
@@ -365,8 +360,8 @@ protected:
   }
   void makeChannel(Duration idle)
   {
-    channel = std::make_unique<UdpChannel>(
-      env, io, UdpChannelOptions{.address = "127.0.0.1", .port = 0, .idleTimeout = idle});
+    channel =
+      std::make_unique<UdpChannel>(env, io, UdpChannelOptions{.address = "127.0.0.1", .port = 0, .idleTimeout = idle});
     channel->listen(sink.callback());
   }
 
@@ -410,8 +405,7 @@ TEST_F(UdpTest, OnDemandFaceCreatedOnFirstDatagram)
 }
 
 /// Datagrams the peer socket has received, each as it arrived (runs `io` while waiting).
-std::vector<Buffer>
-receiveAll(asio::io_context& io, asio::ip::udp::socket& peer, size_t count)
+std::vector<Buffer> receiveAll(asio::io_context& io, asio::ip::udp::socket& peer, size_t count)
 {
   std::vector<Buffer> got;
   while (got.size() < count) {
@@ -504,7 +498,8 @@ TEST_F(UdpTest, InvalidDatagramsAreDroppedWithoutFace)
   trailing.push_back(0xAA);
   peer.send_to(asio::buffer(junk), channelEp());
   peer.send_to(asio::buffer(trailing), channelEp());
-  ASSERT_TRUE(runUntil(io, [&] { return env.countingTrace().count(EventKind::IoDrop, DropReason::InvalidDatagram) == 2; }));
+  ASSERT_TRUE(
+    runUntil(io, [&] { return env.countingTrace().count(EventKind::IoDrop, DropReason::InvalidDatagram) == 2; }));
   EXPECT_TRUE(sink.entries.empty());
 
   // With a face, an invalid datagram is a counted drop on that face.
@@ -521,11 +516,11 @@ TEST_F(UdpTest, OnlyValidPacketsCreateFaces)
 {
   makeChannel(10s);
   auto send = [&](const Buffer& b) { peer.send_to(asio::buffer(b), channelEp()); };
-  Buffer unknownType{0x99, 0x03, 'a', 'b', 'c'};             // one TLV, but not NDN
-  Buffer idle{0x64, 0x00};                                    // LpPacket without fragment
-  Buffer badInterest = makeFrame(tlv::Interest, 20);          // Interest TLV, garbage inside
-  Buffer hugeInterest = test::makeInterest(60000);            // valid, above 8800 octets
-  Buffer badLp = makeFrame(tlv::LpPacket, 12);                // LpPacket, garbage fields
+  Buffer unknownType{0x99, 0x03, 'a', 'b', 'c'};     // one TLV, but not NDN
+  Buffer idle{0x64, 0x00};                           // LpPacket without fragment
+  Buffer badInterest = makeFrame(tlv::Interest, 20); // Interest TLV, garbage inside
+  Buffer hugeInterest = test::makeInterest(60000);   // valid, above 8800 octets
+  Buffer badLp = makeFrame(tlv::LpPacket, 12);       // LpPacket, garbage fields
   for (const Buffer* b : {&unknownType, &idle, &badInterest, &badLp})
     send(*b);
   ASSERT_TRUE(runUntil(io, [&] { return channel->counters().nInvalidDatagram == 4; }));
@@ -555,8 +550,8 @@ TEST_F(UdpTest, OnlyValidPacketsCreateFaces)
 
 TEST_F(UdpTest, OnDemandFacesAreCapped)
 {
-  channel = std::make_unique<UdpChannel>(
-    env, io, UdpChannelOptions{.address = "127.0.0.1", .port = 0, .maxOnDemandFaces = 2});
+  channel =
+    std::make_unique<UdpChannel>(env, io, UdpChannelOptions{.address = "127.0.0.1", .port = 0, .maxOnDemandFaces = 2});
   channel->listen(sink.callback());
   std::list<asio::ip::udp::socket> peers;
   auto sendFromNewPeer = [&] {
@@ -602,7 +597,8 @@ TEST_F(UdpTest, IdleOnDemandFaceCloses)
   }
   EXPECT_EQ(t.state(), TransportState::Up);
   // Then silence: closed within two idle periods.
-  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
+  ASSERT_TRUE(runUntil(
+    io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
   EXPECT_EQ(t.closeReason(), "idle_timeout");
   EXPECT_EQ(channel->size(), 0u);
   EXPECT_EQ(env.countingTrace().count(EventKind::FaceClose, toString(CloseReason::IdleTimeout)), 1u);

@@ -78,31 +78,28 @@ protected:
     info.remoteUri = "fd://test";
     info.scope = face::FaceScope::Local;
     transport = std::make_unique<UnixStreamTransport>(env, std::move(a), info, opts);
-    transport->onReceive = [this](ByteSpan f, face::EndpointId) {
-      received.emplace_back(f.begin(), f.end());
-    };
+    transport->onReceive = [this](ByteSpan f, face::EndpointId) { received.emplace_back(f.begin(), f.end()); };
     transport->onStateChange = [this](TransportState, TransportState s) { states.push_back(s); };
   }
 
-  void writeRaw(ByteSpan bytes)
-  {
-    asio::write(peer, asio::buffer(bytes.data(), bytes.size()));
-  }
+  void writeRaw(ByteSpan bytes) { asio::write(peer, asio::buffer(bytes.data(), bytes.size())); }
 
   /// Writes `bytes` without blocking, as fast as the transport reads them, running the loop
   /// until `done` (false after `timeout`).
-  bool writeStreamUntil(const Buffer& bytes, const std::function<bool()>& done,
-                        std::chrono::milliseconds timeout)
+  bool writeStreamUntil(const Buffer& bytes, const std::function<bool()>& done, std::chrono::milliseconds timeout)
   {
     size_t written = 0;
     peer.non_blocking(true);
-    return runUntil(io, [&] {
-      if (written < bytes.size()) {
-        std::error_code ec;
-        written += peer.write_some(asio::buffer(bytes.data() + written, bytes.size() - written), ec);
-      }
-      return done();
-    }, timeout);
+    return runUntil(
+      io,
+      [&] {
+        if (written < bytes.size()) {
+          std::error_code ec;
+          written += peer.write_some(asio::buffer(bytes.data() + written, bytes.size() - written), ec);
+        }
+        return done();
+      },
+      timeout);
   }
 
   asio::io_context io;
@@ -140,8 +137,7 @@ TEST_F(StreamTransportTest, SeveralPacketsInOneRead)
   Buffer all;
   std::vector<Buffer> frames;
   for (int i = 0; i < 50; ++i) {
-    frames.push_back(makeFrame(i % 2 ? tlv::Interest : tlv::LpPacket, 10 + i * 37,
-                               static_cast<uint8_t>(i)));
+    frames.push_back(makeFrame(i % 2 ? tlv::Interest : tlv::LpPacket, 10 + i * 37, static_cast<uint8_t>(i)));
     all.insert(all.end(), frames.back().begin(), frames.back().end());
   }
   // Plus the first half of one more, completed later.
@@ -165,7 +161,8 @@ TEST_F(StreamTransportTest, ManyFramesLargerThanReceiveBuffer)
     frames.push_back(makeFrame(tlv::Data, 8000 + i % 700, static_cast<uint8_t>(i)));
     all.insert(all.end(), frames.back().begin(), frames.back().end());
   }
-  ASSERT_TRUE(writeStreamUntil(all, [&] { return received.size() == frames.size(); }, 10000ms));
+  ASSERT_TRUE(writeStreamUntil(
+    all, [&] { return received.size() == frames.size(); }, 10000ms));
   for (size_t i = 0; i < frames.size(); ++i)
     ASSERT_EQ(received[i], frames[i]) << i;
 }
@@ -191,11 +188,14 @@ TEST_F(StreamTransportTest, ReceiveBacklogIsSampledWhenAReadFillsTheBuffer)
     received.emplace_back(f.begin(), f.end());
     maxBacklog = std::max(maxBacklog, transport->receiveQueueLength());
   };
-  ASSERT_TRUE(runUntil(io, [&] {
-    if (written < all.size())
-      written += peer.write_some(asio::buffer(all.data() + written, all.size() - written), ec);
-    return received.size() == nFrames;
-  }, 10000ms));
+  ASSERT_TRUE(runUntil(
+    io,
+    [&] {
+      if (written < all.size())
+        written += peer.write_some(asio::buffer(all.data() + written, all.size() - written), ec);
+      return received.size() == nFrames;
+    },
+    10000ms));
   EXPECT_GT(maxBacklog, 0u);
 
   // A read that drains the socket reports no backlog.
@@ -306,7 +306,8 @@ TEST_F(StreamTransportTest, OversizedFrameIsSkippedWhenConfigured)
   Buffer all = before;
   all.insert(all.end(), huge.begin(), huge.end());
   all.insert(all.end(), after.begin(), after.end());
-  ASSERT_TRUE(writeStreamUntil(all, [&] { return received.size() == 2; }, 3000ms));
+  ASSERT_TRUE(writeStreamUntil(
+    all, [&] { return received.size() == 2; }, 3000ms));
   EXPECT_EQ(received[0], before);
   EXPECT_EQ(received[1], after);
   EXPECT_EQ(transport->ioCounters().nFrameTooLarge, 1u);
@@ -364,11 +365,14 @@ TEST_F(StreamTransportTest, SlowReaderBacklogIsBoundedAndDrains)
   peer.non_blocking(true);
   Buffer sink(1 << 20);
   size_t total = 0;
-  ASSERT_TRUE(runUntil(io, [&] {
-    std::error_code ec;
-    total += peer.read_some(asio::buffer(sink), ec);
-    return transport->sendQueueLength() == 0 && ec == asio::error::would_block;
-  }, 5000ms));
+  ASSERT_TRUE(runUntil(
+    io,
+    [&] {
+      std::error_code ec;
+      total += peer.read_some(asio::buffer(sink), ec);
+      return transport->sendQueueLength() == 0 && ec == asio::error::would_block;
+    },
+    5000ms));
   size_t delivered = sent - transport->ioCounters().nSendQueueFull;
   EXPECT_EQ(total, delivered * f.size());
   EXPECT_EQ(transport->state(), TransportState::Up);

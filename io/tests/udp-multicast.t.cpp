@@ -38,7 +38,8 @@ TEST(UdpMulticast, TwoMembersExchangeWithSenderEndpointIds)
 
   Buffer f = makeFrame(tlv::Interest, 50);
   a->send(test::share(f));
-  if (!runUntil(io, [&] { return !atB.empty(); }, 1000ms))
+  if (!runUntil(
+        io, [&] { return !atB.empty(); }, 1000ms))
     GTEST_SKIP() << "multicast datagrams are not delivered on this host";
   EXPECT_EQ(atB[0].first, f);
   EXPECT_NE(atB[0].second, 0u);

@@ -38,8 +38,8 @@ public:
 
   /// Sends the opening handshake with `headers` and returns the server's response head.
   std::string handshake(const std::string& headers = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                                                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                                                      "Sec-WebSocket-Version: 13\r\n")
+                                                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                                     "Sec-WebSocket-Version: 13\r\n")
   {
     write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n");
     runUntil(m_io, [&] { return fill(), m_in.find("\r\n\r\n") != std::string::npos; });
@@ -219,8 +219,8 @@ TEST_F(WebSocketTest, MessagesThatAreNotOneTlvAreCountedDrops)
   Buffer interest = makeFrame(tlv::Interest, 20);
   Buffer two = interest;
   two.insert(two.end(), interest.begin(), interest.end());
-  client->sendFrame(OpText, interest);                                   // text, not binary
-  client->sendFrame(OpBinary, two);                                      // two TLVs
+  client->sendFrame(OpText, interest);                                       // text, not binary
+  client->sendFrame(OpBinary, two);                                          // two TLVs
   client->sendFrame(OpBinary, Buffer(interest.begin(), interest.end() - 1)); // truncated
   client->sendFrame(OpBinary, interest);
   ASSERT_TRUE(runUntil(io, [&] { return frames.size() == 1; }));
@@ -319,7 +319,8 @@ TEST_F(WebSocketTest, AClientThatDoesNotAnswerPingsIsDropped)
   listen(WebSocketChannelOptions{.pingInterval = 20ms, .pongTimeout = 60ms});
   auto client = connect();
   SocketTransport& t = *transports[0];
-  ASSERT_TRUE(runUntil(io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
+  ASSERT_TRUE(runUntil(
+    io, [&] { return t.state() == TransportState::Closed; }, 2000ms));
   EXPECT_EQ(t.closeReason(), "pong_timeout");
 }
 

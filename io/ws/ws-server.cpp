@@ -74,19 +74,15 @@ struct Server::Impl : std::enable_shared_from_this<Impl>
     if (auto it = byHandle.find(h); it != byHandle.end() && timedOut.count(it->second))
       return "pong_timeout";
     switch (con->get_local_close_code()) {
-      case status::message_too_big:
-        return "frame_too_large";
+      case status::message_too_big: return "frame_too_large";
       case status::protocol_error:
       case status::invalid_payload:
       case status::unsupported_data:
-      case status::policy_violation:
-        return "protocol_error";
+      case status::policy_violation: return "protocol_error";
       case status::normal:
       case status::going_away:
-      case status::no_status:
-        return failed ? "socket_error" : "eof";
-      default:
-        return "socket_error";
+      case status::no_status: return failed ? "socket_error" : "eof";
+      default: return "socket_error";
     }
   }
 
@@ -152,8 +148,7 @@ Server::Server(asio::io_context& io, ServerHandlers handlers, ServerOptions opti
     if (it == impl->byHandle.end())
       return;
     const std::string& payload = msg->get_payload();
-    impl->handlers.onMessage(it->second, reinterpret_cast<const uint8_t*>(payload.data()),
-                             payload.size(),
+    impl->handlers.onMessage(it->second, reinterpret_cast<const uint8_t*>(payload.data()), payload.size(),
                              msg->get_opcode() == websocketpp::frame::opcode::binary);
   });
   s.endpoint.set_close_handler([weak](Handle h) {
@@ -210,8 +205,8 @@ void Server::listen(const std::string& address, uint16_t port)
     throw std::runtime_error("WebSocket listen address '" + address + "': " + ec.message());
   s.endpoint.listen(asio::ip::tcp::endpoint(addr, port), ec);
   if (ec)
-    throw std::runtime_error("cannot listen for WebSocket on " + address + ":" +
-                             std::to_string(port) + ": " + ec.message());
+    throw std::runtime_error("cannot listen for WebSocket on " + address + ":" + std::to_string(port) + ": " +
+                             ec.message());
   auto local = s.endpoint.get_local_endpoint(ec);
   s.port = ec ? port : local.port();
   s.endpoint.start_accept(ec);

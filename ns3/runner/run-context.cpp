@@ -27,14 +27,13 @@ namespace ndnlab::runner {
 
 RunContext::RunContext(const Scenario& scenario, Params params, uint32_t seed, uint64_t run,
                        std::filesystem::path outDir, std::map<std::string, std::string> ns3Defaults)
-  : m_scenario(scenario)
-  , m_params(std::move(params))
-  , m_seed(seed)
-  , m_run(run)
-  , m_outDir(std::move(outDir))
-  , m_ns3Defaults(std::move(ns3Defaults))
-{
-}
+  : m_scenario(scenario),
+    m_params(std::move(params)),
+    m_seed(seed),
+    m_run(run),
+    m_outDir(std::move(outDir)),
+    m_ns3Defaults(std::move(ns3Defaults))
+{}
 
 void RunContext::setDefault(const std::string& attribute, const std::string& value)
 {
@@ -134,8 +133,8 @@ nlohmann::json describe(const Scenario& s)
 {
   auto params = nlohmann::json::array();
   for (const auto& p : s.params) {
-    nlohmann::json j = {{"name", p.name}, {"type", toString(p.type)}, {"unit", p.unit},
-                        {"doc", p.doc}, {"choices", p.choices}};
+    nlohmann::json j = {
+      {"name", p.name}, {"type", toString(p.type)}, {"unit", p.unit}, {"doc", p.doc}, {"choices", p.choices}};
     // the default as a typed value
     j["default"] = Params({p}, {}).toJson()[p.name];
     if (p.range.bounded()) {
@@ -145,8 +144,10 @@ nlohmann::json describe(const Scenario& s)
           return nlohmann::json();
         return p.type == ParamType::Int ? nlohmann::json(static_cast<int64_t>(v)) : nlohmann::json(v);
       };
-      j["range"] = {{"min", bound(p.range.min)}, {"max", bound(p.range.max)},
-                    {"min_exclusive", p.range.minOpen}, {"max_exclusive", p.range.maxOpen}};
+      j["range"] = {{"min", bound(p.range.min)},
+                    {"max", bound(p.range.max)},
+                    {"min_exclusive", p.range.minOpen},
+                    {"max_exclusive", p.range.maxOpen}};
     }
     params.push_back(std::move(j));
   }
@@ -162,8 +163,7 @@ std::string scenarioNames()
 }
 
 /// "--key=value" or "--key value" for the runner's own options.
-bool takeOption(const std::vector<std::string>& args, size_t& i, const std::string& key,
-                std::string& value)
+bool takeOption(const std::vector<std::string>& args, size_t& i, const std::string& key, std::string& value)
 {
   const std::string& a = args[i];
   if (a == "--" + key) {
@@ -191,8 +191,8 @@ uint64_t parseCount(const std::string& opt, const std::string& v, uint64_t min, 
   errno = 0;
   unsigned long long n = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
   if (!digits || errno == ERANGE || n < min || n > max)
-    throw UsageError("--" + opt + " " + v + ": not an integer in [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "]");
+    throw UsageError("--" + opt + " " + v + ": not an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                     "]");
   return n;
 }
 
@@ -256,8 +256,8 @@ std::string checkNs3Default(const std::string& path, const std::string& value)
     }
     return type + "::" + name;
   }
-  throw UsageError(arg + ": " + type + " declares no attribute '" + name +
-                   "' (ndnlab-sim --attributes " + type + " lists them with the declaring type)");
+  throw UsageError(arg + ": " + type + " declares no attribute '" + name + "' (ndnlab-sim --attributes " + type +
+                   " lists them with the declaring type)");
 }
 
 /// `what` with line breaks replaced, so every error is one line.
@@ -298,11 +298,11 @@ int runMain(const std::vector<std::string>& args)
     ns3::TypeId tid;
     if (!ns3::TypeId::LookupByNameFailSafe(args[1], &tid))
       throw UsageError("unknown ns-3 type '" + args[1] + "' (is its module linked?)");
-    for (; ; tid = tid.GetParent()) {
+    for (;; tid = tid.GetParent()) {
       for (uint32_t i = 0; i < tid.GetAttributeN(); ++i) {
         auto info = tid.GetAttribute(i);
-        std::cout << tid.GetName() << "::" << info.name << " = "
-                  << info.initialValue->SerializeToString(info.checker) << "  " << info.help << "\n";
+        std::cout << tid.GetName() << "::" << info.name << " = " << info.initialValue->SerializeToString(info.checker)
+                  << "  " << info.help << "\n";
       }
       if (tid == tid.GetParent())
         break;
@@ -320,8 +320,7 @@ int runMain(const std::vector<std::string>& args)
     return 0;
   }
   if (first.rfind("-", 0) == 0)
-    throw UsageError("expected a scenario name before '" + first + "'; scenarios: " +
-                     scenarioNames());
+    throw UsageError("expected a scenario name before '" + first + "'; scenarios: " + scenarioNames());
   const Scenario* scenario = Registry::instance().find(first);
   if (!scenario)
     throw UsageError("unknown scenario '" + first + "'; scenarios: " + scenarioNames());

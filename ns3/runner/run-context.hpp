@@ -23,8 +23,8 @@ class RunContext
 public:
   /// `outDir` empty: no trace files are written (openTrace returns nullptr).
   /// `ns3Defaults`: `--ns3::Type::Attribute=value` overrides from the command line.
-  RunContext(const Scenario& scenario, Params params, uint32_t seed, uint64_t run,
-             std::filesystem::path outDir, std::map<std::string, std::string> ns3Defaults = {});
+  RunContext(const Scenario& scenario, Params params, uint32_t seed, uint64_t run, std::filesystem::path outDir,
+             std::map<std::string, std::string> ns3Defaults = {});
 
   const Scenario& scenario() const { return m_scenario; }
   const Params& params() const { return m_params; }

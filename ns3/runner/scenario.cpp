@@ -123,8 +123,7 @@ void checkRange(const ParamSpec& spec, const std::string& text)
 
 } // namespace
 
-Params::Params(const std::vector<ParamSpec>& specs,
-               const std::map<std::string, std::string>& values)
+Params::Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values)
 {
   for (const auto& s : specs) {
     try {
@@ -148,8 +147,7 @@ Params::Params(const std::vector<ParamSpec>& specs,
     }
     checkValue(name, it->type, text);
     checkRange(*it, text);
-    if (!it->choices.empty() &&
-        std::find(it->choices.begin(), it->choices.end(), text) == it->choices.end()) {
+    if (!it->choices.empty() && std::find(it->choices.begin(), it->choices.end(), text) == it->choices.end()) {
       std::ostringstream os;
       os << "--" << name << "=" << text << ": must be one of";
       for (const auto& c : it->choices)
@@ -167,8 +165,8 @@ const std::string& Params::raw(const std::string& name, ParamType expected) cons
   if (it == m_values.end())
     throw std::logic_error("scenario reads undeclared parameter '" + name + "'");
   if (it->second.first != expected)
-    throw std::logic_error("parameter '" + name + "' is " + toString(it->second.first) +
-                           ", read as " + toString(expected));
+    throw std::logic_error("parameter '" + name + "' is " + toString(it->second.first) + ", read as " +
+                           toString(expected));
   return it->second.second;
 }
 

@@ -50,7 +50,7 @@ using fields::toString;
 /// One scenario parameter, set on the command line as `--Name=value`.
 struct ParamSpec
 {
-  std::string name;                 ///< PascalCase, as in `--Name=value`
+  std::string name; ///< PascalCase, as in `--Name=value`
   ParamType type = ParamType::Double;
   std::string defaultValue;         ///< textual default, parsed like a command-line value
   std::string unit;                 ///< e.g. "s", "ms", "Gbps", "B"; empty when unitless

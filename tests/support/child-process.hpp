@@ -22,29 +22,25 @@
 namespace ndnlab::testsupport {
 
 /// An empty directory for the running test: <temp>/<prefix>-<pid>-<test name>.
-inline std::filesystem::path
-freshTestDirectory(const std::string& prefix)
+inline std::filesystem::path freshTestDirectory(const std::string& prefix)
 {
-  auto dir = std::filesystem::temp_directory_path() /
-             (prefix + "-" + std::to_string(::getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  auto dir = std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()) + "-" +
+                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
 }
 
 /// The whole file as a string (empty if it cannot be read).
-inline std::string
-slurp(const std::filesystem::path& p)
+inline std::string slurp(const std::filesystem::path& p)
 {
   std::ifstream in(p);
   return std::string((std::istreambuf_iterator<char>(in)), {});
 }
 
 /// Whether `pred` became true within `timeout`, polled every 10 ms.
-inline bool
-waitFor(const std::function<bool()>& pred,
-        std::chrono::milliseconds timeout = std::chrono::milliseconds(5000))
+inline bool waitFor(const std::function<bool()>& pred,
+                    std::chrono::milliseconds timeout = std::chrono::milliseconds(5000))
 {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!pred()) {
@@ -60,9 +56,8 @@ waitFor(const std::function<bool()>& pred,
 /// signal blocked, as a terminal's foreground job does, whatever runs the tests (nohup ignores
 /// SIGHUP, a script's background job SIGINT). `inChild` runs in the child just before exec, e.g.
 /// to set its environment or ignore a signal.
-inline pid_t
-spawn(const std::string& exe, const std::vector<std::string>& args, const std::filesystem::path& out,
-      const std::filesystem::path& err = {}, const std::function<void()>& inChild = {})
+inline pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const std::filesystem::path& out,
+                   const std::filesystem::path& err = {}, const std::function<void()>& inChild = {})
 {
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -90,8 +85,7 @@ spawn(const std::string& exe, const std::vector<std::string>& args, const std::f
 }
 
 /// Exit code, or 128 + signal, or -1 after killing a process still running at `timeout`.
-inline int
-waitExit(pid_t pid, std::chrono::milliseconds timeout)
+inline int waitExit(pid_t pid, std::chrono::milliseconds timeout)
 {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {

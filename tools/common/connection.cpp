@@ -6,8 +6,7 @@
 
 namespace ndnlab::tools {
 
-std::string
-ConnectionOptions::uri() const
+std::string ConnectionOptions::uri() const
 {
   if (!connect.empty())
     return connect;
@@ -18,8 +17,7 @@ ConnectionOptions::uri() const
   return io::defaultClientTransportUri();
 }
 
-std::string
-ConnectionOptions::uriOrigin() const
+std::string ConnectionOptions::uriOrigin() const
 {
   if (!connect.empty())
     return "from --connect";
@@ -36,8 +34,7 @@ namespace {
 
 /// --connect: a URI io::connectToForwarder() accepts, so a typo is a usage error (exit 2)
 /// rather than a connection failure (exit 1).
-CLI::Validator
-forwarderUri()
+CLI::Validator forwarderUri()
 {
   return CLI::Validator(
     [](std::string& text) -> std::string {
@@ -51,24 +48,24 @@ forwarderUri()
 
 } // namespace
 
-void
-addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
+void addConnectionOptions(CLI::App& app, ConnectionOptions& opts)
 {
-  app.add_option("--socket", opts.socket,
-                 "Unix socket of the forwarder (default $NDNLAB_SOCKET, then $NDN_CLIENT_TRANSPORT, then /run/nfd/nfd.sock)")
+  app
+    .add_option(
+      "--socket", opts.socket,
+      "Unix socket of the forwarder (default $NDNLAB_SOCKET, then $NDN_CLIENT_TRANSPORT, then /run/nfd/nfd.sock)")
     ->check(check::nonEmpty());
-  app.add_option("--connect", opts.connect,
-                 "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363")
+  app.add_option("--connect", opts.connect, "Forwarder URI instead of the Unix socket, e.g. tcp4://127.0.0.1:6363")
     ->check(forwarderUri());
-  app.add_option("--mark-interval", opts.markIntervalMs,
-                 "Congestion-mark outgoing packets when the send queue to the forwarder stays above "
-                 "64 KiB this long (ms; 0 = off)")
+  app
+    .add_option("--mark-interval", opts.markIntervalMs,
+                "Congestion-mark outgoing packets when the send queue to the forwarder stays above "
+                "64 KiB this long (ms; 0 = off)")
     ->check(check::between(0.0, 10000.0))
     ->capture_default_str();
 }
 
-std::unique_ptr<ForwarderConnection>
-ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
+std::unique_ptr<ForwarderConnection> ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
 {
   io::AsioEnv& env = rt.env;
   std::string uri = opts.uri();
@@ -94,8 +91,7 @@ ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
   lso.allowLocalFields = false; // we set no NextHopFaceId; IncomingFaceId is not needed
   if (opts.markIntervalMs > 0) {
     lso.allowCongestionMarking = true;
-    lso.baseCongestionMarkingInterval =
-      std::chrono::microseconds(static_cast<int64_t>(opts.markIntervalMs * 1000));
+    lso.baseCongestionMarkingInterval = std::chrono::microseconds(static_cast<int64_t>(opts.markIntervalMs * 1000));
   }
   // The consumer's BundleTag reaches the forwarder's Interest bundler as an NDNLPv2 field
   // (ignorable: NFD skips it).
@@ -106,9 +102,7 @@ ForwarderConnection::open(ToolRuntime& rt, const ConnectionOptions& opts)
 }
 
 ForwarderConnection::ForwarderConnection(io::AsioEnv& env, std::unique_ptr<face::Face> face, std::string uri)
-  : m_env(env)
-  , m_face(std::move(face))
-  , m_uri(std::move(uri))
+  : m_env(env), m_face(std::move(face)), m_uri(std::move(uri))
 {
   m_face->afterReceiveInterest = [this](face::Face&, Interest&& i, face::EndpointId) { deliverInterest(i); };
   m_face->afterReceiveData = [this](face::Face&, Data&& d, face::EndpointId) {
@@ -138,8 +132,8 @@ ForwarderConnection::ForwarderConnection(io::AsioEnv& env, std::unique_ptr<face:
   m_face->afterClose = [this](face::Face& f) {
     if (!onClose)
       return;
-    std::string reason = f.transport().state() == face::TransportState::Failed
-                           ? "connection failed" : "connection closed by the forwarder";
+    std::string reason = f.transport().state() == face::TransportState::Failed ? "connection failed"
+                                                                               : "connection closed by the forwarder";
     if (auto* t = dynamic_cast<const io::SocketTransport*>(&f.transport());
         t != nullptr && !t->closeReason().empty() && t->closeReason() != "eof")
       reason += " (" + t->closeReason() + ")";
@@ -154,8 +148,7 @@ ForwarderConnection::~ForwarderConnection()
   m_face->afterClose = nullptr;
 }
 
-uint64_t
-ForwarderConnection::outgoingDrops() const
+uint64_t ForwarderConnection::outgoingDrops() const
 {
   const face::LinkService::Counters& lc = m_face->linkService().counters();
   uint64_t n = lc.nOutTooLarge + lc.nOutOverMtu + lc.nFragmentationErrors;
@@ -164,26 +157,22 @@ ForwarderConnection::outgoingDrops() const
   return n;
 }
 
-void
-ForwarderConnection::expressInterest(const Interest& interest)
+void ForwarderConnection::expressInterest(const Interest& interest)
 {
   m_face->sendInterest(interest);
 }
 
-void
-ForwarderConnection::putData(const Data& data)
+void ForwarderConnection::putData(const Data& data)
 {
   m_face->sendData(data);
 }
 
-void
-ForwarderConnection::putNack(const Nack& nack)
+void ForwarderConnection::putNack(const Nack& nack)
 {
   m_face->sendNack(nack);
 }
 
-void
-ForwarderConnection::request(const Interest& interest, RequestCallback done)
+void ForwarderConnection::request(const Interest& interest, RequestCallback done)
 {
   Interest copy = interest;
   if (!copy.nonce())

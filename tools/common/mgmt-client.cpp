@@ -5,17 +5,13 @@
 namespace ndnlab::tools {
 
 MgmtClient::MgmtClient(io::AsioEnv& env, ForwarderConnection& conn)
-  : m_env(env)
-  , m_conn(conn)
-  , m_signer(m_digest, env.clock(), env.rng())
-{
-}
+  : m_env(env), m_conn(conn), m_signer(m_digest, env.clock(), env.rng())
+{}
 
 MgmtClient::~MgmtClient() = default;
 
-void
-MgmtClient::command(std::string_view module, std::string_view verb, const mgmt::ControlParameters& cp,
-                    CommandCallback done)
+void MgmtClient::command(std::string_view module, std::string_view verb, const mgmt::ControlParameters& cp,
+                         CommandCallback done)
 {
   Interest interest(mgmt::makeCommandName(topPrefix(), module, verb, cp));
   interest.setLifetime(std::chrono::seconds(4));
@@ -40,24 +36,21 @@ MgmtClient::command(std::string_view module, std::string_view verb, const mgmt::
   });
 }
 
-void
-MgmtClient::dataset(std::string_view module, std::string_view verb, DatasetCallback done)
+void MgmtClient::dataset(std::string_view module, std::string_view verb, DatasetCallback done)
 {
   Name name = topPrefix();
   name.append(module).append(verb);
   fetchDataset(std::move(name), std::move(done));
 }
 
-void
-MgmtClient::dataset(std::string_view module, std::string_view verb, ByteSpan parameter, DatasetCallback done)
+void MgmtClient::dataset(std::string_view module, std::string_view verb, ByteSpan parameter, DatasetCallback done)
 {
   Name name = topPrefix();
   name.append(module).append(verb).append(tlv::GenericNameComponent, parameter);
   fetchDataset(std::move(name), std::move(done));
 }
 
-void
-MgmtClient::fetchDataset(Name name, DatasetCallback done)
+void MgmtClient::fetchDataset(Name name, DatasetCallback done)
 {
   app::SegmentFetcher::Options opts;
   opts.discovery = app::VersionDiscovery::FirstSegment;
@@ -88,8 +81,7 @@ MgmtClient::fetchDataset(Name name, DatasetCallback done)
   m_fetcher->start(name);
 }
 
-void
-MgmtClient::registerPrefix(const Name& prefix, std::function<void(const std::string&)> done)
+void MgmtClient::registerPrefix(const Name& prefix, std::function<void(const std::string&)> done)
 {
   mgmt::ControlParameters cp;
   cp.name = prefix;

@@ -26,8 +26,7 @@ public:
   ~MgmtClient();
 
   /// /localhost/nfd/<module>/<verb>/<CP> as a signed Interest; `done` gets the response.
-  void command(std::string_view module, std::string_view verb, const mgmt::ControlParameters& cp,
-               CommandCallback done);
+  void command(std::string_view module, std::string_view verb, const mgmt::ControlParameters& cp, CommandCallback done);
   /// /localhost/nfd/<module>/<verb> dataset; one at a time.
   void dataset(std::string_view module, std::string_view verb, DatasetCallback done);
   /// A dataset with a parameter, /localhost/nfd/<module>/<verb>/<parameter> (faces/query: the

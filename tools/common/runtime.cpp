@@ -11,8 +11,7 @@
 
 namespace ndnlab::tools {
 
-void
-addVerbosityOptions(CLI::App& app, Verbosity& v)
+void addVerbosityOptions(CLI::App& app, Verbosity& v)
 {
   app.add_flag("-v,--verbose", v.verbose, "Print debug logs on stderr");
   app.add_flag("-q,--quiet", v.quiet, "Print only errors");
@@ -23,8 +22,7 @@ namespace {
 /// When parsing stopped because a (sub)command needs a subcommand: the message naming the word
 /// given instead, if any, and the subcommands there are. CLI11 only says "A subcommand is
 /// required", also for `ndnlab ctl frobnicate`.
-std::optional<std::string>
-missingSubcommandMessage(CLI::App& app)
+std::optional<std::string> missingSubcommandMessage(CLI::App& app)
 {
   CLI::App* at = &app;
   std::string path = app.get_name();
@@ -46,8 +44,7 @@ missingSubcommandMessage(CLI::App& app)
 
 } // namespace
 
-std::optional<int>
-parseCommandLine(CLI::App& app, int argc, char** argv)
+std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv)
 {
   try {
     app.parse(argc, argv);
@@ -74,8 +71,7 @@ parseCommandLine(CLI::App& app, int argc, char** argv)
   return std::nullopt;
 }
 
-std::optional<Name>
-parseNameArgument(const std::string& text)
+std::optional<Name> parseNameArgument(const std::string& text)
 {
   if (text.empty()) {
     printError("empty name (the root name is '/')");
@@ -91,8 +87,7 @@ parseNameArgument(const std::string& text)
 
 namespace check {
 
-std::string
-numberText(double x)
+std::string numberText(double x)
 {
   std::ostringstream os;
   os << x;
@@ -102,8 +97,7 @@ numberText(double x)
 namespace {
 
 /// `text` as a finite double, the whole string; nullopt otherwise.
-std::optional<double>
-parseNumber(const std::string& text)
+std::optional<double> parseNumber(const std::string& text)
 {
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
     return std::nullopt;
@@ -117,8 +111,7 @@ parseNumber(const std::string& text)
 
 /// A validator of numbers in [min, max] (`minExclusive`: (min, max]): "must be <expected>"
 /// below min or when not a finite number, "must be at most <max>" above max.
-CLI::Validator
-numberValidator(double min, bool minExclusive, double max, std::string expected, std::string description)
+CLI::Validator numberValidator(double min, bool minExclusive, double max, std::string expected, std::string description)
 {
   return CLI::Validator(
     [=](std::string& text) -> std::string {
@@ -134,28 +127,24 @@ numberValidator(double min, bool minExclusive, double max, std::string expected,
 
 } // namespace
 
-CLI::Validator
-positive(double max)
+CLI::Validator positive(double max)
 {
   return numberValidator(0, true, max, "a positive number", "POSITIVE");
 }
 
-CLI::Validator
-nonNegative(double max)
+CLI::Validator nonNegative(double max)
 {
   return numberValidator(0, false, max, "a number >= 0", "NONNEGATIVE");
 }
 
-CLI::Validator
-between(double min, double max)
+CLI::Validator between(double min, double max)
 {
   std::string range = numberText(min) + " to " + numberText(max);
   return numberValidator(min, false, max, "a number from " + range,
                          "[" + numberText(min) + " - " + numberText(max) + "]");
 }
 
-CLI::Validator
-fraction(bool oneIncluded)
+CLI::Validator fraction(bool oneIncluded)
 {
   std::string interval = oneIncluded ? "(0, 1]" : "(0, 1)";
   return CLI::Validator(
@@ -168,15 +157,13 @@ fraction(bool oneIncluded)
     interval);
 }
 
-CLI::Validator
-integerBetween(int64_t min, int64_t max)
+CLI::Validator integerBetween(int64_t min, int64_t max)
 {
   std::string range = std::to_string(min) + " to " + std::to_string(max);
   return CLI::Validator(
     [min, max, range](std::string& text) -> std::string {
       size_t digits = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
-      bool ok = text.size() > digits &&
-                text.find_first_not_of("0123456789", digits) == std::string::npos;
+      bool ok = text.size() > digits && text.find_first_not_of("0123456789", digits) == std::string::npos;
       errno = 0;
       long long v = ok ? std::strtoll(text.c_str(), nullptr, 10) : 0;
       if (!ok || errno == ERANGE || v < min || v > max)
@@ -187,8 +174,7 @@ integerBetween(int64_t min, int64_t max)
     "[" + std::to_string(min) + " - " + std::to_string(max) + "]");
 }
 
-CLI::Validator
-unsignedInteger(uint64_t min, uint64_t max)
+CLI::Validator unsignedInteger(uint64_t min, uint64_t max)
 {
   std::string expected;
   if (max != std::numeric_limits<uint64_t>::max())
@@ -215,30 +201,28 @@ unsignedInteger(uint64_t min, uint64_t max)
     description);
 }
 
-CLI::Validator
-nonEmpty()
+CLI::Validator nonEmpty()
 {
-  return CLI::Validator(
-    [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; }, "");
+  return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; }, "");
 }
 
 } // namespace check
 
-Duration
-millisArgument(double ms)
+Duration millisArgument(double ms)
 {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
 }
 
 ToolRuntime::ToolRuntime(LogLevel level, const std::string& traceFile)
-  : env(io, [&] {
-      io::AsioEnvOptions o;
-      o.logLevel = level;
-      o.traceCounters = false; // the tools report from the engines' own statistics
-      o.traceFile = traceFile;
-      return o;
-    }())
-  , m_signals(io, SIGINT, SIGTERM)
+  : env(io,
+        [&] {
+          io::AsioEnvOptions o;
+          o.logLevel = level;
+          o.traceCounters = false; // the tools report from the engines' own statistics
+          o.traceFile = traceFile;
+          return o;
+        }()),
+    m_signals(io, SIGINT, SIGTERM)
 {
   m_signals.async_wait([this](const std::error_code& ec, int sig) {
     if (ec)
@@ -251,8 +235,7 @@ ToolRuntime::ToolRuntime(LogLevel level, const std::string& traceFile)
   });
 }
 
-bool
-ToolRuntime::interrupted()
+bool ToolRuntime::interrupted()
 {
   if (!m_signalled) {
     io.poll();
@@ -261,8 +244,7 @@ ToolRuntime::interrupted()
   return m_signalled;
 }
 
-int
-ToolRuntime::failureExitCode()
+int ToolRuntime::failureExitCode()
 {
   return interrupted() ? exitcode::Interrupted : exitcode::Failure;
 }
@@ -273,21 +255,18 @@ ToolRuntime::~ToolRuntime()
   m_signals.cancel(ec);
 }
 
-void
-ToolRuntime::run()
+void ToolRuntime::run()
 {
   io.run();
 }
 
-void
-ToolRuntime::stop()
+void ToolRuntime::stop()
 {
   // Posted, so handlers already queued (e.g. the flush of a reply just sent) run first.
   asio::post(io, [this] { io.stop(); });
 }
 
-std::span<const BuiltinCommand>
-builtinCommands()
+std::span<const BuiltinCommand> builtinCommands()
 {
   static const BuiltinCommand commands[] = {
     {"get", "Fetch a named object and write its bytes (like ndnget/ndncatchunks)", runGet},
@@ -299,8 +278,7 @@ builtinCommands()
   return commands;
 }
 
-void
-printError(std::string_view message)
+void printError(std::string_view message)
 {
   std::cerr << "ERROR: " << message << std::endl;
 }

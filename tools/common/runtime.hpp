@@ -94,10 +94,9 @@ struct UnsignedTarget<std::optional<T>>
 /// The one way to declare an option (or positional) stored in an unsigned integer, or in a
 /// std::optional of one: check::unsignedInteger over [min, max], by default the whole type.
 template<typename T>
-CLI::Option*
-addUnsignedOption(CLI::App& app, const std::string& names, T& value, const std::string& description,
-                  uint64_t min = 0,
-                  uint64_t max = std::numeric_limits<typename detail::UnsignedTarget<T>::type>::max())
+CLI::Option* addUnsignedOption(CLI::App& app, const std::string& names, T& value, const std::string& description,
+                               uint64_t min = 0,
+                               uint64_t max = std::numeric_limits<typename detail::UnsignedTarget<T>::type>::max())
 {
   using U = typename detail::UnsignedTarget<T>::type;
   static_assert(std::is_unsigned_v<U>, "addUnsignedOption needs an unsigned integer");

@@ -20,8 +20,7 @@ namespace {
 
 using mgmt::ControlParameters;
 
-std::string_view
-persistencyName(uint64_t p)
+std::string_view persistencyName(uint64_t p)
 {
   switch (p) {
     case 0: return "persistent";
@@ -31,8 +30,7 @@ persistencyName(uint64_t p)
   }
 }
 
-std::string
-originName(uint64_t o)
+std::string originName(uint64_t o)
 {
   switch (static_cast<mgmt::RouteOrigin>(o)) {
     case mgmt::RouteOrigin::App: return "app";
@@ -46,8 +44,7 @@ originName(uint64_t o)
   return std::to_string(o);
 }
 
-std::string
-routeFlags(uint64_t f)
+std::string routeFlags(uint64_t f)
 {
   std::string s;
   if (f & mgmt::RouteFlagChildInherit)
@@ -57,8 +54,7 @@ routeFlags(uint64_t f)
   return s.empty() ? "none" : s;
 }
 
-std::string
-expires(const std::optional<std::chrono::milliseconds>& e)
+std::string expires(const std::optional<std::chrono::milliseconds>& e)
 {
   if (!e)
     return "never";
@@ -66,8 +62,7 @@ expires(const std::optional<std::chrono::milliseconds>& e)
 }
 
 /// nfdc-style "key=value" text of a command's ControlParameters; `module` picks the layout.
-std::string
-cpSummary(std::string_view module, const ControlParameters& cp)
+std::string cpSummary(std::string_view module, const ControlParameters& cp)
 {
   std::ostringstream os;
   if (module == "rib") {
@@ -111,8 +106,7 @@ cpSummary(std::string_view module, const ControlParameters& cp)
   return os.str();
 }
 
-std::string
-timeText(UnixMillis t)
+std::string timeText(UnixMillis t)
 {
   std::time_t secs = static_cast<std::time_t>(t.count() / 1000);
   char buf[64];
@@ -131,10 +125,10 @@ struct CtlOptions
   std::string faceUri;
   std::string persistency = "persistent";
   uint64_t mtu = 0;
-  std::string face;          ///< FACE argument: a FaceId or a remote FaceUri (faceArgument())
+  std::string face;                                 ///< FACE argument: a FaceId or a remote FaceUri (faceArgument())
   std::string queryRemote, queryLocal, queryScheme; ///< face list filters (faces/query)
-  std::string medium;        ///< "", wired, wireless
-  std::string bundling;      ///< "", on, off
+  std::string medium;                               ///< "", wired, wireless
+  std::string bundling;                             ///< "", on, off
   std::optional<uint64_t> bundleInterval;
   // route / strategy
   std::string prefix;
@@ -151,8 +145,7 @@ struct CtlOptions
 /// One ctl action: issues requests through `mgmt`, prints, then calls done(exit code).
 using Action = std::function<void(MgmtClient& mgmt, std::function<void(int)> done)>;
 
-Action
-commandAction(std::string module, std::string verb, ControlParameters cp, std::string okWord)
+Action commandAction(std::string module, std::string verb, ControlParameters cp, std::string okWord)
 {
   return [=](MgmtClient& mgmt, std::function<void(int)> done) {
     mgmt.command(module, verb, cp, [=](const Result<mgmt::ControlResponse, std::string>& r) {
@@ -178,8 +171,8 @@ commandAction(std::string module, std::string verb, ControlParameters cp, std::s
 using DatasetStep = std::function<void(ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done)>;
 
 /// `parameter`, when given, is the dataset's parameter component (faces/query's filter).
-Action
-datasetThen(std::string module, std::string verb, DatasetStep step, std::optional<Buffer> parameter = std::nullopt)
+Action datasetThen(std::string module, std::string verb, DatasetStep step,
+                   std::optional<Buffer> parameter = std::nullopt)
 {
   return [=](MgmtClient& mgmt, std::function<void(int)> done) {
     auto onContent = [=, &mgmt](const Result<Buffer, std::string>& r) {
@@ -198,8 +191,7 @@ datasetThen(std::string module, std::string verb, DatasetStep step, std::optiona
 }
 
 template<typename Print>
-Action
-datasetAction(std::string module, std::string verb, Print print)
+Action datasetAction(std::string module, std::string verb, Print print)
 {
   return datasetThen(module, verb, [print](ByteSpan content, MgmtClient&, std::function<void(int)> done) {
     done(print(content) ? exitcode::Ok : exitcode::Failure);
@@ -207,8 +199,7 @@ datasetAction(std::string module, std::string verb, Print print)
 }
 
 template<typename T>
-std::optional<std::vector<T>>
-decodeOrReport(ByteSpan content, std::string_view what)
+std::optional<std::vector<T>> decodeOrReport(ByteSpan content, std::string_view what)
 {
   auto list = mgmt::decodeList<T>(content);
   if (!list) {
@@ -220,23 +211,20 @@ decodeOrReport(ByteSpan content, std::string_view what)
 }
 
 /// Fetches faces/query with `filter` and hands its content to `step`.
-Action
-faceQueryThen(const mgmt::FaceQueryFilter& filter, DatasetStep step)
+Action faceQueryThen(const mgmt::FaceQueryFilter& filter, DatasetStep step)
 {
   Buffer parameter;
   filter.encodeTo(parameter);
   return datasetThen("faces", "query", std::move(step), std::move(parameter));
 }
 
-bool
-isFaceId(const std::string& text)
+bool isFaceId(const std::string& text)
 {
   return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
 /// CLI check of a FACE argument: a FaceId (positive integer) or a FaceUri, as nfdc takes.
-CLI::Validator
-faceArgument()
+CLI::Validator faceArgument()
 {
   return CLI::Validator(
     [faceId = check::unsignedInteger(1, UINT64_MAX)](std::string& text) -> std::string {
@@ -247,8 +235,7 @@ faceArgument()
         return {};
       }
       if (text.find("://") == std::string::npos)
-        return "must be a FaceId (a positive integer) or a FaceUri such as udp4://192.0.2.1:6363, got '" +
-               text + "'";
+        return "must be a FaceId (a positive integer) or a FaceUri such as udp4://192.0.2.1:6363, got '" + text + "'";
       return {};
     },
     "FaceId or FaceUri");
@@ -257,8 +244,7 @@ faceArgument()
 /// The form in which forwarders report a face URI given with a numeric address: udp and tcp
 /// get the address family (udp4/udp6) and port 6363 when none is given, as nfdc canonizes
 /// before it queries. Anything else (fd://12, a host name) is compared as it is written.
-std::string
-canonicalFaceUri(const std::string& text)
+std::string canonicalFaceUri(const std::string& text)
 {
   auto uri = io::parseFaceUri(text);
   if (!uri || uri->isUnix())
@@ -289,8 +275,7 @@ struct FaceLookup
 /// ends with exitcode::Failure, as nfdc does: a FaceId must be in faces/list (faces/destroy and
 /// rib/unregister answer 200 for an unknown face, idempotent as in NFD, so their response cannot
 /// tell); a FaceUri must be the remote URI of exactly one face (faces/query).
-Action
-withFace(const std::string& face, std::function<Action(uint64_t)> then, FaceLookup how = {})
+Action withFace(const std::string& face, std::function<Action(uint64_t)> then, FaceLookup how = {})
 {
   if (isFaceId(face)) {
     uint64_t faceId = std::stoull(face);
@@ -327,8 +312,7 @@ withFace(const std::string& face, std::function<Action(uint64_t)> then, FaceLook
       std::string ids;
       for (const auto& f : *faces)
         ids += (ids.empty() ? "" : ", ") + std::to_string(f.faceId);
-      printError(std::to_string(faces->size()) + " faces have remote URI " + uri + " (" + ids +
-                 "); give a FaceId");
+      printError(std::to_string(faces->size()) + " faces have remote URI " + uri + " (" + ids + "); give a FaceId");
       done(exitcode::Failure);
       return;
     }
@@ -336,8 +320,7 @@ withFace(const std::string& face, std::function<Action(uint64_t)> then, FaceLook
   });
 }
 
-bool
-printFaces(ByteSpan content)
+bool printFaces(ByteSpan content)
 {
   auto faces = decodeOrReport<mgmt::FaceStatus>(content, "faces/list");
   if (!faces)
@@ -349,19 +332,24 @@ printFaces(ByteSpan content)
     if (f.baseCongestionMarkingInterval || f.defaultCongestionThreshold) {
       std::cout << " congestion={";
       if (f.baseCongestionMarkingInterval)
-        std::cout << "base-marking-interval=" << std::chrono::duration_cast<std::chrono::milliseconds>(*f.baseCongestionMarkingInterval).count() << "ms";
+        std::cout << "base-marking-interval="
+                  << std::chrono::duration_cast<std::chrono::milliseconds>(*f.baseCongestionMarkingInterval).count()
+                  << "ms";
       if (f.defaultCongestionThreshold)
-        std::cout << (f.baseCongestionMarkingInterval ? " " : "") << "default-threshold=" << *f.defaultCongestionThreshold << "B";
+        std::cout << (f.baseCongestionMarkingInterval ? " " : "")
+                  << "default-threshold=" << *f.defaultCongestionThreshold << "B";
       std::cout << "}";
     }
     if (f.mtu)
       std::cout << " mtu=" << *f.mtu;
-    std::cout << " counters={in={" << f.nInInterests << "i " << f.nInData << "d " << f.nInNacks << "n "
-              << f.nInBytes << "B} out={" << f.nOutInterests << "i " << f.nOutData << "d " << f.nOutNacks
-              << "n " << f.nOutBytes << "B}}"
-              << " flags={" << (f.faceScope == 1 ? "local" : "non-local") << " "
-              << persistencyName(f.facePersistency) << " "
-              << (f.linkType == 0 ? "point-to-point" : f.linkType == 1 ? "multi-access" : "ad-hoc");
+    std::cout << " counters={in={" << f.nInInterests << "i " << f.nInData << "d " << f.nInNacks << "n " << f.nInBytes
+              << "B} out={" << f.nOutInterests << "i " << f.nOutData << "d " << f.nOutNacks << "n " << f.nOutBytes
+              << "B}}"
+              << " flags={" << (f.faceScope == 1 ? "local" : "non-local") << " " << persistencyName(f.facePersistency)
+              << " "
+              << (f.linkType == 0   ? "point-to-point"
+                  : f.linkType == 1 ? "multi-access"
+                                    : "ad-hoc");
     if (f.flags & mgmt::FaceFlagLocalFields)
       std::cout << " local-fields";
     if (f.flags & mgmt::FaceFlagCongestionMarking)
@@ -386,8 +374,7 @@ printFaces(ByteSpan content)
   return true;
 }
 
-bool
-printRoutes(ByteSpan content)
+bool printRoutes(ByteSpan content)
 {
   auto entries = decodeOrReport<mgmt::RibEntryStatus>(content, "rib/list");
   if (!entries)
@@ -400,8 +387,7 @@ printRoutes(ByteSpan content)
   return true;
 }
 
-bool
-printFib(ByteSpan content)
+bool printFib(ByteSpan content)
 {
   auto entries = decodeOrReport<mgmt::FibEntryStatus>(content, "fib/list");
   if (!entries)
@@ -415,8 +401,7 @@ printFib(ByteSpan content)
   return true;
 }
 
-bool
-printStrategies(ByteSpan content)
+bool printStrategies(ByteSpan content)
 {
   auto entries = decodeOrReport<mgmt::StrategyChoiceStatus>(content, "strategy-choice/list");
   if (!entries)
@@ -426,8 +411,7 @@ printStrategies(ByteSpan content)
   return true;
 }
 
-bool
-printStatus(ByteSpan content)
+bool printStatus(ByteSpan content)
 {
   auto s = mgmt::ForwarderStatus::decode(content);
   if (!s) {
@@ -457,8 +441,7 @@ printStatus(ByteSpan content)
 }
 
 /// ndnlab/drops (ndnlabd only): one "kind/reason=count" line per counter, under a heading.
-bool
-printDrops(ByteSpan content)
+bool printDrops(ByteSpan content)
 {
   auto list = decodeOrReport<mgmt::DropCounterStatus>(content, "ndnlab/drops");
   if (!list)
@@ -473,8 +456,7 @@ printDrops(ByteSpan content)
 
 /// status/general, then, when the forwarder is ndnlabd (NfdVersion "ndnlab-..."), its drop
 /// counters; other forwarders do not serve ndnlab/drops, so it is not asked for.
-Action
-statusAction()
+Action statusAction()
 {
   return datasetThen("status", "general", [](ByteSpan content, MgmtClient& mgmt, std::function<void(int)> done) {
     if (!printStatus(content)) {
@@ -490,8 +472,7 @@ statusAction()
   });
 }
 
-bool
-printCs(ByteSpan content)
+bool printCs(ByteSpan content)
 {
   auto list = decodeOrReport<mgmt::CsInfo>(content, "cs/info");
   if (!list || list->empty()) {
@@ -512,12 +493,10 @@ printCs(ByteSpan content)
 
 } // namespace
 
-int
-runCtl(int argc, char** argv)
+int runCtl(int argc, char** argv)
 {
   CtlOptions o;
-  CLI::App app{"Manage the forwarder (ndnlabd, NFD, ndnd) through its NFD management protocol.",
-               "ndnlab ctl"};
+  CLI::App app{"Manage the forwarder (ndnlabd, NFD, ndnd) through its NFD management protocol.", "ndnlab ctl"};
   app.require_subcommand(1);
   app.fallthrough(); // connection/verbosity options may follow the subcommand (inherited)
   addVerbosityOptions(app, o.verbosity);
@@ -604,10 +583,12 @@ runCtl(int argc, char** argv)
   faceUpdate->callback([&] {
     ControlParameters cp;
     setBundlingParameters(cp);
-    action = withFace(o.face, [cp](uint64_t faceId) mutable {
-      cp.faceId = faceId;
-      return commandAction("faces", "update", cp, "face-updated");
-    }, {.checkId = false});
+    action = withFace(o.face,
+                      [cp](uint64_t faceId) mutable {
+                        cp.faceId = faceId;
+                        return commandAction("faces", "update", cp, "face-updated");
+                      },
+                      {.checkId = false});
   });
   auto* faceDestroy = face->add_subcommand("destroy", "Destroy a face (faces/destroy)");
   addFaceArgument(faceDestroy, "Face");
@@ -640,10 +621,12 @@ runCtl(int argc, char** argv)
     if (o.expiresMs) // clamped like a decoded ExpirationPeriod, so the int64 count cannot wrap
       cp.expirationPeriod = std::chrono::milliseconds(std::min<uint64_t>(*o.expiresMs, MaxExpirationMs));
     // rib/register refuses an unknown FaceId itself (410), so a FaceId is sent unchecked.
-    action = withFace(o.face, [cp](uint64_t faceId) mutable {
-      cp.faceId = faceId;
-      return commandAction("rib", "register", cp, "route-add-accepted");
-    }, {.checkId = false, .suggestCreate = true});
+    action = withFace(o.face,
+                      [cp](uint64_t faceId) mutable {
+                        cp.faceId = faceId;
+                        return commandAction("rib", "register", cp, "route-add-accepted");
+                      },
+                      {.checkId = false, .suggestCreate = true});
   });
   auto* routeRemove = route->add_subcommand("remove", "Remove a route (rib/unregister)");
   routeRemove->add_option("PREFIX", o.prefix, "Name prefix")->required();
@@ -674,8 +657,8 @@ runCtl(int argc, char** argv)
   });
   auto* strategySet = strategy->add_subcommand("set", "Choose a strategy for a prefix (strategy-choice/set)");
   strategySet->add_option("PREFIX", o.prefix, "Name prefix")->required();
-  strategySet->add_option("STRATEGY", o.strategy,
-                          "Strategy name, e.g. /localhost/nfd/strategy/best-route or just best-route")
+  strategySet
+    ->add_option("STRATEGY", o.strategy, "Strategy name, e.g. /localhost/nfd/strategy/best-route or just best-route")
     ->required()
     ->check(check::nonEmpty());
   strategySet->callback([&] {
@@ -694,10 +677,12 @@ runCtl(int argc, char** argv)
   });
 
   // status, cs
-  app.add_subcommand("status", "General forwarder status (status/general; ndnlabd: and drop counters)")
-    ->callback([&] { action = statusAction(); });
-  app.add_subcommand("drops", "Drop counters by kind and reason (ndnlabd's ndnlab/drops dataset)")
-    ->callback([&] { action = datasetAction("ndnlab", "drops", printDrops); });
+  app.add_subcommand("status", "General forwarder status (status/general; ndnlabd: and drop counters)")->callback([&] {
+    action = statusAction();
+  });
+  app.add_subcommand("drops", "Drop counters by kind and reason (ndnlabd's ndnlab/drops dataset)")->callback([&] {
+    action = datasetAction("ndnlab", "drops", printDrops);
+  });
   auto* cs = app.add_subcommand("cs", "Content Store: info");
   cs->require_subcommand(1);
   cs->add_subcommand("info", "Content Store information (cs/info)")->callback([&] {

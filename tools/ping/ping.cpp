@@ -10,8 +10,7 @@
 
 namespace ndnlab::tools {
 
-int
-runPing(int argc, char** argv)
+int runPing(int argc, char** argv)
 {
   std::string prefixText;
   app::PingClientOptions po;
@@ -33,8 +32,7 @@ runPing(int argc, char** argv)
     ->capture_default_str();
   addUnsignedOption(app, "-n,--start", po.startSeq, "First sequence number (default random)");
   app.add_flag("-a,--allow-stale", po.allowStale, "Do not set MustBeFresh");
-  app.add_option("-p,--identifier", po.clientId, "Client identifier component after 'ping'")
-    ->check(check::nonEmpty());
+  app.add_option("-p,--identifier", po.clientId, "Client identifier component after 'ping'")->check(check::nonEmpty());
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);
   if (auto rc = parseCommandLine(app, argc, argv))
@@ -55,7 +53,8 @@ runPing(int argc, char** argv)
   app::PingClient client(rt.env, *conn, *prefix, po);
   client.onReply = [&](uint64_t seq, Duration rtt) {
     if (!verbosity.quiet)
-      std::printf("content from %s: seq=%llu time=%.3f ms\n", p.c_str(), static_cast<unsigned long long>(seq), toMillis(rtt));
+      std::printf("content from %s: seq=%llu time=%.3f ms\n", p.c_str(), static_cast<unsigned long long>(seq),
+                  toMillis(rtt));
     std::fflush(stdout);
   };
   client.onNackReply = [&](uint64_t seq, Duration rtt, NackReason r) {
@@ -90,8 +89,7 @@ runPing(int argc, char** argv)
   return rc;
 }
 
-int
-runPingServer(int argc, char** argv)
+int runPingServer(int argc, char** argv)
 {
   std::string prefixText;
   app::PingServerOptions so;
@@ -109,7 +107,9 @@ runPingServer(int argc, char** argv)
     ->capture_default_str();
   addUnsignedOption(app, "-p,--max-pings", so.maxPings, "Exit after answering this many (0 = never)")
     ->capture_default_str();
-  app.add_option("--signing", signing, "Signature of replies")->check(CLI::IsMember({"digest", "null"}))->capture_default_str();
+  app.add_option("--signing", signing, "Signature of replies")
+    ->check(CLI::IsMember({"digest", "null"}))
+    ->capture_default_str();
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);
   if (auto rc = parseCommandLine(app, argc, argv))

@@ -71,9 +71,7 @@ TEST_F(CbrTest, TimedOutSegmentsAreRetransmittedWhenAsked)
   o.lifetime = 100ms;
   o.retransmit = true;
   int seg3 = 0;
-  link.interestFilter = [&](Interest& i) {
-    return !(i.name()[-1].toNumber() == 3u && seg3++ == 0);
-  };
+  link.interestFilter = [&](Interest& i) { return !(i.name()[-1].toNumber() == 3u && seg3++ == 0); };
   auto c = make(o);
   c->start("/lab/file/v=9");
   env.advance(2s);

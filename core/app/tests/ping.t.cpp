@@ -103,9 +103,7 @@ TEST_F(PingTest, TimeoutsWithoutServer)
 
 TEST_F(PingTest, NackReplies)
 {
-  link.producer.onInterest = [&](const Interest& i) {
-    link.producer.putNack(Nack{i, NackReason::NoRoute});
-  };
+  link.producer.onInterest = [&](const Interest& i) { link.producer.putNack(Nack{i, NackReason::NoRoute}); };
   PingClient::Options co;
   co.count = 1;
   PingClient client(env, link.consumer, "/x", co);

@@ -10,8 +10,7 @@ namespace {
 using namespace std::chrono_literals;
 using test::Link;
 
-Buffer
-pattern(size_t n)
+Buffer pattern(size_t n)
 {
   Buffer b(n);
   for (size_t i = 0; i < n; ++i)
@@ -19,8 +18,7 @@ pattern(size_t n)
   return b;
 }
 
-std::optional<uint64_t>
-segOf(const Name& n)
+std::optional<uint64_t> segOf(const Name& n)
 {
   if (n.empty() || !n[-1].isSegment())
     return std::nullopt;
@@ -82,7 +80,7 @@ TEST_F(PushTest, OneInterestFetchesTheWholeObject)
   EXPECT_EQ(s.bytes, Bytes(50'500));
   EXPECT_EQ(s.versionedName, Name("/lab/file/v=9"));
   EXPECT_EQ(s.interestsSent, 1u);
-  EXPECT_EQ(s.rttMin, 20ms); // trigger there, first Data back
+  EXPECT_EQ(s.rttMin, 20ms);  // trigger there, first Data back
   EXPECT_EQ(s.elapsed, 20ms); // all segments put at once arrive together
   EXPECT_EQ(env.traceImpl.count(EventKind::PushStart), 1u);
   EXPECT_EQ(env.traceImpl.count(EventKind::PushDone), 1u);
@@ -198,7 +196,7 @@ TEST_F(PushTest, FinalBlockIdBelowAReceivedSegmentFails)
     end.appendSegment(first == 3 ? 2 : 0);
     Data d(Name("/lab/file/v=1").appendSegment(first));
     if (first == 0) {
-      link.consumer.deliverData(d); // no FinalBlockId yet
+      link.consumer.deliverData(d);                     // no FinalBlockId yet
       d = Data(Name("/lab/file/v=1").appendSegment(1)); // kept too
       link.consumer.deliverData(d);
       d = Data(Name("/lab/file/v=1").appendSegment(2));
@@ -207,8 +205,7 @@ TEST_F(PushTest, FinalBlockIdBelowAReceivedSegmentFails)
     link.consumer.deliverData(d);
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].code, FetchErrc::BadFinalBlock);
-    EXPECT_NE(errors[0].message.find("is below segment " + std::to_string(first == 3 ? 3 : 2) + ","),
-              std::string::npos)
+    EXPECT_NE(errors[0].message.find("is below segment " + std::to_string(first == 3 ? 3 : 2) + ","), std::string::npos)
       << errors[0].message;
     EXPECT_EQ(consumer->state(), PushConsumer::State::Failed);
   }

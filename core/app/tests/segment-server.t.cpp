@@ -8,8 +8,7 @@ namespace {
 
 using test::FakeEndpoint;
 
-Buffer
-pattern(size_t n)
+Buffer pattern(size_t n)
 {
   Buffer b(n);
   for (size_t i = 0; i < n; ++i)

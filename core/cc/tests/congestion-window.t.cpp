@@ -69,16 +69,16 @@ TEST(AimdWindow, SlowStartThenCongestionAvoidance)
   w.increase(T0, {});
   w.increase(T0, {});
   w.increase(T0, {});
-  EXPECT_DOUBLE_EQ(w.cwnd(), 5.0);                     // slow start: +1 each
+  EXPECT_DOUBLE_EQ(w.cwnd(), 5.0); // slow start: +1 each
   w.decrease(T0);
-  EXPECT_DOUBLE_EQ(w.ssthresh(), 2.5);                 // max(2, 5*0.5)
+  EXPECT_DOUBLE_EQ(w.ssthresh(), 2.5); // max(2, 5*0.5)
   EXPECT_DOUBLE_EQ(w.cwnd(), 2.5);
   w.increase(T0, {});
-  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0);                     // CA: +1/floor(2.5)
+  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0); // CA: +1/floor(2.5)
   w.increase(T0, {});
-  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0 + 1.0 / 3.0);         // +1/floor(3)
+  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0 + 1.0 / 3.0); // +1/floor(3)
   w.decrease(T0);
-  EXPECT_DOUBLE_EQ(w.ssthresh(), 2.0);                 // max(2, 1.667)
+  EXPECT_DOUBLE_EQ(w.ssthresh(), 2.0); // max(2, 1.667)
   EXPECT_DOUBLE_EQ(w.cwnd(), 2.0);
 }
 
@@ -97,7 +97,7 @@ TEST(AimdWindow, StepBetaAndResetToInit)
   EXPECT_DOUBLE_EQ(w.ssthresh(), 2.75);
   EXPECT_DOUBLE_EQ(w.cwnd(), 1.0); // reset to init
   w.increase(T0, {});
-  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0);             // slow start (1 < 2.75): +2
+  EXPECT_DOUBLE_EQ(w.cwnd(), 3.0); // slow start (1 < 2.75): +2
   w.increase(T0, {});
   EXPECT_DOUBLE_EQ(w.cwnd(), 3.0 + 2.0 / 3.0); // CA: +2/floor(3)
 }
@@ -185,8 +185,8 @@ TEST(CubicWindow, NoFastConvergenceKeepsCwndAsWmax)
   CubicWindow w({}, T0);
   for (int i = 0; i < 8; ++i)
     w.increase(T0, milliseconds(100));
-  w.decrease(T0);             // wmax 10, cwnd 7
-  w.decrease(T0);             // cwnd 7 < lastWmax 10 but fast convergence is off
+  w.decrease(T0); // wmax 10, cwnd 7
+  w.decrease(T0); // cwnd 7 < lastWmax 10 but fast convergence is off
   EXPECT_DOUBLE_EQ(w.wmax(), 7.0);
   EXPECT_DOUBLE_EQ(w.cwnd(), 4.9);
   w.decrease(T0);

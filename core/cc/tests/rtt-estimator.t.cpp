@@ -7,8 +7,8 @@
 namespace ndnlab::cc {
 namespace {
 
-using std::chrono::milliseconds;
 using std::chrono::microseconds;
+using std::chrono::milliseconds;
 
 TEST(RttEstimator, InitialRtoIsOneSecond)
 {
@@ -59,8 +59,8 @@ TEST(RttEstimator, ExpectedSamplesDivideTheGains)
   e.addMeasurement(milliseconds(100));
   e.addMeasurement(milliseconds(200), 2);
   // alpha/2 = 0.0625, beta/2 = 0.125
-  EXPECT_EQ(e.rttVar(), microseconds(56250));  // 0.875*50 + 0.125*100
-  EXPECT_EQ(e.srtt(), microseconds(106250));   // 0.9375*100 + 0.0625*200
+  EXPECT_EQ(e.rttVar(), microseconds(56250)); // 0.875*50 + 0.125*100
+  EXPECT_EQ(e.srtt(), microseconds(106250));  // 0.9375*100 + 0.0625*200
   EXPECT_EQ(e.rto(), microseconds(556250));
 }
 

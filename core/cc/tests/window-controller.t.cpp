@@ -10,8 +10,7 @@ using namespace std::chrono_literals;
 const TimePoint T0{};
 
 /// ndncatchunks' controller: the lost-segment gate, no HyStart++ (ndnlab's defaults differ).
-WindowControllerOptions
-catchunksControl()
+WindowControllerOptions catchunksControl()
 {
   WindowControllerOptions o;
   o.cwaGate = CwaGate::LostSegment;
@@ -19,14 +18,12 @@ catchunksControl()
   return o;
 }
 
-WindowController
-makeAimd(WindowControllerOptions o = catchunksControl())
+WindowController makeAimd(WindowControllerOptions o = catchunksControl())
 {
   return WindowController(std::make_unique<AimdWindow>(WindowOptions{}), o);
 }
 
-void
-sendUpTo(WindowController& c, uint64_t from, uint64_t to)
+void sendUpTo(WindowController& c, uint64_t from, uint64_t to)
 {
   for (uint64_t s = from; s <= to; ++s)
     c.onInterestSent(s, false);
@@ -227,14 +224,12 @@ TEST(WindowController, RetransmissionsDoNotMoveHighInterest)
   EXPECT_EQ(c.highInterest(), 5u);
 }
 
-
 // --- HyStart++ (RFC 9406) ---------------------------------------------------------------
 
 /// Drives rounds of a window-limited sender: each round sends floor(cwnd) new segments, then
 /// their Data arrive with the RTT rttOfRound(round); returns cwnd after each round.
 template<typename RttFn>
-std::vector<double>
-runRounds(WindowController& c, int rounds, RttFn rttOfRound, uint64_t& next, TimePoint& now)
+std::vector<double> runRounds(WindowController& c, int rounds, RttFn rttOfRound, uint64_t& next, TimePoint& now)
 {
   std::vector<double> after;
   for (int r = 0; r < rounds; ++r) {
@@ -251,8 +246,7 @@ runRounds(WindowController& c, int rounds, RttFn rttOfRound, uint64_t& next, Tim
   return after;
 }
 
-WindowController
-makeHyStart(std::string_view algo = "aimd")
+WindowController makeHyStart(std::string_view algo = "aimd")
 {
   WindowOptions w;
   w.initCwnd = 10;
@@ -266,7 +260,8 @@ TEST(HyStart, OffSlowStartRunsToTheFirstLoss)
   WindowController c(makeWindow("aimd", w, T0), catchunksControl());
   uint64_t next = 0;
   TimePoint now = T0;
-  auto cw = runRounds(c, 8, [](int r) { return std::chrono::milliseconds(r < 4 ? 1 : 20); }, next, now);
+  auto cw = runRounds(
+    c, 8, [](int r) { return std::chrono::milliseconds(r < 4 ? 1 : 20); }, next, now);
   EXPECT_DOUBLE_EQ(cw.back(), 10.0 * 256) << "doubling every round despite the RTT rise";
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
   EXPECT_EQ(c.counters().hystartExits, 0u);
@@ -278,20 +273,23 @@ TEST(HyStart, RttRiseEndsSlowStartThroughConservativeSlowStart)
   uint64_t next = 0;
   TimePoint now = T0;
   // rounds 0-3 at 1 ms: plain slow start, the window doubles
-  auto cw = runRounds(c, 4, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  auto cw = runRounds(
+    c, 4, [](int) { return std::chrono::milliseconds(1); }, next, now);
   EXPECT_DOUBLE_EQ(cw.back(), 160.0);
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
 
   // the RTT rises by 5 ms (threshold clamp(1ms/8, 2ms, 16ms) = 2 ms): CSS, growth / 4
   double before = c.cwnd();
-  cw = runRounds(c, 1, [](int) { return std::chrono::milliseconds(6); }, next, now);
+  cw = runRounds(
+    c, 1, [](int) { return std::chrono::milliseconds(6); }, next, now);
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::Conservative);
   EXPECT_EQ(c.counters().hystartExits, 1u);
   // the first 8 samples of the round still grew the window by one each
   EXPECT_NEAR(cw.back(), before + 8 + (before - 8) / 4, 1.0);
 
   // in CSS each round grows by about a quarter, and after 5 CSS rounds slow start is over
-  std::vector<double> css = runRounds(c, 5, [](int) { return std::chrono::milliseconds(6); }, next, now);
+  std::vector<double> css = runRounds(
+    c, 5, [](int) { return std::chrono::milliseconds(6); }, next, now);
   for (size_t i = 1; i + 1 < css.size(); ++i)
     EXPECT_NEAR(css[i] / css[i - 1], 1.25, 0.01) << "CSS round " << i;
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
@@ -301,7 +299,8 @@ TEST(HyStart, RttRiseEndsSlowStartThroughConservativeSlowStart)
 
   // congestion avoidance: about +1 segment per round (AIMD step 1)
   double ca0 = c.cwnd();
-  runRounds(c, 3, [](int) { return std::chrono::milliseconds(6); }, next, now);
+  runRounds(
+    c, 3, [](int) { return std::chrono::milliseconds(6); }, next, now);
   EXPECT_NEAR(c.cwnd() - ca0, 3.0, 0.5);
 }
 
@@ -310,10 +309,13 @@ TEST(HyStart, RttFallingBackReturnsToSlowStart)
   auto c = makeHyStart();
   uint64_t next = 0;
   TimePoint now = T0;
-  runRounds(c, 3, [](int) { return std::chrono::milliseconds(1); }, next, now);
-  runRounds(c, 1, [](int) { return std::chrono::milliseconds(10); }, next, now);
+  runRounds(
+    c, 3, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  runRounds(
+    c, 1, [](int) { return std::chrono::milliseconds(10); }, next, now);
   ASSERT_EQ(c.hystartPhase(), HyStartPhase::Conservative);
-  runRounds(c, 1, [](int) { return std::chrono::milliseconds(2); }, next, now);
+  runRounds(
+    c, 1, [](int) { return std::chrono::milliseconds(2); }, next, now);
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
   EXPECT_EQ(c.counters().hystartSpurious, 1u);
 }
@@ -323,7 +325,8 @@ TEST(HyStart, LossEndsIt)
   auto c = makeHyStart();
   uint64_t next = 0;
   TimePoint now = T0;
-  runRounds(c, 2, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  runRounds(
+    c, 2, [](int) { return std::chrono::milliseconds(1); }, next, now);
   ASSERT_EQ(c.hystartPhase(), HyStartPhase::SlowStart);
   EXPECT_TRUE(c.onLoss(next - 1, now, c.transmissions()));
   EXPECT_EQ(c.hystartPhase(), HyStartPhase::Done);
@@ -334,14 +337,17 @@ TEST(HyStart, CubicEntersAnEpochAtTheExitWindow)
   auto c = makeHyStart("cubic");
   uint64_t next = 0;
   TimePoint now = T0;
-  runRounds(c, 4, [](int) { return std::chrono::milliseconds(1); }, next, now);
-  runRounds(c, 6, [](int) { return std::chrono::milliseconds(8); }, next, now);
+  runRounds(
+    c, 4, [](int) { return std::chrono::milliseconds(1); }, next, now);
+  runRounds(
+    c, 6, [](int) { return std::chrono::milliseconds(8); }, next, now);
   ASSERT_EQ(c.hystartPhase(), HyStartPhase::Done);
   auto& cubic = dynamic_cast<const CubicWindow&>(c.window());
   EXPECT_DOUBLE_EQ(cubic.wmax(), c.window().ssthresh());
   // right after the exit CUBIC is in its concave region: the window barely moves
   double w = c.cwnd();
-  runRounds(c, 3, [](int) { return std::chrono::milliseconds(8); }, next, now);
+  runRounds(
+    c, 3, [](int) { return std::chrono::milliseconds(8); }, next, now);
   EXPECT_LT(c.cwnd(), w * 1.1);
 }
 

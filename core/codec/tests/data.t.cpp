@@ -19,7 +19,8 @@ std::string tlvHex(uint32_t type, std::string_view bodyHex)
   return toHex(out);
 }
 
-const std::string kSig = "16031b0100" "1700"; // DigestSha256, empty value
+const std::string kSig = "16031b0100"
+                         "1700"; // DigestSha256, empty value
 
 Data decodeOk(const std::string& h)
 {
@@ -44,13 +45,24 @@ TEST(Sha256, KnownAnswer)
 TEST(Data, EncodesMinimalWithDefaultSignature)
 {
   Data d(Name("/a"));
-  EXPECT_EQ(toHex(*d.wireEncode()), "060c" "0703080161" "16031b0100" "1700");
+  EXPECT_EQ(toHex(*d.wireEncode()), "060c"
+                                    "0703080161"
+                                    "16031b0100"
+                                    "1700");
   d.setContent(asBytes("hi"));
-  EXPECT_EQ(toHex(*d.wireEncode()), "0610" "0703080161" "15026869" "16031b0100" "1700");
+  EXPECT_EQ(toHex(*d.wireEncode()), "0610"
+                                    "0703080161"
+                                    "15026869"
+                                    "16031b0100"
+                                    "1700");
   Data empty(Name("/a"));
   empty.setContent(ByteSpan());
   EXPECT_TRUE(empty.hasContent());
-  EXPECT_EQ(toHex(*empty.wireEncode()), "060e" "0703080161" "1500" "16031b0100" "1700");
+  EXPECT_EQ(toHex(*empty.wireEncode()), "060e"
+                                        "0703080161"
+                                        "1500"
+                                        "16031b0100"
+                                        "1700");
 }
 
 TEST(Data, RoundTripsEveryField)
@@ -65,10 +77,21 @@ TEST(Data, RoundTripsEveryField)
   si.keyLocator = Name("/k/KEY/1");
   d.setSignatureInfo(si).setSignatureValue(Buffer{1, 2, 3});
   std::string expected = "0636"
-                         "0706" "080161" "320101"
-                         "140c" "180102" "190203e8" "1a03320109"
+                         "0706"
+                         "080161"
+                         "320101"
+                         "140c"
+                         "180102"
+                         "190203e8"
+                         "1a03320109"
                          "150568656c6c6f"
-                         "1612" "1b0103" "1c0d" "070b" "08016b" "08034b4559" "080131"
+                         "1612"
+                         "1b0103"
+                         "1c0d"
+                         "070b"
+                         "08016b"
+                         "08034b4559"
+                         "080131"
                          "1703010203";
   EXPECT_EQ(toHex(*d.wireEncode()), expected);
 
@@ -105,7 +128,11 @@ TEST(Data, DecodeSharesWireWithoutCopy)
   EXPECT_EQ(toHex(copy.content()), "6869");
   EXPECT_EQ(copy.wireEncode().get(), raw);
   copy.setName(Name("/b"));
-  EXPECT_EQ(toHex(*copy.wireEncode()), "0610" "0703080162" "15026869" "16031b0100" "1700");
+  EXPECT_EQ(toHex(*copy.wireEncode()), "0610"
+                                       "0703080162"
+                                       "15026869"
+                                       "16031b0100"
+                                       "1700");
 }
 
 TEST(Data, SharedContentSetters)
@@ -116,7 +143,11 @@ TEST(Data, SharedContentSetters)
   EXPECT_EQ(d.content().data(), buf->data());
   d.setContent(buf, ByteSpan(*buf).subspan(1, 2));
   EXPECT_EQ(toHex(d.content()), "0203");
-  EXPECT_EQ(toHex(*d.wireEncode()), "0610" "0703080161" "15020203" "16031b0100" "1700");
+  EXPECT_EQ(toHex(*d.wireEncode()), "0610"
+                                    "0703080161"
+                                    "15020203"
+                                    "16031b0100"
+                                    "1700");
   d.setContent(SharedBuffer());
   EXPECT_FALSE(d.hasContent());
 }
@@ -129,12 +160,19 @@ TEST(Data, OmitsDefaultMetaInfoFields)
   EXPECT_FALSE(d.finalBlockId());
   EXPECT_EQ(d.wireSize(), 22u); // cached wire kept as received
   d.setContentType(0);
-  EXPECT_EQ(toHex(*d.wireEncode()), "060c" "0703080161" + kSig);
+  EXPECT_EQ(toHex(*d.wireEncode()), "060c"
+                                    "0703080161" +
+                                      kSig);
 }
 
 TEST(DataDecode, Errors)
 {
-  struct Case { std::string body; DecodeErrc code; uint32_t type; };
+  struct Case
+  {
+    std::string body;
+    DecodeErrc code;
+    uint32_t type;
+  };
   const Case cases[] = {
     {"", DecodeErrc::MissingElement, tlv::Name},
     {kSig, DecodeErrc::MissingElement, tlv::Name},
@@ -174,7 +212,8 @@ TEST(DataDecode, Errors)
 
 TEST(DataDecode, SkipsNonCriticalAndAcceptsKeyDigest)
 {
-  Data d = decodeOk(tlvHex(tlv::Data, "0703080161 800100 1406 800100 180100 " "1500 8200"
+  Data d = decodeOk(tlvHex(tlv::Data, "0703080161 800100 1406 800100 180100 "
+                                      "1500 8200"
                                       "160d 1b0101 1c06 1d0401020304 8400 1702abcd"));
   EXPECT_EQ(d.signatureInfo().type, 1u);
   ASSERT_TRUE(d.signatureInfo().keyLocator);

@@ -15,8 +15,7 @@ using test::hex;
 Interest decodeOk(std::string_view h)
 {
   auto r = Interest::decode(hex(h));
-  EXPECT_TRUE(r) << h << ": " << (r ? "" : reasonName(r.error().code)) << " type "
-                 << (r ? 0 : r.error().tlvType);
+  EXPECT_TRUE(r) << h << ": " << (r ? "" : reasonName(r.error().code)) << " type " << (r ? 0 : r.error().tlvType);
   return r ? *r : Interest();
 }
 
@@ -30,9 +29,12 @@ DecodeError decodeErr(std::string_view h)
 TEST(Interest, EncodesMinimal)
 {
   Interest i(Name("/a"));
-  EXPECT_EQ(toHex(*i.wireEncode()), "0505" "0703080161");
+  EXPECT_EQ(toHex(*i.wireEncode()), "0505"
+                                    "0703080161");
   i.setNonce(0x01020304);
-  EXPECT_EQ(toHex(*i.wireEncode()), "050b" "0703080161" "0a0401020304");
+  EXPECT_EQ(toHex(*i.wireEncode()), "050b"
+                                    "0703080161"
+                                    "0a0401020304");
 }
 
 TEST(Interest, EncodesEveryElementInOrder)
@@ -48,7 +50,8 @@ TEST(Interest, EncodesEveryElementInOrder)
                                     "0703080161"
                                     "2100"
                                     "1200"
-                                    "1e05" "0703080168"
+                                    "1e05"
+                                    "0703080168"
                                     "0a04a0b0c0d0"
                                     "0c0203e8"
                                     "220140");
@@ -84,15 +87,20 @@ TEST(Interest, LifetimeDefaultOmittedButExplicitKept)
   Interest i(Name("/a"));
   i.setLifetime(4000ms);
   EXPECT_FALSE(i.hasLifetime());
-  EXPECT_EQ(toHex(*i.wireEncode()), "0505" "0703080161");
+  EXPECT_EQ(toHex(*i.wireEncode()), "0505"
+                                    "0703080161");
   // An explicit 4000 on the wire survives decode + re-encode.
   Interest d = decodeOk("0509 0703080161 0c020fa0");
   EXPECT_TRUE(d.hasLifetime());
   d.setNonce(std::nullopt); // invalidate the cached wire
-  EXPECT_EQ(toHex(*d.wireEncode()), "0509" "0703080161" "0c020fa0");
+  EXPECT_EQ(toHex(*d.wireEncode()), "0509"
+                                    "0703080161"
+                                    "0c020fa0");
   // Large lifetimes use the 4- and 8-octet forms.
   d.setLifetime(std::chrono::milliseconds(0x10000));
-  EXPECT_EQ(toHex(*d.wireEncode()), "050b" "0703080161" "0c0400010000");
+  EXPECT_EQ(toHex(*d.wireEncode()), "050b"
+                                    "0703080161"
+                                    "0c0400010000");
   Interest big = decodeOk("050f 0703080161 0c080000000100000000");
   EXPECT_EQ(std::chrono::duration_cast<std::chrono::milliseconds>(big.lifetime()).count(), 0x100000000LL);
 }
@@ -107,7 +115,10 @@ TEST(Interest, KeepsWireUntilSetterCalled)
   EXPECT_EQ(copy.wireEncode(), wire);
   copy.setHopLimit(3);
   EXPECT_NE(copy.wireEncode(), wire);
-  EXPECT_EQ(toHex(*copy.wireEncode()), "050e" "0703080161" "0a0401020304" "220103");
+  EXPECT_EQ(toHex(*copy.wireEncode()), "050e"
+                                       "0703080161"
+                                       "0a0401020304"
+                                       "220103");
   EXPECT_EQ(r->wireEncode(), wire);
   EXPECT_EQ(copy.wireSize(), 16u);
 }
@@ -120,7 +131,8 @@ TEST(Interest, NonCanonicalWireIsPreserved)
   ASSERT_TRUE(r);
   EXPECT_EQ(*r->wireEncode(), *wire);
   r->setMustBeFresh(false);
-  EXPECT_EQ(toHex(*r->wireEncode()), "0505" "0703080161");
+  EXPECT_EQ(toHex(*r->wireEncode()), "0505"
+                                     "0703080161");
 }
 
 TEST(InterestDecode, OuterAndNameErrors)
@@ -151,7 +163,12 @@ TEST(InterestDecode, OuterAndNameErrors)
 
 TEST(InterestDecode, ElementValueRules)
 {
-  struct Case { const char* hex; DecodeErrc code; uint32_t type; };
+  struct Case
+  {
+    const char* hex;
+    DecodeErrc code;
+    uint32_t type;
+  };
   const Case cases[] = {
     {"0508 0703080161 210100", DecodeErrc::BadValue, tlv::CanBePrefix},
     {"0508 0703080161 120100", DecodeErrc::BadValue, tlv::MustBeFresh},
@@ -220,8 +237,13 @@ TEST(InterestDecode, EvolvabilityRule)
 TEST(InterestDecode, TruncationAtEveryByteFails)
 {
   Interest i(Name("/a/b"));
-  i.setCanBePrefix(true).setMustBeFresh(true).setForwardingHint({Name("/h")}).setNonce(1).setLifetime(10ms)
-    .setHopLimit(2).setAppParameters(Buffer{1, 2, 3});
+  i.setCanBePrefix(true)
+    .setMustBeFresh(true)
+    .setForwardingHint({Name("/h")})
+    .setNonce(1)
+    .setLifetime(10ms)
+    .setHopLimit(2)
+    .setAppParameters(Buffer{1, 2, 3});
   SignatureInfo si;
   si.nonce = Buffer{9, 9, 9, 9, 9, 9, 9, 9};
   i.setSignature(si, Buffer(32, 0xAA));
@@ -269,9 +291,12 @@ TEST(InterestParams, SetAppParametersComputesDigest)
   EXPECT_EQ(toHex(i.name()[-1].value()), toHex(digest));
   EXPECT_TRUE(i.hasValidParamsDigest());
   EXPECT_EQ(toHex(*i.wireEncode()), "0531"
-                                    "0725" "080161" "0220" + toHex(digest) +
-                                    "0a0401020304"
-                                    "2402cafe");
+                                    "0725"
+                                    "080161"
+                                    "0220" +
+                                      toHex(digest) +
+                                      "0a0401020304"
+                                      "2402cafe");
   auto d = Interest::decode(*i.wireEncode());
   ASSERT_TRUE(d);
   EXPECT_TRUE(d->hasValidParamsDigest());
@@ -303,9 +328,7 @@ TEST(InterestParams, DigestValidation)
 {
   std::string good = toHex(sha256(hex("2402cafe")));
   std::string bad(64, '0');
-  auto mk = [](const std::string& d) {
-    return Interest::decode(hex("052b 0725 080161 0220" + d + " 2402cafe"));
-  };
+  auto mk = [](const std::string& d) { return Interest::decode(hex("052b 0725 080161 0220" + d + " 2402cafe")); };
   ASSERT_TRUE(mk(good));
   EXPECT_TRUE(mk(good)->hasValidParamsDigest());
   ASSERT_TRUE(mk(bad));
@@ -338,12 +361,23 @@ TEST(InterestSigned, SignedPortionAndDigest)
   i.setSignature(si, std::nullopt);
   ASSERT_TRUE(i.appParameters()); // empty parameters added
   EXPECT_TRUE(i.appParameters()->empty());
-  std::string sigInfoHex = "2c21" "1b0104" "1c05" "070308016b" "26080102030405060708"
-                           "28080000018bcfe56800" "2a0107";
-  EXPECT_EQ(toHex(i.signedPortion()), "080161" "080162" "2400" + sigInfoHex);
+  std::string sigInfoHex = "2c21"
+                           "1b0104"
+                           "1c05"
+                           "070308016b"
+                           "26080102030405060708"
+                           "28080000018bcfe56800"
+                           "2a0107";
+  EXPECT_EQ(toHex(i.signedPortion()), "080161"
+                                      "080162"
+                                      "2400" +
+                                        sigInfoHex);
   Buffer value(32, 0x5A);
   i.setSignature(si, value);
-  EXPECT_EQ(toHex(i.signedPortion()), "080161" "080162" "2400" + sigInfoHex);
+  EXPECT_EQ(toHex(i.signedPortion()), "080161"
+                                      "080162"
+                                      "2400" +
+                                        sigInfoHex);
   std::string tail = "2400" + sigInfoHex + "2e20" + toHex(value);
   EXPECT_EQ(toHex(i.name()[-1].value()), toHex(sha256(hex(tail))));
   EXPECT_TRUE(i.hasValidParamsDigest());

@@ -54,7 +54,9 @@ TEST(Name, BuildsTypedComponents)
 TEST(Name, WireEncodingAndDecode)
 {
   Name n("/a/seg=256");
-  EXPECT_EQ(toHex(n.wireEncode()), "0707" "080161" "32020100");
+  EXPECT_EQ(toHex(n.wireEncode()), "0707"
+                                   "080161"
+                                   "32020100");
   EXPECT_EQ(n.wireSize(), 9u);
   auto d = Name::decode(n.wireEncode());
   ASSERT_TRUE(d);
@@ -70,16 +72,20 @@ TEST(Name, WireEncodingAndDecode)
 
 TEST(Name, DecodeRejectsInvalidComponents)
 {
-  struct Case { const char* hex; DecodeErrc code; };
+  struct Case
+  {
+    const char* hex;
+    DecodeErrc code;
+  };
   const Case cases[] = {
-    {"0703 000161", DecodeErrc::BadVarNumber},             // type 0
-    {"0706 fe0001000000", DecodeErrc::BadName},            // type 65536
-    {"0703 fd00fd", DecodeErrc::Truncated},                // type 253, missing length
-    {"0705 fd00080100", DecodeErrc::BadVarNumber},         // non-minimal type 8
-    {"0703 010161", DecodeErrc::BadName},                  // implicit digest of 1 octet
-    {"0703 020161", DecodeErrc::BadName},                  // params digest of 1 octet
-    {"0703 080561", DecodeErrc::BadLength},                // component longer than the name
-    {"0803 080161", DecodeErrc::UnexpectedType},           // not a Name
+    {"0703 000161", DecodeErrc::BadVarNumber},     // type 0
+    {"0706 fe0001000000", DecodeErrc::BadName},    // type 65536
+    {"0703 fd00fd", DecodeErrc::Truncated},        // type 253, missing length
+    {"0705 fd00080100", DecodeErrc::BadVarNumber}, // non-minimal type 8
+    {"0703 010161", DecodeErrc::BadName},          // implicit digest of 1 octet
+    {"0703 020161", DecodeErrc::BadName},          // params digest of 1 octet
+    {"0703 080561", DecodeErrc::BadLength},        // component longer than the name
+    {"0803 080161", DecodeErrc::UnexpectedType},   // not a Name
     {"0703 080161 00", DecodeErrc::TrailingBytes},
   };
   for (const auto& c : cases) {
@@ -148,10 +154,12 @@ TEST(NameUri, TypedForms)
 
 TEST(NameUri, RejectsBadInput)
 {
-  for (const char* bad : {"/seg=", "/seg=abc", "/seg=-1", "/seg=18446744073709551616", "/v=1.5",
-                          "/sha256digest=abcd", "/params-sha256=" "zz", "/0=x", "/65536=x", "/01=x",
-                          "/foo=bar", "/a%2", "/a%zz", "/a//b", "/1=abc", "/2=", "http://x/a",
-                          "/sha256digest=28bad4b5275bd392dbb670c75cf0b66f13f7942b21e80f55c0e86b374753a54"}) {
+  for (const char* bad :
+       {"/seg=", "/seg=abc", "/seg=-1", "/seg=18446744073709551616", "/v=1.5", "/sha256digest=abcd",
+        "/params-sha256="
+        "zz",
+        "/0=x", "/65536=x", "/01=x", "/foo=bar", "/a%2", "/a%zz", "/a//b", "/1=abc", "/2=", "http://x/a",
+        "/sha256digest=28bad4b5275bd392dbb670c75cf0b66f13f7942b21e80f55c0e86b374753a54"}) {
     auto r = Name::parse(bad);
     EXPECT_FALSE(r) << bad;
     if (!r) {
@@ -187,20 +195,13 @@ TEST(NameOrder, CanonicalOrder)
 {
   // Type first, then length, then bytes.
   std::vector<Name> sorted = {
-    Name(),
-    Name("/sha256digest=" + kDigestHex),
-    Name("/8=..."),
-    Name("/a"),
-    Name("/a/b"),
-    Name("/a/seg=0"),
-    Name("/b"),
-    Name("/z"),
-    Name("/aa"),
-    Name("/32=a"),
-    Name("/seg=255"),
-    Name("/seg=256"),
-    Name("/252=x"),
-    Name("/253=x"),
+    Name(),           Name("/sha256digest=" + kDigestHex),
+    Name("/8=..."),   Name("/a"),
+    Name("/a/b"),     Name("/a/seg=0"),
+    Name("/b"),       Name("/z"),
+    Name("/aa"),      Name("/32=a"),
+    Name("/seg=255"), Name("/seg=256"),
+    Name("/252=x"),   Name("/253=x"),
     Name("/65535=x"),
   };
   for (size_t i = 0; i < sorted.size(); ++i) {

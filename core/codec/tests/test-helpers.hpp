@@ -16,6 +16,9 @@ inline Buffer hex(std::string_view s)
   return b;
 }
 
-inline std::string hexOf(ByteSpan b) { return toHex(b); }
+inline std::string hexOf(ByteSpan b)
+{
+  return toHex(b);
+}
 
 } // namespace ndnlab::test

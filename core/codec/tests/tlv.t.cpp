@@ -53,8 +53,7 @@ TEST(VarNumber, DecodesEveryForm)
 
 TEST(VarNumber, RejectsNonMinimalForms)
 {
-  for (auto h : {"fd0000", "fd00fc", "fe00000000", "fe0000ffff", "ff0000000000000000",
-                 "ff00000000ffffffff"}) {
+  for (auto h : {"fd0000", "fd00fc", "fe00000000", "fe0000ffff", "ff0000000000000000", "ff00000000ffffffff"}) {
     auto r = decodeVar(h, 0);
     ASSERT_FALSE(r) << h;
     EXPECT_EQ(r.error().code, DecodeErrc::BadVarNumber) << h;

@@ -74,7 +74,10 @@ std::vector<Vector> loadAll()
   return all;
 }
 
-std::string boolStr(bool b) { return b ? "true" : "false"; }
+std::string boolStr(bool b)
+{
+  return b ? "true" : "false";
+}
 
 std::string keyLocatorStr(const std::optional<KeyLocator>& kl)
 {
@@ -172,9 +175,9 @@ void checkInterest(const Vector& v)
   char nonce[16];
   std::snprintf(nonce, sizeof(nonce), "0x%08x", i.nonce().value_or(0));
   c.check("nonce", i.nonce() ? nonce : "none");
-  c.check("lifetime_ms", i.hasLifetime() ? std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                            i.lifetime()).count())
-                                         : "none");
+  c.check("lifetime_ms", i.hasLifetime()
+                           ? std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(i.lifetime()).count())
+                           : "none");
   c.check("hop_limit", i.hopLimit() ? std::to_string(*i.hopLimit()) : "none");
   std::string fh;
   for (const auto& n : i.forwardingHint())

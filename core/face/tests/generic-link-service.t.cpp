@@ -57,10 +57,9 @@ class CapturingTransport final : public Transport
 {
 public:
   CapturingTransport()
-    : Transport("cap://", "cap://", FaceScope::NonLocal, FacePersistency::Persistent,
-                LinkType::PointToPoint, MtuUnlimited)
-  {
-  }
+    : Transport("cap://", "cap://", FaceScope::NonLocal, FacePersistency::Persistent, LinkType::PointToPoint,
+                MtuUnlimited)
+  {}
   void close() override { setState(TransportState::Closed); }
   std::vector<SharedBuffer> frames;
 
@@ -73,8 +72,7 @@ class GenericLinkServiceTest : public ::testing::Test
 protected:
   GenericLinkServiceTest() { init({}); }
 
-  void init(LinkServiceOptions opts, FaceScope scope = FaceScope::NonLocal,
-            ssize_t mtu = MtuUnlimited)
+  void init(LinkServiceOptions opts, FaceScope scope = FaceScope::NonLocal, ssize_t mtu = MtuUnlimited)
   {
     service.reset();
     transport = std::make_unique<DummyTransport>(scope, LinkType::PointToPoint, mtu);
@@ -198,7 +196,7 @@ TEST_F(GenericLinkServiceTest, IdlePacketIsCountedNotDelivered)
 TEST_F(GenericLinkServiceTest, NackWithoutFragmentIsACountedDrop)
 {
   inject(hex("6409 fd0320 05 fd0321 01 96")); // Nack{NackReason NoRoute}, no Fragment
-  inject(hex("6404 fd0320 00"));           // empty Nack, no Fragment
+  inject(hex("6404 fd0320 00"));              // empty Nack, no Fragment
   EXPECT_EQ(counters().nInLpInvalid, 2u);
   EXPECT_EQ(drops(DropReason::NackWithoutFragment), 2u);
   EXPECT_EQ(counters().nInIdle, 0u);
@@ -282,8 +280,7 @@ TEST_F(GenericLinkServiceTest, NackEncodeDecode)
 TEST_F(GenericLinkServiceTest, NackReasonsRoundTripAndUnknownIsNone)
 {
   Interest i = makeInterest();
-  for (NackReason r : {NackReason::None, NackReason::Congestion, NackReason::Duplicate,
-                       NackReason::NoRoute}) {
+  for (NackReason r : {NackReason::None, NackReason::Congestion, NackReason::Duplicate, NackReason::NoRoute}) {
     transport->sent.clear();
     service->sendNack(Nack{i, r});
     ASSERT_EQ(transport->sent.size(), 1u);
@@ -302,14 +299,13 @@ struct RuleCase
 {
   const char* name;
   enum Kind { InterestPkt, DataPkt, NackPkt } kind;
-  const char* fieldsHex;        ///< header fields (a Nack header is added for NackPkt)
+  const char* fieldsHex; ///< header fields (a Nack header is added for NackPkt)
   bool localFields;
   std::optional<DropReason> dropReason; ///< nullopt = accepted
 };
 
 class TagRules : public GenericLinkServiceTest, public ::testing::WithParamInterface<RuleCase>
-{
-};
+{};
 
 TEST_P(TagRules, Apply)
 {
@@ -361,8 +357,7 @@ INSTANTIATE_TEST_SUITE_P(
     RuleCase{"DataCongestionMark", RuleCase::DataPkt, "fd0340 01 01", false, std::nullopt},
     RuleCase{"DataPrefixAnnouncement", RuleCase::DataPkt, "fd0350 02 0600", false, std::nullopt},
     RuleCase{"NackNextHop", RuleCase::NackPkt, "fd0330 02 0101", true, DropReason::NextHopFaceIdOnNack},
-    RuleCase{"NackCachePolicy", RuleCase::NackPkt, "fd0334 05 fd0335 01 01", false,
-             DropReason::CachePolicyOnNack},
+    RuleCase{"NackCachePolicy", RuleCase::NackPkt, "fd0334 05 fd0335 01 01", false, DropReason::CachePolicyOnNack},
     RuleCase{"NackNonDiscovery", RuleCase::NackPkt, "fd034c 00", false, DropReason::NonDiscoveryOnNack},
     RuleCase{"NackPrefixAnnouncement", RuleCase::NackPkt, "fd0350 02 0600", false,
              DropReason::PrefixAnnouncementOnNack},
@@ -400,14 +395,14 @@ TEST_F(GenericLinkServiceTest, ReceivedFieldsBecomeTags)
 TEST_F(GenericLinkServiceTest, MalformedFramesAreCountedDrops)
 {
   Interest i = makeInterest();
-  inject(hex(""));                                  // empty
-  inject(hex("64"));                                // truncated
-  inject(hex("6403 5001"));                         // bad inner length
+  inject(hex(""));                                     // empty
+  inject(hex("64"));                                   // truncated
+  inject(hex("6403 5001"));                            // bad inner length
   inject(lpFrame("6201 01 6201 02", *i.wireEncode())); // repeated field
   EXPECT_EQ(counters().nInLpInvalid, 4u);
 
-  inject(hex("0800"));                              // neither LP, Interest nor Data
-  inject(lpFrame("", hex("0800")));                 // fragment is not a network packet
+  inject(hex("0800"));              // neither LP, Interest nor Data
+  inject(lpFrame("", hex("0800"))); // fragment is not a network packet
   EXPECT_EQ(counters().nInUnknownType, 2u);
 
   inject(lpFrame("5401 01", *i.wireEncode()));      // ndnSIM HopCount: critical unknown
@@ -417,9 +412,9 @@ TEST_F(GenericLinkServiceTest, MalformedFramesAreCountedDrops)
   inject(lpFrame("fd0324 01 01", *i.wireEncode())); // 804: ignorable
   EXPECT_EQ(interests.size(), 1u);
 
-  inject(hex("0500"));                              // Interest without Name
-  inject(lpFrame("", hex("0603 0701 08")));         // Data with a bad Name
-  inject(lpFrame("fd0320 00", hex("0500")));        // Nack of a bad Interest
+  inject(hex("0500"));                       // Interest without Name
+  inject(lpFrame("", hex("0603 0701 08")));  // Data with a bad Name
+  inject(lpFrame("fd0320 00", hex("0500"))); // Nack of a bad Interest
   EXPECT_EQ(counters().nInNetInvalid, 3u);
   EXPECT_EQ(drops(DropReason::NetInvalid), 3u);
 
@@ -491,10 +486,10 @@ TEST_F(GenericLinkServiceTest, OversizedReassembledInterestIsDroppedOnceAndNotFo
   for (const auto& f : peerTransport.sent)
     inject(f.frame, 7);
   EXPECT_TRUE(interests.empty());
-  EXPECT_EQ(counters().nInTooLarge, 1u);    // one drop for the packet, not one per fragment
+  EXPECT_EQ(counters().nInTooLarge, 1u); // one drop for the packet, not one per fragment
   EXPECT_EQ(drops(DropReason::PacketTooLarge), 1u);
   EXPECT_EQ(drops(), 1u);
-  EXPECT_EQ(counters().nReassembling, 0u);  // nothing left behind
+  EXPECT_EQ(counters().nReassembling, 0u); // nothing left behind
   env.advance(1s);
   EXPECT_EQ(counters().nReassemblyTimeouts, 0u);
 
@@ -614,8 +609,7 @@ TEST_F(GenericLinkServiceTest, DuplicateAndInvalidFragmentsAreCounted)
 
 TEST_F(GenericLinkServiceTest, ReassemblyMemoryIsBounded)
 {
-  init({.allowFragmentation = true, .allowReassembly = true, .maxReassemblyBytes = 20000},
-       FaceScope::NonLocal, 1000);
+  init({.allowFragmentation = true, .allowReassembly = true, .maxReassemblyBytes = 20000}, FaceScope::NonLocal, 1000);
   std::vector<DummyTransport::Sent> firsts;
   for (int k = 0; k < 100; ++k) {
     transport->sent.clear();
@@ -660,14 +654,14 @@ TEST_F(GenericLinkServiceTest, CongestionMarkingFollowsCoDelTiming)
   transport->setSendQueueLength(65536); // at the threshold: not congested
   EXPECT_FALSE(sendAt(0ms));
   transport->setSendQueueLength(65537);
-  EXPECT_FALSE(sendAt(1ms));   // incident starts, first mark due at 101 ms
+  EXPECT_FALSE(sendAt(1ms)); // incident starts, first mark due at 101 ms
   EXPECT_FALSE(sendAt(100ms));
-  EXPECT_TRUE(sendAt(101ms));  // mark 1; next due 101 + 100/sqrt(2) = 171.71 ms
+  EXPECT_TRUE(sendAt(101ms)); // mark 1; next due 101 + 100/sqrt(2) = 171.71 ms
   EXPECT_FALSE(sendAt(150ms));
   EXPECT_FALSE(sendAt(171ms));
-  EXPECT_TRUE(sendAt(172ms));  // mark 2; next due 171.71 + 100/sqrt(3) = 229.45 ms
+  EXPECT_TRUE(sendAt(172ms)); // mark 2; next due 171.71 + 100/sqrt(3) = 229.45 ms
   EXPECT_FALSE(sendAt(229ms));
-  EXPECT_TRUE(sendAt(230ms));  // mark 3
+  EXPECT_TRUE(sendAt(230ms)); // mark 3
   EXPECT_EQ(counters().nCongestionMarked, 3u);
   // a marked bare Interest went out as LpPacket{CongestionMark=1, Interest}
   EXPECT_EQ(transport->sent.back().frame, lpFrame("fd0340 01 01", *i.wireEncode()));
@@ -722,7 +716,7 @@ TEST_F(GenericLinkServiceTest, ReceiveBacklogMarksIncomingData)
   transport->setReceiveQueueLength(65536); // at the threshold: not congested
   EXPECT_EQ(receiveAt(0ms), 0u);
   transport->setReceiveQueueLength(1 << 20);
-  EXPECT_EQ(receiveAt(1ms), 0u);   // incident starts, first mark due at 101 ms
+  EXPECT_EQ(receiveAt(1ms), 0u); // incident starts, first mark due at 101 ms
   EXPECT_EQ(receiveAt(100ms), 0u);
   EXPECT_EQ(receiveAt(101ms), 1u); // same CoDel timing as send-side marking
   EXPECT_EQ(receiveAt(171ms), 0u);
@@ -751,8 +745,7 @@ TEST_F(GenericLinkServiceTest, ReceiveBacklogMarkingCanBeTurnedOff)
   Data d = makeData();
   Buffer wire = *d.wireEncode();
   for (LinkServiceOptions o : {LinkServiceOptions{.allowCongestionMarking = false},
-                               LinkServiceOptions{.allowCongestionMarking = true,
-                                                  .markReceiveBacklog = false}}) {
+                               LinkServiceOptions{.allowCongestionMarking = true, .markReceiveBacklog = false}}) {
     init(o);
     transport->setReceiveQueueLength(1 << 20);
     for (int k = 0; k < 10; ++k) {

@@ -19,11 +19,10 @@ class TimedTransport final : public Transport
 {
 public:
   explicit TimedTransport(Env& env)
-    : Transport("udp4://127.0.0.1:6363", "udp4://127.0.0.1:7000", FaceScope::NonLocal,
-                FacePersistency::OnDemand, LinkType::PointToPoint, 1400),
+    : Transport("udp4://127.0.0.1:6363", "udp4://127.0.0.1:7000", FaceScope::NonLocal, FacePersistency::OnDemand,
+                LinkType::PointToPoint, 1400),
       m_env(env)
-  {
-  }
+  {}
 
   struct Sent
   {
@@ -46,10 +45,7 @@ public:
   size_t sendQueueLength() const override { return queue; }
 
 protected:
-  void doSend(SharedBuffer frame, EndpointId endpoint) override
-  {
-    sent.push_back({m_env.now(), *frame, endpoint});
-  }
+  void doSend(SharedBuffer frame, EndpointId endpoint) override { sent.push_back({m_env.now(), *frame, endpoint}); }
 
 private:
   Env& m_env;
@@ -141,8 +137,8 @@ TEST_F(ImpairedTransportTest, ReceivedFramesAndStateChangesPassThrough)
   it.close(); // forwarded to the inner transport
   EXPECT_EQ(timed->state(), TransportState::Closed);
   EXPECT_EQ(it.state(), TransportState::Closed);
-  EXPECT_EQ(states, (std::vector<TransportState>{TransportState::Down, TransportState::Up,
-                                                 TransportState::Closing, TransportState::Closed}));
+  EXPECT_EQ(states, (std::vector<TransportState>{TransportState::Down, TransportState::Up, TransportState::Closing,
+                                                 TransportState::Closed}));
 }
 
 TEST_F(ImpairedTransportTest, FixedDelayKeepsOrder)
@@ -187,7 +183,7 @@ TEST_F(ImpairedTransportTest, JitterStaysWithinBoundsAndIsSeeded)
   Duration hi = *std::max_element(a.begin(), a.end());
   EXPECT_GE(lo, 10ms);
   EXPECT_LT(hi, 14ms);
-  EXPECT_GT(hi - lo, 3ms); // the jitter range is actually used
+  EXPECT_GT(hi - lo, 3ms);                         // the jitter range is actually used
   EXPECT_TRUE(std::is_sorted(a.begin(), a.end())); // arrival (send-to-inner) times
   EXPECT_EQ(run(1), a);
   EXPECT_NE(run(2), a);
@@ -311,8 +307,7 @@ TEST_F(ImpairedTransportTest, FaceOverImpairedTransportDelaysInterests)
 {
   auto inner = std::make_unique<TimedTransport>(env);
   timed = inner.get();
-  auto impaired = std::make_unique<ImpairedTransport>(env, std::move(inner),
-                                                      ImpairmentOptions{.delay = 3ms});
+  auto impaired = std::make_unique<ImpairedTransport>(env, std::move(inner), ImpairmentOptions{.delay = 3ms});
   Face f(env, std::make_unique<GenericLinkService>(env), std::move(impaired));
   Interest i{Name("/a/b")};
   i.setNonce(1);

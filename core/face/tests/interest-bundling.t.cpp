@@ -18,8 +18,7 @@
 namespace ndnlab::face {
 namespace {
 
-Interest segInterest(std::string_view prefix, uint64_t seq, std::optional<BundleTag> tag,
-                     uint32_t nonce = 0x0A0B0C0D)
+Interest segInterest(std::string_view prefix, uint64_t seq, std::optional<BundleTag> tag, uint32_t nonce = 0x0A0B0C0D)
 {
   Name n(prefix);
   n.appendSegment(seq);
@@ -175,8 +174,8 @@ TEST_F(BundlingTest, DataAheadOfItsInterestIsHeldUntilTheInterestComesDown)
 {
   service->sendInterest(segInterest("/f", 0, BundleTag{false, 25})); // bundle [0, 9]
   service->sendInterest(segInterest("/f", 1, BundleTag{false, 25})); // absorbed
-  injectData("/f", 1); // its Interest went down: handed up at once
-  injectData("/f", 3); // asked for by the bundle, not yet by the consumer: held
+  injectData("/f", 1);                                               // its Interest went down: handed up at once
+  injectData("/f", 3);  // asked for by the bundle, not yet by the consumer: held
   injectData("/f", 12); // no bundle asked for it: handed up (the forwarder decides)
   ASSERT_EQ(data.size(), 2u);
   EXPECT_EQ(segOf(data[0].name()), 1u);
@@ -186,7 +185,7 @@ TEST_F(BundlingTest, DataAheadOfItsInterestIsHeldUntilTheInterestComesDown)
 
   service->sendInterest(segInterest("/f", 2, BundleTag{false, 25}));
   service->sendInterest(segInterest("/f", 3, BundleTag{false, 25})); // absorbed: releases seg 3
-  EXPECT_EQ(data.size(), 2u); // not from inside the send
+  EXPECT_EQ(data.size(), 2u);                                        // not from inside the send
   env.advance(Duration::zero());
   ASSERT_EQ(data.size(), 3u);
   EXPECT_EQ(segOf(data[2].name()), 3u);
@@ -197,8 +196,7 @@ TEST_F(BundlingTest, DataAheadOfItsInterestIsHeldUntilTheInterestComesDown)
 
 TEST_F(BundlingTest, HeldDataExpires)
 {
-  init({.bundling = true, .bundleInterval = 10, .bundleEntryLifetime = std::chrono::seconds(1)},
-       Medium::Wireless);
+  init({.bundling = true, .bundleInterval = 10, .bundleEntryLifetime = std::chrono::seconds(1)}, Medium::Wireless);
   service->sendInterest(segInterest("/f", 0, BundleTag{false, 25}));
   injectData("/f", 5);
   env.advance(std::chrono::milliseconds(1500));
@@ -329,14 +327,14 @@ struct LossyRun
     std::map<uint64_t, int> delivered; ///< segment -> times handed to the app
     uint64_t consumerInterests = 0;    ///< Interests the consumer node sent down (incl. RTx)
     uint64_t retransmissions = 0;
-    uint64_t interestFrames = 0;       ///< Interest frames that left the consumer's link service
+    uint64_t interestFrames = 0; ///< Interest frames that left the consumer's link service
     LinkService::Counters enc, dec;
     bool finished = false;
     Duration elapsed{};
   };
 
-  static Result run(uint64_t seed, double loss, Duration jitter, uint64_t total, uint32_t bi,
-                    uint32_t window, LinkServiceOptions consumerOpts = {.bundling = true})
+  static Result run(uint64_t seed, double loss, Duration jitter, uint64_t total, uint32_t bi, uint32_t window,
+                    LinkServiceOptions consumerOpts = {.bundling = true})
   {
     ManualEnv env(seed);
     auto [a, b] = InternalTransport::makePair(env);
@@ -459,8 +457,7 @@ TEST(BundlingLossyLink, WithoutBundlingEveryInterestIsAFrame)
 TEST_F(BundlingTest, LostBundleIsReRequestedOnTheFaceTimerLongBeforeAnRto)
 {
   using namespace std::chrono_literals;
-  init({.bundling = true, .bundleInterval = 10, .bundleLossDetection = true, .bundleGapMin = 2ms},
-       Medium::Wireless);
+  init({.bundling = true, .bundleInterval = 10, .bundleLossDetection = true, .bundleGapMin = 2ms}, Medium::Wireless);
   for (uint64_t s = 0; s < 20; ++s) // bundles [0, 9] and [10, 19]; the second is lost
     service->sendInterest(segInterest("/f", s, BundleTag{false, 20}));
   ASSERT_EQ(transport->sent.size(), 2u);

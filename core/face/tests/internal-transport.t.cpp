@@ -113,7 +113,7 @@ TEST_F(InternalTransportTest, DestroyingOneEndClosesTheOther)
   env.clockImpl.runAll();
   EXPECT_EQ(a->state(), TransportState::Closed);
   EXPECT_EQ(rxA.size(), 1u); // sent before b went away
-  a->send(frameOf({3})); // no peer: silently nothing
+  a->send(frameOf({3}));     // no peer: silently nothing
   env.clockImpl.runAll();
 }
 

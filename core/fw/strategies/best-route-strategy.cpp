@@ -7,11 +7,9 @@
 
 namespace ndnlab::fw {
 
-BestRouteStrategy::BestRouteStrategy(Forwarder& forwarder, Name instanceName,
-                                     RetxSuppressionOptions retx)
+BestRouteStrategy::BestRouteStrategy(Forwarder& forwarder, Name instanceName, RetxSuppressionOptions retx)
   : Strategy(forwarder, std::move(instanceName)), m_retx(retx)
-{
-}
+{}
 
 const Name& BestRouteStrategy::versionedName()
 {
@@ -51,17 +49,14 @@ void BestRouteStrategy::afterReceiveInterest(const Interest& interest, const Fac
     sendInterest(interest, *it->face, pitEntry);
     return;
   }
-  if (const table::NextHop* nh =
-        findEligibleNextHopWithEarliestOutRecord(ingress.face, interest, nexthops, pitEntry))
+  if (const table::NextHop* nh = findEligibleNextHopWithEarliestOutRecord(ingress.face, interest, nexthops, pitEntry))
     sendInterest(interest, *nh->face, pitEntry);
 }
 
-void BestRouteStrategy::afterReceiveNack(const Nack& nack, const FaceEndpoint& ingress,
-                                         table::PitEntry& pitEntry)
+void BestRouteStrategy::afterReceiveNack(const Nack& nack, const FaceEndpoint& ingress, table::PitEntry& pitEntry)
 {
   processNackAggregation(
-    *this, nack, ingress.face, pitEntry,
-    [&](NackReason r, face::Face& f) { return sendNack(r, f, pitEntry); },
+    *this, nack, ingress.face, pitEntry, [&](NackReason r, face::Face& f) { return sendNack(r, f, pitEntry); },
     [&](NackReason r) { sendNacks(r, pitEntry); });
 }
 

@@ -19,10 +19,8 @@ public:
   /// /localhost/nfd/strategy/best-route/v=5
   static const Name& versionedName();
 
-  void afterReceiveInterest(const Interest& interest, const FaceEndpoint& ingress,
-                            table::PitEntry& pitEntry) override;
-  void afterReceiveNack(const Nack& nack, const FaceEndpoint& ingress,
-                        table::PitEntry& pitEntry) override;
+  void afterReceiveInterest(const Interest& interest, const FaceEndpoint& ingress, table::PitEntry& pitEntry) override;
+  void afterReceiveNack(const Nack& nack, const FaceEndpoint& ingress, table::PitEntry& pitEntry) override;
 
   const RetxSuppressionExponential& retxSuppression() const { return m_retx; }
 
@@ -31,8 +29,7 @@ private:
 };
 
 /// NFD ProcessNackTraits: shared Nack aggregation of best-route (and others).
-void processNackAggregation(Strategy& strategy, const Nack& nack, const face::Face& inFace,
-                            table::PitEntry& pitEntry,
+void processNackAggregation(Strategy& strategy, const Nack& nack, const face::Face& inFace, table::PitEntry& pitEntry,
                             const std::function<bool(NackReason, face::Face&)>& sendNack,
                             const std::function<void(NackReason)>& sendNacks);
 

@@ -5,11 +5,9 @@
 
 namespace ndnlab::fw {
 
-MulticastStrategy::MulticastStrategy(Forwarder& forwarder, Name instanceName,
-                                     RetxSuppressionOptions retx)
+MulticastStrategy::MulticastStrategy(Forwarder& forwarder, Name instanceName, RetxSuppressionOptions retx)
   : Strategy(forwarder, std::move(instanceName)), m_retx(retx)
-{
-}
+{}
 
 const Name& MulticastStrategy::versionedName()
 {

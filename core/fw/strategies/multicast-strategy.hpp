@@ -17,8 +17,7 @@ public:
   /// /localhost/nfd/strategy/multicast/v=4
   static const Name& versionedName();
 
-  void afterReceiveInterest(const Interest& interest, const FaceEndpoint& ingress,
-                            table::PitEntry& pitEntry) override;
+  void afterReceiveInterest(const Interest& interest, const FaceEndpoint& ingress, table::PitEntry& pitEntry) override;
   void afterNewNextHop(const table::NextHop& nexthop, table::PitEntry& pitEntry) override;
   bool wantsNewNextHop() const override { return true; }
 

@@ -10,8 +10,7 @@ using face::LinkType;
 using namespace std::chrono_literals;
 
 class BestRouteStrategyTest : public ForwarderFixture
-{
-};
+{};
 
 TEST_F(BestRouteStrategyTest, RetransmissionSuppressionTiming)
 {

@@ -21,8 +21,7 @@ inline PitToken makeToken(std::initializer_list<uint8_t> bytes)
   return t;
 }
 
-inline Interest makeInterest(const Name& name, uint32_t nonce, bool canBePrefix = false,
-                             bool mustBeFresh = false,
+inline Interest makeInterest(const Name& name, uint32_t nonce, bool canBePrefix = false, bool mustBeFresh = false,
                              Duration lifetime = Interest::DefaultLifetime)
 {
   Interest i(name);
@@ -30,8 +29,7 @@ inline Interest makeInterest(const Name& name, uint32_t nonce, bool canBePrefix 
   return i;
 }
 
-inline Data makeData(const Name& name, Duration freshness = Duration::zero(),
-                     std::string_view content = "hello")
+inline Data makeData(const Name& name, Duration freshness = Duration::zero(), std::string_view content = "hello")
 {
   Data d(name);
   d.setFreshnessPeriod(freshness);
@@ -54,9 +52,7 @@ struct SentPacket
 class TestFace
 {
 public:
-  TestFace(face::Face& face, face::DummyTransport& transport) : m_face(&face), m_transport(&transport)
-  {
-  }
+  TestFace(face::Face& face, face::DummyTransport& transport) : m_face(&face), m_transport(&transport) {}
 
   face::Face& face() const { return *m_face; }
   face::FaceId id() const { return m_face->id(); }
@@ -165,8 +161,7 @@ protected:
   }
 
   TestFace addFace(face::FaceScope scope = face::FaceScope::NonLocal,
-                   face::LinkType linkType = face::LinkType::PointToPoint,
-                   face::LinkServiceOptions lsOptions = {})
+                   face::LinkType linkType = face::LinkType::PointToPoint, face::LinkServiceOptions lsOptions = {})
   {
     if (scope == face::FaceScope::Local)
       lsOptions.allowLocalFields = true;

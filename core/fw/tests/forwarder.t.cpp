@@ -11,8 +11,7 @@ using face::LinkType;
 using namespace std::chrono_literals;
 
 class ForwarderTest : public ForwarderFixture
-{
-};
+{};
 
 TEST_F(ForwarderTest, ForwardAndReturnWithPitTokens)
 {
@@ -544,8 +543,8 @@ TEST_F(BoundedPitTest, FloodsFromSeveralFacesLeaveRoomForNewcomers)
 
   auto flood = [&](TestFace& f, uint32_t base) {
     for (uint32_t i = 0; i < 1000; ++i)
-      f.receiveInterest(makeInterest(Name("/flood").append(std::to_string(base)).appendSequenceNumber(i),
-                                     base + i + 1));
+      f.receiveInterest(
+        makeInterest(Name("/flood").append(std::to_string(base)).appendSequenceNumber(i), base + i + 1));
   };
   // alone, a face stops where its in-records equal the free entries: 15 of 30
   flood(flood1, 10000);
@@ -638,8 +637,7 @@ TEST_F(ForwarderTest, ReservedFaceAndIds)
   EXPECT_GE(c1.id(), face::FirstRegularFaceId);
   auto transport = std::make_unique<face::DummyTransport>(FaceScope::Local);
   auto ls = std::make_unique<face::GenericLinkService>(env);
-  fw->addReservedFace(std::make_unique<face::Face>(env, std::move(ls), std::move(transport)),
-                      face::InternalFaceId);
+  fw->addReservedFace(std::make_unique<face::Face>(env, std::move(ls), std::move(transport)), face::InternalFaceId);
   ASSERT_NE(fw->faceTable().get(face::InternalFaceId), nullptr);
   EXPECT_EQ(fw->addNextHop("/localhost/nfd", face::InternalFaceId, 0), FibStatus::Ok);
   EXPECT_EQ(fw->addNextHop("/x", 12345, 0), FibStatus::FaceNotFound);

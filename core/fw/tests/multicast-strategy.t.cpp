@@ -10,8 +10,7 @@ using face::LinkType;
 using namespace std::chrono_literals;
 
 class MulticastStrategyTest : public ForwarderFixture
-{
-};
+{};
 
 TEST_F(MulticastStrategyTest, FanOutWithPerUpstreamSuppression)
 {

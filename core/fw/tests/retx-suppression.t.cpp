@@ -39,8 +39,7 @@ TEST_F(RetxSuppressionTest, PerPitEntryExponential)
   EXPECT_EQ(retx.decidePerPitEntry(e, 1, env.now()), RetxSuppressionResult::Forward);
   EXPECT_EQ(e.strategyInfo.get<RetxSuppressionExponential::Info>(1)->interval, 20ms);
   e.outRecords()[0].incomingNack = NackReason::Congestion;
-  EXPECT_EQ(retx.decidePerPitEntry(e, 1, env.now()), RetxSuppressionResult::New)
-    << "a Nacked upstream is not pending";
+  EXPECT_EQ(retx.decidePerPitEntry(e, 1, env.now()), RetxSuppressionResult::New) << "a Nacked upstream is not pending";
   pit.erase(&e);
 }
 

@@ -37,8 +37,7 @@ TEST(StrategyRegistry, Builtins)
   EXPECT_FALSE(r.contains(Name("/localhost/nfd/strategy/best-route").appendVersion(4)));
   EXPECT_TRUE(r.contains("/localhost/nfd/strategy/multicast"));
   EXPECT_FALSE(r.contains("/localhost/nfd/strategy/asf"));
-  EXPECT_THROW(r.add(Name("/localhost/nfd/strategy/best-route").appendVersion(5), nullptr),
-               std::invalid_argument);
+  EXPECT_THROW(r.add(Name("/localhost/nfd/strategy/best-route").appendVersion(5), nullptr), std::invalid_argument);
   EXPECT_THROW(r.add("/no/version", nullptr), std::invalid_argument);
 }
 
@@ -52,17 +51,16 @@ public:
 };
 
 class StrategyTest : public ForwarderFixture
-{
-};
+{};
 
 TEST_F(StrategyTest, CustomStrategyHighestVersionWins)
 {
   for (uint64_t v : {1, 3, 2}) {
-    fw->strategyRegistry().add(Name("/localhost/nfd/strategy/silent").appendVersion(v),
-                               [](Forwarder& f, const Name& n, const StrategyInstanceName&)
-                                 -> Result<std::unique_ptr<Strategy>, std::string> {
-                                 return std::unique_ptr<Strategy>(std::make_unique<SilentStrategy>(f, n));
-                               });
+    fw->strategyRegistry().add(
+      Name("/localhost/nfd/strategy/silent").appendVersion(v),
+      [](Forwarder& f, const Name& n, const StrategyInstanceName&) -> Result<std::unique_ptr<Strategy>, std::string> {
+        return std::unique_ptr<Strategy>(std::make_unique<SilentStrategy>(f, n));
+      });
   }
   ASSERT_TRUE(fw->setStrategy("/S", "/localhost/nfd/strategy/silent"));
   EXPECT_EQ(fw->strategyChoice().get("/S")->toUri(), "/localhost/nfd/strategy/silent/v=3");
@@ -85,23 +83,22 @@ TEST_F(StrategyTest, ReplacingTheRunningStrategyIsSafe)
   TestFace p1 = addFace();
   addRoute("/", p1);
   fw->afterFaceCleanup.connect([](face::Face&) {});
-  fw->strategyRegistry().add(Name("/localhost/nfd/strategy/switcher").appendVersion(1),
-                             [](Forwarder& f, const Name& n, const StrategyInstanceName&)
-                               -> Result<std::unique_ptr<Strategy>, std::string> {
-                               struct Switcher : Strategy
-                               {
-                                 using Strategy::Strategy;
-                                 void afterReceiveInterest(const Interest& i, const FaceEndpoint& in,
-                                                           table::PitEntry& e) override
-                                 {
-                                   forwarder().setStrategy("/", "/localhost/nfd/strategy/best-route");
-                                   // still alive: keep using members after being replaced
-                                   sendInterest(i, *lookupFib(e).nextHops().front().face, e);
-                                   (void)in;
-                                 }
-                               };
-                               return std::unique_ptr<Strategy>(std::make_unique<Switcher>(f, n));
-                             });
+  fw->strategyRegistry().add(
+    Name("/localhost/nfd/strategy/switcher").appendVersion(1),
+    [](Forwarder& f, const Name& n, const StrategyInstanceName&) -> Result<std::unique_ptr<Strategy>, std::string> {
+      struct Switcher : Strategy
+      {
+        using Strategy::Strategy;
+        void afterReceiveInterest(const Interest& i, const FaceEndpoint& in, table::PitEntry& e) override
+        {
+          forwarder().setStrategy("/", "/localhost/nfd/strategy/best-route");
+          // still alive: keep using members after being replaced
+          sendInterest(i, *lookupFib(e).nextHops().front().face, e);
+          (void)in;
+        }
+      };
+      return std::unique_ptr<Strategy>(std::make_unique<Switcher>(f, n));
+    });
   ASSERT_TRUE(fw->setStrategy("/", "/localhost/nfd/strategy/switcher"));
   c1.receiveInterest(makeInterest("/x", 1));
   EXPECT_EQ(p1.sentInterests().size(), 1u);

@@ -15,9 +15,9 @@ public:
   LinkTransport(Env& env, Duration delay)
     : Transport("link://", "link://", face::FaceScope::NonLocal, face::FacePersistency::Permanent,
                 face::LinkType::PointToPoint, face::MtuUnlimited),
-      m_env(env), m_delay(delay)
-  {
-  }
+      m_env(env),
+      m_delay(delay)
+  {}
   void close() override { setState(face::TransportState::Closed); }
   LinkTransport* peer = nullptr;
   size_t nSent = 0;
@@ -50,8 +50,7 @@ protected:
   }
 
   /// Connects two nodes; returns {faceId at a, faceId at b}.
-  std::pair<face::FaceId, face::FaceId> link(const std::string& a, const std::string& b,
-                                             Duration delay = 1ms)
+  std::pair<face::FaceId, face::FaceId> link(const std::string& a, const std::string& b, Duration delay = 1ms)
   {
     auto ta = std::make_unique<LinkTransport>(env, delay);
     auto tb = std::make_unique<LinkTransport>(env, delay);
@@ -59,10 +58,8 @@ protected:
     tb->peer = ta.get();
     transports.push_back(ta.get());
     transports.push_back(tb.get());
-    auto fa = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env),
-                                           std::move(ta));
-    auto fb = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env),
-                                           std::move(tb));
+    auto fa = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(ta));
+    auto fb = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(tb));
     return {node(a).addFace(std::move(fa)), node(b).addFace(std::move(fb))};
   }
 
@@ -73,8 +70,7 @@ protected:
     face::DummyTransport* raw = t.get();
     face::LinkServiceOptions o;
     o.allowLocalFields = true;
-    auto f = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o),
-                                          std::move(t));
+    auto f = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o), std::move(t));
     face::Face* fp = f.get();
     node(n).addFace(std::move(f));
     return TestFace(*fp, *raw);

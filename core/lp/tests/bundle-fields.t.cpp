@@ -93,13 +93,13 @@ TEST(BundleFields, ValidatesValues)
     auto d = decodeFrame(lp(std::string(fields) + " 5002 0500"));
     return d.ok() ? std::optional<LpErrc>() : std::optional<LpErrc>(d.error().code);
   };
-  EXPECT_EQ(code("fd0370 00"), LpErrc::BadFieldValue);                         // no Cwnd
-  EXPECT_EQ(code("fd0370 07 fd0372 03 000001"), LpErrc::BadFieldValue);        // bad NNI
-  EXPECT_EQ(code("fd0374 05 fd0375 01 03"), LpErrc::BadFieldValue);            // no EndSeq
+  EXPECT_EQ(code("fd0370 00"), LpErrc::BadFieldValue);                           // no Cwnd
+  EXPECT_EQ(code("fd0370 07 fd0372 03 000001"), LpErrc::BadFieldValue);          // bad NNI
+  EXPECT_EQ(code("fd0374 05 fd0375 01 03"), LpErrc::BadFieldValue);              // no EndSeq
   EXPECT_EQ(code("fd0374 0a fd0375 01 05 fd0376 01 04"), LpErrc::BadFieldValue); // ES < SS
   EXPECT_EQ(code("fd0374 16 fd0375 01 05 fd0376 01 05 fd0377 08 0000000100000000"),
-            LpErrc::BadFieldValue); // flow above 32 bits
-  EXPECT_EQ(code("fd0374 03 fd0375"), LpErrc::BadFieldValue);                  // truncated inner
+            LpErrc::BadFieldValue);                           // flow above 32 bits
+  EXPECT_EQ(code("fd0374 03 fd0375"), LpErrc::BadFieldValue); // truncated inner
   EXPECT_EQ(code("fd0374 0a fd0375 01 05 fd0376 01 09"), std::nullopt);
   // unknown inner elements are skipped; a huge Cwnd saturates
   auto d = decodeFrame(lp("fd0370 11 fd0372 08 00000001ffffffff fd03a0 01 00 5002 0500"));

@@ -50,8 +50,7 @@ struct SizeCase
 };
 
 class FragmenterSizes : public ::testing::TestWithParam<SizeCase>
-{
-};
+{};
 
 TEST_P(FragmenterSizes, FramesFitMtuAndCarryConsecutiveSequences)
 {
@@ -97,9 +96,8 @@ TEST_P(FragmenterSizes, FramesFitMtuAndCarryConsecutiveSequences)
 
 INSTANTIATE_TEST_SUITE_P(Sizes, FragmenterSizes,
                          ::testing::Values(SizeCase{1, 100}, SizeCase{200, 100}, SizeCase{1000, 100},
-                                           SizeCase{1500, 1500}, SizeCase{8800, 1500},
-                                           SizeCase{9000, 1400}, SizeCase{65000, 8800},
-                                           SizeCase{300000, 65467}, SizeCase{10000, 251},
+                                           SizeCase{1500, 1500}, SizeCase{8800, 1500}, SizeCase{9000, 1400},
+                                           SizeCase{65000, 8800}, SizeCase{300000, 65467}, SizeCase{10000, 251},
                                            SizeCase{10000, 256}, SizeCase{10000, 70000}));
 
 TEST(Fragmenter, ExactFitEdgesNeverExceedMtu)

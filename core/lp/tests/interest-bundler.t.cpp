@@ -96,7 +96,7 @@ TEST_F(EncoderTest, BundleSizeIsMinOfCwndAndBi)
 TEST_F(EncoderTest, LastPartialBundleAndShortBundlesDoNotSwallowLaterInterests)
 {
   // The last bundle of a file: the transport's cwnd is the remaining count (paper IV-A).
-  send("/f", 0, 20);                       // [0, 9]
+  send("/f", 0, 20);                               // [0, 9]
   EXPECT_EQ(send("/f", 10, 3).header.endSeq, 12u); // [10, 12]
   EXPECT_EQ(send("/f", 11, 3).action, Action::Absorb);
   EXPECT_EQ(send("/f", 12, 3).action, Action::Absorb);
@@ -200,8 +200,7 @@ TEST_F(EncoderTest, TableIsBoundedLeastRecentlyUsedFirst)
 TEST_F(EncoderTest, BundleIntervalIsCappedAndChangeable)
 {
   BundleEncoder big(env.rng(), withBi(100000));
-  EXPECT_EQ(big.onOutgoingInterest(seg("/f", 0), tag(1u << 20), env.now()).header.endSeq,
-            MaxBundleSpan - 1);
+  EXPECT_EQ(big.onOutgoingInterest(seg("/f", 0), tag(1u << 20), env.now()).header.endSeq, MaxBundleSpan - 1);
   enc.setBundleInterval(3);
   EXPECT_EQ(send("/new", 0, 20).header.endSeq, 2u);
   // saturates at the top of the sequence space
@@ -243,7 +242,7 @@ TEST_F(DecoderTest, Fig6LostBundleIsFilledByTheNextOne)
 TEST_F(DecoderTest, RetransmissionRegeneratesOnlyItself)
 {
   expectRange(recv("/f", 1, 10), 1, 10);
-  expectRange(recv("/f", 4, 4), 4, 4);   // RTx below PES: PES stays 10
+  expectRange(recv("/f", 4, 4), 4, 4); // RTx below PES: PES stays 10
   expectRange(recv("/f", 11, 20), 11, 20);
   expectRange(recv("/f", 25, 25), 25, 25); // no gap fill for a single...
   expectRange(recv("/f", 26, 35), 26, 35); // ...but it advanced PES (a bundle of one)
@@ -321,7 +320,7 @@ TEST_F(DecoderTest, EntriesExpireAndAreBounded)
     return d.onIncomingBundle(seg(p, ss), BundleHeader{ss, es, 3}, 0, env.now());
   };
   expectRange(at("/a", 0, 9), 0, 9);
-  expectRange(at("/b", 0, 9), 0, 9); // evicts /a
+  expectRange(at("/b", 0, 9), 0, 9);     // evicts /a
   expectRange(at("/a", 20, 29), 20, 29); // /a unknown again: no gap fill
   env.advance(std::chrono::seconds(1));
   expectRange(at("/a", 40, 49), 40, 49); // expired: no gap fill
@@ -329,8 +328,8 @@ TEST_F(DecoderTest, EntriesExpireAndAreBounded)
 }
 
 /// One Interest (window 20) through an encoder that must send it, then its decoder.
-BundleDecoder::Outcome across(BundleEncoder& enc, BundleDecoder& dec, std::string_view prefix,
-                              uint64_t seq, bool retx, TimePoint now)
+BundleDecoder::Outcome across(BundleEncoder& enc, BundleDecoder& dec, std::string_view prefix, uint64_t seq, bool retx,
+                              TimePoint now)
 {
   auto d = enc.onOutgoingInterest(seg(prefix, seq), tag(20, retx), now);
   EXPECT_EQ(d.action, Action::Send) << seq;
@@ -349,7 +348,7 @@ TEST_F(EncoderTest, RetransmissionBeyondTheLastBundleKeepsBothTablesInStep)
   auto pass = [&](uint64_t seq, bool retx) { return across(e, dec, "/f", seq, retx, env.now()); };
   pass(500, false); // B: [500, 509]
   env.advance(std::chrono::seconds(3));
-  expectRange(pass(40, false), 40, 49); // A: [40, 49], a new flow
+  expectRange(pass(40, false), 40, 49);   // A: [40, 49], a new flow
   expectRange(pass(500, true), 500, 500); // B's RTx, beyond LES = 49
   expectRange(pass(50, false), 50, 50);   // A goes on: alone (past LES, not past 500), not stale
   expectRange(pass(51, false), 51, 51);

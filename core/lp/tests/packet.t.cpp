@@ -54,25 +54,46 @@ std::vector<FieldCase> fieldCases()
     fill(p);
     cases.push_back({name, std::move(p), h});
   };
-  add("Sequence", [](LpPacket& p) { p.sequence = 0x0102030405060708; }, "5108 0102030405060708");
-  add("SequenceSmallStillEightOctets", [](LpPacket& p) { p.sequence = 1; }, "5108 0000000000000001");
-  add("FragIndex", [](LpPacket& p) { p.fragIndex = 1; }, "5201 01");
-  add("FragCount", [](LpPacket& p) { p.fragCount = 300; }, "5302 012c");
-  add("PitToken", [](LpPacket& p) { p.pitToken = token("00010001d862"); }, "6206 00010001d862");
-  add("NackNoReason", [](LpPacket& p) { p.nack = 0; }, "fd0320 00");
-  add("NackNoRoute", [](LpPacket& p) { p.nack = 150; }, "fd0320 05 fd0321 01 96");
-  add("NackCongestion", [](LpPacket& p) { p.nack = 50; }, "fd0320 05 fd0321 01 32");
-  add("IncomingFaceId", [](LpPacket& p) { p.incomingFaceId = 300; }, "fd032c 02 012c");
-  add("NextHopFaceId", [](LpPacket& p) { p.nextHopFaceId = 256; }, "fd0330 02 0100");
-  add("CachePolicyNoCache", [](LpPacket& p) { p.cachePolicy = CachePolicyType::NoCache; },
-      "fd0334 05 fd0335 01 01");
-  add("CongestionMark", [](LpPacket& p) { p.congestionMark = 1; }, "fd0340 01 01");
-  add("TwoAcks", [](LpPacket& p) { p.acks = {5, 0xffffffffffffffff}; },
-      "fd0344 08 0000000000000005 fd0344 08 ffffffffffffffff");
-  add("TxSequence", [](LpPacket& p) { p.txSequence = 7; }, "fd0348 08 0000000000000007");
-  add("NonDiscovery", [](LpPacket& p) { p.nonDiscovery = true; }, "fd034c 00");
-  add("PrefixAnnouncement", [](LpPacket& p) { p.prefixAnnouncement = Buffer{0x06, 0x00}; },
-      "fd0350 02 0600");
+  add(
+    "Sequence", [](LpPacket& p) { p.sequence = 0x0102030405060708; }, "5108 0102030405060708");
+  add(
+    "SequenceSmallStillEightOctets", [](LpPacket& p) { p.sequence = 1; }, "5108 0000000000000001");
+  add(
+    "FragIndex", [](LpPacket& p) { p.fragIndex = 1; }, "5201 01");
+  add(
+    "FragCount", [](LpPacket& p) { p.fragCount = 300; }, "5302 012c");
+  add(
+    "PitToken", [](LpPacket& p) { p.pitToken = token("00010001d862"); }, "6206 00010001d862");
+  add(
+    "NackNoReason", [](LpPacket& p) { p.nack = 0; }, "fd0320 00");
+  add(
+    "NackNoRoute", [](LpPacket& p) { p.nack = 150; }, "fd0320 05 fd0321 01 96");
+  add(
+    "NackCongestion", [](LpPacket& p) { p.nack = 50; }, "fd0320 05 fd0321 01 32");
+  add(
+    "IncomingFaceId", [](LpPacket& p) { p.incomingFaceId = 300; }, "fd032c 02 012c");
+  add(
+    "NextHopFaceId", [](LpPacket& p) { p.nextHopFaceId = 256; }, "fd0330 02 0100");
+  add(
+    "CachePolicyNoCache", [](LpPacket& p) { p.cachePolicy = CachePolicyType::NoCache; }, "fd0334 05 fd0335 01 01");
+  add(
+    "CongestionMark", [](LpPacket& p) { p.congestionMark = 1; }, "fd0340 01 01");
+  add(
+    "TwoAcks",
+    [](LpPacket& p) {
+      p.acks = {5, 0xffffffffffffffff};
+    },
+    "fd0344 08 0000000000000005 fd0344 08 ffffffffffffffff");
+  add(
+    "TxSequence", [](LpPacket& p) { p.txSequence = 7; }, "fd0348 08 0000000000000007");
+  add(
+    "NonDiscovery", [](LpPacket& p) { p.nonDiscovery = true; }, "fd034c 00");
+  add(
+    "PrefixAnnouncement",
+    [](LpPacket& p) {
+      p.prefixAnnouncement = Buffer{0x06, 0x00};
+    },
+    "fd0350 02 0600");
   return cases;
 }
 
@@ -128,11 +149,10 @@ TEST(LpPacket, AllFieldsTogetherAreInIncreasingOrder)
   p.prefixAnnouncement = Buffer{0x06, 0x00};
   p.fragment = ByteSpan(payload);
   SharedBuffer wire = encode(p);
-  EXPECT_EQ(toHex(*wire),
-            toHex(lp("5108 0000000000000009 5201 00 5301 02 6201 ab fd0320 05 fd0321 01 64"
-                     "fd032c 01 01 fd0330 01 02 fd0334 05 fd0335 01 01 fd0340 01 03"
-                     "fd0344 08 0000000000000001 fd0348 08 0000000000000004 fd034c 00"
-                     "fd0350 02 0600 5002 0600")));
+  EXPECT_EQ(toHex(*wire), toHex(lp("5108 0000000000000009 5201 00 5301 02 6201 ab fd0320 05 fd0321 01 64"
+                                   "fd032c 01 01 fd0330 01 02 fd0334 05 fd0335 01 01 fd0340 01 03"
+                                   "fd0344 08 0000000000000001 fd0348 08 0000000000000004 fd034c 00"
+                                   "fd0350 02 0600 5002 0600")));
   auto d = decodeFrame(*wire);
   ASSERT_TRUE(d.ok());
   EXPECT_TRUE(d->hasHeaderFields());
@@ -252,8 +272,8 @@ TEST(LpPacket, UnknownFieldRuleForEveryType)
 
 TEST(LpPacket, UnknownFieldSpotChecks)
 {
-  EXPECT_TRUE(decodeFrame(lp("fd0324 03 010203 5000")).ok());       // 804: ignorable
-  EXPECT_TRUE(decodeFrame(lp("fd03bc 00 5000")).ok());              // 956: ignorable
+  EXPECT_TRUE(decodeFrame(lp("fd0324 03 010203 5000")).ok());             // 804: ignorable
+  EXPECT_TRUE(decodeFrame(lp("fd03bc 00 5000")).ok());                    // 956: ignorable
   EXPECT_EQ(errorOf(lp("fd0331 00 5000")), LpErrc::UnknownCriticalField); // 817 (old IncomingFaceId)
   EXPECT_EQ(errorOf(lp("fd03c0 00 5000")), LpErrc::UnknownCriticalField); // 960: out of range
   EXPECT_EQ(errorOf(lp("5401 01 5000")), LpErrc::UnknownCriticalField);   // 84: ndnSIM HopCount
@@ -271,24 +291,24 @@ TEST(LpPacket, UnknownFieldSpotChecks)
 TEST(LpPacket, BadFieldValuesAreRejected)
 {
   const char* bad[] = {
-    "5104 00000001 5000",                 // Sequence not 8 octets
-    "5109 000000000000000001 5000",       // Sequence 9 octets
-    "5203 000001 5000",                   // FragIndex NonNegInt of 3 octets
-    "5300 5000",                          // FragCount empty
-    "6200 5000",                          // PitToken empty
+    "5104 00000001 5000",                                                           // Sequence not 8 octets
+    "5109 000000000000000001 5000",                                                 // Sequence 9 octets
+    "5203 000001 5000",                                                             // FragIndex NonNegInt of 3 octets
+    "5300 5000",                                                                    // FragCount empty
+    "6200 5000",                                                                    // PitToken empty
     "6221 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20 5000", // 33 octets
-    "fd0320 03 fd0321 00 5000",           // NackReason empty
-    "fd0320 02 fd0321 5000",              // Nack value truncated
-    "fd032c 03 000001 5000",              // IncomingFaceId 3 octets
-    "fd0330 00 5000",                     // NextHopFaceId empty
-    "fd0334 00 5000",                     // CachePolicy without CachePolicyType
-    "fd0334 05 fd0335 01 00 5000",        // CachePolicyType 0 (invalid)
-    "fd0334 05 fd0335 01 02 5000",        // unknown CachePolicyType
-    "fd0334 04 fd0335 00 5000",           // CachePolicyType empty
-    "fd0340 00 5000",                     // CongestionMark empty
-    "fd0344 07 00000000000001 5000",      // Ack 7 octets
-    "fd0348 00 5000",                     // TxSequence empty
-    "fd034c 01 00 5000",                  // NonDiscovery not empty
+    "fd0320 03 fd0321 00 5000",                                                     // NackReason empty
+    "fd0320 02 fd0321 5000",                                                        // Nack value truncated
+    "fd032c 03 000001 5000",                                                        // IncomingFaceId 3 octets
+    "fd0330 00 5000",                                                               // NextHopFaceId empty
+    "fd0334 00 5000",                // CachePolicy without CachePolicyType
+    "fd0334 05 fd0335 01 00 5000",   // CachePolicyType 0 (invalid)
+    "fd0334 05 fd0335 01 02 5000",   // unknown CachePolicyType
+    "fd0334 04 fd0335 00 5000",      // CachePolicyType empty
+    "fd0340 00 5000",                // CongestionMark empty
+    "fd0344 07 00000000000001 5000", // Ack 7 octets
+    "fd0348 00 5000",                // TxSequence empty
+    "fd034c 01 00 5000",             // NonDiscovery not empty
   };
   for (const char* h : bad)
     EXPECT_EQ(errorOf(lp(h)), LpErrc::BadFieldValue) << h;
@@ -307,16 +327,16 @@ TEST(LpPacket, NackIgnoresUnknownInnerElementsAndKeepsUnknownCodes)
 TEST(LpPacket, MalformedFramesAreRejected)
 {
   const char* bad[] = {
-    "",                    // empty
-    "64",                  // no length
-    "6405 5002 06",        // value shorter than length
-    "6404 5003 0600",      // inner Fragment longer than the LpPacket value
-    "6400 00",             // trailing byte after the LpPacket
-    "0502 0700 ff",        // trailing byte after a bare Interest
-    "fd0064 00",           // TLV-TYPE not in shortest form
-    "64fd0002 5000",       // TLV-LENGTH not in shortest form
-    "6403 5000 00",        // inner TLV-TYPE 0
-    "6403 5000 fd",        // inner VAR-NUMBER truncated
+    "",               // empty
+    "64",             // no length
+    "6405 5002 06",   // value shorter than length
+    "6404 5003 0600", // inner Fragment longer than the LpPacket value
+    "6400 00",        // trailing byte after the LpPacket
+    "0502 0700 ff",   // trailing byte after a bare Interest
+    "fd0064 00",      // TLV-TYPE not in shortest form
+    "64fd0002 5000",  // TLV-LENGTH not in shortest form
+    "6403 5000 00",   // inner TLV-TYPE 0
+    "6403 5000 fd",   // inner VAR-NUMBER truncated
   };
   for (const char* h : bad)
     EXPECT_EQ(errorOf(hex(h)), LpErrc::Malformed) << h;

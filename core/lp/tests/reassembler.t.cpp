@@ -65,9 +65,7 @@ class ReassemblerTest : public ::testing::Test
 protected:
   explicit ReassemblerTest(ReassemblerOptions opts = {}) : reassembler(env, opts)
   {
-    reassembler.onPartialDropped = [this](ReassemblyErrc r, uint64_t ep, size_t n) {
-      drops.push_back({r, ep, n});
-    };
+    reassembler.onPartialDropped = [this](ReassemblyErrc r, uint64_t ep, size_t n) { drops.push_back({r, ep, n}); };
   }
 
   ManualEnv env;

@@ -80,9 +80,10 @@ TEST_F(BundlingManagementTest, UpdateChangesOnlyTheBundlingSettings)
   Client radio = addFace(FaceScope::NonLocal);
   face::Face* f = forwarder.faceTable().get(radio.id);
 
-  auto r = command(c, "faces", "update",
-                   ControlParameters{.faceId = radio.id, .flags = FaceFlagBundling, .mask = FaceFlagBundling,
-                                     .medium = 1, .bundleInterval = 9});
+  auto r = command(
+    c, "faces", "update",
+    ControlParameters{
+      .faceId = radio.id, .flags = FaceFlagBundling, .mask = FaceFlagBundling, .medium = 1, .bundleInterval = 9});
   ASSERT_TRUE(r);
   ASSERT_EQ(r->code, 200u) << r->text;
   EXPECT_EQ(f->transport().medium(), face::Medium::Wireless);
@@ -109,14 +110,13 @@ TEST_F(BundlingManagementTest, UpdateChangesOnlyTheBundlingSettings)
   EXPECT_EQ(forwarder.faceTable().get(c.id)->transport().medium(), face::Medium::Wireless);
 
   EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = radio.id, .mtu = 1000})->code, 406u);
-  EXPECT_EQ(command(c, "faces", "update",
-                    ControlParameters{.faceId = radio.id, .flags = 1, .mask = FaceFlagLocalFields})->code,
-            406u);
+  EXPECT_EQ(
+    command(c, "faces", "update", ControlParameters{.faceId = radio.id, .flags = 1, .mask = FaceFlagLocalFields})->code,
+    406u);
   EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = 99999})->code, 404u);
   EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = radio.id, .flags = 1})->code, 400u);
   EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = radio.id, .medium = 2})->code, 400u);
-  EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = radio.id, .bundleInterval = 300})->code,
-            400u);
+  EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = radio.id, .bundleInterval = 300})->code, 400u);
 }
 
 TEST_F(BundlingManagementTest, FacesListExtensionOnlyWhereBundlingIsInPlay)
@@ -130,11 +130,11 @@ TEST_F(BundlingManagementTest, FacesListExtensionOnlyWhereBundlingIsInPlay)
   EXPECT_FALSE(before.flags & FaceFlagBundling);
   EXPECT_FALSE(status(c, c.id).bundleCounters);
 
-  ASSERT_EQ(command(c, "faces", "update",
-                    ControlParameters{.faceId = radio.id, .flags = FaceFlagBundling, .mask = FaceFlagBundling,
-                                      .medium = 1})
-              ->code,
-            200u);
+  ASSERT_EQ(
+    command(c, "faces", "update",
+            ControlParameters{.faceId = radio.id, .flags = FaceFlagBundling, .mask = FaceFlagBundling, .medium = 1})
+      ->code,
+    200u);
   sendTaggedInterests(radio.id, 5); // one bundle, four absorbed
   FaceStatus after = status(c, radio.id);
   EXPECT_EQ(after.medium, 1u);

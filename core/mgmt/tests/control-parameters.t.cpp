@@ -47,7 +47,8 @@ TEST(ControlParameters, RoundTripAllFields)
   TlvReader r(outer->value);
   while (!r.atEnd())
     types.push_back(r.next()->type);
-  EXPECT_EQ(types, (std::vector<uint32_t>{7, 105, 114, 129, 111, 106, 131, 132, 108, 112, 107, 109, 133, 135, 136, 137}));
+  EXPECT_EQ(types,
+            (std::vector<uint32_t>{7, 105, 114, 129, 111, 106, 131, 132, 108, 112, 107, 109, 133, 135, 136, 137}));
 }
 
 TEST(ControlParameters, EmptyAndExactBytes)
@@ -75,7 +76,12 @@ TEST(ControlParameters, EmptyAndExactBytes)
 TEST(ControlParameters, LenientDecoding)
 {
   // Out of order, unknown element (type 200, even) and a duplicate Cost (first kept).
-  auto cp = ControlParameters::decode(hex("6811" "6a0105" "c80100" "0703080161" "6a0109" "690101"));
+  auto cp = ControlParameters::decode(hex("6811"
+                                          "6a0105"
+                                          "c80100"
+                                          "0703080161"
+                                          "6a0109"
+                                          "690101"));
   ASSERT_TRUE(cp);
   EXPECT_EQ(*cp->cost, 5u);
   EXPECT_EQ(*cp->name, Name("/a"));
@@ -85,12 +91,13 @@ TEST(ControlParameters, LenientDecoding)
 TEST(ControlParameters, MalformedRejected)
 {
   EXPECT_FALSE(ControlParameters::decode(hex("")));
-  EXPECT_FALSE(ControlParameters::decode(hex("6803")));              // truncated
-  EXPECT_FALSE(ControlParameters::decode(hex("6503660100")));        // wrong outer type
-  EXPECT_FALSE(ControlParameters::decode(hex("6803690300")));        // bad NonNegInt length
-  EXPECT_FALSE(ControlParameters::decode(hex("6804070208")));        // broken Name
-  EXPECT_FALSE(ControlParameters::decode(hex("68026a0100")));        // length mismatch
-  EXPECT_FALSE(ControlParameters::decode(hex("6805" "6b03080161"))); // Strategy not a Name TLV
+  EXPECT_FALSE(ControlParameters::decode(hex("6803")));       // truncated
+  EXPECT_FALSE(ControlParameters::decode(hex("6503660100"))); // wrong outer type
+  EXPECT_FALSE(ControlParameters::decode(hex("6803690300"))); // bad NonNegInt length
+  EXPECT_FALSE(ControlParameters::decode(hex("6804070208"))); // broken Name
+  EXPECT_FALSE(ControlParameters::decode(hex("68026a0100"))); // length mismatch
+  EXPECT_FALSE(ControlParameters::decode(hex("6805"
+                                             "6b03080161"))); // Strategy not a Name TLV
 }
 
 TEST(ControlResponse, MatchesNdndReplyBytes)
@@ -103,8 +110,14 @@ TEST(ControlResponse, MatchesNdndReplyBytes)
   body.cost = 0;
   body.flags = 1;
   ControlResponse resp(200, "OK", body);
-  const std::string expected = "6522" "6601c8" "67024f4b" "6819070b080363617008046e646e64" "690108" "6f0100"
-                               "6a0100" "6c0101";
+  const std::string expected = "6522"
+                               "6601c8"
+                               "67024f4b"
+                               "6819070b080363617008046e646e64"
+                               "690108"
+                               "6f0100"
+                               "6a0100"
+                               "6c0101";
   EXPECT_EQ(toHex(resp.wireEncode()), expected);
 
   auto d = ControlResponse::decode(hex(expected));
@@ -122,8 +135,8 @@ TEST(ControlResponse, MatchesNdndReplyBytes)
   EXPECT_TRUE(e->body.empty());
   EXPECT_FALSE(e->bodyParameters());
 
-  EXPECT_FALSE(ControlResponse::decode(hex("6503660100")));   // missing StatusText
-  EXPECT_FALSE(ControlResponse::decode(hex("6502670100")));   // missing StatusCode
+  EXPECT_FALSE(ControlResponse::decode(hex("6503660100"))); // missing StatusText
+  EXPECT_FALSE(ControlResponse::decode(hex("6502670100"))); // missing StatusCode
 }
 
 /// The TLV-TYPEs of the elements in `content`, in order.
@@ -148,12 +161,10 @@ TEST(Datasets, FieldsInNfdOrder)
   Buffer general;
   ForwarderStatus{}.encodeTo(general);
   EXPECT_EQ(elementTypes(general),
-            (std::vector<uint32_t>{tlv::NfdVersion, tlv::StartTimestamp, tlv::CurrentTimestamp,
-                                   tlv::NNameTreeEntries, tlv::NFibEntries, tlv::NPitEntries,
-                                   tlv::NMeasurementsEntries, tlv::NCsEntries, tlv::NInInterests,
-                                   tlv::NInData, tlv::NInNacks, tlv::NOutInterests, tlv::NOutData,
-                                   tlv::NOutNacks, tlv::NSatisfiedInterests,
-                                   tlv::NUnsatisfiedInterests}));
+            (std::vector<uint32_t>{tlv::NfdVersion, tlv::StartTimestamp, tlv::CurrentTimestamp, tlv::NNameTreeEntries,
+                                   tlv::NFibEntries, tlv::NPitEntries, tlv::NMeasurementsEntries, tlv::NCsEntries,
+                                   tlv::NInInterests, tlv::NInData, tlv::NInNacks, tlv::NOutInterests, tlv::NOutData,
+                                   tlv::NOutNacks, tlv::NSatisfiedInterests, tlv::NUnsatisfiedInterests}));
 
   FaceStatus f;
   f.expirationPeriod = std::chrono::milliseconds(1);
@@ -166,12 +177,11 @@ TEST(Datasets, FieldsInNfdOrder)
   ASSERT_TRUE(outer);
   EXPECT_EQ(outer->type, tlv::FaceStatus);
   EXPECT_EQ(elementTypes(outer->value),
-            (std::vector<uint32_t>{tlv::FaceId, tlv::Uri, tlv::LocalUri, tlv::ExpirationPeriod,
-                                   tlv::FaceScope, tlv::FacePersistency, tlv::LinkType,
-                                   tlv::BaseCongestionMarkingInterval,
-                                   tlv::DefaultCongestionThreshold, tlv::Mtu, tlv::NInInterests,
-                                   tlv::NInData, tlv::NInNacks, tlv::NOutInterests, tlv::NOutData,
-                                   tlv::NOutNacks, tlv::NInBytes, tlv::NOutBytes, tlv::Flags}));
+            (std::vector<uint32_t>{tlv::FaceId, tlv::Uri, tlv::LocalUri, tlv::ExpirationPeriod, tlv::FaceScope,
+                                   tlv::FacePersistency, tlv::LinkType, tlv::BaseCongestionMarkingInterval,
+                                   tlv::DefaultCongestionThreshold, tlv::Mtu, tlv::NInInterests, tlv::NInData,
+                                   tlv::NInNacks, tlv::NOutInterests, tlv::NOutData, tlv::NOutNacks, tlv::NInBytes,
+                                   tlv::NOutBytes, tlv::Flags}));
 }
 
 // faces/query's parameter, byte for byte as ndn-cxx's FaceQueryFilter::wireEncode lays it out
@@ -187,15 +197,19 @@ TEST(FaceQueryFilter, WireFormat)
   EXPECT_EQ(wire, expected);
   EXPECT_EQ(*FaceQueryFilter::decode(wire), f);
 
-  FaceQueryFilter all{.faceId = 1, .uriScheme = "tcp4", .remoteUri = "tcp4://192.0.2.1:6363",
-                      .localUri = "tcp4://192.0.2.2:6363", .faceScope = 0, .facePersistency = 2, .linkType = 1};
+  FaceQueryFilter all{.faceId = 1,
+                      .uriScheme = "tcp4",
+                      .remoteUri = "tcp4://192.0.2.1:6363",
+                      .localUri = "tcp4://192.0.2.2:6363",
+                      .faceScope = 0,
+                      .facePersistency = 2,
+                      .linkType = 1};
   Buffer w;
   all.encodeTo(w);
   auto outer = readSingleTlv(w);
   ASSERT_TRUE(outer);
-  EXPECT_EQ(elementTypes(outer->value),
-            (std::vector<uint32_t>{tlv::FaceId, tlv::UriScheme, tlv::Uri, tlv::LocalUri, tlv::FaceScope,
-                                   tlv::FacePersistency, tlv::LinkType}));
+  EXPECT_EQ(elementTypes(outer->value), (std::vector<uint32_t>{tlv::FaceId, tlv::UriScheme, tlv::Uri, tlv::LocalUri,
+                                                               tlv::FaceScope, tlv::FacePersistency, tlv::LinkType}));
   EXPECT_EQ(*FaceQueryFilter::decode(w), all);
 
   Buffer empty;

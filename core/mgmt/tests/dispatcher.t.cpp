@@ -14,14 +14,16 @@ protected:
   DispatcherTest()
   {
     dispatcher.sendData = [this](Data&& d) { sent.push_back(std::move(d)); };
-    dispatcher.addCommand("test", "echo", [](const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done) {
-      ControlParameters out = p;
-      out.faceId = ctx.incomingFaceId;
-      done(ControlResponse(status::Ok, "OK", out));
-    });
-    dispatcher.addCommand("test", "later", [this](const ControlParameters&, const RequestContext&, Dispatcher::CommandDone done) {
-      pending = std::move(done);
-    });
+    dispatcher.addCommand("test", "echo",
+                          [](const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done) {
+                            ControlParameters out = p;
+                            out.faceId = ctx.incomingFaceId;
+                            done(ControlResponse(status::Ok, "OK", out));
+                          });
+    dispatcher.addCommand("test", "later",
+                          [this](const ControlParameters&, const RequestContext&, Dispatcher::CommandDone done) {
+                            pending = std::move(done);
+                          });
     dispatcher.addDataset("test", "list", [this](const RequestContext&) { return datasetContent; });
   }
 
@@ -194,9 +196,10 @@ TEST(DispatcherVerify, RejectsUnsignedBadAndReplayed)
   Dispatcher dispatcher(env, opts);
   std::vector<Data> sent;
   dispatcher.sendData = [&](Data&& d) { sent.push_back(std::move(d)); };
-  dispatcher.addCommand("test", "echo", [](const ControlParameters& p, const RequestContext&, Dispatcher::CommandDone done) {
-    done(ControlResponse(status::Ok, "OK", p));
-  });
+  dispatcher.addCommand("test", "echo",
+                        [](const ControlParameters& p, const RequestContext&, Dispatcher::CommandDone done) {
+                          done(ControlResponse(status::Ok, "OK", p));
+                        });
   Buffer key(32, 0x11);
   security::HmacVerifier verifier(key);
   dispatcher.setVerifier(&verifier);

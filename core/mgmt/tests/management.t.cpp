@@ -219,7 +219,8 @@ TEST_F(ManagementTest, FibAndStrategyAndCsCommands)
   EXPECT_TRUE(Name("/localhost/nfd/strategy/multicast").isPrefixOf(*r->bodyParameters()->strategy));
   EXPECT_TRUE(forwarder.strategyChoice().get(Name("/s")));
   EXPECT_EQ(command(c, "strategy-choice", "set",
-                    ControlParameters{.name = Name("/s"), .strategy = Name("/localhost/nfd/strategy/no-such")})->code,
+                    ControlParameters{.name = Name("/s"), .strategy = Name("/localhost/nfd/strategy/no-such")})
+              ->code,
             404u);
   EXPECT_EQ(command(c, "strategy-choice", "set", ControlParameters{.name = Name("/s")})->code, 400u);
   EXPECT_EQ(command(c, "strategy-choice", "unset", ControlParameters{.name = Name("/")})->code, 400u);
@@ -254,7 +255,8 @@ TEST_F(ManagementTest, DatasetsDecodeBackToEntries)
   Client c = addFace();
   Client p = addFace(FaceScope::NonLocal);
   ASSERT_EQ(command(c, "rib", "register", ControlParameters{.name = Name("/r1"), .cost = 3})->code, 200u);
-  ASSERT_EQ(command(c, "fib", "add-nexthop", ControlParameters{.name = Name("/f1"), .faceId = p.id, .cost = 9})->code, 200u);
+  ASSERT_EQ(command(c, "fib", "add-nexthop", ControlParameters{.name = Name("/f1"), .faceId = p.id, .cost = 9})->code,
+            200u);
 
   auto faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
   ASSERT_TRUE(faces);
@@ -303,10 +305,10 @@ TEST_F(ManagementTest, FacesQueryReturnsMatchingFaces)
 {
   Client c = addFace();
   auto addUdpFace = [&](std::string remote) {
-    auto t = std::make_unique<DummyTransport>(FaceScope::NonLocal, face::LinkType::PointToPoint,
-                                              face::MtuUnlimited, remote, "udp4://0.0.0.0:6363");
-    return forwarder.addFace(std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env),
-                                                          std::move(t)));
+    auto t = std::make_unique<DummyTransport>(FaceScope::NonLocal, face::LinkType::PointToPoint, face::MtuUnlimited,
+                                              remote, "udp4://0.0.0.0:6363");
+    return forwarder.addFace(
+      std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(t)));
   };
   face::FaceId a = addUdpFace("udp4://192.0.2.1:6363");
   face::FaceId b = addUdpFace("udp4://192.0.2.2:6363");
@@ -363,7 +365,8 @@ TEST_F(ManagementTest, LargeDatasetIsSegmented)
   for (int k = 0; k < 300; ++k) {
     Name n("/a-rather-long-prefix-component/another-long-component");
     n.append("route-number-" + std::to_string(k));
-    management.rib().insert(n, Route{c.id, 0, static_cast<uint64_t>(k), RouteFlagChildInherit, std::nullopt}, std::nullopt);
+    management.rib().insert(n, Route{c.id, 0, static_cast<uint64_t>(k), RouteFlagChildInherit, std::nullopt},
+                            std::nullopt);
   }
   Buffer content = fetchDataset(c, Name("/localhost/nfd/rib/list"));
   EXPECT_GT(content.size(), 3u * 8000u);
@@ -402,7 +405,8 @@ TEST(ManagementFaceSystem, CreateIsDelegatedAndChannelsListed)
 
   security::DigestSigner digest;
   security::InterestSigner signer(digest, env.clock(), env.rng());
-  Interest i(makeCommandName(Name("/localhost/nfd"), "faces", "create", ControlParameters{.uri = "tcp4://192.0.2.7:6363"}));
+  Interest i(
+    makeCommandName(Name("/localhost/nfd"), "faces", "create", ControlParameters{.uri = "tcp4://192.0.2.7:6363"}));
   signer.sign(i);
   tr->injectFrame(*i.wireEncode());
   env.advance(Duration::zero());

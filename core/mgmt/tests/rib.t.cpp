@@ -110,9 +110,9 @@ TEST_F(RibTest, RemoveFaceRemovesAllItsRoutes)
 
 TEST_F(RibTest, ChildInheritAndCapture)
 {
-  rib.insert("/", route(400, 100), std::nullopt);                       // default route, inherits
+  rib.insert("/", route(400, 100), std::nullopt); // default route, inherits
   rib.insert("/a", route(300, 10), std::nullopt);
-  rib.insert("/a/b", route(301, 5, 0), std::nullopt);                   // no ChildInherit
+  rib.insert("/a/b", route(301, 5, 0), std::nullopt); // no ChildInherit
   rib.insert("/a/b/c", route(302, 1), std::nullopt);
   EXPECT_EQ(fib.at("/a"), (Hops{{300, 10}, {400, 100}}));
   EXPECT_EQ(fib.at("/a/b"), (Hops{{301, 5}, {300, 10}, {400, 100}}));

@@ -49,8 +49,8 @@ TEST(Events, EveryNameIsSnakeCaseUniqueAndParsesBack)
 
 TEST(Events, DropKindsAreTheOnesCountedAsDrops)
 {
-  for (EventKind k : {EventKind::Drop, EventKind::ImpairDrop, EventKind::IoDrop, EventKind::DevDrop,
-                      EventKind::FaceClose})
+  for (EventKind k :
+       {EventKind::Drop, EventKind::ImpairDrop, EventKind::IoDrop, EventKind::DevDrop, EventKind::FaceClose})
     EXPECT_TRUE(info(k).isDrop) << toString(k);
   for (EventKind k : {EventKind::InterestIn, EventKind::DataOut, EventKind::FetchData, EventKind::BundleOut})
     EXPECT_FALSE(info(k).isDrop) << toString(k);

@@ -196,8 +196,8 @@ TEST_F(SignedInterestTest, ReplayRejection)
 
 TEST_F(SignedInterestTest, ReplayCheckerIsBounded)
 {
-  ReplayChecker checker(env.clock(), {.maxRecords = 3, .recordLifetime = std::chrono::minutes(10),
-                                      .maxNoncesPerKey = 2});
+  ReplayChecker checker(env.clock(),
+                        {.maxRecords = 3, .recordLifetime = std::chrono::minutes(10), .maxNoncesPerKey = 2});
   auto mk = [](std::string key, uint8_t nonce) {
     SignatureInfo si;
     si.keyLocator = Name(key);
@@ -268,7 +268,9 @@ TEST_F(SignedInterestTest, LegacyCommandCapturedPythonNdn)
   ASSERT_TRUE(fromHex("0808000001a1fcfd54b0"
                       "080825874c521e489f97"
                       "080516031b0100"
-                      "08221720" + std::string(64, 'e'), wire));
+                      "08221720" +
+                        std::string(64, 'e'),
+                      wire));
   Buffer nameTlv;
   appendTlv(nameTlv, tlv::Name, wire);
   auto name = Name::decode(nameTlv);

@@ -154,8 +154,7 @@ TEST_F(CsTest, ScanLimitBoundsPrefixLookup)
   for (int i = 0; i < 100; ++i)
     limited.insert(makeDataPtr(Name("/s").appendSegment(static_cast<uint64_t>(i)), 0ms));
   limited.insert(makeDataPtr(Name("/s").appendSegment(500), 10s));
-  EXPECT_EQ(limited.find(interest("/s", true, true)), nullptr)
-    << "the fresh entry lies beyond the scan limit";
+  EXPECT_EQ(limited.find(interest("/s", true, true)), nullptr) << "the fresh entry lies beyond the scan limit";
   EXPECT_NE(limited.find(interest("/s", true, false)), nullptr);
 }
 

@@ -13,8 +13,7 @@ protected:
   ManualEnv env;
   NameTree nt;
   Fib fib{nt};
-  std::unique_ptr<face::Face> f1 = makeFace(env, 301), f2 = makeFace(env, 302),
-                              f3 = makeFace(env, 303);
+  std::unique_ptr<face::Face> f1 = makeFace(env, 301), f2 = makeFace(env, 302), f3 = makeFace(env, 303);
 };
 
 TEST_F(FibTest, LongestPrefixMatch)

@@ -112,8 +112,7 @@ TEST_F(PitTest, LifetimeIsCapped)
 {
   Pit capped(nt, PitOptions{100, 0, 1.0, 10s});
   PitEntry* e = capped.insert(makeInterestPtr("/a", 1)).first;
-  capped.insertOrUpdateInRecord(*e, *f1, 0, makeInterestPtr("/a", 1, false, false, 1h), std::nullopt,
-                                env.now());
+  capped.insertOrUpdateInRecord(*e, *f1, 0, makeInterestPtr("/a", 1, false, false, 1h), std::nullopt, env.now());
   EXPECT_EQ(e->inRecords()[0].expiry, env.now() + 10s);
   capped.erase(e);
 }
@@ -197,7 +196,7 @@ TEST_F(PitTest, ExpiryHeapOrdersEntries)
   pit.setExpiry(*e[2], t0 + 30ms);
   pit.setExpiry(*e[3], t0 + 20ms);
   pit.setExpiry(*e[4], t0 + 40ms);
-  pit.setExpiry(*e[2], t0 + 5ms); // reschedule earlier
+  pit.setExpiry(*e[2], t0 + 5ms);  // reschedule earlier
   pit.setExpiry(*e[1], t0 + 60ms); // reschedule later
   pit.cancelExpiry(*e[4]);
   EXPECT_FALSE(e[4]->isExpiryScheduled());

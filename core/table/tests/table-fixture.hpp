@@ -21,14 +21,14 @@ public:
 
 inline std::unique_ptr<face::Face> makeFace(Env& env, face::FaceId id)
 {
-  auto f = std::make_unique<face::Face>(env, std::make_unique<NullLinkService>(env),
-                                        std::make_unique<face::DummyTransport>());
+  auto f =
+    std::make_unique<face::Face>(env, std::make_unique<NullLinkService>(env), std::make_unique<face::DummyTransport>());
   f->setId(id);
   return f;
 }
 
-inline std::shared_ptr<Interest> makeInterestPtr(const Name& name, uint32_t nonce,
-                                                 bool canBePrefix = false, bool mustBeFresh = false,
+inline std::shared_ptr<Interest> makeInterestPtr(const Name& name, uint32_t nonce, bool canBePrefix = false,
+                                                 bool mustBeFresh = false,
                                                  Duration lifetime = Interest::DefaultLifetime)
 {
   auto i = std::make_shared<Interest>(name);

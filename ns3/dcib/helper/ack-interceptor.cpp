@@ -54,46 +54,39 @@ ns3::TypeId AckInterceptor::GetTypeId()
       .SetParent<ErrorModel>()
       .SetGroupName("Dcib")
       .AddConstructor<AckInterceptor>()
-      .AddAttribute("Allowance", "duplicate ACKs per flow let through before holding",
-                    UintegerValue(d.allowance), MakeUintegerAccessor(&AckInterceptor::m_allowance),
-                    MakeUintegerChecker<uint32_t>())
+      .AddAttribute("Allowance", "duplicate ACKs per flow let through before holding", UintegerValue(d.allowance),
+                    MakeUintegerAccessor(&AckInterceptor::m_allowance), MakeUintegerChecker<uint32_t>())
       .AddAttribute("HoldTimeout",
                     "longest hold of a hole's duplicate ACKs (0: twice the InterRouterRtt of "
                     "the EdgeQueueDisc)",
-                    TimeValue(Time(0)), MakeTimeAccessor(&AckInterceptor::m_holdTimeout),
-                    MakeTimeChecker())
-      .AddAttribute("CheckSackGaps",
-                    "let duplicates through when their SACK blocks show a hole A cannot repair",
-                    BooleanValue(d.checkSackGaps),
-                    MakeBooleanAccessor(&AckInterceptor::m_checkSackGaps), MakeBooleanChecker())
+                    TimeValue(Time(0)), MakeTimeAccessor(&AckInterceptor::m_holdTimeout), MakeTimeChecker())
+      .AddAttribute("CheckSackGaps", "let duplicates through when their SACK blocks show a hole A cannot repair",
+                    BooleanValue(d.checkSackGaps), MakeBooleanAccessor(&AckInterceptor::m_checkSackGaps),
+                    MakeBooleanChecker())
       .AddAttribute("HoldLocalDrops",
                     "hold duplicates also for packets A's own queue dropped (false: the host "
                     "sees its congestion)",
-                    BooleanValue(d.holdLocalDrops),
-                    MakeBooleanAccessor(&AckInterceptor::m_holdLocalDrops), MakeBooleanChecker())
+                    BooleanValue(d.holdLocalDrops), MakeBooleanAccessor(&AckInterceptor::m_holdLocalDrops),
+                    MakeBooleanChecker())
       .AddAttribute("RepairOnDupAck",
                     "a duplicate ACK for a segment whose clone A still keeps stalled makes A "
                     "retransmit that clone at once (beyond the paper)",
-                    BooleanValue(d.repairOnDupAck),
-                    MakeBooleanAccessor(&AckInterceptor::m_repairOnDupAck), MakeBooleanChecker())
+                    BooleanValue(d.repairOnDupAck), MakeBooleanAccessor(&AckInterceptor::m_repairOnDupAck),
+                    MakeBooleanChecker())
       .AddAttribute("MaxHeldPerHole", "ACKs held per hole (the oldest is discarded beyond)",
-                    UintegerValue(d.maxHeldPerHole),
-                    MakeUintegerAccessor(&AckInterceptor::m_maxHeld),
+                    UintegerValue(d.maxHeldPerHole), MakeUintegerAccessor(&AckInterceptor::m_maxHeld),
                     MakeUintegerChecker<uint32_t>(1))
       .AddTraceSource("Held", "a duplicate ACK frame was held back",
-                      MakeTraceSourceAccessor(&AckInterceptor::m_heldTrace),
-                      "ns3::Packet::TracedCallback")
+                      MakeTraceSourceAccessor(&AckInterceptor::m_heldTrace), "ns3::Packet::TracedCallback")
       .AddTraceSource("Released", "a held ACK frame was forwarded after its hold expired",
-                      MakeTraceSourceAccessor(&AckInterceptor::m_releasedTrace),
-                      "ns3::Packet::TracedCallback");
+                      MakeTraceSourceAccessor(&AckInterceptor::m_releasedTrace), "ns3::Packet::TracedCallback");
   return tid;
 }
 
 AckInterceptor::AckInterceptor() = default;
 AckInterceptor::~AckInterceptor() = default;
 
-void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc,
-                             ns3::Ptr<ns3::PointToPointNetDevice> device)
+void AckInterceptor::Install(ns3::Ptr<EdgeQueueDisc> qdisc, ns3::Ptr<ns3::PointToPointNetDevice> device)
 {
   if (m_model)
     throw std::logic_error("AckInterceptor: installed twice");
@@ -174,11 +167,9 @@ bool AckInterceptor::DoCorrupt(ns3::Ptr<ns3::Packet> p)
     return false;
   HostAck a;
   // the ACK travels receiver -> sender: the data direction is the reverse
-  a.flow = FlowId{ip->GetDestination().Get(), ip->GetSource().Get(), tcp.GetDestinationPort(),
-                  tcp.GetSourcePort()};
+  a.flow = FlowId{ip->GetDestination().Get(), ip->GetSource().Get(), tcp.GetDestinationPort(), tcp.GetSourcePort()};
   a.ack = tcp.GetAckNumber().GetValue();
-  a.pure = rest->GetSize() == 0 &&
-           !(flags & (ns3::TcpHeader::SYN | ns3::TcpHeader::FIN | ns3::TcpHeader::RST));
+  a.pure = rest->GetSize() == 0 && !(flags & (ns3::TcpHeader::SYN | ns3::TcpHeader::FIN | ns3::TcpHeader::RST));
   if (auto opt = tcp.GetOption(ns3::TcpOption::SACK)) {
     if (auto sack = ns3::DynamicCast<const ns3::TcpOptionSack>(opt)) {
       for (const auto& [left, right] : sack->GetSackList())
@@ -194,8 +185,7 @@ bool AckInterceptor::DoCorrupt(ns3::Ptr<ns3::Packet> p)
     return false;
   m_heldTrace(p);
   if (m_model->counters().holes != holesBefore) // a new hold: its deadline needs a timer
-    ns3::Simulator::Schedule(ns3::NanoSeconds(m_model->options().holdTimeout.count()),
-                             &AckInterceptor::expire, this);
+    ns3::Simulator::Schedule(ns3::NanoSeconds(m_model->options().holdTimeout.count()), &AckInterceptor::expire, this);
   return true;
 }
 
@@ -212,8 +202,7 @@ void AckInterceptor::expire()
 }
 
 void AckInterceptor::DoReset()
-{
-}
+{}
 
 void AckInterceptor::DoDispose()
 {

@@ -15,23 +15,20 @@ NS_OBJECT_ENSURE_REGISTERED(DciIngress);
 ns3::TypeId DciIngress::GetTypeId()
 {
   using namespace ns3;
-  static TypeId tid = TypeId("ndnlab::dcib::DciIngress")
-                        .SetParent<ErrorModel>()
-                        .SetGroupName("Dcib")
-                        .AddConstructor<DciIngress>()
-                        .AddTraceSource("WanDrop", "the artificial WAN loss dropped a packet",
-                                        MakeTraceSourceAccessor(&DciIngress::m_wanDropTrace),
-                                        "ns3::TracedValueCallback::Uint8")
-                        .AddTraceSource("RouterAck", "a router-to-router ACK was sent",
-                                        MakeTraceSourceAccessor(&DciIngress::m_routerAckTrace),
-                                        "ndnlab::dcib::PacketKeyCallback");
+  static TypeId tid =
+    TypeId("ndnlab::dcib::DciIngress")
+      .SetParent<ErrorModel>()
+      .SetGroupName("Dcib")
+      .AddConstructor<DciIngress>()
+      .AddTraceSource("WanDrop", "the artificial WAN loss dropped a packet",
+                      MakeTraceSourceAccessor(&DciIngress::m_wanDropTrace), "ns3::TracedValueCallback::Uint8")
+      .AddTraceSource("RouterAck", "a router-to-router ACK was sent",
+                      MakeTraceSourceAccessor(&DciIngress::m_routerAckTrace), "ndnlab::dcib::PacketKeyCallback");
   return tid;
 }
 
-DciIngress::DciIngress()
-  : m_rng(ns3::CreateObject<ns3::UniformRandomVariable>())
-{
-}
+DciIngress::DciIngress() : m_rng(ns3::CreateObject<ns3::UniformRandomVariable>())
+{}
 
 DciIngress::~DciIngress() = default;
 
@@ -102,8 +99,7 @@ void DciIngress::sendAck(PacketKey key)
 }
 
 void DciIngress::DoReset()
-{
-}
+{}
 
 void DciIngress::DoDispose()
 {

@@ -35,8 +35,8 @@ public:
   void SetExtraLoss(ns3::Ptr<ns3::ErrorModel> model) { m_extraLoss = model; }
   /// Turns Q_rcv on: ACKs leave through `socket` (a UDP socket on this node) towards
   /// `source:port` (the source edge router's ACK socket).
-  void EnableEdgeReceiver(const ReceiverOptions& options, ns3::Ptr<ns3::Socket> socket,
-                          ns3::Ipv4Address source, uint16_t port);
+  void EnableEdgeReceiver(const ReceiverOptions& options, ns3::Ptr<ns3::Socket> socket, ns3::Ipv4Address source,
+                          uint16_t port);
 
   const WanLoss& GetWanLoss() const { return m_wan; }
   /// nullptr when Q_rcv is off.

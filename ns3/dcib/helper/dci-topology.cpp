@@ -13,8 +13,7 @@
 
 namespace ndnlab::dcib {
 
-DciTopology::DciTopology(const DciTopologyOptions& o)
-  : options(o)
+DciTopology::DciTopology(const DciTopologyOptions& o) : options(o)
 {
   using namespace ns3;
   senders.Create(o.hostPairs);

@@ -17,14 +17,14 @@ namespace ndnlab::dcib {
 
 struct DciTopologyOptions
 {
-  uint32_t hostPairs = 15;                       ///< senders (and receivers)
-  ns3::DataRate hostRate{"10Gbps"};              ///< every host link
-  ns3::Time hostDelay = ns3::MicroSeconds(5);    ///< one way, every host link
-  ns3::DataRate dciRate{"10Gbps"};               ///< C
-  ns3::Time dciDelay = ns3::MilliSeconds(3);     ///< one way
-  uint32_t mtu = 9000;                           ///< IP MTU of every link, bytes
-  uint32_t dciDeviceQueuePackets = 10;           ///< A's DCI device queue (below the qdisc)
-  uint32_t hostQueuePackets = 10000;             ///< FIFO queue disc of every other device
+  uint32_t hostPairs = 15;                    ///< senders (and receivers)
+  ns3::DataRate hostRate{"10Gbps"};           ///< every host link
+  ns3::Time hostDelay = ns3::MicroSeconds(5); ///< one way, every host link
+  ns3::DataRate dciRate{"10Gbps"};            ///< C
+  ns3::Time dciDelay = ns3::MilliSeconds(3);  ///< one way
+  uint32_t mtu = 9000;                        ///< IP MTU of every link, bytes
+  uint32_t dciDeviceQueuePackets = 10;        ///< A's DCI device queue (below the qdisc)
+  uint32_t hostQueuePackets = 10000;          ///< FIFO queue disc of every other device
 };
 
 struct DciTopology
@@ -34,8 +34,8 @@ struct DciTopology
   DciTopologyOptions options;
   ns3::NodeContainer senders;
   ns3::NodeContainer receivers;
-  ns3::Ptr<ns3::Node> a; ///< source edge router
-  ns3::Ptr<ns3::Node> b; ///< destination edge router
+  ns3::Ptr<ns3::Node> a;       ///< source edge router
+  ns3::Ptr<ns3::Node> b;       ///< destination edge router
   ns3::NetDeviceContainer dci; ///< Get(0) on A, Get(1) on B
   ns3::Ipv4Address aDciAddress;
   std::vector<ns3::Ipv4Address> receiverAddresses;

@@ -38,9 +38,8 @@ void receiveAcks(ns3::Ptr<EdgeQueueDisc> qdisc, ns3::Ptr<ns3::Socket> socket)
 
 } // namespace
 
-DcibEdges installDcib(ns3::Ptr<ns3::NetDevice> aDevice, ns3::Ipv4Address aAddress,
-                      ns3::Ptr<ns3::NetDevice> bDevice, ns3::Ptr<EdgeQueueDisc> qdisc,
-                      ns3::Ptr<ns3::QueueDisc> main, ns3::Ptr<DciIngress> ingress,
+DcibEdges installDcib(ns3::Ptr<ns3::NetDevice> aDevice, ns3::Ipv4Address aAddress, ns3::Ptr<ns3::NetDevice> bDevice,
+                      ns3::Ptr<EdgeQueueDisc> qdisc, ns3::Ptr<ns3::QueueDisc> main, ns3::Ptr<DciIngress> ingress,
                       const ReceiverOptions& receiver)
 {
   DcibEdges e;

@@ -21,8 +21,8 @@ inline constexpr uint16_t RouterAckPort = 9797;
 
 struct DcibEdges
 {
-  ns3::Ptr<EdgeQueueDisc> source;   ///< Q_snd on A's DCI device
-  ns3::Ptr<DciIngress> destination; ///< WAN loss + Q_rcv on B's DCI device
+  ns3::Ptr<EdgeQueueDisc> source;    ///< Q_snd on A's DCI device
+  ns3::Ptr<DciIngress> destination;  ///< WAN loss + Q_rcv on B's DCI device
   ns3::Ptr<ns3::Socket> ackReceiver; ///< on A
   ns3::Ptr<ns3::Socket> ackSender;   ///< on B (null without DCIB)
 };
@@ -31,9 +31,8 @@ struct DcibEdges
 /// is A's address on it. `qdisc` carries the DCIB attributes (Enabled=false: baseline);
 /// `main` is the AQM (RED with ECN). `ingress` carries the WAN loss; Q_rcv is enabled on it
 /// when qdisc is enabled.
-DcibEdges installDcib(ns3::Ptr<ns3::NetDevice> aDevice, ns3::Ipv4Address aAddress,
-                      ns3::Ptr<ns3::NetDevice> bDevice, ns3::Ptr<EdgeQueueDisc> qdisc,
-                      ns3::Ptr<ns3::QueueDisc> main, ns3::Ptr<DciIngress> ingress,
+DcibEdges installDcib(ns3::Ptr<ns3::NetDevice> aDevice, ns3::Ipv4Address aAddress, ns3::Ptr<ns3::NetDevice> bDevice,
+                      ns3::Ptr<EdgeQueueDisc> qdisc, ns3::Ptr<ns3::QueueDisc> main, ns3::Ptr<DciIngress> ingress,
                       const ReceiverOptions& receiver = {});
 
 /// Replaces the root queue disc of `device` by `qdisc` (not initialised yet).

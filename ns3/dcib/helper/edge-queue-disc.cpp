@@ -29,74 +29,52 @@ ns3::TypeId EdgeQueueDisc::GetTypeId()
       .SetParent<QueueDisc>()
       .SetGroupName("Dcib")
       .AddConstructor<EdgeQueueDisc>()
-      .AddAttribute("Enabled", "DCIB marking and recovery on (off: the main queue disc alone)",
-                    BooleanValue(true), MakeBooleanAccessor(&EdgeQueueDisc::m_enabled),
-                    MakeBooleanChecker())
+      .AddAttribute("Enabled", "DCIB marking and recovery on (off: the main queue disc alone)", BooleanValue(true),
+                    MakeBooleanAccessor(&EdgeQueueDisc::m_enabled), MakeBooleanChecker())
       .AddAttribute("SelectionRatio", "r: share of eligible packets sent Not-ECT and cloned",
-                    DoubleValue(d.selectionRatio),
-                    MakeDoubleAccessor(&EdgeQueueDisc::m_ratio),
+                    DoubleValue(d.selectionRatio), MakeDoubleAccessor(&EdgeQueueDisc::m_ratio),
                     MakeDoubleChecker<double>(0.0, 1.0))
-      .AddAttribute("Selection", "even (credit counter) or random (Bernoulli)",
-                    StringValue(toString(d.selection)),
+      .AddAttribute("Selection", "even (credit counter) or random (Bernoulli)", StringValue(toString(d.selection)),
                     MakeStringAccessor(&EdgeQueueDisc::m_selectionName), MakeStringChecker())
       .AddAttribute("BufferSize", "B: bytes of clones kept", UintegerValue(d.bufferBytes),
-                    MakeUintegerAccessor(&EdgeQueueDisc::m_bufferBytes),
-                    MakeUintegerChecker<uint64_t>())
+                    MakeUintegerAccessor(&EdgeQueueDisc::m_bufferBytes), MakeUintegerChecker<uint64_t>())
       .AddAttribute("InterRouterRtt", "tau: edge-to-edge round trip, for the bound B/(tau*C)",
-                    TimeValue(MilliSeconds(6)), MakeTimeAccessor(&EdgeQueueDisc::m_rtt),
-                    MakeTimeChecker())
-      .AddAttribute("LinkRate", "C: DCI capacity, for the bound B/(tau*C)",
-                    DataRateValue(DataRate("10Gbps")), MakeDataRateAccessor(&EdgeQueueDisc::m_rate),
-                    MakeDataRateChecker())
-      .AddAttribute("EnforceBound", "use min(r, B/(tau*C)) instead of r",
-                    BooleanValue(d.enforceBound),
-                    MakeBooleanAccessor(&EdgeQueueDisc::m_enforceBound),
-                    MakeBooleanChecker())
-      .AddAttribute("AdaptiveRatio",
-                    "ratio min(r, B/(R*tau)) from the measured rate R, re-evaluated every tau",
-                    BooleanValue(d.adaptiveRatio),
-                    MakeBooleanAccessor(&EdgeQueueDisc::m_adaptiveRatio),
+                    TimeValue(MilliSeconds(6)), MakeTimeAccessor(&EdgeQueueDisc::m_rtt), MakeTimeChecker())
+      .AddAttribute("LinkRate", "C: DCI capacity, for the bound B/(tau*C)", DataRateValue(DataRate("10Gbps")),
+                    MakeDataRateAccessor(&EdgeQueueDisc::m_rate), MakeDataRateChecker())
+      .AddAttribute("EnforceBound", "use min(r, B/(tau*C)) instead of r", BooleanValue(d.enforceBound),
+                    MakeBooleanAccessor(&EdgeQueueDisc::m_enforceBound), MakeBooleanChecker())
+      .AddAttribute("AdaptiveRatio", "ratio min(r, B/(R*tau)) from the measured rate R, re-evaluated every tau",
+                    BooleanValue(d.adaptiveRatio), MakeBooleanAccessor(&EdgeQueueDisc::m_adaptiveRatio),
                     MakeBooleanChecker())
       .AddAttribute("MarkAfterQueue",
                     "set ECT(0) on unselected packets as they leave this queue disc, not as they "
                     "enter: its own RED queue then drops the non-ECN hosts' packets early, as "
                     "without DCIB, and only the routers beyond see them ECT",
-                    BooleanValue(false), MakeBooleanAccessor(&EdgeQueueDisc::m_markAfterQueue),
-                    MakeBooleanChecker())
-      .AddAttribute("Mode", "stalled (ACK-driven) or lowprio (also idle-time copies)",
-                    StringValue(toString(d.buffer)),
+                    BooleanValue(false), MakeBooleanAccessor(&EdgeQueueDisc::m_markAfterQueue), MakeBooleanChecker())
+      .AddAttribute("Mode", "stalled (ACK-driven) or lowprio (also idle-time copies)", StringValue(toString(d.buffer)),
                     MakeStringAccessor(&EdgeQueueDisc::m_bufferName), MakeStringChecker())
       .AddAttribute("MinEligibleSize", "IP payload bytes below which a packet is never selected",
-                    UintegerValue(d.minEligibleBytes),
-                    MakeUintegerAccessor(&EdgeQueueDisc::m_minEligibleBytes),
+                    UintegerValue(d.minEligibleBytes), MakeUintegerAccessor(&EdgeQueueDisc::m_minEligibleBytes),
                     MakeUintegerChecker<uint32_t>())
-      .AddAttribute("RetransmitQueueSize", "packets the edge-retransmission band holds",
-                    UintegerValue(10000),
-                    MakeUintegerAccessor(&EdgeQueueDisc::m_retransmitQueuePackets),
-                    MakeUintegerChecker<uint32_t>(1))
+      .AddAttribute("RetransmitQueueSize", "packets the edge-retransmission band holds", UintegerValue(10000),
+                    MakeUintegerAccessor(&EdgeQueueDisc::m_retransmitQueuePackets), MakeUintegerChecker<uint32_t>(1))
       .AddTraceSource("Selected", "a packet was selected (sent Not-ECT, clone kept)",
-                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_selectedTrace),
-                      "ndnlab::dcib::PacketKeyCallback")
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_selectedTrace), "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("EdgeRetransmit", "a clone was retransmitted after a router ACK gap",
-                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_edgeRetransmitTrace),
-                      "ndnlab::dcib::PacketKeyCallback")
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_edgeRetransmitTrace), "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("IdleCopy", "a clone was sent while the egress was idle (lowprio)",
-                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_idleCopyTrace),
-                      "ndnlab::dcib::PacketKeyCallback")
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_idleCopyTrace), "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("LocalDrop", "the main queue disc dropped a selected packet (clone kept)",
-                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_localDropTrace),
-                      "ndnlab::dcib::PacketKeyCallback")
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_localDropTrace), "ndnlab::dcib::PacketKeyCallback")
       .AddTraceSource("Delivered", "a router ACK matched a stored clone (its packet got through)",
-                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_deliveredTrace),
-                      "ndnlab::dcib::PacketKeyCallback");
+                      MakeTraceSourceAccessor(&EdgeQueueDisc::m_deliveredTrace), "ndnlab::dcib::PacketKeyCallback");
   return tid;
 }
 
 EdgeQueueDisc::EdgeQueueDisc()
-  : QueueDisc(ns3::QueueDiscSizePolicy::MULTIPLE_QUEUES)
-  , m_rng(ns3::CreateObject<ns3::UniformRandomVariable>())
-{
-}
+  : QueueDisc(ns3::QueueDiscSizePolicy::MULTIPLE_QUEUES), m_rng(ns3::CreateObject<ns3::UniformRandomVariable>())
+{}
 
 EdgeQueueDisc::~EdgeQueueDisc()
 {
@@ -138,8 +116,7 @@ bool EdgeQueueDisc::CheckConfig()
   }
   if (GetNInternalQueues() == 0) {
     AddInternalQueue(ns3::CreateObjectWithAttributes<ns3::DropTailQueue<ns3::QueueDiscItem>>(
-      "MaxSize", ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::PACKETS,
-                                                    m_retransmitQueuePackets))));
+      "MaxSize", ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::PACKETS, m_retransmitQueuePackets))));
   }
   if (GetNPacketFilters() > 0) {
     NS_LOG_ERROR("EdgeQueueDisc does not use packet filters");
@@ -162,8 +139,7 @@ void EdgeQueueDisc::InitializeParams()
   // the Selector's own generator, seeded from this queue disc's ns-3 stream
   m_sender = std::make_unique<EdgeSender<Clone>>(m_options, m_rng->GetInteger(1, 0xFFFFFFFFu));
   NS_LOG_INFO("DCIB " << (m_enabled ? "on" : "off") << " r=" << m_options.selectionRatio
-                      << " effective=" << m_options.effectiveRatio()
-                      << " bound=" << m_options.boundRatio()
+                      << " effective=" << m_options.effectiveRatio() << " bound=" << m_options.boundRatio()
                       << (m_options.adaptiveRatio ? " adaptive" : "") << " mode=" << m_bufferName);
 }
 
@@ -260,8 +236,7 @@ void EdgeQueueDisc::markLeaving(const ns3::Ptr<ns3::QueueDiscItem>& item) const
   auto& header = const_cast<ns3::Ipv4Header&>(ip->GetHeader());
   // a selected packet still has its clone stored (its router ACK cannot precede it): it stays
   // Not-ECT; every other Not-ECT packet leaves as ECT(0), as DoEnqueue would have marked it
-  if (header.GetEcn() == ns3::Ipv4Header::ECN_NotECT &&
-      !m_sender->isStored(makeKey(header, ip->GetPacket())))
+  if (header.GetEcn() == ns3::Ipv4Header::ECN_NotECT && !m_sender->isStored(makeKey(header, ip->GetPacket())))
     header.SetEcn(ns3::Ipv4Header::ECN_ECT0);
 }
 
@@ -333,8 +308,7 @@ void EdgeQueueDisc::ConnectTransmitEnd(ns3::Ptr<ns3::NetDevice> device)
 {
   disconnectTransmitEnd();
   // `this`, not a Ptr: no reference from the device back to this queue disc
-  if (!device->TraceConnectWithoutContext("PhyTxEnd",
-                                          ns3::MakeCallback(&EdgeQueueDisc::onPhyTxEnd, this)))
+  if (!device->TraceConnectWithoutContext("PhyTxEnd", ns3::MakeCallback(&EdgeQueueDisc::onPhyTxEnd, this)))
     throw std::invalid_argument("EdgeQueueDisc: device " + device->GetInstanceTypeId().GetName() +
                                 " has no PhyTxEnd trace");
   m_txEndDevice = device;
@@ -344,8 +318,7 @@ void EdgeQueueDisc::disconnectTransmitEnd()
 {
   if (!m_txEndDevice)
     return;
-  m_txEndDevice->TraceDisconnectWithoutContext(
-    "PhyTxEnd", ns3::MakeCallback(&EdgeQueueDisc::onPhyTxEnd, this));
+  m_txEndDevice->TraceDisconnectWithoutContext("PhyTxEnd", ns3::MakeCallback(&EdgeQueueDisc::onPhyTxEnd, this));
   m_txEndDevice = nullptr;
 }
 

@@ -36,8 +36,7 @@ PacketKey makeKey(const ns3::Ipv4Header& header, const ns3::Ptr<const ns3::Packe
   return k;
 }
 
-std::optional<ns3::Ipv4Header> parsePppIpv4(const ns3::Ptr<const ns3::Packet>& frame,
-                                            ns3::Ptr<ns3::Packet>& rest)
+std::optional<ns3::Ipv4Header> parsePppIpv4(const ns3::Ptr<const ns3::Packet>& frame, ns3::Ptr<ns3::Packet>& rest)
 {
   rest = frame->Copy();
   ns3::PppHeader ppp;

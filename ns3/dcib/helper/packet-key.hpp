@@ -11,8 +11,14 @@
 
 namespace ndnlab::dcib {
 
-inline Ecn toEcn(ns3::Ipv4Header::EcnType e) { return static_cast<Ecn>(e); }
-inline ns3::Ipv4Header::EcnType toNs3(Ecn e) { return static_cast<ns3::Ipv4Header::EcnType>(e); }
+inline Ecn toEcn(ns3::Ipv4Header::EcnType e)
+{
+  return static_cast<Ecn>(e);
+}
+inline ns3::Ipv4Header::EcnType toNs3(Ecn e)
+{
+  return static_cast<ns3::Ipv4Header::EcnType>(e);
+}
 
 /// Key of an IPv4 packet: `header` plus `payload`, which starts at the transport header
 /// (a queue-disc item's packet). TCP and UDP contribute ports (and the TCP sequence number).
@@ -21,7 +27,6 @@ PacketKey makeKey(const ns3::Ipv4Header& header, const ns3::Ptr<const ns3::Packe
 /// A packet as received by a point-to-point device (PPP header, IPv4 header, transport): its
 /// IPv4 header, or nullopt when it is not IPv4. `rest` receives the packet from the transport
 /// header on (a copy; the argument is not modified).
-std::optional<ns3::Ipv4Header> parsePppIpv4(const ns3::Ptr<const ns3::Packet>& frame,
-                                            ns3::Ptr<ns3::Packet>& rest);
+std::optional<ns3::Ipv4Header> parsePppIpv4(const ns3::Ptr<const ns3::Packet>& frame, ns3::Ptr<ns3::Packet>& rest);
 
 } // namespace ndnlab::dcib

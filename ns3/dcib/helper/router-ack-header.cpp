@@ -45,8 +45,8 @@ uint32_t RouterAckHeader::Deserialize(ns3::Buffer::Iterator i)
 
 void RouterAckHeader::Print(std::ostream& os) const
 {
-  os << "dcib-ack src=" << m_key.src << " dst=" << m_key.dst << " seq=" << m_key.seq
-     << " ipId=" << m_key.ipId << " ports=" << m_key.srcPort << "->" << m_key.dstPort;
+  os << "dcib-ack src=" << m_key.src << " dst=" << m_key.dst << " seq=" << m_key.seq << " ipId=" << m_key.ipId
+     << " ports=" << m_key.srcPort << "->" << m_key.dstPort;
 }
 
 } // namespace ndnlab::dcib

@@ -19,10 +19,7 @@ public:
   ns3::TypeId GetInstanceTypeId() const override;
 
   RouterAckHeader() = default;
-  explicit RouterAckHeader(const PacketKey& key)
-    : m_key(key)
-  {
-  }
+  explicit RouterAckHeader(const PacketKey& key) : m_key(key) {}
 
   const PacketKey& key() const { return m_key; }
 

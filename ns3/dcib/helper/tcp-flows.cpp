@@ -85,8 +85,7 @@ void TcpFlows::congState(size_t i, ns3::TcpSocketState::TcpCongState_t now)
     ++f.recoveries;
 }
 
-TcpFlows::TcpFlows(DciTopology& topology, std::vector<FlowSpec> specs, uint16_t basePort,
-                   uint32_t sendSize)
+TcpFlows::TcpFlows(DciTopology& topology, std::vector<FlowSpec> specs, uint16_t basePort, uint32_t sendSize)
 {
   using namespace ns3;
   m_stats.resize(specs.size());
@@ -95,16 +94,14 @@ TcpFlows::TcpFlows(DciTopology& topology, std::vector<FlowSpec> specs, uint16_t 
     m_stats[i].spec = spec;
     uint16_t port = static_cast<uint16_t>(basePort + i);
 
-    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
-                                InetSocketAddress(Ipv4Address::GetAny(), port));
+    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     auto sinkApps = sinkHelper.Install(topology.receivers.Get(spec.receiver));
     sinkApps.Start(Seconds(0));
     auto sink = DynamicCast<PacketSink>(sinkApps.Get(0));
     sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&onSinkRx, this, i));
     m_sinks.Add(sinkApps);
 
-    BulkSendHelper bulk("ns3::TcpSocketFactory",
-                        InetSocketAddress(topology.receiverAddresses.at(spec.receiver), port));
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(topology.receiverAddresses.at(spec.receiver), port));
     bulk.SetAttribute("MaxBytes", UintegerValue(spec.bytes));
     bulk.SetAttribute("SendSize", UintegerValue(sendSize));
     auto apps = bulk.Install(topology.senders.Get(spec.sender));

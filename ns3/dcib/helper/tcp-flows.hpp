@@ -36,13 +36,13 @@ struct FlowStats
   uint64_t rxBytes = 0;
   ns3::Time firstRx = ns3::Time::Max();
   ns3::Time lastRx;
-  bool completed = false;     ///< bytes > 0 and all delivered
-  ns3::Time completionTime;   ///< lastRx - start, when completed
-  uint64_t dataSegments = 0;  ///< data segments the host sent, retransmissions included
+  bool completed = false;       ///< bytes > 0 and all delivered
+  ns3::Time completionTime;     ///< lastRx - start, when completed
+  uint64_t dataSegments = 0;    ///< data segments the host sent, retransmissions included
   uint64_t retransmissions = 0; ///< data segments sent below the highest sequence sent
-  uint64_t rtoEpisodes = 0;   ///< entries into CA_LOSS
-  uint64_t recoveries = 0;    ///< entries into CA_RECOVERY
-  uint32_t highestTx = 0;     ///< highest sequence number sent (relative to the first)
+  uint64_t rtoEpisodes = 0;     ///< entries into CA_LOSS
+  uint64_t recoveries = 0;      ///< entries into CA_RECOVERY
+  uint32_t highestTx = 0;       ///< highest sequence number sent (relative to the first)
   bool started = false;
   ns3::SequenceNumber32 isn;
 };
@@ -55,8 +55,7 @@ class TcpFlows
 {
 public:
   /// Installs the applications; `sendSize` is the BulkSend write size in bytes.
-  TcpFlows(DciTopology& topology, std::vector<FlowSpec> specs, uint16_t basePort = 10000,
-           uint32_t sendSize = 65536);
+  TcpFlows(DciTopology& topology, std::vector<FlowSpec> specs, uint16_t basePort = 10000, uint32_t sendSize = 65536);
   ~TcpFlows();
   TcpFlows(const TcpFlows&) = delete;
   TcpFlows& operator=(const TcpFlows&) = delete;

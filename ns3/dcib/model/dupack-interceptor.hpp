@@ -76,10 +76,10 @@ struct SackBlock
 /// What the interceptor reads from a host ACK travelling back towards the sending host.
 struct HostAck
 {
-  FlowId flow;      ///< the data direction: the ACK's addresses and ports swapped
-  uint32_t ack = 0; ///< cumulative acknowledgement number
-  bool pure = true; ///< no payload and no SYN, FIN or RST
-  bool sack = false; ///< carries a SACK option with at least one block
+  FlowId flow;                   ///< the data direction: the ACK's addresses and ports swapped
+  uint32_t ack = 0;              ///< cumulative acknowledgement number
+  bool pure = true;              ///< no payload and no SYN, FIN or RST
+  bool sack = false;             ///< carries a SACK option with at least one block
   std::vector<SackBlock> blocks; ///< the SACK blocks, as sent (only read with checkSackGaps)
 };
 
@@ -109,23 +109,23 @@ struct InterceptorOptions
 
 struct InterceptorCounters
 {
-  uint64_t acks = 0;              ///< host ACKs examined
-  uint64_t duplicates = 0;        ///< of which duplicate ACKs
-  uint64_t forwardedAllowed = 0;  ///< duplicates let through within the allowance
+  uint64_t acks = 0;                   ///< host ACKs examined
+  uint64_t duplicates = 0;             ///< of which duplicate ACKs
+  uint64_t forwardedAllowed = 0;       ///< duplicates let through within the allowance
   uint64_t forwardedNotRepairable = 0; ///< duplicates let through: no repair of that hole known
   uint64_t forwardedReleasedHole = 0;  ///< duplicates let through: that hole's hold expired
-  uint64_t forwardedSackGap = 0;  ///< duplicates let through: SACK shows a hole A cannot repair
-  uint64_t forwardedLocalDrop = 0; ///< duplicates let through: A's own queue dropped the segment
-  uint64_t held = 0;              ///< duplicates held back
-  uint64_t released = 0;          ///< held ACKs forwarded when the hold expired
-  uint64_t absorbed = 0;          ///< held ACKs discarded: a cumulative ACK beyond the hole came
-  uint64_t overflow = 0;          ///< held ACKs discarded: the hole's hold list was full
-  uint64_t flushed = 0;           ///< held ACKs discarded: a later one showed a hole A cannot repair
-  uint64_t holes = 0;             ///< holes with at least one held ACK
-  uint64_t holesFilled = 0;       ///< ... filled within the hold time
-  uint64_t holesExpired = 0;      ///< ... whose hold expired (ACKs released)
-  uint64_t holesFlushed = 0;      ///< ... let go because the host must recover another hole
-  uint64_t repairRequests = 0;    ///< repairOnDupAck: duplicates that asked for a clone's repair
+  uint64_t forwardedSackGap = 0;       ///< duplicates let through: SACK shows a hole A cannot repair
+  uint64_t forwardedLocalDrop = 0;     ///< duplicates let through: A's own queue dropped the segment
+  uint64_t held = 0;                   ///< duplicates held back
+  uint64_t released = 0;               ///< held ACKs forwarded when the hold expired
+  uint64_t absorbed = 0;               ///< held ACKs discarded: a cumulative ACK beyond the hole came
+  uint64_t overflow = 0;               ///< held ACKs discarded: the hole's hold list was full
+  uint64_t flushed = 0;                ///< held ACKs discarded: a later one showed a hole A cannot repair
+  uint64_t holes = 0;                  ///< holes with at least one held ACK
+  uint64_t holesFilled = 0;            ///< ... filled within the hold time
+  uint64_t holesExpired = 0;           ///< ... whose hold expired (ACKs released)
+  uint64_t holesFlushed = 0;           ///< ... let go because the host must recover another hole
+  uint64_t repairRequests = 0;         ///< repairOnDupAck: duplicates that asked for a clone's repair
 };
 
 enum class AckVerdict {
@@ -139,15 +139,12 @@ inline bool seqAfter(uint32_t a, uint32_t b)
   return static_cast<int32_t>(a - b) > 0;
 }
 
-template <class Payload>
+template<class Payload>
 class DupAckInterceptor
 {
 public:
   /// Throws std::invalid_argument on bad options.
-  explicit DupAckInterceptor(InterceptorOptions options)
-    : m_options((options.validate(), options))
-  {
-  }
+  explicit DupAckInterceptor(InterceptorOptions options) : m_options((options.validate(), options)) {}
 
   const InterceptorOptions& options() const { return m_options; }
   const InterceptorCounters& counters() const { return m_counters; }
@@ -159,10 +156,7 @@ public:
   // --- what the edge router does with its clones (TCP segments only) ---
 
   /// A clone of data segment `key` was stored (the segment leaves Not-ECT).
-  void onStored(const PacketKey& key)
-  {
-    ++m_segments[SegmentId{FlowId::ofData(key), key.seq}].stalled;
-  }
+  void onStored(const PacketKey& key) { ++m_segments[SegmentId{FlowId::ofData(key), key.seq}].stalled; }
 
   /// The clone of `key` left the buffer as an edge retransmission or idle-time copy.
   void onRepairSent(const PacketKey& key, TimePoint now)
@@ -220,7 +214,7 @@ public:
 
   /// One host ACK. Hold: `makePayload()` is called and the result kept until the hole fills
   /// (discarded) or its hold expires (handed to expire()'s callback). Forward: nothing kept.
-  template <class MakePayload>
+  template<class MakePayload>
   AckVerdict onHostAck(const HostAck& a, TimePoint now, MakePayload&& makePayload)
   {
     ++m_counters.acks;
@@ -296,7 +290,7 @@ public:
 
   /// Releases the ACKs of every hole whose hold expired at or before `now`: `release(Payload&&)`
   /// is called for each, oldest first per hole, holes in the order their holds started.
-  template <class F>
+  template<class F>
   void expire(TimePoint now, F&& release)
   {
     while (!m_deadlines.empty() && m_deadlines.front().second <= now) {
@@ -371,8 +365,7 @@ public:
     uint32_t covered = n > 0 ? above[0].right : 0;
     for (size_t i = 1; i < n; ++i) {
       if (seqAfter(above[i].left, covered) &&
-          (!repairable(a.flow, covered, now) ||
-           (!m_options.holdLocalDrops && localDrop(a.flow, covered))))
+          (!repairable(a.flow, covered, now) || (!m_options.holdLocalDrops && localDrop(a.flow, covered))))
         return false;
       if (seqAfter(above[i].right, covered))
         covered = above[i].right;
@@ -396,9 +389,9 @@ private:
   };
   struct Segment
   {
-    uint32_t stalled = 0;             ///< clones of it in the buffer
+    uint32_t stalled = 0;              ///< clones of it in the buffer
     std::optional<TimePoint> repairAt; ///< last edge retransmission or copy
-    bool localDrop = false;           ///< the edge's own queue dropped it
+    bool localDrop = false;            ///< the edge's own queue dropped it
   };
   struct Flow
   {

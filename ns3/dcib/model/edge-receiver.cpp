@@ -2,10 +2,8 @@
 
 namespace ndnlab::dcib {
 
-EdgeReceiver::EdgeReceiver(ReceiverOptions options)
-  : m_options(options)
-{
-}
+EdgeReceiver::EdgeReceiver(ReceiverOptions options) : m_options(options)
+{}
 
 bool EdgeReceiver::seenBefore(const PacketKey& key)
 {

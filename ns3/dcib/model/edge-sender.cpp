@@ -58,12 +58,8 @@ double SenderOptions::effectiveRatio() const
 }
 
 Selector::Selector(double ratio, SelectionMode mode, uint64_t seed)
-  : m_ratio(ratio)
-  , m_mode(mode)
-  , m_step(static_cast<uint64_t>(std::llround(ratio * double(Scale))))
-  , m_rng(seed)
-{
-}
+  : m_ratio(ratio), m_mode(mode), m_step(static_cast<uint64_t>(std::llround(ratio * double(Scale)))), m_rng(seed)
+{}
 
 void Selector::setRatio(double ratio)
 {

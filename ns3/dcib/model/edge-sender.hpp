@@ -92,24 +92,24 @@ struct SenderOptions
 
 struct SenderCounters
 {
-  uint64_t packets = 0;             ///< packets offered to select()
-  uint64_t eligible = 0;            ///< of which long enough to be selected
-  uint64_t selections = 0;          ///< selected and stored (sent Not-ECT)
-  uint64_t skippedFull = 0;         ///< would have been selected, buffer full: sent ECT
-  uint64_t acks = 0;                ///< router-to-router ACKs received
-  uint64_t acksUnmatched = 0;       ///< ... for a key not stored
-  uint64_t edgeRetransmissions = 0; ///< clones retransmitted because a later ACK arrived (or a
-                                    ///< duplicate ACK, below)
+  uint64_t packets = 0;               ///< packets offered to select()
+  uint64_t eligible = 0;              ///< of which long enough to be selected
+  uint64_t selections = 0;            ///< selected and stored (sent Not-ECT)
+  uint64_t skippedFull = 0;           ///< would have been selected, buffer full: sent ECT
+  uint64_t acks = 0;                  ///< router-to-router ACKs received
+  uint64_t acksUnmatched = 0;         ///< ... for a key not stored
+  uint64_t edgeRetransmissions = 0;   ///< clones retransmitted because a later ACK arrived (or a
+                                      ///< duplicate ACK, below)
   uint64_t dupAckRetransmissions = 0; ///< of which retransmitNow(): a host duplicate ACK asked
-  uint64_t dupAckTooYoung = 0;      ///< retransmitNow() refused: the clone was younger than minAge
-  uint64_t ackedDiscards = 0;       ///< clones discarded because their own ACK arrived
-  uint64_t idleCopies = 0;          ///< LowPriority: clones sent while the egress was idle
-  uint64_t peakPackets = 0;         ///< stalled-queue occupancy peak
+  uint64_t dupAckTooYoung = 0;        ///< retransmitNow() refused: the clone was younger than minAge
+  uint64_t ackedDiscards = 0;         ///< clones discarded because their own ACK arrived
+  uint64_t idleCopies = 0;            ///< LowPriority: clones sent while the egress was idle
+  uint64_t peakPackets = 0;           ///< stalled-queue occupancy peak
   uint64_t peakBytes = 0;
-  Duration ackDelaySum{0};          ///< store -> own ACK, summed over ackedDiscards
+  Duration ackDelaySum{0}; ///< store -> own ACK, summed over ackedDiscards
   Duration ackDelayMax{0};
-  uint64_t ratioUpdates = 0;        ///< adaptiveRatio: re-evaluations of the ratio
-  double ratioMin = 1.0;            ///< adaptiveRatio: smallest and largest ratio used
+  uint64_t ratioUpdates = 0; ///< adaptiveRatio: re-evaluations of the ratio
+  double ratioMin = 1.0;     ///< adaptiveRatio: smallest and largest ratio used
   double ratioMax = 0.0;
 };
 
@@ -141,16 +141,14 @@ struct AckResult
   uint32_t retransmitted = 0;
 };
 
-template <class Payload>
+template<class Payload>
 class EdgeSender
 {
 public:
   /// `seed` feeds SelectionMode::Random. Throws std::invalid_argument on bad options.
   EdgeSender(SenderOptions options, uint64_t seed)
-    : m_options((options.validate(), options))
-    , m_selector(m_options.effectiveRatio(), m_options.selection, seed)
-  {
-  }
+    : m_options((options.validate(), options)), m_selector(m_options.effectiveRatio(), m_options.selection, seed)
+  {}
 
   const SenderOptions& options() const { return m_options; }
   const SenderCounters& counters() const { return m_counters; }
@@ -196,7 +194,7 @@ public:
 
   /// Fig. 8: router-to-router ACK for `key`. `retransmit(Payload&&)` is called for every clone
   /// stored before it (head first); they are removed, and so is the clone of `key`.
-  template <class F>
+  template<class F>
   AckResult onAck(const PacketKey& key, TimePoint now, F&& retransmit)
   {
     ++m_counters.acks;
@@ -232,11 +230,10 @@ public:
   /// alone: a duplicate ACK reaching the edge sooner than one round trip after the packet
   /// left was sent before that packet could arrive (it is about an earlier copy, typically
   /// the one the host is retransmitting now). False when no clone is sent.
-  template <class Match, class F>
+  template<class Match, class F>
   bool retransmitNow(Match&& match, TimePoint now, Duration minAge, F&& retransmit)
   {
-    auto it = std::find_if(m_queue.begin(), m_queue.end(),
-                           [&](const Entry& e) { return match(e.key); });
+    auto it = std::find_if(m_queue.begin(), m_queue.end(), [&](const Entry& e) { return match(e.key); });
     if (it == m_queue.end())
       return false;
     if (now - it->storedAt < minAge) {
@@ -254,10 +251,7 @@ public:
   }
 
   /// LowPriority only: true when a clone can be sent as an idle-time copy.
-  bool hasIdleCopy() const
-  {
-    return m_options.buffer == BufferMode::LowPriority && !m_queue.empty();
-  }
+  bool hasIdleCopy() const { return m_options.buffer == BufferMode::LowPriority && !m_queue.empty(); }
 
   /// LowPriority only: removes the oldest clone and returns it for sending while the egress
   /// is idle; nullopt when empty or in Stalled mode.

@@ -36,10 +36,10 @@ enum class Ecn : uint8_t {
 /// TCP segment a different packet, so edge recovery and host recovery never alias.
 struct PacketKey
 {
-  uint32_t src = 0;   ///< IPv4 source address
-  uint32_t dst = 0;   ///< IPv4 destination address
-  uint32_t seq = 0;   ///< TCP sequence number (0 for other protocols)
-  uint16_t ipId = 0;  ///< IPv4 Identification
+  uint32_t src = 0;  ///< IPv4 source address
+  uint32_t dst = 0;  ///< IPv4 destination address
+  uint32_t seq = 0;  ///< TCP sequence number (0 for other protocols)
+  uint16_t ipId = 0; ///< IPv4 Identification
   uint16_t srcPort = 0;
   uint16_t dstPort = 0;
   uint8_t protocol = 0; ///< IP protocol number (6 = TCP, 17 = UDP)

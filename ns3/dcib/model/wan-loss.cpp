@@ -23,8 +23,7 @@ WanLossMode parseWanLossMode(const std::string& s)
     return WanLossMode::NonCooperative;
   if (s == "cooperative")
     return WanLossMode::Cooperative;
-  throw std::invalid_argument("WAN loss mode '" + s +
-                              "': expected none, non-cooperative or cooperative");
+  throw std::invalid_argument("WAN loss mode '" + s + "': expected none, non-cooperative or cooperative");
 }
 
 void WanLossOptions::validate() const
@@ -35,8 +34,7 @@ void WanLossOptions::validate() const
     throw std::invalid_argument("WAN Not-ECT share must be in (0, 1]");
 }
 
-WanLoss::WanLoss(WanLossOptions options)
-  : m_options(options)
+WanLoss::WanLoss(WanLossOptions options) : m_options(options)
 {
   m_options.validate();
 }

@@ -39,9 +39,9 @@ struct WanLossOptions
 struct WanLossCounters
 {
   uint64_t packets = 0;
-  uint64_t notEct = 0;        ///< Not-ECT packets seen
+  uint64_t notEct = 0; ///< Not-ECT packets seen
   uint64_t dropsNotEct = 0;
-  uint64_t dropsEct = 0;      ///< ECT(0), ECT(1) or CE packets dropped
+  uint64_t dropsEct = 0; ///< ECT(0), ECT(1) or CE packets dropped
 };
 
 class WanLoss

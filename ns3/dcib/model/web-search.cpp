@@ -8,9 +8,8 @@ namespace ndnlab::dcib {
 const std::vector<std::pair<double, double>>& WebSearchWorkload::cdf()
 {
   static const std::vector<std::pair<double, double>> points{
-    {0, 0.0},          {10e3, 0.15},  {20e3, 0.20},  {30e3, 0.30}, {50e3, 0.40},
-    {80e3, 0.53},      {200e3, 0.60}, {1e6, 0.70},   {2e6, 0.80},  {5e6, 0.90},
-    {10e6, 0.97},      {30e6, 1.00},
+    {0, 0.0},      {10e3, 0.15}, {20e3, 0.20}, {30e3, 0.30}, {50e3, 0.40}, {80e3, 0.53},
+    {200e3, 0.60}, {1e6, 0.70},  {2e6, 0.80},  {5e6, 0.90},  {10e6, 0.97}, {30e6, 1.00},
   };
   return points;
 }

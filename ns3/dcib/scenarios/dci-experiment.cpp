@@ -55,42 +55,125 @@ std::vector<ParamSpec> commonParams(const Defaults& d)
     {"Tcp", ParamType::String, d.tcp, "", "host TCP congestion control", {"reno", "newreno", "cubic", "bbr"}},
     {"DciRate", ParamType::Double, "10", "Gbps", "C: DCI link capacity", {}, RateGbps},
     {"DciDelay", ParamType::Double, "3", "ms", "DCI one-way latency (paper: 3 ms, a 600 km link)", {}, PositiveMs},
-    {"Rtt", ParamType::Double, num(d.rttMs), "ms", "end-to-end base RTT; > 0 overrides DciDelay (RTT/2 minus the host links)", {}, Ms},
+    {"Rtt",
+     ParamType::Double,
+     num(d.rttMs),
+     "ms",
+     "end-to-end base RTT; > 0 overrides DciDelay (RTT/2 minus the host links)",
+     {},
+     Ms},
     {"HostRate", ParamType::Double, "10", "Gbps", "host link capacity", {}, RateGbps},
-    {"HostDelay", ParamType::Double, "5", "us", "host link one-way latency (paper: 5 us)", {},
+    {"HostDelay",
+     ParamType::Double,
+     "5",
+     "us",
+     "host link one-way latency (paper: 5 us)",
+     {},
      runner::Range::nonNegative(runner::MaxTimeSeconds * 1e6)},
-    {"Mtu", ParamType::Int, "9000", "B", "IP MTU of every link (jumbo frames keep runs short)", {}, runner::Range::closed(576, 65000)},
-    {"BufferBdp", ParamType::Double, "1", "BDP", "RED queue limit at the DCI egress, in bandwidth-delay products (at least 10 packets)", {},
+    {"Mtu",
+     ParamType::Int,
+     "9000",
+     "B",
+     "IP MTU of every link (jumbo frames keep runs short)",
+     {},
+     runner::Range::closed(576, 65000)},
+    {"BufferBdp",
+     ParamType::Double,
+     "1",
+     "BDP",
+     "RED queue limit at the DCI egress, in bandwidth-delay products (at least 10 packets)",
+     {},
      runner::Range::positive(1000)},
     {"RedMinTh", ParamType::Double, "0.2", "buffer", "RED MinTh as a share of the queue limit", {}, Share},
     {"RedMaxTh", ParamType::Double, "0.6", "buffer", "RED MaxTh as a share of the queue limit", {}, Share},
     {"RedQw", ParamType::Double, "0.002", "", "RED queue weight", {}, Share},
     {"SelectionRatio", ParamType::Double, "0.1", "", "r: share of packets DCIB sends Not-ECT and clones (paper: 0.1)"},
     {"Selection", ParamType::String, "even", "", "spread of the selected packets", {"even", "random"}},
-    {"Mode", ParamType::String, d.mode, "", "stalled: ACK-driven recovery; lowprio: also idle-time copies (IV-C)", {"stalled", "lowprio"}},
-    {"EdgeBuffer", ParamType::Double, num(d.edgeBufferMb), "MB", "B: clone buffer of the source edge router", {},
+    {"Mode",
+     ParamType::String,
+     d.mode,
+     "",
+     "stalled: ACK-driven recovery; lowprio: also idle-time copies (IV-C)",
+     {"stalled", "lowprio"}},
+    {"EdgeBuffer",
+     ParamType::Double,
+     num(d.edgeBufferMb),
+     "MB",
+     "B: clone buffer of the source edge router",
+     {},
      runner::Range::nonNegative(1e6)},
     {"EnforceBound", ParamType::Bool, "true", "", "use min(r, B/(tau*C)) instead of r"},
-    {"MarkAfterQueue", ParamType::Bool, "false", "", "A marks unselected packets ECT(0) after its own RED queue, which then drops non-ECN hosts' packets early as without DCIB (beyond the paper)"},
-    {"AdaptiveRatio", ParamType::Bool, "false", "", "ratio min(r, B/(R*tau)) from the measured rate R, every tau (beyond the paper; r is then the upper limit)"},
-    {"InterceptDupAcks", ParamType::Bool, "false", "", "A holds host duplicate ACKs for holes it is repairing (beyond the paper; needs Dcib)"},
-    {"DupAckAllowance", ParamType::Int, "2", "ACKs", "duplicate ACKs per flow A lets through before holding", {}, Uint32},
-    {"DupAckHold", ParamType::Double, "0", "ms", "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips", {}, Ms},
-    {"DupAckSackGaps", ParamType::Bool, "true", "", "let duplicate ACKs through whose SACK blocks show a hole A cannot repair"},
-    {"DupAckRepair", ParamType::Bool, "false", "", "A retransmits a stalled clone as soon as a host duplicate ACK shows its packet lost, not only on a later router ACK (beyond the paper; needs InterceptDupAcks)"},
-    {"DupAckLocalDrops", ParamType::Bool, "false", "", "hold duplicate ACKs also for packets A's own RED queue dropped (false: hosts see A's congestion)"},
-    {"WanLoss", ParamType::String, d.wanLoss, "", "artificial WAN loss on the DCI", {"none", "non-cooperative", "cooperative"}},
+    {"MarkAfterQueue", ParamType::Bool, "false", "",
+     "A marks unselected packets ECT(0) after its own RED queue, which then drops non-ECN hosts' packets early as "
+     "without DCIB (beyond the paper)"},
+    {"AdaptiveRatio", ParamType::Bool, "false", "",
+     "ratio min(r, B/(R*tau)) from the measured rate R, every tau (beyond the paper; r is then the upper limit)"},
+    {"InterceptDupAcks", ParamType::Bool, "false", "",
+     "A holds host duplicate ACKs for holes it is repairing (beyond the paper; needs Dcib)"},
+    {"DupAckAllowance",
+     ParamType::Int,
+     "2",
+     "ACKs",
+     "duplicate ACKs per flow A lets through before holding",
+     {},
+     Uint32},
+    {"DupAckHold",
+     ParamType::Double,
+     "0",
+     "ms",
+     "longest hold of a hole's duplicate ACKs; 0 = two inter-router round trips",
+     {},
+     Ms},
+    {"DupAckSackGaps", ParamType::Bool, "true", "",
+     "let duplicate ACKs through whose SACK blocks show a hole A cannot repair"},
+    {"DupAckRepair", ParamType::Bool, "false", "",
+     "A retransmits a stalled clone as soon as a host duplicate ACK shows its packet lost, not only on a later router "
+     "ACK (beyond the paper; needs InterceptDupAcks)"},
+    {"DupAckLocalDrops", ParamType::Bool, "false", "",
+     "hold duplicate ACKs also for packets A's own RED queue dropped (false: hosts see A's congestion)"},
+    {"WanLoss",
+     ParamType::String,
+     d.wanLoss,
+     "",
+     "artificial WAN loss on the DCI",
+     {"none", "non-cooperative", "cooperative"}},
     {"LossRate", ParamType::Double, num(d.lossRate), "", "p: share of DCI traffic the WAN drops"},
     {"HostEcn", ParamType::Bool, "false", "", "hosts negotiate ECN (the paper does not change the hosts)"},
     {"MinRto", ParamType::Double, "200", "ms", "TCP minimum RTO (Linux-like)", {}, PositiveMs},
-    {"SocketBuffer", ParamType::Double, "0", "MB", "TCP send and receive buffer per socket, at least one MTU; 0 = max(4 MB, 2 BDP)", {},
+    {"SocketBuffer",
+     ParamType::Double,
+     "0",
+     "MB",
+     "TCP send and receive buffer per socket, at least one MTU; 0 = max(4 MB, 2 BDP)",
+     {},
      runner::Range::nonNegative(4294)},
-    {"DelAckTimeout", ParamType::Double, "40", "ms", "TCP delayed-ACK timeout (below MinRto: see calibration notes)", {}, Ms},
-    {"DupAckThreshold", ParamType::Int, "3", "packets", "TCP duplicate-ACK threshold (ns-3 ReTxThreshold); > 3 emulates a host that tolerates the edge recovery delay", {},
+    {"DelAckTimeout",
+     ParamType::Double,
+     "40",
+     "ms",
+     "TCP delayed-ACK timeout (below MinRto: see calibration notes)",
+     {},
+     Ms},
+    {"DupAckThreshold",
+     ParamType::Int,
+     "3",
+     "packets",
+     "TCP duplicate-ACK threshold (ns-3 ReTxThreshold); > 3 emulates a host that tolerates the edge recovery delay",
+     {},
      runner::Range::closed(1, std::numeric_limits<uint32_t>::max())},
-    {"SampleInterval", ParamType::Double, "10", "ms", "period of the throughput time series (at least 1 us)", {},
+    {"SampleInterval",
+     ParamType::Double,
+     "10",
+     "ms",
+     "period of the throughput time series (at least 1 us)",
+     {},
      runner::Range::closed(1e-3, runner::MaxTimeSeconds * 1e3)},
-    {"Warmup", ParamType::Double, num(d.warmupS), "s", "measurement starts here", {},
+    {"Warmup",
+     ParamType::Double,
+     num(d.warmupS),
+     "s",
+     "measurement starts here",
+     {},
      runner::Range::closed(0.1, runner::MaxTimeSeconds)},
   };
 }
@@ -141,8 +224,7 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
 
   // TCP of the hosts (calibration notes section 3.5)
   static const std::map<std::string, std::string> tcpTypes{
-    {"reno", "ns3::TcpLinuxReno"}, {"newreno", "ns3::TcpNewReno"},
-    {"cubic", "ns3::TcpCubic"}, {"bbr", "ns3::TcpBbr"}};
+    {"reno", "ns3::TcpLinuxReno"}, {"newreno", "ns3::TcpNewReno"}, {"cubic", "ns3::TcpCubic"}, {"bbr", "ns3::TcpBbr"}};
   const auto& tcp = p.getString("Tcp");
   net->capacityBps = double(o.dciRate.GetBitRate());
   Time baseRtt = 2 * (2 * o.hostDelay + o.dciDelay);
@@ -154,7 +236,8 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
     throw UsageError("--SocketBuffer=" + num(p.getDouble("SocketBuffer")) + ": less than one MTU (" +
                      std::to_string(o.mtu) + " B)");
   if (sockBuf > std::numeric_limits<uint32_t>::max())
-    throw UsageError("the socket buffer of 2 BDP (" + num(sockBuf) + " B) exceeds ns-3's 4 GB limit; set "
+    throw UsageError("the socket buffer of 2 BDP (" + num(sockBuf) +
+                     " B) exceeds ns-3's 4 GB limit; set "
                      "--SocketBuffer or lower DciRate, DciDelay or Rtt");
   ctx.setDefault("ns3::TcpL4Protocol::SocketType", tcpTypes.at(tcp));
   ctx.setDefault("ns3::TcpSocket::SegmentSize", std::to_string(o.mtu - 52)); // IP + TCP + timestamps
@@ -183,11 +266,10 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
   if (!(minTh > 0 && minTh < maxTh && maxTh <= net->bufferPackets))
     throw UsageError("need 0 < RedMinTh < RedMaxTh <= 1");
   net->red = CreateObjectWithAttributes<RedQueueDisc>(
-    "MaxSize", StringValue(std::to_string(net->bufferPackets) + "p"), "MinTh", DoubleValue(minTh),
-    "MaxTh", DoubleValue(maxTh), "QW", DoubleValue(p.getDouble("RedQw")), "UseEcn",
-    BooleanValue(true), "UseHardDrop", BooleanValue(false), "Gentle", BooleanValue(true),
-    "LinkBandwidth", DataRateValue(o.dciRate), "LinkDelay", TimeValue(o.dciDelay),
-    "MeanPktSize", UintegerValue(o.mtu));
+    "MaxSize", StringValue(std::to_string(net->bufferPackets) + "p"), "MinTh", DoubleValue(minTh), "MaxTh",
+    DoubleValue(maxTh), "QW", DoubleValue(p.getDouble("RedQw")), "UseEcn", BooleanValue(true), "UseHardDrop",
+    BooleanValue(false), "Gentle", BooleanValue(true), "LinkBandwidth", DataRateValue(o.dciRate), "LinkDelay",
+    TimeValue(o.dciDelay), "MeanPktSize", UintegerValue(o.mtu));
 
   net->dcib = p.getBool("Dcib");
   SenderOptions so;
@@ -212,12 +294,11 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
   }
   net->senderOptions = so;
   net->qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
-    "Enabled", BooleanValue(net->dcib), "SelectionRatio", DoubleValue(so.selectionRatio),
-    "Selection", StringValue(toString(so.selection)), "BufferSize", UintegerValue(so.bufferBytes),
-    "InterRouterRtt", TimeValue(net->topo->interRouterRtt()), "LinkRate", DataRateValue(o.dciRate),
-    "EnforceBound", BooleanValue(so.enforceBound), "AdaptiveRatio", BooleanValue(so.adaptiveRatio),
-    "MarkAfterQueue", BooleanValue(p.getBool("MarkAfterQueue")),
-    "Mode", StringValue(toString(so.buffer)));
+    "Enabled", BooleanValue(net->dcib), "SelectionRatio", DoubleValue(so.selectionRatio), "Selection",
+    StringValue(toString(so.selection)), "BufferSize", UintegerValue(so.bufferBytes), "InterRouterRtt",
+    TimeValue(net->topo->interRouterRtt()), "LinkRate", DataRateValue(o.dciRate), "EnforceBound",
+    BooleanValue(so.enforceBound), "AdaptiveRatio", BooleanValue(so.adaptiveRatio), "MarkAfterQueue",
+    BooleanValue(p.getBool("MarkAfterQueue")), "Mode", StringValue(toString(so.buffer)));
   net->qdisc->AssignStreams(1000);
 
   WanLossOptions wan;
@@ -230,13 +311,12 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
     // p > s: the WAN would drop every selected packet and still lose less than p, and in
     // stalled mode the clone buffer would fill with clones no router ACK ever clears, after
     // which nothing is selected and the WAN loses nothing at all
-    if (net->dcib && wan.mode == WanLossMode::Cooperative &&
-        wan.lossRate > wan.notEctShare * (1 + 1e-9)) {
+    if (net->dcib && wan.mode == WanLossMode::Cooperative && wan.lossRate > wan.notEctShare * (1 + 1e-9)) {
       std::ostringstream msg;
       msg << "--WanLoss=cooperative drops --LossRate=" << wan.lossRate
-          << " of the traffic among the Not-ECT (selected) packets only, which are a share of "
-          << so.effectiveRatio() << " here (min(SelectionRatio, bound EdgeBuffer/(tau C) = "
-          << so.boundRatio() << ")): raise --EdgeBuffer or --SelectionRatio, lower --LossRate, "
+          << " of the traffic among the Not-ECT (selected) packets only, which are a share of " << so.effectiveRatio()
+          << " here (min(SelectionRatio, bound EdgeBuffer/(tau C) = " << so.boundRatio()
+          << ")): raise --EdgeBuffer or --SelectionRatio, lower --LossRate, "
           << "set --EnforceBound=false, or use --WanLoss=non-cooperative";
       throw std::invalid_argument(msg.str());
     }
@@ -248,23 +328,20 @@ std::unique_ptr<Net> buildNet(RunContext& ctx, uint32_t hostPairs)
   net->ingress->SetWanLoss(wan);
   net->ingress->AssignStreams(1001);
 
-  net->edges = installDcib(net->topo->dci.Get(0), net->topo->aDciAddress, net->topo->dci.Get(1),
-                           net->qdisc, net->red, net->ingress);
+  net->edges = installDcib(net->topo->dci.Get(0), net->topo->aDciAddress, net->topo->dci.Get(1), net->qdisc, net->red,
+                           net->ingress);
   if (p.getBool("DupAckRepair") && !(net->dcib && p.getBool("InterceptDupAcks")))
     throw UsageError("--DupAckRepair needs --Dcib=true and --InterceptDupAcks=true (the duplicate "
                      "ACKs are read by the interceptor at A)");
   if (net->dcib && p.getBool("InterceptDupAcks")) {
     net->interceptor = CreateObjectWithAttributes<AckInterceptor>(
-      "Allowance", UintegerValue(static_cast<uint32_t>(p.getInt("DupAckAllowance"))),
-      "HoldTimeout", TimeValue(NanoSeconds(static_cast<int64_t>(p.getDouble("DupAckHold") * 1e6))),
-      "CheckSackGaps", BooleanValue(p.getBool("DupAckSackGaps")),
-      "HoldLocalDrops", BooleanValue(p.getBool("DupAckLocalDrops")),
+      "Allowance", UintegerValue(static_cast<uint32_t>(p.getInt("DupAckAllowance"))), "HoldTimeout",
+      TimeValue(NanoSeconds(static_cast<int64_t>(p.getDouble("DupAckHold") * 1e6))), "CheckSackGaps",
+      BooleanValue(p.getBool("DupAckSackGaps")), "HoldLocalDrops", BooleanValue(p.getBool("DupAckLocalDrops")),
       "RepairOnDupAck", BooleanValue(p.getBool("DupAckRepair")));
-    net->interceptor->Install(net->qdisc,
-                              DynamicCast<PointToPointNetDevice>(net->topo->dci.Get(0)));
+    net->interceptor->Install(net->qdisc, DynamicCast<PointToPointNetDevice>(net->topo->dci.Get(0)));
   }
-  net->topo->dci.Get(0)->TraceConnectWithoutContext("PhyTxEnd",
-                                                    MakeBoundCallback(&countDciTx, net.get()));
+  net->topo->dci.Get(0)->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&countDciTx, net.get()));
   return net;
 }
 
@@ -290,11 +367,11 @@ double mean(const std::vector<double>& v)
 struct Sampler
 {
   Sampler(RunContext& ctx, Net& net, TcpFlows& flows, ns3::Time warmup)
-    : net(&net)
-    , flows(&flows)
-    , interval(ns3::MilliSeconds(1) * ctx.params().getDouble("SampleInterval"))
-    , warmup(warmup)
-    , out(ctx.openTrace("throughput.csv"))
+    : net(&net),
+      flows(&flows),
+      interval(ns3::MilliSeconds(1) * ctx.params().getDouble("SampleInterval")),
+      warmup(warmup),
+      out(ctx.openTrace("throughput.csv"))
   {
     if (out)
       *out << "time_s,goodput_gbps,dci_gbps,stalled_bytes,red_queue_packets\n";
@@ -440,24 +517,52 @@ void hostMetrics(RunContext& ctx, const TcpFlows& flows)
 std::vector<ParamSpec> longFlowParams(const Defaults& d)
 {
   auto v = commonParams(d);
-  v.insert(v.begin() + 2, ParamSpec{"Flows", ParamType::Int, "15", "", "long-lived flows, one sender/receiver host pair each (paper: 15)", {},
+  v.insert(v.begin() + 2, ParamSpec{"Flows",
+                                    ParamType::Int,
+                                    "15",
+                                    "",
+                                    "long-lived flows, one sender/receiver host pair each (paper: 15)",
+                                    {},
                                     runner::Range::closed(1, 1000)});
-  v.push_back({"Duration", ParamType::Double, num(d.durationS), "s", "simulated time (more than Warmup)", {},
+  v.push_back({"Duration",
+               ParamType::Double,
+               num(d.durationS),
+               "s",
+               "simulated time (more than Warmup)",
+               {},
                runner::Range::positive(runner::MaxTimeSeconds)});
-  v.push_back({"StartSpread", ParamType::Double, "10", "ms", "flows start uniformly in [100 ms, 100 ms + this]", {}, Ms});
+  v.push_back(
+    {"StartSpread", ParamType::Double, "10", "ms", "flows start uniformly in [100 ms, 100 ms + this]", {}, Ms});
   return v;
 }
 
 std::vector<ParamSpec> webSearchParams(const Defaults& d)
 {
   auto v = commonParams(d);
-  v.insert(v.begin() + 2, ParamSpec{"FlowCount", ParamType::Int, "1000", "", "web-search flows (paper: 1000)", {},
-                                    runner::Range::closed(1, 50000)});
-  v.insert(v.begin() + 3, ParamSpec{"Hosts", ParamType::Int, "15", "", "hosts on each side; each flow picks a random sender and receiver", {},
+  v.insert(
+    v.begin() + 2,
+    ParamSpec{
+      "FlowCount", ParamType::Int, "1000", "", "web-search flows (paper: 1000)", {}, runner::Range::closed(1, 50000)});
+  v.insert(v.begin() + 3, ParamSpec{"Hosts",
+                                    ParamType::Int,
+                                    "15",
+                                    "",
+                                    "hosts on each side; each flow picks a random sender and receiver",
+                                    {},
                                     runner::Range::closed(1, 1000)});
-  v.insert(v.begin() + 4, ParamSpec{"Load", ParamType::Double, "0.8", "", "offered load on the DCI (Poisson arrivals; paper: 0.8)", {},
+  v.insert(v.begin() + 4, ParamSpec{"Load",
+                                    ParamType::Double,
+                                    "0.8",
+                                    "",
+                                    "offered load on the DCI (Poisson arrivals; paper: 0.8)",
+                                    {},
                                     runner::Range{0, 1.5, true, false}});
-  v.push_back({"MaxDuration", ParamType::Double, num(d.durationS), "s", "simulated-time limit; the run ends earlier once every flow completed", {},
+  v.push_back({"MaxDuration",
+               ParamType::Double,
+               num(d.durationS),
+               "s",
+               "simulated-time limit; the run ends earlier once every flow completed",
+               {},
                runner::Range::positive(runner::MaxTimeSeconds)});
   return v;
 }
@@ -522,8 +627,8 @@ void runLongFlows(RunContext& ctx)
     *f << "flow,goodput_gbps,rx_bytes,data_segments,retransmissions,rto_episodes,recoveries\n";
     for (int64_t i = 0; i < n; ++i) {
       const auto& s = flows.stats()[i];
-      *f << i << "," << perFlow[i] << "," << s.rxBytes << "," << s.dataSegments << ","
-         << s.retransmissions << "," << s.rtoEpisodes << "," << s.recoveries << "\n";
+      *f << i << "," << perFlow[i] << "," << s.rxBytes << "," << s.dataSegments << "," << s.retransmissions << ","
+         << s.rtoEpisodes << "," << s.recoveries << "\n";
     }
   }
 }
@@ -559,8 +664,7 @@ void runWebSearch(RunContext& ctx)
 
   Sampler sampler(ctx, *net, flows, Seconds(0));
   sampler.done = [&] {
-    return std::all_of(flows.stats().begin(), flows.stats().end(),
-                       [](const FlowStats& f) { return f.completed; });
+    return std::all_of(flows.stats().begin(), flows.stats().end(), [](const FlowStats& f) { return f.completed; });
   };
 
   ctx.runSimulation(Seconds(maxDuration));
@@ -604,8 +708,8 @@ void runWebSearch(RunContext& ctx)
       const auto& s = flows.stats()[i];
       *f << i << "," << s.spec.sender << "," << s.spec.receiver << "," << s.spec.bytes << ","
          << s.spec.start.GetSeconds() << "," << (s.completed ? 1 : 0) << ","
-         << (s.completed ? s.completionTime.GetSeconds() * 1e3 : -1.0) << ","
-         << s.retransmissions << "," << s.rtoEpisodes << "\n";
+         << (s.completed ? s.completionTime.GetSeconds() * 1e3 : -1.0) << "," << s.retransmissions << ","
+         << s.rtoEpisodes << "\n";
     }
   }
 }

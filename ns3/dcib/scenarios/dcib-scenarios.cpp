@@ -47,25 +47,21 @@ Defaults fct()
   return d;
 }
 
-const Registration a{Scenario{
-  "dcib-artificial-loss",
-  "DCIB IV-A: 15 long flows over a 10 Gbps / 3 ms DCI with 5% artificial WAN loss",
-  longFlowParams(artificialLoss()), runLongFlows}};
+const Registration a{Scenario{"dcib-artificial-loss",
+                              "DCIB IV-A: 15 long flows over a 10 Gbps / 3 ms DCI with 5% artificial WAN loss",
+                              longFlowParams(artificialLoss()), runLongFlows}};
 
-const Registration b{Scenario{
-  "dcib-no-loss",
-  "DCIB IV-B: 15 long flows, congestion losses only (RED with ECN at the DCI egress)",
-  longFlowParams(noLoss()), runLongFlows}};
+const Registration b{Scenario{"dcib-no-loss",
+                              "DCIB IV-B: 15 long flows, congestion losses only (RED with ECN at the DCI egress)",
+                              longFlowParams(noLoss()), runLongFlows}};
 
-const Registration c{Scenario{
-  "dcib-limited-buffer",
-  "DCIB IV-C: limited edge buffer (low-priority copies), end-to-end RTT 10-30 ms",
-  longFlowParams(limitedBuffer()), runLongFlows}};
+const Registration c{Scenario{"dcib-limited-buffer",
+                              "DCIB IV-C: limited edge buffer (low-priority copies), end-to-end RTT 10-30 ms",
+                              longFlowParams(limitedBuffer()), runLongFlows}};
 
-const Registration d{Scenario{
-  "dcib-fct",
-  "DCIB IV-D: 1000 web-search flows, Poisson arrivals at 80% load; flow completion times",
-  webSearchParams(fct()), runWebSearch}};
+const Registration d{Scenario{"dcib-fct",
+                              "DCIB IV-D: 1000 web-search flows, Poisson arrivals at 80% load; flow completion times",
+                              webSearchParams(fct()), runWebSearch}};
 
 } // namespace
 } // namespace ndnlab::dcib::scenarios

@@ -49,9 +49,9 @@ MidLossRun runMidLoss(bool intercept)
 
   DciTopology topo(smallDci(1));
 
-  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
-    "SelectionRatio", DoubleValue(1.0), "EnforceBound", BooleanValue(false), "BufferSize",
-    UintegerValue(10'000'000), "InterRouterRtt", TimeValue(MilliSeconds(2)));
+  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(1.0), "EnforceBound",
+                                                         BooleanValue(false), "BufferSize", UintegerValue(10'000'000),
+                                                         "InterRouterRtt", TimeValue(MilliSeconds(2)));
   auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
   auto ingress = CreateObject<DciIngress>();
   const uint32_t segments = 400;
@@ -133,9 +133,9 @@ SilentEdgeRun runSilentEdge(bool repairOnDupAck)
   Config::SetDefault("ns3::TcpSocket::DelAckTimeout", StringValue("40ms"));
   Config::SetDefault("ns3::TcpSocketBase::MinRto", StringValue("200ms"));
   DciTopology topo(smallDci(1));
-  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
-    "SelectionRatio", DoubleValue(1.0), "EnforceBound", BooleanValue(false), "BufferSize",
-    UintegerValue(10'000'000), "InterRouterRtt", TimeValue(MilliSeconds(2)));
+  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(1.0), "EnforceBound",
+                                                         BooleanValue(false), "BufferSize", UintegerValue(10'000'000),
+                                                         "InterRouterRtt", TimeValue(MilliSeconds(2)));
   auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
   auto ingress = CreateObject<DciIngress>();
   auto drop = Create<DropOneSegment>(10000, 1 + 150 * 1448);
@@ -143,8 +143,8 @@ SilentEdgeRun runSilentEdge(bool repairOnDupAck)
   installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo, ingress);
   // Q_rcv without a socket: B sends no router ACKs, so A keeps the clone stalled for ever
   ingress->EnableEdgeReceiver(ReceiverOptions{}, nullptr, topo.aDciAddress, RouterAckPort);
-  auto interceptor = CreateObjectWithAttributes<AckInterceptor>(
-    "HoldTimeout", TimeValue(MilliSeconds(5)), "RepairOnDupAck", BooleanValue(repairOnDupAck));
+  auto interceptor = CreateObjectWithAttributes<AckInterceptor>("HoldTimeout", TimeValue(MilliSeconds(5)),
+                                                                "RepairOnDupAck", BooleanValue(repairOnDupAck));
   interceptor->Install(qdisc, DynamicCast<PointToPointNetDevice>(topo.dci.Get(0)));
 
   TcpFlows flows(topo, {FlowSpec{0, 0, 400 * 1448, MilliSeconds(100)}});

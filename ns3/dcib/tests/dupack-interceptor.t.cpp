@@ -42,7 +42,10 @@ HostAck ackOf(uint32_t n, bool sack, uint32_t isn = Isn)
   return a;
 }
 
-TimePoint at(Duration d) { return TimePoint(d); }
+TimePoint at(Duration d)
+{
+  return TimePoint(d);
+}
 
 InterceptorOptions opts(uint32_t allowance = 2, Duration hold = 12ms)
 {
@@ -54,10 +57,7 @@ InterceptorOptions opts(uint32_t allowance = 2, Duration hold = 12ms)
 
 struct Fixture
 {
-  explicit Fixture(InterceptorOptions o = opts())
-    : x(o)
-  {
-  }
+  explicit Fixture(InterceptorOptions o = opts()) : x(o) {}
   /// Sends the ACK; returns true when it was held (its payload is `id`).
   bool held(const HostAck& a, Duration t, int id)
   {
@@ -83,7 +83,7 @@ TEST(DupAckInterceptor, OptionsAreValidated)
 TEST(DupAckInterceptor, DuplicatesForAStalledCloneAreHeldBeyondTheAllowance)
 {
   Fixture f;
-  f.x.onStored(segment(5)); // selected, clone kept, then lost in the WAN
+  f.x.onStored(segment(5));                      // selected, clone kept, then lost in the WAN
   EXPECT_FALSE(f.held(ackOf(5, false), 1ms, 0)); // cumulative ACK reaching the hole: new
   EXPECT_FALSE(f.held(ackOf(5, true), 1ms, 1));  // duplicate 1
   EXPECT_FALSE(f.held(ackOf(5, true), 1ms, 2));  // duplicate 2
@@ -149,8 +149,8 @@ TEST(DupAckInterceptor, HeldAcksAreDiscardedWhenTheHoleFills)
   ASSERT_TRUE(f.held(ackOf(5, true), 3ms, 4));
   // a router ACK revealed the gap: the edge retransmits the clone, the receiver's ACK moves on
   f.x.onRepairSent(segment(5), at(4ms));
-  EXPECT_TRUE(f.held(ackOf(5, true), 5ms, 5)); // still a duplicate of the hole: held
-  EXPECT_FALSE(f.held(ackOf(9, false), 9ms, 6));        // the hole is filled: forwarded
+  EXPECT_TRUE(f.held(ackOf(5, true), 5ms, 5));   // still a duplicate of the hole: held
+  EXPECT_FALSE(f.held(ackOf(9, false), 9ms, 6)); // the hole is filled: forwarded
   const auto& c = f.x.counters();
   EXPECT_EQ(c.absorbed, 3u);
   EXPECT_EQ(c.holesFilled, 1u);

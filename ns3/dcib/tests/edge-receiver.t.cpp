@@ -38,7 +38,7 @@ TEST(EdgeReceiver, DuplicateCopiesAreDropped)
 {
   EdgeReceiver r;
   EXPECT_EQ(r.onPacket(Ecn::NotEct, key(1), t0), ReceiveAction::ForwardAndAck);
-  EXPECT_EQ(r.onPacket(Ecn::Ect1, key(1), t0), ReceiveAction::Drop); // copy of a delivered one
+  EXPECT_EQ(r.onPacket(Ecn::Ect1, key(1), t0), ReceiveAction::Drop);    // copy of a delivered one
   EXPECT_EQ(r.onPacket(Ecn::Ect1, key(2), t0), ReceiveAction::Forward); // copy of a lost one
   EXPECT_EQ(r.onPacket(Ecn::Ect1, key(2), t0), ReceiveAction::Drop);
   EXPECT_EQ(r.counters().duplicatesSuppressed, 2u);

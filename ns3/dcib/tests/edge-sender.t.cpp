@@ -24,7 +24,10 @@ PacketKey key(uint32_t n)
   return k;
 }
 
-TimePoint at(Duration d) { return TimePoint(d); }
+TimePoint at(Duration d)
+{
+  return TimePoint(d);
+}
 
 SenderOptions opts(double r, SelectionMode mode = SelectionMode::Even)
 {
@@ -278,8 +281,8 @@ TEST(EdgeSender, OccupancyStatistics)
 
 /// Offers `count` packets of `bytes` spaced `gap` apart from `start`; each selected packet is
 /// acknowledged `ackDelay` after it was stored (in order, as B would). Returns the selections.
-int offer(EdgeSender<int>& s, int first, int count, uint32_t bytes, TimePoint start, Duration gap,
-          Duration ackDelay, std::deque<std::pair<TimePoint, int>>& pending)
+int offer(EdgeSender<int>& s, int first, int count, uint32_t bytes, TimePoint start, Duration gap, Duration ackDelay,
+          std::deque<std::pair<TimePoint, int>>& pending)
 {
   int selected = 0;
   auto noRetransmit = [](int&&) { ADD_FAILURE() << "no clone is lost here"; };

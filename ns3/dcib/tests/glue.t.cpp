@@ -56,10 +56,9 @@ Ptr<RedQueueDisc> congestedRed()
 {
   // thresholds far below the backlog the tests build, QW = 1: the average is the queue length
   return CreateObjectWithAttributes<RedQueueDisc>(
-    "MaxSize", StringValue("10000p"), "MinTh", DoubleValue(10), "MaxTh", DoubleValue(30),
-    "QW", DoubleValue(1.0), "UseEcn", BooleanValue(true), "UseHardDrop", BooleanValue(false),
-    "Gentle", BooleanValue(true), "LinkBandwidth", StringValue("1Gbps"), "LinkDelay",
-    StringValue("1ms"), "MeanPktSize", UintegerValue(1500));
+    "MaxSize", StringValue("10000p"), "MinTh", DoubleValue(10), "MaxTh", DoubleValue(30), "QW", DoubleValue(1.0),
+    "UseEcn", BooleanValue(true), "UseHardDrop", BooleanValue(false), "Gentle", BooleanValue(true), "LinkBandwidth",
+    StringValue("1Gbps"), "LinkDelay", StringValue("1ms"), "MeanPktSize", UintegerValue(1500));
 }
 
 struct EcnTally
@@ -99,9 +98,9 @@ TEST_F(GlueTest, RedWithEcnDropsNotEctAndMarksEct)
 /// and marks counted in `t`, after 2000 packets of hosts without ECN (every one Not-ECT).
 Ptr<EdgeQueueDisc> edgeOverRedAfterBacklog(EcnTally& t, bool markAfterQueue)
 {
-  auto q = CreateObjectWithAttributes<EdgeQueueDisc>(
-    "SelectionRatio", DoubleValue(0.1), "BufferSize", UintegerValue(100'000'000),
-    "MarkAfterQueue", BooleanValue(markAfterQueue));
+  auto q = CreateObjectWithAttributes<EdgeQueueDisc>("SelectionRatio", DoubleValue(0.1), "BufferSize",
+                                                     UintegerValue(100'000'000), "MarkAfterQueue",
+                                                     BooleanValue(markAfterQueue));
   q->SetMainQueueDisc(congestedRed());
   q->Initialize();
   q->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(&onDrop, &t));
@@ -205,9 +204,9 @@ TailLossRun runTailLoss(bool dcib)
 
   DciTopology topo(smallDci(2));
 
-  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>(
-    "Enabled", BooleanValue(dcib), "SelectionRatio", DoubleValue(1.0), "EnforceBound",
-    BooleanValue(false), "BufferSize", UintegerValue(10'000'000));
+  auto qdisc = CreateObjectWithAttributes<EdgeQueueDisc>("Enabled", BooleanValue(dcib), "SelectionRatio",
+                                                         DoubleValue(1.0), "EnforceBound", BooleanValue(false),
+                                                         "BufferSize", UintegerValue(10'000'000));
   auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
   auto ingress = CreateObject<DciIngress>();
   const uint32_t bytes = 100 * 1448;
@@ -215,8 +214,7 @@ TailLossRun runTailLoss(bool dcib)
   ingress->SetExtraLoss(drop);
   auto edges = installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo, ingress);
   std::vector<PacketKey> retransmitted;
-  qdisc->TraceConnectWithoutContext("EdgeRetransmit",
-                                    MakeBoundCallback(&recordKey, &retransmitted));
+  qdisc->TraceConnectWithoutContext("EdgeRetransmit", MakeBoundCallback(&recordKey, &retransmitted));
 
   TcpFlows flows(topo, {FlowSpec{0, 0, bytes, MilliSeconds(100)}});
 
@@ -271,8 +269,7 @@ TEST_F(GlueTest, TheEdgeQueueDiscIsFreedWithTheSimulation)
   {
     DciTopology topo(smallDci(1));
     auto fifo = CreateObjectWithAttributes<FifoQueueDisc>("MaxSize", StringValue("10000p"));
-    installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo,
-                CreateObject<DciIngress>());
+    installDcib(topo.dci.Get(0), topo.aDciAddress, topo.dci.Get(1), qdisc, fifo, CreateObject<DciIngress>());
     TcpFlows flows(topo, {FlowSpec{0, 0, 100 * 1448, MilliSeconds(10)}});
     Simulator::Stop(Seconds(0.2));
     Simulator::Run();

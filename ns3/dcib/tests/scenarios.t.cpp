@@ -29,9 +29,9 @@ TEST(DcibScenarios, RatesAndDelaysAreCheckedUpFront)
 TEST(DcibScenarios, IntervalsAndDurationsAreCheckedUpFront)
 {
   // SampleInterval 0 used to schedule the sampler at the same instant forever
-  expectUsageError({"dcib-no-loss", "--Duration=0.2", "--Warmup=0.1", "--Flows=1", "--DciRate=0.1",
-                    "--SampleInterval=0"},
-                   "--SampleInterval=0: out of range [0.001, 1000000000] ms");
+  expectUsageError(
+    {"dcib-no-loss", "--Duration=0.2", "--Warmup=0.1", "--Flows=1", "--DciRate=0.1", "--SampleInterval=0"},
+    "--SampleInterval=0: out of range [0.001, 1000000000] ms");
   expectUsageError({"dcib-fct", "--SampleInterval=-1"}, "--SampleInterval=-1: out of range");
   expectUsageError({"dcib-fct", "--MaxDuration=-1"}, "--MaxDuration=-1: out of range (0, 1000000] s");
   expectUsageError({"dcib-fct", "--MaxDuration=1e300"}, "--MaxDuration=1e300: out of range");

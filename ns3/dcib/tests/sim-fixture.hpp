@@ -53,11 +53,7 @@ inline DciTopologyOptions smallDci(uint32_t pairs)
 class DropOneSegment : public ns3::ErrorModel
 {
 public:
-  DropOneSegment(uint16_t port, uint32_t endSeq)
-    : m_port(port)
-    , m_end(endSeq)
-  {
-  }
+  DropOneSegment(uint16_t port, uint32_t endSeq) : m_port(port), m_end(endSeq) {}
   bool dropped = false;
   bool droppedWasNotEct = false;
   PacketKey key;

@@ -6,8 +6,7 @@ namespace ndnlab::sim {
 
 NS_OBJECT_ENSURE_REGISTERED(ConstantRateConsumerApp);
 
-ns3::TypeId
-ConstantRateConsumerApp::GetTypeId()
+ns3::TypeId ConstantRateConsumerApp::GetTypeId()
 {
   static ns3::TypeId tid = [] {
     ns3::TypeId t = ns3::TypeId("ndnlab::ConstantRateConsumerApp")
@@ -26,14 +25,12 @@ ConstantRateConsumerApp::ConstantRateConsumerApp() = default;
 
 ConstantRateConsumerApp::~ConstantRateConsumerApp() = default;
 
-app::ConstantRateConsumerCounters
-ConstantRateConsumerApp::GetCounters() const
+app::ConstantRateConsumerCounters ConstantRateConsumerApp::GetCounters() const
 {
   return m_engine ? m_engine->counters() : m_last;
 }
 
-void
-ConstantRateConsumerApp::StartEngine()
+void ConstantRateConsumerApp::StartEngine()
 {
   m_engine = std::make_unique<app::ConstantRateConsumer>(GetStack()->GetEnv(), *GetEndpoint(), m_opts);
   m_engine->onData = [this](uint64_t, Duration, ByteSpan content) {
@@ -42,8 +39,7 @@ ConstantRateConsumerApp::StartEngine()
   m_engine->start(GetPrefix());
 }
 
-void
-ConstantRateConsumerApp::StopEngine()
+void ConstantRateConsumerApp::StopEngine()
 {
   if (m_engine) {
     m_last = m_engine->counters();

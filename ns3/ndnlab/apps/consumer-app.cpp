@@ -12,8 +12,7 @@ namespace ndnlab::sim {
 
 NS_OBJECT_ENSURE_REGISTERED(ConsumerApp);
 
-ns3::TypeId
-ConsumerApp::GetTypeId()
+ns3::TypeId ConsumerApp::GetTypeId()
 {
   static ns3::TypeId tid = [] {
     ns3::TypeId t =
@@ -22,8 +21,7 @@ ConsumerApp::GetTypeId()
         .SetGroupName("Ndnlab")
         .AddConstructor<ConsumerApp>()
         .AddAttribute("ExpectedSize", "Expected content size in bytes; 0 = unknown", ns3::UintegerValue(0),
-                      ns3::MakeUintegerAccessor(&ConsumerApp::m_expectedSize),
-                      ns3::MakeUintegerChecker<uint64_t>())
+                      ns3::MakeUintegerAccessor(&ConsumerApp::m_expectedSize), ns3::MakeUintegerChecker<uint64_t>())
         .AddTraceSource("Bytes", "Content bytes delivered in order (pointer, length)",
                         ns3::MakeTraceSourceAccessor(&ConsumerApp::m_bytesTrace),
                         "ndnlab::sim::ConsumerApp::BytesCallback")
@@ -45,14 +43,12 @@ ConsumerApp::ConsumerApp() = default;
 
 ConsumerApp::~ConsumerApp() = default;
 
-app::FetchStats
-ConsumerApp::GetStats() const
+app::FetchStats ConsumerApp::GetStats() const
 {
   return m_fetcher ? m_fetcher->stats() : m_lastStats;
 }
 
-void
-ConsumerApp::StartEngine()
+void ConsumerApp::StartEngine()
 {
   Name name = GetPrefix();
   m_complete = m_failed = false;
@@ -68,7 +64,10 @@ ConsumerApp::StartEngine()
     m_lastStats = m_fetcher->stats();
     if (m_expectedSize != 0 && m_lastStats.bytes.count() != m_expectedSize) {
       NS_LOG_WARN("fetched " << m_lastStats.bytes.count() << " bytes, expected " << m_expectedSize);
-      EmitEvent({EventKind::FetchSizeMismatch, 0, {}, static_cast<int64_t>(m_lastStats.bytes.count()),
+      EmitEvent({EventKind::FetchSizeMismatch,
+                 0,
+                 {},
+                 static_cast<int64_t>(m_lastStats.bytes.count()),
                  static_cast<double>(m_expectedSize)});
     }
     m_completeTrace(m_lastStats);
@@ -82,8 +81,7 @@ ConsumerApp::StartEngine()
   m_fetcher->start(name);
 }
 
-void
-ConsumerApp::StopEngine()
+void ConsumerApp::StopEngine()
 {
   if (m_fetcher) {
     m_lastStats = m_fetcher->stats();

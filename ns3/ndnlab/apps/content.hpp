@@ -11,8 +11,7 @@
 namespace ndnlab::sim {
 
 /// The 8 bytes of block `block` of the stream of `seed` (splitmix64 of seed and block).
-inline uint64_t
-contentBlock(uint64_t seed, uint64_t block)
+inline uint64_t contentBlock(uint64_t seed, uint64_t block)
 {
   uint64_t z = seed * 0x9E3779B97F4A7C15ull + block + 0x632BE59BD9B4E019ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -21,15 +20,13 @@ contentBlock(uint64_t seed, uint64_t block)
 }
 
 /// Byte `offset` of the stream of `seed`.
-inline uint8_t
-contentByte(uint64_t seed, uint64_t offset)
+inline uint8_t contentByte(uint64_t seed, uint64_t offset)
 {
   return static_cast<uint8_t>(contentBlock(seed, offset >> 3) >> ((offset & 7) * 8));
 }
 
 /// Fills `out[0..n)` with bytes offset..offset+n of the stream of `seed`.
-inline void
-fillContent(uint64_t seed, uint64_t offset, uint8_t* out, size_t n)
+inline void fillContent(uint64_t seed, uint64_t offset, uint8_t* out, size_t n)
 {
   size_t i = 0;
   while (i < n) {
@@ -41,8 +38,7 @@ fillContent(uint64_t seed, uint64_t offset, uint8_t* out, size_t n)
 }
 
 /// The first `size` bytes of the stream of `seed`.
-inline Buffer
-makeContent(uint64_t seed, size_t size)
+inline Buffer makeContent(uint64_t seed, size_t size)
 {
   Buffer b(size);
   fillContent(seed, 0, b.data(), size);

@@ -13,8 +13,7 @@ namespace ndnlab::sim {
 
 NS_OBJECT_ENSURE_REGISTERED(NdnApp);
 
-ns3::TypeId
-NdnApp::GetTypeId()
+ns3::TypeId NdnApp::GetTypeId()
 {
   static ns3::TypeId tid =
     ns3::TypeId("ndnlab::NdnApp")
@@ -23,8 +22,7 @@ NdnApp::GetTypeId()
       .AddAttribute("Prefix", "Name served or fetched", ns3::StringValue("/"),
                     ns3::MakeStringAccessor(&NdnApp::m_prefix), ns3::MakeStringChecker())
       .AddTraceSource("Interest", "Every Interest the engine expresses",
-                      ns3::MakeTraceSourceAccessor(&NdnApp::m_interestTrace),
-                      "ndnlab::sim::NdnApp::InterestCallback")
+                      ns3::MakeTraceSourceAccessor(&NdnApp::m_interestTrace), "ndnlab::sim::NdnApp::InterestCallback")
       .AddTraceSource("Data", "Every Data the engine puts", ns3::MakeTraceSourceAccessor(&NdnApp::m_dataTrace),
                       "ndnlab::sim::NdnApp::DataCallback");
   return tid;
@@ -34,8 +32,7 @@ NdnApp::NdnApp() = default;
 
 NdnApp::~NdnApp() = default;
 
-Name
-NdnApp::GetPrefix() const
+Name NdnApp::GetPrefix() const
 {
   auto n = Name::parse(m_prefix);
   if (!n)
@@ -43,8 +40,7 @@ NdnApp::GetPrefix() const
   return *n;
 }
 
-void
-NdnApp::StartApplication()
+void NdnApp::StartApplication()
 {
   m_stack = GetNode()->GetObject<NdnStack>();
   if (!m_stack || !m_stack->IsBuilt())
@@ -60,8 +56,7 @@ NdnApp::StartApplication()
   }
 }
 
-void
-NdnApp::StopApplication()
+void NdnApp::StopApplication()
 {
   if (!m_endpoint)
     return;
@@ -69,28 +64,24 @@ NdnApp::StopApplication()
   m_endpoint.reset();
 }
 
-void
-NdnApp::DoDispose()
+void NdnApp::DoDispose()
 {
   StopApplication();
   m_stack = nullptr;
   ns3::Application::DoDispose();
 }
 
-void
-NdnApp::RegisterPrefix(const Name& prefix)
+void NdnApp::RegisterPrefix(const Name& prefix)
 {
   m_stack->AddRoute(prefix, m_endpoint->faceId(), 0);
 }
 
-void
-NdnApp::EmitEvent(const TraceEvent& e)
+void NdnApp::EmitEvent(const TraceEvent& e)
 {
   m_stack->GetEnv().emit(e);
 }
 
-void
-NdnApp::Fatal(const std::string& what) const
+void NdnApp::Fatal(const std::string& what) const
 {
   NS_FATAL_ERROR(GetInstanceTypeId().GetName() << " on node " << GetNode()->GetId() << ": " << what);
   std::abort();

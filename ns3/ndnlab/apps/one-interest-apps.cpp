@@ -20,8 +20,7 @@ namespace ndnlab::sim {
 class OneInterestProducerApp::DirectEndpoint final : public app::Endpoint
 {
 public:
-  DirectEndpoint(NdnStack& stack, AppEndpoint& inner)
-    : m_stack(stack), m_inner(inner)
+  DirectEndpoint(NdnStack& stack, AppEndpoint& inner) : m_stack(stack), m_inner(inner)
   {
     m_inner.onInterest = [this](const Interest& i) {
       if (i.tags.incomingFaceId && m_stack.GetTransport(*i.tags.incomingFaceId) != nullptr)
@@ -59,8 +58,7 @@ private:
 
 NS_OBJECT_ENSURE_REGISTERED(OneInterestProducerApp);
 
-ns3::TypeId
-OneInterestProducerApp::GetTypeId()
+ns3::TypeId OneInterestProducerApp::GetTypeId()
 {
   static ns3::TypeId tid = [] {
     ns3::TypeId t =
@@ -72,8 +70,7 @@ OneInterestProducerApp::GetTypeId()
                       ns3::MakeUintegerAccessor(&OneInterestProducerApp::m_fileSize),
                       ns3::MakeUintegerChecker<uint64_t>())
         .AddAttribute("ContentSeed", "Seed of the synthetic content stream", ns3::UintegerValue(1),
-                      ns3::MakeUintegerAccessor(&OneInterestProducerApp::m_seed),
-                      ns3::MakeUintegerChecker<uint64_t>())
+                      ns3::MakeUintegerAccessor(&OneInterestProducerApp::m_seed), ns3::MakeUintegerChecker<uint64_t>())
         .AddAttribute("Signing", "Signature of segments: digest | hmac | ecdsa | null", ns3::StringValue("digest"),
                       ns3::MakeStringAccessor(&OneInterestProducerApp::m_signing), ns3::MakeStringChecker())
         .AddAttribute("QueueThreshold",
@@ -94,8 +91,7 @@ OneInterestProducerApp::OneInterestProducerApp() = default;
 
 OneInterestProducerApp::~OneInterestProducerApp() = default;
 
-void
-OneInterestProducerApp::StartEngine()
+void OneInterestProducerApp::StartEngine()
 {
   Name prefix = GetPrefix();
   m_signer = makeSigner(m_signing, prefix);
@@ -113,8 +109,7 @@ OneInterestProducerApp::StartEngine()
   RegisterPrefix(m_producer->server().prefix());
 }
 
-void
-OneInterestProducerApp::StopEngine()
+void OneInterestProducerApp::StopEngine()
 {
   m_producer.reset();
   m_direct.reset();
@@ -125,8 +120,7 @@ OneInterestProducerApp::StopEngine()
 
 NS_OBJECT_ENSURE_REGISTERED(OneInterestConsumerApp);
 
-ns3::TypeId
-OneInterestConsumerApp::GetTypeId()
+ns3::TypeId OneInterestConsumerApp::GetTypeId()
 {
   static ns3::TypeId tid = [] {
     ns3::TypeId t =
@@ -158,14 +152,12 @@ OneInterestConsumerApp::OneInterestConsumerApp() = default;
 
 OneInterestConsumerApp::~OneInterestConsumerApp() = default;
 
-app::FetchStats
-OneInterestConsumerApp::GetStats() const
+app::FetchStats OneInterestConsumerApp::GetStats() const
 {
   return m_consumer ? m_consumer->stats() : m_lastStats;
 }
 
-void
-OneInterestConsumerApp::StartEngine()
+void OneInterestConsumerApp::StartEngine()
 {
   Name prefix = GetPrefix();
   m_complete = m_failed = false;
@@ -182,7 +174,10 @@ OneInterestConsumerApp::StartEngine()
     m_complete = true;
     m_lastStats = m_consumer->stats();
     if (m_expectedSize != 0 && m_lastStats.bytes.count() != m_expectedSize)
-      EmitEvent({EventKind::FetchSizeMismatch, 0, {}, static_cast<int64_t>(m_lastStats.bytes.count()),
+      EmitEvent({EventKind::FetchSizeMismatch,
+                 0,
+                 {},
+                 static_cast<int64_t>(m_lastStats.bytes.count()),
                  static_cast<double>(m_expectedSize)});
     m_completeTrace(m_lastStats);
   };
@@ -194,8 +189,7 @@ OneInterestConsumerApp::StartEngine()
   m_consumer->start(prefix);
 }
 
-void
-OneInterestConsumerApp::StopEngine()
+void OneInterestConsumerApp::StopEngine()
 {
   if (m_tap != 0) {
     GetStack()->RemoveDataTap(m_tap);

@@ -15,8 +15,7 @@ NS_LOG_COMPONENT_DEFINE("ndnlab.ProducerApp");
 
 namespace ndnlab::sim {
 
-std::unique_ptr<security::Signer>
-makeSigner(std::string_view kind, const Name& identity)
+std::unique_ptr<security::Signer> makeSigner(std::string_view kind, const Name& identity)
 {
   if (kind == "digest")
     return std::make_unique<security::DigestSigner>();
@@ -41,8 +40,7 @@ makeSigner(std::string_view kind, const Name& identity)
 
 NS_OBJECT_ENSURE_REGISTERED(ProducerApp);
 
-ns3::TypeId
-ProducerApp::GetTypeId()
+ns3::TypeId ProducerApp::GetTypeId()
 {
   static ns3::TypeId tid = [] {
     ns3::TypeId t =
@@ -68,8 +66,7 @@ ProducerApp::ProducerApp() = default;
 
 ProducerApp::~ProducerApp() = default;
 
-void
-ProducerApp::StartEngine()
+void ProducerApp::StartEngine()
 {
   Name prefix = GetPrefix();
   m_signer = makeSigner(m_signing, prefix);
@@ -86,8 +83,7 @@ ProducerApp::StartEngine()
   RegisterPrefix(m_server->prefix());
 }
 
-void
-ProducerApp::StopEngine()
+void ProducerApp::StopEngine()
 {
   m_server.reset();
   m_signer.reset();

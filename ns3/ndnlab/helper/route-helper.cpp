@@ -14,8 +14,7 @@ namespace ndnlab::sim {
 
 namespace {
 
-ns3::Ptr<NdnStack>
-stackOf(ns3::Ptr<ns3::Node> node)
+ns3::Ptr<NdnStack> stackOf(ns3::Ptr<ns3::Node> node)
 {
   ns3::Ptr<NdnStack> s = node->GetObject<NdnStack>();
   if (!s || !s->IsBuilt())
@@ -23,8 +22,7 @@ stackOf(ns3::Ptr<ns3::Node> node)
   return s;
 }
 
-Name
-parsePrefix(const std::string& prefix)
+Name parsePrefix(const std::string& prefix)
 {
   auto n = Name::parse(prefix);
   if (!n)
@@ -34,9 +32,9 @@ parsePrefix(const std::string& prefix)
 
 struct Edge
 {
-  uint32_t from;       ///< node id
-  face::FaceId face;   ///< face of `from`
-  uint32_t to;         ///< neighbour node id
+  uint32_t from;     ///< node id
+  face::FaceId face; ///< face of `from`
+  uint32_t to;       ///< neighbour node id
   uint64_t weight;
 };
 

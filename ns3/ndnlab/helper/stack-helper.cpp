@@ -12,8 +12,7 @@
 
 namespace ndnlab::sim {
 
-void
-registerTypes()
+void registerTypes()
 {
   NdnStack::GetTypeId();
   NetDeviceTransport::GetTypeId();
@@ -26,8 +25,7 @@ registerTypes()
 
 namespace {
 
-Name
-parseName(const std::string& s, const char* what)
+Name parseName(const std::string& s, const char* what)
 {
   auto n = Name::parse(s);
   if (!n)
@@ -101,8 +99,7 @@ void StackHelper::InstallAll() const
   Install(ns3::NodeContainer::GetGlobal());
 }
 
-void StackHelper::SetStrategy(const ns3::NodeContainer& nodes, const std::string& prefix,
-                              const std::string& strategy)
+void StackHelper::SetStrategy(const ns3::NodeContainer& nodes, const std::string& prefix, const std::string& strategy)
 {
   Name p = parseName(prefix, "prefix");
   Name s = parseName(strategy, "strategy");

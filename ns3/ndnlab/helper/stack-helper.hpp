@@ -55,8 +55,7 @@ public:
   void InstallAll() const;
 
   /// Sets `strategy` for `prefix` on already installed nodes.
-  static void SetStrategy(const ns3::NodeContainer& nodes, const std::string& prefix,
-                          const std::string& strategy);
+  static void SetStrategy(const ns3::NodeContainer& nodes, const std::string& prefix, const std::string& strategy);
   /// Assigns streams stream, stream+1, ... to the stacks of `nodes`; returns how many.
   static int64_t AssignStreams(const ns3::NodeContainer& nodes, int64_t stream);
 

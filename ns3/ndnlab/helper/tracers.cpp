@@ -19,8 +19,7 @@ namespace ndnlab::sim {
 namespace {
 
 /// Schedules `fn` every `period` for as long as `alive` is set.
-void
-every(ns3::Time period, std::weak_ptr<bool> alive, std::function<void()> fn)
+void every(ns3::Time period, std::weak_ptr<bool> alive, std::function<void()> fn)
 {
   ns3::Simulator::Schedule(period, [period, alive, fn] {
     if (alive.expired())
@@ -50,8 +49,7 @@ Tracers::~Tracers()
     s->TraceDisconnectWithoutContext("Event", ns3::MakeCallback(&Tracers::onEvent, this));
 }
 
-std::ofstream
-Tracers::open(const std::string& file, const char* header)
+std::ofstream Tracers::open(const std::string& file, const char* header)
 {
   std::ofstream os(file);
   if (!os)
@@ -60,30 +58,27 @@ Tracers::open(const std::string& file, const char* header)
   return os;
 }
 
-void
-Tracers::EnableRates(const std::string& file, ns3::Time period)
+void Tracers::EnableRates(const std::string& file, ns3::Time period)
 {
-  m_rates = open(file, "time_s,node,face,in_interests,out_interests,in_data,out_data,in_nacks,out_nacks,in_bytes,out_bytes");
+  m_rates =
+    open(file, "time_s,node,face,in_interests,out_interests,in_data,out_data,in_nacks,out_nacks,in_bytes,out_bytes");
   m_ratesPeriod = period;
   every(period, m_alive, [this] { sampleRates(); });
 }
 
-void
-Tracers::EnableAppDelays(const std::string& file)
+void Tracers::EnableAppDelays(const std::string& file)
 {
   m_delays = open(file, "time_s,node,segment,delay_s,retx,kind");
 }
 
-void
-Tracers::EnableTableSizes(const std::string& file, ns3::Time period)
+void Tracers::EnableTableSizes(const std::string& file, ns3::Time period)
 {
   m_tables = open(file, "time_s,node,pit,cs");
   m_tablesPeriod = period;
   every(period, m_alive, [this] { sampleTables(); });
 }
 
-void
-Tracers::EnableDrops(const std::string& file, ns3::Time period)
+void Tracers::EnableDrops(const std::string& file, ns3::Time period)
 {
   m_drops = open(file, "time_s,node,face,reason,count");
   m_dropsPeriod = period;
@@ -91,24 +86,21 @@ Tracers::EnableDrops(const std::string& file, ns3::Time period)
   every(period, m_alive, [this] { sampleDrops(); });
 }
 
-void
-Tracers::EnableGoodput(const std::string& file, ns3::Time period)
+void Tracers::EnableGoodput(const std::string& file, ns3::Time period)
 {
   m_goodput = open(file, "time_s,node,bytes,mbps");
   m_goodputPeriod = period;
   every(period, m_alive, [this] { sampleGoodput(); });
 }
 
-void
-Tracers::EnableBundles(const std::string& file, ns3::Time period)
+void Tracers::EnableBundles(const std::string& file, ns3::Time period)
 {
   m_bundles = open(file, "time_s,node,face,out_interests,out_bundles,out_absorbed,in_bundles,in_regenerated,"
                          "in_gap_filled,in_stale,in_invalid,in_data_early,in_data_early_expired");
   every(period, m_alive, [this] { sampleBundles(); });
 }
 
-const std::map<std::string, uint64_t>&
-Tracers::Counts() const
+const std::map<std::string, uint64_t>& Tracers::Counts() const
 {
   if (m_countsDirty) {
     m_countsSorted = std::map<std::string, uint64_t>(m_counts.begin(), m_counts.end());
@@ -117,8 +109,7 @@ Tracers::Counts() const
   return m_countsSorted;
 }
 
-void
-Tracers::count(EventKind kind, std::string_view reason)
+void Tracers::count(EventKind kind, std::string_view reason)
 {
   auto bump = [this](std::string_view key) {
     auto it = m_counts.find(key);
@@ -138,15 +129,13 @@ Tracers::count(EventKind kind, std::string_view reason)
   m_countsDirty = true;
 }
 
-void
-Tracers::countDrop(uint32_t node, uint64_t face, std::string_view reason)
+void Tracers::countDrop(uint32_t node, uint64_t face, std::string_view reason)
 {
   if (m_drops.is_open())
     ++m_dropsInPeriod[{node, face, std::string(reason)}];
 }
 
-void
-Tracers::onEvent(const TraceRecord& r)
+void Tracers::onEvent(const TraceRecord& r)
 {
   count(r.kind, r.reason);
   const EventKind k = r.kind;
@@ -190,8 +179,7 @@ Tracers::onEvent(const TraceRecord& r)
   }
 }
 
-void
-Tracers::writeDelay(uint32_t node, PendingDelay& p)
+void Tracers::writeDelay(uint32_t node, PendingDelay& p)
 {
   if (!p.valid)
     return;
@@ -199,8 +187,7 @@ Tracers::writeDelay(uint32_t node, PendingDelay& p)
   p.valid = false;
 }
 
-void
-Tracers::sampleRates()
+void Tracers::sampleRates()
 {
   double t = ns3::Simulator::Now().GetSeconds();
   for (auto& stack : m_stacks) {
@@ -222,8 +209,7 @@ Tracers::sampleRates()
   }
 }
 
-void
-Tracers::sampleTables()
+void Tracers::sampleTables()
 {
   double t = ns3::Simulator::Now().GetSeconds();
   for (auto& stack : m_stacks) {
@@ -234,8 +220,7 @@ Tracers::sampleTables()
   }
 }
 
-void
-Tracers::sampleDrops()
+void Tracers::sampleDrops()
 {
   double t = ns3::Simulator::Now().GetSeconds();
   for (const auto& [key, n] : m_dropsInPeriod)
@@ -243,8 +228,7 @@ Tracers::sampleDrops()
   m_dropsInPeriod.clear();
 }
 
-void
-Tracers::sampleGoodput()
+void Tracers::sampleGoodput()
 {
   double t = ns3::Simulator::Now().GetSeconds();
   double secs = m_goodputPeriod.GetSeconds();
@@ -254,8 +238,7 @@ Tracers::sampleGoodput()
   }
 }
 
-void
-Tracers::sampleBundles()
+void Tracers::sampleBundles()
 {
   double t = ns3::Simulator::Now().GetSeconds();
   for (auto& stack : m_stacks) {
@@ -281,8 +264,7 @@ Tracers::sampleBundles()
   }
 }
 
-void
-Tracers::connectDeviceDrops()
+void Tracers::connectDeviceDrops()
 {
   if (m_deviceDropsConnected)
     return;
@@ -292,11 +274,10 @@ Tracers::connectDeviceDrops()
     for (face::FaceId id : stack->GetNetDeviceFaces()) {
       ns3::Ptr<ns3::NetDevice> dev = stack->GetTransport(id)->GetNetDevice();
       auto dropCb = [this, node, id](DropReason reason) {
-        return ns3::Callback<void, ns3::Ptr<const ns3::Packet>>(
-          [this, node, id, reason](ns3::Ptr<const ns3::Packet>) {
-            count(EventKind::DevDrop, toString(reason));
-            countDrop(node, id, toString(reason));
-          });
+        return ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([this, node, id, reason](ns3::Ptr<const ns3::Packet>) {
+          count(EventKind::DevDrop, toString(reason));
+          countDrop(node, id, toString(reason));
+        });
       };
       if (auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(dev)) {
         wifi->GetMac()->TraceConnectWithoutContext(
@@ -320,8 +301,7 @@ Tracers::connectDeviceDrops()
   }
 }
 
-void
-Tracers::Flush()
+void Tracers::Flush()
 {
   for (auto& [node, p] : m_pendingDelays)
     writeDelay(node, p);
@@ -331,8 +311,7 @@ Tracers::Flush()
   }
 }
 
-void
-Tracers::EnablePcap(const std::string& prefix, const ns3::NetDeviceContainer& devices)
+void Tracers::EnablePcap(const std::string& prefix, const ns3::NetDeviceContainer& devices)
 {
   for (auto it = devices.Begin(); it != devices.End(); ++it) {
     ns3::Ptr<ns3::NetDevice> dev = *it;

@@ -121,7 +121,7 @@ private:
   std::map<uint32_t, PendingDelay> m_pendingDelays;
   std::map<std::tuple<uint32_t, uint64_t, std::string>, uint64_t> m_dropsInPeriod;
   bool m_deviceDropsConnected = false;
-  std::map<uint32_t, uint64_t> m_appBytes;      ///< in the current goodput period
+  std::map<uint32_t, uint64_t> m_appBytes; ///< in the current goodput period
   std::map<uint32_t, uint64_t> m_appBytesTotal;
 
   std::unordered_map<std::string, uint64_t, StringHash, std::equal_to<>> m_counts;

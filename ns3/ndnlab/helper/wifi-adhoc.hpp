@@ -22,10 +22,10 @@ namespace ndnlab::sim {
 
 struct WifiAdhocOptions
 {
-  std::string standard = "11b";     ///< 11b | 11n-5 | 11n-2.4
+  std::string standard = "11b";       ///< 11b | 11n-5 | 11n-2.4
   std::vector<ns3::Vector> positions; ///< one node per position (metres)
-  double range = 0;                 ///< radio range in metres; 0 = log-distance only
-  bool broadcastAtDataRate = true;  ///< NonUnicastMode = the data mode
+  double range = 0;                   ///< radio range in metres; 0 = log-distance only
+  bool broadcastAtDataRate = true;    ///< NonUnicastMode = the data mode
 };
 
 struct WifiAdhoc

@@ -17,8 +17,7 @@
 
 namespace ndnlab::sim {
 
-WifiStandardSetup
-wifiStandardSetup(const std::string& name)
+WifiStandardSetup wifiStandardSetup(const std::string& name)
 {
   if (name == "11b")
     return {ns3::WIFI_STANDARD_80211b, "DsssRate11Mbps", ""};
@@ -29,8 +28,7 @@ wifiStandardSetup(const std::string& name)
   throw std::invalid_argument("unknown Wi-Fi standard '" + name + "' (11b | 11n-5 | 11n-2.4)");
 }
 
-void
-configureWifi(ns3::WifiHelper& wifi, const WifiStandardSetup& setup, bool broadcastAtDataRate)
+void configureWifi(ns3::WifiHelper& wifi, const WifiStandardSetup& setup, bool broadcastAtDataRate)
 {
   wifi.SetStandard(setup.standard);
   const ns3::StringValue mode(setup.dataMode);

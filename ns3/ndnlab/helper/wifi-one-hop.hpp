@@ -45,8 +45,8 @@ void configureWifi(ns3::WifiHelper& wifi, const WifiStandardSetup& setup, bool b
 
 struct WifiOneHopOptions
 {
-  std::string standard = "11b";   ///< 11b | 11n-5 | 11n-2.4
-  double distance = 5;            ///< metres between station and access point
+  std::string standard = "11b";    ///< 11b | 11n-5 | 11n-2.4
+  double distance = 5;             ///< metres between station and access point
   bool broadcastAtDataRate = true; ///< NonUnicastMode = the data mode
   /// Probability that a frame a node's PHY has decoded is lost anyway (WifiPhy's post-reception
   /// error model, per frame, both nodes): random link loss on top of collisions; 0 = none.
@@ -56,9 +56,9 @@ struct WifiOneHopOptions
 
 struct WifiOneHop
 {
-  ns3::NodeContainer nodes;          ///< 0 = station, 1 = access point
-  ns3::NetDeviceContainer devices;   ///< 0 = station, 1 = access point
-  std::string dataMode;              ///< e.g. DsssRate11Mbps
+  ns3::NodeContainer nodes;        ///< 0 = station, 1 = access point
+  ns3::NetDeviceContainer devices; ///< 0 = station, 1 = access point
+  std::string dataMode;            ///< e.g. DsssRate11Mbps
 
   /// Creates the two nodes and their devices. Throws std::invalid_argument for an unknown
   /// standard. Wi-Fi random streams are assigned from `stream` (returns via streamsUsed).

@@ -11,8 +11,7 @@ public:
   explicit AppTransport(std::string uri)
     : face::Transport("app://", std::move(uri), face::FaceScope::Local, face::FacePersistency::Permanent,
                       face::LinkType::PointToPoint, face::MtuUnlimited)
-  {
-  }
+  {}
 
   void close() override
   {
@@ -30,8 +29,7 @@ private:
 
 // --- AppEndpoint ----------------------------------------------------------------------------
 
-AppEndpoint::AppEndpoint(std::shared_ptr<AppChannel> channel)
-  : m_channel(std::move(channel))
+AppEndpoint::AppEndpoint(std::shared_ptr<AppChannel> channel) : m_channel(std::move(channel))
 {
   m_channel->endpoint = this;
 }
@@ -68,8 +66,7 @@ void AppEndpoint::putNack(const Nack& nack)
 // --- AppLinkService ---------------------------------------------------------------------------
 
 AppLinkService::AppLinkService(Env& env, std::shared_ptr<AppChannel> channel)
-  : face::LinkService(env, face::LinkServiceOptions{})
-  , m_channel(std::move(channel))
+  : face::LinkService(env, face::LinkServiceOptions{}), m_channel(std::move(channel))
 {
   m_channel->service = this;
 }
@@ -136,8 +133,7 @@ void AppLinkService::flush()
   }
 }
 
-std::pair<std::unique_ptr<face::Face>, std::unique_ptr<AppEndpoint>>
-makeAppLink(Env& env, std::string uri)
+std::pair<std::unique_ptr<face::Face>, std::unique_ptr<AppEndpoint>> makeAppLink(Env& env, std::string uri)
 {
   auto channel = std::make_shared<AppChannel>();
   auto service = std::make_unique<AppLinkService>(env, channel);

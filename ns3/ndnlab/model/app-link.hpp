@@ -72,9 +72,21 @@ public:
   void attach(face::Transport& transport) override { m_transport = &transport; }
 
   // from the app end
-  void fromApp(Interest&& i) { if (onReceiveInterest) onReceiveInterest(std::move(i), 0); }
-  void fromApp(Data&& d) { if (onReceiveData) onReceiveData(std::move(d), 0); }
-  void fromApp(Nack&& n) { if (onReceiveNack) onReceiveNack(std::move(n), 0); }
+  void fromApp(Interest&& i)
+  {
+    if (onReceiveInterest)
+      onReceiveInterest(std::move(i), 0);
+  }
+  void fromApp(Data&& d)
+  {
+    if (onReceiveData)
+      onReceiveData(std::move(d), 0);
+  }
+  void fromApp(Nack&& n)
+  {
+    if (onReceiveNack)
+      onReceiveNack(std::move(n), 0);
+  }
   void closeFace();
 
 private:

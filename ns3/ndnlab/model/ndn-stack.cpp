@@ -15,18 +15,16 @@ namespace ndnlab::sim {
 
 NS_OBJECT_ENSURE_REGISTERED(NdnStack);
 
-ns3::TypeId
-NdnStack::GetTypeId()
+ns3::TypeId NdnStack::GetTypeId()
 {
   static ns3::TypeId tid = [] {
-    ns3::TypeId t = ns3::TypeId("ndnlab::NdnStack")
-                      .SetParent<ns3::Object>()
-                      .SetGroupName("Ndnlab")
-                      .AddConstructor<NdnStack>()
-                      .AddTraceSource("Event",
-                                      "Every core trace event of this node (kind, face, reason, value, value2)",
-                                      ns3::MakeTraceSourceAccessor(&NdnStack::m_eventTrace),
-                                      "ndnlab::sim::NdnStack::EventCallback");
+    ns3::TypeId t =
+      ns3::TypeId("ndnlab::NdnStack")
+        .SetParent<ns3::Object>()
+        .SetGroupName("Ndnlab")
+        .AddConstructor<NdnStack>()
+        .AddTraceSource("Event", "Every core trace event of this node (kind, face, reason, value, value2)",
+                        ns3::MakeTraceSourceAccessor(&NdnStack::m_eventTrace), "ndnlab::sim::NdnStack::EventCallback");
     t = addOptionAttributes<fw::ForwarderOptions>(t, forwarderFields(), [](ns3::ObjectBase* o) {
       auto* s = dynamic_cast<NdnStack*>(o);
       return s ? &s->m_fwOptions : nullptr;
@@ -117,9 +115,8 @@ face::FaceId NdnStack::AddNetDeviceFace(ns3::Ptr<ns3::NetDevice> device, const A
     m_transports.erase(id);
     std::erase_if(m_deviceFaces, [id](const auto& p) { return p.second == id; });
   });
-  NS_LOG_DEBUG("node " << m_node->GetId() << " face " << id << " on " << faceRef.localUri()
-                       << " mtu " << faceRef.transport().mtu() << " medium "
-                       << face::toString(faceRef.transport().medium()));
+  NS_LOG_DEBUG("node " << m_node->GetId() << " face " << id << " on " << faceRef.localUri() << " mtu "
+                       << faceRef.transport().mtu() << " medium " << face::toString(faceRef.transport().medium()));
   return id;
 }
 
@@ -127,8 +124,7 @@ void NdnStack::wrapDataTap(face::Face& f)
 {
   // Runs before the forwarder's handler installed by FaceTable::add.
   auto forward = std::move(f.afterReceiveData);
-  f.afterReceiveData = [this, forward = std::move(forward)](face::Face& face, Data&& data,
-                                                            face::EndpointId ep) {
+  f.afterReceiveData = [this, forward = std::move(forward)](face::Face& face, Data&& data, face::EndpointId ep) {
     if (!m_taps.empty()) {
       for (auto& [id, tap] : m_taps) {
         if (tap.first.isPrefixOf(data.name())) {
@@ -191,8 +187,7 @@ void NdnStack::SetStrategy(const Name& prefix, const Name& strategy)
 {
   auto r = m_forwarder->setStrategy(prefix, strategy);
   if (!r.ok)
-    throw std::invalid_argument("cannot set strategy " + strategy.toUri() + " for " + prefix.toUri() +
-                                ": " + r.error);
+    throw std::invalid_argument("cannot set strategy " + strategy.toUri() + " for " + prefix.toUri() + ": " + r.error);
 }
 
 uint64_t NdnStack::AddDataTap(const Name& prefix, DataTap tap)

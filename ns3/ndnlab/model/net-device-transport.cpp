@@ -17,76 +17,68 @@ namespace ndnlab::sim {
 
 namespace {
 
-std::string
-deviceUri(const ns3::Ptr<ns3::NetDevice>& device)
+std::string deviceUri(const ns3::Ptr<ns3::NetDevice>& device)
 {
   std::ostringstream os;
-  os << "netdev://" << device->GetNode()->GetId() << "/" << device->GetIfIndex() << "/"
-     << device->GetAddress();
+  os << "netdev://" << device->GetNode()->GetId() << "/" << device->GetIfIndex() << "/" << device->GetAddress();
   return os.str();
 }
 
-bool
-isWifi(const ns3::Ptr<ns3::NetDevice>& device)
+bool isWifi(const ns3::Ptr<ns3::NetDevice>& device)
 {
   return ns3::DynamicCast<ns3::WifiNetDevice>(device) != nullptr;
 }
 
 } // namespace
 
-ns3::TypeId
-NetDeviceTransport::GetTypeId()
+ns3::TypeId NetDeviceTransport::GetTypeId()
 {
   static ns3::TypeId tid =
     ns3::TypeId("ndnlab::NetDeviceTransport")
       .SetParent<ns3::ObjectBase>()
       .SetGroupName("Ndnlab")
-      .AddAttribute("Addressing",
-                    "Destination of sent frames: broadcast (ndnSIM, the BLEnD paper) or unicast "
-                    "(neighbour MAC learned from received frames; broadcast until known)",
-                    ns3::EnumValue(static_cast<int>(Addressing::Broadcast)),
-                    ns3::MakeEnumAccessor(&NetDeviceTransport::setAddressingAttr,
-                                          &NetDeviceTransport::getAddressingAttr),
-                    ns3::MakeEnumChecker(static_cast<int>(Addressing::Broadcast), "broadcast",
-                                         static_cast<int>(Addressing::Unicast), "unicast"))
-      .AddAttribute("LinkType",
-                    "Physical medium of the face: auto (wireless on Wi-Fi devices), wired, wireless",
+      .AddAttribute(
+        "Addressing",
+        "Destination of sent frames: broadcast (ndnSIM, the BLEnD paper) or unicast "
+        "(neighbour MAC learned from received frames; broadcast until known)",
+        ns3::EnumValue(static_cast<int>(Addressing::Broadcast)),
+        ns3::MakeEnumAccessor(&NetDeviceTransport::setAddressingAttr, &NetDeviceTransport::getAddressingAttr),
+        ns3::MakeEnumChecker(static_cast<int>(Addressing::Broadcast), "broadcast",
+                             static_cast<int>(Addressing::Unicast), "unicast"))
+      .AddAttribute("LinkType", "Physical medium of the face: auto (wireless on Wi-Fi devices), wired, wireless",
                     ns3::EnumValue(static_cast<int>(LinkTypeChoice::Auto)),
-                    ns3::MakeEnumAccessor(&NetDeviceTransport::setLinkTypeAttr,
-                                          &NetDeviceTransport::getLinkTypeAttr),
+                    ns3::MakeEnumAccessor(&NetDeviceTransport::setLinkTypeAttr, &NetDeviceTransport::getLinkTypeAttr),
                     ns3::MakeEnumChecker(static_cast<int>(LinkTypeChoice::Auto), "auto",
                                          static_cast<int>(LinkTypeChoice::Wired), "wired",
                                          static_cast<int>(LinkTypeChoice::Wireless), "wireless"))
-      .AddAttribute("NfdLinkType",
-                    "NFD link type of the face: auto (point-to-point on point-to-point devices, else "
-                    "multi-access), multi-access, ad-hoc (packets may leave by the face they came in "
-                    "on: a wireless relay), point-to-point",
-                    ns3::EnumValue(static_cast<int>(NfdLinkTypeChoice::Auto)),
-                    ns3::MakeEnumAccessor(&NetDeviceTransport::setNfdLinkTypeAttr,
-                                          &NetDeviceTransport::getNfdLinkTypeAttr),
-                    ns3::MakeEnumChecker(static_cast<int>(NfdLinkTypeChoice::Auto), "auto",
-                                         static_cast<int>(NfdLinkTypeChoice::MultiAccess), "multi-access",
-                                         static_cast<int>(NfdLinkTypeChoice::AdHoc), "ad-hoc",
-                                         static_cast<int>(NfdLinkTypeChoice::PointToPoint), "point-to-point"));
+      .AddAttribute(
+        "NfdLinkType",
+        "NFD link type of the face: auto (point-to-point on point-to-point devices, else "
+        "multi-access), multi-access, ad-hoc (packets may leave by the face they came in "
+        "on: a wireless relay), point-to-point",
+        ns3::EnumValue(static_cast<int>(NfdLinkTypeChoice::Auto)),
+        ns3::MakeEnumAccessor(&NetDeviceTransport::setNfdLinkTypeAttr, &NetDeviceTransport::getNfdLinkTypeAttr),
+        ns3::MakeEnumChecker(static_cast<int>(NfdLinkTypeChoice::Auto), "auto",
+                             static_cast<int>(NfdLinkTypeChoice::MultiAccess), "multi-access",
+                             static_cast<int>(NfdLinkTypeChoice::AdHoc), "ad-hoc",
+                             static_cast<int>(NfdLinkTypeChoice::PointToPoint), "point-to-point"));
   return tid;
 }
 
-ns3::TypeId
-NetDeviceTransport::GetInstanceTypeId() const
+ns3::TypeId NetDeviceTransport::GetInstanceTypeId() const
 {
   return GetTypeId();
 }
 
-NetDeviceTransport::NetDeviceTransport(Env& env, ns3::Ptr<ns3::Node> node,
-                                       ns3::Ptr<ns3::NetDevice> device)
+NetDeviceTransport::NetDeviceTransport(Env& env, ns3::Ptr<ns3::Node> node, ns3::Ptr<ns3::NetDevice> device)
   : face::Transport(deviceUri(device),
                     device->IsBroadcast() ? std::string("netdev://broadcast") : std::string("netdev://peer"),
                     face::FaceScope::NonLocal, face::FacePersistency::Permanent,
                     device->IsPointToPoint() ? face::LinkType::PointToPoint : face::LinkType::MultiAccess,
-                    static_cast<ssize_t>(device->GetMtu()))
-  , m_env(env)
-  , m_node(std::move(node))
-  , m_device(std::move(device))
+                    static_cast<ssize_t>(device->GetMtu())),
+    m_env(env),
+    m_node(std::move(node)),
+    m_device(std::move(device))
 {
   ConstructSelf(ns3::AttributeConstructionList());
   m_isPpp = ns3::DynamicCast<ns3::PointToPointNetDevice>(m_device) != nullptr;
@@ -141,8 +133,7 @@ size_t NetDeviceTransport::sendQueueLength() const
     ns3::Ptr<ns3::WifiMac> mac = wifi->GetMac();
     if (!mac)
       return 0;
-    ns3::Ptr<ns3::WifiMacQueue> q =
-      mac->GetTxopQueue(mac->GetQosSupported() ? ns3::AC_BE : ns3::AC_BE_NQOS);
+    ns3::Ptr<ns3::WifiMacQueue> q = mac->GetTxopQueue(mac->GetQosSupported() ? ns3::AC_BE : ns3::AC_BE_NQOS);
     return q ? q->GetNBytes() : 0;
   }
   return 0;
@@ -197,8 +188,8 @@ void NetDeviceTransport::doSend(SharedBuffer frame, face::EndpointId endpoint)
 }
 
 void NetDeviceTransport::receiveFromDevice(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> packet,
-                                           uint16_t protocol, const ns3::Address& from,
-                                           const ns3::Address&, ns3::NetDevice::PacketType)
+                                           uint16_t protocol, const ns3::Address& from, const ns3::Address&,
+                                           ns3::NetDevice::PacketType)
 {
   if (protocol != NdnEtherType && !(m_isPpp && protocol == 0))
     return;

@@ -94,9 +94,8 @@ private:
   void setNfdLinkTypeAttr(int v);
 
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
-  void receiveFromDevice(ns3::Ptr<ns3::NetDevice> device, ns3::Ptr<const ns3::Packet> packet,
-                         uint16_t protocol, const ns3::Address& from, const ns3::Address& to,
-                         ns3::NetDevice::PacketType type);
+  void receiveFromDevice(ns3::Ptr<ns3::NetDevice> device, ns3::Ptr<const ns3::Packet> packet, uint16_t protocol,
+                         const ns3::Address& from, const ns3::Address& to, ns3::NetDevice::PacketType type);
   ns3::Address destinationFor(face::EndpointId endpoint) const;
   void findQueue();
 

@@ -11,8 +11,7 @@ namespace ndnlab::sim {
 
 namespace {
 
-ns3::LogLevel
-toNs3Class(LogLevel level)
+ns3::LogLevel toNs3Class(LogLevel level)
 {
   switch (level) {
     case LogLevel::Trace: return ns3::LOG_LOGIC;
@@ -27,10 +26,8 @@ toNs3Class(LogLevel level)
 
 } // namespace
 
-Ns3Env::Ns3Env(uint32_t nodeId)
-  : m_nodeId(nodeId), m_rv(ns3::CreateObject<ns3::UniformRandomVariable>())
-{
-}
+Ns3Env::Ns3Env(uint32_t nodeId) : m_nodeId(nodeId), m_rv(ns3::CreateObject<ns3::UniformRandomVariable>())
+{}
 
 Ns3Env::~Ns3Env()
 {

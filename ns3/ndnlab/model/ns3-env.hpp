@@ -28,9 +28,18 @@ namespace ndnlab::sim {
 inline constexpr UnixMillis SimulationEpoch{1'700'000'000'000};
 
 /// ns-3 Time <-> core Duration/TimePoint (ns-3 runs at nanosecond resolution by default).
-inline TimePoint toTimePoint(const ns3::Time& t) { return TimePoint(Duration(t.GetNanoSeconds())); }
-inline Duration toDuration(const ns3::Time& t) { return Duration(t.GetNanoSeconds()); }
-inline ns3::Time toTime(Duration d) { return ns3::NanoSeconds(d.count()); }
+inline TimePoint toTimePoint(const ns3::Time& t)
+{
+  return TimePoint(Duration(t.GetNanoSeconds()));
+}
+inline Duration toDuration(const ns3::Time& t)
+{
+  return Duration(t.GetNanoSeconds());
+}
+inline ns3::Time toTime(Duration d)
+{
+  return ns3::NanoSeconds(d.count());
+}
 
 class Ns3Env final : public Env, private Clock, private Timers, private Rng, private Log, private Trace
 {

@@ -61,8 +61,7 @@ public:
 
   OptionAccessor(OptionsResolver<Options> resolve, Setter set, Getter get)
     : m_resolve(std::move(resolve)), m_set(std::move(set)), m_get(std::move(get))
-  {
-  }
+  {}
 
   bool Set(ns3::ObjectBase* object, const ns3::AttributeValue& value) const override
   {
@@ -92,10 +91,9 @@ private:
 
 /// A field whose attribute type is `Value` (e.g. ns3::TimeValue); `set` may reject a value.
 template<typename Options, typename Value>
-OptionField<Options>
-makeOptionField(std::string name, std::string help, ns3::Ptr<const ns3::AttributeChecker> checker,
-                std::function<bool(Options&, const Value&)> set,
-                std::function<void(const Options&, Value&)> get)
+OptionField<Options> makeOptionField(std::string name, std::string help, ns3::Ptr<const ns3::AttributeChecker> checker,
+                                     std::function<bool(Options&, const Value&)> set,
+                                     std::function<void(const Options&, Value&)> get)
 {
   OptionField<Options> f;
   f.name = std::move(name);
@@ -118,8 +116,7 @@ makeOptionField(std::string name, std::string help, ns3::Ptr<const ns3::Attribut
 /// integers -> Uinteger (range-checked), signed integers -> Integer,
 /// optional<uint64_t> -> Uinteger with 0 meaning unset.
 template<typename Options, typename Ref>
-OptionField<Options>
-optionField(std::string name, std::string help, Ref ref)
+OptionField<Options> optionField(std::string name, std::string help, Ref ref)
 {
   using T = std::remove_cvref_t<decltype(ref(std::declval<Options&>()))>;
   auto mut = [ref](Options& o) -> T& { return ref(o); };
@@ -127,25 +124,37 @@ optionField(std::string name, std::string help, Ref ref)
   if constexpr (std::is_same_v<T, Duration>) {
     return makeOptionField<Options, ns3::TimeValue>(
       std::move(name), std::move(help), ns3::MakeTimeChecker(),
-      [mut](Options& o, const ns3::TimeValue& v) { mut(o) = Duration(v.Get().GetNanoSeconds()); return true; },
+      [mut](Options& o, const ns3::TimeValue& v) {
+        mut(o) = Duration(v.Get().GetNanoSeconds());
+        return true;
+      },
       [cst](const Options& o, ns3::TimeValue& v) { v.Set(ns3::NanoSeconds(cst(o).count())); });
   }
   else if constexpr (std::is_same_v<T, bool>) {
     return makeOptionField<Options, ns3::BooleanValue>(
       std::move(name), std::move(help), ns3::MakeBooleanChecker(),
-      [mut](Options& o, const ns3::BooleanValue& v) { mut(o) = v.Get(); return true; },
+      [mut](Options& o, const ns3::BooleanValue& v) {
+        mut(o) = v.Get();
+        return true;
+      },
       [cst](const Options& o, ns3::BooleanValue& v) { v.Set(cst(o)); });
   }
   else if constexpr (std::is_floating_point_v<T>) {
     return makeOptionField<Options, ns3::DoubleValue>(
       std::move(name), std::move(help), ns3::MakeDoubleChecker<double>(),
-      [mut](Options& o, const ns3::DoubleValue& v) { mut(o) = static_cast<T>(v.Get()); return true; },
+      [mut](Options& o, const ns3::DoubleValue& v) {
+        mut(o) = static_cast<T>(v.Get());
+        return true;
+      },
       [cst](const Options& o, ns3::DoubleValue& v) { v.Set(static_cast<double>(cst(o))); });
   }
   else if constexpr (std::is_same_v<T, std::string>) {
     return makeOptionField<Options, ns3::StringValue>(
       std::move(name), std::move(help), ns3::MakeStringChecker(),
-      [mut](Options& o, const ns3::StringValue& v) { mut(o) = v.Get(); return true; },
+      [mut](Options& o, const ns3::StringValue& v) {
+        mut(o) = v.Get();
+        return true;
+      },
       [cst](const Options& o, ns3::StringValue& v) { v.Set(cst(o)); });
   }
   else if constexpr (std::is_same_v<T, std::optional<uint64_t>>) {
@@ -187,9 +196,8 @@ optionField(std::string name, std::string help, Ref ref)
 /// A field kept as a string attribute, with explicit print/parse (enums, Names).
 /// `parse` returns false for an invalid string.
 template<typename Options>
-OptionField<Options>
-stringField(std::string name, std::string help, std::function<std::string(const Options&)> print,
-            std::function<bool(Options&, const std::string&)> parse)
+OptionField<Options> stringField(std::string name, std::string help, std::function<std::string(const Options&)> print,
+                                 std::function<bool(Options&, const std::string&)> parse)
 {
   return makeOptionField<Options, ns3::StringValue>(
     std::move(name), std::move(help), ns3::MakeStringChecker(),
@@ -200,8 +208,7 @@ stringField(std::string name, std::string help, std::function<std::string(const 
 /// An enum member reached by `ref` as a String attribute: written with `print` (its toString)
 /// and read with `parse` (its optional-returning parser; nullopt rejects the value).
 template<typename Options, typename Ref, typename Print, typename Parse>
-OptionField<Options>
-enumField(std::string name, std::string help, Ref ref, Print print, Parse parse)
+OptionField<Options> enumField(std::string name, std::string help, Ref ref, Print print, Parse parse)
 {
   return stringField<Options>(
     std::move(name), std::move(help),
@@ -215,8 +222,7 @@ enumField(std::string name, std::string help, Ref ref, Print print, Parse parse)
 }
 
 /// The attribute help of a core field: its doc, and its unit unless the attribute carries one.
-inline std::string
-attributeHelp(const fields::Info& info, bool isTime)
+inline std::string attributeHelp(const fields::Info& info, bool isTime)
 {
   return info.help(isTime ? std::string_view{} : info.unit);
 }
@@ -224,8 +230,7 @@ attributeHelp(const fields::Info& info, bool isTime)
 /// The attribute of a core field (core/runtime/fields.hpp), with its range as the checker
 /// (open bounds are checked by the Options' validate()).
 template<typename Options, typename T>
-OptionField<Options>
-attributeOf(const fields::Field<Options, T>& f)
+OptionField<Options> attributeOf(const fields::Field<Options, T>& f)
 {
   auto ref = f.ref;
   auto of = optionField<Options>(f.info.attributeName(), attributeHelp(f.info, std::is_same_v<T, Duration>),
@@ -238,9 +243,8 @@ attributeOf(const fields::Field<Options, T>& f)
     else if constexpr (std::is_floating_point_v<T>)
       of.checker = ns3::MakeDoubleChecker<double>(r.min, r.max);
     else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-      of.checker = ns3::MakeIntegerChecker<T>(static_cast<T>(r.min),
-                                              std::isfinite(r.max) ? static_cast<T>(r.max)
-                                                                   : std::numeric_limits<T>::max());
+      of.checker = ns3::MakeIntegerChecker<T>(
+        static_cast<T>(r.min), std::isfinite(r.max) ? static_cast<T>(r.max) : std::numeric_limits<T>::max());
     else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>)
       of.checker = ns3::MakeUintegerChecker<T>(static_cast<T>(std::max(0.0, r.min)),
                                                r.max < static_cast<double>(std::numeric_limits<T>::max())
@@ -251,19 +255,17 @@ attributeOf(const fields::Field<Options, T>& f)
 }
 
 template<typename Options, typename E>
-OptionField<Options>
-attributeOf(const fields::EnumField<Options, E>& f)
+OptionField<Options> attributeOf(const fields::EnumField<Options, E>& f)
 {
   auto ref = f.ref;
-  return enumField<Options>(f.info.attributeName(), attributeHelp(f.info, false),
-                            [ref](Options& o) -> E& { return ref(o); }, f.print, f.parse);
+  return enumField<Options>(
+    f.info.attributeName(), attributeHelp(f.info, false), [ref](Options& o) -> E& { return ref(o); }, f.print, f.parse);
 }
 
 /// The attributes of every field the core declares for `Options` (visitFields next to the
 /// struct) that ns-3 or the scenarios expose.
 template<typename Options>
-std::vector<OptionField<Options>>
-attributeFields()
+std::vector<OptionField<Options>> attributeFields()
 {
   std::vector<OptionField<Options>> out;
   visitFields(std::type_identity<Options>{}, [&out](const auto& f) {
@@ -275,9 +277,8 @@ attributeFields()
 
 /// Adds one attribute per field to `tid`, with the initial value taken from `defaults`.
 template<typename Options>
-ns3::TypeId
-addOptionAttributes(ns3::TypeId tid, const std::vector<OptionField<Options>>& fields,
-                    OptionsResolver<Options> resolve, const Options& defaults = Options{})
+ns3::TypeId addOptionAttributes(ns3::TypeId tid, const std::vector<OptionField<Options>>& fields,
+                                OptionsResolver<Options> resolve, const Options& defaults = Options{})
 {
   for (const auto& f : fields)
     tid.AddAttribute(f.name, f.help, *f.value(defaults), f.accessor(resolve), f.checker);

@@ -30,5 +30,4 @@ const std::vector<OptionField<app::PushConsumerOptions>>& pushConsumerFields();
 /// ConstantRateConsumerApp.
 const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFields();
 
-
 } // namespace ndnlab::sim

@@ -17,8 +17,7 @@ namespace {
 
 /// The bundling fields of LinkServiceOptions declared for the scenarios
 /// (core/face/link-service-fields.hpp), named without the attribute's Lp prefix.
-const std::vector<Knob>&
-linkKnobs()
+const std::vector<Knob>& linkKnobs()
 {
   static const std::vector<Knob> list =
     scenarioKnobs<face::LinkServiceOptions>([](const fields::Info& i) { return fields::camelCase(i.name); });
@@ -27,22 +26,24 @@ linkKnobs()
 
 } // namespace
 
-std::vector<ParamSpec>
-bundlingParams()
+std::vector<ParamSpec> bundlingParams()
 {
   std::vector<ParamSpec> p = {
-    {"BundleInterval", ParamType::Int, "0", "Interests",
+    {"BundleInterval",
+     ParamType::Int,
+     "0",
+     "Interests",
      "BLEnD bundle interval BI on every Wi-Fi face (NdnStack LpBundling, LpBundleInterval); "
      "0 = no bundling (the paper's BI = 0); with BundleDynamicInterval the largest bundle",
-     {}, runner::Range::closed(0, static_cast<double>(lp::MaxBundleSpan))},
+     {},
+     runner::Range::closed(0, static_cast<double>(lp::MaxBundleSpan))},
   };
   for (const Knob& k : linkKnobs())
     p.push_back(k.spec);
   return p;
 }
 
-void
-applyBundling(const Params& params, StackHelper& stack)
+void applyBundling(const Params& params, StackHelper& stack)
 {
   // BundleInterval turns bundling on; its default (0) differs from the face's own (15)
   int64_t bi = params.getInt("BundleInterval");
@@ -52,8 +53,7 @@ applyBundling(const Params& params, StackHelper& stack)
     stack.SetStackAttribute(k.attribute, ns3::StringValue(knobValue(params, k)));
 }
 
-nlohmann::json
-bundleCounters(ns3::Ptr<ns3::Node> node)
+nlohmann::json bundleCounters(ns3::Ptr<ns3::Node> node)
 {
   face::LinkService::Counters sum;
   auto stack = node->GetObject<NdnStack>();

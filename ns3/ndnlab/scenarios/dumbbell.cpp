@@ -25,24 +25,35 @@
 namespace ndnlab::sim::scenarios {
 namespace {
 
-const char* const AccessDoc = "; one value for all four access links or four values in the order c0-r0, c1-r0, r1-p0, r1-p1";
+const char* const AccessDoc =
+  "; one value for all four access links or four values in the order c0-r0, c1-r0, r1-p0, r1-p1";
 
-std::vector<ParamSpec>
-dumbbellParams()
+std::vector<ParamSpec> dumbbellParams()
 {
   const std::vector<ParamSpec> topology = {
     {"AccessRate", ParamType::String, "100Mbps", "", std::string("access link data rate, 1bps..1000Gbps") + AccessDoc},
     {"AccessDelay", ParamType::String, "1ms", "", std::string("access link delay, 0..1e6 s") + AccessDoc},
-    {"AccessLoss", ParamType::String, "0", "", std::string("access link frame loss probability, both directions") + AccessDoc},
+    {"AccessLoss", ParamType::String, "0", "",
+     std::string("access link frame loss probability, both directions") + AccessDoc},
     {"AccessQueue", ParamType::String, "100p", "",
      std::string("access link device queue: >= 1p, or >= 1500B (one frame)") + AccessDoc},
     {"BottleneckRate", ParamType::String, "10Mbps", "", "r0-r1 data rate, 1bps..1000Gbps"},
     {"BottleneckDelay", ParamType::String, "10ms", "", "r0-r1 delay, 0..1e6 s"},
     {"BottleneckLoss", ParamType::String, "0", "", "r0-r1 frame loss probability, both directions"},
     {"BottleneckQueue", ParamType::String, "100p", "", "r0-r1 device queue: >= 1p, or >= 1500B (one frame)"},
-    {"Consumer1Delay", ParamType::Double, "0", "s", "c1 starts this long after c0 (StartTime)", {},
+    {"Consumer1Delay",
+     ParamType::Double,
+     "0",
+     "s",
+     "c1 starts this long after c0 (StartTime)",
+     {},
      runner::Range::nonNegative(runner::MaxTimeSeconds)},
-    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching", {},
+    {"CsSize",
+     ParamType::Int,
+     "65536",
+     "packets",
+     "Content Store capacity of every node; 0 disables caching",
+     {},
      runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
   };
   return joinParams({topology, consumerParams(false, "10MiB"), runParams(3600)});
@@ -56,15 +67,14 @@ struct LinkSpec
 };
 
 /// The five links in installation order: c0-r0, c1-r0, r0-r1, r1-p0, r1-p1.
-std::vector<LinkSpec>
-parseLinks(const Params& params)
+std::vector<LinkSpec> parseLinks(const Params& params)
 {
   auto rates = perElement("AccessRate", params.getString("AccessRate"), 4);
   auto delays = perElement("AccessDelay", params.getString("AccessDelay"), 4);
   auto losses = perElement("AccessLoss", params.getString("AccessLoss"), 4);
   auto queues = perElement("AccessQueue", params.getString("AccessQueue"), 4);
-  auto make = [](const std::string& prefix, const std::string& rate, const std::string& delay,
-                 const std::string& loss, const std::string& queue) {
+  auto make = [](const std::string& prefix, const std::string& rate, const std::string& delay, const std::string& loss,
+                 const std::string& queue) {
     return LinkSpec{checkRate(prefix + "Rate", rate), checkTime(prefix + "Delay", delay),
                     checkQueue(prefix + "Queue", queue), parseProbability(prefix + "Loss", loss)};
   };
@@ -78,16 +88,14 @@ parseLinks(const Params& params)
   return links;
 }
 
-void
-checkDumbbell(const Params& params)
+void checkDumbbell(const Params& params)
 {
   parseLinks(params);
   checkConsumerParams(params);
 }
 
 /// Installs a point-to-point link a-b; returns its devices.
-ns3::NetDeviceContainer
-link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, int64_t& stream)
+ns3::NetDeviceContainer link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, int64_t& stream)
 {
   ns3::PointToPointHelper p2p;
   p2p.SetDeviceAttribute("DataRate", ns3::StringValue(l.rate));
@@ -102,8 +110,7 @@ link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, int64_t& s
   return devs;
 }
 
-void
-runDumbbell(RunContext& ctx)
+void runDumbbell(RunContext& ctx)
 {
   const Params& params = ctx.params();
   int64_t cs = params.getInt("CsSize");
@@ -197,9 +204,9 @@ runDumbbell(RunContext& ctx)
   ctx.metrics = m;
 }
 
-const runner::Registration reg{runner::Scenario{
-  "dumbbell", "two consumers and two producers sharing one bottleneck link (per-link attributes)",
-  dumbbellParams(), runDumbbell, checkDumbbell}};
+const runner::Registration reg{
+  runner::Scenario{"dumbbell", "two consumers and two producers sharing one bottleneck link (per-link attributes)",
+                   dumbbellParams(), runDumbbell, checkDumbbell}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

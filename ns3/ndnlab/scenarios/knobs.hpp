@@ -30,11 +30,15 @@ struct Knob
 
 /// The scenario parameter `name` of one core field, with the default in `d`.
 template<typename Options, typename T>
-Knob
-knobOf(const fields::Field<Options, T>& f, const Options& d, std::string name)
+Knob knobOf(const fields::Field<Options, T>& f, const Options& d, std::string name)
 {
   const T& v = f.ref(const_cast<Options&>(d));
-  ParamSpec p{name, ParamType::Double, "", std::string(f.info.unit), std::string(f.info.doc), {},
+  ParamSpec p{name,
+              ParamType::Double,
+              "",
+              std::string(f.info.unit),
+              std::string(f.info.doc),
+              {},
               f.info.range.value_or(runner::Range{})};
   bool isMs = false;
   if constexpr (std::is_same_v<T, bool>) {
@@ -66,11 +70,15 @@ knobOf(const fields::Field<Options, T>& f, const Options& d, std::string name)
 }
 
 template<typename Options, typename E>
-Knob
-knobOf(const fields::EnumField<Options, E>& f, const Options& d, std::string name)
+Knob knobOf(const fields::EnumField<Options, E>& f, const Options& d, std::string name)
 {
-  ParamSpec p{std::move(name), ParamType::String, std::string(f.print(f.ref(const_cast<Options&>(d)))),
-              std::string(f.info.unit), std::string(f.info.doc), {}, {}};
+  ParamSpec p{std::move(name),
+              ParamType::String,
+              std::string(f.print(f.ref(const_cast<Options&>(d)))),
+              std::string(f.info.unit),
+              std::string(f.info.doc),
+              {},
+              {}};
   const auto choices = f.choices();
   p.choices.assign(choices.begin(), choices.end());
   return {std::move(p), f.info.attributeName(), false};
@@ -79,8 +87,7 @@ knobOf(const fields::EnumField<Options, E>& f, const Options& d, std::string nam
 /// The knobs of every field of `Options` declared for the Scenario host, in declaration
 /// order, with a default-constructed Options' values; `nameOf` names each parameter.
 template<typename Options>
-std::vector<Knob>
-scenarioKnobs(const std::function<std::string(const fields::Info&)>& nameOf)
+std::vector<Knob> scenarioKnobs(const std::function<std::string(const fields::Info&)>& nameOf)
 {
   const Options d;
   std::vector<Knob> k;
@@ -92,8 +99,7 @@ scenarioKnobs(const std::function<std::string(const fields::Info&)>& nameOf)
 }
 
 /// The value of a knob's parameter as text, without unit.
-inline std::string
-knobText(const Params& params, const Knob& k)
+inline std::string knobText(const Params& params, const Knob& k)
 {
   switch (k.spec.type) {
     case ParamType::Double: return formatNumber(params.getDouble(k.spec.name));
@@ -105,8 +111,7 @@ knobText(const Params& params, const Knob& k)
 }
 
 /// The attribute value of a knob's parameter (a Time in ms where the parameter is in ms).
-inline std::string
-knobValue(const Params& params, const Knob& k)
+inline std::string knobValue(const Params& params, const Knob& k)
 {
   return k.isMs ? knobText(params, k) + "ms" : knobText(params, k);
 }

@@ -21,18 +21,27 @@ namespace {
 
 const char* const LinkListDoc = "; one value for every link or Hops comma-separated values, consumer side first";
 
-std::vector<ParamSpec>
-chainParams()
+std::vector<ParamSpec> chainParams()
 {
   const std::vector<ParamSpec> links = {
-    {"Hops", ParamType::Int, "2", "links", "links between consumer and producer (Hops-1 forwarders)", {},
+    {"Hops",
+     ParamType::Int,
+     "2",
+     "links",
+     "links between consumer and producer (Hops-1 forwarders)",
+     {},
      runner::Range::closed(1, 64)},
     {"Rate", ParamType::String, "10Mbps", "", std::string("link data rate, 1bps..1000Gbps") + LinkListDoc},
     {"Delay", ParamType::String, "2ms", "", std::string("link propagation delay, 0..1e6 s") + LinkListDoc},
     {"Loss", ParamType::String, "0", "", std::string("frame loss probability, both directions") + LinkListDoc},
     {"Queue", ParamType::String, "100p", "",
      std::string("device queue size: >= 1p, or >= 1500B (one frame)") + LinkListDoc},
-    {"CsSize", ParamType::Int, "65536", "packets", "Content Store capacity of every node; 0 disables caching", {},
+    {"CsSize",
+     ParamType::Int,
+     "65536",
+     "packets",
+     "Content Store capacity of every node; 0 disables caching",
+     {},
      runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
     {"Strategy", ParamType::String, "best-route", "", "forwarding strategy of /", {"best-route", "multicast"}},
   };
@@ -46,8 +55,7 @@ struct Links
   std::vector<double> losses;
 };
 
-Links
-parseLinks(const Params& params)
+Links parseLinks(const Params& params)
 {
   size_t n = static_cast<size_t>(params.getInt("Hops"));
   Links l;
@@ -62,8 +70,7 @@ parseLinks(const Params& params)
   return l;
 }
 
-void
-checkChain(const Params& params)
+void checkChain(const Params& params)
 {
   if (params.getString("Consumer") == "one-interest" && params.getInt("Hops") != 1)
     throw UsageError("--Consumer=one-interest works over one hop only (the pushed Data match no PIT entry)");
@@ -71,8 +78,7 @@ checkChain(const Params& params)
   checkConsumerParams(params);
 }
 
-void
-runChain(RunContext& ctx)
+void runChain(RunContext& ctx)
 {
   const Params& params = ctx.params();
   int64_t cs = params.getInt("CsSize");

@@ -30,16 +30,14 @@
 
 namespace ndnlab::sim::scenarios {
 
-std::string
-formatNumber(double v)
+std::string formatNumber(double v)
 {
   std::ostringstream os;
   os << v;
   return os.str();
 }
 
-std::vector<ParamSpec>
-joinParams(std::initializer_list<std::vector<ParamSpec>> lists)
+std::vector<ParamSpec> joinParams(std::initializer_list<std::vector<ParamSpec>> lists)
 {
   std::vector<ParamSpec> p;
   for (const auto& list : lists)
@@ -51,8 +49,7 @@ namespace {
 
 /// Every consumer field the core declares for the scenarios, with the core's defaults; the
 /// parameter is named as the ConsumerApp attribute.
-const std::vector<Knob>&
-knobs()
+const std::vector<Knob>& knobs()
 {
   static const std::vector<Knob> list =
     scenarioKnobs<app::SegmentFetcherOptions>([](const fields::Info& i) { return i.attributeName(); });
@@ -61,8 +58,7 @@ knobs()
 
 } // namespace
 
-std::vector<ParamSpec>
-consumerParams(bool withOneInterest, const std::string& defaultFileSize)
+std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& defaultFileSize)
 {
   std::vector<std::string> kinds = {"fixed", "aimd", "cubic"};
   if (withOneInterest)
@@ -75,10 +71,20 @@ consumerParams(bool withOneInterest, const std::string& defaultFileSize)
      kinds},
     {"FileSize", ParamType::String, defaultFileSize, "",
      "content size: bytes, or with a unit (10MB = 10^7, 100MiB = 100*2^20 = the BLEnD paper's 100 MB)"},
-    {"PayloadSize", ParamType::Int, "1460", "B", "content bytes per Data (BLEnD: 1460)", {},
+    {"PayloadSize",
+     ParamType::Int,
+     "1460",
+     "B",
+     "content bytes per Data (BLEnD: 1460)",
+     {},
      runner::Range::closed(1, 8800)},
     {"Signing", ParamType::String, "digest", "", "signature of the Data", {"digest", "hmac", "null"}},
-    {"StartTime", ParamType::Double, "1", "s", "consumer start time (Wi-Fi: after association)", {},
+    {"StartTime",
+     ParamType::Double,
+     "1",
+     "s",
+     "consumer start time (Wi-Fi: after association)",
+     {},
      runner::Range::nonNegative(runner::MaxTimeSeconds)},
   };
   for (const auto& k : knobs())
@@ -86,24 +92,34 @@ consumerParams(bool withOneInterest, const std::string& defaultFileSize)
   return p;
 }
 
-std::vector<ParamSpec>
-runParams(double defaultMaxTime)
+std::vector<ParamSpec> runParams(double defaultMaxTime)
 {
   return {
-    {"Traces", ParamType::String, "periodic", "",
+    {"Traces",
+     ParamType::String,
+     "periodic",
+     "",
      "trace files in --out: none; periodic = rates, drops, goodput, tables per TracePeriod; all = also one "
      "delay row per Data",
      {"none", "periodic", "all"}},
-    {"TracePeriod", ParamType::Double, "1", "s", "period of the periodic traces", {},
+    {"TracePeriod",
+     ParamType::Double,
+     "1",
+     "s",
+     "period of the periodic traces",
+     {},
      runner::Range::closed(1e-6, runner::MaxTimeSeconds)},
-    {"MaxTime", ParamType::Double, formatNumber(defaultMaxTime), "s",
-     "simulated time limit (the run stops earlier when all fetches end)", {},
+    {"MaxTime",
+     ParamType::Double,
+     formatNumber(defaultMaxTime),
+     "s",
+     "simulated time limit (the run stops earlier when all fetches end)",
+     {},
      runner::Range::positive(runner::MaxTimeSeconds)},
   };
 }
 
-void
-checkConsumerParams(const Params& params)
+void checkConsumerParams(const Params& params)
 {
   parseByteSize("FileSize", params.getString("FileSize"));
   const std::string& kind = params.getString("Consumer");
@@ -134,8 +150,7 @@ checkConsumerParams(const Params& params)
 
 // --- parsers ---
 
-uint64_t
-parseByteSize(const std::string& name, const std::string& text)
+uint64_t parseByteSize(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*((?:[kKMGT]i?)?)B?\s*$)");
   std::smatch m;
@@ -156,8 +171,7 @@ parseByteSize(const std::string& name, const std::string& text)
   return static_cast<uint64_t>(bytes);
 }
 
-std::vector<std::string>
-perElement(const std::string& name, const std::string& text, size_t n)
+std::vector<std::string> perElement(const std::string& name, const std::string& text, size_t n)
 {
   std::vector<std::string> parts;
   for (size_t from = 0;;) {
@@ -177,8 +191,7 @@ perElement(const std::string& name, const std::string& text, size_t n)
   return parts;
 }
 
-std::string
-checkRate(const std::string& name, const std::string& text)
+std::string checkRate(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^([0-9]+(\.[0-9]+)?)([kKMG]?)(bps|b/s)$)");
   std::smatch m;
@@ -192,8 +205,7 @@ checkRate(const std::string& name, const std::string& text)
   return text;
 }
 
-std::string
-checkTime(const std::string& name, const std::string& text)
+std::string checkTime(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^([0-9]+(\.[0-9]+)?)(s|ms|us|ns)$)");
   std::smatch m;
@@ -202,13 +214,11 @@ checkTime(const std::string& name, const std::string& text)
   const std::string unit = m[3].str();
   const double scale = unit == "s" ? 1 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 1e-9;
   if (!(std::strtod(m[1].str().c_str(), nullptr) * scale <= runner::MaxTimeSeconds))
-    throw UsageError("--" + name + ": '" + text + "' is longer than " + formatNumber(runner::MaxTimeSeconds) +
-                     " s");
+    throw UsageError("--" + name + ": '" + text + "' is longer than " + formatNumber(runner::MaxTimeSeconds) + " s");
   return text;
 }
 
-std::string
-checkQueue(const std::string& name, const std::string& text)
+std::string checkQueue(const std::string& name, const std::string& text)
 {
   static const std::regex re(R"(^([0-9]+)(p|B)$)");
   std::smatch m;
@@ -223,8 +233,7 @@ checkQueue(const std::string& name, const std::string& text)
   return text;
 }
 
-double
-parseProbability(const std::string& name, const std::string& text)
+double parseProbability(const std::string& name, const std::string& text)
 {
   double v = 0;
   if (!runner::parseDouble(text, v) || !(v >= 0 && v <= 1))
@@ -234,8 +243,7 @@ parseProbability(const std::string& name, const std::string& text)
 
 // --- Fetch ---
 
-bool
-contentMatches(uint64_t seed, uint64_t offset, const uint8_t* p, size_t n)
+bool contentMatches(uint64_t seed, uint64_t offset, const uint8_t* p, size_t n)
 {
   // Whole 8-byte blocks are compared as one contentBlock() each: byte k of a block is bits
   // 8k..8k+7, so on a little-endian host the block's memory image is its 8 content bytes.
@@ -262,11 +270,11 @@ contentMatches(uint64_t seed, uint64_t offset, const uint8_t* p, size_t n)
 struct Fetch::State
 {
   uint64_t seed = 1;
-  uint64_t offset = 0;      ///< content bytes delivered so far
-  bool bytesMatch = true;   ///< every delivered byte equals the producer's content
+  uint64_t offset = 0;    ///< content bytes delivered so far
+  bool bytesMatch = true; ///< every delivered byte equals the producer's content
   bool complete = false;
   bool failed = false;
-  double doneAt = 0;        ///< simulated time of completion/failure (s)
+  double doneAt = 0; ///< simulated time of completion/failure (s)
   std::string error;
   std::function<void()> onDone;
 
@@ -293,10 +301,10 @@ struct Fetch::State
 
 Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> consumerNode,
              ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone)
-  : m_state(std::make_shared<State>())
-  , m_kind(params.getString("Consumer"))
-  , m_fileSize(parseByteSize("FileSize", params.getString("FileSize")))
-  , m_start(params.getDouble("StartTime") + spec.startDelay)
+  : m_state(std::make_shared<State>()),
+    m_kind(params.getString("Consumer")),
+    m_fileSize(parseByteSize("FileSize", params.getString("FileSize"))),
+    m_start(params.getDouble("StartTime") + spec.startDelay)
 {
   int64_t payload = params.getInt("PayloadSize"); // 1..8800: its spec's range
   m_state->seed = spec.contentSeed;
@@ -336,48 +344,41 @@ Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> co
                                            if (auto s = weak.lock())
                                              s->finish(true);
                                          }));
-  m_consumer->TraceConnectWithoutContext(
-    "Failed", ns3::Callback<void, const app::FetchStats&, const std::string&>(
-                [weak](const app::FetchStats&, const std::string& e) {
-                  if (auto s = weak.lock())
-                    s->finish(false, e);
-                }));
+  m_consumer->TraceConnectWithoutContext("Failed", ns3::Callback<void, const app::FetchStats&, const std::string&>(
+                                                     [weak](const app::FetchStats&, const std::string& e) {
+                                                       if (auto s = weak.lock())
+                                                         s->finish(false, e);
+                                                     }));
 }
 
-bool
-Fetch::done() const
+bool Fetch::done() const
 {
   return m_state->complete || m_state->failed;
 }
 
-bool
-Fetch::complete() const
+bool Fetch::complete() const
 {
   return m_state->complete;
 }
 
-double
-Fetch::endTime() const
+double Fetch::endTime() const
 {
   return done() ? m_state->doneAt : ns3::Simulator::Now().GetSeconds();
 }
 
-uint64_t
-Fetch::deliveredBytes() const
+uint64_t Fetch::deliveredBytes() const
 {
   return m_state->offset;
 }
 
-app::FetchStats
-Fetch::stats() const
+app::FetchStats Fetch::stats() const
 {
   if (auto c = ns3::DynamicCast<ConsumerApp>(m_consumer))
     return c->GetStats();
   return ns3::DynamicCast<OneInterestConsumerApp>(m_consumer)->GetStats();
 }
 
-nlohmann::json
-Fetch::metrics() const
+nlohmann::json Fetch::metrics() const
 {
   app::FetchStats s = stats();
   const State& st = *m_state;
@@ -402,8 +403,7 @@ Fetch::metrics() const
 
 // --- counters ---
 
-nlohmann::json
-nodeFrames(ns3::Ptr<ns3::Node> node)
+nlohmann::json nodeFrames(ns3::Ptr<ns3::Node> node)
 {
   uint64_t txFrames = 0, rxFrames = 0, txBytes = 0, rxBytes = 0;
   uint64_t iOut = 0, iIn = 0, dOut = 0, dIn = 0, nOut = 0, nIn = 0;
@@ -427,10 +427,9 @@ nodeFrames(ns3::Ptr<ns3::Node> node)
       }
     }
   }
-  return {{"tx_frames", txFrames},    {"rx_frames", rxFrames}, {"tx_bytes", txBytes},
-          {"rx_bytes", rxBytes},      {"interests_out", iOut}, {"interests_in", iIn},
-          {"data_out", dOut},         {"data_in", dIn},        {"nacks_out", nOut},
-          {"nacks_in", nIn}};
+  return {{"tx_frames", txFrames}, {"rx_frames", rxFrames}, {"tx_bytes", txBytes}, {"rx_bytes", rxBytes},
+          {"interests_out", iOut}, {"interests_in", iIn},   {"data_out", dOut},    {"data_in", dIn},
+          {"nacks_out", nOut},     {"nacks_in", nIn}};
 }
 
 P2pDropCounter::P2pDropCounter(const ns3::NetDeviceContainer& devices)
@@ -440,18 +439,15 @@ P2pDropCounter::P2pDropCounter(const ns3::NetDeviceContainer& devices)
     counts->node = devices.Get(i)->GetNode()->GetId();
     m_counts.push_back(counts);
     devices.Get(i)->TraceConnectWithoutContext(
-      "MacTxDrop", ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([counts](ns3::Ptr<const ns3::Packet>) {
-        ++counts->queue;
-      }));
+      "MacTxDrop",
+      ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([counts](ns3::Ptr<const ns3::Packet>) { ++counts->queue; }));
     devices.Get(i)->TraceConnectWithoutContext(
-      "PhyRxDrop", ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([counts](ns3::Ptr<const ns3::Packet>) {
-        ++counts->loss;
-      }));
+      "PhyRxDrop",
+      ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([counts](ns3::Ptr<const ns3::Packet>) { ++counts->loss; }));
   }
 }
 
-nlohmann::json
-P2pDropCounter::forNode(ns3::Ptr<ns3::Node> node) const
+nlohmann::json P2pDropCounter::forNode(ns3::Ptr<ns3::Node> node) const
 {
   uint64_t queue = 0, loss = 0;
   for (const auto& c : m_counts) {
@@ -471,28 +467,26 @@ WifiPhyCounter::WifiPhyCounter(const ns3::NetDeviceContainer& devices)
     auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(devices.Get(i));
     if (!wifi)
       continue;
-    wifi->GetPhy()->TraceConnectWithoutContext(
-      "PhyTxPsduBegin",
-      ns3::Callback<void, ns3::WifiConstPsduMap, ns3::WifiTxVector, double>(
-        [counts](ns3::WifiConstPsduMap psdus, ns3::WifiTxVector, double) {
-          for (const auto& [staId, psdu] : psdus) {
-            for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
-              const auto& h = psdu->GetHeader(m);
-              ++counts->all;
-              if (h.IsData())
-                ++counts->data;
-              else if (h.IsCtl())
-                ++counts->ctl;
-              else if (h.IsMgt())
-                ++counts->mgt;
-            }
-          }
-        }));
+    wifi->GetPhy()->TraceConnectWithoutContext("PhyTxPsduBegin",
+                                               ns3::Callback<void, ns3::WifiConstPsduMap, ns3::WifiTxVector, double>(
+                                                 [counts](ns3::WifiConstPsduMap psdus, ns3::WifiTxVector, double) {
+                                                   for (const auto& [staId, psdu] : psdus) {
+                                                     for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
+                                                       const auto& h = psdu->GetHeader(m);
+                                                       ++counts->all;
+                                                       if (h.IsData())
+                                                         ++counts->data;
+                                                       else if (h.IsCtl())
+                                                         ++counts->ctl;
+                                                       else if (h.IsMgt())
+                                                         ++counts->mgt;
+                                                     }
+                                                   }
+                                                 }));
   }
 }
 
-nlohmann::json
-WifiPhyCounter::forDevice(size_t i) const
+nlohmann::json WifiPhyCounter::forDevice(size_t i) const
 {
   const Counts& c = *m_counts.at(i);
   return {{"phy_tx", c.all}, {"phy_tx_data", c.data}, {"phy_tx_ctl", c.ctl}, {"phy_tx_mgt", c.mgt}};
@@ -500,8 +494,7 @@ WifiPhyCounter::forDevice(size_t i) const
 
 // --- traces ---
 
-std::string
-tracePath(RunContext& ctx, const std::string& name)
+std::string tracePath(RunContext& ctx, const std::string& name)
 {
   if (!ctx.hasOutDir())
     return {};
@@ -527,8 +520,7 @@ ScenarioTraces::ScenarioTraces(RunContext& ctx, const ns3::NodeContainer& nodes)
 
 ScenarioTraces::~ScenarioTraces() = default;
 
-nlohmann::json
-ScenarioTraces::counts() const
+nlohmann::json ScenarioTraces::counts() const
 {
   nlohmann::json j = nlohmann::json::object();
   if (m_tracers)
@@ -537,8 +529,7 @@ ScenarioTraces::counts() const
   return j;
 }
 
-nlohmann::json
-ScenarioTraces::drops() const
+nlohmann::json ScenarioTraces::drops() const
 {
   nlohmann::json j = nlohmann::json::object();
   const nlohmann::json all = counts();

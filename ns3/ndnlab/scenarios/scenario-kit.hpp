@@ -28,9 +28,9 @@ class Tracers;
 
 namespace ndnlab::sim::scenarios {
 
+using runner::Params;
 using runner::ParamSpec;
 using runner::ParamType;
-using runner::Params;
 using runner::RunContext;
 using runner::UsageError;
 
@@ -43,9 +43,9 @@ std::vector<ParamSpec> joinParams(std::initializer_list<std::vector<ParamSpec>> 
 
 /// Consumer (one-interest | fixed | aimd | cubic, or without one-interest), FileSize,
 /// PayloadSize, Signing, StartTime, and the consumer knobs (RtoK, InitCwnd, MinRto, Lifetime,
-/// RtoCheckInterval, CubicBeta, AimdBeta, AimdMinSsthresh, AimdFloorIncrease, CeilWindow, RtoBackoffPerTimeout, RttFullGains,
-/// CubicTcpFriendly, FixedWindow, DisableCwa, CwaGate, CwaRttSuppress, Retries). The knobs default
-/// to the ConsumerApp defaults (ndncatchunks) and are only applied when given, so
+/// RtoCheckInterval, CubicBeta, AimdBeta, AimdMinSsthresh, AimdFloorIncrease, CeilWindow, RtoBackoffPerTimeout,
+/// RttFullGains, CubicTcpFriendly, FixedWindow, DisableCwa, CwaGate, CwaRttSuppress, Retries). The knobs default to the
+/// ConsumerApp defaults (ndncatchunks) and are only applied when given, so
 /// `--ns3::ndnlab::ConsumerApp::<Attr>=...` overrides keep working for the others; the
 /// one-interest consumer ignores them (so one campaign grid can mix all consumers).
 std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& defaultFileSize);
@@ -101,8 +101,8 @@ class Fetch
 public:
   /// Installs the apps (the consumer starts at StartTime). `onDone` runs once, when the fetch
   /// completes or fails.
-  Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> consumerNode,
-        ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone);
+  Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> consumerNode, ns3::Ptr<ns3::Node> producerNode,
+        std::function<void()> onDone);
 
   bool done() const;
   bool complete() const;

@@ -28,16 +28,14 @@
 namespace ndnlab::sim::scenarios {
 namespace {
 
-std::vector<ParamSpec>
-chainParams()
+std::vector<ParamSpec> chainParams()
 {
   return joinParams({multihopRadioParams("unicast", "20", "30",
                                          "the default makes the consumer and the producer (2 x Distance apart) hidden"),
                      bundlingParams(), consumerParams(false, "20MiB"), runParams(3600)});
 }
 
-void
-runWifiChain(RunContext& ctx)
+void runWifiChain(RunContext& ctx)
 {
   const Params& params = ctx.params();
   WifiAdhoc wifi = makeAdhocLine(params, {0, 1, 2});

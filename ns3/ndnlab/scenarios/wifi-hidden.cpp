@@ -25,20 +25,25 @@
 namespace ndnlab::sim::scenarios {
 namespace {
 
-std::vector<ParamSpec>
-hiddenParams()
+std::vector<ParamSpec> hiddenParams()
 {
   return joinParams(
     {multihopRadioParams("broadcast", "20", "30",
                          "the default makes B and C, B and D, A and C (2 or 3 x Distance apart) hidden from "
                          "each other"),
-     {{"StartDelayC", ParamType::Double, "0", "s", "C starts this long after B", {},
+     {{"StartDelayC",
+       ParamType::Double,
+       "0",
+       "s",
+       "C starts this long after B",
+       {},
        runner::Range::nonNegative(runner::MaxTimeSeconds)}},
-     bundlingParams(), consumerParams(false, "20MiB"), runParams(3600)});
+     bundlingParams(),
+     consumerParams(false, "20MiB"),
+     runParams(3600)});
 }
 
-void
-runWifiHidden(RunContext& ctx)
+void runWifiHidden(RunContext& ctx)
 {
   const Params& params = ctx.params();
   // nodes in the order B, A, D, C (positions 0, 1, 2, 3 x Distance)

@@ -14,8 +14,7 @@
 
 namespace ndnlab::sim::scenarios {
 
-std::string
-wifiStandard(const Params& params)
+std::string wifiStandard(const Params& params)
 {
   const std::string& standard = params.getString("Standard");
   return standard == "80211b" ? "11b" : standard == "80211n" ? "11n-5" : "11n-2.4";
@@ -26,8 +25,7 @@ namespace {
 /// Throws UsageError unless `mode` is a mode or MCS the PHY of `dev` supports (its standard and
 /// band; HT MCSs up to its spatial streams). ns-3 aborts on an unknown mode name, and at run time
 /// on a known one of another standard.
-void
-checkDataMode(const Params& params, ns3::Ptr<ns3::WifiNetDevice> dev, const std::string& mode)
+void checkDataMode(const Params& params, ns3::Ptr<ns3::WifiNetDevice> dev, const std::string& mode)
 {
   auto phy = dev->GetPhy();
   std::vector<std::string> valid;
@@ -47,14 +45,14 @@ checkDataMode(const Params& params, ns3::Ptr<ns3::WifiNetDevice> dev, const std:
   std::string list;
   for (const auto& v : valid)
     list += (list.empty() ? "" : " ") + v;
-  throw UsageError("--DataMode=" + mode + ": not a mode of --Standard=" + params.getString("Standard") +
-                   "; one of " + list);
+  throw UsageError("--DataMode=" + mode + ": not a mode of --Standard=" + params.getString("Standard") + "; one of " +
+                   list);
 }
 
 } // namespace
 
-std::string
-applyRadioOverrides(const Params& params, const ns3::NetDeviceContainer& devices, const std::string& standardMode)
+std::string applyRadioOverrides(const Params& params, const ns3::NetDeviceContainer& devices,
+                                const std::string& standardMode)
 {
   const std::string& modeOverride = params.getString("DataMode");
   const bool broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
@@ -74,8 +72,7 @@ applyRadioOverrides(const Params& params, const ns3::NetDeviceContainer& devices
   return modeOverride.empty() ? standardMode : modeOverride;
 }
 
-StackHelper
-wifiStack(const Params& params)
+StackHelper wifiStack(const Params& params)
 {
   const int64_t cs = params.getInt("CsSize"); // not negative: its spec's range
   StackHelper stack;

@@ -8,16 +8,21 @@
 
 namespace ndnlab::sim::scenarios {
 
-std::vector<ParamSpec>
-multihopRadioParams(const std::string& defaultAddressing, const std::string& defaultDistance,
-                    const std::string& defaultRange, const std::string& rangeDoc)
+std::vector<ParamSpec> multihopRadioParams(const std::string& defaultAddressing, const std::string& defaultDistance,
+                                           const std::string& defaultRange, const std::string& rangeDoc)
 {
   return {
-    {"Standard", ParamType::String, "80211b", "",
+    {"Standard",
+     ParamType::String,
+     "80211b",
+     "",
      "80211b = DsssRate11Mbps; 80211n = 5 GHz, OfdmRate24Mbps; 80211n-2.4 = 2.4 GHz, ErpOfdmRate24Mbps "
      "(as wifi-one-hop), 802.11 ad hoc mode",
      {"80211b", "80211n", "80211n-2.4"}},
-    {"Addressing", ParamType::String, defaultAddressing, "",
+    {"Addressing",
+     ParamType::String,
+     defaultAddressing,
+     "",
      "NDN frames to the broadcast MAC (ndnSIM: no 802.11 ACK in ad hoc mode) or to the learned neighbour "
      "(ACK/retry; a node that has heard several neighbours, or whose face is ad hoc, broadcasts what has no "
      "explicit destination)",
@@ -29,19 +34,33 @@ multihopRadioParams(const std::string& defaultAddressing, const std::string& def
      "A-MPDU aggregation (BE_MaxAmpduSize 65535); only HT unicast frames are aggregated"},
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
      "NonUnicastMode = the data mode; false = ns-3's lowest basic rate"},
-    {"Distance", ParamType::Double, defaultDistance, "m", "between neighbouring nodes on the line", {},
+    {"Distance",
+     ParamType::Double,
+     defaultDistance,
+     "m",
+     "between neighbouring nodes on the line",
+     {},
      runner::Range::positive(1e6)},
-    {"Range", ParamType::Double, defaultRange, "m",
+    {"Range",
+     ParamType::Double,
+     defaultRange,
+     "m",
      "radio range (RangePropagationLossModel after the log-distance loss): farther nodes neither decode nor "
-     "sense each other; 0 = no cut-off; " + rangeDoc,
-     {}, runner::Range::nonNegative(1e6)},
-    {"CsSize", ParamType::Int, "100", "packets", "Content Store capacity of every node (ndnSIM's default 100)", {},
+     "sense each other; 0 = no cut-off; " +
+       rangeDoc,
+     {},
+     runner::Range::nonNegative(1e6)},
+    {"CsSize",
+     ParamType::Int,
+     "100",
+     "packets",
+     "Content Store capacity of every node (ndnSIM's default 100)",
+     {},
      runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
   };
 }
 
-WifiAdhoc
-makeAdhocLine(const Params& params, const std::vector<double>& slots)
+WifiAdhoc makeAdhocLine(const Params& params, const std::vector<double>& slots)
 {
   WifiAdhocOptions opts;
   opts.standard = wifiStandard(params);
@@ -55,8 +74,7 @@ makeAdhocLine(const Params& params, const std::vector<double>& slots)
   return wifi;
 }
 
-nlohmann::json
-nodeReport(const WifiAdhoc& wifi, const WifiPhyCounter& phy, uint32_t i)
+nlohmann::json nodeReport(const WifiAdhoc& wifi, const WifiPhyCounter& phy, uint32_t i)
 {
   nlohmann::json j = nodeFrames(wifi.nodes.Get(i));
   j.update(phy.forDevice(i));

@@ -20,15 +20,20 @@
 namespace ndnlab::sim::scenarios {
 namespace {
 
-std::vector<ParamSpec>
-wifiParams()
+std::vector<ParamSpec> wifiParams()
 {
   const std::vector<ParamSpec> radio = {
-    {"Standard", ParamType::String, "80211b", "",
+    {"Standard",
+     ParamType::String,
+     "80211b",
+     "",
      "80211b = DsssRate11Mbps; 80211n = 5 GHz, OfdmRate24Mbps (the paper's 24 Mbps); 80211n-2.4 = 2.4 GHz, "
      "ErpOfdmRate24Mbps",
      {"80211b", "80211n", "80211n-2.4"}},
-    {"Addressing", ParamType::String, "broadcast", "",
+    {"Addressing",
+     ParamType::String,
+     "broadcast",
+     "",
      "NDN frames to the broadcast MAC (ndnSIM, the paper) or to the learned neighbour (802.11 ACK/retry)",
      {"broadcast", "unicast"}},
     {"DataMode", ParamType::String, "", "",
@@ -39,13 +44,21 @@ wifiParams()
     {"BroadcastAtDataRate", ParamType::Bool, "true", "",
      "NonUnicastMode = the data mode (as the paper's numbers need); false = ns-3's lowest basic rate"},
     {"Distance", ParamType::Double, "5", "m", "station to access point", {}, runner::Range::positive(1e6)},
-    {"FrameLoss", ParamType::Double, "0", "",
+    {"FrameLoss",
+     ParamType::Double,
+     "0",
+     "",
      "probability that a frame a node's PHY decoded is lost anyway (random link loss on top of collisions; "
      "unicast frames are retried, broadcast ones are not)",
-     {}, runner::Range{0, 1, false, true}},
-    {"CsSize", ParamType::Int, "100", "packets",
+     {},
+     runner::Range{0, 1, false, true}},
+    {"CsSize",
+     ParamType::Int,
+     "100",
+     "packets",
      "Content Store capacity of both nodes (ndnSIM's default 100; one hop never needs more); 0 disables caching",
-     {}, runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
+     {},
+     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
     {"FrameLog", ParamType::Bool, "false", "",
      "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
     {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
@@ -53,8 +66,7 @@ wifiParams()
   return joinParams({radio, bundlingParams(), consumerParams(true, "100MiB"), runParams(7200)});
 }
 
-void
-runWifiOneHop(RunContext& ctx)
+void runWifiOneHop(RunContext& ctx)
 {
   const Params& params = ctx.params();
   WifiOneHopOptions opts;
@@ -111,8 +123,7 @@ runWifiOneHop(RunContext& ctx)
 }
 
 const runner::Registration reg{runner::Scenario{
-  "wifi-one-hop",
-  "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from the access point (producer)",
+  "wifi-one-hop", "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from the access point (producer)",
   wifiParams(), runWifiOneHop, checkConsumerParams}};
 
 } // namespace

@@ -20,11 +20,9 @@ namespace {
 using namespace std::chrono_literals;
 
 class BundlingSimTest : public SimTest
-{
-};
+{};
 
-Interest
-segInterest(uint64_t seq, uint32_t nonce, BundleTag tag)
+Interest segInterest(uint64_t seq, uint32_t nonce, BundleTag tag)
 {
   Name n("/lab/f");
   n.appendSegment(seq);
@@ -112,8 +110,7 @@ struct WifiRun
   uint64_t bundleOutEvents = 0;
 };
 
-uint64_t
-csvColumnSum(const std::string& path, const std::string& col)
+uint64_t csvColumnSum(const std::string& path, const std::string& col)
 {
   std::ifstream in(path);
   std::string line;
@@ -134,8 +131,7 @@ csvColumnSum(const std::string& path, const std::string& col)
   return sum;
 }
 
-WifiRun
-wifiFetch(bool bundling, uint64_t fileSize, const std::string& csv)
+WifiRun wifiFetch(bool bundling, uint64_t fileSize, const std::string& csv)
 {
   WifiOneHop wifi;
   StackHelper stack;
@@ -154,9 +150,9 @@ wifiFetch(bool bundling, uint64_t fileSize, const std::string& csv)
   auto app = ns3::DynamicCast<ConsumerApp>(consumer.Install(wifi.station()).Get(0));
 
   WifiRun r;
-  app->TraceConnectWithoutContext(
-    "Bytes", ns3::Callback<void, const uint8_t*, size_t>(
-               [&r](const uint8_t* d, size_t n) { r.bytes.insert(r.bytes.end(), d, d + n); }));
+  app->TraceConnectWithoutContext("Bytes",
+                                  ns3::Callback<void, const uint8_t*, size_t>(
+                                    [&r](const uint8_t* d, size_t n) { r.bytes.insert(r.bytes.end(), d, d + n); }));
   // run one tracer period past completion, so the last sample covers the whole fetch
   app->TraceConnectWithoutContext("Complete", ns3::Callback<void, const app::FetchStats&>([](const app::FetchStats&) {
                                     ns3::Simulator::Stop(ns3::MilliSeconds(600));

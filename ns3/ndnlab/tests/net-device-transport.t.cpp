@@ -16,7 +16,7 @@ namespace {
 
 struct Frame
 {
-  uint32_t from;              ///< sender node
+  uint32_t from; ///< sender node
   ns3::Mac48Address to;
   uint16_t protocol;
   Buffer bytes;
@@ -39,8 +39,7 @@ protected:
       devices.push_back(dev);
     }
     ns3::Ptr<ns3::Node> sniffer = nodes.Get(n);
-    sniffer->RegisterProtocolHandler(
-      ns3::MakeCallback(&TransportTest::sniff, this), 0, devices[n], true);
+    sniffer->RegisterProtocolHandler(ns3::MakeCallback(&TransportTest::sniff, this), 0, devices[n], true);
     for (size_t i = 0; i < n; ++i) {
       envs.push_back(std::make_unique<Ns3Env>(i));
       auto t = std::make_unique<NetDeviceTransport>(*envs[i], nodes.Get(i), devices[i]);
@@ -54,8 +53,8 @@ protected:
     received.resize(n);
   }
 
-  void sniff(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> p, uint16_t protocol,
-             const ns3::Address& from, const ns3::Address& to, ns3::NetDevice::PacketType)
+  void sniff(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> p, uint16_t protocol, const ns3::Address& from,
+             const ns3::Address& to, ns3::NetDevice::PacketType)
   {
     Frame f;
     f.from = 0xFFFF;

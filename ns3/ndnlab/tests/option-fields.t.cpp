@@ -17,8 +17,7 @@ namespace {
 
 /// Serialized value of every field of `o`, by attribute name.
 template<typename Options>
-std::map<std::string, std::string>
-snapshot(const std::vector<OptionField<Options>>& fields, const Options& o)
+std::map<std::string, std::string> snapshot(const std::vector<OptionField<Options>>& fields, const Options& o)
 {
   std::map<std::string, std::string> m;
   for (const auto& f : fields)
@@ -27,10 +26,10 @@ snapshot(const std::vector<OptionField<Options>>& fields, const Options& o)
 }
 
 template<typename Options>
-void
-checkType(const std::string& typeName, const std::vector<OptionField<Options>>& fields,
-          const std::function<ns3::Ptr<ns3::Object>()>& create, const std::function<const Options&(ns3::Object&)>& opts,
-          const std::map<std::string, std::string>& changes)
+void checkType(const std::string& typeName, const std::vector<OptionField<Options>>& fields,
+               const std::function<ns3::Ptr<ns3::Object>()>& create,
+               const std::function<const Options&(ns3::Object&)>& opts,
+               const std::map<std::string, std::string>& changes)
 {
   SCOPED_TRACE(typeName);
   ns3::TypeId tid = ns3::TypeId::LookupByName(typeName);
@@ -70,8 +69,7 @@ checkType(const std::string& typeName, const std::vector<OptionField<Options>>& 
 }
 
 class OptionFieldsTest : public SimTest
-{
-};
+{};
 
 TEST_F(OptionFieldsTest, ConsumerAppMirrorsSegmentFetcherOptions)
 {
@@ -79,8 +77,15 @@ TEST_F(OptionFieldsTest, ConsumerAppMirrorsSegmentFetcherOptions)
   checkType<app::SegmentFetcherOptions>(
     "ndnlab::ConsumerApp", fetcherFields(), [] { return ns3::CreateObject<ConsumerApp>(); },
     [](ns3::Object& o) -> const app::SegmentFetcherOptions& { return dynamic_cast<ConsumerApp&>(o).GetOptions(); },
-    {{"Pipeline", "aimd"}, {"RtoK", "4"}, {"InitCwnd", "10"}, {"MinRto", "100ms"}, {"MaxRto", "2s"},
-     {"Lifetime", "1s"}, {"Retries", "-1"}, {"VersionDiscovery", "none"}, {"MaxInFlight", "64"},
+    {{"Pipeline", "aimd"},
+     {"RtoK", "4"},
+     {"InitCwnd", "10"},
+     {"MinRto", "100ms"},
+     {"MaxRto", "2s"},
+     {"Lifetime", "1s"},
+     {"Retries", "-1"},
+     {"VersionDiscovery", "none"},
+     {"MaxInFlight", "64"},
      {"MustBeFresh", "true"}});
 
   // the attribute names the experiments use exist
@@ -127,7 +132,8 @@ TEST_F(OptionFieldsTest, OtherAppsAndStack)
     },
     {{"IdleTimeout", "50ms"}, {"RepairWindow", "3"}});
   checkType<app::ConstantRateConsumerOptions>(
-    "ndnlab::ConstantRateConsumerApp", constantRateFields(), [] { return ns3::CreateObject<ConstantRateConsumerApp>(); },
+    "ndnlab::ConstantRateConsumerApp", constantRateFields(),
+    [] { return ns3::CreateObject<ConstantRateConsumerApp>(); },
     [](ns3::Object& o) -> const app::ConstantRateConsumerOptions& {
       return dynamic_cast<ConstantRateConsumerApp&>(o).GetOptions();
     },
@@ -135,15 +141,21 @@ TEST_F(OptionFieldsTest, OtherAppsAndStack)
   checkType<fw::ForwarderOptions>(
     "ndnlab::NdnStack", forwarderFields(), [] { return ns3::CreateObject<NdnStack>(); },
     [](ns3::Object& o) -> const fw::ForwarderOptions& { return dynamic_cast<NdnStack&>(o).ForwarderOptionsRef(); },
-    {{"CsSize", "10"}, {"PitMaxEntries", "100"}, {"UnsolicitedDataPolicy", "admit-all"},
+    {{"CsSize", "10"},
+     {"PitMaxEntries", "100"},
+     {"UnsolicitedDataPolicy", "admit-all"},
      {"DefaultStrategy", "/localhost/nfd/strategy/multicast"}});
   checkType<face::LinkServiceOptions>(
     "ndnlab::NdnStack", linkServiceFields(), [] { return ns3::CreateObject<NdnStack>(); },
     [](ns3::Object& o) -> const face::LinkServiceOptions& {
       return dynamic_cast<NdnStack&>(o).LinkServiceOptionsRef();
     },
-    {{"LpMaxFragments", "10"}, {"LpCongestionMarking", "true"}, {"LpBundleLossDetection", "true"},
-     {"LpBundleGapMin", "5ms"}, {"LpBundleDynamicInterval", "true"}, {"LpBundleCwndShare", "0.25"}});
+    {{"LpMaxFragments", "10"},
+     {"LpCongestionMarking", "true"},
+     {"LpBundleLossDetection", "true"},
+     {"LpBundleGapMin", "5ms"},
+     {"LpBundleDynamicInterval", "true"},
+     {"LpBundleCwndShare", "0.25"}});
 }
 
 TEST_F(OptionFieldsTest, StackOptionsReachTheForwarder)
@@ -166,13 +178,12 @@ namespace ndnlab::sim::test {
 namespace {
 
 /// An attribute value as a user writes it: a Time in the largest whole unit ("500ms", "6s").
-std::string
-valueText(const ns3::AttributeValue& v, ns3::Ptr<const ns3::AttributeChecker> checker)
+std::string valueText(const ns3::AttributeValue& v, ns3::Ptr<const ns3::AttributeChecker> checker)
 {
   if (const auto* t = dynamic_cast<const ns3::TimeValue*>(&v)) {
     const int64_t ns = t->Get().GetNanoSeconds();
-    for (auto [unit, scale] : {std::pair{"s", int64_t(1'000'000'000)}, {"ms", int64_t(1'000'000)},
-                               {"us", int64_t(1'000)}}) {
+    for (auto [unit, scale] :
+         {std::pair{"s", int64_t(1'000'000'000)}, {"ms", int64_t(1'000'000)}, {"us", int64_t(1'000)}}) {
       if (ns != 0 && ns % scale == 0)
         return std::to_string(ns / scale) + unit;
     }
@@ -183,8 +194,7 @@ valueText(const ns3::AttributeValue& v, ns3::Ptr<const ns3::AttributeChecker> ch
 
 /// The Markdown table of a type's own attributes and trace sources, as docs/mechanisms/ns3.md
 /// shows it: name, initial value, help.
-std::string
-attributeTable(const std::string& typeName)
+std::string attributeTable(const std::string& typeName)
 {
   auto cell = [](std::string s) {
     std::string out;
@@ -216,12 +226,13 @@ TEST_F(OptionFieldsTest, AttributeTablesInDocsAreTheGeneratedOnes)
   ASSERT_TRUE(in);
   std::stringstream docs;
   docs << in.rdbuf();
-  for (const char* type : {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp",
-                           "ndnlab::ProducerApp", "ndnlab::OneInterestConsumerApp",
-                           "ndnlab::OneInterestProducerApp", "ndnlab::ConstantRateConsumerApp"}) {
+  for (const char* type :
+       {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp", "ndnlab::ProducerApp",
+        "ndnlab::OneInterestConsumerApp", "ndnlab::OneInterestProducerApp", "ndnlab::ConstantRateConsumerApp"}) {
     const std::string table = "### " + std::string(type) + "\n\n" + attributeTable(type);
     EXPECT_NE(docs.str().find(table), std::string::npos)
-      << "docs/mechanisms/ns3.md is out of date; the section should read:\n" << table;
+      << "docs/mechanisms/ns3.md is out of date; the section should read:\n"
+      << table;
   }
 }
 

@@ -14,7 +14,7 @@ struct FetchParams
   uint64_t fileSize = 300'000;
   size_t payload = 1000;
   std::string pipeline = "aimd";
-  double loss = 0;        ///< per-frame loss on the Data direction of the last link
+  double loss = 0; ///< per-frame loss on the Data direction of the last link
   uint32_t seed = 1;
   std::string rate = "10Mbps";
   std::string delay = "2ms";
@@ -63,10 +63,9 @@ protected:
     auto app = ns3::DynamicCast<ConsumerApp>(consApps.Get(0));
 
     FetchResult r;
-    app->TraceConnectWithoutContext(
-      "Bytes", ns3::Callback<void, const uint8_t*, size_t>([&r](const uint8_t* d, size_t n) {
-        r.bytes.insert(r.bytes.end(), d, d + n);
-      }));
+    app->TraceConnectWithoutContext("Bytes",
+                                    ns3::Callback<void, const uint8_t*, size_t>(
+                                      [&r](const uint8_t* d, size_t n) { r.bytes.insert(r.bytes.end(), d, d + n); }));
     app->TraceConnectWithoutContext("Complete",
                                     ns3::Callback<void, const app::FetchStats&>([&r](const app::FetchStats&) {
                                       r.endTime = ns3::Simulator::Now().GetSeconds();

@@ -12,8 +12,7 @@ namespace ndnlab::sim::test {
 namespace {
 
 /// (neighbour node id, cost) of every nexthop of `prefix` on `node`.
-std::map<uint32_t, uint64_t>
-routesOf(ns3::Ptr<ns3::Node> node, const std::string& prefix)
+std::map<uint32_t, uint64_t> routesOf(ns3::Ptr<ns3::Node> node, const std::string& prefix)
 {
   auto stack = node->GetObject<NdnStack>();
   std::map<uint32_t, uint64_t> out;
@@ -78,8 +77,7 @@ TEST_F(RoutesTest, StaticRouteTowardANeighbour)
 }
 
 class CbrAppTest : public SimTest
-{
-};
+{};
 
 TEST_F(CbrAppTest, InterestsAtTheConfiguredRateOverALink)
 {

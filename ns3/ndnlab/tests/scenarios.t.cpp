@@ -58,7 +58,7 @@ TEST(Scenarios, WifiOneHopEveryConsumerIsBitExact)
     for (std::string addressing : {"broadcast", "unicast"}) {
       SCOPED_TRACE(consumer + " " + addressing);
       auto r = runCli({"wifi-one-hop", "--Consumer=" + consumer, "--Addressing=" + addressing, "--FileSize=150kB",
-                    "--FixedWindow=4"});
+                       "--FixedWindow=4"});
       ASSERT_EQ(r.exitCode, 0) << r.result.dump();
       const auto& m = r.result["metrics"];
       EXPECT_TRUE(m["completed"].get<bool>());
@@ -108,8 +108,8 @@ TEST(Scenarios, WifiOneHopSameSeedSameMetricsOtherSeedDiffers)
 TEST(Scenarios, WifiOneHopBundleInterval)
 {
   auto run = [](const char* bi) {
-    auto r = runCli({"wifi-one-hop", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
-                  std::string("--BundleInterval=") + bi});
+    auto r = runCli(
+      {"wifi-one-hop", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none", std::string("--BundleInterval=") + bi});
     EXPECT_EQ(r.exitCode, 0) << r.result.dump();
     return r.result["metrics"];
   };
@@ -128,17 +128,18 @@ TEST(Scenarios, WifiOneHopBundleInterval)
 
 TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
 {
-  std::vector<std::string> args = {"p2p-chain", "--Hops=3",    "--Loss=0,0.02,0", "--Rate=20Mbps,5Mbps,20Mbps",
-                                   "--Consumer=cubic", "--FileSize=200kB", "--Traces=none"};
+  std::vector<std::string> args = {
+    "p2p-chain",        "--Hops=3",         "--Loss=0,0.02,0", "--Rate=20Mbps,5Mbps,20Mbps",
+    "--Consumer=cubic", "--FileSize=200kB", "--Traces=none"};
   auto a = runCli(args);
   ASSERT_EQ(a.exitCode, 0) << a.result.dump();
   const auto& m = a.result["metrics"];
   EXPECT_TRUE(m["completed"].get<bool>());
   EXPECT_TRUE(m["bit_exact"].get<bool>());
-  EXPECT_GT(m["retransmissions"].get<uint64_t>(), 0u);          // losses were recovered
+  EXPECT_GT(m["retransmissions"].get<uint64_t>(), 0u); // losses were recovered
   EXPECT_GT(m["nodes"]["n1"]["loss_drops"].get<uint64_t>() + m["nodes"]["n2"]["loss_drops"].get<uint64_t>(), 0u);
-  EXPECT_EQ(m["nodes"]["n0"]["loss_drops"], 0);                // lossless first link
-  EXPECT_LT(m["goodput_mbps"].get<double>(), 5.0);              // the 5 Mbit/s middle link
+  EXPECT_EQ(m["nodes"]["n0"]["loss_drops"], 0);    // lossless first link
+  EXPECT_LT(m["goodput_mbps"].get<double>(), 5.0); // the 5 Mbit/s middle link
 
   auto b = runCli(args);
   ASSERT_EQ(b.exitCode, 0);
@@ -193,7 +194,7 @@ TEST(Scenarios, WifiOneHopFrameLossLosesBroadcastDataAndUnicastRetries)
 {
   auto run = [](const std::string& addressing, const char* loss) {
     auto r = runCli({"wifi-one-hop", "--Consumer=one-interest", "--Addressing=" + addressing, "--FileSize=150kB",
-                  "--Traces=none", std::string("--FrameLoss=") + loss});
+                     "--Traces=none", std::string("--FrameLoss=") + loss});
     EXPECT_EQ(r.exitCode, 0) << r.result.dump();
     const auto& m = r.result["metrics"];
     EXPECT_TRUE(m["bit_exact"].get<bool>()) << addressing << " " << loss;

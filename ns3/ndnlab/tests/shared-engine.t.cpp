@@ -24,8 +24,7 @@ constexpr Duration kReplyDelay = 20'013'700ns;
 const Name kPrefix("/lab/file");
 constexpr uint64_t kFileSize = 60'000;
 
-app::SegmentServer::Options
-serverOptions()
+app::SegmentServer::Options serverOptions()
 {
   app::SegmentServer::Options o;
   o.segmentSize = 1000;
@@ -38,8 +37,7 @@ serverOptions()
 class ScriptedResponder
 {
 public:
-  ScriptedResponder(Env& env, app::Endpoint& ep, app::SegmentServer& server)
-    : m_env(env), m_server(server)
+  ScriptedResponder(Env& env, app::Endpoint& ep, app::SegmentServer& server) : m_env(env), m_server(server)
   {
     ep.onInterest = [this](const Interest& i) { onInterest(i); };
   }
@@ -70,14 +68,12 @@ struct SentInterest
   bool operator==(const SentInterest&) const = default;
 };
 
-std::ostream&
-operator<<(std::ostream& os, const SentInterest& s)
+std::ostream& operator<<(std::ostream& os, const SentInterest& s)
 {
   return os << toMillis(s.at) << "ms " << s.name << (s.retransmission ? " retx" : "");
 }
 
-app::SegmentFetcherOptions
-fetcherOptions()
+app::SegmentFetcherOptions fetcherOptions()
 {
   app::SegmentFetcherOptions o;
   o.pipeline = "aimd";
@@ -94,8 +90,7 @@ struct Outcome
 };
 
 /// The tools' world: ManualEnv, fake endpoints, no forwarder.
-Outcome
-runManual()
+Outcome runManual()
 {
   ManualEnv env;
   app::test::FakeEndpoint consumer, producer;
@@ -105,8 +100,8 @@ runManual()
   ScriptedResponder responder(env, producer, server);
   Outcome out;
   consumer.interestSink = [&](const Interest& i) {
-    out.interests.push_back({env.now().time_since_epoch(), i.name().toUri(),
-                             i.tags.bundle && i.tags.bundle->retransmission});
+    out.interests.push_back(
+      {env.now().time_since_epoch(), i.name().toUri(), i.tags.bundle && i.tags.bundle->retransmission});
     producer.deliverInterest(i);
   };
   producer.dataSink = [&](const Data& d) { consumer.deliverData(d); };
@@ -157,8 +152,7 @@ private:
 };
 
 /// The simulator's world: ConsumerApp through the forwarder of an ns-3 node.
-Outcome
-runNs3()
+Outcome runNs3()
 {
   ns3::NodeContainer nodes;
   nodes.Create(1);
@@ -181,11 +175,11 @@ runNs3()
                                     out.interests.push_back({toDuration(ns3::Simulator::Now()), i.name().toUri(),
                                                              i.tags.bundle && i.tags.bundle->retransmission});
                                   }));
+  app->TraceConnectWithoutContext("Bytes", ns3::Callback<void, const uint8_t*, size_t>([&](const uint8_t* d, size_t n) {
+                                    out.bytes.insert(out.bytes.end(), d, d + n);
+                                  }));
   app->TraceConnectWithoutContext(
-    "Bytes", ns3::Callback<void, const uint8_t*, size_t>(
-               [&](const uint8_t* d, size_t n) { out.bytes.insert(out.bytes.end(), d, d + n); }));
-  app->TraceConnectWithoutContext("Complete", ns3::Callback<void, const app::FetchStats&>(
-                                                [](const app::FetchStats&) { ns3::Simulator::Stop(); }));
+    "Complete", ns3::Callback<void, const app::FetchStats&>([](const app::FetchStats&) { ns3::Simulator::Stop(); }));
   ns3::Simulator::Stop(ns3::Seconds(120));
   ns3::Simulator::Run();
   EXPECT_TRUE(app->IsComplete());
@@ -194,8 +188,7 @@ runNs3()
 }
 
 class SharedEngine : public SimTest
-{
-};
+{};
 
 TEST_F(SharedEngine, SameOptionsSameInterestsUnderManualEnvAndNs3)
 {

@@ -14,8 +14,7 @@ namespace {
 
 using Table = std::vector<std::map<std::string, std::string>>;
 
-Table
-readCsv(const std::string& path)
+Table readCsv(const std::string& path)
 {
   std::ifstream in(path);
   std::string line;
@@ -39,8 +38,8 @@ readCsv(const std::string& path)
   return rows;
 }
 
-uint64_t
-sum(const Table& t, const std::string& col, std::function<bool(const std::map<std::string, std::string>&)> where = {})
+uint64_t sum(const Table& t, const std::string& col,
+             std::function<bool(const std::map<std::string, std::string>&)> where = {})
 {
   uint64_t s = 0;
   for (const auto& r : t) {
@@ -51,8 +50,7 @@ sum(const Table& t, const std::string& col, std::function<bool(const std::map<st
 }
 
 class TracersTest : public SimTest
-{
-};
+{};
 
 TEST_F(TracersTest, FilesAgreeWithCountersAndStatistics)
 {

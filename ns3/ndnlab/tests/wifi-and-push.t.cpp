@@ -22,10 +22,9 @@ struct Result
 /// Installs a consumer of `consumerType` on `consumerNode` fetching FileSize bytes from a
 /// producer of `producerType` on `producerNode`, runs until completion (or 60 s).
 template<typename ConsumerT>
-Result
-fetch(ns3::Ptr<ns3::Node> consumerNode, ns3::Ptr<ns3::Node> producerNode, const std::string& consumerType,
-      const std::string& producerType, uint64_t fileSize, double start,
-      std::vector<std::pair<std::string, std::string>> consumerAttrs = {})
+Result fetch(ns3::Ptr<ns3::Node> consumerNode, ns3::Ptr<ns3::Node> producerNode, const std::string& consumerType,
+             const std::string& producerType, uint64_t fileSize, double start,
+             std::vector<std::pair<std::string, std::string>> consumerAttrs = {})
 {
   AppHelper producer(producerType);
   producer.SetPrefix("/lab/file");
@@ -41,11 +40,11 @@ fetch(ns3::Ptr<ns3::Node> consumerNode, ns3::Ptr<ns3::Node> producerNode, const 
   auto app = ns3::DynamicCast<ConsumerT>(consumer.Install(consumerNode).Get(0));
 
   Result r;
+  app->TraceConnectWithoutContext("Bytes",
+                                  ns3::Callback<void, const uint8_t*, size_t>(
+                                    [&r](const uint8_t* d, size_t n) { r.bytes.insert(r.bytes.end(), d, d + n); }));
   app->TraceConnectWithoutContext(
-    "Bytes", ns3::Callback<void, const uint8_t*, size_t>(
-               [&r](const uint8_t* d, size_t n) { r.bytes.insert(r.bytes.end(), d, d + n); }));
-  app->TraceConnectWithoutContext("Complete", ns3::Callback<void, const app::FetchStats&>(
-                                                [](const app::FetchStats&) { ns3::Simulator::Stop(); }));
+    "Complete", ns3::Callback<void, const app::FetchStats&>([](const app::FetchStats&) { ns3::Simulator::Stop(); }));
   ns3::Simulator::Stop(ns3::Seconds(60));
   ns3::Simulator::Run();
   r.complete = app->IsComplete();
@@ -55,8 +54,7 @@ fetch(ns3::Ptr<ns3::Node> consumerNode, ns3::Ptr<ns3::Node> producerNode, const 
 }
 
 class WifiTest : public SimTest
-{
-};
+{};
 
 TEST_F(WifiTest, OneHopBroadcastAndUnicastFetchBitExact)
 {
@@ -74,8 +72,8 @@ TEST_F(WifiTest, OneHopBroadcastAndUnicastFetchBitExact)
     EXPECT_EQ(sta->GetFace(staFace)->transport().medium(), face::Medium::Wireless); // LinkType auto
     EXPECT_EQ(sta->GetFace(staFace)->transport().mtu(), 2296);
 
-    Result r = fetch<ConsumerApp>(wifi.station(), wifi.accessPoint(), "ndnlab::ConsumerApp",
-                                  "ndnlab::ProducerApp", 200'000, 1.0, {{"Pipeline", "aimd"}});
+    Result r = fetch<ConsumerApp>(wifi.station(), wifi.accessPoint(), "ndnlab::ConsumerApp", "ndnlab::ProducerApp",
+                                  200'000, 1.0, {{"Pipeline", "aimd"}});
     ASSERT_TRUE(r.complete);
     EXPECT_EQ(r.bytes, makeContent(1, 200'000));
     // below the 11 Mbit/s PHY rate, and not absurdly low
@@ -91,8 +89,7 @@ TEST_F(WifiTest, OneHopBroadcastAndUnicastFetchBitExact)
 }
 
 class PushTest : public SimTest
-{
-};
+{};
 
 TEST_F(PushTest, OneInterestOverPointToPointIsBitExact)
 {

@@ -22,8 +22,7 @@ namespace {
 using simtest::runCli;
 
 class WifiAdhocTest : public SimTest
-{
-};
+{};
 
 TEST_F(WifiAdhocTest, NodesBeyondTheRangeNeitherReceiveNorInterfere)
 {
@@ -36,8 +35,8 @@ TEST_F(WifiAdhocTest, NodesBeyondTheRangeNeitherReceiveNorInterfere)
   for (uint32_t i = 0; i < 3; ++i) {
     auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(wifi.devices.Get(i));
     dev->GetMac()->TraceConnectWithoutContext(
-      "MacRx", ns3::Callback<void, ns3::Ptr<const ns3::Packet>>(
-                 [&received, i](ns3::Ptr<const ns3::Packet>) { ++received[i]; }));
+      "MacRx",
+      ns3::Callback<void, ns3::Ptr<const ns3::Packet>>([&received, i](ns3::Ptr<const ns3::Packet>) { ++received[i]; }));
   }
   auto send = [&](uint32_t from) {
     ns3::Simulator::Schedule(ns3::Seconds(0.1 * (from + 1)), [&wifi, from] {
@@ -65,7 +64,7 @@ TEST(WifiMultihop, ChainIsBitExactWithAndWithoutBundlingAndBundlesPerHop)
 {
   auto run = [](const char* bi, const char* seed = "1") {
     auto r = runCli({"wifi-chain", "--Consumer=aimd", "--FileSize=300kB", "--Traces=none",
-                  std::string("--BundleInterval=") + bi, std::string("--seed=") + seed});
+                     std::string("--BundleInterval=") + bi, std::string("--seed=") + seed});
     EXPECT_EQ(r.exitCode, 0) << r.result.dump();
     return r.result;
   };
@@ -104,7 +103,7 @@ TEST(WifiMultihop, ChainIsBitExactWithAndWithoutBundlingAndBundlesPerHop)
 TEST(WifiMultihop, ChainWithLossDetectionAndDynamicIntervalIsBitExact)
 {
   auto r = runCli({"wifi-chain", "--Consumer=cubic", "--FileSize=300kB", "--Traces=none", "--BundleInterval=32",
-                "--BundleLossDetection=true", "--BundleDynamicInterval=true"});
+                   "--BundleLossDetection=true", "--BundleDynamicInterval=true"});
   ASSERT_EQ(r.exitCode, 0) << r.result.dump();
   EXPECT_TRUE(r.result["metrics"]["completed"].get<bool>());
   EXPECT_TRUE(r.result["metrics"]["bit_exact"].get<bool>());
@@ -114,8 +113,8 @@ TEST(WifiMultihop, HiddenStationsBothFlowsAreBitExact)
 {
   for (const char* bi : {"0", "15"}) {
     SCOPED_TRACE(bi);
-    auto r = runCli({"wifi-hidden", "--Consumer=aimd", "--FileSize=200kB", "--Traces=none",
-                  std::string("--BundleInterval=") + bi});
+    auto r = runCli(
+      {"wifi-hidden", "--Consumer=aimd", "--FileSize=200kB", "--Traces=none", std::string("--BundleInterval=") + bi});
     ASSERT_EQ(r.exitCode, 0) << r.result.dump();
     const auto& m = r.result["metrics"];
     EXPECT_TRUE(m["completed"].get<bool>()) << m.dump();

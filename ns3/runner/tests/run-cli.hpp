@@ -23,8 +23,7 @@ struct CliRun
   nlohmann::json result;
 };
 
-inline CliRun
-runCli(std::vector<std::string> args)
+inline CliRun runCli(std::vector<std::string> args)
 {
   ns3::Config::Reset();
   args.insert(args.begin(), "ndnlab-sim");
@@ -42,8 +41,7 @@ runCli(std::vector<std::string> args)
 }
 
 /// Runs `args` and expects exit status 2 with a one-line message on stderr containing `fragment`.
-inline void
-expectUsageError(std::vector<std::string> args, const std::string& fragment)
+inline void expectUsageError(std::vector<std::string> args, const std::string& fragment)
 {
   std::string cmd;
   for (const auto& a : args)

@@ -122,9 +122,14 @@ TEST(Params, RangesAreChecked)
     {"Share", ParamType::Double, "0", "", "a share", {}, Range{0, 1, false, true}},
   };
   EXPECT_NO_THROW(Params(ranged, {{"Time", "10"}, {"Count", "5"}, {"Share", "0.999"}}));
-  for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
-         {"Time", "0"}, {"Time", "-1"}, {"Time", "10.001"}, {"Time", "1e300"},
-         {"Count", "0"}, {"Count", "6"}, {"Share", "1"}, {"Share", "-0.1"}}) {
+  for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{{"Time", "0"},
+                                                                             {"Time", "-1"},
+                                                                             {"Time", "10.001"},
+                                                                             {"Time", "1e300"},
+                                                                             {"Count", "0"},
+                                                                             {"Count", "6"},
+                                                                             {"Share", "1"},
+                                                                             {"Share", "-0.1"}}) {
     try {
       Params p(ranged, {{name, value}});
       ADD_FAILURE() << name << "=" << value << " accepted";
@@ -166,8 +171,8 @@ TEST(Runner, BadCommandLinesAreOneLineUsageErrors)
   // given twice: parameters, runner options, ns-3 overrides
   expectUsageError({"test-events", "--Events=1", "--Events=2"}, "--Events given twice");
   expectUsageError({"test-events", "--seed=2", "--seed", "3"}, "--seed given twice");
-  expectUsageError(
-    {"test-events", "--ns3::UniformRandomVariable::Min=1", "--ns3::UniformRandomVariable::Min=2"}, "given twice");
+  expectUsageError({"test-events", "--ns3::UniformRandomVariable::Min=1", "--ns3::UniformRandomVariable::Min=2"},
+                   "given twice");
   // seeds MRG32k3a accepts: 1..4294944442; no wrap-around of larger ones
   for (const char* seed : {"0", "4294944443", "4294967295", "4294967296", "4294967297", "-1", "+5", " 5", "1e3"})
     expectUsageError({"test-events", "--seed", seed}, "not an integer in [1, 4294944442]");
