@@ -101,7 +101,7 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
     if (params->bundling)
       o.bundling = *params->bundling;
     if (params->bundleInterval)
-      o.bundleInterval = *params->bundleInterval;
+      o.bundler.bundleInterval = *params->bundleInterval;
   }
   return o;
 }

@@ -138,7 +138,7 @@ private:
       default:
         linkType = slot == 2 ? face::LinkType::MultiAccess : face::LinkType::AdHoc;
         o.bundling = true;
-        o.bundleInterval = 4;
+        o.bundler.bundleInterval = 4;
         break;
     }
     auto t = std::make_unique<face::DummyTransport>(scope, linkType, mtu);

@@ -9,22 +9,6 @@ namespace {
 /// Bound of the early Data held per face (two bundles of the largest span).
 constexpr size_t MaxEarlyData = 2 * lp::MaxBundleSpan;
 
-lp::InterestBundlerOptions bundlerOptions(const LinkServiceOptions& o)
-{
-  lp::InterestBundlerOptions b;
-  b.bundleInterval = o.bundleInterval;
-  b.maxEntries = o.bundleMaxEntries;
-  b.entryLifetime = o.bundleEntryLifetime;
-  b.lossDetection = o.bundleLossDetection;
-  b.gapK = o.bundleGapK;
-  b.gapMin = o.bundleGapMin;
-  b.maxRecoveries = o.bundleMaxRecoveries;
-  b.dynamicInterval = o.bundleDynamicInterval;
-  b.intervalMin = o.bundleIntervalMin;
-  b.cwndShare = o.bundleCwndShare;
-  return b;
-}
-
 int64_t span(const lp::BundleHeader& h)
 {
   return static_cast<int64_t>(h.endSeq - h.startSeq + 1);
@@ -39,8 +23,8 @@ BundlingService::BundlingService(Env& env, LinkService& owner, const LinkService
     m_options(options),
     m_counters(counters),
     m_hooks(std::move(hooks)),
-    m_encoder(env.rng(), bundlerOptions(options)),
-    m_decoder(bundlerOptions(options))
+    m_encoder(env.rng(), options.bundler),
+    m_decoder(options.bundler)
 {}
 
 BundlingService::~BundlingService()
@@ -75,7 +59,7 @@ BundlingService::Outgoing BundlingService::onOutgoingInterest(const Interest& in
 
 void BundlingService::armRecoveryTimer(bool mayBeEarlier)
 {
-  if (!m_options.bundleLossDetection)
+  if (!m_options.bundler.lossDetection)
     return;
   if (m_recoveryTimer != 0 && !mayBeEarlier)
     return;
@@ -111,7 +95,7 @@ void BundlingService::sendRecoveries()
 void BundlingService::expireEarlyData()
 {
   const TimePoint now = m_env.now();
-  while (!m_early.empty() && now - m_early.front().arrived >= m_options.bundleEntryLifetime) {
+  while (!m_early.empty() && now - m_early.front().arrived >= m_options.bundler.entryLifetime) {
     m_early.pop_front();
     ++m_counters.nInDataEarlyExpired;
   }
@@ -181,7 +165,7 @@ bool BundlingService::onIncomingData(Data& data, EndpointId endpoint)
 {
   if (!m_hooks.isActive())
     return false;
-  if (m_options.bundleLossDetection) {
+  if (m_options.bundler.lossDetection) {
     m_encoder.onIncomingData(data.name(), m_env.now());
     armRecoveryTimer(false);
   }

@@ -61,7 +61,7 @@ void GenericLinkService::setBundling(bool enabled, uint32_t bundleInterval)
 
 bool GenericLinkService::isBundlingActive() const
 {
-  return m_options.bundling && m_options.bundleInterval > 0 && m_transport != nullptr &&
+  return m_options.bundling && m_options.bundler.bundleInterval > 0 && m_transport != nullptr &&
          m_transport->medium() == Medium::Wireless;
 }
 

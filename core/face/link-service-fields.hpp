@@ -68,56 +68,56 @@ void visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
               .attribute = "LpBundleInterval",
               .hosts = Ns3,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleInterval)));
+             NDNLAB_FIELD_REF(o.bundler.bundleInterval)));
   v(field<O>({.name = "bundle-max-entries",
               .doc = "name prefixes a face's bundle encoder and decoder remember (each)",
               .range = Range::closed(1, MaxCount),
               .attribute = "LpBundleMaxEntries",
               .hosts = Ns3,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleMaxEntries)));
+             NDNLAB_FIELD_REF(o.bundler.maxEntries)));
   v(field<O>({.name = "bundle-entry-lifetime",
               .doc = "a face's bundle encoder and decoder forget a prefix unused this long",
               .range = Range::closed(1, MaxMs),
               .attribute = "LpBundleEntryLifetime",
               .hosts = Ns3,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleEntryLifetime)));
+             NDNLAB_FIELD_REF(o.bundler.entryLifetime)));
   v(field<O>({.name = "bundle-loss-detection",
               .doc = "beyond BLEnD (VI-B): re-request a prefix's unanswered bundled range when its Data "
                      "stall (inter-Data gap and link round-trip estimates)",
               .attribute = "LpBundleLossDetection",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleLossDetection)));
+             NDNLAB_FIELD_REF(o.bundler.lossDetection)));
   v(field<O>({.name = "bundle-gap-k",
               .doc = "loss detection: stall threshold = mean + k x mean deviation of the inter-Data gaps",
               .range = Range::closed(0, 1000),
               .attribute = "LpBundleGapK",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleGapK)));
+             NDNLAB_FIELD_REF(o.bundler.gapK)));
   v(field<O>({.name = "bundle-gap-min",
               .doc = "loss detection: lower bound of the stall threshold",
               .range = Range::closed(0.001, MaxMs),
               .attribute = "LpBundleGapMin",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleGapMin)));
+             NDNLAB_FIELD_REF(o.bundler.gapMin)));
   v(field<O>({.name = "bundle-max-recoveries",
               .doc = "loss detection: recovery bundles per stall (the wait doubles after each)",
               .range = Range::closed(0, 64),
               .attribute = "LpBundleMaxRecoveries",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleMaxRecoveries)));
+             NDNLAB_FIELD_REF(o.bundler.maxRecoveries)));
   v(field<O>({.name = "bundle-dynamic-interval",
               .doc = "beyond BLEnD: bundles of ceil(cwnd x bundle-cwnd-share) Interests within "
                      "[bundle-interval-min, bundle-interval] instead of min(cwnd, bundle-interval)",
               .attribute = "LpBundleDynamicInterval",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleDynamicInterval)));
+             NDNLAB_FIELD_REF(o.bundler.dynamicInterval)));
   v(field<O>({.name = "bundle-interval-min",
               .doc = "dynamic interval: smallest bundle when the window allows it",
               .unit = "Interests",
@@ -125,14 +125,14 @@ void visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
               .attribute = "LpBundleIntervalMin",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleIntervalMin)));
+             NDNLAB_FIELD_REF(o.bundler.intervalMin)));
   v(field<O>({.name = "bundle-cwnd-share",
               .doc = "dynamic interval: share of the consumer's window one bundle stands for",
               .range = Range::closed(0.01, 1),
               .attribute = "LpBundleCwndShare",
               .hosts = Bundling,
               .section = "face_system.link"},
-             NDNLAB_FIELD_REF(o.bundleCwndShare)));
+             NDNLAB_FIELD_REF(o.bundler.cwndShare)));
   // [limits]: reassembly
   v(field<O>({.name = "reassembly-max-bytes",
               .doc = "bytes held in partially reassembled packets, per face",

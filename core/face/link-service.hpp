@@ -4,6 +4,7 @@
 // CachePolicy, fragmentation/reassembly, congestion marking; and (issue 4) the Interest bundler.
 // Malformed frames are counted drops with a reason, never exceptions.
 
+#include "core/lp/interest-bundler.hpp"
 #include "core/codec/data.hpp"
 #include "core/codec/interest.hpp"
 #include "core/codec/nack.hpp"
@@ -54,31 +55,9 @@ struct LinkServiceOptions
   /// Bundle outgoing Interests that carry a BundleTag; effective only while the transport's
   /// medium is wireless. Off by default: the peer must decode bundles (ndnlab does).
   bool bundling = false;
-  /// Bundle interval BI: most Interests one bundle stands for, 1..256 (lp::MaxBundleSpan);
-  /// 0 = pass every Interest through (the paper's BI = 0).
-  uint32_t bundleInterval = 15;
-  /// Name prefixes remembered by the encoder and by the decoder of this face (each); the least
-  /// recently used is forgotten beyond.
-  size_t bundleMaxEntries = 256;
-  /// A prefix unused for this long is forgotten by the encoder and the decoder.
-  Duration bundleEntryLifetime = std::chrono::seconds(10);
-  /// Encoder-side loss detection (BLEnD VI-B): when a prefix's Data stall (no Data for the
-  /// inter-Data gap estimate after the last Data, nor for the link round-trip estimate after
-  /// the last bundle), re-request what its bundles asked for beyond the last Data.
-  bool bundleLossDetection = false;
-  /// Loss detection: stall threshold = mean + bundleGapK x mean deviation of the gaps.
-  double bundleGapK = 4;
-  /// Loss detection: lower bound of the stall threshold.
-  Duration bundleGapMin = std::chrono::milliseconds(10);
-  /// Loss detection: recovery bundles per stall (the wait doubles after each).
-  uint32_t bundleMaxRecoveries = 3;
-  /// Dynamic bundle interval: bundles of ceil(cwnd x bundleCwndShare) Interests within
-  /// [bundleIntervalMin, bundleInterval] (never above cwnd) instead of min(cwnd, bundleInterval).
-  bool bundleDynamicInterval = false;
-  /// Dynamic interval: smallest bundle when the window allows it.
-  uint32_t bundleIntervalMin = 4;
-  /// Dynamic interval: share of the consumer's window one bundle stands for, (0, 1].
-  double bundleCwndShare = 0.5;
+  /// The bundle encoder and decoder of this face (interval BI, tables, beyond BLEnD: loss
+  /// detection and the dynamic interval), as lp::InterestBundlerOptions declares them.
+  lp::InterestBundlerOptions bundler;
   /// Emit the consumer's BundleTag as an NDNLPv2 field (880) on outgoing Interests: the
   /// application side of an app-to-forwarder face. Forwarders leave it off, so the tag never
   /// leaves a node on any other face.
@@ -142,7 +121,7 @@ public:
   virtual void setBundling(bool enabled, uint32_t bundleInterval)
   {
     m_options.bundling = enabled;
-    m_options.bundleInterval = bundleInterval;
+    m_options.bundler.bundleInterval = bundleInterval;
   }
   /// The owning face's id, for logs and trace events (set by Face::setId).
   void setFaceId(FaceId id) { m_faceId = id; }

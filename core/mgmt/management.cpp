@@ -274,7 +274,7 @@ void addBundlingParameters(const face::Face& f, ControlParameters& p)
   const face::LinkServiceOptions& lo = f.linkService().options();
   p.flags = p.flags.value_or(0) | (lo.bundling ? FaceFlagBundling : 0);
   p.medium = static_cast<uint64_t>(f.transport().medium());
-  p.bundleInterval = lo.bundleInterval;
+  p.bundleInterval = lo.bundler.bundleInterval;
 }
 
 void Management::facesUpdate(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done)
@@ -298,7 +298,7 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
   bool bundling = ls.options().bundling;
   if (p.mask && (*p.mask & FaceFlagBundling))
     bundling = (*p.flags & FaceFlagBundling) != 0;
-  uint32_t interval = p.bundleInterval ? static_cast<uint32_t>(*p.bundleInterval) : ls.options().bundleInterval;
+  uint32_t interval = p.bundleInterval ? static_cast<uint32_t>(*p.bundleInterval) : ls.options().bundler.bundleInterval;
   ls.setBundling(bundling, interval);
   if (p.medium)
     f->transport().setMedium(static_cast<face::Medium>(*p.medium));
@@ -441,7 +441,7 @@ FaceStatus Management::faceStatus(const face::Face& f) const
   const face::LinkService::Counters& lc = f.linkService().counters();
   if (f.transport().medium() == face::Medium::Wireless || lo.bundling || lc.nInBundles > 0) {
     s.medium = static_cast<uint64_t>(f.transport().medium());
-    s.bundleInterval = lo.bundleInterval;
+    s.bundleInterval = lo.bundler.bundleInterval;
     s.bundleCounters = BundleCounters{
       lc.nOutBundles,           lc.nOutInterestsAbsorbed, lc.nInBundles,        lc.nInInterestsRegenerated,
       lc.nInInterestsGapFilled, lc.nInBundlesStale,       lc.nInBundlesInvalid, lc.nInDataEarly,

@@ -36,13 +36,13 @@ TEST(BundlingConfig, DefaultsAreOffAndWired)
 {
   DaemonOptions o = parseConfig("");
   EXPECT_FALSE(o.faceSystem.link.bundling);
-  EXPECT_EQ(o.faceSystem.link.bundleInterval, 15u);
+  EXPECT_EQ(o.faceSystem.link.bundler.bundleInterval, 15u);
   EXPECT_EQ(o.faceSystem.udpMedium, face::Medium::Wired);
   EXPECT_EQ(o.faceSystem.multicastMedium, face::Medium::Wired);
   face::LinkServiceOptions lso;
   EXPECT_EQ(o.faceSystem.link.bundling, lso.bundling);
-  EXPECT_EQ(o.faceSystem.link.bundleMaxEntries, lso.bundleMaxEntries);
-  EXPECT_EQ(o.faceSystem.link.bundleEntryLifetime, lso.bundleEntryLifetime);
+  EXPECT_EQ(o.faceSystem.link.bundler.maxEntries, lso.bundler.maxEntries);
+  EXPECT_EQ(o.faceSystem.link.bundler.entryLifetime, lso.bundler.entryLifetime);
 }
 
 TEST(BundlingConfig, KeysParse)
@@ -54,10 +54,10 @@ TEST(BundlingConfig, KeysParse)
   EXPECT_EQ(o.faceSystem.udpMedium, face::Medium::Wireless);
   EXPECT_EQ(o.faceSystem.multicastMedium, face::Medium::Wireless);
   EXPECT_TRUE(o.faceSystem.link.bundling);
-  EXPECT_EQ(o.faceSystem.link.bundleInterval, 10u);
-  EXPECT_EQ(o.faceSystem.link.bundleMaxEntries, 8u);
-  EXPECT_EQ(o.faceSystem.link.bundleEntryLifetime, 3s);
-  EXPECT_EQ(parseConfig("[face_system.link]\nbundle_interval = 0\n").faceSystem.link.bundleInterval, 0u);
+  EXPECT_EQ(o.faceSystem.link.bundler.bundleInterval, 10u);
+  EXPECT_EQ(o.faceSystem.link.bundler.maxEntries, 8u);
+  EXPECT_EQ(o.faceSystem.link.bundler.entryLifetime, 3s);
+  EXPECT_EQ(parseConfig("[face_system.link]\nbundle_interval = 0\n").faceSystem.link.bundler.bundleInterval, 0u);
 }
 
 TEST(BundlingConfig, BadValues)
@@ -113,7 +113,7 @@ TEST_F(BundlingFaceSystemTest, UdpFacesFollowTheConfig)
 {
   options.udpMedium = face::Medium::Wireless;
   options.link.bundling = true;
-  options.link.bundleInterval = 12;
+  options.link.bundler.bundleInterval = 12;
   options.udpImpair.loss = 0.01; // the medium survives the impairment wrapper
   start();
   mgmt::ControlParameters cp;
@@ -127,7 +127,7 @@ TEST_F(BundlingFaceSystemTest, UdpFacesFollowTheConfig)
   EXPECT_EQ(f->transport().medium(), face::Medium::Wireless);
   EXPECT_NE(dynamic_cast<face::ImpairedTransport*>(&f->transport()), nullptr);
   EXPECT_TRUE(f->linkService().options().bundling);
-  EXPECT_EQ(f->linkService().options().bundleInterval, 12u);
+  EXPECT_EQ(f->linkService().options().bundler.bundleInterval, 12u);
   EXPECT_TRUE(static_cast<face::GenericLinkService&>(f->linkService()).isBundlingActive());
   // the reply reports the BLEnD settings
   EXPECT_EQ(body->medium, 1u);
@@ -165,7 +165,7 @@ TEST_F(BundlingFaceSystemTest, CreateWithExtensionParameters)
   face::Face* f = faces.get(*mgmt::ControlParameters::decode(r.body)->faceId);
   EXPECT_EQ(f->transport().medium(), face::Medium::Wireless);
   EXPECT_TRUE(f->linkService().options().bundling);
-  EXPECT_EQ(f->linkService().options().bundleInterval, 20u);
+  EXPECT_EQ(f->linkService().options().bundler.bundleInterval, 20u);
 
   mgmt::ControlParameters bad;
   bad.uri = peerUri();

@@ -311,7 +311,7 @@ TEST(Config, EveryDeclaredFieldIsAKey)
 
   DaemonOptions o = parseConfig("[face_system.link]\nbundle_gap_k = 7.5\ncongestion_threshold = 1000\n"
                                 "[limits]\nmax_fragments = 9\n[tables]\npit_max_entries = 77\n");
-  EXPECT_EQ(o.faceSystem.link.bundleGapK, 7.5);
+  EXPECT_EQ(o.faceSystem.link.bundler.gapK, 7.5);
   EXPECT_EQ(o.faceSystem.link.defaultCongestionThreshold, 1000u);
   EXPECT_EQ(o.faceSystem.link.maxFragments, 9u);
   EXPECT_EQ(o.forwarder.pitMaxEntries, 77u);

@@ -37,7 +37,7 @@ uint64_t segOf(const Name& n)
 class BundlingTest : public ::testing::Test
 {
 protected:
-  BundlingTest() { init({.bundling = true, .bundleInterval = 10}, Medium::Wireless); }
+  BundlingTest() { init({.bundling = true, .bundler = {.bundleInterval = 10}}, Medium::Wireless); }
 
   void init(LinkServiceOptions opts, Medium medium, FaceScope scope = FaceScope::NonLocal)
   {
@@ -97,7 +97,7 @@ TEST_F(BundlingTest, EncoderRunsOnlyWhenOnAndWireless)
   EXPECT_FALSE(service->isBundlingActive());
   init({}, Medium::Wireless);
   EXPECT_FALSE(service->isBundlingActive()); // off by default
-  init({.bundling = true, .bundleInterval = 0}, Medium::Wireless);
+  init({.bundling = true, .bundler = {.bundleInterval = 0}}, Medium::Wireless);
   EXPECT_FALSE(service->isBundlingActive()); // BI = 0
 
   // wired with bundling on: every Interest goes out as is, no bundle field, no tag field
@@ -196,7 +196,8 @@ TEST_F(BundlingTest, DataAheadOfItsInterestIsHeldUntilTheInterestComesDown)
 
 TEST_F(BundlingTest, HeldDataExpires)
 {
-  init({.bundling = true, .bundleInterval = 10, .bundleEntryLifetime = std::chrono::seconds(1)}, Medium::Wireless);
+  init({.bundling = true, .bundler = {.bundleInterval = 10, .entryLifetime = std::chrono::seconds(1)}},
+       Medium::Wireless);
   service->sendInterest(segInterest("/f", 0, BundleTag{false, 25}));
   injectData("/f", 5);
   env.advance(std::chrono::milliseconds(1500));
@@ -346,7 +347,7 @@ struct LossyRun
     auto tb = std::make_unique<ImpairedTransport>(env, std::move(b), imp);
     ta->setMedium(Medium::Wireless);
     tb->setMedium(Medium::Wireless);
-    consumerOpts.bundleInterval = bi;
+    consumerOpts.bundler.bundleInterval = bi;
     GenericLinkService consumerLs(env, consumerOpts);
     GenericLinkService producerLs(env, {});
     consumerLs.attach(*ta);
@@ -457,7 +458,7 @@ TEST(BundlingLossyLink, WithoutBundlingEveryInterestIsAFrame)
 TEST_F(BundlingTest, LostBundleIsReRequestedOnTheFaceTimerLongBeforeAnRto)
 {
   using namespace std::chrono_literals;
-  init({.bundling = true, .bundleInterval = 10, .bundleLossDetection = true, .bundleGapMin = 2ms}, Medium::Wireless);
+  init({.bundling = true, .bundler = {.bundleInterval = 10, .lossDetection = true, .gapMin = 2ms}}, Medium::Wireless);
   for (uint64_t s = 0; s < 20; ++s) // bundles [0, 9] and [10, 19]; the second is lost
     service->sendInterest(segInterest("/f", s, BundleTag{false, 20}));
   ASSERT_EQ(transport->sent.size(), 2u);
@@ -517,7 +518,7 @@ TEST(BundlingLossyLink, LossDetectionDeliversEverySegmentWithFewerRetransmission
         SCOPED_TRACE(testing::Message() << "seed=" << seed << " loss=" << loss << " window=" << window);
         auto plain = LossyRun::run(seed, loss, 0ms, total, 15, window);
         auto detect = LossyRun::run(seed, loss, 0ms, total, 15, window,
-                                    {.bundling = true, .bundleLossDetection = true, .bundleGapMin = 20ms});
+                                    {.bundling = true, .bundler = {.lossDetection = true, .gapMin = 20ms}});
         ASSERT_TRUE(detect.finished) << detect.delivered.size() << " of " << total;
         for (uint64_t s = 0; s < total; ++s)
           EXPECT_EQ(detect.delivered[s], 1) << s;

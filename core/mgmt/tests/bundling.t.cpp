@@ -88,7 +88,7 @@ TEST_F(BundlingManagementTest, UpdateChangesOnlyTheBundlingSettings)
   ASSERT_EQ(r->code, 200u) << r->text;
   EXPECT_EQ(f->transport().medium(), face::Medium::Wireless);
   EXPECT_TRUE(f->linkService().options().bundling);
-  EXPECT_EQ(f->linkService().options().bundleInterval, 9u);
+  EXPECT_EQ(f->linkService().options().bundler.bundleInterval, 9u);
   EXPECT_TRUE(static_cast<face::GenericLinkService&>(f->linkService()).isBundlingActive());
   auto body = ControlParameters::decode(r->body);
   ASSERT_TRUE(body.ok());
@@ -101,7 +101,7 @@ TEST_F(BundlingManagementTest, UpdateChangesOnlyTheBundlingSettings)
   r = command(c, "faces", "update", ControlParameters{.faceId = radio.id, .flags = 0, .mask = FaceFlagBundling});
   ASSERT_EQ(r->code, 200u);
   EXPECT_FALSE(f->linkService().options().bundling);
-  EXPECT_EQ(f->linkService().options().bundleInterval, 9u);
+  EXPECT_EQ(f->linkService().options().bundler.bundleInterval, 9u);
   EXPECT_EQ(f->transport().medium(), face::Medium::Wireless);
 
   // FaceId 0: the requesting face
