@@ -36,9 +36,6 @@ def as_text(value):
     """A spec value written as the options table writes a default."""
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, list):
-        assert len(value) == 1, value
-        return as_text(value[0])
     return str(value)
 
 
@@ -51,9 +48,12 @@ def test_ndnsim_profile_is_what_the_blend_specs_pin():
     for name in SPECS:
         spec = tomllib.loads((ROOT / "experiments" / "blend" / name).read_text())
         pinned = dict(spec.get("fixed", {}))
-        for row in spec.get("grid", []):
-            if row.get("CwaGate") == ["high-data"]:
-                pinned.update(row)
+        grid = spec.get("grid", [])
+        paper_consumer_throughout = pinned.get("CwaGate") == "high-data"
+        for row in grid if isinstance(grid, list) else [grid]:
+            if paper_consumer_throughout or row.get("CwaGate") == ["high-data"]:
+                # one value: pinned; several: a parameter the figure sweeps
+                pinned.update({k: v[0] for k, v in row.items() if len(v) == 1})
         for key, value in pinned.items():
             flag = plain(key)
             if flag not in profile:

@@ -1,5 +1,7 @@
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
+#include "core/app/constant-rate-consumer-fields.hpp"
+#include "core/app/push-consumer-fields.hpp"
 #include "core/app/segment-fetcher-fields.hpp"
 #include "core/app/segment-server-fields.hpp"
 #include "core/face/link-service-fields.hpp"
@@ -88,33 +90,15 @@ const std::vector<OptionField<app::PushProducerOptions>>& pushProducerFields()
 
 const std::vector<OptionField<app::PushConsumerOptions>>& pushConsumerFields()
 {
-  using O = app::PushConsumerOptions;
-  static const std::vector<OptionField<O>> fields = {
-    optionField<O>("Lifetime", "InterestLifetime of the trigger and repair Interests", NDNLAB_REF(o.lifetime)),
-    optionField<O>("TriggerRetries", "Trigger re-sends when no Data arrives; -1 = unlimited",
-                   NDNLAB_REF(o.triggerRetries)),
-    optionField<O>("MustBeFresh", "MustBeFresh on the trigger", NDNLAB_REF(o.mustBeFresh)),
-    optionField<O>("IdleTimeout", "No Data for this long with segments missing starts the repair",
-                   NDNLAB_REF(o.idleTimeout)),
-    optionField<O>("RepairWindow", "Repair Interests outstanding", NDNLAB_REF(o.repairWindow)),
-    optionField<O>("RepairTimeout", "A repair Interest unanswered this long is re-sent", NDNLAB_REF(o.repairTimeout)),
-    optionField<O>("Retries", "Repair re-sends per segment; -1 = unlimited", NDNLAB_REF(o.retries)),
-  };
+  static const std::vector<OptionField<app::PushConsumerOptions>> fields =
+    attributeFields<app::PushConsumerOptions>(); // core/app/push-consumer-fields.hpp
   return fields;
 }
 
 const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFields()
 {
-  using O = app::ConstantRateConsumerOptions;
-  static const std::vector<OptionField<O>> fields = {
-    optionField<O>("Frequency", "Interests per second", NDNLAB_REF(o.frequency)),
-    optionField<O>("Randomize", "Gaps between Interests: none | uniform | exponential", NDNLAB_REF(o.randomize)),
-    optionField<O>("Lifetime", "InterestLifetime", NDNLAB_REF(o.lifetime)),
-    optionField<O>("MaxCount", "Distinct segments to request; 0 = unlimited", NDNLAB_REF(o.maxCount)),
-    optionField<O>("FirstSegment", "First segment number", NDNLAB_REF(o.firstSegment)),
-    optionField<O>("Retransmit", "Re-express timed-out or Nacked segments", NDNLAB_REF(o.retransmit)),
-    optionField<O>("MustBeFresh", "MustBeFresh on every Interest", NDNLAB_REF(o.mustBeFresh)),
-  };
+  static const std::vector<OptionField<app::ConstantRateConsumerOptions>> fields =
+    attributeFields<app::ConstantRateConsumerOptions>(); // core/app/constant-rate-consumer-fields.hpp
   return fields;
 }
 
