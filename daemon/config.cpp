@@ -358,13 +358,13 @@ void addFaceLimitKeys(std::vector<ConfigKey>& k, const std::string& section, con
     "most " + what +
       " at once; further connections are refused (too_many_faces) "
       "until faces close",
-    [limits](DaemonOptions & o) -> auto& { return limits(o).maxFaces; }, 1, MaxInt));
+    [limits](DaemonOptions& o) -> decltype(auto) { return (limits(o).maxFaces); }, 1, MaxInt));
   k.push_back(intKey(
     section, "max_faces_per_address",
     "most " + what +
       " from one remote address at once; further connections from it "
       "are refused (too_many_faces_per_address)",
-    [limits](DaemonOptions & o) -> auto& { return limits(o).maxFacesPerAddress; }, 1, MaxInt));
+    [limits](DaemonOptions& o) -> decltype(auto) { return (limits(o).maxFacesPerAddress); }, 1, MaxInt));
 }
 
 /// ndnlabd's key of a core field (core/runtime/fields.hpp) of the Options struct that `sub`
@@ -437,24 +437,22 @@ std::vector<ConfigKey> buildKeys()
   std::vector<ConfigKey> k;
   // [general]
   k.push_back(logLevelKey());
-  k.push_back(stringKey(
-    "general", "log_file", "log file; empty = standard error", [](O & o) -> auto& { return o.general.logFile; }));
-  k.push_back(boolKey(
-    "general", "trace_counters", "count trace events per kind and reason (drops, face closes)",
-    [](O & o) -> auto& { return o.general.traceCounters; }));
-  k.push_back(stringKey(
-    "general", "trace_file", "append every trace event as a JSON line to this file; empty = off",
-    [](O & o) -> auto& { return o.general.traceFile; }));
+  k.push_back(stringKey("general", "log_file", "log file; empty = standard error",
+                        [](O& o) -> decltype(auto) { return (o.general.logFile); }));
+  k.push_back(boolKey("general", "trace_counters", "count trace events per kind and reason (drops, face closes)",
+                      [](O& o) -> decltype(auto) { return (o.general.traceCounters); }));
+  k.push_back(stringKey("general", "trace_file", "append every trace event as a JSON line to this file; empty = off",
+                        [](O& o) -> decltype(auto) { return (o.general.traceFile); }));
   k.push_back(intKey(
-    "general", "seed", "random number generator seed; 0 = random", [](O & o) -> auto& { return o.general.seed; }, 0,
-    MaxInt));
+    "general", "seed", "random number generator seed; 0 = random",
+    [](O& o) -> decltype(auto) { return (o.general.seed); }, 0, MaxInt));
 
   // [tables]: the forwarder's (core/fw/forwarder-fields.hpp), then the RIB's
   auto forwarder = [](O& o) -> fw::ForwarderOptions& { return o.forwarder; };
   addFieldKeys<fw::ForwarderOptions>(k, "tables", forwarder);
   k.push_back(intKey(
     "tables", "rib_max_routes", "RIB capacity; rib/register beyond it is refused",
-    [](O & o) -> auto& { return o.management.rib.maxRoutes; }, 1, MaxInt));
+    [](O& o) -> decltype(auto) { return (o.management.rib.maxRoutes); }, 1, MaxInt));
 
   // [forwarder]
   k.push_back(ConfigKey{"forwarder", "default_strategy", "string", "strategy of the prefix /",
@@ -471,98 +469,92 @@ std::vector<ConfigKey> buildKeys()
   addFieldKeys<fw::ForwarderOptions>(k, "forwarder", forwarder);
 
   // [management]
-  k.push_back(boolKey(
-    "management", "verify_commands", "verify command signatures and replay fields (NFD default certfile any: off)",
-    [](O & o) -> auto& { return o.management.dispatcher.verifyCommands; }));
+  k.push_back(boolKey("management", "verify_commands",
+                      "verify command signatures and replay fields (NFD default certfile any: off)",
+                      [](O& o) -> decltype(auto) { return (o.management.dispatcher.verifyCommands); }));
 
   // [face_system.unix]
-  k.push_back(boolKey(
-    "face_system.unix", "enabled", "listen on a Unix stream socket",
-    [](O & o) -> auto& { return o.faceSystem.unixEnabled; }));
-  k.push_back(stringKey(
-    "face_system.unix", "path", "socket path (NFD's default, used by python-ndn and NDNts without config)",
-    [](O & o) -> auto& { return o.faceSystem.unixSocket.path; }));
+  k.push_back(boolKey("face_system.unix", "enabled", "listen on a Unix stream socket",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.unixEnabled); }));
+  k.push_back(stringKey("face_system.unix", "path",
+                        "socket path (NFD's default, used by python-ndn and NDNts without config)",
+                        [](O& o) -> decltype(auto) { return (o.faceSystem.unixSocket.path); }));
   k.push_back(intKey(
     "face_system.unix", "max_faces",
     "most Unix socket faces at once; further connections are refused "
     "(too_many_faces) until faces close",
-    [](O & o) -> auto& { return o.faceSystem.unixSocket.maxFaces; }, 1, MaxInt));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.unixSocket.maxFaces); }, 1, MaxInt));
 
   // [face_system.tcp]
-  k.push_back(boolKey(
-    "face_system.tcp", "enabled", "listen for TCP connections",
-    [](O & o) -> auto& { return o.faceSystem.tcpEnabled; }));
-  k.push_back(addressKey(
-    "face_system.tcp", "listen_address", "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
-    [](O & o) -> auto& { return o.faceSystem.tcp.address; }));
+  k.push_back(boolKey("face_system.tcp", "enabled", "listen for TCP connections",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.tcpEnabled); }));
+  k.push_back(addressKey("face_system.tcp", "listen_address", "listen address; \"::\" listens on IPv6 and IPv4",
+                         AddressKind::Any, [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.address); }));
   k.push_back(intKey(
     "face_system.tcp", "port", "listen port; 0 disables the TCP listener",
-    [](O & o) -> auto& { return o.faceSystem.tcp.port; }, 0, 65535));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.port); }, 0, 65535));
   k.push_back(durationKey(
     "face_system.tcp", "connect_timeout", "faces/create gives up connecting after this long",
-    [](O & o) -> auto& { return o.faceSystem.tcp.connectTimeout; }, std::chrono::milliseconds(1)));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.connectTimeout); }, std::chrono::milliseconds(1)));
   k.push_back(durationKey(
     "face_system.tcp", "reconnect_initial_delay", "permanent TCP faces: first reconnection delay (doubles per failure)",
-    [](O & o) -> auto& { return o.faceSystem.tcp.reconnect.initialDelay; }, std::chrono::milliseconds(1)));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.reconnect.initialDelay); }, std::chrono::milliseconds(1)));
   k.push_back(durationKey(
     "face_system.tcp", "reconnect_max_delay", "permanent TCP faces: largest reconnection delay",
-    [](O & o) -> auto& { return o.faceSystem.tcp.reconnect.maxDelay; }, std::chrono::milliseconds(1)));
-  addFaceLimitKeys(
-    k, "face_system.tcp", "accepted TCP faces", [](O & o) -> auto& { return o.faceSystem.tcp.limits; });
+    [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.reconnect.maxDelay); }, std::chrono::milliseconds(1)));
+  addFaceLimitKeys(k, "face_system.tcp", "accepted TCP faces",
+                   [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.limits); });
   k.push_back(durationKey(
     "face_system.tcp", "idle_timeout", "accepted TCP faces that receive nothing this long are closed (idle_timeout)",
-    [](O & o) -> auto& { return o.faceSystem.tcp.idleTimeout; }, std::chrono::milliseconds(1)));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.tcp.idleTimeout); }, std::chrono::milliseconds(1)));
 
   // [face_system.websocket]
-  k.push_back(boolKey(
-    "face_system.websocket", "enabled", "listen for WebSocket connections (browsers; NFD listens by default)",
-    [](O & o) -> auto& { return o.faceSystem.websocketEnabled; }));
-  k.push_back(addressKey(
-    "face_system.websocket", "listen_address", "listen address; \"::\" listens on IPv6 and IPv4", AddressKind::Any,
-    [](O & o) -> auto& { return o.faceSystem.websocket.address; }));
+  k.push_back(boolKey("face_system.websocket", "enabled",
+                      "listen for WebSocket connections (browsers; NFD listens by default)",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.websocketEnabled); }));
+  k.push_back(addressKey("face_system.websocket", "listen_address", "listen address; \"::\" listens on IPv6 and IPv4",
+                         AddressKind::Any, [](O& o) -> decltype(auto) { return (o.faceSystem.websocket.address); }));
   k.push_back(intKey(
     "face_system.websocket", "port", "listen port; 0 disables the WebSocket listener",
-    [](O & o) -> auto& { return o.faceSystem.websocket.port; }, 0, 65535));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.websocket.port); }, 0, 65535));
   k.push_back(durationKey(
     "face_system.websocket", "ping_interval", "each connection is pinged this often; 0 = never",
-    [](O & o) -> auto& { return o.faceSystem.websocket.pingInterval; }, std::chrono::milliseconds(0)));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.websocket.pingInterval); }, std::chrono::milliseconds(0)));
   k.push_back(durationKey(
     "face_system.websocket", "pong_timeout", "a connection that does not answer a ping this long is closed",
-    [](O & o) -> auto& { return o.faceSystem.websocket.pongTimeout; }, std::chrono::milliseconds(1)));
-  addFaceLimitKeys(
-    k, "face_system.websocket", "WebSocket faces", [](O & o) -> auto& { return o.faceSystem.websocket.limits; });
+    [](O& o) -> decltype(auto) { return (o.faceSystem.websocket.pongTimeout); }, std::chrono::milliseconds(1)));
+  addFaceLimitKeys(k, "face_system.websocket", "WebSocket faces",
+                   [](O& o) -> decltype(auto) { return (o.faceSystem.websocket.limits); });
 
   // [face_system.udp]
-  k.push_back(boolKey(
-    "face_system.udp", "enabled", "UDP unicast channel", [](O & o) -> auto& { return o.faceSystem.udpEnabled; }));
-  k.push_back(addressKey(
-    "face_system.udp", "listen_address", "listen address", AddressKind::Any,
-    [](O & o) -> auto& { return o.faceSystem.udp.address; }));
+  k.push_back(boolKey("face_system.udp", "enabled", "UDP unicast channel",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.udpEnabled); }));
+  k.push_back(addressKey("face_system.udp", "listen_address", "listen address", AddressKind::Any,
+                         [](O& o) -> decltype(auto) { return (o.faceSystem.udp.address); }));
   k.push_back(intKey(
     "face_system.udp", "port", "listen port; 0 disables the UDP channel",
-    [](O & o) -> auto& { return o.faceSystem.udp.port; }, 0, 65535));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.udp.port); }, 0, 65535));
   k.push_back(durationKey(
     "face_system.udp", "idle_timeout", "on-demand UDP faces that receive nothing this long are closed",
-    [](O & o) -> auto& { return o.faceSystem.udp.idleTimeout; }, std::chrono::milliseconds(1)));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.udp.idleTimeout); }, std::chrono::milliseconds(1)));
   k.push_back(intKey(
     "face_system.udp", "mtu", "MTU of UDP unicast faces, bytes; larger packets are fragmented (NDNLPv2)",
-    [](O & o) -> auto& { return o.faceSystem.udpMtu; }, 64, io::UdpMaxPayloadV4));
-  k.push_back(boolKey(
-    "face_system.udp", "accept_new_faces", "create on-demand faces for datagrams from unknown endpoints",
-    [](O & o) -> auto& { return o.faceSystem.udp.acceptNewFaces; }));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.udpMtu); }, 64, io::UdpMaxPayloadV4));
+  k.push_back(boolKey("face_system.udp", "accept_new_faces",
+                      "create on-demand faces for datagrams from unknown endpoints",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.udp.acceptNewFaces); }));
   k.push_back(intKey(
     "face_system.udp", "max_on_demand_faces",
     "most on-demand UDP faces at once; datagrams from further new endpoints are "
     "dropped (too_many_faces)",
-    [](O & o) -> auto& { return o.faceSystem.udp.maxOnDemandFaces; }, 1, MaxInt));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.udp.maxOnDemandFaces); }, 1, MaxInt));
   k.push_back(intKey(
     "face_system.udp", "socket_buffer_size", "SO_SNDBUF/SO_RCVBUF of the UDP socket, bytes; 0 = kernel default",
-    [](O & o) -> auto& { return o.faceSystem.udp.socketBufferSize; }, 0, MaxInt32));
-  k.push_back(mediumKey(
-    "face_system.udp",
-    "physical medium of UDP unicast faces: wired, wireless (wireless faces "
-    "bundle Interests with face_system.link.bundling)",
-    [](O & o) -> auto& { return o.faceSystem.udpMedium; }));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.udp.socketBufferSize); }, 0, MaxInt32));
+  k.push_back(mediumKey("face_system.udp",
+                        "physical medium of UDP unicast faces: wired, wireless (wireless faces "
+                        "bundle Interests with face_system.link.bundling)",
+                        [](O& o) -> decltype(auto) { return (o.faceSystem.udpMedium); }));
 
   // [face_system.udp.impair]: egress impairment of UDP unicast faces (for hosts without netem)
   k.push_back(ConfigKey{"face_system.udp.impair", "loss", "float",
@@ -577,12 +569,12 @@ std::vector<ConfigKey> buildKeys()
                           o.faceSystem.udpImpair.loss = p;
                           return {};
                         }});
-  k.push_back(durationKey(
-    "face_system.udp.impair", "delay", "delay added to every outgoing datagram of a UDP unicast face",
-    [](O & o) -> auto& { return o.faceSystem.udpImpair.delay; }));
-  k.push_back(durationKey(
-    "face_system.udp.impair", "jitter", "extra delay drawn uniformly from [0, jitter) per datagram (may reorder)",
-    [](O & o) -> auto& { return o.faceSystem.udpImpair.jitter; }));
+  k.push_back(durationKey("face_system.udp.impair", "delay",
+                          "delay added to every outgoing datagram of a UDP unicast face",
+                          [](O& o) -> decltype(auto) { return (o.faceSystem.udpImpair.delay); }));
+  k.push_back(durationKey("face_system.udp.impair", "jitter",
+                          "extra delay drawn uniformly from [0, jitter) per datagram (may reorder)",
+                          [](O& o) -> decltype(auto) { return (o.faceSystem.udpImpair.jitter); }));
   k.push_back(ConfigKey{"face_system.udp.impair", "rate", "rate",
                         "egress rate limit per UDP unicast face, e.g. \"100Mbit\"; \"0\" = unlimited",
                         [](const DaemonOptions& o) { return quote(formatRate(o.faceSystem.udpImpair.rate)); },
@@ -609,53 +601,47 @@ std::vector<ConfigKey> buildKeys()
               }});
 
   // [face_system.multicast]
-  k.push_back(boolKey(
-    "face_system.multicast", "enabled", "UDP multicast face (off by default)",
-    [](O & o) -> auto& { return o.faceSystem.multicastEnabled; }));
-  k.push_back(addressKey(
-    "face_system.multicast", "group", "IPv4 multicast group (NFD default)", AddressKind::V4Multicast,
-    [](O & o) -> auto& { return o.faceSystem.multicast.group; }));
+  k.push_back(boolKey("face_system.multicast", "enabled", "UDP multicast face (off by default)",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.multicastEnabled); }));
+  k.push_back(addressKey("face_system.multicast", "group", "IPv4 multicast group (NFD default)",
+                         AddressKind::V4Multicast,
+                         [](O& o) -> decltype(auto) { return (o.faceSystem.multicast.group); }));
   k.push_back(intKey(
     "face_system.multicast", "port", "group port (NFD default)",
-    [](O & o) -> auto& { return o.faceSystem.multicast.port; }, 1, 65535));
-  k.push_back(addressKey(
-    "face_system.multicast", "interface_address",
-    "local address to join and send on; \"0.0.0.0\" = the kernel's choice", AddressKind::V4,
-    [](O & o) -> auto& { return o.faceSystem.multicast.interfaceAddress; }));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.multicast.port); }, 1, 65535));
+  k.push_back(addressKey("face_system.multicast", "interface_address",
+                         "local address to join and send on; \"0.0.0.0\" = the kernel's choice", AddressKind::V4,
+                         [](O& o) -> decltype(auto) { return (o.faceSystem.multicast.interfaceAddress); }));
   k.push_back(intKey(
-    "face_system.multicast", "ttl", "IP multicast TTL", [](O & o) -> auto& { return o.faceSystem.multicast.ttl; }, 1,
-    255));
-  k.push_back(boolKey(
-    "face_system.multicast", "loopback", "loop datagrams back to this host (several daemons on one host)",
-    [](O & o) -> auto& { return o.faceSystem.multicast.loopback; }));
+    "face_system.multicast", "ttl", "IP multicast TTL",
+    [](O& o) -> decltype(auto) { return (o.faceSystem.multicast.ttl); }, 1, 255));
+  k.push_back(boolKey("face_system.multicast", "loopback",
+                      "loop datagrams back to this host (several daemons on one host)",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.multicast.loopback); }));
   k.push_back(intKey(
     "face_system.multicast", "mtu", "MTU of the multicast face, bytes",
-    [](O & o) -> auto& { return o.faceSystem.multicastMtu; }, 64, io::UdpMaxPayloadV4));
-  k.push_back(mediumKey(
-    "face_system.multicast", "physical medium of the multicast face: wired, wireless",
-    [](O & o) -> auto& { return o.faceSystem.multicastMedium; }));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.multicastMtu); }, 64, io::UdpMaxPayloadV4));
+  k.push_back(mediumKey("face_system.multicast", "physical medium of the multicast face: wired, wireless",
+                        [](O& o) -> decltype(auto) { return (o.faceSystem.multicastMedium); }));
 
   // [face_system.stream]
   k.push_back(intKey(
     "face_system.stream", "max_frame_size",
     "largest frame on Unix/TCP faces, bytes; a larger TLV header closes the face",
-    [](O & o) -> auto& { return o.faceSystem.stream.maxFrameSize; }, 1024, 1 << 20));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.stream.maxFrameSize); }, 1024, 1 << 20));
   k.push_back(intKey(
     "face_system.stream", "socket_buffer_size", "SO_SNDBUF/SO_RCVBUF of Unix/TCP sockets, bytes; 0 = kernel default",
-    [](O & o) -> auto& { return o.faceSystem.stream.socketBufferSize; }, 0, MaxInt32));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.stream.socketBufferSize); }, 0, MaxInt32));
   k.push_back(intKey(
     "face_system.stream", "max_send_queue", "per-face send queue bound, bytes; frames beyond it are dropped",
-    [](O & o) -> auto& { return o.faceSystem.stream.maxSendQueueBytes; }, 65536, MaxInt));
+    [](O& o) -> decltype(auto) { return (o.faceSystem.stream.maxSendQueueBytes); }, 65536, MaxInt));
 
   // [face_system.link]
-  auto link = [](O & o) -> auto&
-  {
-    return o.faceSystem.link;
-  };
+  auto link = [](O& o) -> decltype(auto) { return (o.faceSystem.link); };
   addFieldKeys<face::LinkServiceOptions>(k, "face_system.link", link);
-  k.push_back(boolKey(
-    "face_system.link", "local_fields", "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
-    [](O & o) -> auto& { return o.faceSystem.localFieldsOnLocalFaces; }));
+  k.push_back(boolKey("face_system.link", "local_fields",
+                      "IncomingFaceId/NextHopFaceId on local faces (Unix, TCP from loopback)",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.localFieldsOnLocalFaces); }));
   // [limits]
   addFieldKeys<face::LinkServiceOptions>(k, "limits", link);
   return k;

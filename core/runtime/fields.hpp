@@ -189,8 +189,4 @@ auto enumField(Info info, Ref ref, std::string_view (*print)(E), std::optional<E
 } // namespace ndnlab::fields
 
 /// The member a field reaches: NDNLAB_FIELD_REF(o.window.initCwnd).
-#define NDNLAB_FIELD_REF(expr)                                                                                         \
-  [](auto& o) -> auto&                                                                                                 \
-  {                                                                                                                    \
-    return expr;                                                                                                       \
-  }
+#define NDNLAB_FIELD_REF(expr) [](auto& o) -> decltype(auto) { return (expr); }

@@ -12,12 +12,8 @@
 
 namespace ndnlab::sim {
 
-// Member reference for optionField: MEMBER(o.window.initCwnd) -> [](Options& o) -> auto& {...}
-#define NDNLAB_REF(expr)                                                                                               \
-  [](auto& o) -> auto&                                                                                                 \
-  {                                                                                                                    \
-    return expr;                                                                                                       \
-  }
+// Member reference for optionField: NDNLAB_REF(o.window.initCwnd) -> a lambda returning o.window.initCwnd&
+#define NDNLAB_REF(expr) [](auto& o) -> decltype(auto) { return (expr); }
 
 const std::vector<OptionField<fw::ForwarderOptions>>& forwarderFields()
 {
