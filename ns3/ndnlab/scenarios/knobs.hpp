@@ -85,11 +85,11 @@ Knob knobOf(const fields::EnumField<Options, E>& f, const Options& d, std::strin
 }
 
 /// The knobs of every field of `Options` declared for the Scenario host, in declaration
-/// order, with a default-constructed Options' values; `nameOf` names each parameter.
+/// order, with the values of `d` as defaults; `nameOf` names each parameter.
 template<typename Options>
-std::vector<Knob> scenarioKnobs(const std::function<std::string(const fields::Info&)>& nameOf)
+std::vector<Knob> scenarioKnobs(const std::function<std::string(const fields::Info&)>& nameOf,
+                                const Options& d = Options{})
 {
-  const Options d;
   std::vector<Knob> k;
   visitFields(std::type_identity<Options>{}, [&](const auto& f) {
     if ((f.info.hosts & fields::Scenario) != 0)

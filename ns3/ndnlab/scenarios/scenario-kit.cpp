@@ -10,6 +10,8 @@
 #include "ns3/ndnlab/scenarios/knobs.hpp"
 
 #include "core/app/segment-fetcher-fields.hpp"
+
+#include <optional>
 #include "core/runtime/units.hpp"
 
 #include <ns3/simulator.h>
@@ -56,6 +58,22 @@ const std::vector<Knob>& knobs()
   return list;
 }
 
+/// The attribute value of knob `i`: the parameter when given; else the Profile's value when
+/// the profile is not ndnlab's (whose values are ConsumerApp's own defaults); else none.
+std::optional<std::string> knobSetting(const Params& params, size_t i)
+{
+  const Knob& k = knobs()[i];
+  if (params.isSet(k.spec.name))
+    return knobValue(params, k);
+  const std::string& profile = params.getString("Profile");
+  if (profile == "ndnlab")
+    return std::nullopt;
+  const auto options = app::fetcherProfile(profile); // one of the spec's choices
+  const Knob p = scenarioKnobs<app::SegmentFetcherOptions>(
+    [](const fields::Info& info) { return info.attributeName(); }, *options)[i];
+  return p.isMs ? p.spec.defaultValue + "ms" : p.spec.defaultValue;
+}
+
 } // namespace
 
 std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& defaultFileSize)
@@ -69,6 +87,10 @@ std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& d
                        "(which ignores the consumer knobs below)"
                      : "consumer: the SegmentFetcher pipeline of `ndnlab get`",
      kinds},
+    {"Profile", ParamType::String, "ndnlab", "",
+     "consumer profile the knobs below start from, as `ndnlab get --profile`: ndnlab, ndncatchunks, or ndnsim "
+     "(ndnSIM's ConsumerPcon, the BLEnD paper's); a knob given wins",
+     app::fetcherProfiles()},
     {"FileSize", ParamType::String, defaultFileSize, "",
      "content size: bytes, or with a unit (10MB = 10^7, 100MiB = 100*2^20 = the BLEnD paper's 100 MB)"},
     {"PayloadSize",
@@ -138,11 +160,14 @@ void checkConsumerParams(const Params& params)
   };
   app->SetAttribute("Pipeline", ns3::StringValue(kind));
   validate("--Consumer=" + kind + " with the ns-3 defaults of ndnlab::ConsumerApp");
-  for (const auto& k : knobs()) {
-    if (!params.isSet(k.spec.name))
+  for (size_t i = 0; i < knobs().size(); ++i) {
+    const Knob& k = knobs()[i];
+    const std::optional<std::string> value = knobSetting(params, i);
+    if (!value)
       continue;
-    const std::string arg = "--" + k.spec.name + "=" + knobText(params, k);
-    if (!app->SetAttributeFailSafe(k.attribute, ns3::StringValue(knobValue(params, k))))
+    const std::string arg = params.isSet(k.spec.name) ? "--" + k.spec.name + "=" + knobText(params, k)
+                                                      : "--Profile=" + params.getString("Profile");
+    if (!app->SetAttributeFailSafe(k.attribute, ns3::StringValue(*value)))
       throw UsageError(arg + ": out of range of ndnlab::ConsumerApp::" + k.attribute);
     validate(arg);
   }
@@ -326,9 +351,9 @@ Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> co
   if (!push) {
     consumer.SetAttribute("Pipeline", ns3::StringValue(m_kind));
     // checkConsumerParams() has checked these values
-    for (const auto& k : knobs()) {
-      if (params.isSet(k.spec.name))
-        consumer.SetAttribute(k.attribute, ns3::StringValue(knobValue(params, k)));
+    for (size_t i = 0; i < knobs().size(); ++i) {
+      if (const std::optional<std::string> value = knobSetting(params, i))
+        consumer.SetAttribute(knobs()[i].attribute, ns3::StringValue(*value));
     }
   }
   m_consumer = consumer.Install(consumerNode).Get(0);

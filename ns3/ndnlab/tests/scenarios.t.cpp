@@ -150,6 +150,33 @@ TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
   EXPECT_NE(a.result["metrics"], c.result["metrics"]); // other losses: other counters and times
 }
 
+TEST(Scenarios, ProfileSetsTheKnobsItNamesAndAGivenKnobWins)
+{
+  // --Profile=ndnsim runs exactly as the BLEnD specs' sixteen ConsumerPcon values given one by
+  // one (experiments/blend/fig7.toml), and differently from the default profile
+  const std::vector<std::string> base = {"p2p-chain",       "--Hops=2",         "--Loss=0,0.03",
+                                         "--Consumer=aimd", "--FileSize=300kB", "--Traces=none"};
+  auto with = [&base](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = runCli(args);
+    EXPECT_EQ(r.exitCode, 0) << r.result.dump();
+    return r.result["metrics"];
+  };
+  const auto profile = with({"--Profile=ndnsim"});
+  const auto explicitValues =
+    with({"--LossDetection=timeout", "--RetriesCountStallsOnly=false", "--RetxHoldoff=0", "--HyStart=false", "--RtoK=4",
+          "--InitCwnd=1", "--CubicBeta=0.8", "--Lifetime=2000", "--RtoCheckInterval=50", "--CwaGate=high-data",
+          "--AimdMinSsthresh=1", "--AimdFloorIncrease=false", "--CubicTcpFriendly=false", "--CeilWindow=true",
+          "--RtoBackoffPerTimeout=true", "--RttFullGains=true"});
+  EXPECT_TRUE(profile["completed"].get<bool>());
+  EXPECT_EQ(profile, explicitValues);
+  EXPECT_NE(profile, with({}));
+  // a knob given beside the profile wins over the profile's value
+  EXPECT_NE(with({"--Profile=ndnsim", "--InitCwnd=8"}), profile);
+  expectUsageError({"p2p-chain", "--Profile=nope"}, "--Profile");
+}
+
 TEST(Scenarios, DumbbellSharesTheBottleneck)
 {
   auto r = runCli({"dumbbell", "--Consumer=aimd", "--FileSize=400kB", "--BottleneckRate=4Mbps", "--Traces=none"});
