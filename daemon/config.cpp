@@ -2,6 +2,7 @@
 
 #include "core/face/link-service-fields.hpp"
 #include "core/fw/forwarder-fields.hpp"
+#include "core/mgmt/management-fields.hpp"
 #include "io/asio-env.hpp"
 
 #include "core/lp/interest-bundler.hpp"
@@ -328,23 +329,6 @@ ConfigKey mediumKey(std::string section, std::string doc, Access access)
     }};
 }
 
-ConfigKey logLevelKey()
-{
-  return ConfigKey{"general",
-                   "log_level",
-                   "log level",
-                   "minimum log level: trace, debug, info, warn, error, off",
-                   [](const DaemonOptions& o) { return quote(io::toString(o.general.logLevel)); },
-                   [](DaemonOptions& o, const toml::node& v) -> std::string {
-                     if (!v.is_string())
-                       return "expected a string, got " + typeName(v);
-                     std::string text = *v.value<std::string>();
-                     if (!io::parseLogLevel(text, o.general.logLevel))
-                       return "unknown log level \"" + text + "\" (trace, debug, info, warn, error, off)";
-                     return {};
-                   }};
-}
-
 constexpr int64_t MaxInt = std::numeric_limits<int64_t>::max();
 constexpr int64_t MaxInt32 = std::numeric_limits<int32_t>::max();
 
@@ -390,6 +374,8 @@ ConfigKey keyOf(const fields::Field<Options, T>& f, Sub sub)
     return intKey(section, f.info.tomlKey(), doc, access,
                   std::isfinite(r.min) ? static_cast<int64_t>(r.min) : std::numeric_limits<int64_t>::min(),
                   r.max < static_cast<double>(MaxInt) ? static_cast<int64_t>(r.max) : MaxInt);
+  else if constexpr (std::is_same_v<T, std::string>)
+    return stringKey(section, f.info.tomlKey(), doc, access);
   else
     static_assert(sizeof(T) == 0, "no config key type for this field");
 }
@@ -436,23 +422,13 @@ std::vector<ConfigKey> buildKeys()
   using O = DaemonOptions;
   std::vector<ConfigKey> k;
   // [general]
-  k.push_back(logLevelKey());
-  k.push_back(stringKey("general", "log_file", "log file; empty = standard error",
-                        [](O& o) -> decltype(auto) { return (o.general.logFile); }));
-  k.push_back(boolKey("general", "trace_counters", "count trace events per kind and reason (drops, face closes)",
-                      [](O& o) -> decltype(auto) { return (o.general.traceCounters); }));
-  k.push_back(stringKey("general", "trace_file", "append every trace event as a JSON line to this file; empty = off",
-                        [](O& o) -> decltype(auto) { return (o.general.traceFile); }));
-  k.push_back(intKey(
-    "general", "seed", "random number generator seed; 0 = random",
-    [](O& o) -> decltype(auto) { return (o.general.seed); }, 0, MaxInt));
+  addFieldKeys<GeneralOptions>(k, "general", [](O& o) -> GeneralOptions& { return o.general; });
 
   // [tables]: the forwarder's (core/fw/forwarder-fields.hpp), then the RIB's
   auto forwarder = [](O& o) -> fw::ForwarderOptions& { return o.forwarder; };
   addFieldKeys<fw::ForwarderOptions>(k, "tables", forwarder);
-  k.push_back(intKey(
-    "tables", "rib_max_routes", "RIB capacity; rib/register beyond it is refused",
-    [](O& o) -> decltype(auto) { return (o.management.rib.maxRoutes); }, 1, MaxInt));
+  auto management = [](O& o) -> mgmt::ManagementOptions& { return o.management; };
+  addFieldKeys<mgmt::ManagementOptions>(k, "tables", management);
 
   // [forwarder]
   k.push_back(ConfigKey{"forwarder", "default_strategy", "string", "strategy of the prefix /",
@@ -469,9 +445,7 @@ std::vector<ConfigKey> buildKeys()
   addFieldKeys<fw::ForwarderOptions>(k, "forwarder", forwarder);
 
   // [management]
-  k.push_back(boolKey("management", "verify_commands",
-                      "verify command signatures and replay fields (NFD default certfile any: off)",
-                      [](O& o) -> decltype(auto) { return (o.management.dispatcher.verifyCommands); }));
+  addFieldKeys<mgmt::ManagementOptions>(k, "management", management);
 
   // [face_system.unix]
   k.push_back(boolKey("face_system.unix", "enabled", "listen on a Unix stream socket",

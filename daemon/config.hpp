@@ -26,7 +26,7 @@ struct ConfigKey
 {
   std::string section; ///< dotted TOML table, e.g. "face_system.udp"
   std::string name;    ///< key inside the table
-  std::string type;    ///< "boolean", "integer", "string", "duration", "log level"
+  std::string type;    ///< "boolean", "integer", "float", "string", "duration", "rate"
   std::string doc;     ///< one line
   /// The value in `o` as a TOML literal.
   std::function<std::string(const DaemonOptions& o)> print;

@@ -7,11 +7,17 @@
 #include "core/face/link-service.hpp"
 #include "core/fw/forwarder.hpp"
 #include "core/mgmt/management.hpp"
+#include "core/runtime/fields.hpp"
+#include "io/asio-env.hpp"
 #include "io/tcp-channel.hpp"
 #include "io/udp-channel.hpp"
 #include "io/udp-multicast-transport.hpp"
 #include "io/unix-stream-channel.hpp"
 #include "io/websocket-channel.hpp"
+
+#include <limits>
+#include <optional>
+#include <string_view>
 
 namespace ndnlab::daemon {
 
@@ -29,6 +35,45 @@ struct GeneralOptions
   /// Seed of the random number generator; 0 = random.
   uint64_t seed = 0;
 };
+
+/// The log level named `text` (trace, debug, info, warn, error, off).
+inline std::optional<LogLevel> logLevelNamed(std::string_view text)
+{
+  LogLevel l;
+  return io::parseLogLevel(text, l) ? std::optional<LogLevel>(l) : std::nullopt;
+}
+
+/// The fields of GeneralOptions: the [general] keys (core/runtime/fields.hpp).
+template<typename Visitor>
+void visitFields(std::type_identity<GeneralOptions>, Visitor&& v)
+{
+  using namespace ndnlab::fields;
+  using O = GeneralOptions;
+  v(enumField<O>({.name = "log-level",
+                  .doc = "minimum log level: trace, debug, info, warn, error, off",
+                  .hosts = 0,
+                  .section = "general"},
+                 NDNLAB_FIELD_REF(o.logLevel), &io::toString, &logLevelNamed,
+                 {LogLevel::Trace, LogLevel::Debug, LogLevel::Info, LogLevel::Warn, LogLevel::Error, LogLevel::Off}));
+  v(field<O>({.name = "log-file", .doc = "log file; empty = standard error", .hosts = 0, .section = "general"},
+             NDNLAB_FIELD_REF(o.logFile)));
+  v(field<O>({.name = "trace-counters",
+              .doc = "count trace events per kind and reason (drops, face closes)",
+              .hosts = 0,
+              .section = "general"},
+             NDNLAB_FIELD_REF(o.traceCounters)));
+  v(field<O>({.name = "trace-file",
+              .doc = "append every trace event as a JSON line to this file; empty = off",
+              .hosts = 0,
+              .section = "general"},
+             NDNLAB_FIELD_REF(o.traceFile)));
+  v(field<O>({.name = "seed",
+              .doc = "random number generator seed; 0 = random",
+              .range = fields::Range::closed(0, static_cast<double>(std::numeric_limits<int64_t>::max())),
+              .hosts = 0,
+              .section = "general"},
+             NDNLAB_FIELD_REF(o.seed)));
+}
 
 /// ndnlabd's link service defaults: LinkServiceOptions' own, with NFD's congestion marking on
 /// and reassembly allowed.

@@ -2,6 +2,7 @@
 
 #include "core/face/link-service-fields.hpp"
 #include "core/fw/forwarder-fields.hpp"
+#include "core/mgmt/management-fields.hpp"
 
 #include <gtest/gtest.h>
 
@@ -213,7 +214,9 @@ TEST(Config, BadValuesAreErrors)
             "9223372036854775807]\n");
   EXPECT_EQ(errorOf("[face_system.udp]\nmax_on_demand_faces = \"many\"\n"),
             "test.toml:2: face_system.udp.max_on_demand_faces: expected an integer, got a string\n");
-  EXPECT_NE(errorOf("[general]\nlog_level = \"loud\"\n").find("unknown log level"), std::string::npos);
+  EXPECT_NE(errorOf("[general]\nlog_level = \"loud\"\n")
+              .find("general.log_level: unknown value \"loud\" (trace, debug, info, warn, error, off)"),
+            std::string::npos);
   EXPECT_NE(errorOf("[face_system.udp]\nidle_timeout = \"10 parsecs\"\n").find("bad duration"), std::string::npos);
   EXPECT_NE(errorOf("[tables]\ndnl_lifetime = \"1ms\"\n").find("below the minimum 50ms"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.unix]\npath = \"relative.sock\"\n").find("absolute"), std::string::npos);
@@ -303,9 +306,13 @@ TEST(Config, EveryDeclaredFieldIsAKey)
     keys.insert(k.path());
   const auto fw = declaredKeys<fw::ForwarderOptions>();
   const auto link = declaredKeys<face::LinkServiceOptions>();
+  const auto general = declaredKeys<GeneralOptions>();
+  const auto management = declaredKeys<mgmt::ManagementOptions>();
   EXPECT_GE(fw.size(), 10u);
   EXPECT_GE(link.size(), 15u);
-  for (const auto& set : {fw, link})
+  EXPECT_EQ(general.size(), 5u);
+  EXPECT_EQ(management.size(), 2u);
+  for (const auto& set : {fw, link, general, management})
     for (const std::string& k : set)
       EXPECT_TRUE(keys.count(k)) << k << " is declared but not a key";
 
