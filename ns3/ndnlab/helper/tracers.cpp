@@ -141,16 +141,19 @@ void Tracers::onEvent(const TraceRecord& r)
   const EventKind k = r.kind;
 
   if (m_rates.is_open() && r.face != 0) {
-    FaceRates& fr = m_faceRates[{r.node, r.face}];
+    // only the six packet kinds touch the per-face table
+    uint64_t FaceRates::*counter = nullptr;
     switch (k) {
-      case EventKind::InterestIn: ++fr.inInterests; break;
-      case EventKind::InterestOut: ++fr.outInterests; break;
-      case EventKind::DataIn: ++fr.inData; break;
-      case EventKind::DataOut: ++fr.outData; break;
-      case EventKind::NackIn: ++fr.inNacks; break;
-      case EventKind::NackOut: ++fr.outNacks; break;
+      case EventKind::InterestIn: counter = &FaceRates::inInterests; break;
+      case EventKind::InterestOut: counter = &FaceRates::outInterests; break;
+      case EventKind::DataIn: counter = &FaceRates::inData; break;
+      case EventKind::DataOut: counter = &FaceRates::outData; break;
+      case EventKind::NackIn: counter = &FaceRates::inNacks; break;
+      case EventKind::NackOut: counter = &FaceRates::outNacks; break;
       default: break;
     }
+    if (counter != nullptr)
+      ++(m_faceRates[{r.node, r.face}].*counter);
   }
 
   if (k == EventKind::Drop || k == EventKind::ImpairDrop)

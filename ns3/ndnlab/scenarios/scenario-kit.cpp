@@ -11,6 +11,7 @@
 
 #include "core/app/segment-fetcher-fields.hpp"
 
+#include <map>
 #include <optional>
 #include "core/runtime/units.hpp"
 
@@ -58,6 +59,20 @@ const std::vector<Knob>& knobs()
   return list;
 }
 
+/// The knobs with the values of consumer profile `name` (one of fetcherProfiles(), as the
+/// Profile parameter's choices ensure) as defaults; built once per profile.
+const std::vector<Knob>& profileKnobs(const std::string& name)
+{
+  static std::map<std::string, std::vector<Knob>> byProfile;
+  auto it = byProfile.find(name);
+  if (it == byProfile.end())
+    it = byProfile
+           .emplace(name, scenarioKnobs<app::SegmentFetcherOptions>(
+                            [](const fields::Info& info) { return info.attributeName(); }, *app::fetcherProfile(name)))
+           .first;
+  return it->second;
+}
+
 /// The attribute value of knob `i`: the parameter when given; else the Profile's value when
 /// the profile is not ndnlab's (whose values are ConsumerApp's own defaults); else none.
 std::optional<std::string> knobSetting(const Params& params, size_t i)
@@ -68,9 +83,7 @@ std::optional<std::string> knobSetting(const Params& params, size_t i)
   const std::string& profile = params.getString("Profile");
   if (profile == "ndnlab")
     return std::nullopt;
-  const auto options = app::fetcherProfile(profile); // one of the spec's choices
-  const Knob p = scenarioKnobs<app::SegmentFetcherOptions>(
-    [](const fields::Info& info) { return info.attributeName(); }, *options)[i];
+  const Knob& p = profileKnobs(profile)[i];
   return p.isMs ? p.spec.defaultValue + "ms" : p.spec.defaultValue;
 }
 
