@@ -149,6 +149,22 @@ nlohmann::json describe(const Scenario& s)
                     {"min_exclusive", p.range.minOpen},
                     {"max_exclusive", p.range.maxOpen}};
     }
+    if (!p.presets.empty()) {
+      // each value typed as the parameter it sets
+      nlohmann::json presets = nlohmann::json::object();
+      for (const auto& [choice, values] : p.presets) {
+        nlohmann::json set = nlohmann::json::object();
+        for (const auto& [name, value] : values) {
+          auto target =
+            std::find_if(s.params.begin(), s.params.end(), [&](const ParamSpec& q) { return q.name == name; });
+          if (target == s.params.end())
+            throw std::logic_error("preset " + p.name + "=" + choice + " sets unknown parameter " + name);
+          set[name] = Params({*target}, {{name, value}}).toJson()[name];
+        }
+        presets[choice] = std::move(set);
+      }
+      j["presets"] = std::move(presets);
+    }
     params.push_back(std::move(j));
   }
   return {{"name", s.name}, {"description", s.description}, {"parameters", params}};

@@ -57,6 +57,10 @@ struct ParamSpec
   std::string doc;                  ///< one line
   std::vector<std::string> choices; ///< String only: allowed values (empty = any string)
   Range range;                      ///< Int and Double only: allowed values (default: any)
+  /// String only: parameters that a choice sets unless they are given (choice -> name -> value),
+  /// as a consumer profile sets its knobs. `--describe` lists them, so that a campaign spec can
+  /// name the choice and store the parameters it stands for.
+  std::map<std::string, std::map<std::string, std::string>> presets;
 };
 
 /// Parameter values of one run, defaults applied, each checked against its ParamSpec.

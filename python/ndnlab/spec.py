@@ -34,6 +34,7 @@ import pathlib
 import re
 import tomllib
 from dataclasses import dataclass, field
+from ndnlab import profiles
 
 DEFAULT_TIMEOUT_S = 3600.0
 # Bounds that keep a typo (seeds = 100000000) from expanding for hours: seeds per campaign, and
@@ -132,13 +133,15 @@ class CampaignSpec:
     paper: PaperMapping = field(default_factory=PaperMapping)
 
     def grid_points(self):
-        """Every parameter combination (fixed parameters included), in spec order, no repeats."""
+        """Every parameter combination (fixed parameters included), in spec order, no repeats;
+        a Profile stands for its knobs (ndnlab.profiles)."""
         points, seen = [], set()
         for grid in self.grids or [{}]:
             names = list(grid)
             for values in itertools.product(*(grid[n] for n in names)):
                 point = dict(zip(names, values))
                 point.update(self.fixed)
+                point = profiles.expand(point)
                 text = canonical_json(point)
                 if text not in seen:
                     seen.add(text)
@@ -307,9 +310,14 @@ def parse_spec(data, path):
 
     paper = _parse_paper(path, data.get("paper", {}))
     description = campaign.get("description", "")
-    return CampaignSpec(path=path, name=name, scenario=scenario, simulator=simulator,
+    spec = CampaignSpec(path=path, name=name, scenario=scenario, simulator=simulator,
                         store=store, seeds=seeds, timeout=timeout, fixed=dict(fixed),
                         grids=grids, description=str(description), paper=paper)
+    try:
+        spec.grid_points()
+    except ValueError as e:
+        raise _error(path, str(e)) from None
+    return spec
 
 
 def load_spec(path):

@@ -122,6 +122,15 @@ std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& d
      {},
      runner::Range::nonNegative(runner::MaxTimeSeconds)},
   };
+  // Profile stands for the knobs its profile sets apart from ndnlab's defaults.
+  ParamSpec& profile = p[1];
+  for (const auto& name : app::fetcherProfiles()) {
+    auto& preset = profile.presets[name];
+    for (size_t i = 0; i < knobs().size(); ++i) {
+      if (profileKnobs(name)[i].spec.defaultValue != knobs()[i].spec.defaultValue)
+        preset[knobs()[i].spec.name] = profileKnobs(name)[i].spec.defaultValue;
+    }
+  }
   for (const auto& k : knobs())
     p.push_back(k.spec);
   return p;
