@@ -1,5 +1,7 @@
 #include "core/app/segment-fetcher.hpp"
 
+#include "core/app/fetch-pipeline.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -254,29 +256,9 @@ void SegmentFetcher::handleData(const Data& data)
   const bool marked = data.tags.congestionMark > 0;
 
   leaveFlight(info);
-  m_lastDataTime = now;
-  m_probeUnanswered = false;
-  m_consecutiveStalls = 0;
-  // RACK (RFC 8985 6.2): the latest-sent Interest answered; a retransmitted segment answered
-  // sooner than the minimum RTT may be the answer to an earlier Interest, so it does not count.
-  if (m_adaptive && info.state == SegState::InFlight && info.transmission > m_rackTransmission &&
-      (info.retx == 0 || rtt >= m_rtt.minRtt())) {
-    m_rackTransmission = info.transmission;
-    m_rackRtt = rtt;
-  }
   if (info.backoffTimer)
     m_env.timers().cancel(std::exchange(info.backoffTimer, 0));
-
-  if (m_adaptive) {
-    double before = m_ctl->cwnd();
-    m_ctl->onData(seg, marked, now, m_rtt.srtt(), info.retx == 0 ? std::optional<Duration>(rtt) : std::nullopt,
-                  info.transmission);
-    if (m_ctl->cwnd() != before)
-      emitCwnd();
-  }
-  else if (marked) {
-    ++m_stats.marks;
-  }
+  m_pipeline->onData(seg, info, rtt, marked);
 
   SegmentEvent ev{seg, now - info.firstSent, rtt, info.retx, Bytes(data.content().size()), marked};
   const uint32_t retx = info.retx;
@@ -300,35 +282,8 @@ void SegmentFetcher::handleData(const Data& data)
   deliver(seg, data);
   if (m_state != State::Fetching)
     return;
-  if (m_adaptive && m_opts.lossDetection == LossDetection::Rack)
-    detectLossesByOrder();
+  m_pipeline->afterData();
   next();
-}
-
-void SegmentFetcher::detectLossesByOrder()
-{
-  if (m_rackTransmission == 0)
-    return;
-  const TimePoint now = m_env.now();
-  const Duration reorder = std::chrono::duration_cast<Duration>(m_rtt.minRtt() * m_opts.reorderWindow);
-  uint64_t highSeg = 0;
-  uint64_t highTransmission = 0;
-  // m_sendOrder is in sending order, so the ages fall along it: stop at the first one too young.
-  for (auto it = m_sendOrder.begin(); it != m_sendOrder.end() && it->first < m_rackTransmission;) {
-    const uint64_t seg = it->second;
-    SegInfo& info = m_segs.at(seg);
-    const Duration age = now - info.lastSent;
-    if (age < m_rackRtt + reorder)
-      break;
-    ++it; // enqueueForRetransmission erases this entry
-    ++m_stats.lostByOrder;
-    m_env.emit({EventKind::FetchLost, 0, {}, static_cast<int64_t>(seg), toSeconds(age)});
-    highSeg = std::max(highSeg, seg);
-    highTransmission = std::max(highTransmission, info.transmission);
-    enqueueForRetransmission(seg, info);
-  }
-  if (highTransmission > 0)
-    recordLoss(highSeg, highTransmission);
 }
 
 void SegmentFetcher::next()
@@ -373,55 +328,7 @@ void SegmentFetcher::handleNack(const Nack& nack)
   const std::string reason =
     strcat("Could not retrieve data for ", nack.interest.name().toUri(), ", reason: ", toString(nack.reason));
 
-  if (m_adaptive) {
-    switch (nack.reason) {
-      case NackReason::Duplicate: break; // the segment stays in flight until its RTO
-      case NackReason::Congestion: {
-        if (m_lastDataTime <= info.lastSent)
-          ++info.stalls; // the path answers, but nothing of the fetch gets through
-        const uint64_t transmission = info.transmission;
-        enqueueForRetransmission(seg, info);
-        recordLoss(seg, transmission);
-        schedulePackets();
-        break;
-      }
-      default:
-        handleSegmentFailure(seg, reason, FetchErrc::Nack);
-        next(); // its window slot is free for the segments waiting to be retransmitted
-        break;
-    }
-    return;
-  }
-
-  // fixed: DataFetcher semantics
-  ++info.nackRetries;
-  if (retriesExceeded(info.nackRetries)) {
-    handleSegmentFailure(seg,
-                         strcat("Reached the maximum number of nack retries (", m_opts.retries,
-                                ") while retrieving data for ", nack.interest.name().toUri()),
-                         FetchErrc::RetriesExhausted);
-    return;
-  }
-  switch (nack.reason) {
-    case NackReason::Duplicate: transmit(seg, info, true); break;
-    case NackReason::Congestion: {
-      Duration backoff = std::chrono::milliseconds(uint64_t{1} << std::min<uint32_t>(info.congestionBackoffs, 20));
-      if (backoff >= MaxCongestionBackoff)
-        backoff = MaxCongestionBackoff;
-      else
-        ++info.congestionBackoffs;
-      info.state = SegState::Backoff;
-      info.backoffTimer = m_env.timers().schedule(backoff, [this, seg] {
-        auto i = m_segs.find(seg);
-        if (i == m_segs.end() || m_state != State::Fetching)
-          return;
-        i->second.backoffTimer = 0;
-        transmit(seg, i->second, true);
-      });
-      break;
-    }
-    default: handleSegmentFailure(seg, reason, FetchErrc::Nack); break;
-  }
+  m_pipeline->onNack(seg, info, nack, reason);
 }
 
 // --- pipeline ------------------------------------------------------------------------------------
@@ -434,7 +341,7 @@ void SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegme
   m_stats.elapsed = Duration::zero();
   m_pipelineStart = m_env.now();
   auto window = cc::makeWindow(m_opts.pipeline, m_opts.window, m_env.now());
-  m_adaptive = window->isAdaptive();
+  m_pipeline = makeFetchPipeline(window->isAdaptive(), *this);
   m_ctl = std::make_unique<cc::WindowController>(std::move(window), m_opts.control);
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "fetching ", versioned, " with ", m_opts.pipeline);
   if (onVersion)
@@ -454,8 +361,7 @@ void SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegme
     ++m_inFlight;
     ++m_stats.interestsSent;
     info.transmission = m_ctl->onInterestSent(0, false);
-    if (m_adaptive)
-      m_sendOrder.emplace(info.transmission, 0);
+    m_pipeline->onSent(0, 0, info.transmission);
     m_nextSeg = 1;
     handleData(*firstSegment);
     return;
@@ -582,11 +488,8 @@ void SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission
     ++info.retx;
     ++m_stats.retransmissions;
   }
-  if (m_adaptive)
-    m_sendOrder.erase(info.transmission); // sent again: only its latest Interest counts
-  info.transmission = m_ctl->onInterestSent(seg, isRetransmission);
-  if (m_adaptive)
-    m_sendOrder.emplace(info.transmission, seg);
+  const uint64_t previous = std::exchange(info.transmission, m_ctl->onInterestSent(seg, isRetransmission));
+  m_pipeline->onSent(seg, previous, info.transmission);
   m_ep.expressInterest(interest);
 }
 
@@ -594,94 +497,7 @@ void SegmentFetcher::checkTimeouts()
 {
   if (m_state != State::Fetching)
     return;
-  const TimePoint now = m_env.now();
-
-  if (m_adaptive) {
-    const Duration scanRto = m_rtt.rto(); // the RTO in force, for rtoBackoffPerTimeout
-    unsigned timedOut = 0;
-    uint64_t highTimeoutSeg = 0;
-    uint64_t highTimeoutTransmission = 0;
-    bool stalled = false; // a timeout with no Data since its Interest left
-    std::vector<std::pair<uint64_t, uint64_t>>
-      expired; // lifetime expiries (segment, transmission): one loss event each
-    for (auto& [seg, info] : m_segs) {
-      if (info.state != SegState::InFlight)
-        continue;
-      Duration elapsed = now - info.lastSent;
-      if (elapsed > (m_opts.rtoBackoffPerTimeout ? scanRto : info.rto)) {
-        ++timedOut;
-        highTimeoutSeg = std::max(highTimeoutSeg, seg);
-        highTimeoutTransmission = std::max(highTimeoutTransmission, info.transmission);
-      }
-      else if (elapsed >= m_opts.lifetime && !m_opts.rtoBackoffPerTimeout) {
-        // ndnSIM's Consumer has no lifetime expiry: its RTO alone retransmits
-        expired.emplace_back(seg, info.transmission);
-      }
-      else {
-        continue;
-      }
-      if (m_lastDataTime <= info.lastSent)
-        stalled = true;
-      ++m_stats.timeouts;
-      m_env.emit({EventKind::FetchTimeout, 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
-      enqueueForRetransmission(seg, info);
-    }
-    for (auto [seg, transmission] : expired)
-      recordLoss(seg, transmission);
-    if (timedOut > 0)
-      recordLoss(highTimeoutSeg, highTimeoutTransmission);
-    if (stalled && m_opts.lossDetection == LossDetection::Rack && !m_opts.rtoBackoffPerTimeout)
-      m_rtt.backoffRto(); // every silent RTO, as TCP's, whether or not the window moved
-    if (stalled && m_opts.retriesCountStallsOnly && retriesExceeded(++m_consecutiveStalls)) {
-      const uint64_t seg = m_segs.begin()->first;
-      handleSegmentFailure(seg,
-                           strcat("Reached the maximum number of retries (", m_opts.retries,
-                                  ") while retrieving segment #", seg, ": no Data for ", m_consecutiveStalls,
-                                  " timeouts in a row"),
-                           FetchErrc::RetriesExhausted);
-      if (m_state != State::Fetching)
-        return;
-    }
-    if (m_opts.lossDetection == LossDetection::Rack) {
-      detectLossesByOrder(); // the reorder window of the youngest candidates may have passed
-      if (m_opts.tailLossProbe)
-        probeTail(now);
-    }
-    if (m_opts.rtoBackoffPerTimeout) {
-      constexpr unsigned kNdnsimMaxBackoffs = 6; // ndnSIM RttEstimator MaxMultiplier 64
-      for (unsigned i = 0; i < timedOut && m_rtt.backoffsSinceSample() < kNdnsimMaxBackoffs; ++i)
-        m_rtt.backoffRto();
-    }
-    if (timedOut > 0 || !expired.empty() || !m_retxQueue.empty())
-      schedulePackets();
-  }
-  else {
-    std::vector<uint64_t> expired;
-    for (auto& [seg, info] : m_segs) {
-      if (info.state == SegState::InFlight && now - info.lastSent >= m_opts.lifetime)
-        expired.push_back(seg);
-    }
-    for (uint64_t seg : expired) {
-      if (m_state != State::Fetching)
-        return;
-      auto it = m_segs.find(seg);
-      if (it == m_segs.end())
-        continue;
-      ++m_stats.timeouts;
-      m_env.emit({EventKind::FetchTimeout, 0, {}, static_cast<int64_t>(seg), toSeconds(now - it->second.lastSent)});
-      ++it->second.timeoutRetries;
-      if (retriesExceeded(it->second.timeoutRetries)) {
-        Name n = m_prefix;
-        n.appendSegment(seg);
-        handleSegmentFailure(seg,
-                             strcat("Reached the maximum number of timeout retries (", m_opts.retries,
-                                    ") while retrieving data for ", n.toUri()),
-                             FetchErrc::RetriesExhausted);
-        continue;
-      }
-      transmit(seg, it->second, true);
-    }
-  }
+  m_pipeline->scanTimeouts(m_env.now());
 
   if (m_state == State::Fetching) {
     m_checkTimer = m_env.timers().schedule(m_opts.rtoCheckInterval, [this] {
@@ -691,26 +507,12 @@ void SegmentFetcher::checkTimeouts()
   }
 }
 
-void SegmentFetcher::probeTail(TimePoint now)
+void SegmentFetcher::leaveFlight(const SegInfo& info)
 {
-  if (m_state != State::Fetching || m_sendOrder.empty() || m_rtt.sampleCount() == 0 || m_probeUnanswered)
-    return;
-  // (Since a probe is sent only when Data came after the previous one, the quiet period starts
-  // at the latest Data or the latest Interest.)
-  const uint64_t latest = m_sendOrder.rbegin()->second;
-  SegInfo& info = m_segs.at(latest);
-  const Duration pto = std::max<Duration>(2 * m_rtt.srtt(), m_opts.rtoCheckInterval);
-  if (now - std::max(m_lastDataTime, info.lastSent) < pto)
-    return;
-  const bool newSegment = canSendNew();
-  if (!newSegment && now - info.lastSent < m_opts.retxHoldoff)
-    return; // the forwarder would suppress it
-  m_probeUnanswered = true;
-  ++m_stats.probes;
-  if (newSegment)
-    sendInterest(m_nextSeg++, false);
-  else
-    transmit(latest, info, true);
+  if (info.state == SegState::InFlight || info.state == SegState::Backoff)
+    --m_inFlight;
+  if (info.state == SegState::InFlight)
+    m_pipeline->onLeaveFlight(info.transmission);
 }
 
 void SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
@@ -718,19 +520,6 @@ void SegmentFetcher::enqueueForRetransmission(uint64_t seg, SegInfo& info)
   leaveFlight(info);
   info.state = SegState::InRetxQueue;
   m_retxQueue.push_back(seg);
-}
-
-void SegmentFetcher::recordLoss(uint64_t seg, uint64_t transmission)
-{
-  if (m_ctl->onLoss(seg, m_env.now(), transmission)) {
-    // A loss found while Data flow says nothing about the RTO; ndncatchunks backs it off on
-    // every decrease.
-    if (!m_opts.rtoBackoffPerTimeout && m_opts.lossDetection == LossDetection::Timeout)
-      m_rtt.backoffRto(); // (Rack: checkTimeouts backs off on every silent scan)
-    emitCwnd();
-    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, "loss event, cwnd ", m_ctl->cwnd(), " ssthresh ",
-               m_ctl->window().ssthresh(), " rto ", toMillis(m_rtt.rto()), " ms");
-  }
 }
 
 void SegmentFetcher::handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code)
@@ -836,12 +625,7 @@ FetchStats SegmentFetcher::stats() const
     s.elapsed = m_env.now() - m_pipelineStart;
   if (m_ctl) {
     s.cwnd = m_ctl->cwnd();
-    if (m_adaptive) {
-      s.marks = m_ctl->counters().marks;
-      s.markDecreases = m_ctl->counters().markDecreases;
-      s.lossDecreases = m_ctl->counters().lossDecreases;
-      s.hystartExits = m_ctl->counters().hystartExits;
-    }
+    m_pipeline->addStats(s);
   }
   s.rttSamples = m_rtt.sampleCount();
   s.rttMin = m_rtt.minRtt();

@@ -29,7 +29,10 @@
 //    first Data that carries it. "fixed" keeps N Interests outstanding and retries like
 //    ndncatchunks' DataFetcher: on lifetime expiry and Nack Duplicate at once, on Nack
 //    Congestion after an exponential backoff (2^n ms, at most 10 s).
-//    With pacing, Interests leave through cc::Pacer (pacer.hpp) at gain x cwnd / SRTT.
+//    The fixed and the adaptive loss policies are FetchPipeline implementations
+//    (fetch-pipeline.hpp); the fetcher keeps the segment table, the retransmission queue, the
+//    window and the RTT estimate they share. With pacing, Interests leave through cc::Pacer
+//    (pacer.hpp) at gain x cwnd / SRTT.
 // 3. In-order delivery of content bytes through onBytes (InOrderBuffer, in-order-buffer.hpp),
 //    the reorder buffer bounded: no new segment is requested beyond nextToDeliver +
 //    maxReorderSegments.
@@ -69,6 +72,8 @@
 #include <vector>
 
 namespace ndnlab::app {
+
+class FetchPipeline;
 
 /// How the adaptive pipelines find lost Interests.
 enum class LossDetection : uint8_t {
@@ -221,6 +226,11 @@ public:
   const Name& versionedName() const { return m_prefix; }
 
 private:
+  // The pipelines (fetch-pipeline.hpp) are the fetcher's loss policy and work on its state.
+  friend class FetchPipeline;
+  friend class FixedPipeline;
+  friend class AdaptivePipeline;
+
   enum class SegState : uint8_t { InFlight, InRetxQueue, Backoff };
   struct SegInfo
   {
@@ -249,22 +259,9 @@ private:
   void transmit(uint64_t seg, SegInfo& info, bool isRetransmission);
   void checkTimeouts();
   void enqueueForRetransmission(uint64_t seg, SegInfo& info);
-  /// A loss event (segment, transmission: the highest affected).
-  void recordLoss(uint64_t seg, uint64_t transmission);
-  /// Rack: marks lost and queues every outstanding Interest sent more than the reorder window
-  /// before the latest answered one; one loss event for them.
-  void detectLossesByOrder();
-  /// Rack + tailLossProbe: one probe when no Data arrived for a probe timeout.
-  void probeTail(TimePoint now);
   /// The segment stops being outstanding (before its state changes): it leaves the count in
-  /// flight (a fixed-pipeline backoff counts too) and the send order.
-  void leaveFlight(const SegInfo& info)
-  {
-    if (info.state == SegState::InFlight || info.state == SegState::Backoff)
-      --m_inFlight;
-    if (info.state == SegState::InFlight)
-      m_sendOrder.erase(info.transmission);
-  }
+  /// flight (a fixed-pipeline backoff counts too), and the pipeline is told.
+  void leaveFlight(const SegInfo& info);
   void handleSegmentFailure(uint64_t seg, const std::string& reason, FetchErrc code);
   void cancelSegmentsAfter(uint64_t seg);
   void failNoFinalBlock();
@@ -293,17 +290,10 @@ private:
   Name m_prefix;
   TimePoint m_pipelineStart;
   std::unique_ptr<cc::WindowController> m_ctl;
+  std::unique_ptr<FetchPipeline> m_pipeline; ///< fixed or adaptive loss policy
   cc::RttEstimator m_rtt;
-  bool m_adaptive = true;
   std::map<uint64_t, SegInfo> m_segs; ///< requested, not yet received
   std::deque<uint64_t> m_retxQueue;
-  std::map<uint64_t, uint64_t> m_sendOrder; ///< adaptive, in flight: transmission -> segment
-  // RACK state (RFC 8985 section 6): the latest-sent Interest answered so far
-  uint64_t m_rackTransmission = 0;
-  Duration m_rackRtt{0};
-  TimePoint m_lastDataTime{};       ///< when the latest segment Data arrived
-  bool m_probeUnanswered = false;   ///< a probe left and no Data arrived since: no second one
-  uint32_t m_consecutiveStalls = 0; ///< timeout scans in a row that found the path silent
   size_t m_inFlight = 0;
   uint64_t m_nextSeg = 0;
   std::optional<uint64_t> m_lastSeg;
