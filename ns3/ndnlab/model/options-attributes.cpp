@@ -2,6 +2,7 @@
 
 #include "core/app/constant-rate-consumer-fields.hpp"
 #include "core/app/push-consumer-fields.hpp"
+#include "core/app/push-producer-fields.hpp"
 #include "core/app/segment-fetcher-fields.hpp"
 #include "core/app/segment-server-fields.hpp"
 #include "core/face/link-service-fields.hpp"
@@ -75,10 +76,8 @@ const std::vector<OptionField<app::PushProducerOptions>>& pushProducerFields()
       };
       f.push_back(std::move(g));
     }
-    f.push_back(optionField<O>("PollInterval", "Retry period while the device queue is above QueueThreshold",
-                               NDNLAB_REF(o.pollInterval)));
-    f.push_back(
-      optionField<O>("MaxBurst", "Segments put per turn; 0 = until the queue is full", NDNLAB_REF(o.maxBurst)));
+    for (auto& own : attributeFields<O>()) // core/app/push-producer-fields.hpp
+      f.push_back(std::move(own));
     return f;
   }();
   return fields;
