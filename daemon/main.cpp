@@ -93,14 +93,8 @@ int main(int argc, char** argv)
     std::cerr << "ndnlabd: configuration error\n" << e.what();
     return 2;
   }
-  try {
-    daemon->start();
-  }
-  catch (const std::exception& e) {
-    std::cerr << "ndnlabd: cannot start: " << e.what() << "\n";
-    return 1;
-  }
-
+  // The handlers are in place before start() creates the socket: a signal sent as soon as the
+  // socket appears (a script, a test) stops the daemon cleanly instead of killing it.
   // SIGHUP (a closed terminal) stops the daemon cleanly too; it does not reload the
   // configuration as NFD's does. Under nohup (SIGHUP ignored at start) it stays ignored: the
   // daemon outlives the terminal, as asked. An ignored SIGINT is not kept: shells ignore it in
@@ -119,6 +113,14 @@ int main(int argc, char** argv)
     daemon->stop();
     io.stop();
   });
+  try {
+    daemon->start();
+  }
+  catch (const std::exception& e) {
+    std::cerr << "ndnlabd: cannot start: " << e.what() << "\n";
+    return 1;
+  }
+
   io.run();
   NDNLAB_LOG(daemon->env(), LogLevel::Info, "ndnlabd", daemon->summary());
   daemon.reset();

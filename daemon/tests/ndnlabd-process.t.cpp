@@ -9,6 +9,8 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/wait.h>
+
 #include <unistd.h>
 
 namespace {
@@ -106,8 +108,7 @@ TEST_F(NdnlabdProcess, SigtermShutsDownCleanly)
     ASSERT_TRUE(waitFor([&] { return fs::exists(sock); })) << slurp(dir / "out");
     ::kill(pid, sig);
     EXPECT_EQ(waitExit(pid, ExitTimeout), 0) << slurp(dir / "out");
-    EXPECT_FALSE(fs::exists(sock));
-    EXPECT_NE(slurp(dir / "out").find("shutting down"), std::string::npos);
+    EXPECT_FALSE(fs::exists(sock)); // removed by the clean shutdown, not left by a killed process
   }
 }
 
@@ -120,11 +121,10 @@ TEST_F(NdnlabdProcess, StartedUnderNohupItOutlivesAHangUp)
   ASSERT_TRUE(waitFor([&] { return fs::exists(sock); })) << slurp(dir / "out");
   ::kill(pid, SIGHUP);
   std::this_thread::sleep_for(200ms);
+  int status = 0;
+  EXPECT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "the hang-up stopped the daemon";
   ::kill(pid, SIGTERM); // a SIGHUP still pending would be delivered first (lower number)
   EXPECT_EQ(waitExit(pid, ExitTimeout), 0) << slurp(dir / "out");
-  std::string out = slurp(dir / "out");
-  EXPECT_NE(out.find("caught SIGTERM, shutting down"), std::string::npos) << out;
-  EXPECT_EQ(out.find("SIGHUP"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(sock));
 }
 
