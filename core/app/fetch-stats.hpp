@@ -1,7 +1,7 @@
 #pragma once
-// Statistics of one SegmentFetcher run, their result fields (visitMetrics: the one list of keys
-// that `ndnlab get --json`, the ns-3 scenarios' result.json and Python read) and the
-// ndncatchunks-style summary (stderr of `ndnlab get`).
+// Statistics of one SegmentFetcher run and their result fields (visitMetrics: the one list of
+// keys that `ndnlab get --json`, the ns-3 scenarios' result.json and Python read). The text
+// summary of `ndnlab get` is the tool's (tools/common/summaries.hpp).
 
 #include "core/codec/name.hpp"
 #include "core/runtime/fields.hpp"
@@ -78,13 +78,5 @@ void visitMetrics(const FetchStats& s, Visitor&& v)
   v(Metric{"cwnd_final", "", "congestion window at the end"}, s.cwnd);
   v(Metric{"rto_final_ms", "ms", "RTO at the end"}, toMillis(s.rto));
 }
-
-/// `v` with `precision` digits after the point (printf "%.*f").
-std::string formatFixed(double v, int precision);
-/// ndncatchunks-style rate text: "12.345678 Mbit/s" (steps of 1000).
-std::string formatRate(Rate r);
-/// The summary printed by ndncatchunks after a successful transfer, with the adaptive
-/// lines (marks, timeouts, retransmissions, RTT) when `adaptive`.
-std::string formatSummary(const FetchStats& s, bool adaptive);
 
 } // namespace ndnlab::app

@@ -176,20 +176,6 @@ void PingClient::resolved()
   }
 }
 
-std::string formatPingSummary(const Name& prefix, const PingStats& s, Duration elapsed)
-{
-  std::ostringstream os;
-  os << "\n--- " << prefix.toUri() << " ping statistics ---\n"
-     << s.sent << " packets transmitted, " << s.received << " received, " << formatFixed(s.lossPercent(), 0)
-     << "% lost, " << formatFixed(s.nackPercent(), 0) << "% nacked, time " << formatFixed(toMillis(elapsed), 0)
-     << " ms\n";
-  if (s.received > 0) {
-    os << "rtt min/avg/max/mdev = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(s.rttAvgMs(), 3) << "/"
-       << formatFixed(toMillis(s.rttMax), 3) << "/" << formatFixed(s.rttMdevMs(), 3) << " ms\n";
-  }
-  return os.str();
-}
-
 // --- server --------------------------------------------------------------------------------------
 
 void PingServerOptions::validate() const

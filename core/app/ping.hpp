@@ -101,9 +101,6 @@ private:
   PingStats m_stats;
 };
 
-/// "--- <prefix> ping statistics ---" block of ndnping.
-std::string formatPingSummary(const Name& prefix, const PingStats& s, Duration elapsed);
-
 struct PingServerOptions
 {
   size_t payloadSize = 0;                               ///< content bytes of each reply

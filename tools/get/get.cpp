@@ -5,6 +5,7 @@
 #include "tools/common/connection.hpp"
 #include "tools/common/option-flags.hpp"
 #include "tools/common/runtime.hpp"
+#include "tools/common/summaries.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -370,7 +371,7 @@ int runGet(int argc, char** argv)
     auto s = fetcher.stats();
     if (fetcher.state() == app::SegmentFetcher::State::Fetching) {
       std::fprintf(stderr, "\r%s  %s  cwnd %.0f  rtx %llu   ", humanBytes(s.bytes.count()).c_str(),
-                   app::formatRate(s.goodput()).c_str(), s.cwnd, static_cast<unsigned long long>(s.retransmissions));
+                   formatRate(s.goodput()).c_str(), s.cwnd, static_cast<unsigned long long>(s.retransmissions));
       progressShown = true;
     }
     rt.env.timers().schedule(std::chrono::milliseconds(500), tick);
@@ -408,7 +409,7 @@ int runGet(int argc, char** argv)
     if (rc != exitcode::Ok)
       printError(failure);
     else if (!o.verbosity.quiet)
-      std::cerr << app::formatSummary(stats, f.pipeline != "fixed");
+      std::cerr << formatFetchSummary(stats, f.pipeline != "fixed");
   }
   return rc;
 }

@@ -4,6 +4,7 @@
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/runtime.hpp"
+#include "tools/common/summaries.hpp"
 
 #include <cstdio>
 #include <iostream>

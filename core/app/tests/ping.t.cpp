@@ -59,9 +59,6 @@ TEST_F(PingTest, RepliesAndStatistics)
   EXPECT_EQ(s.timeouts, 0u);
   EXPECT_DOUBLE_EQ(s.rttAvgMs(), 10.0);
   EXPECT_DOUBLE_EQ(s.rttMdevMs(), 0.0);
-  std::string sum = formatPingSummary("/lab/node", s, client.elapsed());
-  EXPECT_NE(sum.find("3 packets transmitted, 3 received, 0% lost, 0% nacked"), std::string::npos);
-  EXPECT_NE(sum.find("rtt min/avg/max/mdev = 10.000/10.000/10.000/0.000 ms"), std::string::npos);
 }
 
 TEST_F(PingTest, IntervalBetweenPings)

@@ -1062,7 +1062,7 @@ TEST_F(FetchTest, StopSilencesCallbacks)
   EXPECT_GT(s.goodput().bps(), 0.0);
 }
 
-TEST(FetchStatsFormat, SummaryAndResultFields)
+TEST(FetchStatsFormat, ResultFields)
 {
   FetchStats s;
   s.versionedName = Name("/a/v=1");
@@ -1076,12 +1076,6 @@ TEST(FetchStatsFormat, SummaryAndResultFields)
   s.rttMin = 1ms;
   s.rttAvg = 2ms;
   s.rttMax = 3ms;
-  EXPECT_EQ(formatRate(s.goodput()), "1.000000 Mbit/s");
-  std::string sum = formatSummary(s, true);
-  EXPECT_NE(sum.find("Segments received: 10"), std::string::npos);
-  EXPECT_NE(sum.find("Transferred size: 250.000 kB"), std::string::npos);
-  EXPECT_NE(sum.find("Retransmitted segments: 2 (16.666667%)"), std::string::npos);
-  EXPECT_NE(sum.find("RTT min/avg/max = 1.000/2.000/3.000 ms"), std::string::npos);
   // the result fields: one key each, the values of these stats
   std::map<std::string, std::string> text;
   std::map<std::string, double> number;

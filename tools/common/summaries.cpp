@@ -1,9 +1,9 @@
-#include "core/app/fetch-stats.hpp"
+#include "tools/common/summaries.hpp"
 
 #include <cstdio>
 #include <sstream>
 
-namespace ndnlab::app {
+namespace ndnlab::tools {
 
 std::string formatFixed(double v, int precision)
 {
@@ -24,7 +24,7 @@ std::string formatRate(Rate r)
   return formatFixed(v, 6) + " " + units[pow];
 }
 
-std::string formatSummary(const FetchStats& s, bool adaptive)
+std::string formatFetchSummary(const app::FetchStats& s, bool adaptive)
 {
   std::ostringstream os;
   os << "\n\nAll segments have been received.\n"
@@ -51,4 +51,18 @@ std::string formatSummary(const FetchStats& s, bool adaptive)
   return os.str();
 }
 
-} // namespace ndnlab::app
+std::string formatPingSummary(const Name& prefix, const app::PingStats& s, Duration elapsed)
+{
+  std::ostringstream os;
+  os << "\n--- " << prefix.toUri() << " ping statistics ---\n"
+     << s.sent << " packets transmitted, " << s.received << " received, " << formatFixed(s.lossPercent(), 0)
+     << "% lost, " << formatFixed(s.nackPercent(), 0) << "% nacked, time " << formatFixed(toMillis(elapsed), 0)
+     << " ms\n";
+  if (s.received > 0) {
+    os << "rtt min/avg/max/mdev = " << formatFixed(toMillis(s.rttMin), 3) << "/" << formatFixed(s.rttAvgMs(), 3) << "/"
+       << formatFixed(toMillis(s.rttMax), 3) << "/" << formatFixed(s.rttMdevMs(), 3) << " ms\n";
+  }
+  return os.str();
+}
+
+} // namespace ndnlab::tools

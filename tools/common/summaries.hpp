@@ -1,0 +1,23 @@
+#pragma once
+// The human summaries the tools print at the end, ndn-tools' wording: `ndnlab get`'s is
+// ndncatchunks', `ndnlab ping`'s is ndnping's. Core engines keep statistics only; text (and
+// JSON, from visitMetrics) is written here.
+
+#include "core/app/fetch-stats.hpp"
+#include "core/app/ping.hpp"
+
+#include <string>
+
+namespace ndnlab::tools {
+
+/// `v` with `precision` digits after the point (printf "%.*f").
+std::string formatFixed(double v, int precision);
+/// ndncatchunks-style rate text: "12.345678 Mbit/s" (steps of 1000).
+std::string formatRate(Rate r);
+/// The summary printed by ndncatchunks after a successful transfer, with the adaptive
+/// lines (marks, timeouts, retransmissions) when `adaptive`.
+std::string formatFetchSummary(const app::FetchStats& s, bool adaptive);
+/// ndnping's closing statistics.
+std::string formatPingSummary(const Name& prefix, const app::PingStats& s, Duration elapsed);
+
+} // namespace ndnlab::tools

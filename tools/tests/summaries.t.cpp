@@ -1,0 +1,56 @@
+// The end-of-run summaries of `ndnlab get` (ndncatchunks' wording) and `ndnlab ping` (ndnping's):
+// what a user reads, computed from the engines' statistics.
+
+#include "tools/common/summaries.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ndnlab::tools {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(Summaries, FetchAsNdncatchunksWritesIt)
+{
+  app::FetchStats s;
+  s.elapsed = 2s;
+  s.segments = 10;
+  s.bytes = Bytes(250'000);
+  s.interestsSent = 12;
+  s.retransmissions = 2;
+  s.rttSamples = 3;
+  s.rttMin = 1ms;
+  s.rttAvg = 2ms;
+  s.rttMax = 3ms;
+  EXPECT_EQ(formatRate(s.goodput()), "1.000000 Mbit/s");
+  std::string sum = formatFetchSummary(s, true);
+  EXPECT_NE(sum.find("Segments received: 10"), std::string::npos);
+  EXPECT_NE(sum.find("Transferred size: 250.000 kB"), std::string::npos);
+  EXPECT_NE(sum.find("Goodput: 1.000000 Mbit/s"), std::string::npos);
+  EXPECT_NE(sum.find("Retransmitted segments: 2 (16.666667%)"), std::string::npos);
+  EXPECT_NE(sum.find("RTT min/avg/max = 1.000/2.000/3.000 ms"), std::string::npos);
+  // the fixed pipeline has no window lines; no RTT sample, no RTT figures
+  s.rttSamples = 0;
+  sum = formatFetchSummary(s, false);
+  EXPECT_EQ(sum.find("Retransmitted segments"), std::string::npos);
+  EXPECT_NE(sum.find("RTT stats unavailable"), std::string::npos);
+}
+
+TEST(Summaries, PingAsNdnpingWritesIt)
+{
+  app::PingStats s;
+  s.sent = 4;
+  s.received = 3;
+  s.timeouts = 1;
+  s.rttMin = 10ms;
+  s.rttMax = 10ms;
+  s.rttSumMs = 30;
+  s.rttSumSqMs = 300;
+  std::string sum = formatPingSummary(Name("/lab/node"), s, 3s);
+  EXPECT_NE(sum.find("--- /lab/node ping statistics ---"), std::string::npos);
+  EXPECT_NE(sum.find("4 packets transmitted, 3 received, 25% lost, 0% nacked, time 3000 ms"), std::string::npos);
+  EXPECT_NE(sum.find("rtt min/avg/max/mdev = 10.000/10.000/10.000/0.000 ms"), std::string::npos);
+}
+
+} // namespace
+} // namespace ndnlab::tools
