@@ -345,6 +345,11 @@ class Network:
         """The namespace name of `node` (for tools that take `ip netns` names)."""
         return self.nodes[node]
 
+    def ipr(self, node):
+        """The pyroute2 IPRoute of `node`'s namespace, for what this class does not wrap (it
+        stays open until close())."""
+        return self._ipr[node]
+
     def add_node(self, name, forward=True):
         """A namespace for node `name`, its loopback up and (with `forward`) IPv4 forwarding on,
         so that it can route between its links. Returns the namespace name."""
