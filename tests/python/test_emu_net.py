@@ -262,3 +262,11 @@ def test_check_privileges_leaves_nothing_behind():
     before = set(emu._netns.listnetns())
     assert emu.check_privileges() == (True, "")
     assert set(emu._netns.listnetns()) == before
+
+
+def test_a_tag_in_use_is_refused():
+    with emu.Network() as net:
+        net.add_node("a")
+        with pytest.raises(ValueError):
+            emu.Network(tag=net.tag)
+        assert namespaces(net.tag) == [f"ndnlab-{net.tag}-a"]

@@ -328,6 +328,8 @@ class Network:
         self._closed = False
         OWNER_DIR.mkdir(parents=True, exist_ok=True)
         self.owner_file = OWNER_DIR / self.tag
+        if self.owner_file.exists():  # a tag of its own, or close() would take another run's
+            raise ValueError(f"tag {self.tag!r} is in use ({self.owner_file})")
         self.owner_file.write_text(json.dumps({"pid": os.getpid(),
                                                "start": _start_time(os.getpid())}) + "\n")
         _live.append(self)
@@ -359,6 +361,8 @@ class Network:
         if name in self.nodes:
             raise ValueError(f"node {name!r} exists")
         ns = f"{NS_PREFIX}-{self.tag}-{name}"
+        if (NETNS_DIR / ns).exists():
+            raise ValueError(f"namespace {ns} exists (a leftover: cleanup_stale())")
         self.nodes[name] = ns  # before creating it: close() removes it even if what follows fails
         _netns.create(ns)
         self._fds[name] = _open_ns(ns)
