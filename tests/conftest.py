@@ -11,6 +11,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 import pytest
@@ -143,12 +144,36 @@ def wait_until(predicate, timeout, what, interval=0.05):
     raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
 
 
-def launch_forwarder(owner, cmd, what):
-    """Starts the forwarder `cmd` with its output in `owner.log` (setting owner.proc and
-    owner._logf) and waits up to 10 s for its Unix socket `owner.socket`. A timeout stops it
-    (owner.stop()) and re-raises; exiting first raises RuntimeError with the log."""
+def spawn(argv, netns=None, **kw):
+    """subprocess.Popen(argv, **kw), inside network namespace `netns` (an `ip netns` name, as
+    tests/netns.py makes them through ndnlab.emu.net) when given."""
+    if netns is None:
+        return subprocess.Popen(argv, **kw)
+    return _emu().popen_in(netns, argv, **kw)
+
+
+def run(argv, netns=None, **kw):
+    """subprocess.run(argv, **kw), inside network namespace `netns` when given."""
+    if netns is None:
+        return subprocess.run(argv, **kw)
+    return _emu().run_in(netns, argv, **kw)
+
+
+def _emu():
+    """ndnlab.emu.net of this checkout (imported on first use: it needs pyroute2)."""
+    if str(ROOT / "python") not in sys.path:
+        sys.path.insert(0, str(ROOT / "python"))
+    from ndnlab.emu import net
+    return net
+
+
+def launch_forwarder(owner, cmd, what, netns=None):
+    """Starts the forwarder `cmd` (in network namespace `netns` when given) with its output in
+    `owner.log` (setting owner.proc and owner._logf) and waits up to 10 s for its Unix socket
+    `owner.socket`. A timeout stops it (owner.stop()) and re-raises; exiting first raises
+    RuntimeError with the log."""
     owner._logf = open(owner.log, "wb")
-    owner.proc = subprocess.Popen(cmd, stdout=owner._logf, stderr=subprocess.STDOUT)
+    owner.proc = spawn(cmd, netns, stdout=owner._logf, stderr=subprocess.STDOUT)
     try:
         wait_until(lambda: owner.socket.exists() or owner.proc.poll() is not None, 10, f"{what} socket")
     except TimeoutError:
@@ -159,7 +184,8 @@ def launch_forwarder(owner, cmd, what):
 
 
 class Daemon:
-    """An ndnlabd process with a config written into `workdir`."""
+    """An ndnlabd process with a config written into `workdir`; with `netns` (an `ip netns`
+    name), it and the tools run_tool/spawn_tool start run in that network namespace."""
 
     def __init__(self, workdir, name="ndnlabd", tcp_port=0, udp_port=0, extra="", netns=None,
                  log_level="info"):
@@ -178,9 +204,6 @@ class Daemon:
             + extra)
         self.proc = None
 
-    def prefix(self):
-        return ["ip", "netns", "exec", self.netns] if self.netns else []
-
     def env(self):
         env = dict(os.environ)
         env["NDN_CLIENT_TRANSPORT"] = f"unix://{self.socket}"
@@ -188,20 +211,20 @@ class Daemon:
         return env
 
     def start(self):
-        launch_forwarder(self, self.prefix() + [str(NDNLABD), "--config", str(self.config)], self.name)
+        launch_forwarder(self, [str(NDNLABD), "--config", str(self.config)], self.name, self.netns)
         return self
 
     def run_tool(self, *args, check=True, timeout=300, **kw):
         """Runs `ndnlab ARGS...` connected to this daemon."""
-        result = subprocess.run(self.prefix() + [str(NDNLAB), *map(str, args)], env=self.env(),
-                                capture_output=True, timeout=timeout, **kw)
+        result = run([str(NDNLAB), *map(str, args)], self.netns, env=self.env(), capture_output=True,
+                     timeout=timeout, **kw)
         if check and result.returncode != 0:
             raise AssertionError(f"ndnlab {' '.join(map(str, args))} exited {result.returncode}:\n"
                                  f"{result.stderr.decode(errors='replace')}")
         return result
 
     def spawn_tool(self, *args, **kw):
-        return subprocess.Popen(self.prefix() + [str(NDNLAB), *map(str, args)], env=self.env(), **kw)
+        return spawn([str(NDNLAB), *map(str, args)], self.netns, env=self.env(), **kw)
 
     def faces(self):
         """The daemon's faces as parse_face_list() dicts."""

@@ -1,6 +1,7 @@
 """A drop-tail bottleneck between two ndnlabd, in network namespaces, for the bottleneck
-regression test (tests/integration/test_bottleneck.py) and benchmark (bench/bottleneck). (Not named
-bottleneck.py: pandas imports an optional package of that name.)
+regression test (tests/integration/test_bottleneck.py) and benchmark (bench/bottleneck), built by
+ndnlab.emu.net (netlink through pyroute2). (Not named bottleneck.py: pandas imports an optional
+package of that name.)
 
 Two layouts, both shaped by `tc tbf` (these kernels have tbf and htb, no netem, so the paths
 add no propagation delay):
@@ -14,12 +15,10 @@ The queue is given in bytes: `queue_bytes(rate, bdp)` = bdp x rate x REFERENCE_R
 """
 import json
 import pathlib
-import re
 import subprocess
 import time
-import uuid
 
-from netns import run
+from netns import emu
 
 REFERENCE_RTT_S = 0.05  # "1 BDP" = 50 ms of queue at the link rate (the issue's tbf latency)
 IP_MTU = 1500
@@ -31,74 +30,55 @@ def queue_bytes(rate_mbit, bdp):
 
 def burst_bytes(rate_mbit):
     """tbf bucket: 1 ms at the rate, at least ten full frames (tbf needs >= one MTU and
-    rate/HZ)."""
-    return max(int(rate_mbit * 1e6 / 8 * 0.001), 10 * (IP_MTU + 14))
+    rate/HZ); ndnlab.emu.net.tbf_burst."""
+    return emu.tbf_burst(rate_mbit * 1e6, IP_MTU)
 
 
 class Bottleneck:
-    """Namespaces and links of one layout; `a_addr`/`b_addr` are the hosts' addresses, and
-    `shaped` lists (namespace, device) of the shaped egress interfaces, Data direction (toward
-    A) first."""
+    """Namespaces and links of one layout; `ns` maps the roles (a, r, b) to namespace names,
+    `a_addr`/`b_addr` are the hosts' addresses, `shaped` lists (role, device) of the shaped
+    egress interfaces, Data direction (toward A) first, and `net` is the ndnlab.emu.net.Network
+    underneath."""
 
     def __init__(self, layout="router"):
         if layout not in ("router", "host"):
             raise ValueError(f"unknown layout {layout!r}: router | host")
         self.layout = layout
-        tag = uuid.uuid4().hex[:5]
-        roles = ["a", "r", "b"] if layout == "router" else ["a", "b"]
-        self.ns = {role: f"ndnlab{tag}{role}" for role in roles}
+        self.net = None
+        self.ns = {}
         self.shaped = []
 
-    def _exec(self, role, *cmd, check=True):
-        return run("ip", "netns", "exec", self.ns[role], *cmd, check=check)
-
-    def _veth(self, left, ldev, laddr, right, rdev, raddr):
-        run("ip", "link", "add", ldev, "netns", self.ns[left], "type", "veth", "peer", "name", rdev,
-            "netns", self.ns[right])
-        for role, dev, addr in ((left, ldev, laddr), (right, rdev, raddr)):
-            self._exec(role, "ip", "addr", "add", f"{addr}/24", "dev", dev)
-            self._exec(role, "ip", "link", "set", dev, "up")
-
     def __enter__(self):
+        self.net = emu.Network()
         try:
-            for role, name in self.ns.items():
-                run("ip", "netns", "add", name)
-                self._exec(role, "ip", "link", "set", "lo", "up")
+            roles = ["a", "r", "b"] if self.layout == "router" else ["a", "b"]
+            self.ns = {role: self.net.add_node(role) for role in roles}
             if self.layout == "router":
-                self._veth("a", "a0", "10.78.1.1", "r", "r0", "10.78.1.2")
-                self._veth("r", "r1", "10.78.2.1", "b", "b0", "10.78.2.2")
-                self._exec("r", "sysctl", "-qw", "net.ipv4.ip_forward=1")
-                self._exec("a", "ip", "route", "add", "10.78.2.0/24", "via", "10.78.1.2")
-                self._exec("b", "ip", "route", "add", "10.78.1.0/24", "via", "10.78.2.1")
-                self.a_addr, self.b_addr = "10.78.1.1", "10.78.2.2"
-                self.shaped = [("r", "r0"), ("r", "r1")]
+                to_a, to_b = self.net.add_link("a", "r"), self.net.add_link("r", "b")
+                self.net.route_all()  # A and B reach each other through R
+                self.a_addr, self.b_addr = to_a.addr_a, to_b.addr_b
+                self.shaped = [("r", to_a.dev_b), ("r", to_b.dev_a)]
             else:
-                self._veth("a", "a0", "10.78.1.1", "b", "b0", "10.78.1.2")
-                self.a_addr, self.b_addr = "10.78.1.1", "10.78.1.2"
-                self.shaped = [("b", "b0"), ("a", "a0")]
-        except Exception:
-            self.__exit__(None, None, None)
+                link = self.net.add_link("a", "b")
+                self.a_addr, self.b_addr = link.addr_a, link.addr_b
+                self.shaped = [("b", link.dev_b), ("a", link.dev_a)]
+        except BaseException:
+            self.net.close()
             raise
         return self
 
     def shape(self, rate_mbit, queue):
         """tbf at `rate_mbit` with `queue` bytes of drop-tail queue on every shaped egress."""
         for role, dev in self.shaped:
-            self._exec(role, "tc", "qdisc", "replace", "dev", dev, "root", "tbf", "rate",
-                       f"{rate_mbit}mbit", "burst", str(burst_bytes(rate_mbit)), "limit", str(queue))
+            self.net.shape(role, dev, rate_mbit * 1e6, f"{queue}B", burst=burst_bytes(rate_mbit),
+                           mtu=IP_MTU)
 
     def drops(self):
         """Packets the shaped egresses dropped so far, Data direction first."""
-        out = []
-        for role, dev in self.shaped:
-            text = self._exec(role, "tc", "-s", "qdisc", "show", "dev", dev).stdout
-            m = re.search(r"dropped (\d+)", text)
-            out.append(int(m.group(1)) if m else 0)
-        return out
+        return [self.net.tc_stats(role, dev)["drops"] for role, dev in self.shaped]
 
     def __exit__(self, *exc):
-        for name in self.ns.values():
-            run("ip", "netns", "del", name, check=False)
+        self.net.close()
 
 
 def connect(consumer, producer_addr, prefix):
@@ -121,18 +101,16 @@ def fetch(daemon, name, out, *args, timeout=600):
 def iperf3_tcp(net, nbytes, congestion="cubic", timeout=300):
     """iperf3 TCP from B (sender, the producer's side) to A; returns (goodput bit/s,
     retransmitted segments, segments sent)."""
-    server = subprocess.Popen(["ip", "netns", "exec", net.ns["a"], "iperf3", "-s", "-1",
-                               "-B", net.a_addr], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    server = net.net.popen("a", ["iperf3", "-s", "-1", "-B", net.a_addr], watch=False,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 10
-        while ":5201" not in net._exec("a", "ss", "-Hltn").stdout:
+        while ":5201" not in net.net.run("a", ["ss", "-Hltn"], capture_output=True, text=True).stdout:
             if time.monotonic() > deadline:
                 raise RuntimeError("iperf3 server did not listen within 10 s")
             time.sleep(0.05)
-        r = subprocess.run(["ip", "netns", "exec", net.ns["b"], "iperf3", "-c", net.a_addr, "-C",
-                            congestion, "-n", str(nbytes), "-J"], capture_output=True, text=True,
-                           timeout=timeout)
+        r = net.net.run("b", ["iperf3", "-c", net.a_addr, "-C", congestion, "-n", str(nbytes),
+                              "-J"], capture_output=True, text=True, timeout=timeout)
         if r.returncode != 0:
             raise RuntimeError(f"iperf3 failed: {r.stdout[-400:]} {r.stderr[-400:]}")
         end = json.loads(r.stdout)["end"]

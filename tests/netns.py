@@ -1,87 +1,82 @@
 """Linux network namespaces joined by veth links, for multi-host tests on one machine
-(tests/integration, and tests/interop/test_ndnd.py's multicast link).
+(tests/integration, and tests/interop/test_ndnd.py's multicast link), built by ndnlab.emu.net
+(netlink through pyroute2; it also removes them after a failure or a signal).
 
 Loss and delay come from `tc netem` when the kernel has it; otherwise the caller falls back to
 ndnlabd's own egress impairment (docs/daemon.md, [face_system.udp.impair]; lossy_daemons below does both), because some
 kernels (e.g. minimal VM kernels) ship without sch_netem.
 """
 import contextlib
-import os
+import pathlib
 import subprocess
-import uuid
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+
+from ndnlab.emu import net as emu  # noqa: E402
 
 
 def run(*cmd, check=True):
+    """A command here, its output captured as text (e.g. `ip netns exec NS ...`: the namespaces
+    below have `ip netns` names)."""
     return subprocess.run(list(cmd), check=check, capture_output=True, text=True)
 
 
 def can_use_netns():
-    if os.geteuid() != 0:
-        return False, "needs root for ip netns"
-    probe = f"ndnlab-probe-{uuid.uuid4().hex[:6]}"
-    r = run("ip", "netns", "add", probe, check=False)
-    if r.returncode != 0:
-        return False, f"ip netns unavailable: {r.stderr.strip()}"
-    try:
-        # Entering one can still fail, e.g. in a chroot whose / is not a mount point.
-        r = run("ip", "netns", "exec", probe, "ip", "link", "set", "lo", "up", check=False)
-        if r.returncode != 0:
-            return False, f"ip netns exec unavailable: {r.stderr.strip()}"
-    finally:
-        run("ip", "netns", "del", probe, check=False)
-    return True, ""
+    """(ok, reason): whether namespaces can be created and entered here."""
+    return emu.check_privileges()
+
+
+def _netem(net, node, dev, delay_ms, loss_pct):
+    ipr = net.ipr(node)
+    ipr.tc("replace", "netem", index=ipr.link_lookup(ifname=dev)[0], delay=int(delay_ms * 1000),
+           loss=loss_pct)
 
 
 def netem_available():
-    """True if `tc qdisc add ... netem` works here (probed on a throwaway namespace)."""
-    probe = f"ndnlab-probe-{uuid.uuid4().hex[:6]}"
-    run("ip", "netns", "add", probe)
-    try:
-        r = run("ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "lo", "root", "netem",
-                "delay", "1ms", check=False)
-        return r.returncode == 0
-    finally:
-        run("ip", "netns", "del", probe, check=False)
+    """True if a netem qdisc can be added here (probed on a throwaway namespace)."""
+    with emu.Network() as net:
+        net.add_node("probe")
+        try:
+            _netem(net, "probe", "lo", 1, 0)
+        except Exception:  # pyroute2's NetlinkError: "Specified qdisc kind is unknown"
+            return False
+        return True
 
 
 class Topology:
-    """A chain of namespaces n0 - n1 - ... with 10.77.<i>.0/24 on the link between i and i+1."""
+    """A chain of namespaces n0 - n1 - ... with a /24 on the link between i and i+1. `names` are
+    the namespaces (`ip netns` names), `links` holds (ns_a, dev_a, addr_a, ns_b, dev_b, addr_b)
+    per link, and `net` is the ndnlab.emu.net.Network underneath."""
 
     def __init__(self, count):
-        tag = uuid.uuid4().hex[:5]
-        self.names = [f"ndnlab{tag}n{i}" for i in range(count)]
-        self.links = []  # (ns_a, dev_a, addr_a, ns_b, dev_b, addr_b)
+        self.count = count
+        self.net = None
+        self.names = []
+        self.links = []
 
     def __enter__(self):
+        self.net = emu.Network()
         try:
-            for ns in self.names:
-                run("ip", "netns", "add", ns)
-                run("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
-            for i in range(len(self.names) - 1):
-                a, b = self.names[i], self.names[i + 1]
-                da, db = f"v{i}a", f"v{i}b"
-                run("ip", "link", "add", da, "netns", a, "type", "veth", "peer", "name", db, "netns", b)
-                addr_a, addr_b = f"10.77.{i}.1", f"10.77.{i}.2"
-                run("ip", "netns", "exec", a, "ip", "addr", "add", f"{addr_a}/24", "dev", da)
-                run("ip", "netns", "exec", b, "ip", "addr", "add", f"{addr_b}/24", "dev", db)
-                run("ip", "netns", "exec", a, "ip", "link", "set", da, "up")
-                run("ip", "netns", "exec", b, "ip", "link", "set", db, "up")
-                self.links.append((a, da, addr_a, b, db, addr_b))
-        except Exception:
-            self.__exit__(None, None, None)
+            nodes = [f"n{i}" for i in range(self.count)]
+            self.names = [self.net.add_node(n) for n in nodes]
+            for a, b in zip(nodes, nodes[1:]):
+                link = self.net.add_link(a, b)
+                self.links.append((self.net.ns(a), link.dev_a, link.addr_a,
+                                   self.net.ns(b), link.dev_b, link.addr_b))
+        except BaseException:
+            self.net.close()
             raise
         return self
 
     def netem(self, delay_ms, loss_pct):
         """Applies netem delay and loss on both ends of every link."""
-        for a, da, _, b, db, _ in self.links:
-            for ns, dev in ((a, da), (b, db)):
-                run("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", dev, "root", "netem",
-                    "delay", f"{delay_ms}ms", "loss", f"{loss_pct}%")
+        for link in self.net.links:
+            for node, dev in ((link.a, link.dev_a), (link.b, link.dev_b)):
+                _netem(self.net, node, dev, delay_ms, loss_pct)
 
     def __exit__(self, *exc):
-        for ns in self.names:
-            run("ip", "netns", "del", ns, check=False)
+        self.net.close()
 
 
 @contextlib.contextmanager
@@ -113,4 +108,3 @@ def lossy_daemons(tmp_path, count, delay_ms, loss_pct):
         finally:
             for d in daemons:
                 d.stop()
-

@@ -113,8 +113,7 @@ class NdndForwarder:
 
     def start(self):
         require_ndnd()
-        prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
-        launch_forwarder(self, prefix + [str(NDND), "fw", "run", str(self.config)], "ndnd fw")
+        launch_forwarder(self, [str(NDND), "fw", "run", str(self.config)], "ndnd fw", self.netns)
         return self
 
     def run(self, *args, **kw):

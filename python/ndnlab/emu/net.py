@@ -1,0 +1,632 @@
+"""Network namespaces joined by veth links, shaped by kernel tbf, all through netlink (pyroute2):
+the network-building part of `ndnlab emu` (issue 27, docs/decisions/0005-emulation-engine.md).
+
+A `Network` owns one run: namespaces named `ndnlab-<tag>-<node>` (the tag is random per run, so
+parallel runs and leftovers are told apart), veth pairs with a private /24 per link, tbf on each
+direction's egress when a link has a rate, IP forwarding and static routes, and the processes
+started inside its namespaces. It removes all of it on close(), which also runs on an exception
+in its `with` block, on SIGINT/SIGTERM and at interpreter exit. A run killed with SIGKILL leaves
+its namespaces behind with an owner file naming its pid (`/run/ndnlab-emu/<tag>`);
+`cleanup_stale()` removes those whose owner is gone.
+
+Processes enter a namespace without `ip netns exec`: a short-lived thread joins the namespace
+(setns(2) changes only the calling thread) and forks there, so the child starts inside it.
+
+These kernels have tbf and htb but no netem (docs/decisions/0005), so links carry rate and queue
+only; delay and loss come from elsewhere (ns-3 real-time links, the daemon's impairment).
+"""
+import atexit
+import dataclasses
+import errno
+import json
+import os
+import pathlib
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+import uuid
+from collections import deque
+
+try:
+    from pyroute2 import IPRoute
+    from pyroute2 import netns as _netns
+    _PYROUTE2_ERROR = None
+except ImportError as e:  # reported by check_privileges(), not at import
+    IPRoute = _netns = None
+    _PYROUTE2_ERROR = str(e)
+
+NS_PREFIX = "ndnlab"
+NETNS_DIR = pathlib.Path("/var/run/netns")
+OWNER_DIR = pathlib.Path("/run/ndnlab-emu")
+ETH_HEADER = 14  # octets tbf counts per frame beyond the IP MTU
+DEFAULT_QUEUE = "100p"  # ns-3's DropTailQueue default
+CLONE_NEWNET = 0x40000000
+TC_H_ROOT = 0xFFFFFFFF
+_NAME_RE = re.compile(r"^[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*$")
+_NS_RE = re.compile(rf"^{NS_PREFIX}-([0-9a-f]+)-(.+)$")
+_CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
+
+
+# --- namespace plumbing ------------------------------------------------------------------------
+
+def _in_netns(nsfd, fn, *args, **kw):
+    """fn(*args, **kw) on a thread inside the namespace open as `nsfd`; its result or exception.
+    Sockets and child processes made there belong to the namespace."""
+    out = {}
+
+    def body():
+        try:
+            _netns.setns(nsfd, flags=0)
+            out["value"] = fn(*args, **kw)
+        except BaseException as e:  # handed to the caller's thread
+            out["error"] = e
+
+    t = threading.Thread(target=body, name="ndnlab-netns", daemon=True)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def _open_ns(name):
+    return os.open(NETNS_DIR / name, os.O_RDONLY)
+
+
+def popen_in(netns_name, argv, **kw):
+    """subprocess.Popen(argv, **kw) inside the named namespace (`ip netns` names)."""
+    fd = _open_ns(netns_name)
+    try:
+        return _in_netns(fd, subprocess.Popen, [str(a) for a in argv], **kw)
+    finally:
+        os.close(fd)
+
+
+def run_in(netns_name, argv, *, input=None, timeout=None, check=False, capture_output=False, **kw):
+    """subprocess.run() inside the named namespace: a CompletedProcess; on timeout the child is
+    killed and TimeoutExpired raised."""
+    if input is not None:
+        kw["stdin"] = subprocess.PIPE
+    if capture_output:
+        kw["stdout"] = kw["stderr"] = subprocess.PIPE
+    with popen_in(netns_name, argv, **kw) as proc:
+        try:
+            out, err = proc.communicate(input, timeout=timeout)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+    result = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    if check:
+        result.check_returncode()
+    return result
+
+
+def _ns_inode(name):
+    st = os.stat(NETNS_DIR / name)
+    return st.st_dev, st.st_ino
+
+
+def _pids_in(inodes):
+    """pids of the processes whose network namespace is one of `inodes` ((dev, ino) pairs)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                st = os.stat(f"/proc/{entry}/ns/net")
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) in inodes:
+                pids.append(int(entry))
+    return pids
+
+
+def _alive(pid):
+    """True while `pid` exists and is not a zombie."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _start_time(pid):
+    """The start time of `pid` in clock ticks since boot (tells a reused pid apart), or None."""
+    try:
+        return int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _kill_pids(pids, grace):
+    """SIGTERM to `pids`, SIGKILL to those still there after `grace` seconds."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + (grace if sig == signal.SIGTERM else 5)
+        while (pids := [p for p in pids if _alive(p)]) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not pids:
+            return
+
+
+def _remove_ns(name):
+    try:
+        _netns.remove(name)
+    except FileNotFoundError:
+        pass
+
+
+def check_privileges():
+    """(ok, reason): whether this process may build networks here. Needs pyroute2, root or
+    CAP_NET_ADMIN and CAP_SYS_ADMIN, and a namespace that can be created and entered (a chroot
+    whose / is no mount point cannot). The probe namespace is removed before returning."""
+    if _PYROUTE2_ERROR:
+        return False, f"pyroute2 is not installed ({_PYROUTE2_ERROR}): scripts/install-deps"
+    if os.geteuid() != 0:
+        caps = 0
+        for line in pathlib.Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                caps = int(line.split()[1], 16)
+        if not (caps >> _CAP_NET_ADMIN & 1 and caps >> _CAP_SYS_ADMIN & 1):
+            return False, "needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN, for network namespaces"
+    probe = f"{NS_PREFIX}-{uuid.uuid4().hex[:8]}-probe"
+    try:
+        _netns.create(probe)
+        fd = _open_ns(probe)
+        try:
+            _in_netns(fd, lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close())
+        finally:
+            os.close(fd)
+        with IPRoute(netns=probe, flags=0) as ipr:
+            ipr.link("set", index=ipr.link_lookup(ifname="lo")[0], state="up")
+    except OSError as e:
+        return False, f"cannot create or enter a network namespace: {e}"
+    finally:
+        _remove_ns(probe)
+    return True, ""
+
+
+# --- link parameters ---------------------------------------------------------------------------
+
+def parse_queue(queue):
+    """ns-3's queue size strings: "100p" -> ("p", 100) packets, "150000B" -> ("B", 150000)
+    octets."""
+    m = re.fullmatch(r"\s*(\d+)\s*([pB])\s*", str(queue))
+    if not m or int(m[1]) <= 0:
+        raise ValueError(f"queue {queue!r}: a positive count with p (packets) or B (octets)")
+    return m[2], int(m[1])
+
+
+def tbf_burst(rate, mtu=1500):
+    """tbf bucket in octets for `rate` bit/s: 1 ms at the rate, at least ten full frames (tbf
+    needs one frame and rate/HZ; tests/droptail.py chose this, docs/results/bottleneck.md)."""
+    return max(int(rate / 8 * 0.001), 10 * (mtu + ETH_HEADER))
+
+
+@dataclasses.dataclass(frozen=True)
+class Link:
+    """One veth pair: end a (`dev_a`, `addr_a`) in node `a`, end b in node `b`, both in
+    `subnet` (a /24 of its own)."""
+    index: int
+    a: str
+    b: str
+    dev_a: str
+    dev_b: str
+    addr_a: str
+    addr_b: str
+    subnet: str
+    rate: float | None = None
+    queue: str | None = None
+    mtu: int = 1500
+
+    def end(self, node):
+        """(device, address) of this link's end in `node`."""
+        if node == self.a:
+            return self.dev_a, self.addr_a
+        if node == self.b:
+            return self.dev_b, self.addr_b
+        raise ValueError(f"link {self.a}-{self.b} does not reach {node!r}")
+
+    def peer(self, node):
+        """The node at the other end from `node`."""
+        self.end(node)
+        return self.b if node == self.a else self.a
+
+
+@dataclasses.dataclass(frozen=True)
+class DeadProcess:
+    """A tracked process that exited without being asked to."""
+    node: str
+    argv: tuple
+    returncode: int
+
+
+@dataclasses.dataclass
+class _Tracked:
+    node: str
+    argv: tuple
+    proc: subprocess.Popen
+    group: bool  # leads its own process group (killpg reaches its children too)
+    watch: bool
+    stopping: bool = False
+
+
+# --- clean-up on exit and signals --------------------------------------------------------------
+
+_live = []  # open Networks, oldest first
+_prev_handlers = {}
+_HANDLED = (signal.SIGINT, signal.SIGTERM)
+
+
+def _close_all():
+    for net in reversed(list(_live)):
+        net.close()
+
+
+def _on_signal(signo, frame):
+    """Closes every open Network, then hands the signal on: to the handler installed before
+    ours if there was one, else exits with 128 + signo. A forked child (pyroute2 forks helpers
+    and stops them with SIGTERM) inherits this handler, and just exits."""
+    if any(net.pid != os.getpid() for net in _live):
+        os._exit(128 + signo)
+    _close_all()
+    prev = _prev_handlers.pop(signo, signal.SIG_DFL)
+    if callable(prev) and prev is not signal.default_int_handler:
+        prev(signo, frame)
+        return
+    raise SystemExit(128 + signo)
+
+
+def _install_handlers():
+    if threading.current_thread() is not threading.main_thread():
+        return  # signal handlers can only be set there; atexit still closes
+    for sig in _HANDLED:
+        if signal.getsignal(sig) is not _on_signal:
+            _prev_handlers[sig] = signal.getsignal(sig)
+            signal.signal(sig, _on_signal)
+
+
+def _restore_handlers():
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig, prev in list(_prev_handlers.items()):
+        if signal.getsignal(sig) is _on_signal:
+            signal.signal(sig, prev if prev is not None else signal.SIG_DFL)
+        del _prev_handlers[sig]
+
+
+atexit.register(_close_all)
+
+
+# --- the network -------------------------------------------------------------------------------
+
+class Network:
+    """Namespaces, links and processes of one run; a context manager. `grace` is how long
+    close() waits after SIGTERM before SIGKILL, in seconds."""
+
+    def __init__(self, tag=None, grace=2.0):
+        if _PYROUTE2_ERROR:
+            raise RuntimeError(f"pyroute2 is not installed: {_PYROUTE2_ERROR}")
+        self.tag = tag or uuid.uuid4().hex[:8]
+        if not re.fullmatch(r"[0-9a-f]+", self.tag):
+            raise ValueError(f"tag {self.tag!r}: lower-case hex digits")
+        self.grace = grace
+        self.pid = os.getpid()  # only this process tears the network down, not a fork of it
+        self.nodes = {}  # node -> namespace name
+        self.links = []
+        self._fds = {}  # node -> open namespace fd
+        self._ipr = {}  # node -> IPRoute in that namespace
+        self._ndev = {}  # node -> number of veth ends made in it
+        self._procs = []
+        self._closed = False
+        OWNER_DIR.mkdir(parents=True, exist_ok=True)
+        self.owner_file = OWNER_DIR / self.tag
+        if self.owner_file.exists():  # a tag of its own, or close() would take another run's
+            raise ValueError(f"tag {self.tag!r} is in use ({self.owner_file})")
+        self.owner_file.write_text(json.dumps({"pid": os.getpid(),
+                                               "start": _start_time(os.getpid())}) + "\n")
+        _live.append(self)
+        _install_handlers()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- nodes and links
+
+    def ns(self, node):
+        """The namespace name of `node` (for tools that take `ip netns` names)."""
+        return self.nodes[node]
+
+    def ipr(self, node):
+        """The pyroute2 IPRoute of `node`'s namespace, for what this class does not wrap (it
+        stays open until close())."""
+        return self._ipr[node]
+
+    def add_node(self, name, forward=True):
+        """A namespace for node `name`, its loopback up and (with `forward`) IPv4 forwarding on,
+        so that it can route between its links. Returns the namespace name."""
+        self._check_open()
+        if not _NAME_RE.match(name) or len(name) > 40:
+            raise ValueError(f"node name {name!r}: letters, digits, _ . - (at most 40)")
+        if name in self.nodes:
+            raise ValueError(f"node {name!r} exists")
+        ns = f"{NS_PREFIX}-{self.tag}-{name}"
+        if (NETNS_DIR / ns).exists():
+            raise ValueError(f"namespace {ns} exists (a leftover: cleanup_stale())")
+        self.nodes[name] = ns  # before creating it: close() removes it even if what follows fails
+        _netns.create(ns)
+        self._fds[name] = _open_ns(ns)
+        self._ipr[name] = IPRoute(netns=ns, flags=0)
+        self._ndev[name] = 0
+        ipr = self._ipr[name]
+        ipr.link("set", index=ipr.link_lookup(ifname="lo")[0], state="up")
+        if forward:
+            self.call(name, pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text, "1")
+        return ns
+
+    def add_link(self, a, b, rate=None, queue=None, mtu=1500):
+        """A veth pair between nodes `a` and `b` with the next free /24 (10.<200+i/256>.<i%256>.0,
+        .1 in a, .2 in b), both ends up. With `rate` (bit/s) each direction's egress is shaped by
+        tbf with a drop-tail queue of `queue` ("100p" or "150000B"; ns-3's 100 packets when
+        None). Returns the Link."""
+        self._check_open()
+        for n in (a, b):
+            if n not in self.nodes:
+                raise ValueError(f"unknown node {n!r}")
+        if a == b:
+            raise ValueError("a link needs two nodes")
+        i = len(self.links)
+        if i >= 55 * 256:
+            raise ValueError("too many links")
+        net = f"10.{200 + i // 256}.{i % 256}"
+        dev_a, dev_b = self._next_dev(a), self._next_dev(b)
+        link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate,
+                    queue, mtu)
+        self._ipr[a].link("add", ifname=dev_a, kind="veth",
+                          peer={"ifname": dev_b, "net_ns_fd": self.nodes[b]})
+        self.links.append(link)
+        for node, dev, addr in ((a, dev_a, link.addr_a), (b, dev_b, link.addr_b)):
+            ipr = self._ipr[node]
+            idx = self._index(node, dev)
+            ipr.link("set", index=idx, mtu=mtu)
+            ipr.addr("add", index=idx, address=addr, prefixlen=24)
+            ipr.link("set", index=idx, state="up")
+            if rate is not None:
+                self.shape(node, dev, rate, queue, mtu=mtu)
+        return link
+
+    def _next_dev(self, node):
+        dev = f"eth{self._ndev[node]}"
+        self._ndev[node] += 1
+        return dev
+
+    def _index(self, node, dev):
+        found = self._ipr[node].link_lookup(ifname=dev)
+        if not found:
+            raise ValueError(f"no device {dev!r} in node {node!r}")
+        return found[0]
+
+    def shape(self, node, dev, rate, queue=None, burst=None, mtu=1500):
+        """Replaces the egress qdisc of `dev` in `node`: tbf at `rate` bit/s (None: the device's
+        default, unshaped), bucket `burst` octets (tbf_burst() when None), drop-tail queue
+        `queue` ("100p" packets: a pfifo under tbf; "150000B" octets: tbf's own limit)."""
+        ipr = self._ipr[node]
+        idx = self._index(node, dev)
+        if rate is None:
+            try:
+                ipr.tc("del", index=idx, handle="1:", parent=TC_H_ROOT)
+            except Exception as e:  # no root qdisc of ours: nothing to remove
+                if getattr(e, "code", None) not in (errno.ENOENT, errno.EINVAL):
+                    raise
+            return
+        if not 0 < rate < 8 * 2**32:
+            raise ValueError(f"rate {rate} bit/s: tbf takes up to 34 Gbit/s")
+        unit, size = parse_queue(queue or DEFAULT_QUEUE)
+        limit = size if unit == "B" else size * (mtu + ETH_HEADER)
+        ipr.tc("replace", "tbf", index=idx, handle="1:", rate=f"{int(rate)}bit",
+               burst=burst or tbf_burst(rate, mtu), limit=limit)
+        if unit == "p":
+            ipr.tc("replace", "pfifo", index=idx, parent="1:1", handle="10:", limit=size)
+
+    def tc_stats(self, node, dev):
+        """Counters of the root qdisc of `dev` in `node`, from netlink: kind, sent_bytes,
+        sent_packets, drops, overlimits, requeues, qlen, backlog (octets)."""
+        idx = self._index(node, dev)
+        for q in self._ipr[node].tc("dump", index=idx):
+            if q["index"] == idx and q["parent"] == TC_H_ROOT:
+                basic = q.get_nested("TCA_STATS2", "TCA_STATS_BASIC") or {}
+                queue = q.get_nested("TCA_STATS2", "TCA_STATS_QUEUE") or {}
+                return {"kind": q.get_attr("TCA_KIND"),
+                        "sent_bytes": basic.get("bytes", 0), "sent_packets": basic.get("packets", 0),
+                        "drops": queue.get("drops", 0), "overlimits": queue.get("overlimits", 0),
+                        "requeues": queue.get("requeues", 0), "qlen": queue.get("qlen", 0),
+                        "backlog": queue.get("backlog", 0)}
+        raise ValueError(f"no root qdisc on {dev!r} in node {node!r}")
+
+    # -- routes
+
+    def add_route(self, node, dst, via):
+        """A static route in `node` to `dst` ("10.200.3.0/24") through Link `via`, whose other
+        end is the next hop. Replaces a route to the same destination."""
+        dev, _ = via.end(node)
+        gateway = via.end(via.peer(node))[1]
+        self._ipr[node].route("replace", dst=dst, gateway=gateway, oif=self._index(node, dev))
+
+    def route_all(self):
+        """Routes in every node to every link's subnet along a shortest path (fewest hops; ties
+        go to the earliest link), so that any two nodes reach each other. Returns the number of
+        routes added."""
+        adj = {n: [] for n in self.nodes}
+        for link in self.links:
+            adj[link.a].append(link)
+            adj[link.b].append(link)
+        added = 0
+        for src in self.nodes:
+            dist, first = {src: 0}, {src: None}
+            todo = deque([src])
+            while todo:
+                n = todo.popleft()
+                for link in adj[n]:
+                    m = link.peer(n)
+                    if m not in dist:
+                        dist[m] = dist[n] + 1
+                        first[m] = first[n] or link
+                        todo.append(m)
+            for link in self.links:
+                if src in (link.a, link.b):
+                    continue
+                ends = [e for e in (link.a, link.b) if e in dist]
+                if ends:
+                    self.add_route(src, link.subnet, first[min(ends, key=dist.get)])
+                    added += 1
+        return added
+
+    # -- processes
+
+    def call(self, node, fn, *args, **kw):
+        """fn(*args, **kw) on a thread inside `node`'s namespace; returns its result."""
+        self._check_open()
+        return _in_netns(self._fds[node], fn, *args, **kw)
+
+    def socket(self, node, family=socket.AF_INET, type=socket.SOCK_STREAM, proto=0):
+        """A socket of `node`'s namespace (close it before close(): it keeps the namespace)."""
+        return self.call(node, socket.socket, family, type, proto)
+
+    def popen(self, node, argv, watch=True, **kw):
+        """subprocess.Popen(argv, **kw) inside `node`, tracked: close() stops it, and with
+        `watch` check_processes() reports it if it exits unasked. It leads a new session
+        (start_new_session=True unless given) so that stopping it reaches its children."""
+        self._check_open()
+        kw.setdefault("start_new_session", True)
+        argv = tuple(str(a) for a in argv)
+        proc = _in_netns(self._fds[node], subprocess.Popen, list(argv), **kw)
+        self._procs.append(_Tracked(node, argv, proc, kw["start_new_session"], watch))
+        return proc
+
+    def run(self, node, argv, timeout=None, check=False, **kw):
+        """subprocess.run(argv) inside `node` (not tracked: it has ended on return)."""
+        self._check_open()
+        return run_in(self.nodes[node], argv, timeout=timeout, check=check, **kw)
+
+    def stop(self, proc, timeout=None):
+        """Stops tracked `proc` (SIGTERM, SIGKILL after `timeout`, default the grace) as an
+        expected exit; returns its exit status."""
+        t = next(t for t in self._procs if t.proc is proc)
+        t.stopping = True
+        self._signal(t, signal.SIGTERM)
+        try:
+            return proc.wait(self.grace if timeout is None else timeout)
+        except subprocess.TimeoutExpired:
+            self._signal(t, signal.SIGKILL)
+            return proc.wait()
+
+    def check_processes(self):
+        """The watched processes that exited without stop() or close() asking them to, as
+        DeadProcess(node, argv, returncode): a run aborts when a daemon crashes."""
+        return [DeadProcess(t.node, t.argv, t.proc.returncode) for t in self._procs
+                if t.watch and not t.stopping and t.proc.poll() is not None]
+
+    @staticmethod
+    def _signal(t, sig):
+        try:
+            if t.group:
+                os.killpg(t.proc.pid, sig)
+            elif t.proc.poll() is None:
+                t.proc.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    # -- clean-up
+
+    def _check_open(self):
+        if self._closed:
+            raise RuntimeError("network closed")
+
+    def close(self):
+        """Stops every tracked process (SIGTERM, SIGKILL after the grace) and any other process
+        left in the namespaces, then deletes the namespaces (and with them the veths) and the
+        owner file. Idempotent, and safe to re-enter from a signal handler: each step removes
+        what it finished."""
+        if self._closed or os.getpid() != self.pid:
+            return
+        for t in self._procs:
+            t.stopping = True
+            if t.proc.poll() is None:
+                self._signal(t, signal.SIGTERM)
+        deadline = time.monotonic() + self.grace
+        for t in self._procs:
+            try:
+                t.proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        for t in self._procs:
+            self._signal(t, signal.SIGKILL)  # the group too: children outliving their leader
+            if t.proc.poll() is None:
+                t.proc.wait()
+        self._procs.clear()
+        inodes = set()
+        for ns in self.nodes.values():
+            try:
+                inodes.add(_ns_inode(ns))
+            except OSError:
+                pass
+        while self._ipr:
+            self._ipr.popitem()[1].close()
+        while self._fds:
+            os.close(self._fds.popitem()[1])
+        _kill_pids(_pids_in(inodes), self.grace)
+        while self.nodes:
+            _remove_ns(next(reversed(self.nodes.values())))
+            self.nodes.popitem()
+        self.owner_file.unlink(missing_ok=True)
+        self._closed = True
+        if self in _live:
+            _live.remove(self)
+        if not _live:
+            _restore_handlers()
+
+
+def cleanup_stale(tag_prefix=""):
+    """Removes what crashed runs left: namespaces `ndnlab-<tag>-*` (tag starting with
+    `tag_prefix`) whose owner process (/run/ndnlab-emu/<tag>) is gone, the processes still in
+    them, and the owner files. Returns the namespace names removed."""
+    if _PYROUTE2_ERROR:
+        raise RuntimeError(f"pyroute2 is not installed: {_PYROUTE2_ERROR}")
+
+    def owner_alive(tag):
+        try:
+            owner = json.loads((OWNER_DIR / tag).read_text())
+        except (OSError, ValueError):
+            return False
+        return _alive(owner["pid"]) and _start_time(owner["pid"]) == owner.get("start")
+
+    stale, inodes, alive = [], set(), {}
+    for name in _netns.listnetns():
+        m = _NS_RE.match(name)
+        if not m or not m[1].startswith(tag_prefix):
+            continue
+        if alive.setdefault(m[1], owner_alive(m[1])):
+            continue
+        stale.append(name)
+        try:
+            inodes.add(_ns_inode(name))
+        except OSError:
+            pass
+    _kill_pids(_pids_in(inodes), 1.0)
+    for name in stale:
+        _remove_ns(name)
+    if OWNER_DIR.is_dir():
+        for f in OWNER_DIR.iterdir():
+            if f.name.startswith(tag_prefix) and not alive.get(f.name) and not owner_alive(f.name):
+                f.unlink(missing_ok=True)
+    return stale
