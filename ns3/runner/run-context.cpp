@@ -85,6 +85,8 @@ void printUsage(std::ostream& os)
         "       ndnlab-sim --version             version (part of each campaign run's key)\n"
         "       ndnlab-sim --describe [scenario] scenarios and parameters as JSON\n"
         "       ndnlab-sim --attributes ns3::Type  attributes of an ns-3 type and its parents\n"
+        "       ndnlab-sim <scenario> [--Name=value ...] --network\n"
+        "                                        the network and applications as JSON (ndnlab emu)\n"
         "\n"
         "  --seed N     ns-3 RngSeedManager seed, 1..4294944442 (default 1)\n"
         "  --run N      ns-3 RngSeedManager run number, 0..2^64-1 (default 1): independent replications\n"
@@ -346,6 +348,7 @@ int runMain(const std::vector<std::string>& args)
   std::filesystem::path outDir;
   std::map<std::string, std::string> values;
   std::map<std::string, std::string> ns3Defaults;
+  bool network = false;
   std::set<std::string> given;
   auto once = [&given](const std::string& key) {
     if (!given.insert(key).second)
@@ -358,7 +361,11 @@ int runMain(const std::vector<std::string>& args)
       printScenarioHelp(std::cout, *scenario);
       return 0;
     }
-    if (takeOption(args, i, "seed", v)) {
+    if (a == "--network") {
+      once("network");
+      network = true;
+    }
+    else if (takeOption(args, i, "seed", v)) {
       once("seed");
       seed = static_cast<uint32_t>(parseCount("seed", v, 1, MaxSeed));
     }
@@ -401,6 +408,20 @@ int runMain(const std::vector<std::string>& args)
   ns3::RngSeedManager::SetRun(run);
   if (scenario->check)
     scenario->check(params);
+  if (network) {
+    std::string with;
+    for (const auto* s : Registry::instance().all())
+      if (s->network)
+        with += (with.empty() ? "" : ", ") + s->name;
+    if (!scenario->network)
+      throw UsageError("scenario " + scenario->name + " has no network description; scenarios with one: " + with);
+    nlohmann::json n = scenario->network(params);
+    n["scenario"] = scenario->name;
+    n["parameters"] = params.toJson();
+    n["seed"] = seed;
+    std::cout << n.dump(2) << "\n";
+    return 0;
+  }
   bool createdOutDir = !outDir.empty() && !std::filesystem::exists(outDir);
   if (!outDir.empty()) {
     std::filesystem::create_directories(outDir);

@@ -102,6 +102,12 @@ struct Scenario
   /// validate()) right after parsing, once the --ns3:: overrides are applied and before the
   /// output directory exists; throws UsageError.
   std::function<void(const Params& params)> check;
+  /// Optional: the network and applications of a run as data (nodes, links with rate, delay,
+  /// loss and queue, routes, applications with their tools' arguments), from the same checked
+  /// parameters the run builds its topology from: `ndnlab-sim <scenario> --network` prints it,
+  /// and `ndnlab emu` builds the same network of namespaces and daemons from it
+  /// (docs/emulation.md). Throws UsageError for what real daemons cannot run.
+  std::function<nlohmann::json(const Params& params)> network;
 };
 
 /// Process-wide list of scenarios (one per executable; filled before main by Registration).

@@ -204,9 +204,38 @@ void runDumbbell(RunContext& ctx)
   ctx.metrics = m;
 }
 
+/// The dumbbell as data (Scenario::network), from the values runDumbbell builds it with.
+nlohmann::json dumbbellNetwork(const Params& params)
+{
+  const std::vector<LinkSpec> links = parseLinks(params);
+  const std::pair<const char*, const char*> ends[] = {
+    {"c0", "r0"}, {"c1", "r0"}, {"r0", "r1"}, {"r1", "p0"}, {"r1", "p1"}};
+  nlohmann::json linkList = nlohmann::json::array();
+  for (size_t i = 0; i < links.size(); ++i)
+    linkList.push_back(
+      networkLink(ends[i].first, ends[i].second, links[i].rate, links[i].delay, links[i].loss, links[i].queue));
+  nlohmann::json apps = nlohmann::json::array();
+  for (int i = 0; i < 2; ++i) {
+    FetchSpec spec;
+    spec.prefix = "/lab/p" + std::to_string(i) + "/file";
+    spec.contentSeed = static_cast<uint64_t>(i + 1);
+    spec.startDelay = i == 1 ? params.getDouble("Consumer1Delay") : 0;
+    for (auto& app : fetchApps(params, spec, "c" + std::to_string(i), "p" + std::to_string(i)))
+      apps.push_back(std::move(app));
+  }
+  return {{"nodes", {"c0", "c1", "r0", "r1", "p0", "p1"}},
+          {"links", linkList},
+          {"cs_size", params.getInt("CsSize")},
+          {"strategy", "/localhost/nfd/strategy/best-route"},
+          {"routes", nlohmann::json::array(
+                       {{{"prefix", "/lab/p0"}, {"origin", "p0"}}, {{"prefix", "/lab/p1"}, {"origin", "p1"}}})},
+          {"apps", apps},
+          {"max_time_s", params.getDouble("MaxTime")}};
+}
+
 const runner::Registration reg{
   runner::Scenario{"dumbbell", "two consumers and two producers sharing one bottleneck link (per-link attributes)",
-                   dumbbellParams(), runDumbbell, checkDumbbell}};
+                   dumbbellParams(), runDumbbell, checkDumbbell, dumbbellNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ndnlab::sim::scenarios {
@@ -26,7 +27,31 @@ struct Knob
   ParamSpec spec;
   std::string attribute;
   bool isMs = false; ///< the parameter is in ms, the attribute a Time
+  /// `ndnlab get`'s flag of the same field ("--rto-k"; empty when the tools lack it); for a
+  /// bool, `cli` sets it and `cliNo` clears it. `ndnlab emu` passes a knob on with it.
+  std::string cli, cliNo;
 };
+
+/// `get`'s flags of a field, as tools/common/option-flags.hpp names them: {set, clear}.
+inline std::pair<std::string, std::string> cliFlagsOf(const fields::Info& info, bool isBool)
+{
+  if ((info.hosts & fields::Cli) == 0)
+    return {};
+  if (info.flags.empty())
+    return {"--" + std::string(info.name), isBool ? "--no-" + std::string(info.name) : ""};
+  std::string set, clear;
+  std::string_view rest = info.flags;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    std::string_view name = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (name.rfind("!--", 0) == 0 && clear.empty())
+      clear = std::string(name.substr(1));
+    else if (name.rfind("--", 0) == 0 && set.empty())
+      set = std::string(name);
+  }
+  return {set, clear};
+}
 
 /// The scenario parameter `name` of one core field, with the default in `d`.
 template<typename Options, typename T>
@@ -66,7 +91,8 @@ Knob knobOf(const fields::Field<Options, T>& f, const Options& d, std::string na
   else {
     static_assert(sizeof(T) == 0, "no scenario parameter type for this field");
   }
-  return {std::move(p), f.info.attributeName(), isMs};
+  auto [cli, cliNo] = cliFlagsOf(f.info, std::is_same_v<T, bool>);
+  return {std::move(p), f.info.attributeName(), isMs, std::move(cli), std::move(cliNo)};
 }
 
 template<typename Options, typename E>
@@ -81,7 +107,8 @@ Knob knobOf(const fields::EnumField<Options, E>& f, const Options& d, std::strin
               {}};
   const auto choices = f.choices();
   p.choices.assign(choices.begin(), choices.end());
-  return {std::move(p), f.info.attributeName(), false};
+  auto [cli, cliNo] = cliFlagsOf(f.info, false);
+  return {std::move(p), f.info.attributeName(), false, std::move(cli), std::move(cliNo)};
 }
 
 /// The knobs of every field of `Options` declared for the Scenario host, in declaration

@@ -131,9 +131,31 @@ void runChain(RunContext& ctx)
   ctx.metrics = m;
 }
 
+/// The chain as data (Scenario::network), from the values runChain builds it with.
+nlohmann::json chainNetwork(const Params& params)
+{
+  const size_t n = static_cast<size_t>(params.getInt("Hops"));
+  const Links links = parseLinks(params);
+  auto name = [](size_t i) { return "n" + std::to_string(i); };
+  nlohmann::json nodes = nlohmann::json::array();
+  nlohmann::json linkList = nlohmann::json::array();
+  for (size_t i = 0; i <= n; ++i)
+    nodes.push_back(name(i));
+  for (size_t i = 0; i < n; ++i)
+    linkList.push_back(
+      networkLink(name(i), name(i + 1), links.rates[i], links.delays[i], links.losses[i], links.queues[i]));
+  return {{"nodes", nodes},
+          {"links", linkList},
+          {"cs_size", params.getInt("CsSize")},
+          {"strategy", "/localhost/nfd/strategy/" + params.getString("Strategy")},
+          {"routes", nlohmann::json::array({{{"prefix", "/lab"}, {"origin", name(n)}}})},
+          {"apps", fetchApps(params, FetchSpec{}, name(0), name(n))},
+          {"max_time_s", params.getDouble("MaxTime")}};
+}
+
 const runner::Registration reg{runner::Scenario{
   "p2p-chain", "a consumer fetching a file over a chain of point-to-point links (rate/delay/loss/queue per link)",
-  chainParams(), runChain, checkChain}};
+  chainParams(), runChain, checkChain, chainNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -15,6 +15,8 @@
 #include <optional>
 #include "core/runtime/units.hpp"
 
+#include <ns3/data-rate.h>
+#include <ns3/nstime.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
@@ -345,6 +347,59 @@ struct Fetch::State
       onDone();
   }
 };
+
+nlohmann::json networkLink(const std::string& a, const std::string& b, const std::string& rate,
+                           const std::string& delay, double loss, const std::string& queue)
+{
+  return {{"a", a},         {"b", b},
+          {"rate", rate},   {"rate_bps", static_cast<double>(ns3::DataRate(rate).GetBitRate())},
+          {"delay", delay}, {"delay_s", ns3::Time(delay).GetSeconds()},
+          {"loss", loss},   {"queue", queue}};
+}
+
+nlohmann::json fetchApps(const Params& params, const FetchSpec& spec, const std::string& consumerNode,
+                         const std::string& producerNode)
+{
+  const std::string kind = params.getString("Consumer");
+  if (kind == "one-interest")
+    throw UsageError("--Consumer=one-interest is a simulated bound (a pushed stream) that ndnlab's tools do not run");
+  std::vector<std::string> get = {"--cc", kind, "--profile", params.getString("Profile")};
+  for (const Knob& k : knobs()) {
+    if (!params.isSet(k.spec.name))
+      continue;
+    if (k.cli.empty())
+      throw UsageError("--" + k.spec.name + " has no `ndnlab get` flag; ndnlab emu cannot pass it on");
+    if (k.spec.type == ParamType::Bool) {
+      const bool on = params.getBool(k.spec.name);
+      if (!on && k.cliNo.empty())
+        throw UsageError("--" + k.spec.name + "=false has no `ndnlab get` flag; ndnlab emu cannot pass it on");
+      get.push_back(on ? k.cli : k.cliNo);
+    }
+    else {
+      get.push_back(k.cli);
+      get.push_back(knobText(params, k)); // a duration in ms, as get's flags take it
+    }
+  }
+  const std::vector<std::string> serve = {"--size",        std::to_string(params.getInt("PayloadSize")),
+                                          "--packet-size", "0",
+                                          "--signing",     params.getString("Signing")};
+  return nlohmann::json::array({
+    {{"node", producerNode},
+     {"role", "producer"},
+     {"tool", "serve"},
+     {"prefix", spec.prefix},
+     {"file_size", parseByteSize("FileSize", params.getString("FileSize"))},
+     {"content_seed", spec.contentSeed},
+     {"start_s", 0.0},
+     {"args", serve}},
+    {{"node", consumerNode},
+     {"role", "consumer"},
+     {"tool", "get"},
+     {"name", spec.prefix},
+     {"start_s", params.getDouble("StartTime") + spec.startDelay},
+     {"args", get}},
+  });
+}
 
 Fetch::Fetch(const Params& params, const FetchSpec& spec, ns3::Ptr<ns3::Node> consumerNode,
              ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone)

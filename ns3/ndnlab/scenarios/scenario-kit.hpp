@@ -93,6 +93,19 @@ struct FetchSpec
   double startDelay = 0;            ///< the consumer starts at StartTime + startDelay (s)
 };
 
+/// One point-to-point link of a Scenario::network description: its ends, the rate, delay and
+/// queue as the scenario's parameters give them (checked) and in bit/s and seconds, the loss.
+nlohmann::json networkLink(const std::string& a, const std::string& b, const std::string& rate,
+                           const std::string& delay, double loss, const std::string& queue);
+
+/// The producer and consumer of a Fetch as `ndnlab emu` runs them (Scenario::network): the
+/// producer `ndnlab serve <prefix> FILE` of FileSize bytes in PayloadSize segments, the consumer
+/// `ndnlab get <prefix>` at StartTime (+ startDelay) with the Consumer's `--cc`, the Profile and
+/// every knob given as `get`'s own flags. Throws UsageError for what the tools cannot run (the
+/// one-interest consumer, a knob without a flag).
+nlohmann::json fetchApps(const Params& params, const FetchSpec& spec, const std::string& consumerNode,
+                         const std::string& producerNode);
+
 /// A producer and a consumer application chosen by the Consumer parameter. The delivered bytes
 /// are compared, as they arrive, with the producer's synthetic content (content.hpp), so the
 /// bit-exact check needs no copy of the file.

@@ -177,6 +177,38 @@ TEST(Scenarios, ProfileSetsTheKnobsItNamesAndAGivenKnobWins)
   expectUsageError({"p2p-chain", "--Profile=nope"}, "--Profile");
 }
 
+TEST(Scenarios, NetworkDescribesWhatTheRunBuilds)
+{
+  // the chain as ndnlab emu builds it: the run's checked links, the route, and the tools'
+  // arguments for the consumer kind, the profile and each knob given (in declaration order)
+  auto r = runCli({"p2p-chain", "--Hops=2", "--Rate=50Mbps,20Mbps", "--Delay=1ms", "--Loss=0,0.01", "--Queue=64p",
+                   "--Profile=ndnsim", "--RtoK=8", "--HyStart=true", "--Lifetime=1500", "--network"});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& n = r.result;
+  EXPECT_EQ(n["nodes"], nlohmann::json({"n0", "n1", "n2"}));
+  ASSERT_EQ(n["links"].size(), 2u);
+  EXPECT_EQ(n["links"][1]["a"], "n1");
+  EXPECT_EQ(n["links"][1]["b"], "n2");
+  EXPECT_EQ(n["links"][1]["rate_bps"], 20e6);
+  EXPECT_EQ(n["links"][0]["delay_s"], 0.001);
+  EXPECT_EQ(n["links"][1]["loss"], 0.01);
+  EXPECT_EQ(n["links"][0]["queue"], "64p");
+  EXPECT_EQ(n["routes"][0]["origin"], "n2");
+  const auto& get = n["apps"][1];
+  EXPECT_EQ(get["node"], "n0");
+  EXPECT_EQ(get["args"],
+            nlohmann::json({"--cc", "aimd", "--profile", "ndnsim", "--rto-k", "8", "--lifetime", "1500", "--hystart"}));
+  EXPECT_EQ(n["apps"][0]["file_size"], 10 * 1024 * 1024);
+  // a value the tools cannot run, a scenario without a description, a bad value: usage errors
+  expectUsageError({"p2p-chain", "--Consumer=one-interest", "--Hops=1", "--network"}, "one-interest");
+  expectUsageError({"wifi-one-hop", "--network"}, "no network description");
+  expectUsageError({"p2p-chain", "--Rate=fast", "--network"}, "--Rate");
+  auto d = runCli({"dumbbell", "--Consumer1Delay=2", "--network"});
+  ASSERT_EQ(d.exitCode, 0) << d.result.dump();
+  EXPECT_EQ(d.result["links"].size(), 5u);
+  EXPECT_EQ(d.result["apps"][3]["start_s"], 3.0); // c1 after StartTime 1 s + 2 s
+}
+
 TEST(Scenarios, DumbbellSharesTheBottleneck)
 {
   auto r = runCli({"dumbbell", "--Consumer=aimd", "--FileSize=400kB", "--BottleneckRate=4Mbps", "--Traces=none"});

@@ -1,0 +1,873 @@
+// ndnlab-emu-link: joins two Linux network namespaces through one full-duplex link simulated
+// by ns-3 in real time (rate, propagation delay, random loss, drop-tail queue).
+//
+// Why: the kernels ndnlab runs on have tbf/htb but no netem, so delay and loss cannot come from
+// `tc` (docs/decisions/0005-emulation-engine.md, issue 27 item 2).
+//
+// Topology inside the process (one direction shown; the other is the mirror image):
+//
+//   netns A            | ns-3 (RealtimeSimulatorImpl)                                | netns B
+//   kernel --> tap A --fd--> FdNetDevice A --promisc--> PointToPointNetDevice A ==channel==>
+//                                                       PointToPointNetDevice B --promisc-->
+//                                                       FdNetDevice B --fd--> tap B --> kernel
+//
+// - The link is ns-3's point-to-point model, the one `ndnlab sim` uses: DataRate serialises each
+//   frame, the channel Delay is the one-way propagation delay, the device TxQueue is a DropTail
+//   queue, and a RateErrorModel (unit: packet) on the receiving device drops frames at random.
+// - PointToPointNetDevice only knows the PPP numbers of IPv4 and IPv6, so every frame is sent as
+//   PPP "IPv4" and its real Ethernet source, destination and EtherType ride along in a packet tag
+//   (FrameAddressTag, zero bytes on the simulated wire). Each frame therefore costs
+//   (Ethernet payload + 2 bytes PPP) of link capacity, exactly as in `ndnlab sim`.
+// - The FdNetDevices are only ports: promiscuous, they hand every frame to the link and write
+//   every frame from the link to the tap with its original MAC addresses (SendFrom), so ARP and
+//   NDN's EtherType 0x8624 cross unchanged.
+//
+// Threads: ns-3 starts one reader thread per FdNetDevice (blocking read() on the tap), which
+// schedules each frame into the simulator "now" in real time. Everything else runs on the main
+// thread. The program ends on SIGINT/SIGTERM, writes its counters (--stats-json) and exits 0.
+//
+// Exit status: 0 after a signal-requested stop; 1 when setting up (namespace, tap) fails;
+// 2 on bad command-line input.
+//
+
+// Single ns-3 headers, never ns3/core-module.h: that one pulls in ns3/singleton.h, whose
+// `Singleton<T>()` constructors GCC 12 rejects in C++20 mode (ns-3.37 targets C++17).
+// point-to-point-net-device.h must precede point-to-point-channel.h, which is not
+// self-contained in C++20 mode (Ptr<> of an incomplete PointToPointNetDevice).
+#include <ns3/boolean.h>
+#include <ns3/config.h>
+#include <ns3/drop-tail-queue.h>
+#include <ns3/enum.h>
+#include <ns3/error-model.h>
+#include <ns3/fd-net-device.h>
+#include <ns3/global-value.h>
+#include <ns3/mac48-address.h>
+#include <ns3/node.h>
+#include <ns3/point-to-point-net-device.h>
+#include <ns3/point-to-point-channel.h>
+#include <ns3/queue-size.h>
+#include <ns3/queue.h>
+#include <ns3/realtime-simulator-impl.h>
+#include <ns3/rng-seed-manager.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/tag.h>
+
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <pthread.h>
+
+namespace ndnlab::emu {
+
+// ---------------------------------------------------------------------------------------------
+// Options: the single source of every knob of the program.
+// ---------------------------------------------------------------------------------------------
+
+/// An IPv4 interface address given as CIDR ("10.99.0.1/24").
+struct Ipv4Cidr
+{
+  in_addr address{};
+  int prefixLength = 0;
+};
+
+struct EmuLinkOptions
+{
+  std::string nsA;                                        ///< network namespace of end A (name under /run/netns)
+  std::string devA;                                       ///< tap device created in namespace A
+  std::string nsB;                                        ///< network namespace of end B
+  std::string devB;                                       ///< tap device created in namespace B
+  ns3::DataRate rate{100'000'000};                        ///< link rate, each direction (PPP framing counted)
+  ns3::Time delay = ns3::MilliSeconds(10);                ///< one-way propagation delay
+  double lossProbability = 0.0;                           ///< probability that a frame is lost, each direction, [0, 1]
+  ns3::QueueSize queue{ns3::QueueSizeUnit::PACKETS, 100}; ///< DropTail limit, each direction
+  uint32_t seed = 1;                                      ///< ns-3 RNG seed for the loss process
+  uint16_t mtu = 1500;                                    ///< IP MTU of the taps and of the link, bytes
+  std::optional<Ipv4Cidr> addrA;                          ///< if set, assigned to tap A (else the caller does it)
+  std::optional<Ipv4Cidr> addrB;                          ///< if set, assigned to tap B
+  std::string statsJsonPath;                              ///< if not empty, counters are written here at exit
+};
+
+/// A bad command-line value; main() prints it and exits with status 2.
+class UsageError : public std::runtime_error
+{
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A failure of the environment (namespace, tap, ioctl); main() prints it and exits with 1.
+class SetupError : public std::runtime_error
+{
+public:
+  using std::runtime_error::runtime_error;
+};
+
+constexpr std::string_view USAGE =
+  "usage: ndnlab-emu-link --ns-a NAME --dev-a TAP --ns-b NAME --dev-b TAP\n"
+  "         [--rate 100Mbps] [--delay 10ms] [--loss 0.01] [--queue 100p|150000B]\n"
+  "         [--seed N] [--mtu 1500] [--addr-a CIDR] [--addr-b CIDR] [--stats-json PATH]\n"
+  "  rate units: bps kbps Mbps Gbps (also kbit/s Mbit/s Gbit/s), decimal prefixes\n"
+  "  delay units: s ms us ns; loss is a probability per frame in [0, 1]\n"
+  "  Prints 'ready' on stdout once both taps exist and are up; stops on SIGINT/SIGTERM.\n";
+
+/// Splits "123.5unit" into its number and unit; throws UsageError if there is no number.
+std::pair<double, std::string_view> splitNumberUnit(std::string_view flag, std::string_view text)
+{
+  std::string s(text);
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(s, &used);
+  }
+  catch (const std::exception&) {
+    throw UsageError(std::string(flag) + ": '" + s + "' does not start with a number");
+  }
+  if (!(value >= 0)) { // also rejects NaN
+    throw UsageError(std::string(flag) + ": '" + s + "' must not be negative");
+  }
+  return {value, text.substr(used)};
+}
+
+ns3::DataRate parseRate(std::string_view flag, std::string_view text)
+{
+  auto [value, unit] = splitNumberUnit(flag, text);
+  double multiplier = 0;
+  if (unit == "bps" || unit == "bit/s") {
+    multiplier = 1;
+  }
+  else if (unit == "kbps" || unit == "Kbps" || unit == "kbit/s") {
+    multiplier = 1e3;
+  }
+  else if (unit == "Mbps" || unit == "Mbit/s") {
+    multiplier = 1e6;
+  }
+  else if (unit == "Gbps" || unit == "Gbit/s") {
+    multiplier = 1e9;
+  }
+  else {
+    throw UsageError(std::string(flag) + ": unknown rate unit in '" + std::string(text) +
+                     "' (use bps, kbps, Mbps or Gbps)");
+  }
+  double bps = value * multiplier;
+  if (bps < 1 || bps > 100e9) {
+    throw UsageError(std::string(flag) + ": rate '" + std::string(text) + "' outside 1 bps .. 100 Gbps");
+  }
+  return ns3::DataRate(static_cast<uint64_t>(bps));
+}
+
+ns3::Time parseDelay(std::string_view flag, std::string_view text)
+{
+  auto [value, unit] = splitNumberUnit(flag, text);
+  double ns = 0;
+  if (unit == "s") {
+    ns = value * 1e9;
+  }
+  else if (unit == "ms") {
+    ns = value * 1e6;
+  }
+  else if (unit == "us") {
+    ns = value * 1e3;
+  }
+  else if (unit == "ns") {
+    ns = value;
+  }
+  else {
+    throw UsageError(std::string(flag) + ": unknown time unit in '" + std::string(text) + "' (use s, ms, us or ns)");
+  }
+  if (ns > 60e9) {
+    throw UsageError(std::string(flag) + ": delay '" + std::string(text) + "' above 60 s");
+  }
+  return ns3::NanoSeconds(static_cast<int64_t>(ns));
+}
+
+ns3::QueueSize parseQueue(std::string_view flag, std::string_view text)
+{
+  auto [value, unit] = splitNumberUnit(flag, text);
+  if (value != static_cast<double>(static_cast<uint32_t>(value)) || value < 1) {
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' must be a positive integer with unit p or B");
+  }
+  if (unit == "p") {
+    return ns3::QueueSize(ns3::QueueSizeUnit::PACKETS, static_cast<uint32_t>(value));
+  }
+  if (unit == "B") {
+    return ns3::QueueSize(ns3::QueueSizeUnit::BYTES, static_cast<uint32_t>(value));
+  }
+  throw UsageError(std::string(flag) + ": unknown queue unit in '" + std::string(text) +
+                   "' (use p for packets or B for bytes)");
+}
+
+double parseProbability(std::string_view flag, std::string_view text)
+{
+  auto [value, unit] = splitNumberUnit(flag, text);
+  if (!unit.empty() || value > 1) {
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a probability in [0, 1] (1 % is 0.01)");
+  }
+  return value;
+}
+
+uint64_t parseUnsigned(std::string_view flag, std::string_view text, uint64_t min, uint64_t max)
+{
+  auto [value, unit] = splitNumberUnit(flag, text);
+  if (!unit.empty() || value != static_cast<double>(static_cast<uint64_t>(value)) || value < static_cast<double>(min) ||
+      value > static_cast<double>(max)) {
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not an integer in " + std::to_string(min) +
+                     ".." + std::to_string(max));
+  }
+  return static_cast<uint64_t>(value);
+}
+
+Ipv4Cidr parseCidr(std::string_view flag, std::string_view text)
+{
+  auto slash = text.find('/');
+  if (slash == std::string_view::npos) {
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not ADDRESS/PREFIX");
+  }
+  Ipv4Cidr cidr;
+  std::string address(text.substr(0, slash));
+  if (inet_pton(AF_INET, address.c_str(), &cidr.address) != 1) {
+    throw UsageError(std::string(flag) + ": '" + address + "' is not an IPv4 address");
+  }
+  cidr.prefixLength = static_cast<int>(parseUnsigned(flag, text.substr(slash + 1), 0, 32));
+  return cidr;
+}
+
+/// Namespace and interface names become paths and ifreq fields: keep them plain.
+std::string checkName(std::string_view flag, std::string_view text, size_t maxLength)
+{
+  if (text.empty() || text.size() > maxLength || text.find('/') != std::string_view::npos || text == "." ||
+      text == "..") {
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a valid name (1.." +
+                     std::to_string(maxLength) + " characters, no '/')");
+  }
+  return std::string(text);
+}
+
+/// Parses "--flag value" and "--flag=value"; throws UsageError on anything else.
+EmuLinkOptions parseCommandLine(int argc, char** argv)
+{
+  EmuLinkOptions opts;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << USAGE;
+      std::exit(0);
+    }
+    if (arg.substr(0, 2) != "--") {
+      throw UsageError("unexpected argument '" + std::string(arg) + "'");
+    }
+    std::string_view flag = arg;
+    std::string_view value;
+    if (auto eq = arg.find('='); eq != std::string_view::npos) {
+      flag = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+    }
+    else if (i + 1 < argc) {
+      value = argv[++i];
+    }
+    else {
+      throw UsageError(std::string(flag) + " needs a value");
+    }
+
+    if (flag == "--ns-a") {
+      opts.nsA = checkName(flag, value, 255);
+    }
+    else if (flag == "--dev-a") {
+      opts.devA = checkName(flag, value, IFNAMSIZ - 1);
+    }
+    else if (flag == "--ns-b") {
+      opts.nsB = checkName(flag, value, 255);
+    }
+    else if (flag == "--dev-b") {
+      opts.devB = checkName(flag, value, IFNAMSIZ - 1);
+    }
+    else if (flag == "--rate") {
+      opts.rate = parseRate(flag, value);
+    }
+    else if (flag == "--delay") {
+      opts.delay = parseDelay(flag, value);
+    }
+    else if (flag == "--loss") {
+      opts.lossProbability = parseProbability(flag, value);
+    }
+    else if (flag == "--queue") {
+      opts.queue = parseQueue(flag, value);
+    }
+    else if (flag == "--seed") {
+      opts.seed = static_cast<uint32_t>(parseUnsigned(flag, value, 1, UINT32_MAX));
+    }
+    else if (flag == "--mtu") {
+      opts.mtu = static_cast<uint16_t>(parseUnsigned(flag, value, 68, 9000));
+    }
+    else if (flag == "--addr-a") {
+      opts.addrA = parseCidr(flag, value);
+    }
+    else if (flag == "--addr-b") {
+      opts.addrB = parseCidr(flag, value);
+    }
+    else if (flag == "--stats-json") {
+      opts.statsJsonPath = std::string(value);
+    }
+    else {
+      throw UsageError("unknown option '" + std::string(flag) + "'");
+    }
+  }
+  if (opts.nsA.empty() || opts.devA.empty() || opts.nsB.empty() || opts.devB.empty()) {
+    throw UsageError("--ns-a, --dev-a, --ns-b and --dev-b are required");
+  }
+  if (opts.nsA == opts.nsB && opts.devA == opts.devB) {
+    throw UsageError("both ends name the same tap in the same namespace");
+  }
+  return opts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Taps in network namespaces.
+// ---------------------------------------------------------------------------------------------
+
+std::string errnoText(const std::string& what)
+{
+  return what + ": " + std::strerror(errno);
+}
+
+/// Owns a file descriptor; closes it unless release()d.
+class UniqueFd
+{
+public:
+  explicit UniqueFd(int fd = -1) noexcept : m_fd(fd) {}
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  UniqueFd& operator=(UniqueFd&& other) noexcept
+  {
+    std::swap(m_fd, other.m_fd);
+    return *this;
+  }
+  ~UniqueFd()
+  {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+  }
+  int get() const noexcept { return m_fd; }
+  int release() noexcept { return std::exchange(m_fd, -1); }
+
+private:
+  int m_fd;
+};
+
+/// While alive, the calling thread is in the named network namespace (an `ip netns` name);
+/// the destructor returns it to the namespace it was in. Precondition: no other thread of this
+/// process depends on the calling thread's namespace meanwhile.
+class NetnsScope
+{
+public:
+  explicit NetnsScope(const std::string& name) : m_original(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC))
+  {
+    if (m_original.get() < 0) {
+      throw SetupError(errnoText("open /proc/self/ns/net"));
+    }
+    UniqueFd target(::open(("/run/netns/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+    if (target.get() < 0) {
+      target = UniqueFd(::open(("/var/run/netns/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+    }
+    if (target.get() < 0) {
+      throw SetupError(errnoText("network namespace '" + name + "' (/run/netns/" + name + ")"));
+    }
+    if (::setns(target.get(), CLONE_NEWNET) != 0) {
+      throw SetupError(errnoText("setns into '" + name + "' (needs CAP_SYS_ADMIN)"));
+    }
+  }
+
+  NetnsScope(const NetnsScope&) = delete;
+  NetnsScope& operator=(const NetnsScope&) = delete;
+
+  ~NetnsScope()
+  {
+    if (::setns(m_original.get(), CLONE_NEWNET) != 0) {
+      // Continuing in the wrong namespace would open the second tap in the wrong place.
+      std::cerr << "ndnlab-emu-link: cannot return to the original network namespace: " << std::strerror(errno)
+                << std::endl;
+      std::_Exit(1);
+    }
+  }
+
+private:
+  UniqueFd m_original;
+};
+
+/// One end of the link as the kernel sees it.
+struct TapPort
+{
+  int fd = -1;                 ///< tap file descriptor, ownership passes to the FdNetDevice
+  ns3::Mac48Address kernelMac; ///< MAC the kernel gave the tap (for logs only)
+};
+
+/// An ioctl on an AF_INET datagram socket of the current namespace, for interface settings.
+void interfaceIoctl(int sock, unsigned long request, ifreq& ifr, const std::string& what)
+{
+  if (::ioctl(sock, request, &ifr) != 0) {
+    throw SetupError(errnoText(what + " on " + ifr.ifr_name));
+  }
+}
+
+/// Creates (or attaches to) tap `device` in namespace `netns`, sets its MTU, optionally an IPv4
+/// address, and brings it up. The tap lives as long as the returned fd stays open.
+TapPort openTapInNamespace(const std::string& netns, const std::string& device, uint16_t mtu,
+                           const std::optional<Ipv4Cidr>& address)
+{
+  NetnsScope inNamespace(netns);
+
+  UniqueFd tap(::open("/dev/net/tun", O_RDWR | O_CLOEXEC));
+  if (tap.get() < 0) {
+    throw SetupError(errnoText("open /dev/net/tun"));
+  }
+  ifreq ifr{};
+  ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+  std::strncpy(ifr.ifr_name, device.c_str(), IFNAMSIZ - 1);
+  if (::ioctl(tap.get(), TUNSETIFF, &ifr) != 0) {
+    throw SetupError(
+      errnoText("TUNSETIFF " + device + " in " + netns + " (needs CAP_NET_ADMIN; a non-tap device of that name?)"));
+  }
+
+  UniqueFd sock(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  if (sock.get() < 0) {
+    throw SetupError(errnoText("socket(AF_INET) in " + netns));
+  }
+
+  TapPort port;
+  interfaceIoctl(sock.get(), SIOCGIFHWADDR, ifr, "SIOCGIFHWADDR");
+  port.kernelMac.CopyFrom(reinterpret_cast<const uint8_t*>(ifr.ifr_hwaddr.sa_data));
+
+  ifr.ifr_mtu = mtu;
+  interfaceIoctl(sock.get(), SIOCSIFMTU, ifr, "SIOCSIFMTU");
+
+  if (address) {
+    auto* sin = reinterpret_cast<sockaddr_in*>(&ifr.ifr_addr);
+    *sin = sockaddr_in{};
+    sin->sin_family = AF_INET;
+    sin->sin_addr = address->address;
+    interfaceIoctl(sock.get(), SIOCSIFADDR, ifr, "SIOCSIFADDR");
+    sin->sin_addr.s_addr = htonl(address->prefixLength == 0 ? 0 : ~uint32_t{0} << (32 - address->prefixLength));
+    interfaceIoctl(sock.get(), SIOCSIFNETMASK, ifr, "SIOCSIFNETMASK");
+  }
+
+  interfaceIoctl(sock.get(), SIOCGIFFLAGS, ifr, "SIOCGIFFLAGS");
+  ifr.ifr_flags |= IFF_UP;
+  interfaceIoctl(sock.get(), SIOCSIFFLAGS, ifr, "SIOCSIFFLAGS");
+
+  port.fd = tap.release();
+  return port;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The simulated link.
+// ---------------------------------------------------------------------------------------------
+
+/// Carries a frame's Ethernet addressing across the point-to-point link, which has none.
+/// Never serialised onto the simulated wire (a packet tag), so it costs no link capacity.
+class FrameAddressTag : public ns3::Tag
+{
+public:
+  static ns3::TypeId GetTypeId()
+  {
+    static ns3::TypeId tid =
+      ns3::TypeId("ndnlab::emu::FrameAddressTag").SetParent<ns3::Tag>().AddConstructor<FrameAddressTag>();
+    return tid;
+  }
+
+  FrameAddressTag() = default;
+  FrameAddressTag(ns3::Mac48Address source, ns3::Mac48Address destination, uint16_t etherType)
+    : m_source(source), m_destination(destination), m_etherType(etherType)
+  {}
+
+  ns3::TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+  uint32_t GetSerializedSize() const override { return 6 + 6 + 2; }
+
+  void Serialize(ns3::TagBuffer buffer) const override
+  {
+    uint8_t mac[6];
+    m_source.CopyTo(mac);
+    buffer.Write(mac, 6);
+    m_destination.CopyTo(mac);
+    buffer.Write(mac, 6);
+    buffer.WriteU16(m_etherType);
+  }
+
+  void Deserialize(ns3::TagBuffer buffer) override
+  {
+    uint8_t mac[6];
+    buffer.Read(mac, 6);
+    m_source.CopyFrom(mac);
+    buffer.Read(mac, 6);
+    m_destination.CopyFrom(mac);
+    m_etherType = buffer.ReadU16();
+  }
+
+  void Print(std::ostream& os) const override
+  {
+    os << m_source << "->" << m_destination << " type=0x" << std::hex << m_etherType << std::dec;
+  }
+
+  ns3::Mac48Address source() const { return m_source; }
+  ns3::Mac48Address destination() const { return m_destination; }
+  uint16_t etherType() const { return m_etherType; }
+
+private:
+  ns3::Mac48Address m_source;
+  ns3::Mac48Address m_destination;
+  uint16_t m_etherType = 0;
+};
+
+/// Counters of one direction of the link. Frames are Ethernet frames; bytes include the
+/// 14-byte Ethernet header (what the tap carries), not the PPP header.
+struct DirectionCounters
+{
+  uint64_t framesIn = 0; ///< read from the ingress tap
+  uint64_t bytesIn = 0;
+  uint64_t framesOut = 0; ///< written to the egress tap
+  uint64_t bytesOut = 0;
+  uint64_t queueDrops = 0;      ///< DROP: DropTail queue full
+  uint64_t lossDrops = 0;       ///< DROP: the error model lost the frame
+  uint64_t oversizeDrops = 0;   ///< DROP: payload larger than the MTU
+  uint64_t writeErrors = 0;     ///< DROP: write() to the egress tap failed
+  uint32_t maxQueuePackets = 0; ///< highest queue occupancy seen after an enqueue
+};
+
+/// One direction: ingress tap port -> transmitting p2p device ~~ receiving p2p device -> egress
+/// tap port. Its two handlers are the only code on the per-frame path.
+class Direction
+{
+public:
+  Direction(ns3::Ptr<ns3::PointToPointNetDevice> linkTx, ns3::Ptr<ns3::FdNetDevice> egressTap, uint16_t mtu)
+    : m_linkTx(std::move(linkTx)), m_egressTap(std::move(egressTap)), m_mtu(mtu)
+  {}
+
+  /// Upper interface of the ingress FdNetDevice (promiscuous): a frame the kernel sent.
+  bool onTapFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> payload, uint16_t etherType,
+                  const ns3::Address& source, const ns3::Address& destination, ns3::NetDevice::PacketType)
+  {
+    ++m_counters.framesIn;
+    m_counters.bytesIn += payload->GetSize() + ETHERNET_HEADER_BYTES;
+    if (payload->GetSize() > m_mtu) {
+      ++m_counters.oversizeDrops;
+      return true;
+    }
+    ns3::Ptr<ns3::Packet> frame = payload->Copy();
+    frame->AddPacketTag(
+      FrameAddressTag(ns3::Mac48Address::ConvertFrom(source), ns3::Mac48Address::ConvertFrom(destination), etherType));
+    // The p2p device's own addressing is irrelevant; PPP_AS_IPV4 only selects a PPP number it
+    // knows. Send() returns false when the DropTail queue is full.
+    if (!m_linkTx->Send(frame, m_linkTx->GetBroadcast(), PPP_AS_IPV4)) {
+      ++m_counters.queueDrops;
+    }
+    else {
+      m_counters.maxQueuePackets = std::max(m_counters.maxQueuePackets, m_linkTx->GetQueue()->GetNPackets());
+    }
+    return true;
+  }
+
+  /// Upper interface of the receiving p2p device (promiscuous): a frame that crossed the link.
+  bool onLinkFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> payload, uint16_t, const ns3::Address&,
+                   const ns3::Address&, ns3::NetDevice::PacketType)
+  {
+    ns3::Ptr<ns3::Packet> frame = payload->Copy();
+    FrameAddressTag tag;
+    if (!frame->RemovePacketTag(tag)) {
+      NS_FATAL_ERROR("frame on the link without FrameAddressTag"); // only we send on it
+    }
+    uint32_t size = frame->GetSize() + ETHERNET_HEADER_BYTES;
+    if (m_egressTap->SendFrom(frame, tag.source(), tag.destination(), tag.etherType())) {
+      ++m_counters.framesOut;
+      m_counters.bytesOut += size;
+    }
+    else {
+      ++m_counters.writeErrors;
+    }
+    return true;
+  }
+
+  /// PhyRxDrop trace of the receiving p2p device: the error model lost a frame.
+  void onLossDrop(ns3::Ptr<const ns3::Packet>) { ++m_counters.lossDrops; }
+
+  const DirectionCounters& counters() const { return m_counters; }
+
+private:
+  static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+  static constexpr uint16_t PPP_AS_IPV4 = 0x0800;
+
+  ns3::Ptr<ns3::PointToPointNetDevice> m_linkTx;
+  ns3::Ptr<ns3::FdNetDevice> m_egressTap;
+  uint16_t m_mtu;
+  DirectionCounters m_counters;
+};
+
+/// How far the real-time scheduler ran behind the wall clock, sampled by the poll event.
+struct LagCounters
+{
+  uint64_t polls = 0;
+  uint64_t latePolls = 0; ///< polls that ran more than LATE_THRESHOLD behind real time
+  int64_t maxLagNs = 0;
+  int64_t sumLagNs = 0;
+  static constexpr int64_t LATE_THRESHOLD_NS = 1'000'000;
+};
+
+/// SIGINT/SIGTERM set this; the poll event turns it into Simulator::Stop() on the main thread.
+std::atomic<bool> g_stopRequested{false};
+
+extern "C" void onStopSignal(int)
+{
+  g_stopRequested.store(true, std::memory_order_relaxed);
+}
+
+/// Blocks or unblocks SIGINT and SIGTERM for the calling thread (and threads it creates later).
+void setStopSignalsBlocked(bool blocked)
+{
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  ::pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &set, nullptr);
+}
+
+/// Installs the flag-setting handler. SA_RESTART: a signal never breaks a blocking call.
+void installStopSignals()
+{
+  struct sigaction sa
+  {};
+  sa.sa_handler = onStopSignal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+/// The whole link: two nodes, each with a tap port and one end of the point-to-point channel.
+class EmuLink
+{
+public:
+  EmuLink(const EmuLinkOptions& opts, const TapPort& tapA, const TapPort& tapB) : m_opts(opts)
+  {
+    auto nodeA = ns3::CreateObject<ns3::Node>();
+    auto nodeB = ns3::CreateObject<ns3::Node>();
+
+    m_tapA = makeTapPort(nodeA, tapA);
+    m_tapB = makeTapPort(nodeB, tapB);
+    m_linkA = makeLinkEnd(nodeA, /*stream=*/0);
+    m_linkB = makeLinkEnd(nodeB, /*stream=*/1);
+
+    auto channel = ns3::CreateObject<ns3::PointToPointChannel>();
+    channel->SetAttribute("Delay", ns3::TimeValue(opts.delay));
+    m_linkA->Attach(channel);
+    m_linkB->Attach(channel);
+
+    m_aToB.emplace(m_linkA, m_tapB, opts.mtu);
+    m_bToA.emplace(m_linkB, m_tapA, opts.mtu);
+    wire(*m_aToB, m_tapA, m_linkB);
+    wire(*m_bToA, m_tapB, m_linkA);
+  }
+
+  /// Runs in real time until SIGINT/SIGTERM.
+  void run()
+  {
+    m_realtime = ns3::DynamicCast<ns3::RealtimeSimulatorImpl>(ns3::Simulator::GetImplementation());
+    NS_ABORT_MSG_IF(!m_realtime, "simulator implementation is not RealtimeSimulatorImpl");
+    ns3::Simulator::Schedule(pollPeriod(), &EmuLink::poll, this);
+    ns3::Simulator::Run();
+  }
+
+  void writeStats(std::ostream& os) const
+  {
+    auto direction = [&os](const char* name, const DirectionCounters& c, bool last) {
+      os << "  \"" << name << "\": {\"frames_in\": " << c.framesIn << ", \"bytes_in\": " << c.bytesIn
+         << ", \"frames_out\": " << c.framesOut << ", \"bytes_out\": " << c.bytesOut
+         << ", \"queue_drops\": " << c.queueDrops << ", \"loss_drops\": " << c.lossDrops
+         << ", \"oversize_drops\": " << c.oversizeDrops << ", \"write_errors\": " << c.writeErrors
+         << ", \"max_queue_packets\": " << c.maxQueuePackets << "}" << (last ? "\n" : ",\n");
+    };
+    os << "{\n";
+    os << "  \"config\": {\"rate_bps\": " << m_opts.rate.GetBitRate()
+       << ", \"delay_ns\": " << m_opts.delay.GetNanoSeconds() << ", \"loss\": " << m_opts.lossProbability
+       << ", \"queue\": \"" << m_opts.queue << "\", \"seed\": " << m_opts.seed << ", \"mtu\": " << m_opts.mtu << "},\n";
+    os << "  \"sim_seconds\": " << ns3::Simulator::Now().GetSeconds() << ",\n";
+    os << "  \"realtime\": {\"polls\": " << m_lag.polls << ", \"late_polls\": " << m_lag.latePolls
+       << ", \"late_threshold_us\": " << LagCounters::LATE_THRESHOLD_NS / 1000
+       << ", \"max_lag_us\": " << m_lag.maxLagNs / 1000
+       << ", \"mean_lag_us\": " << (m_lag.polls ? m_lag.sumLagNs / static_cast<int64_t>(m_lag.polls) / 1000 : 0)
+       << "},\n";
+    direction("a_to_b", m_aToB->counters(), false);
+    direction("b_to_a", m_bToA->counters(), true);
+    os << "}\n";
+  }
+
+private:
+  /// Simulated time between two polls: the stop latency and the lag sampling period.
+  static ns3::Time pollPeriod() { return ns3::MilliSeconds(10); }
+
+  ns3::Ptr<ns3::FdNetDevice> makeTapPort(const ns3::Ptr<ns3::Node>& node, const TapPort& tap)
+  {
+    auto dev = ns3::CreateObject<ns3::FdNetDevice>();
+    dev->SetAddress(ns3::Mac48Address::Allocate());
+    dev->SetEncapsulationMode(ns3::FdNetDevice::DIX);
+    dev->SetMtu(m_opts.mtu);
+    dev->SetFileDescriptor(tap.fd); // the device closes it on dispose
+    node->AddDevice(dev);
+    return dev;
+  }
+
+  ns3::Ptr<ns3::PointToPointNetDevice> makeLinkEnd(const ns3::Ptr<ns3::Node>& node, int64_t stream)
+  {
+    auto dev = ns3::CreateObject<ns3::PointToPointNetDevice>();
+    dev->SetAddress(ns3::Mac48Address::Allocate());
+    dev->SetDataRate(m_opts.rate);
+    dev->SetMtu(m_opts.mtu);
+    auto queue = ns3::CreateObject<ns3::DropTailQueue<ns3::Packet>>();
+    queue->SetMaxSize(m_opts.queue);
+    dev->SetQueue(queue);
+    if (m_opts.lossProbability > 0) {
+      auto loss = ns3::CreateObject<ns3::RateErrorModel>();
+      loss->SetUnit(ns3::RateErrorModel::ERROR_UNIT_PACKET);
+      loss->SetRate(m_opts.lossProbability);
+      loss->AssignStreams(stream); // fixed streams: same seed, same losses
+      dev->SetReceiveErrorModel(loss);
+    }
+    node->AddDevice(dev);
+    return dev;
+  }
+
+  /// Connects one direction's handlers. Node::AddDevice installed the node's non-promiscuous
+  /// receive callback; it has no protocol handlers here, so it is replaced by a no-op.
+  void wire(Direction& dir, const ns3::Ptr<ns3::FdNetDevice>& ingressTap,
+            const ns3::Ptr<ns3::PointToPointNetDevice>& linkRx)
+  {
+    ingressTap->SetPromiscReceiveCallback(ns3::MakeCallback(&Direction::onTapFrame, &dir));
+    ingressTap->SetReceiveCallback(ns3::MakeCallback(&EmuLink::ignoreFrame));
+    linkRx->SetPromiscReceiveCallback(ns3::MakeCallback(&Direction::onLinkFrame, &dir));
+    linkRx->SetReceiveCallback(ns3::MakeCallback(&EmuLink::ignoreFrame));
+    linkRx->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&Direction::onLossDrop, &dir));
+  }
+
+  static bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t, const ns3::Address&)
+  {
+    return true;
+  }
+
+  /// Every pollPeriod() of simulated time: sample the real-time lag, honour a stop request.
+  void poll()
+  {
+    if (m_lag.polls == 0) {
+      // The FdNetDevice reader threads exist by now (started at time 0) and keep the mask
+      // run() set; only this thread takes the stop signals from here on.
+      setStopSignalsBlocked(false);
+    }
+    int64_t lag = (m_realtime->RealtimeNow() - ns3::Simulator::Now()).GetNanoSeconds();
+    ++m_lag.polls;
+    m_lag.sumLagNs += lag;
+    m_lag.maxLagNs = std::max(m_lag.maxLagNs, lag);
+    if (lag > LagCounters::LATE_THRESHOLD_NS) {
+      ++m_lag.latePolls;
+    }
+    if (g_stopRequested.load(std::memory_order_relaxed)) {
+      ns3::Simulator::Stop();
+      return;
+    }
+    ns3::Simulator::Schedule(pollPeriod(), &EmuLink::poll, this);
+  }
+
+  EmuLinkOptions m_opts;
+  ns3::Ptr<ns3::FdNetDevice> m_tapA, m_tapB;
+  ns3::Ptr<ns3::PointToPointNetDevice> m_linkA, m_linkB;
+  std::optional<Direction> m_aToB, m_bToA;
+  ns3::Ptr<ns3::RealtimeSimulatorImpl> m_realtime;
+  LagCounters m_lag;
+};
+
+/// Selects the real-time scheduler; must run before the first Simulator call.
+void configureSimulator(const EmuLinkOptions& opts)
+{
+  ns3::GlobalValue::Bind("SimulatorImplementationType", ns3::StringValue("ns3::RealtimeSimulatorImpl"));
+  // Best effort: when the process falls behind the wall clock it runs late events at once and
+  // catches up, instead of aborting (HardLimit). The lag is reported in the stats.
+  ns3::Config::SetDefault("ns3::RealtimeSimulatorImpl::SynchronizationMode",
+                          ns3::EnumValue(ns3::RealtimeSimulatorImpl::SYNC_BEST_EFFORT));
+  // Only matters if a model ever parses the frames' IP headers; the relay itself does not.
+  ns3::GlobalValue::Bind("ChecksumEnabled", ns3::BooleanValue(true));
+  ns3::RngSeedManager::SetSeed(opts.seed);
+  ns3::RngSeedManager::SetRun(1);
+  // The wall-clock synchroniser sleeps on a condition variable until each event is due; the
+  // default 50 us timer slack would make every event that late. 1 ns: wake-ups as asked.
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+int run(const EmuLinkOptions& opts)
+{
+  // A stop signal only sets a flag that the poll event reads. It must never land on an ns-3
+  // reader thread: an interrupted read() or select() ends that thread's loop. So the signals
+  // stay blocked while those threads are created (they inherit the mask) and the first poll
+  // unblocks them on the main thread; one arriving before that waits, pending.
+  installStopSignals();
+  setStopSignalsBlocked(true);
+
+  TapPort tapA = openTapInNamespace(opts.nsA, opts.devA, opts.mtu, opts.addrA);
+  TapPort tapB = openTapInNamespace(opts.nsB, opts.devB, opts.mtu, opts.addrB);
+
+  configureSimulator(opts);
+  EmuLink link(opts, tapA, tapB);
+
+  std::cout << "ready " << opts.nsA << ":" << opts.devA << "(" << tapA.kernelMac << ") <-> " << opts.nsB << ":"
+            << opts.devB << "(" << tapB.kernelMac << ")" << std::endl;
+
+  link.run();
+
+  if (!opts.statsJsonPath.empty()) {
+    std::ofstream out(opts.statsJsonPath);
+    link.writeStats(out);
+    if (!out) {
+      std::cerr << "ndnlab-emu-link: cannot write " << opts.statsJsonPath << std::endl;
+    }
+  }
+  ns3::Simulator::Destroy(); // stops the reader threads and closes the taps
+  return 0;
+}
+
+} // namespace ndnlab::emu
+
+int main(int argc, char** argv)
+{
+  using namespace ndnlab::emu;
+  EmuLinkOptions opts;
+  try {
+    opts = parseCommandLine(argc, argv);
+  }
+  catch (const UsageError& e) {
+    std::cerr << "ndnlab-emu-link: error: " << e.what() << "\n" << USAGE;
+    return 2;
+  }
+  try {
+    return run(opts);
+  }
+  catch (const SetupError& e) {
+    std::cerr << "ndnlab-emu-link: setup failed: " << e.what() << std::endl;
+    return 1;
+  }
+}
