@@ -225,6 +225,9 @@ class Link:
     rate: float | None = None
     queue: str | None = None
     mtu: int = 1500
+    delay: float = 0.0  # s, one way (emulated links)
+    loss: float = 0.0  # per frame (emulated links)
+    process: subprocess.Popen | None = dataclasses.field(default=None, compare=False)  # its link process
 
     def end(self, node):
         """(device, address) of this link's end in `node`."""
@@ -238,6 +241,22 @@ class Link:
         """The node at the other end from `node`."""
         self.end(node)
         return self.b if node == self.a else self.a
+
+
+def _read_ready(proc, timeout):
+    """True once `proc` printed a line starting with 'ready' on stdout, within `timeout` s."""
+    box = []
+
+    def read():
+        for line in proc.stdout:
+            if line.startswith("ready"):
+                box.append(True)
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return bool(box)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -404,6 +423,58 @@ class Network:
             if rate is not None:
                 self.shape(node, dev, rate, queue, mtu=mtu)
         return link
+
+    def add_emulated_link(self, a, b, program, rate, delay, loss=0.0, queue=None, mtu=1500,
+                          seed=1, stats=None, log=None, ready_timeout=20.0):
+        """A link between nodes `a` and `b` simulated in real time by `program`
+        (ndnlab-emu-link: ns-3's point-to-point model with `rate` bit/s, `delay` s one way,
+        `loss` per frame, drop-tail `queue`), for what tbf cannot give (delay, loss). The
+        program creates a tap in each namespace and prints 'ready'; then the taps get the next
+        free /24 as add_link's veths do. It runs in this process's namespace, tracked like any
+        process: close() stops it, check_processes() reports it if it dies. Its counters go to
+        `stats` (a JSON file written when it stops), its messages to the file `log` (discarded
+        when None). Returns the Link (`process` set)."""
+        self._check_open()
+        for n in (a, b):
+            if n not in self.nodes:
+                raise ValueError(f"unknown node {n!r}")
+        if a == b:
+            raise ValueError("a link needs two nodes")
+        i = len(self.links)
+        net = f"10.{200 + i // 256}.{i % 256}"
+        dev_a, dev_b = self._next_dev(a), self._next_dev(b)
+        unit, size = parse_queue(queue or DEFAULT_QUEUE)
+        argv = [str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
+                "--dev-b", dev_b, "--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
+                "--loss", repr(float(loss)), "--queue", f"{size}{unit}", "--seed", str(seed),
+                "--mtu", str(mtu)]
+        if stats:
+            argv += ["--stats-json", str(stats)]
+        with open(log or os.devnull, "w") as err:
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True,
+                                    start_new_session=True)
+        self._procs.append(_Tracked("host", tuple(argv), proc, True, True))
+        if not _read_ready(proc, ready_timeout):
+            why = pathlib.Path(log).read_text()[-500:].strip() if log else "(no log)"
+            state = f"exited {proc.returncode}" if proc.poll() is not None else "still not ready"
+            raise RuntimeError(f"{pathlib.Path(str(program)).name} for link {a}-{b}: {state} after "
+                               f"{ready_timeout:.0f} s: {why}")
+        link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate, queue, mtu,
+                    delay, loss, proc)
+        self.links.append(link)
+        for node, dev, addr in ((a, dev_a, link.addr_a), (b, dev_b, link.addr_b)):
+            ipr = self._ipr[node]
+            idx = self._index(node, dev)
+            ipr.addr("add", index=idx, address=addr, prefixlen=24)
+            ipr.link("set", index=idx, state="up")
+        return link
+
+    def device_counters(self, node, dev):
+        """The kernel's counters of `dev` in `node`: rx/tx packets and bytes, rx/tx drops."""
+        info = self._ipr[node].get_links(self._index(node, dev))[0]
+        st = info.get_attr("IFLA_STATS64") or {}
+        return {k: st.get(k, 0) for k in ("rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
+                                          "rx_dropped", "tx_dropped")}
 
     def _next_dev(self, node):
         dev = f"eth{self._ndev[node]}"

@@ -1,0 +1,625 @@
+"""`ndnlab emu SCENARIO [--Name=value ...]`: a scenario of `ndnlab sim` run on real daemons.
+
+The scenario is described once, by the simulator: `ndnlab-sim SCENARIO --Name=value --network`
+checks the parameters as a simulated run does and prints its nodes, links, routes and
+applications (Scenario::network in ns3/runner/scenario.hpp). From that description this
+module builds the same network out of network namespaces (ndnlab.emu.net), one `ndnlabd` per
+node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` for each
+producer and `ndnlab get` for each consumer at its start time, and writes a result.json whose
+metrics have the keys of the simulated run's, with `backend: "emu"`.
+
+Each link is shaped by one mechanism, recorded in result.json:
+- "tbf": rate and drop-tail queue by kernel tbf on both veth ends (a link without delay or
+  loss);
+- "ns3-realtime": rate, delay, loss and queue by ns-3's point-to-point model run in real time
+  between two taps (ndnlab-emu-link), since these kernels have no netem;
+- "impair" (--link-mode impair): rate by tbf, delay and loss by each daemon's egress
+  impairment of its UDP faces ([face_system.udp.impair]); only when every link has the same
+  delay and loss, since the impairment is per daemon, not per link.
+
+A run records the machine's CPU load; when it was saturated the emulation ran slower than the
+network it stands for, and the result says so (`saturated`). Exit status: 0 the run went to its
+end (the fetch's own outcome is in the metrics), 1 the emulation failed (a daemon or link
+process died, set-up failed), 2 bad arguments or no privileges (nothing was touched).
+"""
+import argparse
+import hashlib
+import json
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+
+from ndnlab.emu import net as emunet
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+UDP_PORT = 6363
+IP_UDP_HEADERS = 28
+# ndnlab-emu-link on a 2-core machine (docs/results/emulation.md): within 5 % up to 200 Mbit/s,
+# marginal to 400 Mbit/s, failing beyond.
+EMU_LINK_GOOD_BPS = 200e6
+EMU_LINK_MAX_BPS = 400e6
+MAX_NODES = 32
+SATURATED_BUSY_PERCENT = 90.0
+LATE_POLL_SHARE = 0.01  # an ns-3 real-time link kept up: at most this share of its polls late
+FACE_COUNTERS = {"in_interests": "interests_in", "out_interests": "interests_out",
+                 "in_data": "data_in", "out_data": "data_out",
+                 "in_nacks": "nacks_in", "out_nacks": "nacks_out"}
+
+
+class EmuError(Exception):
+    """The emulation could not be built or did not run to its end (exit 1)."""
+
+
+class UsageError(Exception):
+    """Bad arguments (exit 2); nothing was touched."""
+
+
+# --- programs ----------------------------------------------------------------------------------
+
+def find_program(name):
+    """`name` from $NDNLAB_BUILD, else the build directory of this source checkout, else PATH."""
+    roots = []
+    if os.environ.get("NDNLAB_BUILD"):
+        roots.append(pathlib.Path(os.environ["NDNLAB_BUILD"]))
+    roots.append(pathlib.Path(__file__).resolve().parents[3] / "build")
+    for root in roots:
+        for sub in ("tools", "daemon", "ns3/runner", "ns3/emu"):
+            path = root / sub / name
+            if path.is_file() and os.access(path, os.X_OK):
+                return path
+    found = shutil.which(name)
+    if not found:
+        raise UsageError(f"{name} not found (build it with `make build`, or set $NDNLAB_BUILD)")
+    return pathlib.Path(found)
+
+
+def describe(sim, scenario, params, seed):
+    """The scenario's network description from `ndnlab-sim ... --network`."""
+    argv = [str(sim), scenario, *params, f"--seed={seed}", "--network"]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if r.returncode == 2:
+        raise UsageError(r.stderr.strip().removeprefix("ndnlab-sim: "))
+    if r.returncode != 0:
+        raise EmuError(f"{' '.join(argv)} exited {r.returncode}: {r.stderr.strip()}")
+    return json.loads(r.stdout)
+
+
+# --- plan --------------------------------------------------------------------------------------
+
+def plan_links(network, mode):
+    """The mechanism of each link, and warnings; UsageError for what cannot run faithfully."""
+    links = network["links"]
+    warnings = []
+    if len(network["nodes"]) > MAX_NODES:
+        raise UsageError(f"{len(network['nodes'])} nodes: ndnlab emu runs at most {MAX_NODES} "
+                         "daemons on one machine")
+    impaired = [lk for lk in links if lk["delay_s"] > 0 or lk["loss"] > 0]
+    if mode == "impair":
+        kinds = {(lk["delay_s"], lk["loss"]) for lk in links}
+        if len(kinds) > 1:
+            raise UsageError("--link-mode impair: the daemons impair all their UDP faces alike, so "
+                             "every link needs the same delay and loss; these differ: "
+                             + ", ".join(f"{lk['a']}-{lk['b']} {lk['delay']}/{lk['loss']}"
+                                         for lk in links))
+        return ["impair"] * len(links), warnings
+    mechanisms = []
+    for lk in links:
+        if mode == "tbf" and lk in impaired:
+            raise UsageError(f"--link-mode tbf: link {lk['a']}-{lk['b']} has delay {lk['delay']} "
+                             f"and loss {lk['loss']}, which tbf cannot give")
+        emulated = mode == "ns3" or lk in impaired
+        if emulated:
+            if lk["rate_bps"] > EMU_LINK_MAX_BPS:
+                raise UsageError(
+                    f"link {lk['a']}-{lk['b']}: {lk['rate']} is beyond what ndnlab-emu-link "
+                    f"emulates faithfully here ({EMU_LINK_MAX_BPS / 1e6:.0f} Mbit/s measured, "
+                    "docs/results/emulation.md); lower the rate, or drop its delay and loss "
+                    "(tbf)")
+            if lk["rate_bps"] > EMU_LINK_GOOD_BPS:
+                warnings.append(f"link {lk['a']}-{lk['b']}: {lk['rate']} is above "
+                                f"{EMU_LINK_GOOD_BPS / 1e6:.0f} Mbit/s, where ndnlab-emu-link "
+                                "keeps up within 5 % on 2 cores; check `realtime` in result.json")
+        mechanisms.append("ns3-realtime" if emulated else "tbf")
+    return mechanisms, warnings
+
+
+def next_hops(network, links):
+    """{(node, prefix): Link toward the prefix's origin} along shortest paths (fewest hops)."""
+    adj = {n: [] for n in network["nodes"]}
+    for link in links:
+        adj[link.a].append(link)
+        adj[link.b].append(link)
+    hops = {}
+    for route in network["routes"]:
+        origin = route["origin"]
+        seen = {origin}
+        todo = deque([origin])
+        while todo:
+            n = todo.popleft()
+            for link in adj[n]:
+                m = link.peer(n)
+                if m not in seen:
+                    seen.add(m)
+                    hops[(m, route["prefix"])] = link  # m reaches the origin through n
+                    todo.append(m)
+    return hops
+
+
+def daemon_config(run_dir, node, network, seed, impair):
+    cs = int(network["cs_size"])
+    lines = ["[general]", 'log_level = "info"', f"seed = {seed}", "",
+             "[tables]", f"cs_max_packets = {max(cs, 1)}"]
+    if cs == 0:
+        lines += ["cs_admit = false", "cs_serve = false"]
+    lines += ["", "[forwarder]", f'default_strategy = "{network["strategy"]}"', "",
+              "[face_system.unix]", f'path = "{run_dir / (node + ".sock")}"', "",
+              "[face_system.tcp]", "enabled = false", "",
+              "[face_system.udp]", f"port = {UDP_PORT}", f"mtu = {1500 - IP_UDP_HEADERS}", ""]
+    if impair:
+        lines += ["[face_system.udp.impair]", f"loss = {impair['loss']!r}",
+                  f'delay = "{int(round(impair["delay_s"] * 1e6))}us"', ""]
+    return "\n".join(lines)
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+class CpuMeter:
+    """Busy share of all cores, from /proc/stat, sampled along the run."""
+
+    def __init__(self):
+        self.samples = []
+        self._last = self._read()
+
+    @staticmethod
+    def _read():
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + fields[4]  # idle + iowait
+        return sum(fields), idle
+
+    def sample(self):
+        total, idle = self._read()
+        dt, di = total - self._last[0], idle - self._last[1]
+        self._last = (total, idle)
+        if dt > 0:
+            self.samples.append(100.0 * (1 - di / dt))
+
+    def summary(self):
+        s = self.samples or [0.0]
+        return {"cores": os.cpu_count(), "mean_busy_percent": round(sum(s) / len(s), 1),
+                "max_busy_percent": round(max(s), 1), "samples": len(self.samples)}
+
+
+def parse_face_list(text):
+    """`ndnlab ctl face list` lines -> [{faceid, remote, local, in_interests, ...}]."""
+    import re
+    faces = []
+    for line in text.splitlines():
+        m = re.match(r"faceid=(\d+) remote=(\S+) local=(\S+)", line)
+        if not m:
+            continue
+        face = {"faceid": int(m[1]), "remote": m[2], "local": m[3]}
+        c = re.search(r"counters=\{in=\{(\d+)i (\d+)d (\d+)n (\d+)B\} out=\{(\d+)i (\d+)d (\d+)n (\d+)B\}\}",
+                      line)
+        if c:
+            keys = ("in_interests", "in_data", "in_nacks", "in_bytes",
+                    "out_interests", "out_data", "out_nacks", "out_bytes")
+            face.update(zip(keys, map(int, c.groups())))
+        faces.append(face)
+    return faces
+
+
+class Emulation:
+    """One run: builds the network of `network` (the simulator's description) in a
+    ndnlab.emu.net.Network, runs its applications, collects the result."""
+
+    def __init__(self, network, mechanisms, run_dir, seed, progress=None):
+        self.network = network
+        self.mechanisms = mechanisms
+        self.run_dir = run_dir
+        self.seed = seed
+        self.progress = progress or (lambda text: None)
+        self.ndnlab = find_program("ndnlab")
+        self.ndnlabd = find_program("ndnlabd")
+        self.emu_link = find_program("ndnlab-emu-link") if "ns3-realtime" in mechanisms else None
+        self.net = None
+        self.links = []
+        self.daemons = {}
+
+    def socket(self, node):
+        return self.run_dir / f"{node}.sock"
+
+    def ctl(self, node, *args, check=True, timeout=20):
+        r = self.net.run(node, [str(self.ndnlab), "ctl", "--socket", str(self.socket(node)), *args],
+                         timeout=timeout, capture_output=True, text=True)
+        if check and r.returncode != 0:
+            raise EmuError(f"ndnlab ctl {' '.join(args)} on {node} exited {r.returncode}: "
+                           f"{r.stderr.strip()}")
+        return r
+
+    def build(self, net):
+        self.net = net
+        nodes = self.network["nodes"]
+        for node in nodes:
+            net.add_node(node)
+        for i, (lk, mech) in enumerate(zip(self.network["links"], self.mechanisms)):
+            if mech == "ns3-realtime":
+                link = net.add_emulated_link(
+                    lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
+                    lk["queue"], seed=self.seed * 1000 + i,
+                    stats=self.run_dir / f"link{i}-{lk['a']}-{lk['b']}.json",
+                    log=self.run_dir / f"link{i}-{lk['a']}-{lk['b']}.log")
+            else:
+                link = net.add_link(lk["a"], lk["b"], rate=lk["rate_bps"], queue=lk["queue"])
+            self.links.append(link)
+        impair = None
+        if self.mechanisms and self.mechanisms[0] == "impair":
+            impair = self.network["links"][0]
+        for node in nodes:
+            cfg = self.run_dir / f"{node}.toml"
+            cfg.write_text(daemon_config(self.run_dir, node, self.network, self.seed, impair))
+            log = open(self.run_dir / f"{node}.log", "wb")
+            self.daemons[node] = net.popen(node, [self.ndnlabd, "--config", cfg], stdout=log,
+                                           stderr=subprocess.STDOUT)
+            log.close()
+        deadline = time.monotonic() + 15
+        for node in nodes:
+            while not self.socket(node).exists():
+                self.check_alive()
+                if time.monotonic() > deadline:
+                    raise EmuError(f"ndnlabd of {node} did not open its socket within 15 s "
+                                   f"({self.run_dir / (node + '.log')})")
+                time.sleep(0.05)
+        for link in self.links:
+            for node in (link.a, link.b):
+                peer_addr = link.end(link.peer(node))[1]
+                self.ctl(node, "face", "create", f"udp4://{peer_addr}:{UDP_PORT}")
+        for (node, prefix), link in sorted(next_hops(self.network, self.links).items()):
+            peer_addr = link.end(link.peer(node))[1]
+            self.ctl(node, "route", "add", prefix, f"udp4://{peer_addr}:{UDP_PORT}")
+
+    def check_alive(self):
+        dead = self.net.check_processes()
+        if dead:
+            d = dead[0]
+            raise EmuError(f"{pathlib.Path(d.argv[0]).name} on {d.node} exited {d.returncode} "
+                           f"during the run (logs in {self.run_dir})")
+
+    def has_route(self, node, prefix):
+        r = self.ctl(node, "route", "list", check=False)
+        return r.returncode == 0 and any(line.startswith(f"prefix={prefix} ")
+                                         for line in r.stdout.splitlines())
+
+    def run(self, cpu):
+        producers = [a for a in self.network["apps"] if a["role"] == "producer"]
+        consumers = [a for a in self.network["apps"] if a["role"] == "consumer"]
+        for i, app in enumerate(producers):
+            content = self.run_dir / f"content-{app['node']}-{i}.bin"
+            write_content(content, app["content_seed"], int(app["file_size"]))
+            app["_content"] = content
+            log = open(self.run_dir / f"serve-{app['node']}-{i}.log", "wb")
+            self.net.popen(app["node"], [self.ndnlab, "serve", "--socket", self.socket(app["node"]),
+                                         *app["args"], app["prefix"], content],
+                           stdout=subprocess.DEVNULL, stderr=log)
+            log.close()
+        deadline = time.monotonic() + 15
+        for app in producers:
+            while not self.has_route(app["node"], app["prefix"]):
+                self.check_alive()
+                if time.monotonic() > deadline:
+                    raise EmuError(f"ndnlab serve {app['prefix']} on {app['node']} did not register "
+                                   "within 15 s")
+                time.sleep(0.1)
+        t0 = time.monotonic()
+        max_time = float(self.network["max_time_s"])
+        pending = sorted(enumerate(consumers), key=lambda c: c[1]["start_s"])
+        running = {}
+        results = {}
+        last_note = t0
+        while pending or running:
+            now = time.monotonic() - t0
+            while pending and pending[0][1]["start_s"] <= now:
+                i, app = pending.pop(0)
+                out = self.run_dir / f"get-{app['node']}-{i}.out"
+                err = open(self.run_dir / f"get-{app['node']}-{i}.log", "wb")
+                proc = self.net.popen(app["node"], [self.ndnlab, "get", "--socket",
+                                                    self.socket(app["node"]), app["name"], "-o", out,
+                                                    "--json", "--no-progress", *app["args"]],
+                                      watch=False, stdout=subprocess.DEVNULL, stderr=err)
+                err.close()
+                running[i] = (app, proc, out, time.monotonic() - t0)
+            for i, (app, proc, out, started) in list(running.items()):
+                if proc.poll() is not None:
+                    results[i] = (app, proc.returncode, out, started, time.monotonic() - t0)
+                    del running[i]
+            if now > max_time:
+                for i, (app, proc, out, started) in running.items():
+                    self.net.stop(proc)
+                    results[i] = (app, None, out, started, now)
+                running.clear()
+                pending.clear()
+            self.check_alive()
+            cpu.sample()
+            if time.monotonic() - last_note >= 5 and running:
+                last_note = time.monotonic()
+                self.progress(f"{now:6.1f} s of at most {max_time:g} s: {len(running)} fetch(es) "
+                              f"running, {len(pending)} to start, CPU {cpu.samples[-1]:.0f} % busy")
+            time.sleep(0.1)
+        return [results[i] + (consumers[i],) for i in sorted(results)], producers
+
+    def node_counters(self):
+        out = {}
+        for node in self.network["nodes"]:
+            r = self.ctl(node, "face", "list", check=False)
+            c = {v: 0 for v in FACE_COUNTERS.values()}
+            for face in parse_face_list(r.stdout):
+                if face["remote"].startswith("udp"):
+                    for k, v in FACE_COUNTERS.items():
+                        c[v] += face.get(k, 0)
+            tx = rx = txb = rxb = qdrops = 0
+            for link in self.links:
+                if node not in (link.a, link.b):
+                    continue
+                dev = link.end(node)[0]
+                k = self.net.device_counters(node, dev)
+                tx, rx = tx + k["tx_packets"], rx + k["rx_packets"]
+                txb, rxb = txb + k["tx_bytes"], rxb + k["rx_bytes"]
+                if link.process is None:
+                    try:
+                        qdrops += self.net.tc_stats(node, dev)["drops"]
+                    except ValueError:
+                        pass
+            c.update({"tx_frames": tx, "rx_frames": rx, "tx_bytes": txb, "rx_bytes": rxb,
+                      "queue_drops": qdrops, "loss_drops": 0})
+            out[node] = c
+        return out
+
+    def link_reports(self, nodes):
+        """Stops the link processes (their counters are written then) and reports each link;
+        adds their queue and loss drops to `nodes` (the queue's at the sender, the loss at the
+        receiver, as ns-3's devices count them)."""
+        reports = []
+        for i, (lk, link, mech) in enumerate(zip(self.network["links"], self.links, self.mechanisms)):
+            rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "rate_bps": lk["rate_bps"],
+                   "delay_s": lk["delay_s"], "loss": lk["loss"], "queue": lk["queue"]}
+            if link.process is not None:
+                # frames the kernel could not hand to the link process (its tap ring was full)
+                taps = {n: self.net.device_counters(n, link.end(n)[0])["tx_dropped"]
+                        for n in (link.a, link.b)}
+                self.net.stop(link.process, timeout=10)
+                path = self.run_dir / f"link{i}-{lk['a']}-{lk['b']}.json"
+                stats = json.loads(path.read_text()) if path.exists() else {}
+                rep["realtime"] = stats.get("realtime")
+                for direction, src, dst in (("a_to_b", lk["a"], lk["b"]), ("b_to_a", lk["b"], lk["a"])):
+                    d = stats.get(direction, {})
+                    rep[direction] = d
+                    nodes[src]["queue_drops"] += d.get("queue_drops", 0)
+                    nodes[dst]["loss_drops"] += d.get("loss_drops", 0)
+                rep["tap_tx_dropped"] = taps
+                rt = stats.get("realtime") or {}
+                lost = sum(taps.values())
+                # a few late polls (a descheduled moment) delay a frame or two; frames the taps
+                # dropped, or lateness in more than 1 % of the polls, change what was measured
+                late = rt.get("late_polls", 0) / max(rt.get("polls", 1), 1)
+                rep["kept_up"] = late <= LATE_POLL_SHARE and lost == 0
+            reports.append(rep)
+        return reports
+
+
+def fetch_metrics(app, rc, out, started, ended, content, data_received):
+    """A consumer's metrics under the simulated run's keys (Fetch::metrics)."""
+    log = out.with_suffix(".log")
+    text = log.read_text(errors="replace") if log.exists() else ""
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    summary = json.loads(lines[-1]) if lines else {}
+    m = {k: v for k, v in summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    completed = rc == 0
+    size = out.stat().st_size if out.exists() else 0
+    bit_exact = False
+    if completed and content is not None and content.exists():
+        bit_exact = _sha256(out) == _sha256(content)
+    m["completion_time_s"] = (m.get("discovery_s", 0) + m.get("transfer_time_s", 0)) if completed else None
+    m["completed"] = completed
+    m["bit_exact"] = bit_exact
+    m["file_size_bytes"] = int(content.stat().st_size) if content is not None else None
+    m["bytes"] = size
+    m["data_received"] = data_received
+    if not completed:
+        m["error"] = (summary.get("error") or text.strip().splitlines()[-1:] or ["timed out"])[0] \
+            if rc is not None else "MaxTime reached"
+    m["_start"], m["_end"] = started, ended
+    return m
+
+
+def write_content(path, seed, size, chunk=1 << 24):
+    """`size` pseudo-random bytes from `seed` (the producer's ContentSeed) into `path`."""
+    rng = random.Random(seed)
+    with open(path, "wb") as f:
+        for offset in range(0, size, chunk):
+            f.write(rng.randbytes(min(chunk, size - offset)))
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def aggregate(flows):
+    """One consumer: its metrics. Several (dumbbell): the sums and the fairness the simulated
+    scenario reports, each flow's own under `flows`."""
+    names = list(flows)
+    if len(names) == 1:
+        m = dict(flows[names[0]])
+        m.pop("_start", None)
+        m.pop("_end", None)
+        return m
+    first = min(f["_start"] for f in flows.values())
+    last = max(f["_end"] for f in flows.values())
+    total = sum(f["bytes"] for f in flows.values())
+    goodputs = [f.get("goodput_mbps", 0.0) for f in flows.values()]
+    squares = sum(g * g for g in goodputs)
+    completed = all(f["completed"] for f in flows.values())
+    done = [f["completion_time_s"] for f in flows.values() if f["completion_time_s"] is not None]
+    for f in flows.values():
+        f.pop("_start", None)
+        f.pop("_end", None)
+    return {
+        "goodput_mbps": total * 8 / (last - first) / 1e6 if last > first else 0.0,
+        "jain_index": sum(goodputs) ** 2 / (len(goodputs) * squares) if squares > 0 else 0.0,
+        "completion_time_s": max(done) if completed and done else None,
+        "completed": completed,
+        "bit_exact": all(f["bit_exact"] for f in flows.values()),
+        **{k: sum(f.get(k, 0) for f in flows.values())
+           for k in ("segments", "retransmissions", "timeouts", "interests_sent", "data_received")},
+        "flows": flows,
+    }
+
+
+# --- command line ------------------------------------------------------------------------------
+
+USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
+                  [--link-mode auto|ns3|tbf|impair] [--quiet]
+
+Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell) on real
+daemons: one ndnlabd per node in its own network namespace, links shaped as the scenario says,
+the same parameters (--Name=value, checked by the simulator) and a result.json with the same
+metric keys as `ndnlab sim`, plus backend "emu". Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
+"""
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="ndnlab emu", usage=USAGE,
+                                     description="Exit status: 0 run done (the fetch's outcome is "
+                                     "in the metrics), 1 the emulation failed, 2 bad arguments or "
+                                     "no privileges.")
+    parser.add_argument("scenario", help="scenario name (ndnlab sim --list)")
+    parser.add_argument("--out", type=pathlib.Path,
+                        help="write result.json, daemon logs and link counters to DIR "
+                             "(default: a temporary directory, removed after a successful run)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the links' losses and the "
+                        "daemons (default 1)")
+    parser.add_argument("--json", action="store_true", help="print result.json on stdout")
+    parser.add_argument("--link-mode", choices=("auto", "ns3", "tbf", "impair"), default="auto",
+                        help="auto: tbf for links without delay and loss, ns-3 real time for the "
+                             "others; ns3: ns-3 for all; tbf: kernel only (no delay or loss); "
+                             "impair: tbf plus the daemons' egress impairment")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args, rest = parser.parse_known_args(argv)
+    params = []
+    for a in rest:
+        if not (a.startswith("--") and "=" in a and not a.startswith("--ns3::")):
+            parser.error(f"unexpected argument {a!r} (scenario parameters are --Name=value)")
+        params.append(a)
+    if not 1 <= args.seed <= 4294944442:
+        parser.error(f"--seed {args.seed}: expected 1..4294944442")
+    return args, params
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args, params = parse_args(argv)
+    say = (lambda text: None) if args.quiet else (lambda text: print(f"ndnlab emu: {text}",
+                                                                      file=sys.stderr))
+    try:
+        ok, why = emunet.check_privileges()
+        if not ok:
+            raise UsageError(f"cannot build a network here: {why} (ndnlab emu needs root, or "
+                             "CAP_NET_ADMIN and CAP_SYS_ADMIN)")
+        network = describe(find_program("ndnlab-sim"), args.scenario, params, args.seed)
+        mechanisms, warnings = plan_links(network, args.link_mode)
+        find_program("ndnlab")
+        find_program("ndnlabd")
+    except UsageError as e:
+        print(f"ndnlab emu: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except EmuError as e:
+        print(f"ndnlab emu: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    for w in warnings:
+        say(f"warning: {w}")
+
+    temp = args.out is None
+    run_dir = pathlib.Path(tempfile.mkdtemp(prefix="ndnlab-emu-")) if temp else args.out
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "result.json").unlink(missing_ok=True)
+    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say)
+    cpu = CpuMeter()
+    t_start = time.monotonic()
+    try:
+        with emunet.Network() as net:
+            say(f"{args.scenario}: {len(network['nodes'])} nodes, {len(network['links'])} links "
+                f"({', '.join(sorted(set(mechanisms)))}); run {net.tag}, files in {run_dir}")
+            emu.build(net)
+            finished, producers = emu.run(cpu)
+            nodes = emu.node_counters()
+            links = emu.link_reports(nodes)
+            content = {p["prefix"]: p.get("_content") for p in producers}
+            flows = {}
+            for app, rc, out, started, ended, _ in finished:
+                flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
+                                                   content.get(app["name"]),
+                                                   nodes[app["node"]]["data_in"])
+    except (EmuError, OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
+        # the network is gone already (the with block closed it)
+        print(f"ndnlab emu: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    metrics = aggregate(flows)
+    metrics["nodes"] = nodes
+    cpu_summary = cpu.summary()
+    saturated = cpu_summary["mean_busy_percent"] >= SATURATED_BUSY_PERCENT
+    result = {
+        "backend": "emu",
+        "scenario": network["scenario"],
+        "parameters": network["parameters"],
+        "seed": args.seed,
+        "metrics": metrics,
+        "links": links,
+        "cpu": cpu_summary,
+        "saturated": saturated,
+        "kept_up": all(lk.get("kept_up", True) for lk in links),
+        "wall_time_s": round(time.monotonic() - t_start, 3),
+    }
+    text = json.dumps(result, indent=2) + "\n"
+    if not temp:
+        tmp = run_dir / "result.json.tmp"
+        tmp.write_text(text)
+        tmp.rename(run_dir / "result.json")
+    else:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    if args.json:
+        sys.stdout.write(text)
+    else:
+        print(summary_text(result))
+    return EXIT_OK
+
+
+def summary_text(result):
+    m = result["metrics"]
+    lines = [f"{result['scenario']} (emu, seed {result['seed']}): "
+             f"{'completed' if m['completed'] else 'NOT completed'}, "
+             f"{'bit-exact' if m['bit_exact'] else 'not bit-exact'}, "
+             f"goodput {m.get('goodput_mbps', 0):.2f} Mbit/s"]
+    if "retransmissions" in m:
+        lines.append(f"  retransmissions {m['retransmissions']}, timeouts {m.get('timeouts', 0)}")
+    for lk in result["links"]:
+        lines.append(f"  link {lk['a']}-{lk['b']}: {lk['mechanism']}, {lk['rate_bps'] / 1e6:g} Mbit/s, "
+                     f"{lk['delay_s'] * 1e3:g} ms, loss {lk['loss']:g}")
+    cpu = result["cpu"]
+    lines.append(f"  CPU {cpu['mean_busy_percent']:.0f} % busy on average "
+                 f"({cpu['cores']} cores){'; SATURATED: the emulation ran slower than the network' if result['saturated'] else ''}")
+    if not result["kept_up"]:
+        lines.append("  an ns-3 real-time link fell behind (late polls or tap drops): see links[].realtime")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,164 @@
+"""`ndnlab emu`: scenarios of `ndnlab sim` on real daemons in network namespaces (issue 27).
+
+A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
+daemons' counters and the same result keys as the simulated run; a tbf link's rate respected;
+nothing left behind after success, SIGINT or a killed daemon; exit 2 without privileges."""
+import json
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+from ndnlab.emu import net as emunet  # noqa: E402
+
+BUILD = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build"))
+SIM = BUILD / "ns3" / "runner" / "ndnlab-sim"
+
+pytestmark = pytest.mark.skipif(not emunet.check_privileges()[0],
+                                reason=f"ndnlab emu: {emunet.check_privileges()[1]}")
+
+
+def emu_cmd(*args):
+    return [sys.executable, "-m", "ndnlab.emu.run", *map(str, args)]
+
+
+def env():
+    e = dict(os.environ, NDNLAB_BUILD=str(BUILD))
+    e["PYTHONPATH"] = str(ROOT / "python") + os.pathsep + e.get("PYTHONPATH", "")
+    return e
+
+
+def emu(*args, timeout=120):
+    return subprocess.run(emu_cmd(*args), capture_output=True, text=True, timeout=timeout, env=env())
+
+
+def left_behind(tag, run_dir):
+    """Namespaces, owner file and processes of run `tag` that still exist."""
+    found = [p.name for p in emunet.NETNS_DIR.glob(f"ndnlab-{tag}-*")]
+    if (emunet.OWNER_DIR / tag).exists():
+        found.append(str(emunet.OWNER_DIR / tag))
+    for proc in pathlib.Path("/proc").glob("[0-9]*"):
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(run_dir) in cmdline or f"ndnlab-{tag}-" in cmdline:
+            found.append(f"pid {proc.name}: {cmdline}")
+    return found
+
+
+def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path):
+    params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=2ms", "--Loss=0,0.02",
+              "--FileSize=1MiB", "--Consumer=cubic"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result == json.loads((tmp_path / "emu" / "result.json").read_text())
+    m = result["metrics"]
+    assert result["backend"] == "emu"
+    assert m["completed"] and m["bit_exact"] and m["bytes"] == 1 << 20
+    assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
+    # the 2 % link n1-n2 lost frames both ways, counted where they were lost; n0-n1 lost none
+    assert m["nodes"]["n1"]["loss_drops"] > 0 and m["nodes"]["n2"]["loss_drops"] > 0
+    assert m["nodes"]["n0"]["loss_drops"] == 0
+    assert m["nodes"]["n2"]["data_out"] >= m["segments"]
+    assert m["retransmissions"] > 0
+    # the same keys as the simulated run of the same parameters
+    sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True,
+                         timeout=120)
+    assert sim.returncode == 0, sim.stderr
+    s = json.loads(sim.stdout)["metrics"]
+    assert set(m) == set(s)
+    assert set(m["nodes"]) == set(s["nodes"])
+    assert all(set(m["nodes"][n]) == set(s["nodes"][n]) for n in s["nodes"])
+    sim_params = json.loads(sim.stdout)["parameters"]
+    assert result["parameters"] == {**sim_params, "Traces": result["parameters"]["Traces"]}
+
+
+def test_a_tbf_link_carries_its_rate(tmp_path):
+    r = emu("p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=0ms", "--FileSize=4MiB",
+            "--Consumer=fixed", "--FixedWindow=32", "--out", tmp_path, "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert [lk["mechanism"] for lk in result["links"]] == ["tbf"]
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"]
+    producer = m["nodes"]["n1"]
+    # what tbf counts: IP bytes plus each frame's Ethernet header, over the transfer
+    wire_bps = (producer["tx_bytes"] + emunet.ETH_HEADER * producer["tx_frames"]) * 8 / m["transfer_time_s"]
+    assert wire_bps == pytest.approx(20e6, rel=0.05)
+
+
+def start_long_run(tmp_path):
+    """A fetch that lasts minutes; returns (process, tag) once its consumer runs."""
+    proc = subprocess.Popen(emu_cmd("p2p-chain", "--Hops=2", "--Rate=2Mbps", "--Delay=1ms",
+                                    "--FileSize=100MiB", "--StartTime=0", "--out", tmp_path),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    line = proc.stderr.readline()
+    m = re.search(r"run ([0-9a-f]+),", line)
+    assert m, line + proc.stderr.read()
+    tag = m[1]
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.glob("get-*.log")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+        time.sleep(0.1)
+    time.sleep(1)
+    return proc, tag
+
+
+def test_sigint_stops_the_run_and_leaves_nothing(tmp_path):
+    proc, tag = start_long_run(tmp_path)
+    assert [p.name for p in emunet.NETNS_DIR.glob(f"ndnlab-{tag}-*")]
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 128 + signal.SIGINT
+    assert left_behind(tag, tmp_path) == []
+    assert not (tmp_path / "result.json").exists()
+
+
+def test_a_killed_daemon_fails_the_run_and_leaves_nothing(tmp_path):
+    proc, tag = start_long_run(tmp_path)
+    config = str(tmp_path.resolve() / "n1.toml")
+    victims = [int(p.name) for p in pathlib.Path("/proc").glob("[0-9]*")
+               if config in (p / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")]
+    assert len(victims) == 1
+    os.kill(victims[0], signal.SIGKILL)
+    assert proc.wait(timeout=60) == 1
+    err = proc.stderr.read()
+    assert "ndnlabd on n1 exited" in err, err
+    assert left_behind(tag, tmp_path) == []
+
+
+def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
+    owners = set(emunet.OWNER_DIR.glob("*")) if emunet.OWNER_DIR.exists() else set()
+    spaces = set(emunet.NETNS_DIR.glob("ndnlab-*"))
+    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *emu_cmd(
+        "p2p-chain", "--out", tmp_path / "out")]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env(), cwd="/")
+    assert r.returncode == 2, r.stderr
+    assert "needs root" in r.stderr
+    assert not (tmp_path / "out").exists()
+    assert set(emunet.NETNS_DIR.glob("ndnlab-*")) == spaces
+    assert (set(emunet.OWNER_DIR.glob("*")) if emunet.OWNER_DIR.exists() else set()) == owners
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["no-such-scenario"], "unknown scenario"),
+    (["wifi-one-hop"], "no network description"),
+    (["p2p-chain", "--Consumer=one-interest", "--Hops=1"], "one-interest"),
+    (["p2p-chain", "--Rate=fast"], "--Rate"),
+    (["p2p-chain", "--Rate=1Gbps", "--Delay=5ms"], "beyond what ndnlab-emu-link emulates"),
+    (["p2p-chain", "stray"], "unexpected argument"),
+])
+def test_bad_arguments_exit_2(tmp_path, args, fragment):
+    r = emu(*args, "--out", tmp_path / "out")
+    assert r.returncode == 2, r.stderr
+    assert fragment in r.stderr
+    assert not (tmp_path / "out").exists()
