@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Measure ndnlab-emu-link: ping RTT, iperf3 TCP and UDP throughput, CPU use, real-time lag.
+
+For every (rate, delay, loss) cell it starts the link between two fresh network namespaces,
+assigns 10.99.0.1/24 and 10.99.0.2/24 to the taps (the caller's job in the real integration),
+and runs
+  1. ping (after one ARP warm-up ping) and iperf3 TCP (-C cubic) in one run of the link,
+  2. iperf3 UDP at 95 % of the link rate in a second run of the link,
+so that each run's stats JSON (drops, real-time lag) belongs to one traffic test.
+CPU use of the ns-3 process is utime+stime from /proc/PID/stat over the iperf3 interval, in %
+of one core (reader threads included, so it can exceed 100). Machine busy % comes from
+/proc/stat over the same interval (100 % = both cores).
+
+Cleans up namespaces and processes on success, failure, SIGINT and SIGTERM.
+Needs root. Usage: measure.py [--quick] [--seconds 4] [--json results.json]
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BINARY = Path(os.environ.get("NDNLAB_BUILD", HERE.parents[1] / "build")) / "ns3" / "emu" / "ndnlab-emu-link"
+ADDR_A, ADDR_B = "10.99.0.1", "10.99.0.2"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+UDP_PAYLOAD_BYTES = 1400
+UDP_LOAD = 0.95  # offered UDP payload rate as a fraction of the link rate
+
+
+class Lab:
+    """Two namespaces and every process started in them; close() removes all of it."""
+
+    def __init__(self):
+        tag = os.getpid()
+        self.ns_a, self.ns_b = f"emuA{tag}", f"emuB{tag}"
+        self.procs = []
+        self.namespaces = []
+
+    def __enter__(self):
+        for ns in (self.ns_a, self.ns_b):
+            run(["ip", "netns", "add", ns])
+            self.namespaces.append(ns)
+            run(["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"])
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def start(self, argv, **kw):
+        proc = subprocess.Popen(argv, **kw)
+        self.procs.append(proc)
+        return proc
+
+    def stop(self, proc, sig=signal.SIGTERM, timeout=5.0):
+        """Stops one process we started, by its pid; SIGKILL if it does not end in time."""
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc in self.procs:
+            self.procs.remove(proc)
+        return proc.returncode
+
+    def close(self):
+        for proc in list(self.procs):
+            self.stop(proc, signal.SIGKILL)
+        for ns in self.namespaces:
+            subprocess.run(["ip", "netns", "del", ns], check=False)
+        self.namespaces.clear()
+
+    def exec_argv(self, ns, argv):
+        return ["ip", "netns", "exec", ns, *argv]
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, check=True, capture_output=True, text=True, **kw)
+
+
+def proc_cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (all threads)
+
+
+def machine_busy_ticks():
+    vals = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = vals[3] + vals[4]  # idle + iowait
+    return sum(vals) - idle, sum(vals)
+
+
+class LinkRun:
+    """One life of ndnlab-emu-link between the lab's namespaces."""
+
+    prefix = []  # e.g. ["chrt", "-f", "10"] from --sched-fifo
+
+    def __init__(self, lab, rate_mbps, delay_ms, loss, queue, seed=1):
+        self.lab = lab
+        self.stats_path = Path(f"/tmp/emu-link-stats-{os.getpid()}.json")
+        self.stats_path.unlink(missing_ok=True)
+        argv = [*self.prefix, str(BINARY), "--ns-a", lab.ns_a, "--dev-a", "tapA", "--ns-b", lab.ns_b,
+                "--dev-b", "tapB", "--rate", f"{rate_mbps}Mbps", "--delay", f"{delay_ms}ms",
+                "--loss", str(loss), "--queue", queue, "--seed", str(seed),
+                "--stats-json", str(self.stats_path)]
+        self.proc = lab.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("ready"):
+            lab.stop(self.proc)
+            raise RuntimeError(f"emu-link did not start: {line!r} {self.proc.stderr.read()}")
+        for ns, dev, addr in ((lab.ns_a, "tapA", ADDR_A), (lab.ns_b, "tapB", ADDR_B)):
+            run(lab.exec_argv(ns, ["ip", "addr", "add", f"{addr}/24", "dev", dev]))
+
+    def cpu_seconds(self):
+        return proc_cpu_seconds(self.proc.pid)
+
+    def tap_tx_dropped(self):
+        """Frames the kernel dropped at the taps before ns-3 read them (hidden queue)."""
+        total = 0
+        for ns, dev in ((self.lab.ns_a, "tapA"), (self.lab.ns_b, "tapB")):
+            out = run(self.lab.exec_argv(ns, ["cat", f"/sys/class/net/{dev}/statistics/tx_dropped"]))
+            total += int(out.stdout)
+        return total
+
+    def finish(self):
+        dropped = self.tap_tx_dropped()
+        rc = self.lab.stop(self.proc)
+        if rc != 0:
+            raise RuntimeError(f"emu-link exited {rc}: {self.proc.stderr.read()}")
+        stats = json.loads(self.stats_path.read_text())
+        self.stats_path.unlink()
+        stats["tap_tx_dropped"] = dropped
+        return stats
+
+
+def measured(link, fn):
+    """Runs fn() and returns (its result, ns-3 CPU % of one core, machine busy %)."""
+    cpu0, (busy0, total0), t0 = link.cpu_seconds(), machine_busy_ticks(), time.monotonic()
+    result = fn()
+    cpu1, (busy1, total1), t1 = link.cpu_seconds(), machine_busy_ticks(), time.monotonic()
+    return result, 100 * (cpu1 - cpu0) / (t1 - t0), 100 * (busy1 - busy0) / max(1, total1 - total0)
+
+
+def ping_rtt_ms(lab):
+    ping = ["ping", "-n", "-q", "-c", "1", "-W", "2", ADDR_B]
+    subprocess.run(lab.exec_argv(lab.ns_a, ping), capture_output=True)  # ARP warm-up
+    out = run(lab.exec_argv(lab.ns_a, ["ping", "-n", "-q", "-c", "5", "-i", "0.2", "-W", "2",
+                                       ADDR_B])).stdout
+    # rtt min/avg/max/mdev = a/b/c/d ms
+    return float(out.rsplit("=", 1)[1].split("/")[1])
+
+
+def iperf(lab, seconds, extra):
+    server = lab.start(lab.exec_argv(lab.ns_b, ["iperf3", "-s", "-1", "-B", ADDR_B]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.3)
+        out = subprocess.run(lab.exec_argv(lab.ns_a, ["iperf3", "-c", ADDR_B, "-t", str(seconds),
+                                                      "-J", *extra]),
+                             capture_output=True, text=True, timeout=seconds + 30)
+        return json.loads(out.stdout)
+    finally:
+        lab.stop(server)
+
+
+def measure_cell(lab, rate, delay, loss, queue, seconds):
+    row = {"rate_mbps": rate, "delay_ms": delay, "loss": loss, "queue": queue,
+           "load1_before": float(Path("/proc/loadavg").read_text().split()[0])}
+
+    link = LinkRun(lab, rate, delay, loss, queue)
+    row["rtt_ms"] = ping_rtt_ms(lab)
+    tcp, row["tcp_cpu_pct"], row["tcp_busy_pct"] = measured(
+        link, lambda: iperf(lab, seconds, ["-C", "cubic"]))
+    end = tcp["end"]
+    row["tcp_mbps"] = end["sum_received"]["bits_per_second"] / 1e6
+    row["tcp_retrans"] = end["sum_sent"].get("retransmits", 0)
+    row["tcp_link"] = link.finish()
+
+    link = LinkRun(lab, rate, delay, loss, queue, seed=2)
+    offered = UDP_LOAD * rate
+    subprocess.run(lab.exec_argv(lab.ns_a, ["ping", "-n", "-q", "-c", "1", "-W", "2", ADDR_B]),
+                   capture_output=True)  # ARP before the first datagram
+    udp, row["udp_cpu_pct"], row["udp_busy_pct"] = measured(
+        link, lambda: iperf(lab, seconds, ["-u", "-b", f"{offered}M", "-l", str(UDP_PAYLOAD_BYTES)]))
+    s = udp["end"]["sum"]
+    row["udp_offered_mbps"] = offered
+    row["udp_sent_mbps"] = s["bits_per_second"] / 1e6
+    row["udp_lost_pct"] = s["lost_percent"]
+    row["udp_recv_mbps"] = row["udp_sent_mbps"] * (1 - s["lost_percent"] / 100)
+    row["udp_link"] = link.finish()
+    return row
+
+
+def emu_drop_pct(link_stats):
+    """Frames lost a->b other than by the configured loss: tap overflow (ns-3 read too late),
+    DropTail queue, oversize, write errors; in % of the frames the kernel handed to the tap."""
+    d = link_stats["a_to_b"]
+    made = (link_stats["tap_tx_dropped"] + d["queue_drops"] + d["oversize_drops"]
+            + d["write_errors"])
+    return 100 * made / max(1, d["frames_in"] + link_stats["tap_tx_dropped"])
+
+
+def keeps_up(row):
+    """UDP delivered within 5 % of what the configured loss alone would leave."""
+    return row["udp_recv_mbps"] >= 0.95 * row["udp_sent_mbps"] * (1 - row["loss"])
+
+
+def markdown(rows):
+    head = ("| rate Mb/s | delay ms | loss | RTT ms | TCP Mb/s | TCP retr | ns-3 CPU % (TCP) "
+            "| UDP sent Mb/s | UDP recv Mb/s | UDP lost % | ns-3 CPU % (UDP) | machine busy % (UDP) "
+            "| max lag ms (UDP) | queue drops (UDP) | loss drops (UDP) | tap drops (UDP) "
+            "| emu-made drops % (UDP) | keeps up "
+            "| load1 before |")
+    lines = [head, "|" + "|".join("---" for _ in range(head.count("|") - 1)) + "|"]
+    for r in rows:
+        u = r["udp_link"]
+        qd = u["a_to_b"]["queue_drops"] + u["b_to_a"]["queue_drops"]
+        ld = u["a_to_b"]["loss_drops"] + u["b_to_a"]["loss_drops"]
+        lines.append(
+            f"| {r['rate_mbps']} | {r['delay_ms']} | {r['loss']:g} | {r['rtt_ms']:.2f} "
+            f"| {r['tcp_mbps']:.1f} | {r['tcp_retrans']} | {r['tcp_cpu_pct']:.0f} "
+            f"| {r['udp_sent_mbps']:.1f} | {r['udp_recv_mbps']:.1f} | {r['udp_lost_pct']:.2f} "
+            f"| {r['udp_cpu_pct']:.0f} | {r['udp_busy_pct']:.0f} "
+            f"| {u['realtime']['max_lag_us'] / 1000:.1f} | {qd} | {ld} | {u['tap_tx_dropped']} "
+            f"| {emu_drop_pct(u):.2f} "
+            f"| {'yes' if keeps_up(r) else 'NO'} | {r.get('load1_before', float('nan')):.1f} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rates", default="10,50,100,200", help="Mbit/s, comma-separated")
+    ap.add_argument("--delays", default="1,10,50", help="one-way ms, comma-separated")
+    ap.add_argument("--losses", default="0,0.01", help="probabilities, comma-separated")
+    ap.add_argument("--queue", default="100p")
+    ap.add_argument("--seconds", type=int, default=4, help="length of each iperf3 test")
+    ap.add_argument("--quick", action="store_true", help="one cell: 100 Mb/s, 10 ms, no loss")
+    ap.add_argument("--json", default=str(HERE / "results.json"))
+    ap.add_argument("--sched-fifo", type=int, metavar="PRIO",
+                    help="run the link under SCHED_FIFO with this priority (chrt -f)")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        print("measure.py: needs root (network namespaces)", file=sys.stderr)
+        return 2
+    if not BINARY.exists():
+        print(f"measure.py: {BINARY} missing; run make build", file=sys.stderr)
+        return 2
+    if args.sched_fifo:
+        LinkRun.prefix = ["chrt", "-f", str(args.sched_fifo)]
+    rates = [100] if args.quick else [int(x) for x in args.rates.split(",")]
+    delays = [10] if args.quick else [float(x) if "." in x else int(x) for x in args.delays.split(",")]
+    losses = [0.0] if args.quick else [float(x) for x in args.losses.split(",")]
+
+    # SIGTERM behaves like Ctrl-C, so the finally/with blocks clean up.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    rows = []
+    started = time.monotonic()
+    with Lab() as lab:
+        for rate in rates:
+            for delay in delays:
+                for loss in losses:
+                    row = measure_cell(lab, rate, delay, loss, args.queue, args.seconds)
+                    rows.append(row)
+                    print(f"{rate:>4} Mb/s {delay:>3} ms loss {loss:<5} rtt {row['rtt_ms']:.2f} "
+                          f"tcp {row['tcp_mbps']:.1f} udp {row['udp_recv_mbps']:.1f}/"
+                          f"{row['udp_sent_mbps']:.1f} cpu {row['udp_cpu_pct']:.0f}% "
+                          f"lag {row['udp_link']['realtime']['max_lag_us']/1000:.1f} ms",
+                          flush=True)
+                    Path(args.json).write_text(json.dumps(rows, indent=1))
+    print(f"\n{len(rows)} cells in {time.monotonic() - started:.0f} s\n")
+    print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
