@@ -1,4 +1,5 @@
-"""`ndnlab campaign --backend ns3|emu|both`. The simulator is tests/python/fake_sim.py and the emulation
+"""`ndnlab campaign --backend ns3|emu|both`, and `ndnlab report` / `ndnlab plot` of a store with
+runs on both backends. The simulator is tests/python/fake_sim.py and the emulation
 tests/python/fake_emu.py (through $NDNLAB_EMU; its goodput is 0.95 times the simulator's)."""
 
 import json
@@ -13,6 +14,8 @@ FAKE_EMU = ROOT / "tests" / "python" / "fake_emu.py"
 sys.path.insert(0, str(ROOT / "python"))
 
 from ndnlab import campaign as campaign_cli  # noqa: E402
+from ndnlab import plot as plot_cli  # noqa: E402
+from ndnlab import report as report_cli  # noqa: E402
 from ndnlab.emu import net as emunet  # noqa: E402
 from ndnlab.spec import Run, SpecError, load_spec  # noqa: E402
 from ndnlab.store import ResultStore, record_identity  # noqa: E402
@@ -124,6 +127,63 @@ def test_both_backends_are_stored_and_emu_runs_one_at_a_time_after_ns3(both):
     assert "nothing to run: all 8 runs are already in the store" in again.stdout, again.stdout
     df = ResultStore(store).load(spec=loaded)
     assert sorted(df["backend"]) == ["emu"] * 4 + ["ns3"] * 4 and df.attrs["missing"] == 0
+
+
+def test_report_puts_ns3_and_emu_side_by_side_with_the_difference(both, capsys):
+    spec, _, _ = both
+    assert report_cli.main([str(spec), "--metrics", "goodput_mbps,retransmissions"]) == 0
+    text = capsys.readouterr().out
+    assert "- Backends: ns3 (4 runs), emu (4 runs)" in text
+    assert "| Consumer | backend | metric | mean |" in text
+    assert "| aimd | ns3 | goodput_mbps |" in text and "| aimd | emu | goodput_mbps |" in text
+    side = text.split("## ns3 vs emu")[1]
+    assert "| Consumer | metric | ns3 median | emu median | emu vs ns3 | n ns3 / emu |" in side
+    rows = {tuple(c.strip() for c in line.strip("|").split("|")[:2]): line
+            for line in side.splitlines() if line.startswith("| aimd") or
+            line.startswith("| cubic")}
+    assert "| -5.0% | 2 / 2 |" in rows["aimd", "goodput_mbps"]
+    assert "| -5.0% | 2 / 2 |" in rows["cubic", "goodput_mbps"]
+    assert "| +0.0% | 2 / 2 |" in rows["aimd", "retransmissions"]
+    # one backend selected: the report of that backend alone, no side-by-side table
+    assert report_cli.main([str(spec), "--where", "backend=ns3"]) == 0
+    text = capsys.readouterr().out
+    assert "ns3 vs emu" not in text and "| backend |" not in text
+
+
+def test_a_report_without_emu_runs_looks_as_before(tmp_path, capsys):
+    spec = write_spec(tmp_path, "plain", {"Consumer": ["aimd", "cubic"]}, seeds=1)
+    done = campaign(spec, "--workers", 1)
+    assert done.returncode == 0, done.stderr
+    assert all(r["backend"] == "ns3" for r in records(tmp_path / "store-plain"))
+    assert report_cli.main([str(spec), "--metrics", "goodput_mbps"]) == 0
+    text = capsys.readouterr().out
+    assert "| Consumer | metric | mean | stddev | 95% CI ± | n |" in text
+    assert "Backends" not in text and "| backend |" not in text and "ns3 vs emu" not in text
+    # a store written before there were backends (records without one) reads the same
+    index = tmp_path / "store-plain" / "index.jsonl"
+    index.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "backend"}) + "\n"
+                             for r in records(tmp_path / "store-plain")))
+    assert report_cli.main([str(spec), "--metrics", "goodput_mbps"]) == 0
+    old = capsys.readouterr().out
+    assert [line for line in old.splitlines() if "Generated" not in line] == \
+        [line for line in text.splitlines() if "Generated" not in line]
+
+
+def test_plot_overlays_the_backends(both, tmp_path):
+    spec, _, _ = both
+    from ndnlab import data
+
+    df, loaded, _ = data.load(spec)
+    fig = plot_cli.make_figure(df, "goodput_mbps", "Consumer", kind="line", spec=loaded)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ns3", "emu"]
+    series = [line for line in ax.get_lines() if line.get_linestyle() != "None"]  # not caps
+    assert sorted((line.get_linestyle(), line.get_marker()) for line in series) == \
+        [("-", "o"), ("--", "s")]
+    out = tmp_path / "bar.png"
+    assert plot_cli.main([str(spec), "--x", "Consumer", "--y", "goodput_mbps", "-o",
+                          str(out)]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG")
 
 
 @pytest.fixture
