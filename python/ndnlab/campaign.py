@@ -1,5 +1,10 @@
 """`ndnlab campaign SPEC.toml`: every grid point x seed of a spec as one simulator subprocess,
-scheduled on Dask, recorded in the result store; runs already there are skipped."""
+scheduled on Dask, recorded in the result store; runs already there are skipped.
+
+With `--backend emu` (or `both`) the grid also runs on real daemons in network namespaces
+(`ndnlab emu`, ndnlab.emu.run). Those runs take real time and real CPU, so they run after the
+ns3 runs, one at a time: on one worker of the local cluster, or with --scheduler on the workers
+that offer the Dask resource `emu` (one such worker per host, docs/campaigns.md)."""
 
 import argparse
 import contextlib
@@ -16,6 +21,7 @@ import time
 
 from ndnlab import spec as specmod
 from ndnlab.data import os_error_text
+from ndnlab.spec import BACKEND_CHOICES, EMU, NS3, backends_of
 from ndnlab.store import ResultStore, StoreError
 from ndnlab.worker import (DescribeError, execute_run, simulator_description, simulator_version,
                            terminate_running)
@@ -23,6 +29,8 @@ from ndnlab.worker import (DescribeError, execute_run, simulator_description, si
 EXIT_OK, EXIT_RUNS_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 EXIT_STORE_ERROR = 1  # a run could not be recorded (full disk, ...): the campaign stopped
 DEFAULT_SIMULATOR = "ndnlab-sim"
+# The Dask worker resource an emu run takes (one unit; a host's worker offers one).
+EMU_RESOURCE = "emu"
 DEFAULT_PROGRESS_INTERVAL_S = 10.0
 _POLL_S = 0.2  # seconds between checks for finished runs
 
@@ -175,6 +183,67 @@ def resolve_simulator(configured, override=None):
     return None, tried
 
 
+def emu_command():
+    """argv that an emu run starts with (scenario, parameters, --seed and --out follow):
+    $NDNLAB_EMU, split like a shell line, else this interpreter running ndnlab.emu.run (the
+    `ndnlab emu` of this very package). CampaignError if $NDNLAB_EMU names no program."""
+    text = os.environ.get("NDNLAB_EMU", "").strip()
+    if not text:
+        return [sys.executable, "-m", "ndnlab.emu.run"]
+    argv = shlex.split(text)
+    program = argv[0]
+    found = (os.access(program, os.X_OK) and os.path.isfile(program)) if "/" in program \
+        else shutil.which(program)
+    if not found:
+        raise CampaignError(f"$NDNLAB_EMU: {program} is not an executable program")
+    return argv
+
+
+def check_emu_privileges(choice):
+    """Raises CampaignError (exit 2) unless this process may build network namespaces, which
+    the emu runs of `--backend choice` need (ndnlab.emu.net.check_privileges)."""
+    from ndnlab.emu import net as emunet
+
+    ok, why = emunet.check_privileges()
+    if not ok:
+        raise CampaignError(f"--backend {choice}: the emu runs cannot build networks here: {why} "
+                            "(they need root, or CAP_NET_ADMIN and CAP_SYS_ADMIN); nothing was "
+                            "run")
+
+
+def _emu_placement(client, scheduler, choice):
+    """(submit options, text) that run the emu runs one at a time per machine: on a local
+    cluster, all on its first worker (single-threaded); on --scheduler, on the workers that
+    offer the `emu` resource, after checking each one's privileges. CampaignError if there is
+    none or one lacks them."""
+    workers = client.scheduler_info().get("workers", {})
+    if not scheduler:
+        return {"workers": [sorted(workers)[0]]}, "one at a time on one worker"
+    hosts = sorted(a for a, w in workers.items()
+                   if (w.get("resources") or {}).get(EMU_RESOURCE, 0) >= 1)
+    if not hosts:
+        raise CampaignError(f"--backend {choice}: no worker of {scheduler} offers the Dask "
+                            f"resource `{EMU_RESOURCE}`; emu runs go one at a time per host: "
+                            "start one worker per host for them with `dask worker "
+                            f"{scheduler} --nworkers 1 --resources {EMU_RESOURCE}=1` as root; "
+                            "nothing was run")
+    from ndnlab.emu import net as emunet
+
+    # a task on each (Client.run would call it in the worker's event loop, where pyroute2's
+    # own loop cannot run)
+    futures = {address: client.submit(emunet.check_privileges, workers=[address], pure=False,
+                                      key=f"ndnlab-emu-privileges-{address}")
+               for address in hosts}
+    refused = [f"{address}: {why}" for address, (ok, why) in
+               ((a, f.result()) for a, f in futures.items()) if not ok]
+    if refused:
+        raise CampaignError(f"--backend {choice}: emu workers that cannot build networks "
+                            f"(they need root, or CAP_NET_ADMIN and CAP_SYS_ADMIN): "
+                            f"{'; '.join(refused)}; nothing was run")
+    return ({"resources": {EMU_RESOURCE: 1}},
+            f"one at a time per host, on {len(hosts)} workers with the `{EMU_RESOURCE}` resource")
+
+
 class Progress:
     """Progress of a campaign on stderr: a tqdm bar on a terminal, else a line every
     `interval` seconds (and at the end), so that logs of batch jobs show it too."""
@@ -277,24 +346,38 @@ def dask_client(scheduler=None, workers=None):
 
 def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
                  simulator=None, progress_interval=DEFAULT_PROGRESS_INTERVAL_S, out=None,
-                 check=True):
-    """Runs the campaign; returns the exit status (EXIT_*). Messages go to `out` (stdout),
-    progress and failures to stderr. With `check`, the scenario and parameter names are
-    checked against `SIM --describe` first (SpecError if one is unknown)."""
+                 check=True, backend=None):
+    """Runs the campaign on `backend` (ns3, emu or both; default the spec's); returns the exit
+    status (EXIT_*). Messages go to `out` (stdout), progress and failures to stderr. With
+    `check`, the scenario and parameter names are checked against `SIM --describe` first
+    (SpecError if one is unknown). Emu runs need privileges (CampaignError before any run)."""
     out = out or sys.stdout
+    choice = backend or spec.backend
+    backends = backends_of(choice)
+    # the scenario and its parameters come from ndnlab-sim on either backend
     sim, version = _simulator(spec, scheduler, workers, simulator, check)
-    runs = spec.runs()
+    emu = emu_command() if EMU in backends else None
+    runs = [run for b in backends for run in spec.runs(b)]
     store = ResultStore(spec.store)
+    keyed = [(run, run.key(version)) for run in runs]
+    if emu and not dry_run and not scheduler:
+        # before the store is touched; with --scheduler the emu workers are checked instead
+        done = set() if force else store.done_keys()
+        if any(run.backend == EMU and key not in done for run, key in keyed):
+            check_emu_privileges(choice)
 
     with store.lock(create=not dry_run):
-        keyed = [(run, run.key(version)) for run in runs]
         done = store.done_keys()
         todo = keyed if force else [(run, key) for run, key in keyed if key not in done]
         skipped = len(keyed) - len(todo) if not force else 0
         points = len(spec.grid_points())
+        times = f" x {len(backends)} backends" if len(backends) > 1 else ""
         print(f"campaign {spec.name}: {len(runs)} runs ({points} grid points x "
-              f"{len(spec.seeds)} seeds) of {spec.scenario}; simulator {sim} ({version}); "
+              f"{len(spec.seeds)} seeds{times}) of {spec.scenario}; simulator {sim} ({version}); "
               f"store {store.root}", file=out)
+        if emu:
+            print(f"backend {choice}: emu runs with {shlex.join(emu)}, after the ns3 runs and "
+                  "one at a time (real time, real CPU)", file=out)
         if force:
             print(f"--force: rerunning all {len(todo)} runs", file=out)
         elif not todo:
@@ -304,7 +387,9 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
         elif skipped:
             print(f"{skipped} runs already in the store are skipped; {len(todo)} to run",
                   file=out)
-        tasks = [{"key": key, "command": run.command(sim, str(store.run_dir(key))),
+        tasks = [{"key": key, "backend": run.backend,
+                  "command": run.command(sim if run.backend == NS3 else emu,
+                                         str(store.run_dir(key))),
                   "out_dir": str(store.run_dir(key)), "timeout": spec.timeout}
                  for run, key in todo]
         if dry_run:
@@ -314,11 +399,11 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
             return EXIT_OK
         store.save_spec(spec)
         meta = {key: {"campaign": spec.name, "scenario": run.scenario, "params": run.params,
-                      "seed": run.seed, "sim_version": version}
+                      "seed": run.seed, "sim_version": version, "backend": run.backend}
                 for run, key in todo}
         labels = {key: run.label() for run, key in todo}
         return _execute(store, tasks, meta, labels, spec.name, scheduler, workers,
-                        progress_interval, out)
+                        progress_interval, out, choice)
 
 
 def _simulator(spec, scheduler, workers, simulator, check):
@@ -378,7 +463,8 @@ class RunningTasks:
     unfinished ones and their simulators. Used as a context manager, leaving the block any way
     but by finishing every run (Ctrl-C, SIGTERM/SIGHUP, a store error, a bug) cancels."""
 
-    def __init__(self, client, tasks):
+    def __init__(self, client, tasks, **placement):
+        """`placement`: further options of Client.map (workers=, resources=)."""
         from distributed import as_completed
 
         self.client = client
@@ -386,7 +472,7 @@ class RunningTasks:
             # workers this process started: each stops its simulator if this process goes
             tasks = [dict(task, campaign_pid=os.getpid()) for task in tasks]
         futures = client.map(execute_run, tasks, key=[f"ndnlab-run-{t['key']}" for t in tasks],
-                             pure=False)
+                             pure=False, **placement)
         self._keys = {f.key: t["key"] for f, t in zip(futures, tasks)}
         self._pending = set(futures)
         self._completed = as_completed(futures, loop=client.loop)
@@ -423,41 +509,56 @@ class RunningTasks:
             self.cancel()
 
 
-def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out):
+def _execute(store, tasks, meta, labels, name, scheduler, workers, interval, out,
+             choice=NS3):
+    """Runs `tasks` and records them: first the ns3 runs on every worker, then the emu runs
+    one at a time (_emu_placement). Returns the exit status."""
     start = time.monotonic()
     failures = []
+    phases = [[t for t in tasks if t.get("backend", NS3) == NS3],
+              [t for t in tasks if t.get("backend", NS3) == EMU]]
+    if not phases[0] and not scheduler:
+        workers = 1  # emu runs only: one at a time anyway
     with dask_client(scheduler, workers) as client:
+        placements = [({}, None), _emu_placement(client, scheduler, choice) if phases[1]
+                      else ({}, None)]
         n_workers = len(client.scheduler_info().get("workers", {}))
         where = scheduler or "a local cluster"
         print(f"running {len(tasks)} runs on {n_workers} workers ({where})", file=out, flush=True)
+        if phases[1]:
+            print(f"  {len(phases[1])} emu runs {placements[1][1]}", file=out, flush=True)
         recorded, stopped = 0, None
-        # Leaving this block stops the runs not finished (after a SIGHUP, also when printing
-        # the message below fails because the terminal is gone).
-        with RunningTasks(client, tasks) as running:
-            progress = Progress(len(tasks), name, interval=interval)
-            try:
-                while (record := running.next(progress.tick)) is not None:
-                    record.update(meta[record["key"]])
-                    try:
-                        store.append(record)
-                    except OSError as e:
-                        raise _RecordError(os_error_text(e)) from e
-                    recorded += 1
-                    ok = record["status"] == "ok"
-                    progress.update(ok)
-                    if not ok:
-                        failures.append(record)
-                        progress.note(_failure_text(record, labels[record["key"]]))
-            except BaseException as e:  # Ctrl-C, SIGTERM/SIGHUP, the store, or a bug
-                stopped = e
-                why = (interrupt_text(e) if isinstance(e, KeyboardInterrupt)
-                       else f"cannot record a run: {e}" if isinstance(e, _RecordError)
-                       else f"{type(e).__name__}: {e}")
-                progress.close()
-                print(f"\n{why}: cancelling {running.pending} unfinished runs",
-                      file=sys.stderr, flush=True)
-            else:
-                progress.close()
+        progress = Progress(len(tasks), name, interval=interval)
+        for i, phase in enumerate(phases):
+            if not phase or stopped is not None:
+                continue
+            later = sum(len(p) for p in phases[i + 1:])  # not submitted yet
+            # Leaving this block stops the runs not finished (after a SIGHUP, also when
+            # printing the message below fails because the terminal is gone).
+            with RunningTasks(client, phase, **placements[i][0]) as running:
+                try:
+                    while (record := running.next(progress.tick)) is not None:
+                        record.update(meta[record["key"]])
+                        try:
+                            store.append(record)
+                        except OSError as e:
+                            raise _RecordError(os_error_text(e)) from e
+                        recorded += 1
+                        ok = record["status"] == "ok"
+                        progress.update(ok)
+                        if not ok:
+                            failures.append(record)
+                            progress.note(_failure_text(record, labels[record["key"]]))
+                except BaseException as e:  # Ctrl-C, SIGTERM/SIGHUP, the store, or a bug
+                    stopped = e
+                    why = (interrupt_text(e) if isinstance(e, KeyboardInterrupt)
+                           else f"cannot record a run: {e}" if isinstance(e, _RecordError)
+                           else f"{type(e).__name__}: {e}")
+                    progress.close()
+                    print(f"\n{why}: cancelling {running.pending + later} unfinished runs",
+                          file=sys.stderr, flush=True)
+        if stopped is None:
+            progress.close()
         if isinstance(stopped, KeyboardInterrupt):
             print(f"campaign {name} {interrupt_text(stopped)}: {recorded} of {len(tasks)} runs "
                   "recorded; run the same command again to resume", file=out, flush=True)
@@ -524,10 +625,16 @@ def build_parser(prog=None):
                "finished run could not be written to the store (a full disk; the message names "
                "the file, the campaign stops), 2 bad spec, arguments or files (a scenario or "
                "parameter the simulator does not have, an unreadable spec, a store that is not "
-               "a directory), 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP (handled like "
+               "a directory, emu runs without the privileges they need), 130 interrupted "
+               "(Ctrl-C), 143 SIGTERM, 129 SIGHUP (handled like "
                "Ctrl-C: the running simulators are stopped, the finished runs stay in the "
                "store). Spec format: docs/campaigns.md.")
     parser.add_argument("spec", metavar="SPEC.toml", help="campaign spec file")
+    parser.add_argument("--backend", choices=BACKEND_CHOICES,
+                        help="where the runs run: ns3 (ndnlab-sim), emu (`ndnlab emu`: real "
+                             "daemons in network namespaces; needs root; one run at a time, "
+                             "after the ns3 runs; the command is $NDNLAB_EMU if set) or both "
+                             "(default: the spec's campaign.backend, else ns3)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="Dask scheduler to use (e.g. tcp://host:8786) instead of a local "
                              "cluster; the store must be on a filesystem the workers share")
@@ -563,6 +670,9 @@ def main(argv=None, prog=None):
         parser.error("--verify must be at least 1")
     if args.verify is not None and (args.dry_run or args.force):
         parser.error("--verify reruns stored runs; it does not go with --dry-run or --force")
+    if args.verify is not None and args.backend == EMU:
+        parser.error("--verify reruns ns3 runs (an emu run is real time: its numbers do not "
+                     "repeat exactly); it does not go with --backend emu")
     if args.workers is not None and args.scheduler:
         print("ndnlab campaign: --workers is ignored with --scheduler", file=sys.stderr)
     try:
@@ -576,7 +686,7 @@ def main(argv=None, prog=None):
             return run_campaign(spec, scheduler=args.scheduler, workers=args.workers,
                                 dry_run=args.dry_run, force=args.force, simulator=args.sim,
                                 progress_interval=max(0.1, args.progress_interval),
-                                check=not args.no_check)
+                                check=not args.no_check, backend=args.backend)
     except (specmod.SpecError, StoreError, CampaignError) as e:
         print(f"ndnlab campaign: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -8,7 +8,7 @@ import pathlib
 import sys
 
 from ndnlab.paper import normalize
-from ndnlab.spec import SpecError, format_value
+from ndnlab.spec import BACKENDS, SpecError, format_value
 from ndnlab.store import StoreError, is_number, open_source
 
 
@@ -128,9 +128,18 @@ def _hashable(value):
     return tuple(value) if isinstance(value, list) else value
 
 
+def backends(df):
+    """The backends df has runs of (its `backend` column, ns3 for a frame without one), ns3
+    first (spec.BACKENDS order)."""
+    present = set(df["backend"].dropna()) if "backend" in df else {BACKENDS[0]}
+    return [b for b in BACKENDS if b in present] + sorted(present - set(BACKENDS))
+
+
 def value_order(df, column, spec=None):
     """Distinct values of a column: numeric ones ascending; others in the spec's grid order if
-    known, else sorted as text."""
+    known, else sorted as text; backends in spec.BACKENDS order (ns3 first)."""
+    if column == "backend":
+        return backends(df)
     values = list(dict.fromkeys(v for v in df[column].tolist() if v is not None))
     if values and all(is_number(v) for v in values):
         return sorted(values)

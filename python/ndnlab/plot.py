@@ -2,7 +2,9 @@
 
 bar and line plots show the mean over seeds with 95% confidence intervals (Student t) as
 error bars; cdf plots the empirical distribution of the metric over runs (list-valued metrics,
-e.g. per-flow completion times, contribute every element)."""
+e.g. per-flow completion times, contribute every element). Runs on both backends (ns3 and emu)
+are overlaid: one series per backend in the hue's colour, emu dashed with square markers
+(hatched bars)."""
 
 import argparse
 import pathlib
@@ -13,11 +15,28 @@ from ndnlab.spec import PaperMapping
 from ndnlab.store import is_number, write_whole
 
 KINDS = ("bar", "line", "cdf")
+# How each backend's series look when a figure has both: line style, marker, bar hatch.
+BACKEND_STYLE = {"ns3": ("-", "o", None), "emu": ("--", "s", "//")}
 FORMATS = (".png", ".svg", ".pdf")
 
 
 def _label(name, value):
     return f"{name}={data.fmt(value)}"
+
+
+def _series(df, hue, hues):
+    """(hue index, hue value, backend or None, sub-DataFrame, label) of every series: one per
+    hue value, and per backend when df has runs of more than one."""
+    backends = data.backends(df)
+    split = len(backends) > 1
+    out = []
+    for i, h in enumerate(hues):
+        sub = df if h is None else df[df[hue] == h]
+        for b in (backends if split else [None]):
+            part = sub if b is None else sub[sub["backend"] == b]
+            names = ([] if h is None else [_label(hue, h)]) + ([] if b is None else [b])
+            out.append((i, h, b, part, " ".join(names) or None))
+    return out
 
 
 def make_figure(df, y, x=None, hue=None, kind="bar", spec=None, experiment=None, title=None,
@@ -59,31 +78,31 @@ def _draw(ax, df, y, x, hue, kind, spec, experiment, legend, hues, xs):
     params = df.attrs.get("params", [])
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
+    series = _series(df, hue, hues)
     if kind == "cdf":
-        for i, h in enumerate(hues):
-            sub = df if h is None else df[df[hue] == h]
+        for i, h, b, sub, label in series:
             values = []
             for v in sub[y]:
                 values.extend(v if isinstance(v, list) else [v])
             xs_, fs = metrics.ecdf(values)
             if xs_:
                 ax.step(xs_, fs, where="post", color=colors[i % len(colors)],
-                        label=None if h is None else _label(hue, h))
+                        linestyle=BACKEND_STYLE.get(b, ("-",))[0], label=label)
         ax.set_xlabel(y)
         ax.set_ylabel("fraction of samples (CDF)")
         ax.set_ylim(0, 1.02)
     else:
         paper_drawn = False
-        width = 0.8 / len(hues)
-        for i, h in enumerate(hues):
-            sub = df if h is None else df[df[hue] == h]
+        width = 0.8 / len(series)
+        for n, (i, h, b, sub, label) in enumerate(series):
+            linestyle, marker, hatch = BACKEND_STYLE.get(b, ("-", "o", None))
             means, errs, positions, refs = [], [], [], []
             for j, xv in enumerate(xs):
                 cell = sub[sub[x] == xv]
                 if kind == "line" and not len(cell):
                     continue
                 mean, ci = metrics.mean_ci(v for v in cell[y] if is_number(v))
-                pos = (j - 0.4 + width * (i + 0.5)) if kind == "bar" else xv
+                pos = (j - 0.4 + width * (n + 0.5)) if kind == "bar" else xv
                 means.append(mean)
                 errs.append(ci)
                 positions.append(pos)
@@ -93,13 +112,12 @@ def _draw(ax, df, y, x, hue, kind, spec, experiment, legend, hues, xs):
                                                data.constant_values(cell, params), mapping)
                 refs.append((pos, ref.value if ref else None))
             color = colors[i % len(colors)]
-            label = None if h is None else _label(hue, h)
             if kind == "bar":
                 ax.bar(positions, means, width * 0.95, yerr=errs, capsize=3, color=color,
-                       label=label)
+                       label=label, hatch=hatch, edgecolor="white" if hatch else None)
             elif positions:
-                ax.errorbar(positions, means, yerr=errs, marker="o", capsize=3, color=color,
-                            label=label)
+                ax.errorbar(positions, means, yerr=errs, marker=marker, linestyle=linestyle,
+                            capsize=3, color=color, label=label)
             for pos, value in refs:
                 if value is None:
                     continue

@@ -1,6 +1,8 @@
 """`ndnlab report SPEC.toml|STORE [--paper EXPERIMENT] -o REPORT.md`: markdown tables of a
 campaign's results (mean, stddev, 95% CI and number of seeds per group) with the paper's
-published numbers beside ours and the relative difference."""
+published numbers beside ours and the relative difference. When the runs are on both backends
+(ns3 and emu), the results are per backend too, and a table puts the two side by side per grid
+cell: each backend's median and their difference."""
 
 import argparse
 import datetime
@@ -9,7 +11,7 @@ import pathlib
 import sys
 
 from ndnlab import data, metrics, paper
-from ndnlab.spec import PaperMapping, SpecError
+from ndnlab.spec import EMU, NS3, PaperMapping, SpecError
 from ndnlab.store import STATUS_OK, StoreError, is_number, write_whole
 
 
@@ -141,6 +143,27 @@ def _groups(df, by, spec):
     return out
 
 
+def backend_table(df, by, metric_names, spec=None):
+    """ns3 and emu side by side: per group of `by` (a grid cell, or cells pooled over the
+    parameters not in `by`) and metric, the median over each backend's runs and
+    (emu - ns3) / ns3 (0 when equal, also both 0; '-' when ns3 is 0 alone). A metric without
+    numbers on either backend in a group has no row."""
+    header = list(by) + ["metric", "ns3 median", "emu median", "emu vs ns3", "n ns3 / emu"]
+    rows = []
+    for key, group in _groups(df, by, spec):
+        sides = [group[group["backend"] == b] for b in (NS3, EMU)]
+        for metric in metric_names:
+            values = [[float(v) for v in side[metric] if is_number(v)] for side in sides]
+            if not any(values):
+                continue
+            ns3, emu = (metrics.percentile(v, 50) if v else math.nan for v in values)
+            rows.append([data.fmt(v) for v in key]
+                        + [metric, data.fmt(ns3), data.fmt(emu),
+                           data.fmt_pct(0.0 if emu == ns3 else metrics.relative_diff(emu, ns3)),
+                           f"{len(values[0])} / {len(values[1])}"])
+    return header, rows
+
+
 def comparison_table(df, varying_params, exp, mapping, notes):
     """Rows for the experiment's published relative changes, per combination of the varying
     parameters the comparison does not mention."""
@@ -192,6 +215,8 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
         metric_names = metric_names or data.numeric_metrics(df)
     notes = _Notes()
 
+    backends = data.backends(df)
+    split = len(backends) > 1  # results per backend, and the two side by side
     title = spec.name if spec is not None else store.root.name
     lines = [f"# Results: {title}", ""]
     if spec is not None and spec.description:
@@ -209,6 +234,14 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
     if spec is not None and missing > 0:
         counts += f", {missing} not run yet"
     lines.append(counts)
+    if backends != [NS3]:
+        counts = df["backend"].value_counts()
+        lines.append("- Backends: " + ", ".join(f"{b} ({counts.get(b, 0)} runs)"
+                                                for b in backends))
+        flagged = _emu_flags(df)
+        if flagged:
+            lines.append(f"- Emu runs flagged: {flagged} (their real time may not be the "
+                         "network's: see cpu and links in their result.json)")
     if where:
         lines.append("- Selected: " + data.format_where(where))
     fixed = {k: v for k, v in data.constant_values(df, params).items()}
@@ -227,15 +260,25 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
                  + (" ours vs paper = (ours - paper) / paper." if exp is not None else ""))
     lines.append("")
     lines += ["## Results", ""]
+    group_by = by + ["backend"] if split else by
     if wide:
         lines += ["One row per group: mean ± 95% CI half-width of each metric"
                   + (", the paper's value beside it." if exp is not None else "."), ""]
-        header, rows, matched = wide_table(df, by, metric_names, exp, mapping, spec)
+        header, rows, matched = wide_table(df, group_by, metric_names, exp, mapping, spec)
     else:
-        header, rows, matched = results_table(df, by, metric_names, exp, mapping, notes, spec)
+        header, rows, matched = results_table(df, group_by, metric_names, exp, mapping, notes,
+                                              spec)
     lines += _table(header, rows) if rows else ["(no numeric metrics)"]
+    if split:
+        header, rows = backend_table(df, by, metric_names, spec)
+        lines += ["", "## ns3 vs emu", "",
+                  "Per group: the median over the runs (seeds) of each backend; emu vs ns3 = "
+                  "(emu median - ns3 median) / ns3 median.", ""]
+        lines += _table(header, rows) if rows else ["(no numeric metrics)"]
     if exp is not None and exp.comparisons:
-        header, rows = comparison_table(df, vary, exp, mapping, notes)
+        # the paper's changes are compared with the simulated runs when there are both
+        paper_df = df[df["backend"] == NS3] if split else df
+        header, rows = comparison_table(paper_df, vary, exp, mapping, notes)
         if rows:
             lines += ["", "## Relative changes", "",
                       "ours = 100 x (mean of the runs / mean of the baseline runs - 1); "
@@ -255,6 +298,20 @@ def build_report(source, df, spec, store, exp=None, by=None, metric_names=None, 
                          str(r["key"])])
         lines += _table(["run", "seed", "status", "error", "key"], rows)
     return "\n".join(lines) + "\n"
+
+
+def _emu_flags(df):
+    """`2 with a saturated CPU, 1 with an ns-3 link that fell behind` for the emu runs whose
+    result.json says so (ndnlab.emu.run), or ''."""
+    emu = df[df["backend"] == EMU]
+    parts = []
+    for column, bad, text in (("saturated", True, "with a saturated CPU"),
+                              ("kept_up", False, "with an ns-3 link that fell behind")):
+        if column in emu:
+            n = int((emu[column] == bad).sum())
+            if n:
+                parts.append(f"{n} {text}")
+    return ", ".join(parts)
 
 
 def build_parser(prog=None):

@@ -9,6 +9,7 @@ Format (documented with an example in docs/campaigns.md):
     store = "results/blend-fig1"     # result store; relative paths are relative to this file
     seeds = 3                        # a count (seeds 1..N) or a list of seeds
     timeout = 600                    # seconds of wall time per run; 0 = no limit
+    backend = "ns3"                  # ns3 (ndnlab-sim), emu (ndnlab emu: real daemons) or both
 
     [fixed]                          # passed to every run as --Name=value
     FileSize = 10000000
@@ -53,7 +54,13 @@ NS3_PREFIX = "ns3::"
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
 # A campaign name is a file name in the store (specs/<name>.toml): no path separators.
 _CAMPAIGN_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
-_CAMPAIGN_KEYS = {"name", "scenario", "simulator", "store", "seeds", "timeout", "description"}
+_CAMPAIGN_KEYS = {"name", "scenario", "simulator", "store", "seeds", "timeout", "description",
+                  "backend"}
+# Where a run runs: "ns3" (ndnlab-sim, simulated time) or "emu" (ndnlab emu: real daemons in
+# network namespaces, real time). "both" in a spec or on the command line means the two.
+NS3, EMU = "ns3", "emu"
+BACKENDS = (NS3, EMU)
+BACKEND_CHOICES = (NS3, EMU, "both")
 _PAPER_KEYS = {"experiment", "params", "values", "metrics"}
 _TOP_KEYS = {"campaign", "fixed", "grid", "paper"}
 
@@ -67,6 +74,11 @@ def canonical_json(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def backends_of(choice):
+    """The backends a --backend / campaign.backend choice stands for, ns3 first."""
+    return list(BACKENDS) if choice == "both" else [choice]
+
+
 def format_value(value):
     """A parameter value as the simulator's command line expects it."""
     if isinstance(value, bool):
@@ -78,34 +90,47 @@ def format_value(value):
 
 @dataclass(frozen=True)
 class Run:
-    """One simulator run: a grid point (all parameters, fixed ones included) and a seed."""
+    """One run: a grid point (all parameters, fixed ones included), a seed and the backend it
+    runs on (ns3 or emu)."""
 
     scenario: str
     params: dict
     seed: int
+    backend: str = NS3
+
+    def _fields(self):
+        # "backend" only off ns3, so that the identities and keys of ns3 runs stay those they
+        # had before there were backends
+        fields = {"scenario": self.scenario, "params": self.params, "seed": self.seed}
+        if self.backend != NS3:
+            fields["backend"] = self.backend
+        return fields
 
     def identity(self):
-        """Canonical text of (scenario, parameters, seed): the same run under any simulator."""
-        return canonical_json({"scenario": self.scenario, "params": self.params,
-                               "seed": self.seed})
+        """Canonical text of (scenario, parameters, seed, backend unless ns3): the same run
+        under any simulator version."""
+        return canonical_json(self._fields())
 
     def key(self, sim_version):
-        """Stable store key: hash of (scenario, parameters, seed, simulator version)."""
-        text = canonical_json({"scenario": self.scenario, "params": self.params,
-                               "seed": self.seed, "sim_version": sim_version})
+        """Stable store key: hash of (scenario, parameters, seed, simulator version, and the
+        backend unless ns3). An emu run takes its scenario from ndnlab-sim, whose version is
+        `sim_version` for it too."""
+        text = canonical_json(dict(self._fields(), sim_version=sim_version))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def command(self, simulator, out_dir):
-        """argv of this run: `SIM <scenario> --Name=value ... --seed=S --out=DIR`."""
-        args = [simulator, self.scenario]
+    def command(self, program, out_dir):
+        """argv of this run: `PROGRAM <scenario> --Name=value ... --seed=S --out=DIR`, where
+        PROGRAM is the simulator (ns3) or the emulation command (emu; a list: its argv)."""
+        args = [*(program if isinstance(program, (list, tuple)) else [program]), self.scenario]
         args += [f"--{name}={format_value(value)}" for name, value in self.params.items()]
         args += [f"--seed={self.seed}", f"--out={out_dir}"]
         return args
 
     def label(self):
-        """Short human text: `Name=value ... seed=S`."""
+        """Short human text: `Name=value ... seed=S`, and ` (emu)` for an emu run."""
         parts = [f"{name}={format_value(value)}" for name, value in self.params.items()]
-        return " ".join(parts + [f"seed={self.seed}"])
+        text = " ".join(parts + [f"seed={self.seed}"])
+        return text if self.backend == NS3 else f"{text} ({self.backend})"
 
 
 @dataclass
@@ -131,6 +156,7 @@ class CampaignSpec:
     grids: list                    # list of {name: [values]}
     description: str = ""
     paper: PaperMapping = field(default_factory=PaperMapping)
+    backend: str = NS3             # ns3, emu or both (BACKEND_CHOICES)
 
     def grid_points(self):
         """Every parameter combination (fixed parameters included), in spec order, no repeats;
@@ -148,9 +174,9 @@ class CampaignSpec:
                     points.append(point)
         return points
 
-    def runs(self):
-        """Every grid point x seed, seeds varying fastest."""
-        return [Run(self.scenario, point, seed)
+    def runs(self, backend=NS3):
+        """Every grid point x seed on `backend`, seeds varying fastest."""
+        return [Run(self.scenario, point, seed, backend)
                 for point in self.grid_points() for seed in self.seeds]
 
     def varying_params(self):
@@ -308,11 +334,17 @@ def parse_spec(data, path):
                            f"{points * len(seeds)} runs; at most {MAX_RUNS} runs per campaign "
                            "(split it into several specs)")
 
+    backend = campaign.get("backend", NS3)
+    if backend not in BACKEND_CHOICES:
+        raise _error(path, f"campaign.backend: expected one of {', '.join(BACKEND_CHOICES)}, "
+                           f"got {backend!r}")
+
     paper = _parse_paper(path, data.get("paper", {}))
     description = campaign.get("description", "")
     spec = CampaignSpec(path=path, name=name, scenario=scenario, simulator=simulator,
                         store=store, seeds=seeds, timeout=timeout, fixed=dict(fixed),
-                        grids=grids, description=str(description), paper=paper)
+                        grids=grids, description=str(description), paper=paper,
+                        backend=backend)
     try:
         spec.grid_points()
     except ValueError as e:

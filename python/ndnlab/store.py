@@ -7,10 +7,11 @@
       specs/<name>.toml    copy of each campaign spec that wrote here
       .lock                held by a running campaign
 
-`<key>` is a hash of (scenario, parameters, seed, simulator version) (`Run.key`). A record holds
-key, campaign, scenario, params, seed, sim_version, status (ok, failed, timeout, error,
-cancelled), exit_code, wall_time_s, started, finished, worker, host, command, stderr_tail, error,
-and result (the parsed result.json of an ok run).
+`<key>` is a hash of (scenario, parameters, seed, simulator version, and the backend unless it
+is ns3) (`Run.key`). A record holds key, campaign, scenario, params, seed, sim_version, backend
+(ns3 or emu; records written before there were backends have none and are ns3), status (ok,
+failed, timeout, error, cancelled), exit_code, wall_time_s, started, finished, worker, host,
+command, stderr_tail, error, and result (the parsed result.json of an ok run).
 
 Only the campaign process writes the index (workers return their record to it), so there is one
 writer; a torn last line from a crash is skipped on reading, and the next record appended after
@@ -26,16 +27,16 @@ import pathlib
 import shutil
 import sys
 
-from ndnlab.spec import SpecError, canonical_json, load_spec
+from ndnlab.spec import BACKENDS, NS3, SpecError, backends_of, canonical_json, load_spec
 
 INDEX_NAME = "index.jsonl"
 RUNS_DIR = "runs"
 STATUS_OK = "ok"
 # Columns every DataFrame from load() has, in this order, before parameters and metrics.
-META_COLUMNS = ["key", "campaign", "scenario", "seed", "status", "sim_version", "exit_code",
-                "wall_time_s", "worker", "finished", "error"]
+META_COLUMNS = ["key", "campaign", "scenario", "backend", "seed", "status", "sim_version",
+                "exit_code", "wall_time_s", "worker", "finished", "error"]
 # result.json fields that are not copied as columns (they are the parameters and metrics).
-_RESULT_SKIP = {"parameters", "params", "metrics", "seed", "scenario"}
+_RESULT_SKIP = {"parameters", "params", "metrics", "seed", "scenario", "backend"}
 
 
 class StoreError(Exception):
@@ -54,10 +55,19 @@ def flatten(mapping, prefix=""):
     return flat
 
 
+def record_backend(record):
+    """The backend a record ran on: ns3 unless it says otherwise."""
+    return record.get("backend") or NS3
+
+
 def record_identity(record):
-    """(scenario, params, seed) as canonical text: the run regardless of simulator version."""
-    return canonical_json({"scenario": record.get("scenario"), "params": record.get("params", {}),
-                           "seed": record.get("seed")})
+    """(scenario, params, seed, backend unless ns3) as canonical text: the run regardless of
+    simulator version (Run.identity)."""
+    fields = {"scenario": record.get("scenario"), "params": record.get("params", {}),
+              "seed": record.get("seed")}
+    if record_backend(record) != NS3:
+        fields["backend"] = record_backend(record)
+    return canonical_json(fields)
 
 
 class ResultStore:
@@ -183,13 +193,13 @@ class ResultStore:
         """Keys whose last attempt succeeded (what a campaign skips)."""
         return {k for k, r in self.latest_by_key().items() if r.get("status") == STATUS_OK}
 
-    def select(self, spec=None, include_failed=False):
-        """One record per run identity (scenario, parameters, seed): the latest ok record, or
-        if none succeeded and `include_failed`, the latest attempt. With a spec, only its runs
-        (any simulator version)."""
+    def select(self, spec=None, include_failed=False, backends=BACKENDS):
+        """One record per run identity (scenario, parameters, seed, backend): the latest ok
+        record, or if none succeeded and `include_failed`, the latest attempt. With a spec,
+        only its runs (any simulator version) on `backends`."""
         wanted = None
         if spec is not None:
-            wanted = {run.identity() for run in spec.runs()}
+            wanted = {run.identity() for backend in backends for run in spec.runs(backend)}
         best = {}
         for record in self.records():
             identity = record_identity(record)
@@ -218,6 +228,7 @@ class ResultStore:
         rows, param_names, metric_names = [], {}, {}
         for record in records:
             row = {name: record.get(name) for name in META_COLUMNS}
+            row["backend"] = record_backend(record)
             result = record.get("result") or {}
             params = {}
             result_params = result.get("parameters", result.get("params"))
@@ -243,8 +254,10 @@ class ResultStore:
         df.attrs["params"] = list(param_names)
         df.attrs["metrics"] = list(metric_names)
         if spec is not None:
+            # the spec's backends, and those the store has runs of (--backend may differ)
+            ran = set(backends_of(spec.backend)) | {record_backend(r) for r in records}
             ok = sum(1 for r in records if r.get("status") == STATUS_OK)
-            df.attrs["missing"] = len(spec.runs()) - ok
+            df.attrs["missing"] = sum(len(spec.runs(b)) for b in BACKENDS if b in ran) - ok
         return df
 
 
@@ -313,4 +326,4 @@ def is_number(value):
 
 
 __all__ = ["ResultStore", "StoreError", "SpecError", "flatten", "open_source", "is_number",
-           "record_identity", "STATUS_OK"]
+           "record_backend", "record_identity", "STATUS_OK"]

@@ -865,27 +865,30 @@ def test_unknown_parameter_of_the_real_simulator(tmp_path):
                        "grid.Standrd (did you mean Standard?)")
 
 
-@pytest.fixture
-def dask_cluster(tmp_path):
-    """A Dask cluster of its own, as `--scheduler` expects one: `dask scheduler` and a `dask
-    worker` with two single-thread processes, none of them the campaign's children. Yields the
-    scheduler's address."""
+@contextlib.contextmanager
+def own_cluster(tmp_path):
+    """A Dask cluster of its own, as `--scheduler` expects one: `dask scheduler` and `dask
+    worker` processes, none of them the campaign's children. Yields (client,
+    start_worker(*args)), which adds a `dask worker --nthreads 1 ARGS`; all are stopped at the
+    end."""
     scheduler_file = tmp_path / "scheduler.json"
     common = ["--scheduler-file", str(scheduler_file), "--no-dashboard"]
     logs = open(tmp_path / "cluster.log", "w")
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
                                "127.0.0.1", "--port", "0", *common],
                               stdout=logs, stderr=subprocess.STDOUT, start_new_session=True)]
-    try:
-        assert _wait_for(scheduler_file.exists, 30), (tmp_path / "cluster.log").read_text()
+
+    def start_worker(*args):
         procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
-                                       "--nworkers", "2", "--nthreads", "1", *common],
+                                       "--nthreads", "1", *args, *common],
                                       stdout=logs, stderr=subprocess.STDOUT,
                                       start_new_session=True))
+
+    try:
+        assert _wait_for(scheduler_file.exists, 30), (tmp_path / "cluster.log").read_text()
         from distributed import Client
         with Client(scheduler_file=str(scheduler_file), timeout="20s") as client:
-            client.wait_for_workers(2, timeout=60)
-            yield client.scheduler.address
+            yield client, start_worker
     finally:
         for p in reversed(procs):
             with contextlib.suppress(OSError):
@@ -897,6 +900,16 @@ def dask_cluster(tmp_path):
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait()
         logs.close()
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """own_cluster with one `dask worker` of two single-thread processes; yields the
+    scheduler's address."""
+    with own_cluster(tmp_path) as (client, start_worker):
+        start_worker("--nworkers", "2")
+        client.wait_for_workers(2, timeout=60)
+        yield client.scheduler.address
 
 
 def test_campaign_on_a_cluster_of_its_own(tmp_path, dask_cluster):
