@@ -7,7 +7,6 @@ import contextlib
 import hashlib
 import os
 import pathlib
-import re
 import signal
 import socket
 import subprocess
@@ -56,29 +55,10 @@ def write_random_file(path, size, seed=1):
 
 
 def parse_face_list(text):
-    """`ndnlab ctl face list` output -> one dict per face: faceid, remote, local, the
-    network-layer counters (in_interests, out_interests, ...), and where present medium,
-    bundle_interval and bundles (the BLEnD counters: out, absorbed, in, regenerated,
-    gap-filled, stale, invalid)."""
-    faces = []
-    for line in text.splitlines():
-        m = re.match(r"faceid=(\d+) remote=(\S+) local=(\S+)", line)
-        if not m:
-            continue
-        face = {"faceid": int(m[1]), "remote": m[2], "local": m[3]}
-        c = re.search(r"counters=\{in=\{(\d+)i (\d+)d (\d+)n (\d+)B\} out=\{(\d+)i (\d+)d (\d+)n (\d+)B\}\}", line)
-        if c:
-            keys = ("in_interests", "in_data", "in_nacks", "in_bytes",
-                    "out_interests", "out_data", "out_nacks", "out_bytes")
-            face.update(zip(keys, map(int, c.groups())))
-        if (med := re.search(r" medium=(\w+)", line)):
-            face["medium"] = med[1]
-        if (bi := re.search(r" bundle-interval=(\d+)", line)):
-            face["bundle_interval"] = int(bi[1])
-        if (b := re.search(r" bundles=\{([^}]*)\}", line)):
-            face["bundles"] = {k: int(v) for k, v in (kv.split("=") for kv in b[1].split())}
-        faces.append(face)
-    return faces
+    """`ndnlab ctl face list` output -> one dict per face (ndnlab.emu.faces)."""
+    _emu()  # the checkout's package on sys.path
+    from ndnlab.emu.faces import parse_face_list as parse
+    return parse(text)
 
 
 @contextlib.contextmanager

@@ -259,6 +259,27 @@ def _read_ready(proc, timeout):
     return bool(box)
 
 
+def shortest_paths(nodes, links, root):
+    """Breadth-first from `root` over `links` (fewest hops; ties to the earliest link):
+    ({node: hops from root}, {node: root's first hop toward it (None for root)}), for the nodes
+    root reaches."""
+    adj = {n: [] for n in nodes}
+    for link in links:
+        adj[link.a].append(link)
+        adj[link.b].append(link)
+    dist, first = {root: 0}, {root: None}
+    todo = deque([root])
+    while todo:
+        n = todo.popleft()
+        for link in adj[n]:
+            m = link.peer(n)
+            if m not in dist:
+                dist[m] = dist[n] + 1
+                first[m] = first[n] or link
+                todo.append(m)
+    return dist, first
+
+
 @dataclasses.dataclass(frozen=True)
 class DeadProcess:
     """A tracked process that exited without being asked to."""
@@ -398,17 +419,7 @@ class Network:
         .1 in a, .2 in b), both ends up. With `rate` (bit/s) each direction's egress is shaped by
         tbf with a drop-tail queue of `queue` ("100p" or "150000B"; ns-3's 100 packets when
         None). Returns the Link."""
-        self._check_open()
-        for n in (a, b):
-            if n not in self.nodes:
-                raise ValueError(f"unknown node {n!r}")
-        if a == b:
-            raise ValueError("a link needs two nodes")
-        i = len(self.links)
-        if i >= 55 * 256:
-            raise ValueError("too many links")
-        net = f"10.{200 + i // 256}.{i % 256}"
-        dev_a, dev_b = self._next_dev(a), self._next_dev(b)
+        i, net, dev_a, dev_b = self._claim_link(a, b)
         link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate,
                     queue, mtu)
         self._ipr[a].link("add", ifname=dev_a, kind="veth",
@@ -434,15 +445,7 @@ class Network:
         process: close() stops it, check_processes() reports it if it dies. Its counters go to
         `stats` (a JSON file written when it stops), its messages to the file `log` (discarded
         when None). Returns the Link (`process` set)."""
-        self._check_open()
-        for n in (a, b):
-            if n not in self.nodes:
-                raise ValueError(f"unknown node {n!r}")
-        if a == b:
-            raise ValueError("a link needs two nodes")
-        i = len(self.links)
-        net = f"10.{200 + i // 256}.{i % 256}"
-        dev_a, dev_b = self._next_dev(a), self._next_dev(b)
+        i, net, dev_a, dev_b = self._claim_link(a, b)
         unit, size = parse_queue(queue or DEFAULT_QUEUE)
         argv = [str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
                 "--dev-b", dev_b, "--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
@@ -475,6 +478,19 @@ class Network:
         st = info.get_attr("IFLA_STATS64") or {}
         return {k: st.get(k, 0) for k in ("rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
                                           "rx_dropped", "tx_dropped")}
+
+    def _claim_link(self, a, b):
+        """(index, /24 prefix "10.x.y", device in a, device in b) of a new link a-b."""
+        self._check_open()
+        for n in (a, b):
+            if n not in self.nodes:
+                raise ValueError(f"unknown node {n!r}")
+        if a == b:
+            raise ValueError("a link needs two nodes")
+        i = len(self.links)
+        if i >= 55 * 256:
+            raise ValueError("too many links")
+        return i, f"10.{200 + i // 256}.{i % 256}", self._next_dev(a), self._next_dev(b)
 
     def _next_dev(self, node):
         dev = f"eth{self._ndev[node]}"
@@ -537,22 +553,9 @@ class Network:
         """Routes in every node to every link's subnet along a shortest path (fewest hops; ties
         go to the earliest link), so that any two nodes reach each other. Returns the number of
         routes added."""
-        adj = {n: [] for n in self.nodes}
-        for link in self.links:
-            adj[link.a].append(link)
-            adj[link.b].append(link)
         added = 0
         for src in self.nodes:
-            dist, first = {src: 0}, {src: None}
-            todo = deque([src])
-            while todo:
-                n = todo.popleft()
-                for link in adj[n]:
-                    m = link.peer(n)
-                    if m not in dist:
-                        dist[m] = dist[n] + 1
-                        first[m] = first[n] or link
-                        todo.append(m)
+            dist, first = shortest_paths(self.nodes, self.links, src)
             for link in self.links:
                 if src in (link.a, link.b):
                     continue

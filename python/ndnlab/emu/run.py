@@ -33,9 +33,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 
 from ndnlab.emu import net as emunet
+from ndnlab.emu.faces import parse_face_list
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 UDP_PORT = 6363
@@ -134,23 +134,14 @@ def plan_links(network, mode):
 
 def next_hops(network, links):
     """{(node, prefix): Link toward the prefix's origin} along shortest paths (fewest hops)."""
-    adj = {n: [] for n in network["nodes"]}
-    for link in links:
-        adj[link.a].append(link)
-        adj[link.b].append(link)
     hops = {}
     for route in network["routes"]:
-        origin = route["origin"]
-        seen = {origin}
-        todo = deque([origin])
-        while todo:
-            n = todo.popleft()
-            for link in adj[n]:
-                m = link.peer(n)
-                if m not in seen:
-                    seen.add(m)
-                    hops[(m, route["prefix"])] = link  # m reaches the origin through n
-                    todo.append(m)
+        for node in network["nodes"]:
+            if node == route["origin"]:
+                continue
+            dist, first = emunet.shortest_paths(network["nodes"], links, node)
+            if route["origin"] in dist:
+                hops[(node, route["prefix"])] = first[route["origin"]]
     return hops
 
 
@@ -202,25 +193,6 @@ class CpuMeter:
         s = self.samples or [0.0]
         return {"cores": os.cpu_count(), "mean_busy_percent": round(sum(s) / len(s), 1),
                 "max_busy_percent": round(max(s), 1), "samples": len(self.samples)}
-
-
-def parse_face_list(text):
-    """`ndnlab ctl face list` lines -> [{faceid, remote, local, in_interests, ...}]."""
-    import re
-    faces = []
-    for line in text.splitlines():
-        m = re.match(r"faceid=(\d+) remote=(\S+) local=(\S+)", line)
-        if not m:
-            continue
-        face = {"faceid": int(m[1]), "remote": m[2], "local": m[3]}
-        c = re.search(r"counters=\{in=\{(\d+)i (\d+)d (\d+)n (\d+)B\} out=\{(\d+)i (\d+)d (\d+)n (\d+)B\}\}",
-                      line)
-        if c:
-            keys = ("in_interests", "in_data", "in_nacks", "in_bytes",
-                    "out_interests", "out_data", "out_nacks", "out_bytes")
-            face.update(zip(keys, map(int, c.groups())))
-        faces.append(face)
-    return faces
 
 
 class Emulation:
