@@ -70,6 +70,9 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
     assert m["nodes"]["n1"]["loss_drops"] > 0 and m["nodes"]["n2"]["loss_drops"] > 0
     assert m["nodes"]["n0"]["loss_drops"] == 0
     assert m["nodes"]["n2"]["data_out"] >= m["segments"]
+    # and in the daemons' own face counters: Data n2 sent that n1 never received
+    assert m["nodes"]["n2"]["data_out"] > m["nodes"]["n1"]["data_in"]
+    assert m["nodes"]["n1"]["interests_out"] > m["nodes"]["n2"]["interests_in"]
     assert m["retransmissions"] > 0
     # the same keys as the simulated run of the same parameters
     sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True,
