@@ -116,6 +116,7 @@ constexpr std::array Drops{
   DropReasonInfo{D::NackNonceMismatch, "nack_nonce_mismatch", "fw", "Nack's Nonce differs from the out-record's"},
   DropReasonInfo{D::OutNackNoInRecord, "out_nack_no_in_record", "fw", "Nack toward a face with no in-record"},
   DropReasonInfo{D::OutNackNotP2p, "out_nack_not_p2p", "fw", "Nack toward a multi-access or ad hoc face"},
+  DropReasonInfo{D::ShaperFull, "shaper_full", "fw", "MIRCC's Interest shaper toward the upstream face was full"},
   DropReasonInfo{D::MgmtNotUnderPrefix, "mgmt_not_under_prefix", "mgmt", "Interest not under a management prefix"},
   DropReasonInfo{D::MgmtMissingVerb, "mgmt_missing_verb", "mgmt", "management Interest without a verb"},
   DropReasonInfo{D::MgmtSegmentNotStored, "mgmt_segment_not_stored", "mgmt", "dataset segment no longer stored"},

@@ -88,6 +88,8 @@ enum class DropReason : uint8_t {
   NackNonceMismatch,
   OutNackNoInRecord,
   OutNackNotP2p,
+  // forwarder: MIRCC's per-face Interest shaper (core/cc/mircc.hpp)
+  ShaperFull,
   // management
   MgmtNotUnderPrefix,
   MgmtMissingVerb,
