@@ -1,6 +1,6 @@
 // libFuzzer target: each input is one link frame received by a GenericLinkService on a
-// DummyTransport with local fields, fragmentation, reassembly and congestion marking enabled.
-// The service persists across inputs (so fragments of different inputs can meet), and the
+// DummyTransport with local fields, fragmentation, reassembly, congestion marking and MIRCC
+// enabled. The service persists across inputs (so fragments of different inputs can meet), and the
 // manual clock advances after each input (so reassembly timeouts fire). Every packet the
 // service delivers is sent back out, exercising encoding and fragmentation; each frame it
 // sends must fit the MTU and decode again.
@@ -35,6 +35,7 @@ struct Harness
     o.allowCongestionMarking = true;
     o.baseCongestionMarkingInterval = std::chrono::milliseconds(10);
     o.maxReassemblyBytes = 256 * 1024;
+    o.mircc = true; // MirccRate (888) is re-encoded on the Data and Nacks sent back
     service = std::make_unique<face::GenericLinkService>(env, o);
     service->attach(transport);
     service->onReceiveInterest = [this](Interest&& i, face::EndpointId ep) {

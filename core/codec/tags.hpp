@@ -4,6 +4,8 @@
 // fields on send; the forwarder copies or strips them. Codec never encodes them into the
 // network packet itself.
 
+#include "core/runtime/units.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -47,6 +49,9 @@ struct PacketTags
   std::optional<uint64_t> nextHopFaceId;  ///< from local apps with local fields enabled
   bool noCache = false;                   ///< CachePolicy=NoCache
   std::optional<BundleTag> bundle;
+  /// MIRCC explicit rate on Data and Nacks (docs/mechanisms/mircc-wire.md): the smallest rate
+  /// stamped by the MIRCC forwarders the packet crossed so far; nullopt = none stamped.
+  std::optional<Rate> mirccRate;
 };
 
 } // namespace ndnlab

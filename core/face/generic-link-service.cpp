@@ -121,6 +121,8 @@ void GenericLinkService::sendData(const Data& data, EndpointId endpoint)
     header.cachePolicy = lp::CachePolicyType::NoCache;
   if (tags.congestionMark > 0)
     header.congestionMark = tags.congestionMark;
+  if (m_options.mircc)
+    header.mirccRate = tags.mirccRate;
   sendNetPacket(std::move(header), data.wireEncode(), endpoint);
 }
 
@@ -135,6 +137,8 @@ void GenericLinkService::sendNack(const Nack& nack, EndpointId endpoint)
     header.incomingFaceId = tags.incomingFaceId;
   if (tags.congestionMark > 0)
     header.congestionMark = tags.congestionMark;
+  if (m_options.mircc)
+    header.mirccRate = tags.mirccRate;
   sendNetPacket(std::move(header), nack.interest.wireEncode(), endpoint);
 }
 
@@ -311,7 +315,8 @@ void GenericLinkService::receiveInterest(const lp::LpPacket& header, SharedBuffe
     tags.pitToken = header.pitToken;
   if (header.bundleTag)
     tags.bundle = header.bundleTag;
-  // IncomingFaceId is ignored on receive; NonDiscovery is ignored (no self-learning).
+  // IncomingFaceId is ignored on receive; NonDiscovery is ignored (no self-learning);
+  // MirccRate is meaningful only on Data and Nacks and is ignored.
   if (header.bundle)
     return m_bundling.onIncomingBundle(*header.bundle, std::move(*interest), size, endpoint);
   if (onReceiveInterest)
@@ -340,6 +345,8 @@ void GenericLinkService::receiveData(const lp::LpPacket& header, SharedBuffer wi
     tags.congestionMark = *header.congestionMark;
   if (header.pitToken)
     tags.pitToken = header.pitToken;
+  if (header.mirccRate)
+    tags.mirccRate = header.mirccRate;
   if (m_options.allowCongestionMarking && m_options.markReceiveBacklog && m_transport &&
       codelStep(m_transport->receiveQueueLength(), m_rxNextMarkTime, m_rxMarkedInIncident)) {
     if (tags.congestionMark == 0)
@@ -376,6 +383,8 @@ void GenericLinkService::receiveNack(const lp::LpPacket& header, SharedBuffer wi
     tags.congestionMark = *header.congestionMark;
   if (header.pitToken)
     tags.pitToken = header.pitToken;
+  if (header.mirccRate)
+    tags.mirccRate = header.mirccRate;
   if (onReceiveNack)
     onReceiveNack(std::move(nack), endpoint);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // LinkService: network packets <-> link frames. GenericLinkService speaks NDNLPv2: bare or LP
 // framing, PitToken, Nack, CongestionMark, IncomingFaceId/NextHopFaceId (local fields),
-// CachePolicy, fragmentation/reassembly, congestion marking; and (issue 4) the Interest bundler.
+// CachePolicy, fragmentation/reassembly, congestion marking; (issue 4) the Interest bundler;
+// (issue 28) the MIRCC rate field.
 // Malformed frames are counted drops with a reason, never exceptions.
 
 #include "core/lp/interest-bundler.hpp"
@@ -62,6 +63,13 @@ struct LinkServiceOptions
   /// application side of an app-to-forwarder face. Forwarders leave it off, so the tag never
   /// leaves a node on any other face.
   bool emitBundleTag = false;
+
+  // MIRCC explicit rate (docs/mechanisms/mircc-wire.md). MirccRate (888) is decoded on every
+  // face; this option decides the rest.
+  /// MIRCC on this face: outgoing Data and Nacks carry their rate tag as MirccRate (888), and
+  /// the forwarder stamps Data and Nacks arriving here with this face's rate. Off by default:
+  /// the field is stripped, so a peer that does not run MIRCC never sees it.
+  bool mircc = false;
 };
 
 class LinkService

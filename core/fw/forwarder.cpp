@@ -407,6 +407,7 @@ void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId e
 
   data.tags.incomingFaceId = face.id();
   data.tags.pitToken.reset(); // the upstream's token means nothing to our downstreams
+  stampMirccRate(face, data.tags);
 
   if (!face.isLocal() && isLocalhostName(data.name()))
     return drop(m_counters.nDropLocalhostData, DropReason::LocalhostScopeData, face.id(), data.name());
@@ -519,6 +520,8 @@ void Forwarder::onIncomingNack(face::Face& face, Nack&& nack, face::EndpointId e
     return drop(m_counters.nDropNackNonce, DropReason::NackNonceMismatch, face.id(), name);
 
   out->incomingNack = nack.reason;
+  stampMirccRate(face, nack.interest.tags);
+  out->incomingNackRate = nack.interest.tags.mirccRate;
   if (!hasPendingOutRecords(*entry, m_env.now()))
     setExpiryTimer(*entry, Duration::zero());
   effectiveStrategy(*entry).afterReceiveNack(nack, ingress, *entry);
@@ -541,11 +544,29 @@ bool Forwarder::onOutgoingNack(NackReason reason, face::Face& egress, table::Pit
   Nack nack{*in->interest, reason};
   nack.interest.tags = PacketTags{};
   nack.interest.tags.pitToken = in->pitToken;
+  // MIRCC: the smallest rate the upstreams' Nacks carried (none for a Nack of this node's own)
+  for (const table::PitOutRecord& out : entry.outRecords()) {
+    if (out.incomingNack && out.incomingNackRate)
+      nack.interest.tags.mirccRate =
+        std::min(nack.interest.tags.mirccRate.value_or(*out.incomingNackRate), *out.incomingNackRate);
+  }
   m_pit.deleteInRecord(entry, egress);
   egress.sendNack(nack);
   ++m_counters.nOutNacks;
   m_env.emit({.kind = EventKind::NackOut, .face = egress.id(), .reason = toString(reason)});
   return true;
+}
+
+// --- MIRCC explicit rate --------------------------------------------------------------------------
+
+void Forwarder::stampMirccRate(const face::Face& upstream, PacketTags& tags) const
+{
+  if (!m_mirccRateSource || !upstream.linkService().options().mircc)
+    return;
+  std::optional<Rate> local = m_mirccRateSource(upstream.id());
+  if (!local)
+    return;
+  tags.mirccRate = tags.mirccRate ? std::min(*tags.mirccRate, *local) : *local;
 }
 
 } // namespace ndnlab::fw

@@ -12,6 +12,12 @@
 // PitTokens), Dead Nonce List. Incoming Nack: point-to-point only, out-record Nonce check.
 // Outgoing Nack: needs an in-record and a point-to-point egress.
 //
+// MIRCC explicit rate (docs/mechanisms/mircc-wire.md): Data and Nacks carry the path's rate as
+// PacketTags::mirccRate. When one arrives from upstream face f with MIRCC on
+// (LinkServiceOptions::mircc), the forwarder stamps min(carried rate, R_f), R_f from the
+// MirccRateSource; nothing when the source has no rate for f. A Nack sent downstream carries
+// the smallest rate of the Nacks its PIT entry received.
+//
 // Trace events: the kinds of layer "fw" in core/runtime/events.hpp (interest_in ... nack_out,
 // cs_hit, interest_loop, interest_satisfied, interest_unsatisfied, data_unsolicited) and drop,
 // whose DropReason names each ForwarderCounters drop field below.
@@ -30,7 +36,9 @@
 #include "core/table/pit.hpp"
 #include "core/table/strategy-choice.hpp"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,6 +122,11 @@ struct ForwarderCounters
   uint64_t nDropUnknownNextHop = 0;    ///< next_hop_unknown: NextHopFaceId names no face
 };
 
+/// MIRCC (docs/mechanisms/mircc-wire.md): R_f, the rate this node offers Data returning through
+/// upstream face f, or nullopt when it has none (yet) for f. Called once per Data or Nack
+/// arriving on a face with MIRCC on; must not call back into the forwarder.
+using MirccRateSource = std::function<std::optional<Rate>(face::FaceId)>;
+
 /// Result of management operations on the FIB.
 enum class FibStatus : uint8_t { Ok, FaceNotFound, PrefixTooLong, NotFound };
 
@@ -144,6 +157,9 @@ public:
   bool unsetStrategy(const Name& prefix);
   /// Strategy types this forwarder can instantiate (add custom ones before use).
   StrategyRegistry& strategyRegistry() { return m_registry; }
+  /// Installs the per-upstream-face MIRCC rate (R_f); an empty source (the default) stamps
+  /// nothing, and carried rates pass through unchanged.
+  void setMirccRateSource(MirccRateSource source) { m_mirccRateSource = std::move(source); }
 
   // --- tables ---
   table::NameTree& nameTree() { return m_nameTree; }
@@ -182,6 +198,9 @@ private:
   /// Sends `data` to `egress` with `token` as its PitToken (tags are per-send scratch).
   bool onOutgoingData(const Data& data, face::Face& egress, const std::optional<PitToken>& token);
   bool onOutgoingNack(NackReason reason, face::Face& egress, table::PitEntry& entry);
+  /// MIRCC: tags.mirccRate = min(tags.mirccRate, R_upstream) when MIRCC is on for `upstream`
+  /// and the rate source has a rate for it.
+  void stampMirccRate(const face::Face& upstream, PacketTags& tags) const;
 
   void setExpiryTimer(table::PitEntry& entry, Duration delay);
   void insertDeadNonceList(table::PitEntry& entry, const face::Face* upstream);
@@ -223,6 +242,7 @@ private:
   table::DeadNonceList m_dnl;
   table::StrategyChoice m_strategyChoice;
   ForwarderCounters m_counters;
+  MirccRateSource m_mirccRateSource;
 
   int m_depth = 0;
   bool m_inAfterPipeline = false;

@@ -1,6 +1,7 @@
 #include "core/lp/packet.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 
@@ -271,11 +272,32 @@ Result<bool, LpDecodeError> decodeField(const Element& e, LpPacket& pkt)
       pkt.bundle = *v;
       return true;
     }
+    case tlv::MirccRate: {
+      auto v = readNni(e);
+      if (!v)
+        return fail(v.error());
+      pkt.mirccRate = fromWireRate(*v);
+      return true;
+    }
     default: return false; // not a known field
   }
 }
 
 } // namespace
+
+uint64_t toWireRate(Rate r)
+{
+  const double bps = std::floor(r.bps());
+  if (!(bps > 0)) // also NaN
+    return 0;
+  constexpr double TwoTo64 = 18446744073709551616.0;
+  return bps >= TwoTo64 ? UINT64_MAX : static_cast<uint64_t>(bps);
+}
+
+Rate fromWireRate(uint64_t bitsPerSecond)
+{
+  return Rate::bitsPerSecond(static_cast<double>(bitsPerSecond));
+}
 
 bool isKnownHeaderField(uint32_t type)
 {
@@ -294,7 +316,8 @@ bool isKnownHeaderField(uint32_t type)
     case tlv::NonDiscovery:
     case tlv::PrefixAnnouncement:
     case tlv::BundleTag:
-    case tlv::BundleHeader: return true;
+    case tlv::BundleHeader:
+    case tlv::MirccRate: return true;
     default: return false;
   }
 }
@@ -302,7 +325,8 @@ bool isKnownHeaderField(uint32_t type)
 bool LpPacket::hasHeaderFields() const
 {
   return sequence || fragIndex || fragCount || pitToken || nack || incomingFaceId || nextHopFaceId || cachePolicy ||
-         congestionMark || !acks.empty() || txSequence || nonDiscovery || prefixAnnouncement || bundleTag || bundle;
+         congestionMark || !acks.empty() || txSequence || nonDiscovery || prefixAnnouncement || bundleTag || bundle ||
+         mirccRate;
 }
 
 void LpPacket::clearHeaderFields()
@@ -409,6 +433,8 @@ size_t headerFieldsSize(const LpPacket& pkt)
     n += tlvSize(tlv::BundleTag, bundleTagValueSize(*pkt.bundleTag));
   if (pkt.bundle)
     n += tlvSize(tlv::BundleHeader, bundleHeaderValueSize(*pkt.bundle));
+  if (pkt.mirccRate)
+    n += nonNegIntTlvSize(tlv::MirccRate, toWireRate(*pkt.mirccRate));
   return n;
 }
 
@@ -472,6 +498,8 @@ void encodeTo(const LpPacket& pkt, Buffer& out)
     if (pkt.bundle->flow != 0)
       appendTlvNonNegInt(out, tlv::BundleFlow, pkt.bundle->flow);
   }
+  if (pkt.mirccRate)
+    appendTlvNonNegInt(out, tlv::MirccRate, toWireRate(*pkt.mirccRate));
   if (pkt.fragment)
     appendTlv(out, tlv::Fragment, *pkt.fragment);
 }

@@ -32,6 +32,12 @@ constexpr bool canIgnoreUnknownField(uint64_t type)
 /// True for the header field types this codec understands (Fragment excluded).
 bool isKnownHeaderField(uint32_t type);
 
+/// MirccRate(888) value of `r`: whole bits per second, rounded down (a stamped rate never
+/// grows on the wire); negative or NaN rates are 0, rates of 2^64 bit/s or more saturate.
+uint64_t toWireRate(Rate r);
+/// The rate of a MirccRate(888) value (exact below 2^53 bit/s).
+Rate fromWireRate(uint64_t bitsPerSecond);
+
 /// BLEnD bundle header (docs/mechanisms/bundling.md): the Interest in this frame, whose last
 /// name component is segment `startSeq`, stands for segments startSeq..endSeq of its prefix.
 /// startSeq == endSeq is a single Interest (a retransmission, or a bundle of one).
@@ -76,6 +82,9 @@ struct LpPacket
   std::optional<BundleTag> bundleTag;
   /// BundleHeader(884){BundleStartSeq(885) BundleEndSeq(886) [BundleFlow(887)]}.
   std::optional<BundleHeader> bundle;
+  /// MirccRate(888): MIRCC explicit rate, NonNegativeInteger in bit/s on the wire
+  /// (docs/mechanisms/mircc-wire.md); encoded rounded down, see toWireRate().
+  std::optional<Rate> mirccRate;
 
   // --- payload ---
   /// Fragment(80) value: a whole or partial network packet; nullopt = IDLE packet.

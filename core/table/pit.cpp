@@ -62,6 +62,7 @@ PitOutRecord& PitEntry::insertOrUpdateOutRecord(face::Face& face, const Interest
   r->lastRenewed = now;
   r->expiry = recordExpiry(interest, now, maxLifetime);
   r->incomingNack.reset();
+  r->incomingNackRate.reset();
   return *r;
 }
 

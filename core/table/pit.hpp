@@ -88,6 +88,8 @@ struct PitOutRecord
   TimePoint expiry{};
   /// Reason of a Nack received from this upstream for lastNonce.
   std::optional<NackReason> incomingNack;
+  /// MIRCC rate that Nack carried, after this node's stamping (docs/mechanisms/mircc-wire.md).
+  std::optional<Rate> incomingNackRate;
   StrategyInfoSlot strategyInfo;
 };
 

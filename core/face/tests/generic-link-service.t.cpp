@@ -774,5 +774,81 @@ TEST_F(GenericLinkServiceTest, UpstreamMarkOnDataIsKeptByReceiveMarking)
   EXPECT_EQ(counters().nReceiveCongestionMarked, 1u);
 }
 
+// --- MIRCC rate (docs/mechanisms/mircc-wire.md) ------------------------------------------------
+
+TEST_F(GenericLinkServiceTest, MirccRateIsStrippedTowardAFaceWithMirccOff)
+{
+  // default options: MIRCC off
+  Data d = makeData();
+  d.tags.mirccRate = Rate::mbps(5);
+  service->sendData(d);
+  Interest i = makeInterest();
+  i.tags.mirccRate = Rate::mbps(5);
+  service->sendNack(Nack{i, NackReason::Congestion});
+  ASSERT_EQ(transport->sent.size(), 2u);
+  EXPECT_EQ(transport->sent[0].frame, *d.wireEncode()) << "the rate was the only field: bare Data";
+  EXPECT_FALSE(sentLp(1).mirccRate);
+  EXPECT_EQ(sentLp(1).nack, 50u);
+}
+
+TEST_F(GenericLinkServiceTest, MirccRateIsKeptTowardAFaceWithMirccOn)
+{
+  init({.mircc = true});
+  Data d = makeData();
+  d.tags.mirccRate = Rate::mbps(12);
+  service->sendData(d);
+  EXPECT_EQ(transport->sent.at(0).frame, lpFrame("fd0378 04 00b71b00", *d.wireEncode()));
+
+  Interest i = makeInterest("/n");
+  i.tags.mirccRate = Rate::kbps(800);
+  service->sendNack(Nack{i, NackReason::Congestion});
+  EXPECT_EQ(transport->sent.at(1).frame, lpFrame("fd0320 05 fd0321 01 32 fd0378 04 000c3500", *i.wireEncode()));
+
+  // no tag, no field; never on Interests
+  service->sendData(makeData("/c"));
+  EXPECT_EQ(transport->sent.at(2).frame, *makeData("/c").wireEncode());
+  Interest withTag = makeInterest("/i");
+  withTag.tags.mirccRate = Rate::mbps(1);
+  service->sendInterest(withTag);
+  EXPECT_EQ(transport->sent.at(3).frame, *withTag.wireEncode());
+}
+
+TEST_F(GenericLinkServiceTest, MirccRateIsDecodedOnEveryFace)
+{
+  for (bool mircc : {false, true}) {
+    SCOPED_TRACE(mircc);
+    init({.mircc = mircc});
+    Data d = makeData();
+    inject(lpFrame("fd0378 04 00b71b00", *d.wireEncode()));
+    Interest i = makeInterest("/n");
+    inject(lpFrame("fd0320 05 fd0321 01 32 fd0378 02 0100", *i.wireEncode()));
+    inject(lpFrame("fd0378 02 0100", *i.wireEncode())); // on an Interest: ignored
+    ASSERT_EQ(data.size(), 1u);
+    ASSERT_EQ(nacks.size(), 1u);
+    ASSERT_EQ(interests.size(), 1u);
+    EXPECT_EQ(data[0].tags.mirccRate, Rate::mbps(12));
+    EXPECT_EQ(nacks[0].interest.tags.mirccRate, Rate::bitsPerSecond(256));
+    EXPECT_EQ(nacks[0].reason, NackReason::Congestion);
+    EXPECT_FALSE(interests[0].tags.mirccRate);
+    EXPECT_EQ(drops(), 0u);
+    data.clear();
+    nacks.clear();
+    interests.clear();
+  }
+}
+
+TEST_F(GenericLinkServiceTest, MirccRateTravelsInTheFirstFragment)
+{
+  init({.allowFragmentation = true, .allowReassembly = true, .mircc = true}, FaceScope::NonLocal, 200);
+  Data d = makeData("/big", 600);
+  d.tags.mirccRate = Rate::mbps(3);
+  service->sendData(d);
+  ASSERT_GT(transport->sent.size(), 1u);
+  for (const auto& s : transport->sent)
+    inject(s.frame);
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(data[0].tags.mirccRate, Rate::mbps(3));
+}
+
 } // namespace
 } // namespace ndnlab::face

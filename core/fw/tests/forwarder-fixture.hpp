@@ -47,6 +47,7 @@ struct SentPacket
   std::optional<PitToken> pitToken;
   std::optional<uint64_t> incomingFaceId;
   uint64_t congestionMark = 0;
+  std::optional<Rate> mirccRate;
 };
 
 class TestFace
@@ -67,20 +68,24 @@ public:
     inject(p, i.wireEncode());
   }
 
-  void receiveData(const Data& d, std::optional<PitToken> token = std::nullopt, bool noCache = false)
+  void receiveData(const Data& d, std::optional<PitToken> token = std::nullopt, bool noCache = false,
+                   std::optional<Rate> mirccRate = std::nullopt)
   {
     lp::LpPacket p;
     p.pitToken = token;
     if (noCache)
       p.cachePolicy = lp::CachePolicyType::NoCache;
+    p.mirccRate = mirccRate;
     inject(p, d.wireEncode());
   }
 
-  void receiveNack(const Interest& i, NackReason reason, std::optional<PitToken> token = std::nullopt)
+  void receiveNack(const Interest& i, NackReason reason, std::optional<PitToken> token = std::nullopt,
+                   std::optional<Rate> mirccRate = std::nullopt)
   {
     lp::LpPacket p;
     p.pitToken = token;
     p.nack = static_cast<uint64_t>(reason);
+    p.mirccRate = mirccRate;
     inject(p, i.wireEncode());
   }
 
@@ -97,6 +102,7 @@ public:
       p.pitToken = lp->pitToken;
       p.incomingFaceId = lp->incomingFaceId;
       p.congestionMark = lp->congestionMark.value_or(0);
+      p.mirccRate = lp->mirccRate;
       ByteSpan net = *lp->fragment;
       if (!net.empty() && net[0] == tlv::Interest) {
         auto i = Interest::decode(net);

@@ -3,6 +3,10 @@
 
 #include "core/fw/tests/forwarder-fixture.hpp"
 
+#include <map>
+#include <optional>
+#include <tuple>
+
 namespace ndnlab::fw::tests {
 namespace {
 
@@ -49,8 +53,9 @@ protected:
     return *f;
   }
 
-  /// Connects two nodes; returns {faceId at a, faceId at b}.
-  std::pair<face::FaceId, face::FaceId> link(const std::string& a, const std::string& b, Duration delay = 1ms)
+  /// Connects two nodes (both faces with `ls`); returns {faceId at a, faceId at b}.
+  std::pair<face::FaceId, face::FaceId> link(const std::string& a, const std::string& b, Duration delay = 1ms,
+                                             const face::LinkServiceOptions& ls = {})
   {
     auto ta = std::make_unique<LinkTransport>(env, delay);
     auto tb = std::make_unique<LinkTransport>(env, delay);
@@ -58,17 +63,16 @@ protected:
     tb->peer = ta.get();
     transports.push_back(ta.get());
     transports.push_back(tb.get());
-    auto fa = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(ta));
-    auto fb = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env), std::move(tb));
+    auto fa = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, ls), std::move(ta));
+    auto fb = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, ls), std::move(tb));
     return {node(a).addFace(std::move(fa)), node(b).addFace(std::move(fb))};
   }
 
-  /// A test-controlled end host attached to a node.
-  TestFace host(const std::string& n)
+  /// A test-controlled end host attached to a node (its face with `o` and local fields).
+  TestFace host(const std::string& n, face::LinkServiceOptions o = {})
   {
     auto t = std::make_unique<face::DummyTransport>(face::FaceScope::Local);
     face::DummyTransport* raw = t.get();
-    face::LinkServiceOptions o;
     o.allowLocalFields = true;
     auto f = std::make_unique<face::Face>(env, std::make_unique<face::GenericLinkService>(env, o), std::move(t));
     face::Face* fp = f.get();
@@ -181,6 +185,98 @@ TEST_F(TopologyTest, MulticastTriangleLoopIsContained)
     EXPECT_EQ(node(n).pit().size(), 0u) << n;
     EXPECT_TRUE(node(n).deadNonceList().has("/P/loop", 7)) << n;
   }
+}
+
+// MIRCC explicit rate (docs/mechanisms/mircc-wire.md): each forwarder stamps min(carried, R_f)
+// on Data and Nacks from upstream face f, so the consumer receives the path minimum.
+class MirccChainTest : public TopologyTest
+{
+protected:
+  /// consumer - A - B - C - producer, every face with MIRCC on; each node's rate source
+  /// reads `rates[node][upstream face]` (absent = no rate).
+  MirccChainTest()
+  {
+    face::LinkServiceOptions on;
+    on.mircc = true;
+    std::tie(ab, ba) = link("A", "B", 1ms, on);
+    std::tie(bc, cb) = link("B", "C", 1ms, on);
+    consumer = host("A", on);
+    producer = host("C", on);
+    node("A").addNextHop("/P", ab, 1);
+    node("B").addNextHop("/P", bc, 1);
+    node("C").addNextHop("/P", producer->id(), 0);
+    for (std::string n : {"A", "B", "C"}) {
+      node(n).setMirccRateSource([this, n](face::FaceId f) -> std::optional<Rate> {
+        ++calls[n];
+        auto it = rates[n].find(f);
+        return it == rates[n].end() ? std::nullopt : std::optional<Rate>(it->second);
+      });
+    }
+  }
+
+  /// Fetches `name` with Nonce `nonce`; the producer answers with `carried` as MirccRate.
+  /// Returns the rate the consumer received (nullopt: no field).
+  std::optional<Rate> fetch(const Name& name, uint32_t nonce, std::optional<Rate> carried = std::nullopt)
+  {
+    consumer->clearSent();
+    consumer->receiveInterest(makeInterest(name, nonce));
+    env.advance(5ms);
+    producer->receiveData(makeData(name), std::nullopt, false, carried);
+    env.advance(5ms);
+    auto got = consumer->sentData();
+    EXPECT_EQ(got.size(), 1u);
+    return got.empty() ? std::nullopt : got[0].mirccRate;
+  }
+
+  face::FaceId ab = 0, ba = 0, bc = 0, cb = 0;
+  std::optional<TestFace> consumer, producer;
+  std::map<std::string, std::map<face::FaceId, Rate>> rates;
+  std::map<std::string, int> calls;
+};
+
+TEST_F(MirccChainTest, ConsumerReceivesThePathMinimumOverThreeHops)
+{
+  rates["C"][producer->id()] = Rate::mbps(8);
+  rates["B"][bc] = Rate::mbps(3);
+  rates["A"][ab] = Rate::mbps(5);
+  EXPECT_EQ(fetch("/P/1", 1), Rate::mbps(3));
+  for (const char* n : {"A", "B", "C"})
+    EXPECT_EQ(calls[n], 1) << n;
+
+  // the minimum moves to the first hop, then to the last
+  rates["C"][producer->id()] = Rate::kbps(700);
+  EXPECT_EQ(fetch("/P/2", 2), Rate::kbps(700));
+  rates["C"][producer->id()] = Rate::mbps(8);
+  rates["A"][ab] = Rate::mbps(1);
+  EXPECT_EQ(fetch("/P/3", 3), Rate::mbps(1));
+  // a rate carried from beyond the producer's face (another MIRCC domain) is kept when smaller
+  EXPECT_EQ(fetch("/P/4", 4, Rate::kbps(250)), Rate::kbps(250));
+}
+
+TEST_F(MirccChainTest, HopsWithoutARateStampNothing)
+{
+  EXPECT_EQ(fetch("/P/1", 1), std::nullopt) << "no node has a rate: no field at all";
+  rates["B"][bc] = Rate::mbps(3);
+  EXPECT_EQ(fetch("/P/2", 2), Rate::mbps(3)) << "only B stamps";
+  rates["B"].clear();
+  EXPECT_EQ(fetch("/P/3", 3, Rate::mbps(9)), Rate::mbps(9)) << "a carried rate crosses unchanged";
+}
+
+TEST_F(MirccChainTest, NackCarriesThePathMinimumOverThreeHops)
+{
+  rates["C"][producer->id()] = Rate::mbps(8);
+  rates["B"][bc] = Rate::mbps(2);
+  rates["A"][ab] = Rate::mbps(5);
+  consumer->receiveInterest(makeInterest("/P/n", 7));
+  env.advance(5ms);
+  auto atProducer = producer->sentInterests();
+  ASSERT_EQ(atProducer.size(), 1u);
+  producer->receiveNack(*atProducer[0].interest, NackReason::Congestion, std::nullopt, Rate::mbps(6));
+  env.advance(5ms);
+  auto nacks = consumer->sentNacks();
+  ASSERT_EQ(nacks.size(), 1u);
+  EXPECT_EQ(nacks[0].reason, NackReason::Congestion);
+  EXPECT_EQ(nacks[0].mirccRate, Rate::mbps(2));
 }
 
 } // namespace

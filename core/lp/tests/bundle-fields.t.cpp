@@ -12,14 +12,8 @@ namespace ndnlab::lp {
 namespace {
 
 using ndnlab::test::hex;
-
-Buffer lp(std::string_view fieldsHex)
-{
-  Buffer value = hex(fieldsHex);
-  Buffer out;
-  appendTlv(out, tlv::LpPacket, value);
-  return out;
-}
+using ndnlab::test::lpElementTypes;
+using ndnlab::test::lpPacket;
 
 TEST(BundleFields, NumbersAreIgnorableByLegacyReceivers)
 {
@@ -56,7 +50,7 @@ TEST(BundleFields, EncodeAndDecode)
     p.fragment = ByteSpan(payload);
     EXPECT_TRUE(p.hasHeaderFields());
     SharedBuffer wire = encode(p);
-    EXPECT_EQ(toHex(*wire), toHex(lp(std::string(c.fieldsHex) + " 5005 0503070108")));
+    EXPECT_EQ(toHex(*wire), toHex(lpPacket(std::string(c.fieldsHex) + " 5005 0503070108")));
     EXPECT_EQ(encodedSize(p), wire->size());
     auto d = decodeFrame(*wire);
     ASSERT_TRUE(d.ok()) << reasonName(d.error().code);
@@ -80,17 +74,17 @@ TEST(BundleFields, ComeAfterTheStandardFieldsAndBeforeFragment)
   EXPECT_EQ(d->bundle, p.bundle);
   EXPECT_EQ(d->congestionMark, p.congestionMark);
   // out of order: BundleHeader before CongestionMark
-  EXPECT_EQ(decodeFrame(lp("fd0374 0a fd0375 01 03 fd0376 01 03 fd0340 01 01 5002 0500")).error().code,
+  EXPECT_EQ(decodeFrame(lpPacket("fd0374 0a fd0375 01 03 fd0376 01 03 fd0340 01 01 5002 0500")).error().code,
             LpErrc::FieldOutOfOrder);
   // repeated
-  EXPECT_EQ(decodeFrame(lp("fd0370 05 fd0372 01 01 fd0370 05 fd0372 01 01 5002 0500")).error().code,
+  EXPECT_EQ(decodeFrame(lpPacket("fd0370 05 fd0372 01 01 fd0370 05 fd0372 01 01 5002 0500")).error().code,
             LpErrc::FieldRepeated);
 }
 
 TEST(BundleFields, ValidatesValues)
 {
   auto code = [](std::string_view fields) {
-    auto d = decodeFrame(lp(std::string(fields) + " 5002 0500"));
+    auto d = decodeFrame(lpPacket(std::string(fields) + " 5002 0500"));
     return d.ok() ? std::optional<LpErrc>() : std::optional<LpErrc>(d.error().code);
   };
   EXPECT_EQ(code("fd0370 00"), LpErrc::BadFieldValue);                           // no Cwnd
@@ -102,7 +96,7 @@ TEST(BundleFields, ValidatesValues)
   EXPECT_EQ(code("fd0374 03 fd0375"), LpErrc::BadFieldValue); // truncated inner
   EXPECT_EQ(code("fd0374 0a fd0375 01 05 fd0376 01 09"), std::nullopt);
   // unknown inner elements are skipped; a huge Cwnd saturates
-  auto d = decodeFrame(lp("fd0370 11 fd0372 08 00000001ffffffff fd03a0 01 00 5002 0500"));
+  auto d = decodeFrame(lpPacket("fd0370 11 fd0372 08 00000001ffffffff fd03a0 01 00 5002 0500"));
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->bundleTag->cwnd, UINT32_MAX);
   EXPECT_FALSE(d->bundleTag->retransmission);
@@ -111,17 +105,11 @@ TEST(BundleFields, ValidatesValues)
 TEST(BundleFields, LegacyDecoderView)
 {
   // What a receiver that knows none of ndnlab's fields does: skip them (ignorable range).
-  Buffer frame = lp("fd0340 01 01 fd0370 05 fd0372 01 0f fd0374 0a fd0375 01 00 fd0376 01 0e 5002 0500");
-  TlvReader outer(frame);
-  auto pkt = outer.next();
-  ASSERT_TRUE(pkt.ok());
-  TlvReader fields(pkt->value);
+  Buffer frame = lpPacket("fd0340 01 01 fd0370 05 fd0372 01 0f fd0374 0a fd0375 01 00 fd0376 01 0e 5002 0500");
   int ignored = 0;
-  while (!fields.atEnd()) {
-    auto e = fields.next();
-    ASSERT_TRUE(e.ok());
-    if (e->type != tlv::Fragment && e->type != tlv::CongestionMark) {
-      EXPECT_TRUE(canIgnoreUnknownField(e->type)) << e->type;
+  for (uint32_t type : lpElementTypes(frame)) {
+    if (type != tlv::Fragment && type != tlv::CongestionMark) {
+      EXPECT_TRUE(canIgnoreUnknownField(type)) << type;
       ++ignored;
     }
   }
