@@ -1,6 +1,7 @@
 #include "core/app/fetch-pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -17,14 +18,14 @@ class FixedPipeline final : public FetchPipeline
 public:
   using FetchPipeline::FetchPipeline;
 
-  void onData(uint64_t seg, Segment& info, Duration rtt, bool marked) override;
+  void onData(uint64_t seg, Segment& info, Duration rtt, const Data& data) override;
   void onNack(uint64_t seg, Segment& info, const Nack& nack, const std::string& reason) override;
   void scanTimeouts(TimePoint now) override;
 };
 
-void FixedPipeline::onData(uint64_t, Segment&, Duration, bool marked)
+void FixedPipeline::onData(uint64_t, Segment&, Duration, const Data& data)
 {
-  if (marked)
+  if (data.tags.congestionMark > 0)
     ++m_f.m_stats.marks;
 }
 
@@ -92,7 +93,7 @@ void FixedPipeline::scanTimeouts(TimePoint now)
 
 // --- adaptive: a congestion window moved by loss events ------------------------------------------
 
-class AdaptivePipeline final : public FetchPipeline
+class AdaptivePipeline : public FetchPipeline
 {
 public:
   using FetchPipeline::FetchPipeline;
@@ -103,7 +104,7 @@ public:
     m_sendOrder.emplace(transmission, seg);
   }
   void onLeaveFlight(uint64_t transmission) override { m_sendOrder.erase(transmission); }
-  void onData(uint64_t seg, Segment& info, Duration rtt, bool marked) override;
+  void onData(uint64_t seg, Segment& info, Duration rtt, const Data& data) override;
   void afterData() override;
   void onNack(uint64_t seg, Segment& info, const Nack& nack, const std::string& reason) override;
   void scanTimeouts(TimePoint now) override;
@@ -127,8 +128,9 @@ private:
   uint32_t m_consecutiveStalls = 0; ///< timeout scans in a row that found the path silent
 };
 
-void AdaptivePipeline::onData(uint64_t seg, Segment& info, Duration rtt, bool marked)
+void AdaptivePipeline::onData(uint64_t seg, Segment& info, Duration rtt, const Data& data)
 {
+  const bool marked = data.tags.congestionMark > 0;
   const TimePoint now = m_f.m_env.now();
   m_lastDataTime = now;
   m_probeUnanswered = false;
@@ -306,8 +308,129 @@ void AdaptivePipeline::addStats(FetchStats& s) const
   s.hystartExits = c.hystartExits;
 }
 
-std::unique_ptr<FetchPipeline> makeFetchPipeline(bool adaptive, SegmentFetcher& fetcher)
+// --- rate: the explicit rate of MIRCC -----------------------------------------------------------
+
+class RatePipeline final : public AdaptivePipeline
 {
+public:
+  explicit RatePipeline(SegmentFetcher& fetcher);
+  ~RatePipeline() override { stop(); }
+
+  void onData(uint64_t seg, Segment& info, Duration rtt, const Data& data) override;
+  void afterData() override;
+  void onNack(uint64_t seg, Segment& info, const Nack& nack, const std::string& reason) override;
+  void onSent(uint64_t seg, uint64_t previous, uint64_t transmission) override;
+  std::optional<size_t> sendAllowance() const override { return m_allowance; }
+  void stop() override;
+
+private:
+  /// The Interests whose send times have come by `now` become the allowance (those not sent
+  /// by the next release are forfeited: a rate, not a debt), then the fetcher sends them.
+  void release(TimePoint now);
+  /// The clock: every rateTick, or (rateTick 0) at the next Interest's send time.
+  void arm();
+  void takeRate(const std::optional<Rate>& stamped, size_t dataBytes);
+  Duration interval() const
+  {
+    return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(1.0 / m_rate));
+  }
+
+  double m_rate;          ///< Interests per second
+  size_t m_dataBytes = 0; ///< wire size of the latest Data (to turn a Nack's rate into Interests)
+  TimePoint m_nextDue;    ///< send time of the next Interest
+  size_t m_allowance = 0;
+  TimerId m_timer = 0;
+};
+
+RatePipeline::RatePipeline(SegmentFetcher& fetcher)
+  : AdaptivePipeline(fetcher), m_rate(fetcher.m_opts.rateInitial), m_nextDue(fetcher.m_env.now())
+{
+  release(m_f.m_env.now()); // the first Interest leaves at once, before the fetcher schedules
+  arm();
+}
+
+void RatePipeline::stop()
+{
+  if (m_timer)
+    m_f.m_env.timers().cancel(std::exchange(m_timer, 0));
+}
+
+void RatePipeline::arm()
+{
+  const Duration tick = m_f.m_opts.rateTick;
+  const Duration wait = tick > Duration::zero() ? tick : std::max(m_nextDue - m_f.m_env.now(), Duration::zero());
+  m_timer = m_f.m_env.timers().schedule(wait, [this] {
+    m_timer = 0;
+    if (m_f.m_state != SegmentFetcher::State::Fetching)
+      return;
+    release(m_f.m_env.now());
+    m_f.schedulePackets();
+    if (m_f.m_state == SegmentFetcher::State::Fetching)
+      arm();
+  });
+}
+
+void RatePipeline::release(TimePoint now)
+{
+  size_t due = 0;
+  const Duration step = interval();
+  // at most the Interests of one clock period plus one: a silent spell banks no burst
+  const Duration period = std::max(m_f.m_opts.rateTick, step);
+  const size_t cap = static_cast<size_t>(std::ceil(toSeconds(period) * m_rate)) + 1;
+  while (m_nextDue <= now && due < cap) {
+    ++due;
+    m_nextDue += step;
+  }
+  if (m_nextDue <= now)
+    m_nextDue = now + step;
+  m_allowance = due;
+}
+
+void RatePipeline::onSent(uint64_t seg, uint64_t previous, uint64_t transmission)
+{
+  AdaptivePipeline::onSent(seg, previous, transmission);
+  if (m_allowance > 0)
+    --m_allowance;
+}
+
+void RatePipeline::takeRate(const std::optional<Rate>& stamped, size_t dataBytes)
+{
+  if (!stamped)
+    return;
+  const size_t bytes = m_f.m_opts.rateDataSize > 0 ? m_f.m_opts.rateDataSize : dataBytes;
+  if (bytes == 0)
+    return;
+  // Interests per second whose Data fit the stamped rate; at least one per second
+  m_rate = std::max(stamped->bps() / (8.0 * static_cast<double>(bytes)), 1.0);
+}
+
+void RatePipeline::onData(uint64_t seg, Segment& info, Duration rtt, const Data& data)
+{
+  AdaptivePipeline::onData(seg, info, rtt, data);
+  m_dataBytes = data.wireSize();
+  takeRate(data.tags.mirccRate, m_dataBytes);
+}
+
+void RatePipeline::afterData()
+{
+  AdaptivePipeline::afterData();
+  if (m_f.m_opts.rateSmoothening && m_f.m_opts.rateTick > Duration::zero())
+    release(m_f.m_env.now()); // the fetcher's next() sends them
+}
+
+void RatePipeline::onNack(uint64_t seg, Segment& info, const Nack& nack, const std::string& reason)
+{
+  takeRate(nack.interest.tags.mirccRate, m_dataBytes);
+  if (m_f.m_opts.rateSmoothening && m_f.m_opts.rateTick > Duration::zero())
+    release(m_f.m_env.now());
+  AdaptivePipeline::onNack(seg, info, nack, reason);
+  m_f.schedulePackets();
+}
+
+std::unique_ptr<FetchPipeline> makeFetchPipeline(std::string_view pipeline, bool adaptive, SegmentFetcher& fetcher)
+{
+  if (pipeline == RatePipelineName)
+    return std::make_unique<RatePipeline>(fetcher);
   if (adaptive)
     return std::make_unique<AdaptivePipeline>(fetcher);
   return std::make_unique<FixedPipeline>(fetcher);

@@ -9,13 +9,20 @@
 //   (ndncatchunks' DataFetcher);
 // - AdaptivePipeline: a congestion window (AIMD, CUBIC) moved by loss events, found by RTO and
 //   lifetime expiry or also by the order Data return in (RACK, with a tail-loss probe).
-// makeFetchPipeline() picks one from the window algorithm; a rate-based consumer adds another.
+// - RatePipeline ("mircc"): Interests leave at a rate, the one stamped in the latest Data or
+//   Nack (MIRCC's explicit rate, docs/mechanisms/mircc-wire.md), not under a window; on a coarse
+//   clock (`rateTick` > 0) the Interests that fell due are released together at the next tick,
+//   and with `rateSmoothening` also whenever a Data or Nack arrives (Kato et al., Sec. V).
+//   Losses are found and retransmitted as the adaptive pipeline finds them.
+// makeFetchPipeline() picks one from the pipeline name.
 
 #include "core/app/segment-fetcher.hpp"
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ndnlab::app {
 
@@ -37,7 +44,7 @@ public:
   virtual void onLeaveFlight(uint64_t /*transmission*/) {}
   /// Data for the outstanding segment `seg`, before it is counted and delivered; `rtt` runs
   /// from its latest Interest. The segment has already left the flight.
-  virtual void onData(uint64_t seg, Segment& info, Duration rtt, bool marked) = 0;
+  virtual void onData(uint64_t seg, Segment& info, Duration rtt, const Data& data) = 0;
   /// After a Data was delivered, while the fetch goes on.
   virtual void afterData() {}
   /// A Nack for the latest Interest of outstanding segment `seg`; `reason` is the error text
@@ -47,12 +54,18 @@ public:
   virtual void scanTimeouts(TimePoint now) = 0;
   /// Adds the pipeline's own counters to `stats`.
   virtual void addStats(FetchStats& /*stats*/) const {}
+  /// How many Interests may leave now: nullopt = as many as the window allows; a number = the
+  /// Interests released by a rate (then the window does not limit them).
+  virtual std::optional<size_t> sendAllowance() const { return std::nullopt; }
+  /// The fetch ended or stopped: cancel the pipeline's own timers.
+  virtual void stop() {}
 
 protected:
   SegmentFetcher& m_f;
 };
 
-/// The pipeline for window algorithm `adaptive` (cc::CongestionWindow::isAdaptive()).
-std::unique_ptr<FetchPipeline> makeFetchPipeline(bool adaptive, SegmentFetcher& fetcher);
+/// The pipeline named `pipeline` ("mircc": RatePipeline), else the one for a window algorithm
+/// that is `adaptive` (cc::CongestionWindow::isAdaptive()) or not.
+std::unique_ptr<FetchPipeline> makeFetchPipeline(std::string_view pipeline, bool adaptive, SegmentFetcher& fetcher);
 
 } // namespace ndnlab::app

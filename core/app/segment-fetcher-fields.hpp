@@ -17,8 +17,8 @@ void visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
 {
   using namespace ndnlab::fields;
   using O = SegmentFetcherOptions;
-  const std::vector<std::string>& algorithms = cc::windowAlgorithms(); // the cc registry's names
-  constexpr double MaxMs = 1e12;                                       // ns3::Time and Duration hold about 292 years
+  const std::vector<std::string>& algorithms = fetcherPipelines(); // the cc registry's names, and mircc
+  constexpr double MaxMs = 1e12;                                   // ns3::Time and Duration hold about 292 years
   v(field<O>({.name = "pipeline",
               .doc = "Congestion control / pipeline type",
               .flags = "--cc,--pipeline,--pipeline-type",
@@ -192,6 +192,30 @@ void visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
               .doc = "Period of the timeout scan (ndnSIM's RetxTimer: 50 ms)",
               .range = Range::positive(MaxMs)},
              NDNLAB_FIELD_REF(o.rtoCheckInterval)));
+  v(field<O>({.name = "initial-rate",
+              .doc = "mircc: Interests per second until a Data brings the path's rate",
+              .unit = "Interests/s",
+              .range = Range::positive(1e9),
+              .attribute = "InitialRate"},
+             NDNLAB_FIELD_REF(o.rateInitial)));
+  v(field<O>({.name = "tick",
+              .doc = "mircc: the consumer's clock; 0 = a timer per Interest, > 0 = the Interests that fell due "
+                     "leave together at each tick (Kato et al., Fig. 3)",
+              .range = Range::closed(0, MaxMs),
+              .attribute = "ClockTick"},
+             NDNLAB_FIELD_REF(o.rateTick)));
+  v(field<O>(
+    {.name = "smoothening",
+     .doc = "mircc with a tick: due Interests also leave whenever a Data or Nack arrives (Kato et al., Sec. V)",
+     .attribute = "Smoothening"},
+    NDNLAB_FIELD_REF(o.rateSmoothening)));
+  v(field<O>({.name = "rate-data-size",
+              .doc = "mircc: Data size that turns the stamped rate into Interests per second; 0 = the latest "
+                     "Data's",
+              .unit = "B",
+              .range = Range::closed(0, 1e9),
+              .attribute = "RateDataSize"},
+             NDNLAB_FIELD_REF(o.rateDataSize)));
 }
 
 } // namespace ndnlab::app

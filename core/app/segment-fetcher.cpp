@@ -14,8 +14,16 @@ constexpr std::string_view kModule = "fetcher";
 
 void SegmentFetcherOptions::validate() const
 {
-  if (!cc::isWindowAlgorithm(pipeline))
-    (void)cc::makeWindow(pipeline, window, TimePoint{}); // throws with the list of names
+  if (pipeline != RatePipelineName && !cc::isWindowAlgorithm(pipeline)) {
+    std::string known;
+    for (const auto& n : fetcherPipelines())
+      known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown congestion control '" + pipeline + "' (known: " + known + ")");
+  }
+  if (!(rateInitial > 0) || !std::isfinite(rateInitial))
+    throw std::invalid_argument("initial rate must be a positive number of Interests per second");
+  if (rateTick < Duration::zero())
+    throw std::invalid_argument("rate tick must not be negative");
   window.validate();
   control.validate();
   rtt.validate();
@@ -33,6 +41,16 @@ void SegmentFetcherOptions::validate() const
     throw std::invalid_argument("retransmission hold-off must not be negative");
   if (!(reorderWindow >= 0) || !std::isfinite(reorderWindow))
     throw std::invalid_argument("reorder window must be a number >= 0 (a share of the minimum RTT)");
+}
+
+const std::vector<std::string>& fetcherPipelines()
+{
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = cc::windowAlgorithms();
+    v.emplace_back(RatePipelineName);
+    return v;
+  }();
+  return names;
 }
 
 std::string_view toString(LossDetection d)
@@ -173,6 +191,8 @@ void SegmentFetcher::cancelTimers()
   auto& t = m_env.timers();
   if (m_discovery)
     m_discovery->stop();
+  if (m_pipeline)
+    m_pipeline->stop();
   if (m_checkTimer)
     t.cancel(std::exchange(m_checkTimer, 0));
   if (m_paceTimer)
@@ -258,7 +278,7 @@ void SegmentFetcher::handleData(const Data& data)
   leaveFlight(info);
   if (info.backoffTimer)
     m_env.timers().cancel(std::exchange(info.backoffTimer, 0));
-  m_pipeline->onData(seg, info, rtt, marked);
+  m_pipeline->onData(seg, info, rtt, data);
 
   SegmentEvent ev{seg, now - info.firstSent, rtt, info.retx, Bytes(data.content().size()), marked};
   const uint32_t retx = info.retx;
@@ -340,8 +360,10 @@ void SegmentFetcher::startPipeline(const Name& versioned, const Data* firstSegme
   m_state = State::Fetching;
   m_stats.elapsed = Duration::zero();
   m_pipelineStart = m_env.now();
-  auto window = cc::makeWindow(m_opts.pipeline, m_opts.window, m_env.now());
-  m_pipeline = makeFetchPipeline(window->isAdaptive(), *this);
+  // the rate pipeline keeps a window controller for its loss bookkeeping only
+  const bool rate = m_opts.pipeline == RatePipelineName;
+  auto window = cc::makeWindow(rate ? "aimd" : m_opts.pipeline, m_opts.window, m_env.now());
+  m_pipeline = makeFetchPipeline(m_opts.pipeline, window->isAdaptive(), *this);
   m_ctl = std::make_unique<cc::WindowController>(std::move(window), m_opts.control);
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, "fetching ", versioned, " with ", m_opts.pipeline);
   if (onVersion)
@@ -381,12 +403,18 @@ bool SegmentFetcher::canSendNew() const
 void SegmentFetcher::schedulePackets()
 {
   while (m_state == State::Fetching) {
-    const double cwnd = m_ctl->cwnd();
-    int64_t window = static_cast<int64_t>(m_opts.ceilWindow ? std::ceil(cwnd) : std::floor(cwnd));
-    if (m_opts.maxInFlight > 0)
-      window = std::min<int64_t>(window, static_cast<int64_t>(m_opts.maxInFlight));
-    if (window - static_cast<int64_t>(m_inFlight) <= 0)
-      return;
+    if (const std::optional<size_t> allowance = m_pipeline->sendAllowance()) {
+      if (*allowance == 0)
+        return; // a rate: the pipeline's clock releases the next ones
+    }
+    else {
+      const double cwnd = m_ctl->cwnd();
+      int64_t window = static_cast<int64_t>(m_opts.ceilWindow ? std::ceil(cwnd) : std::floor(cwnd));
+      if (m_opts.maxInFlight > 0)
+        window = std::min<int64_t>(window, static_cast<int64_t>(m_opts.maxInFlight));
+      if (window - static_cast<int64_t>(m_inFlight) <= 0)
+        return;
+    }
 
     if (!m_retxQueue.empty()) {
       uint64_t seg = m_retxQueue.front();

@@ -139,9 +139,28 @@ struct SegmentFetcherOptions
   /// retransmission of a segment counts (ndncatchunks).
   bool retriesCountStallsOnly = true;
 
+  // The rate pipeline ("mircc", fetch-pipeline.hpp): Interests at the rate stamped in the
+  // latest Data (MIRCC), not under a window.
+  double rateInitial = 100; ///< Interests per second until a Data brings a rate
+  /// The consumer's clock (Kato et al., Fig. 3): 0 = a timer per Interest; > 0 = the Interests
+  /// that fell due are released together at each tick
+  Duration rateTick{0};
+  /// With a tick: Interests that are due are also released whenever a Data or Nack arrives
+  /// (Kato et al., Sec. V)
+  bool rateSmoothening = false;
+  /// Data size (bytes) that turns a stamped rate (bit/s) into Interests per second; 0 = the
+  /// wire size of the latest Data
+  size_t rateDataSize = 0;
+
   /// Throws std::invalid_argument for an unknown pipeline or out-of-range values.
   void validate() const;
 };
+
+/// The rate pipeline's name ("mircc"), beside the cc registry's window algorithms.
+inline constexpr std::string_view RatePipelineName = "mircc";
+/// Every pipeline name `SegmentFetcherOptions::pipeline` accepts: the window algorithms
+/// (cc::windowAlgorithms()) and "mircc".
+const std::vector<std::string>& fetcherPipelines();
 
 /// Consumer profiles: "ndnlab" (the defaults), "ndncatchunks" (ndn-tools' consumer:
 /// timeout-only loss detection, the lost-segment CWA gate, every retransmission counted toward
@@ -230,6 +249,7 @@ private:
   friend class FetchPipeline;
   friend class FixedPipeline;
   friend class AdaptivePipeline;
+  friend class RatePipeline;
 
   enum class SegState : uint8_t { InFlight, InRetxQueue, Backoff };
   struct SegInfo

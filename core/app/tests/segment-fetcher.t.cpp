@@ -1422,5 +1422,119 @@ TEST(FetchPacing, RejectsBadGain)
   EXPECT_THROW(o.validate(), std::invalid_argument);
 }
 
+// --- the rate pipeline (mircc): Interests at a rate, on a fine or a coarse clock ----------------
+
+/// Send times (from the start) of every segment Interest of a fetch of 60 segments with `o`.
+class RateFetchTest : public FetchTest
+{
+protected:
+  std::vector<Duration> fetchRecordingSends(SegmentFetcher::Options o)
+  {
+    serve(60 * 1000);
+    std::vector<Duration> sends;
+    const TimePoint start = env.now();
+    link.interestFilter = [&](Interest&) {
+      sends.push_back(env.now() - start);
+      return true;
+    };
+    o.pipeline = "mircc";
+    fetchServed(o);
+    link.interestFilter = nullptr;
+    EXPECT_EQ(completed, 1);
+    EXPECT_EQ(received, content);
+    return sends;
+  }
+};
+
+TEST_F(RateFetchTest, TimerPerInterestSpacesThemByTheRate)
+{
+  SegmentFetcher::Options o;
+  o.rateInitial = 100; // one per 10 ms
+  const auto sends = fetchRecordingSends(o);
+  ASSERT_EQ(sends.size(), 60u);
+  for (size_t i = 0; i < sends.size(); ++i)
+    EXPECT_EQ(sends[i], i * 10ms) << i;
+}
+
+TEST_F(RateFetchTest, CoarseClockReleasesWhatFellDueAtEachTickAndNothingBetween)
+{
+  SegmentFetcher::Options o;
+  o.rateInitial = 100;
+  o.rateTick = 100ms;
+  const auto sends = fetchRecordingSends(o);
+  ASSERT_EQ(sends.size(), 60u);
+  std::map<Duration, int> perTick;
+  for (Duration t : sends) {
+    EXPECT_EQ(t % 100ms, Duration::zero()) << toMillis(t) << " ms is between ticks";
+    ++perTick[t];
+  }
+  EXPECT_EQ(perTick[0ms], 1);    // the first at once
+  EXPECT_EQ(perTick[100ms], 10); // 10 fell due over the first tick
+  EXPECT_EQ(perTick[200ms], 10);
+}
+
+TEST_F(RateFetchTest, SmootheningAlsoReleasesDueInterestsWhenDataArrive)
+{
+  SegmentFetcher::Options o;
+  o.rateInitial = 100;
+  o.rateTick = 100ms;
+  o.rateSmoothening = true;
+  std::set<Duration> arrivals;
+  const TimePoint start = env.now();
+  serve(60 * 1000);
+  std::vector<Duration> sends;
+  link.interestFilter = [&](Interest&) {
+    sends.push_back(env.now() - start);
+    return true;
+  };
+  o.pipeline = "mircc";
+  makeFetcher(o);
+  fetcher->onSegment = [&](const SegmentEvent&) { arrivals.insert(env.now() - start); };
+  fetcher->start("/lab/file/v=77");
+  run();
+  EXPECT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  size_t offTick = 0;
+  for (Duration t : sends) {
+    if (t % 100ms != Duration::zero()) {
+      ++offTick;
+      EXPECT_TRUE(arrivals.count(t)) << toMillis(t) << " ms: released neither at a tick nor on a Data";
+    }
+  }
+  EXPECT_GT(offTick, 0u); // Data came between ticks and released what was due
+}
+
+TEST_F(RateFetchTest, FollowsTheRateStampedInTheData)
+{
+  SegmentFetcher::Options o;
+  o.rateInitial = 100;
+  o.rateDataSize = 1000; // bytes: 400 kbit/s = 50 Interests per second
+  link.dataFilter = [](Data& d) {
+    d.tags.mirccRate = Rate::kbps(400);
+    return true;
+  };
+  const auto sends = fetchRecordingSends(o);
+  link.dataFilter = nullptr;
+  ASSERT_EQ(sends.size(), 60u);
+  // once the first Data (20 ms round trip) brought the rate, 20 ms apart
+  for (size_t i = sends.size() - 10; i < sends.size(); ++i)
+    EXPECT_EQ(sends[i] - sends[i - 1], 20ms) << i;
+}
+
+TEST(RateOptions, Checked)
+{
+  SegmentFetcher::Options o;
+  o.pipeline = "mircc";
+  EXPECT_NO_THROW(o.validate());
+  o.rateInitial = 0;
+  EXPECT_THROW(o.validate(), std::invalid_argument);
+  o.rateInitial = 10;
+  o.rateTick = -1ms;
+  EXPECT_THROW(o.validate(), std::invalid_argument);
+  o.rateTick = 0ms;
+  o.pipeline = "mirc";
+  EXPECT_THROW(o.validate(), std::invalid_argument);
+}
+
 } // namespace
 } // namespace ndnlab::app

@@ -93,7 +93,7 @@ std::optional<std::string> knobSetting(const Params& params, size_t i)
 
 std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& defaultFileSize)
 {
-  std::vector<std::string> kinds = {"fixed", "aimd", "cubic"};
+  std::vector<std::string> kinds = app::fetcherPipelines(); // fixed, aimd, cubic, mircc
   if (withOneInterest)
     kinds.insert(kinds.begin(), "one-interest");
   std::vector<ParamSpec> p = {
