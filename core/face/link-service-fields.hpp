@@ -53,6 +53,13 @@ void visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
               .hosts = Ns3,
               .section = "face_system.link"},
              NDNLAB_FIELD_REF(o.markReceiveBacklog)));
+  v(field<O>({.name = "mircc",
+              .doc = "MIRCC explicit rate: Data and Nacks carry the path's rate (NDNLPv2 MirccRate, 888) toward "
+                     "these faces, and the forwarder stamps what arrives on them with its rate; off: stripped",
+              .attribute = "LpMircc",
+              .hosts = Ns3,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.mircc)));
   // BLEnD Interest bundling (docs/mechanisms/bundling.md)
   v(field<O>({.name = "bundling",
               .doc = "BLEnD Interest bundling on wireless faces; the peer must decode bundles (ndnlab does, "

@@ -137,6 +137,7 @@ congestion_marking = false
 congestion_marking_interval = "50ms"
 congestion_threshold = 1000
 receive_congestion_marking = false
+mircc = true
 local_fields = true
 bundling = true
 bundle_interval = 10
