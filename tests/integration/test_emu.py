@@ -100,6 +100,18 @@ def test_a_tbf_link_carries_its_rate(tmp_path):
     assert wire_bps == pytest.approx(20e6, rel=0.05)
 
 
+def test_link_mode_impair_takes_delay_and_loss_from_the_daemons(tmp_path):
+    r = emu("p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0.01",
+            "--FileSize=1MiB", "--link-mode", "impair", "--out", tmp_path, "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    assert [lk["mechanism"] for lk in result["links"]] == ["impair", "impair"]
+    assert m["completed"] and m["bit_exact"]
+    assert m["rtt_min_ms"] >= 20  # 5 ms at each daemon's egress, four crossings per round trip
+    assert m["retransmissions"] > 0  # 1 % at each egress
+
+
 def start_long_run(tmp_path):
     """A fetch that lasts minutes; returns (process, tag) once its consumer runs."""
     proc = subprocess.Popen(emu_cmd("p2p-chain", "--Hops=2", "--Rate=2Mbps", "--Delay=1ms",
@@ -159,6 +171,8 @@ def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
     (["p2p-chain", "--Rate=fast"], "--Rate"),
     (["p2p-chain", "--Rate=1Gbps", "--Delay=5ms"], "beyond what ndnlab-emu-link emulates"),
     (["p2p-chain", "stray"], "unexpected argument"),
+    (["p2p-chain", "--Delay=5ms,1ms", "--link-mode", "impair"], "every link needs the same delay"),
+    (["p2p-chain", "--Delay=5ms", "--link-mode", "tbf"], "which tbf cannot give"),
 ])
 def test_bad_arguments_exit_2(tmp_path, args, fragment):
     r = emu(*args, "--out", tmp_path / "out")
