@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Measure ndnlab-emu-link: ping RTT, iperf3 TCP and UDP throughput, CPU use, real-time lag.
 
-For every (rate, delay, loss) cell it starts the link between two fresh network namespaces,
-assigns 10.99.0.1/24 and 10.99.0.2/24 to the taps (the caller's job in the real integration),
-and runs
+For every (rate, delay, loss) cell it starts the link between two network namespaces of an
+ndnlab.emu.net Network (add_emulated_link: the taps get the next /24, as in ndnlab emu), and
+runs
   1. ping (after one ARP warm-up ping) and iperf3 TCP (-C cubic) in one run of the link,
   2. iperf3 UDP at 95 % of the link rate in a second run of the link,
 so that each run's stats JSON (drops, real-time lag) belongs to one traffic test.
@@ -11,77 +11,42 @@ CPU use of the ns-3 process is utime+stime from /proc/PID/stat over the iperf3 i
 of one core (reader threads included, so it can exceed 100). Machine busy % comes from
 /proc/stat over the same interval (100 % = both cores).
 
-Cleans up namespaces and processes on success, failure, SIGINT and SIGTERM.
+The Network removes namespaces and processes on success, failure, SIGINT and SIGTERM.
 Needs root. Usage: measure.py [--quick] [--seconds 4] [--json results.json]
+(with the checkout's package: PYTHONPATH=python, or the package installed by make build)
 """
 
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from ndnlab.emu.net import Network
+
 HERE = Path(__file__).resolve().parent
 BINARY = Path(os.environ.get("NDNLAB_BUILD", HERE.parents[1] / "build")) / "ns3" / "emu" / "ndnlab-emu-link"
-ADDR_A, ADDR_B = "10.99.0.1", "10.99.0.2"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 UDP_PAYLOAD_BYTES = 1400
 UDP_LOAD = 0.95  # offered UDP payload rate as a fraction of the link rate
 
 
 class Lab:
-    """Two namespaces and every process started in them; close() removes all of it."""
+    """Two nodes of an ndnlab.emu.net Network, a and b, and whatever runs in them; leaving the
+    block (or a signal) removes all of it."""
 
     def __init__(self):
-        tag = os.getpid()
-        self.ns_a, self.ns_b = f"emuA{tag}", f"emuB{tag}"
-        self.procs = []
-        self.namespaces = []
+        self.net = Network()
 
     def __enter__(self):
-        for ns in (self.ns_a, self.ns_b):
-            run(["ip", "netns", "add", ns])
-            self.namespaces.append(ns)
-            run(["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"])
+        self.net.add_node("a")
+        self.net.add_node("b")
         return self
 
     def __exit__(self, *exc):
-        self.close()
-
-    def start(self, argv, **kw):
-        proc = subprocess.Popen(argv, **kw)
-        self.procs.append(proc)
-        return proc
-
-    def stop(self, proc, sig=signal.SIGTERM, timeout=5.0):
-        """Stops one process we started, by its pid; SIGKILL if it does not end in time."""
-        if proc.poll() is None:
-            proc.send_signal(sig)
-            try:
-                proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        if proc in self.procs:
-            self.procs.remove(proc)
-        return proc.returncode
-
-    def close(self):
-        for proc in list(self.procs):
-            self.stop(proc, signal.SIGKILL)
-        for ns in self.namespaces:
-            subprocess.run(["ip", "netns", "del", ns], check=False)
-        self.namespaces.clear()
-
-    def exec_argv(self, ns, argv):
-        return ["ip", "netns", "exec", ns, *argv]
-
-
-def run(argv, **kw):
-    return subprocess.run(argv, check=True, capture_output=True, text=True, **kw)
+        self.net.close()
 
 
 def proc_cpu_seconds(pid):
@@ -96,42 +61,31 @@ def machine_busy_ticks():
 
 
 class LinkRun:
-    """One life of ndnlab-emu-link between the lab's namespaces."""
+    """One life of ndnlab-emu-link between the lab's nodes (its taps get the next /24)."""
 
-    prefix = []  # e.g. ["chrt", "-f", "10"] from --sched-fifo
+    prefix = ()  # e.g. ("chrt", "-f", "10") from --sched-fifo
 
     def __init__(self, lab, rate_mbps, delay_ms, loss, queue, seed=1):
         self.lab = lab
         self.stats_path = Path(f"/tmp/emu-link-stats-{os.getpid()}.json")
         self.stats_path.unlink(missing_ok=True)
-        argv = [*self.prefix, str(BINARY), "--ns-a", lab.ns_a, "--dev-a", "tapA", "--ns-b", lab.ns_b,
-                "--dev-b", "tapB", "--rate", f"{rate_mbps}Mbps", "--delay", f"{delay_ms}ms",
-                "--loss", str(loss), "--queue", queue, "--seed", str(seed),
-                "--stats-json", str(self.stats_path)]
-        self.proc = lab.start(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        if not line.startswith("ready"):
-            lab.stop(self.proc)
-            raise RuntimeError(f"emu-link did not start: {line!r} {self.proc.stderr.read()}")
-        for ns, dev, addr in ((lab.ns_a, "tapA", ADDR_A), (lab.ns_b, "tapB", ADDR_B)):
-            run(lab.exec_argv(ns, ["ip", "addr", "add", f"{addr}/24", "dev", dev]))
+        self.link = lab.net.add_emulated_link("a", "b", BINARY, rate_mbps * 1e6, delay_ms / 1e3, loss,
+                                              queue, seed=seed, stats=self.stats_path,
+                                              argv_prefix=self.prefix)
+        self.addr_b = self.link.addr_b
 
     def cpu_seconds(self):
-        return proc_cpu_seconds(self.proc.pid)
+        return proc_cpu_seconds(self.link.process.pid)
 
     def tap_tx_dropped(self):
         """Frames the kernel dropped at the taps before ns-3 read them (hidden queue)."""
-        total = 0
-        for ns, dev in ((self.lab.ns_a, "tapA"), (self.lab.ns_b, "tapB")):
-            out = run(self.lab.exec_argv(ns, ["cat", f"/sys/class/net/{dev}/statistics/tx_dropped"]))
-            total += int(out.stdout)
-        return total
+        return sum(self.lab.net.device_counters(n, self.link.end(n)[0])["tx_dropped"] for n in ("a", "b"))
 
     def finish(self):
         dropped = self.tap_tx_dropped()
-        rc = self.lab.stop(self.proc)
+        rc = self.lab.net.stop(self.link.process)
         if rc != 0:
-            raise RuntimeError(f"emu-link exited {rc}: {self.proc.stderr.read()}")
+            raise RuntimeError(f"emu-link exited {rc}")
         stats = json.loads(self.stats_path.read_text())
         self.stats_path.unlink()
         stats["tap_tx_dropped"] = dropped
@@ -146,26 +100,25 @@ def measured(link, fn):
     return result, 100 * (cpu1 - cpu0) / (t1 - t0), 100 * (busy1 - busy0) / max(1, total1 - total0)
 
 
-def ping_rtt_ms(lab):
-    ping = ["ping", "-n", "-q", "-c", "1", "-W", "2", ADDR_B]
-    subprocess.run(lab.exec_argv(lab.ns_a, ping), capture_output=True)  # ARP warm-up
-    out = run(lab.exec_argv(lab.ns_a, ["ping", "-n", "-q", "-c", "5", "-i", "0.2", "-W", "2",
-                                       ADDR_B])).stdout
+def ping_rtt_ms(lab, addr):
+    ping = ["ping", "-n", "-q", "-c", "1", "-W", "2", addr]
+    lab.net.run("a", ping, capture_output=True)  # ARP warm-up
+    out = lab.net.run("a", ["ping", "-n", "-q", "-c", "5", "-i", "0.2", "-W", "2", addr],
+                      capture_output=True, text=True, check=True).stdout
     # rtt min/avg/max/mdev = a/b/c/d ms
     return float(out.rsplit("=", 1)[1].split("/")[1])
 
 
-def iperf(lab, seconds, extra):
-    server = lab.start(lab.exec_argv(lab.ns_b, ["iperf3", "-s", "-1", "-B", ADDR_B]),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def iperf(lab, addr, seconds, extra):
+    server = lab.net.popen("b", ["iperf3", "-s", "-1", "-B", addr], watch=False,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.3)
-        out = subprocess.run(lab.exec_argv(lab.ns_a, ["iperf3", "-c", ADDR_B, "-t", str(seconds),
-                                                      "-J", *extra]),
-                             capture_output=True, text=True, timeout=seconds + 30)
+        out = lab.net.run("a", ["iperf3", "-c", addr, "-t", str(seconds), "-J", *extra],
+                          capture_output=True, text=True, timeout=seconds + 30)
         return json.loads(out.stdout)
     finally:
-        lab.stop(server)
+        lab.net.stop(server)
 
 
 def measure_cell(lab, rate, delay, loss, queue, seconds):
@@ -173,9 +126,9 @@ def measure_cell(lab, rate, delay, loss, queue, seconds):
            "load1_before": float(Path("/proc/loadavg").read_text().split()[0])}
 
     link = LinkRun(lab, rate, delay, loss, queue)
-    row["rtt_ms"] = ping_rtt_ms(lab)
+    row["rtt_ms"] = ping_rtt_ms(lab, link.addr_b)
     tcp, row["tcp_cpu_pct"], row["tcp_busy_pct"] = measured(
-        link, lambda: iperf(lab, seconds, ["-C", "cubic"]))
+        link, lambda: iperf(lab, link.addr_b, seconds, ["-C", "cubic"]))
     end = tcp["end"]
     row["tcp_mbps"] = end["sum_received"]["bits_per_second"] / 1e6
     row["tcp_retrans"] = end["sum_sent"].get("retransmits", 0)
@@ -183,10 +136,11 @@ def measure_cell(lab, rate, delay, loss, queue, seconds):
 
     link = LinkRun(lab, rate, delay, loss, queue, seed=2)
     offered = UDP_LOAD * rate
-    subprocess.run(lab.exec_argv(lab.ns_a, ["ping", "-n", "-q", "-c", "1", "-W", "2", ADDR_B]),
-                   capture_output=True)  # ARP before the first datagram
+    lab.net.run("a", ["ping", "-n", "-q", "-c", "1", "-W", "2", link.addr_b],
+                capture_output=True)  # ARP before the first datagram
     udp, row["udp_cpu_pct"], row["udp_busy_pct"] = measured(
-        link, lambda: iperf(lab, seconds, ["-u", "-b", f"{offered}M", "-l", str(UDP_PAYLOAD_BYTES)]))
+        link, lambda: iperf(lab, link.addr_b, seconds,
+                            ["-u", "-b", f"{offered}M", "-l", str(UDP_PAYLOAD_BYTES)]))
     s = udp["end"]["sum"]
     row["udp_offered_mbps"] = offered
     row["udp_sent_mbps"] = s["bits_per_second"] / 1e6
@@ -251,13 +205,11 @@ def main():
         print(f"measure.py: {BINARY} missing; run make build", file=sys.stderr)
         return 2
     if args.sched_fifo:
-        LinkRun.prefix = ["chrt", "-f", str(args.sched_fifo)]
+        LinkRun.prefix = ("chrt", "-f", str(args.sched_fifo))
     rates = [100] if args.quick else [int(x) for x in args.rates.split(",")]
     delays = [10] if args.quick else [float(x) if "." in x else int(x) for x in args.delays.split(",")]
     losses = [0.0] if args.quick else [float(x) for x in args.losses.split(",")]
 
-    # SIGTERM behaves like Ctrl-C, so the finally/with blocks clean up.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     rows = []
     started = time.monotonic()
     with Lab() as lab:

@@ -436,7 +436,7 @@ class Network:
         return link
 
     def add_emulated_link(self, a, b, program, rate, delay, loss=0.0, queue=None, mtu=1500,
-                          seed=1, stats=None, log=None, ready_timeout=20.0):
+                          seed=1, stats=None, log=None, ready_timeout=20.0, argv_prefix=()):
         """A link between nodes `a` and `b` simulated in real time by `program`
         (ndnlab-emu-link: ns-3's point-to-point model with `rate` bit/s, `delay` s one way,
         `loss` per frame, drop-tail `queue`), for what tbf cannot give (delay, loss). The
@@ -444,10 +444,11 @@ class Network:
         free /24 as add_link's veths do. It runs in this process's namespace, tracked like any
         process: close() stops it, check_processes() reports it if it dies. Its counters go to
         `stats` (a JSON file written when it stops), its messages to the file `log` (discarded
-        when None). Returns the Link (`process` set)."""
+        when None); `argv_prefix` runs it under a wrapper (e.g. `chrt -f 10`). Returns the
+        Link (`process` set)."""
         i, net, dev_a, dev_b = self._claim_link(a, b)
         unit, size = parse_queue(queue or DEFAULT_QUEUE)
-        argv = [str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
+        argv = [*argv_prefix, str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
                 "--dev-b", dev_b, "--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
                 "--loss", repr(float(loss)), "--queue", f"{size}{unit}", "--seed", str(seed),
                 "--mtu", str(mtu)]
