@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -137,11 +138,22 @@ namespace {
 
 std::string quote(std::string_view s)
 {
+  // a TOML basic string: quotation mark, backslash and control characters other than tab escaped
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\')
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
       out.push_back('\\');
-    out.push_back(c);
+      out.push_back(c);
+    }
+    else if ((u < 0x20 && c != '\t') || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", u);
+      out += buf;
+    }
+    else {
+      out.push_back(c);
+    }
   }
   out.push_back('"');
   return out;

@@ -187,6 +187,19 @@ std::string errorOf(std::string_view text)
   return "";
 }
 
+TEST(Config, StringsWithControlCharactersPrintAsTomlThatParsesBack)
+{
+  // a value TOML reads from escapes (\f, \n, \u007f, backslashes, quotes) prints escaped again
+  // (fuzz-config found a form feed printed raw, which the printed file then rejected)
+  const DaemonOptions o = parseConfig("[general]\ntrace_file = \"a\\fb\\nc\\u007fd\\\\e\\\"f\\tg\"\n");
+  EXPECT_EQ(o.general.traceFile, "a\fb\nc\x7f"
+                                 "d\\e\"f\tg");
+  std::string printed;
+  for (const auto& key : configKeys())
+    printed += key.path() + " = " + key.print(o) + "\n";
+  EXPECT_EQ(parseConfig(printed).general.traceFile, o.general.traceFile);
+}
+
 TEST(Config, UnknownKeysAndTablesAreErrors)
 {
   EXPECT_EQ(errorOf("[general]\nlog_levl = \"info\"\n"), "test.toml:2: unknown key 'general.log_levl'\n");
