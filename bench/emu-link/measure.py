@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from ndnlab.emu.net import Network
+from ndnlab.emu.run import CpuMeter
 
 HERE = Path(__file__).resolve().parent
 BINARY = Path(os.environ.get("NDNLAB_BUILD", HERE.parents[1] / "build")) / "ns3" / "emu" / "ndnlab-emu-link"
@@ -52,12 +53,6 @@ class Lab:
 def proc_cpu_seconds(pid):
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (all threads)
-
-
-def machine_busy_ticks():
-    vals = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = vals[3] + vals[4]  # idle + iowait
-    return sum(vals) - idle, sum(vals)
 
 
 class LinkRun:
@@ -94,10 +89,10 @@ class LinkRun:
 
 def measured(link, fn):
     """Runs fn() and returns (its result, ns-3 CPU % of one core, machine busy %)."""
-    cpu0, (busy0, total0), t0 = link.cpu_seconds(), machine_busy_ticks(), time.monotonic()
+    machine, cpu0, t0 = CpuMeter(), link.cpu_seconds(), time.monotonic()
     result = fn()
-    cpu1, (busy1, total1), t1 = link.cpu_seconds(), machine_busy_ticks(), time.monotonic()
-    return result, 100 * (cpu1 - cpu0) / (t1 - t0), 100 * (busy1 - busy0) / max(1, total1 - total0)
+    cpu1, t1 = link.cpu_seconds(), time.monotonic()
+    return result, 100 * (cpu1 - cpu0) / (t1 - t0), machine.sample()
 
 
 def ping_rtt_ms(lab, addr):

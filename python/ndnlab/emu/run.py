@@ -183,11 +183,15 @@ class CpuMeter:
         self._last = self._read()
 
     def sample(self):
+        """Records and returns the busy share (%) since the previous sample (0 when no time
+        passed, and then nothing is recorded)."""
         total, idle = self._read()
         dt, di = total - self._last[0], idle - self._last[1]
         self._last = (total, idle)
-        if dt > 0:
-            self.samples.append(100.0 * (1 - di / dt))
+        if dt <= 0:
+            return 0.0
+        self.samples.append(100.0 * (1 - di / dt))
+        return self.samples[-1]
 
     def summary(self):
         s = self.samples or [0.0]
@@ -212,6 +216,11 @@ class Emulation:
         self.links = []
         self.daemons = {}
 
+    def link_file(self, i, suffix):
+        """The run directory's file of link `i`'s process: counters (.json), messages (.log)."""
+        lk = self.network["links"][i]
+        return self.run_dir / f"link{i}-{lk['a']}-{lk['b']}{suffix}"
+
     def socket(self, node):
         return self.run_dir / f"{node}.sock"
 
@@ -232,9 +241,8 @@ class Emulation:
             if mech == "ns3-realtime":
                 link = net.add_emulated_link(
                     lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
-                    lk["queue"], seed=self.seed * 1000 + i,
-                    stats=self.run_dir / f"link{i}-{lk['a']}-{lk['b']}.json",
-                    log=self.run_dir / f"link{i}-{lk['a']}-{lk['b']}.log")
+                    lk["queue"], seed=self.seed * 1000 + i, stats=self.link_file(i, ".json"),
+                    log=self.link_file(i, ".log"))
             else:
                 link = net.add_link(lk["a"], lk["b"], rate=lk["rate_bps"], queue=lk["queue"])
             self.links.append(link)
@@ -376,7 +384,7 @@ class Emulation:
                 taps = {n: self.net.device_counters(n, link.end(n)[0])["tx_dropped"]
                         for n in (link.a, link.b)}
                 self.net.stop(link.process, timeout=10)
-                path = self.run_dir / f"link{i}-{lk['a']}-{lk['b']}.json"
+                path = self.link_file(i, ".json")
                 stats = json.loads(path.read_text()) if path.exists() else {}
                 rep["realtime"] = stats.get("realtime")
                 for direction, src, dst in (("a_to_b", lk["a"], lk["b"]), ("b_to_a", lk["b"], lk["a"])):
