@@ -63,6 +63,10 @@ struct MirccOptions
   /// Depth of the Interest shaper, in Interests (paper Sec. IV-A: 200 at consumers and routers;
   /// the implementation: 10).
   size_t shaperDepth = 200;
+  /// How a router steps the controller: false, a timer every T (the paper); true, the first
+  /// Interest or Data of the face once T has elapsed (issue 28, 8(b): no timer of its own; an
+  /// idle face then keeps its rate until traffic returns).
+  bool updateOnArrival = false;
 
   /// Throws std::invalid_argument when a value is out of range.
   void validate() const;

@@ -44,12 +44,15 @@ Forwarder::Forwarder(Env& env, ForwarderOptions options)
     m_cs(env, table::CsOptions{m_options.csCapacity, m_options.csMaxBytes, m_options.csScanLimit, m_options.csAdmit,
                                m_options.csServe}),
     m_dnl(env, table::DeadNonceListOptions{m_options.dnlLifetime, m_options.dnlCapacity}),
-    m_strategyChoice(m_nameTree, [this](const Name& name) -> Result<std::unique_ptr<table::StrategyBase>, std::string> {
-      auto s = m_registry.create(*this, name);
-      if (!s)
-        return fail(s.error());
-      return std::unique_ptr<table::StrategyBase>(std::move(*s));
-    })
+    m_strategyChoice(m_nameTree,
+                     [this](const Name& name) -> Result<std::unique_ptr<table::StrategyBase>, std::string> {
+                       auto s = m_registry.create(*this, name);
+                       if (!s)
+                         return fail(s.error());
+                       return std::unique_ptr<table::StrategyBase>(std::move(*s));
+                     }),
+    m_mircc(env, m_options.mircc,
+            [this](face::FaceId id, const Interest& interest) { sendShapedInterest(id, interest); })
 {
   m_strategyChoice.setDefaultStrategy(m_options.defaultStrategy);
   m_faceTable.afterAdd.connect([this](face::Face& f) { connectFace(f); });
@@ -95,6 +98,7 @@ void Forwarder::cleanupOnFaceRemoval(face::Face& face)
 {
   m_fib.removeNextHopFromAllEntries(face);
   m_pit.removeFace(face);
+  m_mircc.disable(face.id());
   NDNLAB_LOG(m_env, LogLevel::Debug, LogModule, "face ", face.id(), " removed: FIB nexthops and PIT records cleaned");
   afterFaceCleanup(face);
 }
@@ -355,6 +359,18 @@ table::PitOutRecord* Forwarder::onOutgoingInterest(const Interest& interest, fac
     return nullptr;
   }
   entry.insertOrUpdateOutRecord(egress, interest, m_env.now(), m_options.pitMaxLifetime);
+  if (egress.linkService().options().mircc) {
+    switch (m_mircc.offer(egress.id(), interest)) {
+      case MirccRegulator::Offer::NotRegulated: break; // sent below
+      case MirccRegulator::Offer::Dropped:
+        entry.deleteOutRecord(egress);
+        drop(m_counters.nDropShaperFull, DropReason::ShaperFull, egress.id(), interest.name());
+        return nullptr;
+      case MirccRegulator::Offer::Sent:   // counted by sendShapedInterest
+      case MirccRegulator::Offer::Queued: // leaves later through sendShapedInterest
+        return entry.findOutRecord(egress);
+    }
+  }
   egress.sendInterest(interest);
   ++m_counters.nOutInterests;
   m_env.emit({.kind = EventKind::InterestOut, .face = egress.id()});
@@ -418,6 +434,11 @@ void Forwarder::onIncomingData(face::Face& face, Data&& data, face::EndpointId e
     return onDataUnsolicited(ingress, shared);
 
   m_cs.insert(shared);
+  if (m_mircc.enabled(face.id())) {
+    // Interest-to-Data delay d: from when the Interest was forwarded (shaper wait included)
+    if (const table::PitOutRecord* r = matches.front()->findOutRecord(face))
+      m_mircc.onDataDelay(face.id(), m_env.now() - r->lastRenewed);
+  }
 
   if (matches.size() == 1) {
     table::PitEntry& entry = *matches.front();
@@ -561,12 +582,23 @@ bool Forwarder::onOutgoingNack(NackReason reason, face::Face& egress, table::Pit
 
 void Forwarder::stampMirccRate(const face::Face& upstream, PacketTags& tags) const
 {
-  if (!m_mirccRateSource || !upstream.linkService().options().mircc)
+  if (!upstream.linkService().options().mircc)
     return;
-  std::optional<Rate> local = m_mirccRateSource(upstream.id());
+  std::optional<Rate> local = m_mirccRateSource ? m_mirccRateSource(upstream.id()) : m_mircc.rate(upstream.id());
   if (!local)
     return;
   tags.mirccRate = tags.mirccRate ? std::min(*tags.mirccRate, *local) : *local;
+}
+
+void Forwarder::sendShapedInterest(face::FaceId id, const Interest& interest)
+{
+  face::Face* egress = m_faceTable.get(id);
+  if (egress == nullptr)
+    return;
+  PipelineGuard guard(*this); // a timer may release it, outside any pipeline
+  egress->sendInterest(interest);
+  ++m_counters.nOutInterests;
+  m_env.emit({.kind = EventKind::InterestOut, .face = id});
 }
 
 } // namespace ndnlab::fw

@@ -15,7 +15,8 @@
 // MIRCC explicit rate (docs/mechanisms/mircc-wire.md): Data and Nacks carry the path's rate as
 // PacketTags::mirccRate. When one arrives from upstream face f with MIRCC on
 // (LinkServiceOptions::mircc), the forwarder stamps min(carried rate, R_f), R_f from the
-// MirccRateSource; nothing when the source has no rate for f. A Nack sent downstream carries
+// MirccRateSource, else from the forwarder's MirccRegulator (mircc-regulator.hpp), which also
+// shapes the Interests forwarded toward f; nothing when neither has a rate for f. A Nack sent downstream carries
 // the smallest rate of the Nacks its PIT entry received.
 //
 // Trace events: the kinds of layer "fw" in core/runtime/events.hpp (interest_in ... nack_out,
@@ -27,7 +28,9 @@
 // one Env timer covers the earliest future expiry. Every drop is counted per reason, logged at
 // debug level ending in DROP, and emitted as trace event {kind="drop", face, reason}.
 
+#include "core/cc/mircc.hpp"
 #include "core/face/face-table.hpp"
+#include "core/fw/mircc-regulator.hpp"
 #include "core/fw/strategy.hpp"
 #include "core/table/cs.hpp"
 #include "core/table/dead-nonce-list.hpp"
@@ -92,6 +95,9 @@ struct ForwarderOptions
   /// Producer-region names (NFD network_region): a forwarding hint that is a prefix of one of
   /// them is stripped on arrival.
   std::vector<Name> networkRegions;
+  /// MIRCC on the upstream faces where it is enabled (MirccRegulator::enable with the face's
+  /// capacity; `capacity` here is unused): router interval T, EWMA, shaper depth, ...
+  cc::MirccOptions mircc;
 };
 
 /// NFD ForwarderStatus counters plus per-reason drops.
@@ -120,6 +126,7 @@ struct ForwarderCounters
   uint64_t nDropOutNackNoInRecord = 0; ///< out_nack_no_in_record
   uint64_t nDropOutNackNotP2p = 0;     ///< out_nack_not_p2p
   uint64_t nDropUnknownNextHop = 0;    ///< next_hop_unknown: NextHopFaceId names no face
+  uint64_t nDropShaperFull = 0;        ///< shaper_full: MIRCC's Interest shaper toward the face was full
 };
 
 /// MIRCC (docs/mechanisms/mircc-wire.md): R_f, the rate this node offers Data returning through
@@ -160,6 +167,11 @@ public:
   /// Installs the per-upstream-face MIRCC rate (R_f); an empty source (the default) stamps
   /// nothing, and carried rates pass through unchanged.
   void setMirccRateSource(MirccRateSource source) { m_mirccRateSource = std::move(source); }
+  /// MIRCC's per-upstream-face rate controllers and Interest shapers: enable(face, capacity)
+  /// turns them on for a face whose link service has MIRCC on. Their R_f is the rate source
+  /// unless setMirccRateSource installed another.
+  MirccRegulator& mircc() { return m_mircc; }
+  const MirccRegulator& mircc() const { return m_mircc; }
 
   // --- tables ---
   table::NameTree& nameTree() { return m_nameTree; }
@@ -199,8 +211,10 @@ private:
   bool onOutgoingData(const Data& data, face::Face& egress, const std::optional<PitToken>& token);
   bool onOutgoingNack(NackReason reason, face::Face& egress, table::PitEntry& entry);
   /// MIRCC: tags.mirccRate = min(tags.mirccRate, R_upstream) when MIRCC is on for `upstream`
-  /// and the rate source has a rate for it.
+  /// and the rate source (else the regulator) has a rate for it.
   void stampMirccRate(const face::Face& upstream, PacketTags& tags) const;
+  /// Sends an Interest MIRCC's shaper released toward face `id` (gone: nothing).
+  void sendShapedInterest(face::FaceId id, const Interest& interest);
 
   void setExpiryTimer(table::PitEntry& entry, Duration delay);
   void insertDeadNonceList(table::PitEntry& entry, const face::Face* upstream);
@@ -243,6 +257,7 @@ private:
   table::StrategyChoice m_strategyChoice;
   ForwarderCounters m_counters;
   MirccRateSource m_mirccRateSource;
+  MirccRegulator m_mircc; // after the face table: released Interests leave through it
 
   int m_depth = 0;
   bool m_inAfterPipeline = false;

@@ -108,15 +108,23 @@ TEST(MirccOptions, ValidateRejectsOutOfRange)
 
 TEST(MirccOptions, FieldsAreKebabCaseDocumentedAndUnique)
 {
+  struct Holder
+  {
+    MirccOptions mircc;
+  };
   std::set<std::string> names;
-  MirccOptions o = dumbbell();
-  visitFields(std::type_identity<MirccOptions>{}, [&](const auto& f) {
-    EXPECT_FALSE(f.info.doc.empty()) << f.info.name;
-    EXPECT_EQ(f.info.name.substr(0, 6), "mircc-");
-    EXPECT_TRUE(names.insert(std::string(f.info.name)).second) << f.info.name;
-    (void)f.ref(o); // reaches a member
-  });
-  EXPECT_EQ(names.size(), 9u);
+  Holder o{dumbbell()};
+  visitMirccFields<Holder>(
+    [&](const auto& f) {
+      EXPECT_FALSE(f.info.doc.empty()) << f.info.name;
+      EXPECT_EQ(f.info.name.substr(0, 6), "mircc-");
+      EXPECT_TRUE(names.insert(std::string(f.info.name)).second) << f.info.name;
+      EXPECT_EQ(f.info.section, "forwarder");
+      EXPECT_EQ(f.info.hosts, unsigned{fields::Ns3});
+      (void)f.ref(o); // reaches a member
+    },
+    fields::Ns3, "forwarder");
+  EXPECT_EQ(names.size(), 10u);
 }
 
 TEST(MirccRateController, UpdatesOncePerInterval)
