@@ -131,6 +131,8 @@ public:
     m_options.bundling = enabled;
     m_options.bundler.bundleInterval = bundleInterval;
   }
+  /// Turns MIRCC's rate field on or off at run time (faces/update with MirccCapacity).
+  void setMircc(bool enabled) { m_options.mircc = enabled; }
   /// The owning face's id, for logs and trace events (set by Face::setId).
   void setFaceId(FaceId id) { m_faceId = id; }
   FaceId faceId() const { return m_faceId; }

@@ -3,9 +3,9 @@
 // ([tables], [forwarder]; `ndnlabd --print-config-reference` and docs/daemon.md) and the ns-3
 // attributes of ndnlab::NdnStack (docs/mechanisms/ns3.md) come from this list. The default
 // strategy (a Name) and the network regions (a list) are written by each host itself; MIRCC's
-// knobs (ForwarderOptions::mircc) come from core/cc/mircc-fields.hpp.
+// knobs (ForwarderOptions::mircc) come from core/fw/mircc-fields.hpp.
 
-#include "core/cc/mircc-fields.hpp"
+#include "core/fw/mircc-fields.hpp"
 #include "core/fw/forwarder.hpp"
 #include "core/runtime/fields.hpp"
 #include "core/runtime/units.hpp"
@@ -99,8 +99,8 @@ void visitFields(std::type_identity<ForwarderOptions>, Visitor&& v)
               .hosts = Hosts,
               .section = "forwarder"},
              NDNLAB_FIELD_REF(o.defaultHopLimit)));
-  // MIRCC on the faces where it is enabled (core/cc/mircc-fields.hpp)
-  cc::visitMirccFields<O>(v, Hosts, "forwarder");
+  // MIRCC on the faces where it is enabled (core/fw/mircc-fields.hpp)
+  fw::visitMirccFields<O>(v, Hosts, "forwarder");
 }
 
 } // namespace ndnlab::fw

@@ -28,7 +28,7 @@
 // one Env timer covers the earliest future expiry. Every drop is counted per reason, logged at
 // debug level ending in DROP, and emitted as trace event {kind="drop", face, reason}.
 
-#include "core/cc/mircc.hpp"
+#include "core/fw/mircc.hpp"
 #include "core/face/face-table.hpp"
 #include "core/fw/mircc-regulator.hpp"
 #include "core/fw/strategy.hpp"
@@ -97,7 +97,7 @@ struct ForwarderOptions
   std::vector<Name> networkRegions;
   /// MIRCC on the upstream faces where it is enabled (MirccRegulator::enable with the face's
   /// capacity; `capacity` here is unused): router interval T, EWMA, shaper depth, ...
-  cc::MirccOptions mircc;
+  fw::MirccOptions mircc;
 };
 
 /// NFD ForwarderStatus counters plus per-reason drops.

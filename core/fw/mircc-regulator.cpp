@@ -7,17 +7,17 @@ namespace ndnlab::fw {
 
 struct MirccRegulator::FaceState
 {
-  FaceState(const cc::MirccOptions& opts, TimePoint now)
+  FaceState(const fw::MirccOptions& opts, TimePoint now)
     : controller(opts, now), shaper(opts.shaperDepth, opts.dataSize, opts.capacity)
   {}
 
-  cc::MirccRateController controller;
-  cc::InterestShaper<Interest> shaper;
+  fw::MirccRateController controller;
+  fw::InterestShaper<Interest> shaper;
   TimerId releaseTimer = 0;
   TimerId updateTimer = 0;
 };
 
-MirccRegulator::MirccRegulator(Env& env, cc::MirccOptions options, SendInterest send)
+MirccRegulator::MirccRegulator(Env& env, fw::MirccOptions options, SendInterest send)
   : m_env(env), m_options(std::move(options)), m_send(std::move(send))
 {}
 
@@ -38,7 +38,7 @@ void MirccRegulator::enable(face::FaceId face, Rate capacity)
     release(face, s); // the next release time follows the new rate
     return;
   }
-  cc::MirccOptions opts = m_options;
+  fw::MirccOptions opts = m_options;
   opts.capacity = capacity;
   auto s = std::make_unique<FaceState>(opts, m_env.now()); // validates
   FaceState& ref = *s;
@@ -66,7 +66,7 @@ MirccRegulator::Offer MirccRegulator::offer(face::FaceId face, const Interest& i
   // y(t) counts what was offered, dropped or not (the paper's "received Interests")
   s.controller.onInterestForwarded(now);
   maybeUpdate(s);
-  if (s.shaper.enqueue(now, interest) == cc::InterestShaper<Interest>::Verdict::Dropped)
+  if (s.shaper.enqueue(now, interest) == fw::InterestShaper<Interest>::Verdict::Dropped)
     return Offer::Dropped;
   const bool leavesNow = s.shaper.size() == 1 && s.shaper.nextReleaseTime() <= now;
   release(face, s);
@@ -90,7 +90,7 @@ std::optional<Rate> MirccRegulator::rate(face::FaceId face) const
   return it->second->controller.rate();
 }
 
-const cc::MirccRateController* MirccRegulator::controller(face::FaceId face) const
+const fw::MirccRateController* MirccRegulator::controller(face::FaceId face) const
 {
   auto it = m_faces.find(face);
   return it == m_faces.end() ? nullptr : &it->second->controller;
@@ -102,7 +102,7 @@ size_t MirccRegulator::backlog(face::FaceId face) const
   return it == m_faces.end() ? 0 : it->second->shaper.size();
 }
 
-const cc::InterestShaper<Interest>::Counters* MirccRegulator::shaperCounters(face::FaceId face) const
+const fw::InterestShaper<Interest>::Counters* MirccRegulator::shaperCounters(face::FaceId face) const
 {
   auto it = m_faces.find(face);
   return it == m_faces.end() ? nullptr : &it->second->shaper.counters();

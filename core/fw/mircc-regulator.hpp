@@ -1,8 +1,8 @@
 #pragma once
 // MIRCC's router side installed in a forwarder (issue 28, items 2 and 3;
 // docs/mechanisms/mircc.md): for every upstream face on which it is enabled, a
-// cc::MirccRateController computes R_f, the rate stamped into Data and Nacks that come back
-// through the face, and a cc::InterestShaper releases the Interests forwarded toward the face at
+// fw::MirccRateController computes R_f, the rate stamped into Data and Nacks that come back
+// through the face, and a fw::InterestShaper releases the Interests forwarded toward the face at
 // the rate whose returning Data fits the face's capacity C.
 //
 // The regulator owns the per-face state and its timers (through the Env); the forwarder calls
@@ -14,7 +14,7 @@
 // router), or, with MirccOptions::updateOnArrival, by the first Interest or Data of the face
 // once T has elapsed (issue 28, 8(b): no timer of its own).
 
-#include "core/cc/mircc.hpp"
+#include "core/fw/mircc.hpp"
 #include "core/codec/interest.hpp"
 #include "core/face/face.hpp"
 #include "core/runtime/env.hpp"
@@ -40,7 +40,7 @@ public:
   };
 
   /// Per-face knobs come from `options` (its `capacity` is ignored: each face has its own).
-  MirccRegulator(Env& env, cc::MirccOptions options, SendInterest send);
+  MirccRegulator(Env& env, fw::MirccOptions options, SendInterest send);
   ~MirccRegulator();
   MirccRegulator(const MirccRegulator&) = delete;
   MirccRegulator& operator=(const MirccRegulator&) = delete;
@@ -62,11 +62,11 @@ public:
   /// R_f, or nullopt when `face` is not enabled.
   std::optional<Rate> rate(face::FaceId face) const;
   /// The face's controller and shaper backlog (statistics, tests); nullptr / 0 when not enabled.
-  const cc::MirccRateController* controller(face::FaceId face) const;
+  const fw::MirccRateController* controller(face::FaceId face) const;
   size_t backlog(face::FaceId face) const;
-  const cc::InterestShaper<Interest>::Counters* shaperCounters(face::FaceId face) const;
+  const fw::InterestShaper<Interest>::Counters* shaperCounters(face::FaceId face) const;
 
-  const cc::MirccOptions& options() const { return m_options; }
+  const fw::MirccOptions& options() const { return m_options; }
 
 private:
   struct FaceState;
@@ -78,7 +78,7 @@ private:
   void release(face::FaceId id, FaceState& s);
 
   Env& m_env;
-  cc::MirccOptions m_options;
+  fw::MirccOptions m_options;
   SendInterest m_send;
   std::map<face::FaceId, std::unique_ptr<FaceState>> m_faces;
 };

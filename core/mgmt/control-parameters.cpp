@@ -99,6 +99,7 @@ DecodeResult<ControlParameters> ControlParameters::fromValue(ByteSpan value)
       case tlv::Mtu: err = setUint(cp.mtu); break;
       case tlv::Medium: err = setUint(cp.medium); break;
       case tlv::BundleInterval: err = setUint(cp.bundleInterval); break;
+      case tlv::MirccCapacity: err = setUint(cp.mirccCapacity); break;
       default: break; // unknown elements are ignored (ndn-cxx behaviour)
     }
     if (err)
@@ -150,6 +151,8 @@ void ControlParameters::encodeTo(Buffer& out) const
     appendTlvNonNegInt(v, tlv::Medium, *medium);
   if (bundleInterval)
     appendTlvNonNegInt(v, tlv::BundleInterval, *bundleInterval);
+  if (mirccCapacity)
+    appendTlvNonNegInt(v, tlv::MirccCapacity, *mirccCapacity);
   appendTlv(out, tlv::ControlParameters, v);
 }
 

@@ -4,7 +4,8 @@
 //
 // Encoding order is ndn-cxx's: Name, FaceId, Uri, LocalUri, Origin, Cost, Capacity, Count,
 // Flags, Mask, Strategy, ExpirationPeriod, FacePersistency, BaseCongestionMarkingInterval,
-// DefaultCongestionThreshold, Mtu, then ndnlab's Medium and BundleInterval (tlv-nfd.hpp).
+// DefaultCongestionThreshold, Mtu, then ndnlab's Medium, BundleInterval and MirccCapacity
+// (tlv-nfd.hpp).
 // Decoding accepts the elements in any order and ignores
 // unknown elements (as ndn-cxx does); a duplicated element keeps its first occurrence.
 
@@ -37,6 +38,7 @@ struct ControlParameters
   std::optional<uint64_t> mtu;                           ///< bytes
   std::optional<uint64_t> medium;                        ///< ndnlab: 0 wired, 1 wireless
   std::optional<uint64_t> bundleInterval;                ///< ndnlab: BLEnD bundle interval
+  std::optional<uint64_t> mirccCapacity;                 ///< ndnlab: MIRCC capacity C, bit/s; 0 = off
 
   /// Decodes a whole ControlParameters TLV (type 104).
   static DecodeResult<ControlParameters> decode(ByteSpan wire);

@@ -226,6 +226,10 @@ void FaceStatus::encodeTo(Buffer& out) const
     appendTlvNonNegInt(c, tlv::NInDataEarlyExpired, b.nInDataEarlyExpired);
     appendTlv(v, tlv::BundleCounters, c);
   }
+  if (mirccCapacity)
+    appendTlvNonNegInt(v, tlv::MirccCapacity, *mirccCapacity);
+  if (mirccRate)
+    appendTlvNonNegInt(v, tlv::MirccRate, *mirccRate);
   appendTlv(out, tlv::FaceStatus, v);
 }
 
@@ -265,6 +269,8 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
       case tlv::Flags: return readInto(e, s.flags);
       case tlv::Medium: s.medium = 0; return readInto(e, *s.medium);
       case tlv::BundleInterval: s.bundleInterval = 0; return readInto(e, *s.bundleInterval);
+      case tlv::MirccCapacity: s.mirccCapacity = 0; return readInto(e, *s.mirccCapacity);
+      case tlv::MirccRate: s.mirccRate = 0; return readInto(e, *s.mirccRate);
       case tlv::BundleCounters: {
         BundleCounters& b = s.bundleCounters.emplace();
         return forEach(e.value, [&](const Element& c) -> std::optional<DecodeError> {

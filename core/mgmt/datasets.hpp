@@ -53,7 +53,8 @@ struct BundleCounters
 
 /// faces/list entry (FaceStatus, 128). The ndnlab extension elements (Medium, BundleInterval,
 /// BundleCounters) follow Flags and are present only on faces that are wireless, bundle, or
-/// have decoded bundles, so faces/list is NFD's under the default configuration.
+/// have decoded bundles; MirccCapacity and MirccRate only on faces with MIRCC enabled; so
+/// faces/list is NFD's under the default configuration.
 struct FaceStatus
 {
   uint64_t faceId = 0;
@@ -73,6 +74,8 @@ struct FaceStatus
   std::optional<uint64_t> medium; ///< 0 wired, 1 wireless
   std::optional<uint64_t> bundleInterval;
   std::optional<BundleCounters> bundleCounters;
+  std::optional<uint64_t> mirccCapacity; ///< MIRCC enabled on this face: C, bit/s
+  std::optional<uint64_t> mirccRate;     ///< and its current R_f, bit/s
 
   void encodeTo(Buffer& out) const;
   /// Decodes one whole FaceStatus TLV.

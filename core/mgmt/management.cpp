@@ -245,13 +245,66 @@ void Management::fibRemoveNextHop(const ControlParameters& p, const RequestConte
 
 // --- faces ---------------------------------------------------------------------------------
 
+namespace {
+
+/// MirccCapacity (and MirccRate) of a face with MIRCC enabled; nothing otherwise.
+template<typename P>
+void addMirccParameters(const fw::Forwarder& fw, const face::Face& f, P& p)
+{
+  if (!f.linkService().options().mircc)
+    return;
+  if (const fw::MirccRateController* c = fw.mircc().controller(f.id())) {
+    p.mirccCapacity = static_cast<uint64_t>(c->capacity().bps());
+    if constexpr (requires { p.mirccRate; })
+      p.mirccRate = static_cast<uint64_t>(c->rate().bps());
+  }
+}
+
+/// 400 when a MirccCapacity is given that MIRCC cannot use (below its minimum rate).
+std::optional<ControlResponse> checkMirccCapacity(const fw::Forwarder& fw, const ControlParameters& p)
+{
+  const fw::MirccOptions& m = fw.options().mircc;
+  if (p.mirccCapacity && *p.mirccCapacity > 0 && static_cast<double>(*p.mirccCapacity) * m.eta < m.minRate.bps())
+    return ControlResponse(status::BadRequest, "MirccCapacity must be at least the MIRCC minimum rate (" +
+                                                 std::to_string(static_cast<uint64_t>(m.minRate.bps())) + " bit/s)");
+  return std::nullopt;
+}
+
+/// MIRCC on face `f` with capacity `capacity` (its link's rate), or off with 0.
+void applyMirccCapacity(fw::Forwarder& fw, face::Face& f, uint64_t capacity)
+{
+  f.linkService().setMircc(capacity > 0);
+  if (capacity > 0)
+    fw.mircc().enable(f.id(), Rate::bitsPerSecond(static_cast<double>(capacity)));
+  else
+    fw.mircc().disable(f.id());
+}
+
+} // namespace
+
 void Management::facesCreate(const ControlParameters& p, const RequestContext&, Dispatcher::CommandDone done)
 {
   if (!p.uri)
     return done(missing("Uri"));
   if (m_faceSystem == nullptr)
     return done(ControlResponse(status::NotImplemented, "faces/create is not available"));
-  m_faceSystem->createFace(p, std::move(done));
+  if (auto error = checkMirccCapacity(m_forwarder, p))
+    return done(*error);
+  if (!p.mirccCapacity)
+    return m_faceSystem->createFace(p, std::move(done));
+  // the new (or existing) face gets MIRCC as faces/update would give it
+  m_faceSystem->createFace(p, [this, capacity = *p.mirccCapacity, done = std::move(done)](ControlResponse r) {
+    auto body = ControlParameters::decode(r.body);
+    face::Face* f = (r.code == status::Ok || r.code == status::Conflict) && body.ok() && body->faceId
+                      ? m_forwarder.faceTable().get(*body->faceId)
+                      : nullptr;
+    if (f != nullptr) {
+      applyMirccCapacity(m_forwarder, *f, capacity);
+      addMirccParameters(m_forwarder, *f, *body);
+      r.body = body->wireEncode();
+    }
+    done(std::move(r));
+  });
 }
 
 void Management::facesDestroy(const ControlParameters& p, const RequestContext&, Dispatcher::CommandDone done)
@@ -286,13 +339,16 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
     return done(ControlResponse(status::BadRequest, "Flags and Mask must be given together"));
   if (p.facePersistency || p.baseCongestionMarkingInterval || p.defaultCongestionThreshold || p.mtu ||
       (p.mask && (*p.mask & ~FaceFlagBundling) != 0))
-    return done(ControlResponse(status::NotAcceptable,
-                                "ndnlabd faces/update changes only the Bundling flag, Medium and BundleInterval"));
+    return done(
+      ControlResponse(status::NotAcceptable,
+                      "ndnlabd faces/update changes only the Bundling flag, Medium, BundleInterval and MirccCapacity"));
   if (p.medium && *p.medium > static_cast<uint64_t>(face::Medium::Wireless))
     return done(ControlResponse(status::BadRequest, "Medium must be 0 (wired) or 1 (wireless)"));
   if (p.bundleInterval && *p.bundleInterval > lp::MaxBundleSpan)
     return done(
       ControlResponse(status::BadRequest, "BundleInterval must be at most " + std::to_string(lp::MaxBundleSpan)));
+  if (auto error = checkMirccCapacity(m_forwarder, p))
+    return done(*error);
 
   face::LinkService& ls = f->linkService();
   bool bundling = ls.options().bundling;
@@ -302,14 +358,18 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
   ls.setBundling(bundling, interval);
   if (p.medium)
     f->transport().setMedium(static_cast<face::Medium>(*p.medium));
+  if (p.mirccCapacity)
+    applyMirccCapacity(m_forwarder, *f, *p.mirccCapacity);
   NDNLAB_LOG(m_env, LogLevel::Info, LogModule, "faces/update ", f->id(),
-             " medium=", face::toString(f->transport().medium()), " bundling=", bundling, " bi=", interval);
+             " medium=", face::toString(f->transport().medium()), " bundling=", bundling, " bi=", interval,
+             " mircc=", ls.options().mircc);
 
   ControlParameters body;
   body.faceId = f->id();
   body.flags = (ls.options().allowLocalFields ? FaceFlagLocalFields : 0) |
                (ls.options().allowCongestionMarking ? FaceFlagCongestionMarking : 0);
   addBundlingParameters(*f, body);
+  addMirccParameters(m_forwarder, *f, body);
   done(ControlResponse(status::Ok, "OK", body));
 }
 
@@ -447,6 +507,7 @@ FaceStatus Management::faceStatus(const face::Face& f) const
       lc.nInInterestsGapFilled, lc.nInBundlesStale,       lc.nInBundlesInvalid, lc.nInDataEarly,
       lc.nInDataEarlyExpired};
   }
+  addMirccParameters(m_forwarder, f, s);
   return s;
 }
 

@@ -75,6 +75,9 @@ inline constexpr uint32_t NMisses = 130;
 inline constexpr uint32_t Medium = 240;         ///< NonNegativeInteger: 0 wired, 1 wireless
 inline constexpr uint32_t BundleInterval = 242; ///< NonNegativeInteger: BI
 inline constexpr uint32_t BundleCounters = 244; ///< FaceStatus only: the counters below
+// ndnlab extensions for MIRCC (docs/mechanisms/mircc.md), non-critical as the above.
+inline constexpr uint32_t MirccCapacity = 246; ///< NonNegativeInteger: C in bit/s; 0 = MIRCC off
+inline constexpr uint32_t MirccRate = 248;     ///< FaceStatus only: R_f in bit/s
 // inside BundleCounters
 inline constexpr uint32_t NOutBundles = 128;
 inline constexpr uint32_t NOutInterestsAbsorbed = 130;

@@ -88,7 +88,7 @@ enum class DropReason : uint8_t {
   NackNonceMismatch,
   OutNackNoInRecord,
   OutNackNotP2p,
-  // forwarder: MIRCC's per-face Interest shaper (core/cc/mircc.hpp)
+  // forwarder: MIRCC's per-face Interest shaper (core/fw/mircc.hpp)
   ShaperFull,
   // management
   MgmtNotUnderPrefix,

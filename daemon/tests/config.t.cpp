@@ -79,6 +79,16 @@ rib_max_routes = 100
 [forwarder]
 default_strategy = "/localhost/nfd/strategy/multicast"
 default_hop_limit = 32
+mircc_interval = "250ms"
+mircc_ewma_weight = 0.8
+mircc_eta = 0.99
+mircc_beta = 0.2
+mircc_dynamic_beta = true
+mircc_delay_gain = 0.5
+mircc_initial_delay = "40ms"
+mircc_initial_share = 0.5
+mircc_shaper_depth = 10
+mircc_update_on_arrival = true
 [management]
 verify_commands = true
 [face_system.unix]

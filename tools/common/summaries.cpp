@@ -1,6 +1,9 @@
 #include "tools/common/summaries.hpp"
 
+#include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <sstream>
 
 namespace ndnlab::tools {
@@ -22,6 +25,35 @@ std::string formatRate(Rate r)
     ++pow;
   }
   return formatFixed(v, 6) + " " + units[pow];
+}
+
+std::optional<uint64_t> parseBitRate(std::string_view text)
+{
+  std::string s(text);
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  }
+  catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || !std::isfinite(v))
+    return std::nullopt; // no sign, no leading blank, no "inf"
+  std::string rest = s.substr(used);
+  for (char& c : rest)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double scale = 1;
+  if (!rest.empty() && (rest[0] == 'k' || rest[0] == 'm' || rest[0] == 'g')) {
+    scale = rest[0] == 'k' ? 1e3 : rest[0] == 'm' ? 1e6 : 1e9;
+    rest.erase(0, 1);
+  }
+  if (!(rest.empty() || rest == "bit/s" || rest == "bps" || rest == "bit" || rest == "b/s"))
+    return std::nullopt;
+  const double bps = v * scale;
+  if (bps >= 1.8e19)
+    return std::nullopt;
+  return static_cast<uint64_t>(std::llround(bps));
 }
 
 std::string formatFetchSummary(const app::FetchStats& s, bool adaptive)

@@ -6,7 +6,10 @@
 #include "core/app/fetch-stats.hpp"
 #include "core/app/ping.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ndnlab::tools {
 
@@ -14,6 +17,10 @@ namespace ndnlab::tools {
 std::string formatFixed(double v, int precision);
 /// ndncatchunks-style rate text: "12.345678 Mbit/s" (steps of 1000).
 std::string formatRate(Rate r);
+/// A bit rate typed by a user: a number, an optional SI prefix (k, M, G; case-insensitive) and
+/// an optional unit (bit/s, bps, bit): "12Mbit/s", "12M", "1.5gbit", "500000". Nullopt for
+/// anything else, a negative value or one that does not fit 64 bits; 0 is allowed.
+std::optional<uint64_t> parseBitRate(std::string_view text);
 /// The summary printed by ndncatchunks after a successful transfer, with the adaptive
 /// lines (marks, timeouts, retransmissions) when `adaptive`.
 std::string formatFetchSummary(const app::FetchStats& s, bool adaptive);

@@ -6,6 +6,7 @@
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/runtime.hpp"
+#include "tools/common/summaries.hpp"
 
 #include <asio/ip/address.hpp>
 
@@ -96,6 +97,8 @@ std::string cpSummary(std::string_view module, const ControlParameters& cp)
       os << " bundling=" << ((cp.flags.value_or(0) & mgmt::FaceFlagBundling) ? "on" : "off");
     if (cp.bundleInterval)
       os << " bundle-interval=" << *cp.bundleInterval;
+    if (cp.mirccCapacity)
+      os << " mircc-capacity=" << *cp.mirccCapacity;
   }
   else {
     if (cp.name)
@@ -130,6 +133,7 @@ struct CtlOptions
   std::string medium;                               ///< "", wired, wireless
   std::string bundling;                             ///< "", on, off
   std::optional<uint64_t> bundleInterval;
+  std::string mirccCapacity; ///< "", or a bit rate (parseBitRate)
   // route / strategy
   std::string prefix;
   uint64_t cost = 0;
@@ -369,6 +373,8 @@ bool printFaces(ByteSpan content)
                 << " invalid=" << b.nInBundlesInvalid << " early=" << b.nInDataEarly
                 << " early-expired=" << b.nInDataEarlyExpired << "}";
     }
+    if (f.mirccCapacity)
+      std::cout << " mircc={capacity=" << *f.mirccCapacity << "bit/s rate=" << f.mirccRate.value_or(0) << "bit/s}";
     std::cout << "\n";
   }
   return true;
@@ -551,6 +557,15 @@ int runCtl(int argc, char** argv)
     cmd->add_option("--bundling", o.bundling, "BLEnD Interest bundling on this face: on or off")
       ->check(CLI::IsMember({"on", "off"}));
     addUnsignedOption(*cmd, "--bundle-interval", o.bundleInterval, "Bundle interval BI (0..256)", 0, 256);
+    // MIRCC (ndnlab extension; docs/mechanisms/mircc.md)
+    cmd
+      ->add_option("--mircc-capacity", o.mirccCapacity,
+                   "MIRCC on this face, with the capacity C of the link its Data return over (e.g. 12Mbit/s); 0 = off")
+      ->check(CLI::Validator(
+        [](std::string& v) {
+          return parseBitRate(v) ? std::string() : "not a bit rate (e.g. 12Mbit/s, 500k, 0): " + v;
+        },
+        "RATE"));
   };
   auto setBundlingParameters = [&](ControlParameters& cp) {
     if (!o.medium.empty())
@@ -561,6 +576,8 @@ int runCtl(int argc, char** argv)
     }
     if (o.bundleInterval)
       cp.bundleInterval = *o.bundleInterval;
+    if (!o.mirccCapacity.empty())
+      cp.mirccCapacity = parseBitRate(o.mirccCapacity);
   };
   addBundlingOptions(faceCreate);
   faceCreate->callback([&] {
@@ -577,7 +594,7 @@ int runCtl(int argc, char** argv)
       ->required()
       ->check(faceArgument());
   };
-  auto* faceUpdate = face->add_subcommand("update", "Change a face's BLEnD settings (faces/update)");
+  auto* faceUpdate = face->add_subcommand("update", "Change a face's BLEnD and MIRCC settings (faces/update)");
   addFaceArgument(faceUpdate, "Face");
   addBundlingOptions(faceUpdate);
   faceUpdate->callback([&] {

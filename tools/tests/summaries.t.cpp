@@ -54,3 +54,26 @@ TEST(Summaries, PingAsNdnpingWritesIt)
 
 } // namespace
 } // namespace ndnlab::tools
+
+namespace ndnlab::tools {
+namespace {
+
+TEST(ParseBitRate, AcceptsNumbersWithPrefixAndUnit)
+{
+  EXPECT_EQ(parseBitRate("12Mbit/s"), 12'000'000u);
+  EXPECT_EQ(parseBitRate("12M"), 12'000'000u);
+  EXPECT_EQ(parseBitRate("10mbit"), 10'000'000u);
+  EXPECT_EQ(parseBitRate("1.5Gbps"), 1'500'000'000u);
+  EXPECT_EQ(parseBitRate("500k"), 500'000u);
+  EXPECT_EQ(parseBitRate("500000"), 500'000u);
+  EXPECT_EQ(parseBitRate("0"), 0u);
+}
+
+TEST(ParseBitRate, RefusesAnythingElse)
+{
+  for (const char* bad : {"", "-1M", "M", "12 M", "12Mbyte/s", "12x", "inf", "nan", "1e30", " 12M"})
+    EXPECT_FALSE(parseBitRate(bad)) << bad;
+}
+
+} // namespace
+} // namespace ndnlab::tools

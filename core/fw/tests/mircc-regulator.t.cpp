@@ -101,7 +101,7 @@ TEST_F(MirccRegulatorTest, OfferedLoadAboveTheCapacityLowersTheRate)
   // 150 Interests in the first interval: y = 15 Mbit/s of expected Data against C = 10
   sendInterests(150);
   advance(100ms); // the update timer runs at T
-  const cc::MirccRateController* c = fw->mircc().controller(producer->id());
+  const fw::MirccRateController* c = fw->mircc().controller(producer->id());
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->updates(), 1u);
   EXPECT_DOUBLE_EQ(c->arrivalRate().bps(), 15e6);
@@ -158,7 +158,7 @@ protected:
 
 TEST_F(MirccOnArrivalTest, UpdatesRideOnArrivalsOnceTHasElapsed)
 {
-  const cc::MirccRateController* c = fw->mircc().controller(producer->id());
+  const fw::MirccRateController* c = fw->mircc().controller(producer->id());
   advance(250ms);
   EXPECT_EQ(c->updates(), 0u) << "no timer of its own";
   sendInterests(1);

@@ -7,13 +7,13 @@
 // taken from the device's DataRate in ns-3), `minRate` and `dataSize` (the hosts have no Rate
 // or Bytes field kind; their defaults are the paper's).
 
-#include "core/cc/mircc.hpp"
+#include "core/fw/mircc.hpp"
 #include "core/runtime/fields.hpp"
 
 #include <limits>
 #include <string_view>
 
-namespace ndnlab::cc {
+namespace ndnlab::fw {
 
 /// Calls `v` with every field of the MirccOptions that `O` holds as `o.mircc`, for the hosts
 /// `hosts` and in ndnlabd's `section`.
@@ -85,4 +85,4 @@ void visitMirccFields(Visitor&& v, unsigned hosts, std::string_view section)
              NDNLAB_FIELD_REF(o.mircc.updateOnArrival)));
 }
 
-} // namespace ndnlab::cc
+} // namespace ndnlab::fw

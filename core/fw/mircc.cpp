@@ -1,10 +1,10 @@
-#include "core/cc/mircc.hpp"
+#include "core/fw/mircc.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace ndnlab::cc {
+namespace ndnlab::fw {
 
 namespace {
 
@@ -142,4 +142,4 @@ Duration shaperInterval(size_t depth, Bytes dataSize, Rate rate)
   return std::max(rate.transmissionTime(dataSize), Duration(1));
 }
 
-} // namespace ndnlab::cc
+} // namespace ndnlab::fw

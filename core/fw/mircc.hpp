@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-namespace ndnlab::cc {
+namespace ndnlab::fw {
 
 /// Every knob of MIRCC on one upstream face. Rates in bit/s (Rate), sizes in Bytes.
 struct MirccOptions
@@ -241,4 +241,4 @@ void InterestShaper<T>::setRate(Rate rate)
   m_interval = shaperInterval(m_depth, m_dataSize, rate);
 }
 
-} // namespace ndnlab::cc
+} // namespace ndnlab::fw

@@ -1,5 +1,5 @@
-#include "core/cc/mircc.hpp"
-#include "core/cc/mircc-fields.hpp"
+#include "core/fw/mircc.hpp"
+#include "core/fw/mircc-fields.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace ndnlab::cc {
+namespace ndnlab::fw {
 namespace {
 
 using namespace std::chrono_literals;
@@ -398,4 +398,4 @@ TEST(InterestShaper, NewRateAppliesFromTheNextRelease)
 }
 
 } // namespace
-} // namespace ndnlab::cc
+} // namespace ndnlab::fw
