@@ -27,6 +27,27 @@ void visitFields(std::type_identity<ConstantRateConsumerOptions>, Visitor&& v)
              NDNLAB_FIELD_REF(o.retransmit)));
   v(field<O>({.name = "must-be-fresh", .doc = "MustBeFresh on every Interest", .hosts = Ns3},
              NDNLAB_FIELD_REF(o.mustBeFresh)));
+  v(field<O>({.name = "follow-rate",
+              .doc = "MIRCC: send at the rate stamped in the latest Data or Nack (Frequency until the first)",
+              .hosts = Ns3},
+             NDNLAB_FIELD_REF(o.followRate)));
+  v(field<O>({.name = "rate-data-size",
+              .doc = "FollowRate: bytes of one Data that turn the stamped rate into Interests per second; 0 = the "
+                     "Data's own wire size",
+              .unit = "bytes",
+              .range = Range::closed(0, 1e9),
+              .hosts = Ns3},
+             NDNLAB_FIELD_REF(o.rateDataSize)));
+  v(field<O>({.name = "tick",
+              .doc = "the consumer's clock: 0 = each Interest leaves when due; > 0 = those due are held until the "
+                     "next tick",
+              .range = Range::nonNegative(MaxMs),
+              .hosts = Ns3},
+             NDNLAB_FIELD_REF(o.tick)));
+  v(field<O>({.name = "smoothening",
+              .doc = "with a tick, held Interests also leave whenever a Data or Nack arrives (Kato et al., Sec. V)",
+              .hosts = Ns3},
+             NDNLAB_FIELD_REF(o.smoothening)));
 }
 
 } // namespace ndnlab::app

@@ -14,10 +14,14 @@ void ConstantRateConsumerOptions::validate() const
     throw std::invalid_argument("randomize must be none, uniform or exponential");
   if (lifetime <= Duration::zero())
     throw std::invalid_argument("lifetime must be positive");
+  if (tick < Duration::zero())
+    throw std::invalid_argument("tick must not be negative");
+  if (smoothening && tick == Duration::zero())
+    throw std::invalid_argument("smoothening needs a tick");
 }
 
 ConstantRateConsumer::ConstantRateConsumer(Env& env, Endpoint& endpoint, Options opts)
-  : m_env(env), m_ep(endpoint), m_opts(std::move(opts))
+  : m_env(env), m_ep(endpoint), m_opts(std::move(opts)), m_frequency(m_opts.frequency)
 {
   m_opts.validate();
   m_ep.onData = [this](const Data& d) { handleData(d); };
@@ -38,15 +42,26 @@ void ConstantRateConsumer::start(const Name& prefix)
   m_prefix = prefix;
   m_nextSeg = m_opts.firstSegment;
   m_running = true;
+  if (m_opts.tick > Duration::zero())
+    m_tickTimer = m_env.timers().schedule(m_opts.tick, [this] { onTick(); });
   sendNext();
 }
 
-void ConstantRateConsumer::stop()
+void ConstantRateConsumer::stopSending()
 {
   m_running = false;
   if (m_sendTimer != 0)
     m_env.timers().cancel(m_sendTimer);
   m_sendTimer = 0;
+  if (m_tickTimer != 0)
+    m_env.timers().cancel(m_tickTimer);
+  m_tickTimer = 0;
+  m_held.clear();
+}
+
+void ConstantRateConsumer::stop()
+{
+  stopSending();
   for (auto& [seg, p] : m_pending) {
     if (p.timer != 0)
       m_env.timers().cancel(p.timer);
@@ -56,7 +71,7 @@ void ConstantRateConsumer::stop()
 
 Duration ConstantRateConsumer::nextGap()
 {
-  double mean = 1.0 / m_opts.frequency;
+  double mean = 1.0 / m_frequency;
   double gap = mean;
   if (m_opts.randomize == "uniform")
     gap = m_env.rng().uniform() * 2.0 * mean;
@@ -92,6 +107,20 @@ void ConstantRateConsumer::sendNext()
   interest.setNonce(m_env.rng().next32());
   interest.tags.bundle = BundleTag{retx, 1};
 
+  if (retx)
+    ++m_counters.retransmissions;
+  m_sendTimer = m_env.timers().schedule(nextGap(), [this] { sendNext(); });
+  emitInterest(std::move(interest));
+}
+
+void ConstantRateConsumer::emitInterest(Interest&& interest)
+{
+  if (m_opts.tick > Duration::zero()) {
+    m_held.push_back(std::move(interest)); // fell due: leaves at the next tick
+    return;
+  }
+  // the segment's lifetime runs from when its Interest really leaves
+  const uint64_t seg = *segmentOf(interest.name());
   Pending& p = m_pending[seg];
   if (p.timer != 0)
     m_env.timers().cancel(p.timer);
@@ -99,11 +128,51 @@ void ConstantRateConsumer::sendNext()
   p.nonce = *interest.nonce();
   p.timer = m_env.timers().schedule(m_opts.lifetime, [this, seg] { onTimeout(seg); });
   ++m_counters.interestsSent;
-  if (retx)
-    ++m_counters.retransmissions;
-
-  m_sendTimer = m_env.timers().schedule(nextGap(), [this] { sendNext(); });
   m_ep.expressInterest(interest);
+}
+
+void ConstantRateConsumer::flushHeld()
+{
+  std::vector<Interest> held;
+  held.swap(m_held);
+  const Duration tick = m_opts.tick;
+  m_opts.tick = Duration::zero(); // emitInterest sends
+  for (Interest& i : held)
+    emitInterest(std::move(i));
+  m_opts.tick = tick;
+}
+
+void ConstantRateConsumer::onTick()
+{
+  m_tickTimer = m_env.timers().schedule(m_opts.tick, [this] { onTick(); });
+  if (m_held.empty())
+    return;
+  ++m_counters.ticks;
+  flushHeld();
+}
+
+void ConstantRateConsumer::afterAnswer(const std::optional<Rate>& rate, size_t wireSize)
+{
+  if (m_opts.followRate && rate && rate->bps() > 0) {
+    if (wireSize > 0)
+      m_lastDataSize = wireSize;
+    const size_t bytes = m_opts.rateDataSize > 0 ? m_opts.rateDataSize : m_lastDataSize;
+    if (bytes > 0) {
+      const double f = rate->bps() / (8.0 * static_cast<double>(bytes));
+      if (f != m_frequency) {
+        m_frequency = f;
+        // the next Interest falls due one new gap after now, not after the old gap
+        if (m_sendTimer != 0 && m_running) {
+          m_env.timers().cancel(m_sendTimer);
+          m_sendTimer = m_env.timers().schedule(nextGap(), [this] { sendNext(); });
+        }
+      }
+    }
+  }
+  if (m_opts.smoothening && m_running && !m_held.empty()) {
+    m_counters.smoothenedSends += m_held.size();
+    flushHeld();
+  }
 }
 
 void ConstantRateConsumer::onTimeout(uint64_t seg)
@@ -111,8 +180,11 @@ void ConstantRateConsumer::onTimeout(uint64_t seg)
   auto it = m_pending.find(seg);
   if (it == m_pending.end())
     return;
+  const TimePoint sent = it->second.sent;
   m_pending.erase(it);
   ++m_counters.timeouts;
+  if (onResolved)
+    onResolved(sent, false);
   m_env.emit({EventKind::CbrTimeout, 0, {}, static_cast<int64_t>(seg), 0});
   if (m_opts.retransmit && m_running) {
     m_retxQueue.push_back(seg);
@@ -140,15 +212,19 @@ void ConstantRateConsumer::handleData(const Data& data)
     ++m_counters.unexpectedData;
     return;
   }
-  Duration rtt = m_env.now() - it->second.sent;
+  const TimePoint sent = it->second.sent;
+  Duration rtt = m_env.now() - sent;
   if (it->second.timer != 0)
     m_env.timers().cancel(it->second.timer);
   m_pending.erase(it);
   ++m_counters.data;
+  if (onResolved)
+    onResolved(sent, true);
   m_counters.bytes += Bytes(data.content().size());
   m_env.emit({EventKind::CbrData, 0, {}, static_cast<int64_t>(*seg), toSeconds(rtt)});
   if (onData)
     onData(*seg, rtt, data.content());
+  afterAnswer(data.tags.mirccRate, data.wireSize());
 }
 
 void ConstantRateConsumer::handleNack(const Nack& nack)
@@ -160,14 +236,18 @@ void ConstantRateConsumer::handleNack(const Nack& nack)
     return;
   if (it->second.timer != 0)
     m_env.timers().cancel(it->second.timer);
+  const TimePoint sent = it->second.sent;
   m_pending.erase(it);
   ++m_counters.nacks;
+  if (onResolved)
+    onResolved(sent, false);
   m_env.emit({EventKind::CbrNack, 0, toString(nack.reason), static_cast<int64_t>(*seg), 0});
   if (m_opts.retransmit && m_running) {
     m_retxQueue.push_back(*seg);
     if (m_sendTimer == 0)
       sendNext();
   }
+  afterAnswer(nack.interest.tags.mirccRate, 0);
 }
 
 } // namespace ndnlab::app

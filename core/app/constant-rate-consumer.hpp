@@ -6,6 +6,15 @@
 // A Data answers a pending segment only under the exact name its Interest carried, and a Nack
 // only with that transmission's Nonce; anything else is unexpected (counted, or ignored).
 //
+//
+// Explicit rate (`followRate`): the paper's MIRCC consumer (Kato et al., Sec. III-A(4), ndnSIM's
+// ConsumerLi): the frequency becomes the rate stamped in each Data or Nack (MirccRate,
+// docs/mechanisms/mircc-wire.md) over the size of one Data (`rateDataSize`, 0 = the Data's own
+// wire size). With a coarse clock (`tick` > 0; Sec. III-B, Fig. 3) the Interests that fall due
+// are held and all sent at the next tick; with `smoothening` (Sec. V) the held Interests also
+// leave whenever a Data or Nack arrives. This is the paper's evaluation consumer: no
+// retransmission unless asked, so loss = 1 - Data / Interests sent.
+//
 // Trace events: cbr_data (value = segment, value2 = RTT of the last transmission in s),
 // cbr_timeout (value = segment), cbr_nack (value = segment, reason = Nack reason).
 
@@ -16,6 +25,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ndnlab::app {
 
@@ -28,6 +38,16 @@ struct ConstantRateConsumerOptions
   uint64_t firstSegment = 0;                           ///< first segment number
   bool retransmit = false;                             ///< re-express timed-out or Nacked segments
   bool mustBeFresh = false;                            ///< MustBeFresh on every Interest
+  /// MIRCC: send at the rate stamped in the latest Data or Nack (`frequency` until the first)
+  bool followRate = false;
+  /// followRate: bytes of one Data that turn the stamped bit rate into Interests per second;
+  /// 0 = the wire size of the Data that carried the rate
+  size_t rateDataSize = 0;
+  /// The consumer's clock: 0 = every Interest leaves when it falls due; > 0 = those that fell
+  /// due are held until the next tick (the paper's coarse-grained clock)
+  Duration tick = Duration::zero();
+  /// With a tick: held Interests also leave whenever a Data or Nack arrives (the paper's Sec. V)
+  bool smoothening = false;
 
   /// Throws std::invalid_argument for out-of-range values.
   void validate() const;
@@ -41,7 +61,9 @@ struct ConstantRateConsumerCounters
   uint64_t nacks = 0;
   uint64_t timeouts = 0;
   uint64_t unexpectedData = 0;
-  Bytes bytes; ///< content bytes received
+  uint64_t ticks = 0;           ///< coarse-clock ticks that sent held Interests
+  uint64_t smoothenedSends = 0; ///< held Interests sent on a Data or Nack arrival
+  Bytes bytes;                  ///< content bytes received
 };
 
 class ConstantRateConsumer
@@ -57,6 +79,9 @@ public:
 
   /// Starts sending under `prefix` (first Interest at once).
   void start(const Name& prefix);
+  /// Sends nothing more (held Interests are discarded); Interests in flight still end in a
+  /// Data, a Nack or a timeout, so every Interest sent is resolved.
+  void stopSending();
   void stop();
 
   void handleData(const Data& data);
@@ -64,10 +89,17 @@ public:
 
   /// Called for each Data: segment, RTT of its last transmission, content.
   std::function<void(uint64_t, Duration, ByteSpan)> onData;
+  /// Called when an Interest sent at `sent` is resolved: answered by Data (true), or Nacked or
+  /// timed out (false). Loss per send time, the paper's loss rate over time.
+  std::function<void(TimePoint sent, bool answered)> onResolved;
 
   const ConstantRateConsumerCounters& counters() const { return m_counters; }
   const Options& options() const { return m_opts; }
   bool running() const { return m_running; }
+  /// Interests per second now (`frequency`, or the followed rate).
+  double frequency() const { return m_frequency; }
+  /// Interests held for the next tick.
+  size_t held() const { return m_held.size(); }
 
 private:
   struct Pending
@@ -79,6 +111,13 @@ private:
 
   void sendNext();
   Duration nextGap();
+  /// Sends `interest` now, or holds it for the next tick.
+  void emitInterest(Interest&& interest);
+  /// Sends every held Interest.
+  void flushHeld();
+  void onTick();
+  /// A Data (of `wireSize` bytes) or a Nack (0) arrived: follow its rate, smoothen.
+  void afterAnswer(const std::optional<Rate>& rate, size_t wireSize);
   void onTimeout(uint64_t seg);
   /// The segment of a name `<prefix>/seg=N` as this consumer spells it; nullopt for any other.
   std::optional<uint64_t> segmentOf(const Name& name) const;
@@ -93,6 +132,10 @@ private:
   std::deque<uint64_t> m_retxQueue;
   std::map<uint64_t, Pending> m_pending;
   TimerId m_sendTimer = 0;
+  TimerId m_tickTimer = 0;
+  std::vector<Interest> m_held; ///< fell due, waiting for the tick
+  double m_frequency;
+  size_t m_lastDataSize = 0; ///< wire size of the latest Data (followRate with rateDataSize 0)
   ConstantRateConsumerCounters m_counters;
 };
 

@@ -135,6 +135,83 @@ TEST_F(CbrTest, RandomizedGapsKeepTheMeanRate)
   EXPECT_LT(n, 2200u);
 }
 
+TEST_F(CbrTest, FollowsTheRateStampedInData)
+{
+  // 500 kbit/s over 1,250-byte Data = 50 Interests/s: a 20 ms gap after the first answer
+  ConstantRateConsumer::Options o;
+  o.frequency = 40; // 25 ms until then
+  o.followRate = true;
+  o.rateDataSize = 1250;
+  link.dataFilter = [](Data& d) {
+    d.tags.mirccRate = Rate::kbps(500);
+    return true;
+  };
+  auto c = make(o);
+  c->start("/lab/file/v=9");
+  env.advance(19ms);
+  EXPECT_EQ(c->frequency(), 40.0);
+  env.advance(1ms); // Data of segment 0 (RTT 20 ms)
+  EXPECT_EQ(c->frequency(), 50.0);
+  env.advance(70ms); // sent at 0, then 40 (20 ms after the answer, not 25 after 0), 60, 80
+  EXPECT_EQ(link.consumer.sentInterests.size(), 4u);
+}
+
+TEST_F(CbrTest, CoarseTickHoldsDueInterestsUntilTheTick)
+{
+  ConstantRateConsumer::Options o;
+  o.frequency = 100;
+  o.tick = 100ms;
+  auto c = make(o);
+  c->start("/lab/file/v=9");
+  env.advance(99ms);
+  EXPECT_TRUE(link.consumer.sentInterests.empty()) << "nothing leaves between ticks";
+  EXPECT_EQ(c->held(), 10u); // fell due at 0, 10, ..., 90 ms
+  env.advance(1ms);
+  EXPECT_GE(link.consumer.sentInterests.size(), 10u) << "everything due leaves at the tick";
+  EXPECT_LE(c->held(), 1u);
+  EXPECT_EQ(c->counters().ticks, 1u);
+}
+
+TEST_F(CbrTest, SmootheningReleasesHeldInterestsOnData)
+{
+  ConstantRateConsumer::Options o;
+  o.frequency = 100;
+  o.tick = 100ms;
+  auto plain = make(o);
+  plain->start("/lab/file/v=9");
+  env.advance(125ms);
+  const size_t withoutSmoothening = link.consumer.sentInterests.size();
+  EXPECT_EQ(plain->counters().smoothenedSends, 0u);
+  plain->stop();
+
+  link.consumer.sentInterests.clear();
+  o.smoothening = true;
+  o.firstSegment = 50;
+  auto smooth = make(o);
+  smooth->start("/lab/file/v=9");
+  env.advance(125ms);
+  // the Data answering the tick's Interests arrive at 120 ms and take the 110 ms Interest along
+  EXPECT_GT(link.consumer.sentInterests.size(), withoutSmoothening);
+  EXPECT_GE(smooth->counters().smoothenedSends, 1u);
+}
+
+TEST_F(CbrTest, SmootheningReleasesHeldInterestsOnNack)
+{
+  ConstantRateConsumer::Options o;
+  o.frequency = 100;
+  o.tick = 100ms;
+  o.smoothening = true;
+  o.firstSegment = 100; // past the content: the server answers with Nacks
+  auto c = make(o);
+  c->start("/lab/file/v=9");
+  env.advance(119ms);
+  const size_t atTick = link.consumer.sentInterests.size();
+  env.advance(1ms); // the Nacks of the tick's Interests
+  EXPECT_GT(c->counters().nacks, 0u);
+  EXPECT_GT(link.consumer.sentInterests.size(), atTick);
+  EXPECT_GE(c->counters().smoothenedSends, 1u);
+}
+
 TEST_F(CbrTest, InvalidOptionsThrow)
 {
   ConstantRateConsumer::Options o;
@@ -142,6 +219,11 @@ TEST_F(CbrTest, InvalidOptionsThrow)
   EXPECT_THROW(make(o), std::invalid_argument);
   o.frequency = 1;
   o.randomize = "poisson";
+  EXPECT_THROW(make(o), std::invalid_argument);
+  o.randomize = "none";
+  o.smoothening = true; // without a tick
+  EXPECT_THROW(make(o), std::invalid_argument);
+  o.tick = -1ms;
   EXPECT_THROW(make(o), std::invalid_argument);
 }
 

@@ -30,12 +30,22 @@ app::ConstantRateConsumerCounters ConstantRateConsumerApp::GetCounters() const
   return m_engine ? m_engine->counters() : m_last;
 }
 
+void ConstantRateConsumerApp::FinishSending()
+{
+  if (m_engine)
+    m_engine->stopSending();
+}
+
 void ConstantRateConsumerApp::StartEngine()
 {
   m_engine = std::make_unique<app::ConstantRateConsumer>(GetStack()->GetEnv(), *GetEndpoint(), m_opts);
   m_engine->onData = [this](uint64_t, Duration, ByteSpan content) {
     EmitEvent({EventKind::AppBytes, 0, {}, static_cast<int64_t>(content.size()), 0});
   };
+  if (m_resolved)
+    m_engine->onResolved = [this](TimePoint sent, bool answered) {
+      m_resolved(toSeconds(sent.time_since_epoch()), answered);
+    };
   m_engine->start(GetPrefix());
 }
 

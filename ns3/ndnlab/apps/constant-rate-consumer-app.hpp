@@ -24,6 +24,10 @@ public:
   const app::ConstantRateConsumerOptions& GetOptions() const { return m_opts; }
   /// Counters of the current or last run.
   app::ConstantRateConsumerCounters GetCounters() const;
+  /// Stops sending; Interests in flight are still answered or time out (the app keeps running).
+  void FinishSending();
+  /// Called with each Interest's send time (s) when its Data, Nack or timeout resolves it.
+  void SetResolvedCallback(std::function<void(double sentSeconds, bool answered)> cb) { m_resolved = std::move(cb); }
 
 private:
   void StartEngine() override;
@@ -32,6 +36,7 @@ private:
   app::ConstantRateConsumerOptions m_opts;
   std::unique_ptr<app::ConstantRateConsumer> m_engine;
   app::ConstantRateConsumerCounters m_last;
+  std::function<void(double, bool)> m_resolved;
 };
 
 } // namespace ndnlab::sim

@@ -4,6 +4,7 @@
 
 #include "core/face/generic-link-service.hpp"
 
+#include <ns3/data-rate.h>
 #include <ns3/log.h>
 #include <ns3/trace-source-accessor.h>
 
@@ -106,6 +107,15 @@ face::FaceId NdnStack::AddNetDeviceFace(ns3::Ptr<ns3::NetDevice> device, const A
   face::Face& faceRef = *f;
   face::FaceId id = m_forwarder->addFace(std::move(f));
   raw->setTraceFaceId(id);
+  if (lso.mircc) {
+    // MIRCC's capacity C of this upstream face: the device's DataRate (point-to-point). A
+    // device without one (Wi-Fi) carries rates but has no controller of its own.
+    ns3::DataRateValue rate;
+    if (device->GetAttributeFailSafe("DataRate", rate) && rate.Get().GetBitRate() > 0)
+      m_forwarder->mircc().enable(id, Rate::bitsPerSecond(static_cast<double>(rate.Get().GetBitRate())));
+    else
+      NS_LOG_WARN("node " << m_node->GetId() << " face " << id << ": MIRCC on, but the device has no DataRate");
+  }
   wrapDataTap(faceRef);
   m_deviceFaces.emplace_back(device, id);
   m_transports[id] = raw;

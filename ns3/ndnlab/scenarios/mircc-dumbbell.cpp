@@ -1,0 +1,403 @@
+// Scenario `mircc-dumbbell` (issue 28 item 5; Kato et al., FedCSIS 2020, Sec. IV-A, Fig. 4):
+// two consumers share one bottleneck towards two producers, every node running MIRCC.
+//
+//   C1 --\                       /-- P1
+//         R1 -- 12 Mbps 100 ms -- R2
+//   C2 --/                       \-- P2
+//   (access links 10 Mbps, 50 ms)
+//
+// Every face has MIRCC on (LpMircc): each node's forwarder shapes the Interests it forwards
+// toward an upstream face at that link's DataRate (token bucket of MirccShaperDepth, 200) and
+// stamps R_f into the Data coming back. The consumers are the paper's: Interests at the rate the
+// latest Data carries (ConstantRateConsumer with FollowRate: the paper's ConsumerLi, no
+// retransmission, so loss = 1 - Data / Interests), on a clock of `Tick` with or without
+// `Smoothening`; routers recompute R(t) every `Tick` too (the paper: the same granularity in
+// consumers and routers). `Cc=aimd|cubic` puts ndnlab's window consumers (`ndnlab get`'s) in
+// their place over plain routers with MIRCC off, drop-tail queues of `Queue` (issue 28, 8(d));
+// their loss is 1 - distinct segments / Interests sent, retransmissions included.
+//
+// C1 sends from 1 s to 10 s, C2 from 3 s to 8 s (C1Start, C1Stop, C2Start, C2Stop). Per 100 ms
+// (mircc-series.csv with --out): each consumer's Interest rate and the share of
+// the Interests sent in that bin that got no Data.
+//
+// Every Data takes 1,250 bytes on the link (NDNLPv2 frame and PPP header included), the paper's
+// 10,000 bits, which is also the Data size MIRCC's rates count in.
+//
+// Metrics: flows.C<i>.loss_rate (1 - Data / Interests over the whole run), .interests_sent,
+// .data_received, .rate_pps_alone (C1 over [C1Start + 1 s, C2Start)), .rate_pps_shared (mean
+// Interest rate over [C2Start + 1 s, C2Stop)), jain_index_shared, bottleneck_utilisation (Data
+// bits to both consumers over [C2Start + 1 s, C2Stop) / bottleneck rate), convergence_s (time
+// after C2Start until both consumers' 100 ms rates stay within 10 % of the fair share, the
+// bottleneck's Data rate / 2, until C2Stop; null if never).
+
+#include "ns3/ndnlab/apps/consumer-app.hpp"
+#include "ns3/ndnlab/apps/constant-rate-consumer-app.hpp"
+#include "ns3/ndnlab/helper/app-helper.hpp"
+#include "ns3/ndnlab/helper/route-helper.hpp"
+#include "ns3/ndnlab/helper/stack-helper.hpp"
+#include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+
+#include "core/codec/data.hpp"
+#include "core/lp/packet.hpp"
+#include "core/security/signer.hpp"
+
+#include <ns3/boolean.h>
+#include <ns3/data-rate.h>
+#include <ns3/double.h>
+#include <ns3/point-to-point-helper.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+
+namespace ndnlab::sim::scenarios {
+namespace {
+
+constexpr double Bin = 0.1; // s: the paper's figures plot per 100 ms
+
+std::vector<ParamSpec> mirccParams()
+{
+  using Range = fields::Range;
+  const std::vector<ParamSpec> p = {
+    {"Cc",
+     ParamType::String,
+     "mircc",
+     "",
+     "consumers: mircc (the paper's rate consumer), aimd, cubic",
+     {"mircc", "aimd", "cubic"}},
+    {"Tick",
+     ParamType::Double,
+     "100",
+     "ms",
+     "clock of consumers and routers: the consumers' tick and the routers' rate interval T",
+     {},
+     Range::positive(60'000)},
+    {"Smoothening", ParamType::Bool, "false", "",
+     "held Interests also leave on every Data or Nack (the paper's Sec. V)"},
+    {"UpdateOnArrival", ParamType::Bool, "false", "",
+     "routers recompute R(t) on the first packet after T instead of by a timer (issue 28, 8(b))"},
+    {"AccessRate", ParamType::String, "10Mbps", "", "consumer-router and router-producer links, 1bps..1000Gbps"},
+    {"AccessDelay", ParamType::String, "50ms", "", "access link delay, 0..1e6 s"},
+    {"BottleneckRate", ParamType::String, "12Mbps", "", "R1-R2 data rate, 1bps..1000Gbps"},
+    {"BottleneckDelay", ParamType::String, "100ms", "", "R1-R2 delay, 0..1e6 s"},
+    {"Queue", ParamType::String, "100p", "", "device queue of every link: >= 1p, or >= 1500B"},
+    {"InitialRate",
+     ParamType::Double,
+     "100",
+     "Interests/s",
+     "mircc consumers: rate until the first Data",
+     {},
+     Range::positive(1e6)},
+    {"ShaperDepth",
+     ParamType::Int,
+     "200",
+     "Interests",
+     "MIRCC token bucket depth at consumers and routers",
+     {},
+     Range::closed(1, 1e6)},
+    {"C1Start", ParamType::Double, "1", "s", "C1 starts sending", {}, Range::nonNegative(3600)},
+    {"C1Stop", ParamType::Double, "10", "s", "C1 stops sending", {}, Range::nonNegative(3600)},
+    {"C2Start", ParamType::Double, "3", "s", "C2 starts sending", {}, Range::nonNegative(3600)},
+    {"C2Stop", ParamType::Double, "8", "s", "C2 stops sending", {}, Range::nonNegative(3600)},
+  };
+  return joinParams({p, runParams(3600)});
+}
+
+struct Times
+{
+  double c1Start, c1Stop, c2Start, c2Stop;
+};
+
+Times parseTimes(const Params& params)
+{
+  Times t{params.getDouble("C1Start"), params.getDouble("C1Stop"), params.getDouble("C2Start"),
+          params.getDouble("C2Stop")};
+  if (!(t.c1Start < t.c1Stop))
+    throw UsageError("--C1Start must be before --C1Stop");
+  if (!(t.c2Start < t.c2Stop))
+    throw UsageError("--C2Start must be before --C2Stop");
+  if (!(t.c1Start <= t.c2Start && t.c2Stop <= t.c1Stop))
+    throw UsageError("C2 must send within C1's period (C1Start <= C2Start, C2Stop <= C1Stop)");
+  if (t.c2Stop - t.c2Start < 1.0 + Bin)
+    throw UsageError("C2 must send for more than 1.1 s (the shared period starts 1 s after C2Start)");
+  return t;
+}
+
+void checkMircc(const Params& params)
+{
+  checkRate("AccessRate", params.getString("AccessRate"));
+  checkRate("BottleneckRate", params.getString("BottleneckRate"));
+  checkTime("AccessDelay", params.getString("AccessDelay"));
+  checkTime("BottleneckDelay", params.getString("BottleneckDelay"));
+  checkQueue("Queue", params.getString("Queue"));
+  parseTimes(params);
+  if (params.getBool("Smoothening") && params.getString("Cc") != "mircc")
+    throw UsageError("--Smoothening applies to the mircc consumers only");
+}
+
+/// Payload that makes a segment Data of the producers' names take `wire` bytes on a
+/// point-to-point link: the Data (digest signature, two-byte segment numbers as most of a run's
+/// are), its NDNLPv2 frame with a MirccRate field, and the 2-byte PPP header. The paper's 1,250
+/// bytes are the packet on the link: 10 Mbit/s carries 1,000 of them per second.
+size_t payloadFor(const std::string& prefix, size_t wire)
+{
+  Name name = *Name::parse(prefix);
+  name.appendVersion(1).appendSegment(1000);
+  auto frameSize = [&name](size_t payload) {
+    Data d(name);
+    const Buffer content(payload, 0);
+    d.setContent(ByteSpan(content));
+    security::DigestSigner signer;
+    security::signData(d, signer);
+    SharedBuffer data = d.wireEncode();
+    lp::LpPacket frame;
+    frame.mirccRate = Rate::mbps(12);
+    frame.fragment = ByteSpan(*data);
+    return lp::encode(frame)->size() + 2; // + PPP header
+  };
+  // the TLV lengths grow at 253 and 65536 bytes: search down from the first guess
+  const size_t overhead = frameSize(1000) - 1000;
+  if (wire <= overhead + 1)
+    throw std::logic_error("a Data of " + std::to_string(wire) + " bytes leaves no payload");
+  size_t payload = wire - overhead;
+  while (payload > 1 && frameSize(payload) > wire)
+    --payload;
+  return payload;
+}
+
+/// Per-bin counts of one consumer, by the time its Interests were sent.
+struct Series
+{
+  std::vector<uint64_t> sent, lost;
+  void add(double t, bool answered)
+  {
+    // a send on a bin's edge (a tick at k x 100 ms) belongs to the bin it opens
+    const auto i = static_cast<size_t>(std::floor(std::max(0.0, t) / Bin + 1e-6));
+    if (i >= sent.size()) {
+      sent.resize(i + 1, 0);
+      lost.resize(i + 1, 0);
+    }
+    ++sent[i];
+    lost[i] += answered ? 0 : 1;
+  }
+  /// Interests sent per second over [from, to).
+  double rate(double from, double to) const
+  {
+    uint64_t n = 0;
+    for (size_t i = 0; i < sent.size(); ++i) {
+      const double t = static_cast<double>(i) * Bin;
+      if (t >= from - 1e-9 && t < to - 1e-9)
+        n += sent[i];
+    }
+    return to > from ? static_cast<double>(n) / (to - from) : 0.0;
+  }
+  uint64_t at(size_t i) const { return i < sent.size() ? sent[i] : 0; }
+  uint64_t lostAt(size_t i) const { return i < lost.size() ? lost[i] : 0; }
+};
+
+void runMirccDumbbell(RunContext& ctx)
+{
+  const Params& params = ctx.params();
+  const Times times = parseTimes(params);
+  const std::string cc = params.getString("Cc");
+  const double tickMs = params.getDouble("Tick");
+  // the paper's 1,250-byte Data on the link, which is also MIRCC's data size in every node
+  const size_t dataSize = fw::MirccOptions{}.dataSize.count();
+  const ns3::Time tick = ns3::MicroSeconds(static_cast<int64_t>(std::llround(tickMs * 1000)));
+
+  // node ids: C1 0, C2 1, R1 2, R2 3, P1 4, P2 5
+  ns3::NodeContainer nodes;
+  nodes.Create(6);
+  const char* names[] = {"C1", "C2", "R1", "R2", "P1", "P2"};
+  auto link = [&](int a, int b, const std::string& rate, const std::string& delay) {
+    ns3::PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", ns3::StringValue(rate));
+    p2p.SetChannelAttribute("Delay", ns3::StringValue(delay));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(params.getString("Queue")));
+    return p2p.Install(nodes.Get(a), nodes.Get(b));
+  };
+  const std::string access = params.getString("AccessRate"), accessDelay = params.getString("AccessDelay");
+  const std::string bottleneck = params.getString("BottleneckRate");
+  ns3::NetDeviceContainer all;
+  all.Add(link(0, 2, access, accessDelay));
+  all.Add(link(1, 2, access, accessDelay));
+  all.Add(link(2, 3, bottleneck, params.getString("BottleneckDelay")));
+  all.Add(link(3, 4, access, accessDelay));
+  all.Add(link(3, 5, access, accessDelay));
+
+  StackHelper stack;
+  stack.SetCsSize(0); // the paper measured without caching
+  // the window consumers run over plain drop-tail routers, as they would be deployed
+  stack.SetStackAttribute("LpMircc", ns3::BooleanValue(cc == "mircc"));
+  stack.SetStackAttribute("MirccInterval", ns3::TimeValue(tick));
+  stack.SetStackAttribute("MirccShaperDepth", ns3::UintegerValue(static_cast<uint64_t>(params.getInt("ShaperDepth"))));
+  stack.SetStackAttribute("MirccUpdateOnArrival", ns3::BooleanValue(params.getBool("UpdateOnArrival")));
+  stack.Install(nodes);
+  RouteHelper routes;
+  routes.AddOrigin("/lab/p1", nodes.Get(4));
+  routes.AddOrigin("/lab/p2", nodes.Get(5));
+  routes.CalculateRoutes();
+
+  const double starts[2] = {times.c1Start, times.c2Start};
+  const auto contentBytes = static_cast<uint64_t>(
+    2.0 * static_cast<double>(ns3::DataRate(access).GetBitRate()) / 8.0 * (times.c1Stop - times.c1Start) + 1e6);
+  const double stops[2] = {times.c1Stop, times.c2Stop};
+  std::vector<Series> series(2);
+  std::vector<ns3::Ptr<ConstantRateConsumerApp>> rateApps;
+  std::vector<ns3::Ptr<ConsumerApp>> windowApps;
+  for (int i = 0; i < 2; ++i) {
+    const std::string prefix = "/lab/p" + std::to_string(i + 1);
+    AppHelper producer("ndnlab::ProducerApp");
+    producer.SetPrefix(prefix);
+    producer.SetAttribute("Version", ns3::UintegerValue(1));
+    producer.SetAttribute("PayloadSize", ns3::UintegerValue(payloadFor(prefix, dataSize)));
+    // more than the access link can carry while the consumer runs: the content never ends
+    producer.SetAttribute("FileSize", ns3::UintegerValue(contentBytes));
+    producer.Install(nodes.Get(4 + i));
+
+    if (cc == "mircc") {
+      AppHelper consumer("ndnlab::ConstantRateConsumerApp");
+      consumer.SetPrefix(prefix + "/v=1");
+      consumer.SetAttribute("Frequency", ns3::DoubleValue(params.getDouble("InitialRate")));
+      consumer.SetAttribute("FollowRate", ns3::BooleanValue(true));
+      consumer.SetAttribute("RateDataSize", ns3::UintegerValue(dataSize));
+      consumer.SetAttribute("Tick", ns3::TimeValue(tick));
+      consumer.SetAttribute("Smoothening", ns3::BooleanValue(params.getBool("Smoothening")));
+      consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
+      auto app = ns3::DynamicCast<ConstantRateConsumerApp>(consumer.Install(nodes.Get(i)).Get(0));
+      app->SetResolvedCallback([&series, i](double sent, bool answered) { series[i].add(sent, answered); });
+      ns3::Simulator::Schedule(ns3::Seconds(stops[i]), [app] { app->FinishSending(); });
+      rateApps.push_back(app);
+    }
+    else {
+      AppHelper consumer("ndnlab::ConsumerApp");
+      consumer.SetPrefix(prefix);
+      consumer.SetAttribute("Pipeline", ns3::StringValue(cc));
+      consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
+      consumer.SetAttribute("StopTime", ns3::TimeValue(ns3::Seconds(stops[i])));
+      windowApps.push_back(ns3::DynamicCast<ConsumerApp>(consumer.Install(nodes.Get(i)).Get(0)));
+    }
+  }
+  // window consumers: Interests sent and Data received per bin, from their statistics
+  std::vector<app::FetchStats> previous(2);
+  std::function<void()> sample;
+  if (!windowApps.empty()) {
+    sample = [&] {
+      const double now = ns3::Simulator::Now().GetSeconds();
+      for (size_t i = 0; i < 2; ++i) {
+        app::FetchStats s = windowApps[i]->GetStats();
+        const uint64_t sent = s.interestsSent - previous[i].interestsSent;
+        const uint64_t got = s.segments - previous[i].segments;
+        for (uint64_t k = 0; k < sent; ++k)
+          series[i].add(now - Bin / 2, k < got);
+        previous[i] = s;
+      }
+      ns3::Simulator::Schedule(ns3::Seconds(Bin), sample);
+    };
+    ns3::Simulator::Schedule(ns3::Seconds(Bin), sample);
+  }
+  P2pDropCounter drops(all);
+  ScenarioTraces traces(ctx, nodes);
+
+  // every Interest resolves within its lifetime (2 s) after the last one left
+  ctx.runSimulation(ns3::Seconds(std::min(params.getDouble("MaxTime"), times.c1Stop + 3.0)));
+
+  // --- metrics ---
+  const double bottleneckBps = static_cast<double>(ns3::DataRate(bottleneck).GetBitRate());
+  const double fairPps = bottleneckBps / (8.0 * static_cast<double>(dataSize)) / 2.0;
+  const double sharedFrom = times.c2Start + 1.0, sharedTo = times.c2Stop;
+  nlohmann::json flows = nlohmann::json::object();
+  double shared[2] = {0, 0};
+  uint64_t dataShared = 0;
+  for (int i = 0; i < 2; ++i) {
+    uint64_t sent = 0, data = 0;
+    if (cc == "mircc") {
+      app::ConstantRateConsumerCounters c = rateApps[i]->GetCounters();
+      sent = c.interestsSent;
+      data = c.data;
+    }
+    else {
+      app::FetchStats s = windowApps[i]->GetStats();
+      sent = s.interestsSent;
+      data = s.segments;
+    }
+    shared[i] = series[i].rate(sharedFrom, sharedTo);
+    for (size_t b = 0; b < series[i].sent.size(); ++b) {
+      const double t = static_cast<double>(b) * Bin;
+      if (t >= sharedFrom - 1e-9 && t < sharedTo - 1e-9)
+        dataShared += series[i].at(b) - series[i].lostAt(b);
+    }
+    nlohmann::json f = {
+      {"interests_sent", sent},
+      {"data_received", data},
+      {"loss_rate", sent > 0 ? 1.0 - static_cast<double>(data) / static_cast<double>(sent) : 0.0},
+      {"rate_pps_shared", shared[i]},
+    };
+    if (i == 0)
+      f["rate_pps_alone"] = series[0].rate(times.c1Start + 1.0, times.c2Start);
+    flows[names[i]] = f;
+  }
+  const double sum = shared[0] + shared[1], squares = shared[0] * shared[0] + shared[1] * shared[1];
+
+  // convergence: first bin after C2Start from which both stay within 10 % of the fair share
+  nlohmann::json convergence = nullptr;
+  const auto firstBin = static_cast<size_t>(std::llround(times.c2Start / Bin));
+  const auto endBin = static_cast<size_t>(std::llround(times.c2Stop / Bin));
+  for (size_t b = firstBin; b < endBin; ++b) {
+    bool holds = true;
+    for (size_t k = b; k < endBin && holds; ++k) {
+      for (int i = 0; i < 2; ++i)
+        holds = holds && std::abs(static_cast<double>(series[i].at(k)) / Bin - fairPps) <= 0.1 * fairPps;
+    }
+    if (holds) {
+      convergence = static_cast<double>(b) * Bin - times.c2Start;
+      break;
+    }
+  }
+
+  const size_t bins = std::max(series[0].sent.size(), series[1].sent.size());
+  nlohmann::json m = {
+    {"flows", flows},
+    {"jain_index_shared", squares > 0 ? sum * sum / (2 * squares) : 0.0},
+    {"bottleneck_utilisation",
+     static_cast<double>(dataShared) * 8.0 * static_cast<double>(dataSize) / ((sharedTo - sharedFrom) * bottleneckBps)},
+    {"convergence_s", convergence},
+    {"fair_share_pps", fairPps},
+  };
+  nlohmann::json perNode = nlohmann::json::object();
+  for (uint32_t i = 0; i < nodes.GetN(); ++i) {
+    nlohmann::json j = nodeFrames(nodes.Get(i));
+    j.update(drops.forNode(nodes.Get(i)));
+    ns3::Ptr<NdnStack> s = nodes.Get(i)->GetObject<NdnStack>();
+    j["shaper_drops"] = s->GetForwarder().counters().nDropShaperFull;
+    perNode[names[i]] = j;
+  }
+  m["nodes"] = perNode;
+  ctx.metrics = m;
+
+  if (ctx.hasOutDir()) {
+    std::ofstream csv(ctx.outDir() / "mircc-series.csv");
+    csv << "time_s,flow,interest_rate_pps,loss_rate\n";
+    for (int i = 0; i < 2; ++i) {
+      for (size_t b = 0; b < bins; ++b) {
+        const uint64_t n = series[i].at(b);
+        csv << static_cast<double>(b) * Bin << ',' << names[i] << ',' << static_cast<double>(n) / Bin << ',';
+        if (n > 0)
+          csv << static_cast<double>(series[i].lostAt(b)) / static_cast<double>(n);
+        csv << '\n';
+      }
+    }
+  }
+}
+
+const runner::Registration reg{runner::Scenario{
+  "mircc-dumbbell",
+  "MIRCC on every node of the paper's dumbbell: two rate consumers share a 12 Mbps bottleneck (Kato et al.)",
+  mirccParams(), runMirccDumbbell, checkMircc, nullptr}};
+
+} // namespace
+} // namespace ndnlab::sim::scenarios
