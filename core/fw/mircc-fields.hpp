@@ -4,8 +4,8 @@
 // fields become ndnlabd's [forwarder] mircc_* keys and NdnStack's Mircc* ns-3 attributes.
 //
 // Not listed: `capacity` (each face's own: its link's rate, given per face by `ndnlab ctl` and
-// taken from the device's DataRate in ns-3), `minRate` and `dataSize` (the hosts have no Rate
-// or Bytes field kind; their defaults are the paper's).
+// taken from the device's DataRate in ns-3) and `minRate` (the hosts have no Rate field kind;
+// its default is the implementation's).
 
 #include "core/fw/mircc.hpp"
 #include "core/runtime/fields.hpp"
@@ -71,6 +71,14 @@ void visitMirccFields(Visitor&& v, unsigned hosts, std::string_view section)
               .hosts = hosts,
               .section = section},
              NDNLAB_FIELD_REF(o.mircc.initialShare)));
+  v(field<O>({.name = "mircc-data-size",
+              .doc = "size of one Data on the link, which turns Interest counts into bits: y(t), g(t) and the "
+                     "shaper's pace C / size (paper 1,250)",
+              .unit = "bytes",
+              .range = Range::closed(1, 1e6),
+              .hosts = hosts,
+              .section = section},
+             NDNLAB_FIELD_REF(o.mircc.dataSize)));
   v(field<O>({.name = "mircc-shaper-depth",
               .doc = "Interests the per-face shaper holds; more are dropped (shaper_full)",
               .unit = "Interests",

@@ -8,7 +8,7 @@ namespace ndnlab::fw {
 struct MirccRegulator::FaceState
 {
   FaceState(const fw::MirccOptions& opts, TimePoint now)
-    : controller(opts, now), shaper(opts.shaperDepth, opts.dataSize, opts.capacity)
+    : controller(opts, now), shaper(opts.shaperDepth, opts.dataBytes(), opts.capacity)
   {}
 
   fw::MirccRateController controller;

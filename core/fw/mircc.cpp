@@ -31,7 +31,7 @@ void MirccOptions::validate() const
     throw std::invalid_argument("mircc initial share must be in (0, 1]");
   if (!(capacity.bps() > 0 && std::isfinite(capacity.bps())))
     throw std::invalid_argument("mircc capacity must be positive");
-  if (dataSize.count() == 0)
+  if (dataSize == 0)
     throw std::invalid_argument("mircc data size must be positive");
   if (!(minRate.bps() > 0))
     throw std::invalid_argument("mircc minimum rate must be positive");
@@ -83,7 +83,7 @@ bool MirccRateController::update(TimePoint now, size_t queuedInterests)
     return false;
 
   const double elapsed = toSeconds(now - m_lastUpdate); // >= T > 0
-  const double bitsPerData = m_opts.dataSize.bits();
+  const double bitsPerData = m_opts.dataBytes().bits();
   const double c = m_opts.eta * m_opts.capacity.bps(); // eta*C (paper: eta = 1)
   const double minRate = m_opts.minRate.bps();
   const double prevRate = std::max(m_rate, minRate); // R(t-T), floored as in the implementation

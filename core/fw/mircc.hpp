@@ -56,7 +56,9 @@ struct MirccOptions
   /// Size of one Data, turning Interest counts into expected Data bits: y(t) and g(t) are
   /// counts x dataSize, and the shaper releases one Interest per dataSize/C. Paper: 1,250-byte
   /// Data (10,000 bits); the implementation: 8,696 bits.
-  Bytes dataSize = Bytes(1250);
+  size_t dataSize = 1250; ///< bytes
+  /// dataSize as a size.
+  Bytes dataBytes() const { return Bytes(dataSize); }
   /// Floor of R(t) and of R(t-T) in the flow count: one 1,250-byte Data per second (the
   /// implementation's consumer floor of one packet per second).
   Rate minRate = Rate::kbps(10);

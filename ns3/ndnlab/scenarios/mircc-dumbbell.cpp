@@ -206,7 +206,7 @@ void runMirccDumbbell(RunContext& ctx)
   const std::string cc = params.getString("Cc");
   const double tickMs = params.getDouble("Tick");
   // the paper's 1,250-byte Data on the link, which is also MIRCC's data size in every node
-  const size_t dataSize = fw::MirccOptions{}.dataSize.count();
+  const size_t dataSize = fw::MirccOptions{}.dataSize;
   const ns3::Time tick = ns3::MicroSeconds(static_cast<int64_t>(std::llround(tickMs * 1000)));
 
   // node ids: C1 0, C2 1, R1 2, R2 3, P1 4, P2 5

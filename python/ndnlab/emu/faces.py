@@ -7,7 +7,8 @@ def parse_face_list(text):
     """`ndnlab ctl face list` output -> one dict per face: faceid, remote, local, the
     network-layer counters (in_interests, out_interests, ...), and where present medium,
     bundle_interval and bundles (the BLEnD counters: out, absorbed, in, regenerated,
-    gap-filled, stale, invalid)."""
+    gap-filled, stale, invalid), and mircc ({"capacity": bit/s, "rate": bit/s}) on a face with
+    MIRCC on."""
     faces = []
     for line in text.splitlines():
         m = re.match(r"faceid=(\d+) remote=(\S+) local=(\S+)", line)
@@ -25,5 +26,7 @@ def parse_face_list(text):
             face["bundle_interval"] = int(bi[1])
         if (b := re.search(r" bundles=\{([^}]*)\}", line)):
             face["bundles"] = {k: int(v) for k, v in (kv.split("=") for kv in b[1].split())}
+        if (mr := re.search(r" mircc=\{capacity=(\d+)bit/s rate=(\d+)bit/s\}", line)):
+            face["mircc"] = {"capacity": int(mr[1]), "rate": int(mr[2])}
         faces.append(face)
     return faces
