@@ -322,6 +322,12 @@ public:
   void onSent(uint64_t seg, uint64_t previous, uint64_t transmission) override;
   std::optional<size_t> sendAllowance() const override { return m_allowance; }
   void stop() override;
+  void addStats(FetchStats& s) const override
+  {
+    AdaptivePipeline::addStats(s);
+    s.ratesHeard = m_ratesHeard;
+    s.rateFinal = m_rate;
+  }
 
 private:
   /// The Interests whose send times have come by `now` become the allowance (those not sent
@@ -340,6 +346,7 @@ private:
   TimePoint m_nextDue;    ///< send time of the next Interest
   size_t m_allowance = 0;
   TimerId m_timer = 0;
+  uint64_t m_ratesHeard = 0;
 };
 
 RatePipeline::RatePipeline(SegmentFetcher& fetcher)
@@ -397,6 +404,7 @@ void RatePipeline::takeRate(const std::optional<Rate>& stamped, size_t dataBytes
 {
   if (!stamped)
     return;
+  ++m_ratesHeard;
   const size_t bytes = m_f.m_opts.rateDataSize > 0 ? m_f.m_opts.rateDataSize : dataBytes;
   if (bytes == 0)
     return;

@@ -33,6 +33,8 @@ struct FetchStats
   uint64_t hystartExits = 0;    ///< HyStart++ RTT rises that ended slow start (entries into CSS)
   uint64_t unexpectedData = 0;  ///< Data that matched no outstanding segment (duplicates, strays)
   uint64_t rttSamples = 0;
+  uint64_t ratesHeard = 0; ///< mircc: Data and Nacks that carried a MIRCC rate
+  double rateFinal = 0;    ///< mircc: Interests per second at the end
   Duration rttMin{0};
   Duration rttAvg{0};
   Duration rttMax{0};
@@ -77,6 +79,8 @@ void visitMetrics(const FetchStats& s, Visitor&& v)
   v(Metric{"rtt_max_ms", "ms", "highest RTT sample"}, toMillis(s.rttMax));
   v(Metric{"cwnd_final", "", "congestion window at the end"}, s.cwnd);
   v(Metric{"rto_final_ms", "ms", "RTO at the end"}, toMillis(s.rto));
+  v(Metric{"rates_heard", "", "mircc: Data and Nacks that carried a MIRCC rate"}, s.ratesHeard);
+  v(Metric{"rate_final_pps", "Interests/s", "mircc: sending rate at the end"}, s.rateFinal);
 }
 
 } // namespace ndnlab::app

@@ -518,6 +518,7 @@ void SegmentFetcher::transmit(uint64_t seg, SegInfo& info, bool isRetransmission
   }
   const uint64_t previous = std::exchange(info.transmission, m_ctl->onInterestSent(seg, isRetransmission));
   m_pipeline->onSent(seg, previous, info.transmission);
+  m_env.emit({EventKind::FetchInterest, 0, isRetransmission ? "retx" : "", static_cast<int64_t>(seg), 0});
   m_ep.expressInterest(interest);
 }
 

@@ -44,8 +44,9 @@
 // retransmissions), fetch_rtt (value = segment, value2 = RTT sample in s), fetch_timeout
 // (value = segment), fetch_lost (value = segment found lost by Data order, value2 = its age in
 // s), fetch_nack (value = segment, reason = Nack reason), fetch_cwnd
-// (value2 = cwnd after a change), fetch_done / fetch_fail (value = bytes, value2 = elapsed s,
-// fail reason = FetchErrc name).
+// (value2 = cwnd after a change), fetch_interest (value = segment, reason "retx" for a
+// retransmission), fetch_done / fetch_fail (value = bytes, value2 = elapsed s, fail reason =
+// FetchErrc name).
 //
 // Differences from ndncatchunks, each deliberate: Interest lifetime expiry is detected by the
 // timeout scan (up to rtoCheckInterval late) instead of a timer per Interest; a Nack is only

@@ -98,6 +98,8 @@ constexpr std::array Events{
   EventInfo{K::FetchSizeMismatch, "fetch_size_mismatch", "ns3",
             "an ns-3 consumer completed with a content size other than the object's", {}, {},
             "content octets received", "object size (octets)"},
+  EventInfo{K::FetchInterest, "fetch_interest", "app", "a fetch sent an Interest for a segment", {},
+            "empty, or `retx` for a retransmission", "segment"},
 };
 
 constexpr std::array Drops{
@@ -197,7 +199,7 @@ constexpr bool inEnumOrder(const Array& a, auto key)
 }
 
 static_assert(inEnumOrder(Events, [](const EventInfo& e) { return e.kind; }));
-static_assert(Events.back().kind == K::FetchSizeMismatch, "every EventKind has an entry");
+static_assert(Events.back().kind == K::FetchInterest, "every EventKind has an entry");
 static_assert(inEnumOrder(Drops, [](const DropReasonInfo& d) { return d.reason; }));
 static_assert(Drops.back().reason == D::WifiPhyRxDrop, "every DropReason has an entry");
 static_assert(inEnumOrder(Closes, [](const CloseReasonInfo& c) { return c.reason; }));

@@ -67,6 +67,7 @@ enum class EventKind : uint8_t {
   PushDone,
   AppBytes,
   FetchSizeMismatch,
+  FetchInterest,
 };
 
 /// Why a packet, frame or datagram was dropped; the reason of every drop event.

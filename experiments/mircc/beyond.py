@@ -52,7 +52,7 @@ def med(rows, metric):
     return statistics.median(vs) if vs else None
 
 
-def fmt(rows, metric, digits=3):
+def fmt(rows, metric, digits=4):
     vs = vals(rows, metric)
     if not vs:
         return "-"

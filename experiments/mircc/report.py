@@ -49,7 +49,7 @@ def fmt(vs):
     med = statistics.median(vs)
 
     def f(x):
-        return "never" if x == float("inf") else f"{x:.3g}"
+        return "never" if x == float("inf") else f"{x:.4g}"
     return f"{f(med)} [{f(min(vs))}-{f(max(vs))}]"
 
 

@@ -86,6 +86,32 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
     assert result["parameters"] == {**sim_params, "Traces": result["parameters"]["Traces"]}
 
 
+def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):
+    # the paper's dumbbell shortened: C1 from 0.5 to 4 s, C2 from 1.5 to 3.5 s; MIRCC on every
+    # face of six daemons, 50 and 100 ms links from ns-3 in real time, get --cc mircc consumers
+    params = ["mircc-dumbbell", "--RateConsumer=get", "--C1Start=0.5", "--C1Stop=4", "--C2Start=1.5",
+              "--C2Stop=3.5"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet", timeout=180)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    assert {lk["mechanism"] for lk in result["links"]} == {"ns3-realtime"}
+    for flow in ("C1", "C2"):
+        f = m["flows"][flow]
+        assert f["exit_code"] == 130, f  # stopped at its stop time, as planned
+        assert f["data_received"] > 0 and f["interests_sent"] >= f["data_received"]
+        assert 0 <= f["loss_rate"] < 1
+        assert f["rate_pps_shared"] > 0
+    assert m["nodes"]["R1"]["interests_out"] > 0
+    assert (tmp_path / "emu" / "mircc-series.csv").read_text().startswith("time_s,flow,")
+    sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True, timeout=120)
+    assert sim.returncode == 0, sim.stderr
+    s = json.loads(sim.stdout)["metrics"]
+    assert set(m) == set(s)
+    assert set(m["flows"]["C1"]) - {"exit_code"} == set(s["flows"]["C1"])
+    assert set(m["nodes"]) == set(s["nodes"])
+
+
 def test_a_tbf_link_carries_its_rate(tmp_path):
     r = emu("p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=0ms", "--FileSize=4MiB",
             "--Consumer=fixed", "--FixedWindow=32", "--out", tmp_path, "--json", "--quiet")

@@ -3,7 +3,8 @@ tbf bottleneck in a router namespace (tests/droptail.py). The consumer host's nd
 on its face toward the producer (`ndnlab ctl face create ... --mircc-capacity 12Mbit/s`) and the
 rate field on every face (`[face_system.link] mircc = true`, so its applications hear the rate).
 
-What must hold (counters, never time): both fetches complete bit-exact; the consumer host's
+What must hold (counters, never time): both fetches complete bit-exact and follow the stamped
+rate (get's rates_heard, rate_final_pps no more than the link's Data per second); the consumer host's
 shaper kept the Data within the link, so the router's tbf queue dropped (almost) nothing where
 window consumers overflow it; the face reports MIRCC with its capacity and a rate no higher; and
 a face without MIRCC (the same daemons, MIRCC off) is left alone.
@@ -79,6 +80,9 @@ def test_two_mircc_flows_share_a_shaped_link(routed):
     for rc, s, exact in results:
         assert rc == 0, s.get("error")
         assert exact
+        # the rate the consumer host stamped reached the application: it sent at it
+        assert s["rates_heard"] > 0, s
+        assert 0 < s["rate_final_pps"] <= RATE_MBIT * 1e6 / 8 / 1000, s
     # the shaper paced the Interests: the Data fit the link, where a window overflows its queue
     assert drops <= 5, drops
 

@@ -2,6 +2,8 @@
 
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
+#include <ns3/simulator.h>
+
 namespace ndnlab::sim {
 
 NS_OBJECT_ENSURE_REGISTERED(ConstantRateConsumerApp);
@@ -41,6 +43,8 @@ void ConstantRateConsumerApp::StartEngine()
   m_engine = std::make_unique<app::ConstantRateConsumer>(GetStack()->GetEnv(), *GetEndpoint(), m_opts);
   m_engine->onData = [this](uint64_t, Duration, ByteSpan content) {
     EmitEvent({EventKind::AppBytes, 0, {}, static_cast<int64_t>(content.size()), 0});
+    if (m_dataAt)
+      m_dataAt(ns3::Simulator::Now().GetSeconds());
   };
   if (m_resolved)
     m_engine->onResolved = [this](TimePoint sent, bool answered) {

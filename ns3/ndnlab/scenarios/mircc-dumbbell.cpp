@@ -12,9 +12,10 @@
 // latest Data carries (ConstantRateConsumer with FollowRate: the paper's ConsumerLi, no
 // retransmission, so loss = 1 - Data / Interests), on a clock of `Tick` with or without
 // `Smoothening`; routers recompute R(t) every `Tick` too (the paper: the same granularity in
-// consumers and routers). `Cc=aimd|cubic` puts ndnlab's window consumers (`ndnlab get`'s) in
-// their place over plain routers with MIRCC off, drop-tail queues of `Queue` (issue 28, 8(d));
-// their loss is 1 - distinct segments / Interests sent, retransmissions included.
+// consumers and routers). `RateConsumer=get` runs `ndnlab get --cc mircc`'s rate pipeline
+// instead (it retransmits; ndnlab emu runs it, from the network description below). `Cc=aimd|cubic` puts ndnlab's
+// window consumers (`ndnlab get`'s) in their place over plain routers with MIRCC off, drop-tail queues of `Queue`
+// (issue 28, 8(d)); their loss is 1 - distinct segments / Interests sent, retransmissions included.
 //
 // C1 sends from 1 s to 10 s, C2 from 3 s to 8 s (C1Start, C1Stop, C2Start, C2Stop). Per 100 ms
 // (mircc-series.csv with --out): each consumer's Interest rate and the share of
@@ -69,6 +70,13 @@ std::vector<ParamSpec> mirccParams()
      "",
      "consumers: mircc (the paper's rate consumer), aimd, cubic",
      {"mircc", "aimd", "cubic"}},
+    {"RateConsumer",
+     ParamType::String,
+     "paper",
+     "",
+     "mircc consumers: paper (the paper's, no retransmission) or get (ndnlab get's rate pipeline, which retransmits; "
+     "what ndnlab emu runs)",
+     {"paper", "get"}},
     {"Tick",
      ParamType::Double,
      "100",
@@ -141,13 +149,14 @@ void checkMircc(const Params& params)
 
 /// Payload that makes a segment Data of the producers' names take `wire` bytes on a
 /// point-to-point link: the Data (digest signature, two-byte segment numbers as most of a run's
-/// are), its NDNLPv2 frame with a MirccRate field, and the 2-byte PPP header. The paper's 1,250
+/// are), its NDNLPv2 frame with a MirccRate field, and `headers` more (the 2-byte PPP header;
+/// on an emulated link also Ethernet, IPv4 and UDP). The paper's 1,250
 /// bytes are the packet on the link: 10 Mbit/s carries 1,000 of them per second.
-size_t payloadFor(const std::string& prefix, size_t wire)
+size_t payloadFor(const std::string& prefix, size_t wire, uint64_t version = 1, size_t headers = 2)
 {
   Name name = *Name::parse(prefix);
-  name.appendVersion(1).appendSegment(1000);
-  auto frameSize = [&name](size_t payload) {
+  name.appendVersion(version).appendSegment(1000);
+  auto frameSize = [&name, headers](size_t payload) {
     Data d(name);
     const Buffer content(payload, 0);
     d.setContent(ByteSpan(content));
@@ -157,7 +166,7 @@ size_t payloadFor(const std::string& prefix, size_t wire)
     lp::LpPacket frame;
     frame.mirccRate = Rate::mbps(12);
     frame.fragment = ByteSpan(*data);
-    return lp::encode(frame)->size() + 2; // + PPP header
+    return lp::encode(frame)->size() + headers; // + PPP header (and IP, UDP, Ethernet on real links)
   };
   // the TLV lengths grow at 253 and 65536 bytes: search down from the first guess
   const size_t overhead = frameSize(1000) - 1000;
@@ -173,17 +182,34 @@ size_t payloadFor(const std::string& prefix, size_t wire)
 struct Series
 {
   std::vector<uint64_t> sent, lost;
-  void add(double t, bool answered)
+  std::vector<uint64_t> data; ///< Data received, by the bin they arrived in
+  static size_t binOf(double t)
   {
     // a send on a bin's edge (a tick at k x 100 ms) belongs to the bin it opens
-    const auto i = static_cast<size_t>(std::floor(std::max(0.0, t) / Bin + 1e-6));
+    return static_cast<size_t>(std::floor(std::max(0.0, t) / Bin + 1e-6));
+  }
+  void grow(size_t i)
+  {
     if (i >= sent.size()) {
       sent.resize(i + 1, 0);
       lost.resize(i + 1, 0);
+      data.resize(i + 1, 0);
     }
+  }
+  void add(double t, bool answered)
+  {
+    const size_t i = binOf(t);
+    grow(i);
     ++sent[i];
     lost[i] += answered ? 0 : 1;
   }
+  void addData(double t, uint64_t n)
+  {
+    const size_t i = binOf(t);
+    grow(i);
+    data[i] += n;
+  }
+  uint64_t dataAt(size_t i) const { return i < data.size() ? data[i] : 0; }
   /// Interests sent per second over [from, to).
   double rate(double from, double to) const
   {
@@ -204,6 +230,7 @@ void runMirccDumbbell(RunContext& ctx)
   const Params& params = ctx.params();
   const Times times = parseTimes(params);
   const std::string cc = params.getString("Cc");
+  const std::string rateConsumer = params.getString("RateConsumer");
   const double tickMs = params.getDouble("Tick");
   // the paper's 1,250-byte Data on the link, which is also MIRCC's data size in every node
   const size_t dataSize = fw::MirccOptions{}.dataSize;
@@ -259,7 +286,7 @@ void runMirccDumbbell(RunContext& ctx)
     producer.SetAttribute("FileSize", ns3::UintegerValue(contentBytes));
     producer.Install(nodes.Get(4 + i));
 
-    if (cc == "mircc") {
+    if (cc == "mircc" && rateConsumer == "paper") {
       AppHelper consumer("ndnlab::ConstantRateConsumerApp");
       consumer.SetPrefix(prefix + "/v=1");
       consumer.SetAttribute("Frequency", ns3::DoubleValue(params.getDouble("InitialRate")));
@@ -270,6 +297,7 @@ void runMirccDumbbell(RunContext& ctx)
       consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
       auto app = ns3::DynamicCast<ConstantRateConsumerApp>(consumer.Install(nodes.Get(i)).Get(0));
       app->SetResolvedCallback([&series, i](double sent, bool answered) { series[i].add(sent, answered); });
+      app->SetDataCallback([&series, i](double at) { series[i].addData(at, 1); });
       ns3::Simulator::Schedule(ns3::Seconds(stops[i]), [app] { app->FinishSending(); });
       rateApps.push_back(app);
     }
@@ -277,6 +305,12 @@ void runMirccDumbbell(RunContext& ctx)
       AppHelper consumer("ndnlab::ConsumerApp");
       consumer.SetPrefix(prefix);
       consumer.SetAttribute("Pipeline", ns3::StringValue(cc));
+      if (cc == "mircc") { // get's rate pipeline, as ndnlab emu runs it
+        consumer.SetAttribute("ClockTick", ns3::TimeValue(tick));
+        consumer.SetAttribute("Smoothening", ns3::BooleanValue(params.getBool("Smoothening")));
+        consumer.SetAttribute("InitialRate", ns3::DoubleValue(params.getDouble("InitialRate")));
+        consumer.SetAttribute("RateDataSize", ns3::UintegerValue(dataSize));
+      }
       consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
       consumer.SetAttribute("StopTime", ns3::TimeValue(ns3::Seconds(stops[i])));
       windowApps.push_back(ns3::DynamicCast<ConsumerApp>(consumer.Install(nodes.Get(i)).Get(0)));
@@ -293,7 +327,8 @@ void runMirccDumbbell(RunContext& ctx)
         const uint64_t sent = s.interestsSent - previous[i].interestsSent;
         const uint64_t got = s.segments - previous[i].segments;
         for (uint64_t k = 0; k < sent; ++k)
-          series[i].add(now - Bin / 2, k < got);
+          series[i].add(now - Bin / 2, k < got); // per-bin loss: Interests less Data of the bin
+        series[i].addData(now - Bin / 2, got);
         previous[i] = s;
       }
       ns3::Simulator::Schedule(ns3::Seconds(Bin), sample);
@@ -315,7 +350,7 @@ void runMirccDumbbell(RunContext& ctx)
   uint64_t dataShared = 0;
   for (int i = 0; i < 2; ++i) {
     uint64_t sent = 0, data = 0;
-    if (cc == "mircc") {
+    if (!rateApps.empty()) {
       app::ConstantRateConsumerCounters c = rateApps[i]->GetCounters();
       sent = c.interestsSent;
       data = c.data;
@@ -329,7 +364,7 @@ void runMirccDumbbell(RunContext& ctx)
     for (size_t b = 0; b < series[i].sent.size(); ++b) {
       const double t = static_cast<double>(b) * Bin;
       if (t >= sharedFrom - 1e-9 && t < sharedTo - 1e-9)
-        dataShared += series[i].at(b) - series[i].lostAt(b);
+        dataShared += series[i].dataAt(b);
     }
     nlohmann::json f = {
       {"interests_sent", sent},
@@ -394,10 +429,80 @@ void runMirccDumbbell(RunContext& ctx)
   }
 }
 
+/// The dumbbell as data (Scenario::network) for `ndnlab emu`: every daemon with MIRCC on its
+/// faces (capacity = each link's rate), the routers' T = Tick; `ndnlab get --cc mircc` as the
+/// consumers (the tools have no paper consumer: get retransmits what is lost), stopped at their
+/// stop times; `ndnlab serve` with segments whose frames take 1,250 bytes on the emulated link.
+nlohmann::json mirccNetwork(const Params& params)
+{
+  checkMircc(params);
+  const Times times = parseTimes(params);
+  const std::string cc = params.getString("Cc");
+  if (cc == "mircc" && params.getString("RateConsumer") != "get")
+    throw UsageError("the paper's rate consumer runs only in the simulator; ndnlab emu runs `ndnlab get --cc "
+                     "mircc`: give --RateConsumer=get (the same consumer in both backends)");
+  const std::string access = params.getString("AccessRate"), accessDelay = params.getString("AccessDelay");
+  const std::string queue = params.getString("Queue");
+  const size_t dataSize = fw::MirccOptions{}.dataSize;
+  nlohmann::json links = nlohmann::json::array(
+    {networkLink("C1", "R1", access, accessDelay, 0, queue), networkLink("C2", "R1", access, accessDelay, 0, queue),
+     networkLink("R1", "R2", params.getString("BottleneckRate"), params.getString("BottleneckDelay"), 0, queue),
+     networkLink("R2", "P1", access, accessDelay, 0, queue), networkLink("R2", "P2", access, accessDelay, 0, queue)});
+  const double starts[2] = {times.c1Start, times.c2Start};
+  const double stops[2] = {times.c1Stop, times.c2Stop};
+  const auto contentBytes = static_cast<uint64_t>(
+    2.0 * static_cast<double>(ns3::DataRate(access).GetBitRate()) / 8.0 * (times.c1Stop - times.c1Start) + 1e6);
+  nlohmann::json apps = nlohmann::json::array();
+  for (int i = 0; i < 2; ++i) {
+    const std::string n = std::to_string(i + 1);
+    const std::string prefix = "/lab/p" + n;
+    // serve versions by its clock (8-byte numbers); Ethernet 14 + IPv4 20 + UDP 8 + PPP 2
+    const size_t segment = payloadFor(prefix, dataSize, uint64_t{1} << 60, 44);
+    apps.push_back({{"role", "producer"},
+                    {"tool", "serve"},
+                    {"node", "P" + n},
+                    {"prefix", prefix},
+                    {"args", {"--size", std::to_string(segment), "--signing", "digest"}},
+                    {"content_seed", i + 1},
+                    {"file_size", contentBytes},
+                    {"start_s", 0.0}});
+    std::vector<std::string> get = {"--cc", cc};
+    if (cc == "mircc") {
+      get.insert(get.end(),
+                 {"--tick", formatNumber(params.getDouble("Tick")), "--initial-rate",
+                  formatNumber(params.getDouble("InitialRate")), "--rate-data-size", std::to_string(dataSize)});
+      if (params.getBool("Smoothening"))
+        get.push_back("--smoothening");
+    }
+    apps.push_back({{"role", "consumer"},
+                    {"tool", "get"},
+                    {"node", "C" + n},
+                    {"name", prefix},
+                    {"args", get},
+                    {"start_s", starts[i]},
+                    {"stop_s", stops[i]}});
+  }
+  nlohmann::json net = {{"nodes", {"C1", "C2", "R1", "R2", "P1", "P2"}},
+                        {"links", links},
+                        {"cs_size", 0},
+                        {"strategy", "/localhost/nfd/strategy/best-route"},
+                        {"routes", nlohmann::json::array({{{"prefix", "/lab/p1"}, {"origin", "P1"}},
+                                                          {{"prefix", "/lab/p2"}, {"origin", "P2"}}})},
+                        {"apps", apps},
+                        {"metrics", "mircc-dumbbell"},
+                        {"max_time_s", std::min(params.getDouble("MaxTime"), times.c1Stop + 30.0)}};
+  if (cc == "mircc")
+    net["mircc"] = {{"interval_ms", params.getDouble("Tick")},
+                    {"data_size", dataSize},
+                    {"shaper_depth", params.getInt("ShaperDepth")},
+                    {"update_on_arrival", params.getBool("UpdateOnArrival")}};
+  return net;
+}
+
 const runner::Registration reg{runner::Scenario{
   "mircc-dumbbell",
   "MIRCC on every node of the paper's dumbbell: two rate consumers share a 12 Mbps bottleneck (Kato et al.)",
-  mirccParams(), runMirccDumbbell, checkMircc, nullptr}};
+  mirccParams(), runMirccDumbbell, checkMircc, mirccNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -68,6 +68,31 @@ TEST(MirccDumbbell, WindowConsumersRunOverTheSameRouters)
   EXPECT_GT(flow(m, "C2", "rate_pps_shared"), 0);
 }
 
+TEST(MirccDumbbell, GetsRatePipelineFollowsTheRateToo)
+{
+  const auto m = run({"--RateConsumer=get"});
+  EXPECT_NEAR(flow(m, "C1", "rate_pps_alone"), 1000, 150);
+  EXPECT_NEAR(flow(m, "C1", "rate_pps_shared"), 600, 90);
+  EXPECT_NEAR(flow(m, "C2", "rate_pps_shared"), 600, 90);
+}
+
+TEST(MirccDumbbell, NetworkDescribesGetsConsumersOnly)
+{
+  auto r = runCli({"mircc-dumbbell", "--RateConsumer=get", "--Tick=250", "--Smoothening=true", "--network"});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& n = r.result;
+  EXPECT_EQ(n["links"][2]["rate_bps"], 12e6);
+  EXPECT_EQ(n["links"][2]["delay_s"], 0.1);
+  EXPECT_EQ(n["mircc"]["interval_ms"], 250.0);
+  const auto& c2 = n["apps"][3];
+  EXPECT_EQ(c2["node"], "C2");
+  EXPECT_EQ(c2["start_s"], 3.0);
+  EXPECT_EQ(c2["stop_s"], 8.0);
+  EXPECT_EQ(c2["args"], nlohmann::json({"--cc", "mircc", "--tick", "250", "--initial-rate", "100", "--rate-data-size",
+                                        "1250", "--smoothening"}));
+  expectUsageError({"mircc-dumbbell", "--network"}, "RateConsumer=get");
+}
+
 TEST(MirccDumbbell, BadTimesAndOptionsAreUsageErrors)
 {
   expectUsageError({"mircc-dumbbell", "--C2Start=9"}, "C2Start");

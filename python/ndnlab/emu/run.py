@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 
+from ndnlab.emu import mircc_metrics
 from ndnlab.emu import net as emunet
 from ndnlab.emu.faces import parse_face_list
 
@@ -151,7 +152,17 @@ def daemon_config(run_dir, node, network, seed, impair):
              "[tables]", f"cs_max_packets = {max(cs, 1)}"]
     if cs == 0:
         lines += ["cs_admit = false", "cs_serve = false"]
-    lines += ["", "[forwarder]", f'default_strategy = "{network["strategy"]}"', "",
+    lines += ["", "[forwarder]", f'default_strategy = "{network["strategy"]}"']
+    mircc = network.get("mircc")
+    if mircc:
+        # MIRCC (docs/mechanisms/mircc.md): the routers' T and Data size; every face carries
+        # the rate field, and each face gets its link's capacity when it is created
+        lines += [f'mircc_interval = "{int(round(mircc["interval_ms"] * 1000))}us"',
+                  f"mircc_data_size = {int(mircc['data_size'])}",
+                  f"mircc_shaper_depth = {int(mircc['shaper_depth'])}",
+                  f"mircc_update_on_arrival = {str(bool(mircc['update_on_arrival'])).lower()}",
+                  "", "[face_system.link]", "mircc = true"]
+    lines += ["",
               "[face_system.unix]", f'path = "{run_dir / (node + ".sock")}"', "",
               "[face_system.tcp]", "enabled = false", "",
               "[face_system.udp]", f"port = {UDP_PORT}", f"mtu = {1500 - IP_UDP_HEADERS}", ""]
@@ -264,10 +275,13 @@ class Emulation:
                     raise EmuError(f"ndnlabd of {node} did not open its socket within 15 s "
                                    f"({self.run_dir / (node + '.log')})")
                 time.sleep(0.05)
-        for link in self.links:
+        mircc = self.network.get("mircc")
+        for link, lk in zip(self.links, self.network["links"]):
             for node in (link.a, link.b):
                 peer_addr = link.end(link.peer(node))[1]
-                self.ctl(node, "face", "create", f"udp4://{peer_addr}:{UDP_PORT}")
+                # MIRCC: the capacity of the link the face's Data come back over
+                extra = ["--mircc-capacity", str(int(lk["rate_bps"]))] if mircc else []
+                self.ctl(node, "face", "create", f"udp4://{peer_addr}:{UDP_PORT}", *extra)
         for (node, prefix), link in sorted(next_hops(self.network, self.links).items()):
             peer_addr = link.end(link.peer(node))[1]
             self.ctl(node, "route", "add", prefix, f"udp4://{peer_addr}:{UDP_PORT}")
@@ -318,13 +332,16 @@ class Emulation:
                 i, app = pending.pop(0)
                 out = self.run_dir / f"get-{app['node']}-{i}.out"
                 err = open(self.run_dir / f"get-{app['node']}-{i}.log", "wb")
+                trace = ["--trace", out.with_suffix(".trace")] if self.network.get("metrics") else []
                 proc = self.net.popen(app["node"], [self.ndnlab, "get", "--socket",
                                                     self.socket(app["node"]), app["name"], "-o", out,
-                                                    "--json", "--no-progress", *app["args"]],
+                                                    "--json", "--no-progress", *trace, *app["args"]],
                                       watch=False, stdout=subprocess.DEVNULL, stderr=err)
                 err.close()
                 running[i] = (app, proc, out, time.monotonic() - t0)
             for i, (app, proc, out, started) in list(running.items()):
+                if app.get("stop_s") is not None and now >= app["stop_s"] and proc.poll() is None:
+                    self.net.stop(proc)  # its stop time: get prints its summary and exits 130
                 if proc.poll() is not None:
                     results[i] = (app, proc.returncode, out, started, time.monotonic() - t0)
                     del running[i]
@@ -560,7 +577,11 @@ def main(argv=None):
         # the network is gone already (the with block closed it)
         print(f"ndnlab emu: {e}", file=sys.stderr)
         return EXIT_FAILED
-    metrics = aggregate(flows)
+    if network.get("metrics") == "mircc-dumbbell":
+        metrics = mircc_metrics.metrics(network, finished)
+        mircc_metrics.write_series(run_dir / "mircc-series.csv", metrics.pop("_series"))
+    else:
+        metrics = aggregate(flows)
     metrics["nodes"] = nodes
     cpu_summary = cpu.summary()
     saturated = cpu_summary["mean_busy_percent"] >= SATURATED_BUSY_PERCENT
@@ -592,10 +613,18 @@ def main(argv=None):
 
 def summary_text(result):
     m = result["metrics"]
-    lines = [f"{result['scenario']} (emu, seed {result['seed']}): "
-             f"{'completed' if m['completed'] else 'NOT completed'}, "
-             f"{'bit-exact' if m['bit_exact'] else 'not bit-exact'}, "
-             f"goodput {m.get('goodput_mbps', 0):.2f} Mbit/s"]
+    if "completed" in m:
+        lines = [f"{result['scenario']} (emu, seed {result['seed']}): "
+                 f"{'completed' if m['completed'] else 'NOT completed'}, "
+                 f"{'bit-exact' if m['bit_exact'] else 'not bit-exact'}, "
+                 f"goodput {m.get('goodput_mbps', 0):.2f} Mbit/s"]
+    else:  # flows that run for a time (mircc-dumbbell)
+        lines = [f"{result['scenario']} (emu, seed {result['seed']}): Jain's index "
+                 f"{m.get('jain_index_shared', 0):.3f} over the shared period, bottleneck utilisation "
+                 f"{m.get('bottleneck_utilisation', 0):.2f}"]
+        for name, f in sorted(m.get("flows", {}).items()):
+            lines.append(f"  {name}: {f['interests_sent']} Interests, {f['data_received']} segments, loss "
+                         f"{f['loss_rate']:.3f}, {f['rate_pps_shared']:.0f} Interests/s shared")
     if "retransmissions" in m:
         lines.append(f"  retransmissions {m['retransmissions']}, timeouts {m.get('timeouts', 0)}")
     for lk in result["links"]:

@@ -1,0 +1,121 @@
+"""The metrics of scenario mircc-dumbbell (ns3/ndnlab/scenarios/mircc-dumbbell.cpp) from an
+emulated run: each consumer's `ndnlab get --trace` (fetch_interest and fetch_data events, times
+since the tool started) and `--json` summary, on the scenario's clock (the run's t0 is the
+scenario's time 0).
+
+The emulated consumers are `get --cc mircc`, which retransmits what is lost; the simulated ones
+are the paper's consumer, which does not. So here:
+- loss_rate is 1 - distinct segments / Interests sent, retransmissions included, over the
+  whole flow;
+- an Interest counts as lost in its 100 ms bin when its segment was asked for again later, or
+  never arrived.
+Rates are Interests sent per second, as in the simulator.
+"""
+import json
+import math
+
+BIN = 0.1  # s, as the scenario
+
+
+def _bin(t):
+    return int(math.floor(max(0.0, t) / BIN + 1e-6))
+
+
+def read_trace(path, started):
+    """(interest send times, {segment: [send times]}, data arrival times), on the scenario's
+    clock, from one get's JSON-lines trace."""
+    sends, by_segment, data = [], {}, []
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        t = started + float(e.get("t", 0.0))
+        kind = e.get("kind")
+        if kind == "fetch_interest":
+            sends.append(t)
+            by_segment.setdefault(int(e.get("value", 0)), []).append(t)
+        elif kind == "fetch_data":
+            data.append((t, int(e.get("value", 0))))
+    return sends, by_segment, data
+
+
+def summary(log):
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return {}
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    return json.loads(lines[-1]) if lines else {}
+
+
+def rate(times, start, end):
+    n = sum(1 for t in times if start - 1e-9 <= t < end - 1e-9)
+    return n / (end - start) if end > start else 0.0
+
+
+def metrics(network, finished):
+    """The scenario's metric keys for the emulated run; `finished` are ndnlab.emu.run's
+    (app, rc, out, started, ended, consumer) tuples."""
+    p = network["parameters"]
+    c1_start, c2_start, c2_stop = float(p["C1Start"]), float(p["C2Start"]), float(p["C2Stop"])
+    bottleneck_bps = next(lk["rate_bps"] for lk in network["links"] if {lk["a"], lk["b"]} == {"R1", "R2"})
+    data_size = int((network.get("mircc") or {}).get("data_size", 1250))
+    fair = bottleneck_bps / (8.0 * data_size) / 2.0
+    shared_from, shared_to = c2_start + 1.0, c2_stop
+    flows, bins, shared, data_shared = {}, {}, {}, 0
+    for app, rc, out, started, ended, _ in finished:
+        node = app["node"]
+        sends, by_segment, data = read_trace(out.with_suffix(".trace"), started)
+        s = summary(out.with_suffix(".log"))
+        sent, segments = int(s.get("interests_sent", len(sends))), int(s.get("segments", 0))
+        answered = {seg for _, seg in data}
+        sent_bins, lost_bins = {}, {}
+        for seg, times in by_segment.items():
+            for k, t in enumerate(times):
+                b = _bin(t)
+                sent_bins[b] = sent_bins.get(b, 0) + 1
+                if k < len(times) - 1 or seg not in answered:
+                    lost_bins[b] = lost_bins.get(b, 0) + 1
+        bins[node] = (sent_bins, lost_bins)
+        shared[node] = rate(sends, shared_from, shared_to)
+        data_shared += sum(1 for t, _ in data if shared_from - 1e-9 <= t < shared_to - 1e-9)
+        f = {"interests_sent": sent, "data_received": segments,
+             "loss_rate": 1.0 - segments / sent if sent else 0.0,
+             "rate_pps_shared": shared[node], "exit_code": rc}
+        if node == "C1":
+            f["rate_pps_alone"] = rate(sends, c1_start + 1.0, c2_start)
+        flows[node] = f
+    rates = [shared.get("C1", 0.0), shared.get("C2", 0.0)]
+    squares = sum(r * r for r in rates)
+    convergence = None
+    first, end = _bin(c2_start), _bin(c2_stop)
+    for b in range(first, end):
+        if all(abs(bins.get(n, ({}, {}))[0].get(k, 0) / BIN - fair) <= 0.1 * fair
+               for k in range(b, end) for n in ("C1", "C2")):
+            convergence = round(b * BIN - c2_start, 6)
+            break
+    return {
+        "flows": flows,
+        "jain_index_shared": sum(rates) ** 2 / (2 * squares) if squares > 0 else 0.0,
+        "bottleneck_utilisation": data_shared * 8.0 * data_size / ((shared_to - shared_from) * bottleneck_bps),
+        "convergence_s": convergence,
+        "fair_share_pps": fair,
+        "_series": bins,
+    }
+
+
+def write_series(path, series):
+    """mircc-series.csv as the simulator writes it (time_s, flow, interest_rate_pps, loss_rate)."""
+    with open(path, "w") as f:
+        f.write("time_s,flow,interest_rate_pps,loss_rate\n")
+        for node in sorted(series):
+            sent_bins, lost_bins = series[node]
+            for b in range(0, max(sent_bins, default=-1) + 1):
+                n = sent_bins.get(b, 0)
+                loss = f"{lost_bins.get(b, 0) / n:g}" if n else ""
+                f.write(f"{b * BIN:g},{node},{n / BIN:g},{loss}\n")
