@@ -26,9 +26,10 @@
 //
 // Metrics: flows.C<i>.loss_rate (1 - Data / Interests over the whole run), .interests_sent,
 // .data_received, .rate_pps_alone (C1 over [C1Start + 1 s, C2Start)), .rate_pps_shared (mean
-// Interest rate over [C2Start + 1 s, C2Stop)), jain_index_shared, bottleneck_utilisation (Data
+// Interest rate over [C2Start + 1 s, C2Stop)), .rate_pps_end (the level reached: over the last
+// second before C2Stop, in whole ticks: 1.5 s for 750 ms), jain_index_shared, bottleneck_utilisation (Data
 // bits to both consumers over [C2Start + 1 s, C2Stop) / bottleneck rate), convergence_s (time
-// after C2Start until both consumers' 100 ms rates stay within 10 % of the fair share, the
+// after C2Start until both consumers' rates, averaged over whole ticks, stay within 10 % of the fair share, the
 // bottleneck's Data rate / 2, until C2Stop; null if never).
 
 #include "ns3/ndnlab/apps/consumer-app.hpp"
@@ -345,6 +346,8 @@ void runMirccDumbbell(RunContext& ctx)
   const double bottleneckBps = static_cast<double>(ns3::DataRate(bottleneck).GetBitRate());
   const double fairPps = bottleneckBps / (8.0 * static_cast<double>(dataSize)) / 2.0;
   const double sharedFrom = times.c2Start + 1.0, sharedTo = times.c2Stop;
+  // the level reached: at least the last second, in whole ticks (a coarse clock sends in bursts)
+  const double endWindow = tickMs / 1e3 * std::ceil(1e3 / tickMs);
   nlohmann::json flows = nlohmann::json::object();
   double shared[2] = {0, 0};
   uint64_t dataShared = 0;
@@ -371,6 +374,7 @@ void runMirccDumbbell(RunContext& ctx)
       {"data_received", data},
       {"loss_rate", sent > 0 ? 1.0 - static_cast<double>(data) / static_cast<double>(sent) : 0.0},
       {"rate_pps_shared", shared[i]},
+      {"rate_pps_end", series[i].rate(sharedTo - endWindow, sharedTo)},
     };
     if (i == 0)
       f["rate_pps_alone"] = series[0].rate(times.c1Start + 1.0, times.c2Start);
@@ -378,15 +382,31 @@ void runMirccDumbbell(RunContext& ctx)
   }
   const double sum = shared[0] + shared[1], squares = shared[0] * shared[0] + shared[1] * shared[1];
 
-  // convergence: first bin after C2Start from which both stay within 10 % of the fair share
+  // convergence: first bin after C2Start from which both rates, averaged over whole ticks (a
+  // coarse clock sends in bursts; at least one 100 ms bin), stay within 10 % of the fair share
   nlohmann::json convergence = nullptr;
   const auto firstBin = static_cast<size_t>(std::llround(times.c2Start / Bin));
   const auto endBin = static_cast<size_t>(std::llround(times.c2Stop / Bin));
+  // whole ticks that make whole bins (250 ms: 2 ticks = 5 bins), so each window holds as many ticks
+  size_t perTick = 1;
+  for (int k = 1; k <= 10; ++k) {
+    const double bins = k * tickMs / 1e3 / Bin;
+    if (std::abs(bins - std::round(bins)) < 1e-6) {
+      perTick = std::max<size_t>(1, static_cast<size_t>(std::llround(bins)));
+      break;
+    }
+  }
+  auto tickRate = [&](int i, size_t k) { // Interests/s over the window that ends with bin k
+    uint64_t n = 0;
+    for (size_t j = k + 1 - std::min(perTick, k + 1); j <= k; ++j)
+      n += series[i].at(j);
+    return static_cast<double>(n) / (static_cast<double>(std::min(perTick, k + 1)) * Bin);
+  };
   for (size_t b = firstBin; b < endBin; ++b) {
     bool holds = true;
     for (size_t k = b; k < endBin && holds; ++k) {
       for (int i = 0; i < 2; ++i)
-        holds = holds && std::abs(static_cast<double>(series[i].at(k)) / Bin - fairPps) <= 0.1 * fairPps;
+        holds = holds && std::abs(tickRate(i, k) - fairPps) <= 0.1 * fairPps;
     }
     if (holds) {
       convergence = static_cast<double>(b) * Bin - times.c2Start;

@@ -67,6 +67,8 @@ def metrics(network, finished):
     data_size = int((network.get("mircc") or {}).get("data_size", 1250))
     fair = bottleneck_bps / (8.0 * data_size) / 2.0
     shared_from, shared_to = c2_start + 1.0, c2_stop
+    tick_s = float(p.get("Tick", 100)) / 1e3
+    end_window = tick_s * math.ceil(1.0 / tick_s - 1e-9)  # the last second, in whole ticks
     flows, bins, shared, data_shared = {}, {}, {}, 0
     for app, rc, out, started, ended, _ in finished:
         node = app["node"]
@@ -86,7 +88,8 @@ def metrics(network, finished):
         data_shared += sum(1 for t, _ in data if shared_from - 1e-9 <= t < shared_to - 1e-9)
         f = {"interests_sent": sent, "data_received": segments,
              "loss_rate": 1.0 - segments / sent if sent else 0.0,
-             "rate_pps_shared": shared[node], "exit_code": rc}
+             "rate_pps_shared": shared[node], "rate_pps_end": rate(sends, shared_to - end_window, shared_to),
+             "exit_code": rc}
         if node == "C1":
             f["rate_pps_alone"] = rate(sends, c1_start + 1.0, c2_start)
         flows[node] = f
@@ -94,9 +97,20 @@ def metrics(network, finished):
     squares = sum(r * r for r in rates)
     convergence = None
     first, end = _bin(c2_start), _bin(c2_stop)
+    per_tick = 1  # whole ticks that make whole bins (250 ms: 2 ticks = 5 bins)
+    for k in range(1, 11):
+        n = k * tick_s / BIN
+        if abs(n - round(n)) < 1e-6:
+            per_tick = max(1, round(n))
+            break
+
+    def tick_rate(node, k):  # Interests/s over the window that ends with bin k
+        sent_bins = bins.get(node, ({}, {}))[0]
+        n = min(per_tick, k + 1)
+        return sum(sent_bins.get(j, 0) for j in range(k + 1 - n, k + 1)) / (n * BIN)
+
     for b in range(first, end):
-        if all(abs(bins.get(n, ({}, {}))[0].get(k, 0) / BIN - fair) <= 0.1 * fair
-               for k in range(b, end) for n in ("C1", "C2")):
+        if all(abs(tick_rate(n, k) - fair) <= 0.1 * fair for k in range(b, end) for n in ("C1", "C2")):
             convergence = round(b * BIN - c2_start, 6)
             break
     return {

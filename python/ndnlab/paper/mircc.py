@@ -12,7 +12,9 @@ experiments/mircc/report.py on the median over the seeds:
   tick ("slightly smaller", "much better").
 
 Conditions: tick_ms (the paper's "time interval" of consumers and routers), smoothening.
-Metrics are the scenario's result keys.
+Metrics are the scenario's result keys. The paper's rates ("go to 600", "keep 1,000", "tuned to
+the half") describe the level its figures reach, so they are judged on rate_pps_end, the mean
+over the last second both consumers send (7-8 s; in whole ticks, 6.5-8 s at 750 ms); the time to get there is the convergence claim.
 """
 
 from dataclasses import dataclass, field
@@ -51,9 +53,9 @@ CLAIMS = (
     # and C2 go to 600 packets/sec"
     _c("100 ms: C1 alone ~1000 pkt/s", "flows.C1.rate_pps_alone", "approx", 100, False, 1000,
        RATE_TOLERANCE, source="IV-B, Fig. 5(a)"),
-    _c("100 ms: C1 shared ~600 pkt/s", "flows.C1.rate_pps_shared", "approx", 100, False, 600,
+    _c("100 ms: C1 shared ~600 pkt/s", "flows.C1.rate_pps_end", "approx", 100, False, 600,
        RATE_TOLERANCE, source="IV-B, Fig. 5(a)"),
-    _c("100 ms: C2 shared ~600 pkt/s", "flows.C2.rate_pps_shared", "approx", 100, False, 600,
+    _c("100 ms: C2 shared ~600 pkt/s", "flows.C2.rate_pps_end", "approx", 100, False, 600,
        RATE_TOLERANCE, source="IV-B, Fig. 5(a)"),
     # IV-B: "In the case that the time interval is 100 msec, the loss rate is small, and that for
     # 250 msec time interval is 0.1 for the C1-P1 flow and 0.24 for the C2-P2 flow" -> "small"
@@ -66,9 +68,9 @@ CLAIMS = (
     # to 600 packets/sec when C2 starts the communication takes larger period, around 2 sec."
     _c("250 ms: C1 alone ~1000 pkt/s", "flows.C1.rate_pps_alone", "approx", 250, False, 1000,
        RATE_TOLERANCE, source="IV-B, Fig. 5(b)"),
-    _c("250 ms: C1 shared ~600 pkt/s", "flows.C1.rate_pps_shared", "approx", 250, False, 600,
+    _c("250 ms: C1 shared ~600 pkt/s", "flows.C1.rate_pps_end", "approx", 250, False, 600,
        RATE_TOLERANCE, source="IV-B, Fig. 5(b)"),
-    _c("250 ms: C2 shared ~600 pkt/s", "flows.C2.rate_pps_shared", "approx", 250, False, 600,
+    _c("250 ms: C2 shared ~600 pkt/s", "flows.C2.rate_pps_end", "approx", 250, False, 600,
        RATE_TOLERANCE, source="IV-B, Fig. 5(b)"),
     _c("250 ms: convergence ~2 s", "convergence_s", "approx", 250, False, 2.0, LOOSE_TOLERANCE,
        source="IV-B, Fig. 5(b)"),
@@ -79,7 +81,7 @@ CLAIMS = (
     # IV-B, Fig. 5(c)(d): "Even if C2 starts its session, the Interest sending rates in C1 and C2
     # keep 1,000 packets/sec as if the individual consumer communicates alone." Table 4: "the loss
     # rates for 500 msec and 750 msec time intervals is larger than 0.5."
-    *[_c(f"{t} ms: {f} shared stays ~1000 pkt/s", f"flows.{f}.rate_pps_shared", "approx", t,
+    *[_c(f"{t} ms: {f} shared stays ~1000 pkt/s", f"flows.{f}.rate_pps_end", "approx", t,
          False, 1000, RATE_TOLERANCE, source=f"IV-B, Fig. 5({'c' if t == 500 else 'd'})")
       for t in (500, 750) for f in ("C1", "C2")],
     *[_c(f"{t} ms: {f} loss > 0.5", f"flows.{f}.loss_rate", "above", t, False, 0.5,
@@ -93,7 +95,7 @@ CLAIMS = (
     # V-B, Fig. 7(c)(d): "the Interest sending rates of two flows could be tuned to the half of
     # the bottleneck link bandwidth" (600 pkt/s); Table 5: "the overall loss rate in the
     # smoothening is much better than the original MIRCC, whose loss rate was larger than 50%."
-    *[_c(f"{t} ms + smoothening: {f} shared ~600 pkt/s", f"flows.{f}.rate_pps_shared", "approx",
+    *[_c(f"{t} ms + smoothening: {f} shared ~600 pkt/s", f"flows.{f}.rate_pps_end", "approx",
          t, True, 600, RATE_TOLERANCE, source=f"V-B, Fig. 7({'c' if t == 500 else 'd'})")
       for t in (500, 750) for f in ("C1", "C2")],
     *[_c(f"{t} ms + smoothening: {f} loss < 0.5", f"flows.{f}.loss_rate", "below", t, True, 0.5,
