@@ -51,6 +51,10 @@ def judge(rows, store):
         verdict = "link fell behind: not judged"
     elif abs(diff) <= TOLERANCE:
         verdict = "within 10 %"
+    elif min(emu) <= max(ns3) and min(ns3) <= max(emu):
+        # a few seeds of a cell with random loss: the medians differ, the outcomes do not
+        # separate (docs/results/emulation.md, "The 1 %-loss 10 ms cells")
+        verdict = "differs by more than 10 %, spreads overlap"
     else:
         verdict = "differs by more than 10 %"
     return {"ns3_median": m_ns3, "ns3_min": min(ns3), "ns3_max": max(ns3), "n_ns3": len(ns3),
@@ -92,9 +96,16 @@ def main(argv=None):
         lines.append("")
     judged = [v for v in verdicts.values() if not v["saturated"] and not v["link_fell_behind"]]
     within = sum(1 for v in judged if v["verdict"] == "within 10 %")
+    overlap = sum(1 for v in judged if v["verdict"].endswith("spreads overlap"))
     lines.append(f"**{within} of {len(judged)} judged cells within {TOLERANCE:.0%}**; "
                  f"{len(verdicts) - len(judged)} of {len(verdicts)} not judged (saturated or a "
                  "real-time link behind).")
+    if overlap:
+        lines += ["", f"{overlap} of the cells beyond {TOLERANCE:.0%} have overlapping spreads: "
+                  "their seeds do not separate the backends. There the outcome turns on one "
+                  "event (the first queue overflow; with random loss, where the first losses of "
+                  "slow start fall), and 3 seeds are 3 samples of a two-mode distribution "
+                  "(docs/results/emulation.md)."]
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text)

@@ -103,7 +103,9 @@ struct EmuLinkOptions
   ns3::Time delay = ns3::MilliSeconds(10);                ///< one-way propagation delay
   double lossProbability = 0.0;                           ///< probability that a frame is lost, each direction, [0, 1]
   ns3::QueueSize queue{ns3::QueueSizeUnit::PACKETS, 100}; ///< DropTail limit, each direction
-  uint32_t seed = 1;                                      ///< ns-3 RNG seed for the loss process
+  uint32_t seed = 1;                                      ///< ns-3 RNG seed (RngSeedManager::SetSeed)
+  uint64_t run = 1;                                       ///< ns-3 run number: the replication (RngSeedManager::SetRun)
+  int64_t stream = 0;                                     ///< RNG stream of the B->A losses; A->B uses stream + 1
   uint16_t mtu = 1500;                                    ///< IP MTU of the taps and of the link, bytes
   std::optional<Ipv4Cidr> addrA;                          ///< if set, assigned to tap A (else the caller does it)
   std::optional<Ipv4Cidr> addrB;                          ///< if set, assigned to tap B
@@ -127,9 +129,12 @@ public:
 constexpr std::string_view USAGE =
   "usage: ndnlab-emu-link --ns-a NAME --dev-a TAP --ns-b NAME --dev-b TAP\n"
   "         [--rate 100Mbps] [--delay 10ms] [--loss 0.01] [--queue 100p|150000B]\n"
-  "         [--seed N] [--mtu 1500] [--addr-a CIDR] [--addr-b CIDR] [--stats-json PATH]\n"
+  "         [--seed N] [--run N] [--stream N] [--mtu 1500] [--addr-a CIDR] [--addr-b CIDR]\n"
+  "         [--stats-json PATH]\n"
   "  rate units: bps kbps Mbps Gbps (also kbit/s Mbit/s Gbit/s), decimal prefixes\n"
   "  delay units: s ms us ns; loss is a probability per frame in [0, 1]\n"
+  "  losses: ns-3 seed, run and the two streams stream, stream + 1 (B->A, A->B); vary --run\n"
+  "  for independent replications (ns-3: runs are disjoint substreams, seeds need not be)\n"
   "  Prints 'ready' on stdout once both taps exist and are up; stops on SIGINT/SIGTERM.\n";
 
 /// Splits "123.5unit" into its number and unit; throws UsageError if there is no number.
@@ -264,6 +269,14 @@ std::string checkName(std::string_view flag, std::string_view text, size_t maxLe
   return std::string(text);
 }
 
+/// Largest seed ns-3 accepts: each of MRG32k3a's six state words starts at the seed and must stay
+/// below m2 = 4294944443 (RngStream aborts otherwise).
+constexpr uint64_t MAX_SEED = 4294944442;
+/// Largest run number taken: the command line is parsed through a double, exact up to 2^53.
+constexpr uint64_t MAX_RUN = uint64_t{1} << 53;
+/// Streams ns-3 leaves to models' AssignStreams (below 2^63, the automatic ones); one more for A->B.
+constexpr uint64_t MAX_STREAM = (uint64_t{1} << 62) - 2;
+
 /// Parses "--flag value" and "--flag=value"; throws UsageError on anything else.
 EmuLinkOptions parseCommandLine(int argc, char** argv)
 {
@@ -315,7 +328,13 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
       opts.queue = parseQueue(flag, value);
     }
     else if (flag == "--seed") {
-      opts.seed = static_cast<uint32_t>(parseUnsigned(flag, value, 1, UINT32_MAX));
+      opts.seed = static_cast<uint32_t>(parseUnsigned(flag, value, 1, MAX_SEED));
+    }
+    else if (flag == "--run") {
+      opts.run = parseUnsigned(flag, value, 0, MAX_RUN);
+    }
+    else if (flag == "--stream") {
+      opts.stream = static_cast<int64_t>(parseUnsigned(flag, value, 0, MAX_STREAM));
     }
     else if (flag == "--mtu") {
       opts.mtu = static_cast<uint16_t>(parseUnsigned(flag, value, 68, 9000));
@@ -673,8 +692,8 @@ public:
 
     m_tapA = makeTapPort(nodeA, tapA);
     m_tapB = makeTapPort(nodeB, tapB);
-    m_linkA = makeLinkEnd(nodeA, /*stream=*/0);
-    m_linkB = makeLinkEnd(nodeB, /*stream=*/1);
+    m_linkA = makeLinkEnd(nodeA, opts.stream);     // loses B->A frames
+    m_linkB = makeLinkEnd(nodeB, opts.stream + 1); // loses A->B frames
 
     auto channel = ns3::CreateObject<ns3::PointToPointChannel>();
     channel->SetAttribute("Delay", ns3::TimeValue(opts.delay));
@@ -708,7 +727,8 @@ public:
     os << "{\n";
     os << "  \"config\": {\"rate_bps\": " << m_opts.rate.GetBitRate()
        << ", \"delay_ns\": " << m_opts.delay.GetNanoSeconds() << ", \"loss\": " << m_opts.lossProbability
-       << ", \"queue\": \"" << m_opts.queue << "\", \"seed\": " << m_opts.seed << ", \"mtu\": " << m_opts.mtu << "},\n";
+       << ", \"queue\": \"" << m_opts.queue << "\", \"seed\": " << m_opts.seed << ", \"run\": " << m_opts.run
+       << ", \"stream\": " << m_opts.stream << ", \"mtu\": " << m_opts.mtu << "},\n";
     os << "  \"sim_seconds\": " << ns3::Simulator::Now().GetSeconds() << ",\n";
     os << "  \"realtime\": {\"polls\": " << m_lag.polls << ", \"late_polls\": " << m_lag.latePolls
        << ", \"late_threshold_us\": " << LagCounters::LATE_THRESHOLD_NS / 1000
@@ -748,7 +768,7 @@ private:
       auto loss = ns3::CreateObject<ns3::RateErrorModel>();
       loss->SetUnit(ns3::RateErrorModel::ERROR_UNIT_PACKET);
       loss->SetRate(m_opts.lossProbability);
-      loss->AssignStreams(stream); // fixed streams: same seed, same losses
+      loss->AssignStreams(stream); // fixed streams: same seed, run and stream, same losses
       dev->SetReceiveErrorModel(loss);
     }
     node->AddDevice(dev);
@@ -813,7 +833,7 @@ void configureSimulator(const EmuLinkOptions& opts)
   // Only matters if a model ever parses the frames' IP headers; the relay itself does not.
   ns3::GlobalValue::Bind("ChecksumEnabled", ns3::BooleanValue(true));
   ns3::RngSeedManager::SetSeed(opts.seed);
-  ns3::RngSeedManager::SetRun(1);
+  ns3::RngSeedManager::SetRun(opts.run);
   // The wall-clock synchroniser sleeps on a condition variable until each event is due; the
   // default 50 us timer slack would make every event that late. 1 ns: wake-ups as asked.
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);

@@ -399,7 +399,8 @@ def run_campaign(spec, scheduler=None, workers=None, dry_run=False, force=False,
             return EXIT_OK
         store.save_spec(spec)
         meta = {key: {"campaign": spec.name, "scenario": run.scenario, "params": run.params,
-                      "seed": run.seed, "sim_version": version, "backend": run.backend}
+                      "seed": run.seed, "sim_version": version, "backend": run.backend,
+                      **({"seed_as": run.seed_as} if run.seed_as != "seed" else {})}
                 for run, key in todo}
         labels = {key: run.label() for run, key in todo}
         return _execute(store, tasks, meta, labels, spec.name, scheduler, workers,

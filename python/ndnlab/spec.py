@@ -10,6 +10,7 @@ Format (documented with an example in docs/campaigns.md):
     seeds = 3                        # a count (seeds 1..N) or a list of seeds
     timeout = 600                    # seconds of wall time per run; 0 = no limit
     backend = "ns3"                  # ns3 (ndnlab-sim), emu (ndnlab emu: real daemons) or both
+    seed_as = "run"                  # a seed S is ns-3 run S of seed 1 (default "seed": --seed=S)
 
     [fixed]                          # passed to every run as --Name=value
     FileSize = 10000000
@@ -55,7 +56,12 @@ _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
 # A campaign name is a file name in the store (specs/<name>.toml): no path separators.
 _CAMPAIGN_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 _CAMPAIGN_KEYS = {"name", "scenario", "simulator", "store", "seeds", "timeout", "description",
-                  "backend"}
+                  "backend", "seed_as"}
+# What a campaign seed S sets in ndnlab-sim: "seed" (--seed=S, as every store before this key)
+# or "run" (--run=S of ns-3 seed 1). ns-3 starts all six MRG32k3a state words at the seed, so
+# streams of nearby seeds start at related states (seeds 1, 2, 3 of p2p-chain lose the same
+# first frame); run numbers are disjoint substreams, ns-3's independent replications.
+SEED_AS_CHOICES = ("seed", "run")
 # Where a run runs: "ns3" (ndnlab-sim, simulated time) or "emu" (ndnlab emu: real daemons in
 # network namespaces, real time). "both" in a spec or on the command line means the two.
 NS3, EMU = "ns3", "emu"
@@ -97,13 +103,16 @@ class Run:
     params: dict
     seed: int
     backend: str = NS3
+    seed_as: str = "seed"
 
     def _fields(self):
-        # "backend" only off ns3, so that the identities and keys of ns3 runs stay those they
-        # had before there were backends
+        # "backend" only off ns3 and "seed_as" only off "seed", so that the identities and keys
+        # of ns3 runs stay those they had before there were backends and run numbers
         fields = {"scenario": self.scenario, "params": self.params, "seed": self.seed}
         if self.backend != NS3:
             fields["backend"] = self.backend
+        if self.seed_as != "seed":
+            fields["seed_as"] = self.seed_as
         return fields
 
     def identity(self):
@@ -120,10 +129,16 @@ class Run:
 
     def command(self, program, out_dir):
         """argv of this run: `PROGRAM <scenario> --Name=value ... --seed=S --out=DIR`, where
-        PROGRAM is the simulator (ns3) or the emulation command (emu; a list: its argv)."""
+        PROGRAM is the simulator (ns3) or the emulation command (emu; a list: its argv). With
+        seed_as "run" an ns3 run gets `--run=S` instead (ns-3 seed 1); `ndnlab emu --seed=S`
+        takes S as the run number of its links' losses itself."""
         args = [*(program if isinstance(program, (list, tuple)) else [program]), self.scenario]
         args += [f"--{name}={format_value(value)}" for name, value in self.params.items()]
-        args += [f"--seed={self.seed}", f"--out={out_dir}"]
+        if self.seed_as == "run" and self.backend == NS3:
+            args.append(f"--run={self.seed}")
+        else:
+            args.append(f"--seed={self.seed}")
+        args.append(f"--out={out_dir}")
         return args
 
     def label(self):
@@ -157,6 +172,7 @@ class CampaignSpec:
     description: str = ""
     paper: PaperMapping = field(default_factory=PaperMapping)
     backend: str = NS3             # ns3, emu or both (BACKEND_CHOICES)
+    seed_as: str = "seed"          # what a seed sets in ndnlab-sim (SEED_AS_CHOICES)
 
     def grid_points(self):
         """Every parameter combination (fixed parameters included), in spec order, no repeats;
@@ -176,7 +192,7 @@ class CampaignSpec:
 
     def runs(self, backend=NS3):
         """Every grid point x seed on `backend`, seeds varying fastest."""
-        return [Run(self.scenario, point, seed, backend)
+        return [Run(self.scenario, point, seed, backend, self.seed_as)
                 for point in self.grid_points() for seed in self.seeds]
 
     def varying_params(self):
@@ -339,12 +355,20 @@ def parse_spec(data, path):
         raise _error(path, f"campaign.backend: expected one of {', '.join(BACKEND_CHOICES)}, "
                            f"got {backend!r}")
 
+    seed_as = campaign.get("seed_as", "seed")
+    if seed_as not in SEED_AS_CHOICES:
+        raise _error(path, f"campaign.seed_as: expected one of {', '.join(SEED_AS_CHOICES)}, "
+                           f"got {seed_as!r}")
+    if seed_as == "run" and any("run" in point for point in [fixed, *grids]):
+        raise _error(path, "campaign.seed_as = \"run\": the seeds are the run numbers, so "
+                           "`run` may not be a parameter too")
+
     paper = _parse_paper(path, data.get("paper", {}))
     description = campaign.get("description", "")
     spec = CampaignSpec(path=path, name=name, scenario=scenario, simulator=simulator,
                         store=store, seeds=seeds, timeout=timeout, fixed=dict(fixed),
                         grids=grids, description=str(description), paper=paper,
-                        backend=backend)
+                        backend=backend, seed_as=seed_as)
     try:
         spec.grid_points()
     except ValueError as e:

@@ -61,12 +61,14 @@ def record_backend(record):
 
 
 def record_identity(record):
-    """(scenario, params, seed, backend unless ns3) as canonical text: the run regardless of
-    simulator version (Run.identity)."""
+    """(scenario, params, seed, backend unless ns3, seed_as unless "seed") as canonical text:
+    the run regardless of simulator version (Run.identity)."""
     fields = {"scenario": record.get("scenario"), "params": record.get("params", {}),
               "seed": record.get("seed")}
     if record_backend(record) != NS3:
         fields["backend"] = record_backend(record)
+    if record.get("seed_as", "seed") != "seed":
+        fields["seed_as"] = record["seed_as"]
     return canonical_json(fields)
 
 

@@ -74,6 +74,11 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
     assert m["nodes"]["n2"]["data_out"] > m["nodes"]["n1"]["data_in"]
     assert m["nodes"]["n1"]["interests_out"] > m["nodes"]["n2"]["interests_in"]
     assert m["retransmissions"] > 0
+    # replications are ns-3 runs (disjoint substreams) of one seed, each link on its own streams
+    configs = [json.loads(f.read_text())["config"]
+               for f in sorted((tmp_path / "emu").glob("link*.json"))]
+    assert [(c["seed"], c["run"]) for c in configs] == [(1, result["seed"])] * 2
+    assert len({c["stream"] for c in configs}) == 2
     # the same keys as the simulated run of the same parameters
     sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True,
                          timeout=120)

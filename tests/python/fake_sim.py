@@ -2,6 +2,7 @@
 """A stand-in for `ndnlab-sim` in the campaign tests.
 
     fake_sim.py <scenario> [--Name=value ...] --seed=S --out=DIR
+    fake_sim.py <scenario> [--Name=value ...] --run=S --out=DIR     (seed 1, run S: as seed S)
     fake_sim.py --version
     fake_sim.py --describe
 
@@ -52,8 +53,10 @@ def parse(argv):
             value = argv[i]
         params[name] = value
         i += 1
+    if "seed" not in params and "run" in params:
+        params["seed"] = params.pop("run")  # --run=S of seed 1 (seed_as = "run"): S draws
     if "seed" not in params or "out" not in params:
-        sys.exit("fake_sim: --seed and --out are required")
+        sys.exit("fake_sim: --seed (or --run) and --out are required")
     return scenario, params
 
 

@@ -17,6 +17,7 @@ from ndnlab import campaign as campaign_cli  # noqa: E402
 from ndnlab import plot as plot_cli  # noqa: E402
 from ndnlab import report as report_cli  # noqa: E402
 from ndnlab.emu import net as emunet  # noqa: E402
+from ndnlab.data import load  # noqa: E402
 from ndnlab.spec import Run, SpecError, load_spec  # noqa: E402
 from ndnlab.store import ResultStore, record_identity  # noqa: E402
 
@@ -44,6 +45,21 @@ def test_ns3_keys_stay_and_emu_runs_have_keys_and_identities_of_their_own():
     assert emu.command(["python3", "-m", "ndnlab.emu.run"], "/s/k") == [
         "python3", "-m", "ndnlab.emu.run", "wifi-one-hop", "--Standard=802.11b",
         "--FileSize=1000", "--seed=1", "--out=/s/k"]
+
+
+def test_seed_as_run_runs_are_stored_and_loaded_as_their_own(tmp_path):
+    spec = write_spec(tmp_path, "runs", {"Consumer": ["aimd"]}, seeds=2,
+                      extra="").read_text().replace("seeds = 2", 'seeds = 2\nseed_as = "run"')
+    path = tmp_path / "runs.toml"
+    path.write_text(spec)
+    assert campaign(path, "--workers", 1).returncode == 0
+    recs = records(tmp_path / "store-runs")
+    assert sorted((r["seed"], r["seed_as"]) for r in recs) == [(1, "run"), (2, "run")]
+    run = Run("wifi-one-hop", recs[0]["params"], recs[0]["seed"], seed_as="run")
+    assert record_identity(recs[0]) == run.identity() != Run(run.scenario, run.params,
+                                                              run.seed).identity()
+    df, _, _ = load(path)
+    assert sorted(df["seed"]) == [1, 2]
 
 
 def test_spec_backend_is_checked(tmp_path):

@@ -65,6 +65,19 @@ def test_command_line_of_a_run():
     assert run.label() == "Hops=3 Loss=0.01 Pcap=false Cc=aimd seed=7"
 
 
+def test_seed_as_run_makes_the_seeds_ns3_run_numbers(tmp_path):
+    spec = load_spec(write_spec(tmp_path, '[campaign]\nscenario = "s"\nseeds = 2\n'
+                                          'seed_as = "run"\n'))
+    ns3, emu = spec.runs()[1], spec.runs("emu")[1]
+    assert ns3.command("/bin/sim", "/o") == ["/bin/sim", "s", "--run=2", "--out=/o"]
+    # ndnlab emu takes its --seed as the run number of its links' losses itself
+    assert emu.command(["emu"], "/o") == ["emu", "s", "--seed=2", "--out=/o"]
+    # a new input: its own keys, and those of seed_as = "seed" stay what they were
+    assert ns3.key("v1") != Run("s", {}, 2).key("v1")
+    assert Run("s", {}, 2, seed_as="seed").key("v1") == Run("s", {}, 2).key("v1")
+    assert load_spec(write_spec(tmp_path, '[campaign]\nscenario = "s"\n')).seed_as == "seed"
+
+
 def test_run_key_is_stable_and_covers_every_input():
     run = Run("wifi-one-hop", {"Standard": "802.11b", "FileSize": 1000}, 1)
     # Stores written earlier must stay valid: the key of a fixed input never changes.
@@ -111,6 +124,8 @@ def test_a_spec_without_grid_is_one_point(tmp_path):
     ('[campaign]\nscenario = "s"\nseeds = [1, 1]\n', "repeated seed"),
     ('[campaign]\nscenario = "s"\nseeds = [0]\n', "ns-3 rejects seed 0"),
     ('[campaign]\nscenario = "s"\ntimeout = -1\n', "campaign.timeout"),
+    ('[campaign]\nscenario = "s"\nseed_as = "stream"\n', "campaign.seed_as"),
+    ('[campaign]\nscenario = "s"\nseed_as = "run"\n[fixed]\nrun = 2\n', "may not be a parameter"),
     ('[campaign]\nscenario = "s"\n[grid]\nA = 1\n', "expected a list"),
     ('[campaign]\nscenario = "s"\n[grid]\nA = []\n', "empty list"),
     ('[campaign]\nscenario = "s"\n[grid]\nA = [1, 1]\n', "repeated value"),

@@ -436,10 +436,13 @@ class Network:
         return link
 
     def add_emulated_link(self, a, b, program, rate, delay, loss=0.0, queue=None, mtu=1500,
-                          seed=1, stats=None, log=None, ready_timeout=20.0, argv_prefix=()):
+                          seed=1, run=1, stream=0, stats=None, log=None, ready_timeout=20.0,
+                          argv_prefix=()):
         """A link between nodes `a` and `b` simulated in real time by `program`
         (ndnlab-emu-link: ns-3's point-to-point model with `rate` bit/s, `delay` s one way,
-        `loss` per frame, drop-tail `queue`), for what tbf cannot give (delay, loss). The
+        `loss` per frame, drop-tail `queue`), for what tbf cannot give (delay, loss); its losses
+        come from ns-3 `seed` and `run` on RNG streams `stream` (b->a) and `stream` + 1 (a->b):
+        vary `run` for independent replications, give each link of a run its own streams. The
         program creates a tap in each namespace and prints 'ready'; then the taps get the next
         free /24 as add_link's veths do. It runs in this process's namespace, tracked like any
         process: close() stops it, check_processes() reports it if it dies. Its counters go to
@@ -451,7 +454,7 @@ class Network:
         argv = [*argv_prefix, str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
                 "--dev-b", dev_b, "--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
                 "--loss", repr(float(loss)), "--queue", f"{size}{unit}", "--seed", str(seed),
-                "--mtu", str(mtu)]
+                "--run", str(run), "--stream", str(stream), "--mtu", str(mtu)]
         if stats:
             argv += ["--stats-json", str(stats)]
         with open(log or os.devnull, "w") as err:

@@ -250,9 +250,13 @@ class Emulation:
             net.add_node(node)
         for i, (lk, mech) in enumerate(zip(self.network["links"], self.mechanisms)):
             if mech == "ns3-realtime":
+                # the run's seed is ns-3's run number (a disjoint substream, as ndnlab-sim's
+                # --run); ns-3 seeds 1, 2, 3 start MRG32k3a at proportional states and lose
+                # the same frames early on. Two streams per link: its own losses each way.
                 link = net.add_emulated_link(
                     lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
-                    lk["queue"], seed=self.seed * 1000 + i, stats=self.link_file(i, ".json"),
+                    lk["queue"], seed=1, run=self.seed, stream=2 * i,
+                    stats=self.link_file(i, ".json"),
                     log=self.link_file(i, ".log"))
             else:
                 link = net.add_link(lk["a"], lk["b"], rate=lk["rate_bps"], queue=lk["queue"])
@@ -510,8 +514,8 @@ def parse_args(argv):
     parser.add_argument("--out", type=pathlib.Path,
                         help="write result.json, daemon logs and link counters to DIR "
                              "(default: a temporary directory, removed after a successful run)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the links' losses and the "
-                        "daemons (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="the replication: ns-3 run number of "
+                        "the links' losses, and the daemons' seed (default 1)")
     parser.add_argument("--json", action="store_true", help="print result.json on stdout")
     parser.add_argument("--link-mode", choices=("auto", "ns3", "tbf", "impair"), default="auto",
                         help="auto: tbf for links without delay and loss, ns-3 real time for the "
