@@ -148,6 +148,7 @@ void AsioTimers::onExpiry(uint64_t waitSeq)
     return;
   m_armedAt = TimePoint::max();
   m_inExpiry = true;
+  ++m_wakeups;
   // Timers scheduled by callbacks run in a later round even when already due, so a callback
   // that keeps rescheduling itself with zero delay cannot starve I/O.
   TimePoint now = m_clock.now();

@@ -48,6 +48,9 @@ public:
 
   /// Number of scheduled, not yet fired or cancelled timers.
   size_t pending() const { return m_live; }
+  /// Times the event loop woke up for due timers (one per expiry of the underlying
+  /// steady_timer that ran callbacks): what a coarse clock saves (MIRCC, issue 28 8(c)).
+  uint64_t wakeups() const { return m_wakeups; }
 
 private:
   struct Slot
@@ -83,6 +86,7 @@ private:
   size_t m_live = 0;
   TimePoint m_armedAt = TimePoint::max();
   uint64_t m_waitSeq = 0;
+  uint64_t m_wakeups = 0;
   bool m_inExpiry = false;
 };
 

@@ -48,6 +48,10 @@ void visitFields(std::type_identity<ConstantRateConsumerOptions>, Visitor&& v)
               .doc = "with a tick, held Interests also leave whenever a Data or Nack arrives (Kato et al., Sec. V)",
               .hosts = Ns3},
              NDNLAB_FIELD_REF(o.smoothening)));
+  v(field<O>({.name = "ramp-up",
+              .doc = "FollowRate, beyond the paper: a higher stamped rate is taken at most doubling per smoothed RTT",
+              .hosts = Ns3},
+             NDNLAB_FIELD_REF(o.rampUp)));
 }
 
 } // namespace ndnlab::app

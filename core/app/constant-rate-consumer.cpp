@@ -1,6 +1,7 @@
 #include "core/app/constant-rate-consumer.hpp"
 #include "core/codec/tlv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -158,7 +159,11 @@ void ConstantRateConsumer::afterAnswer(const std::optional<Rate>& rate, size_t w
       m_lastDataSize = wireSize;
     const size_t bytes = m_opts.rateDataSize > 0 ? m_opts.rateDataSize : m_lastDataSize;
     if (bytes > 0) {
-      const double f = rate->bps() / (8.0 * static_cast<double>(bytes));
+      double f = rate->bps() / (8.0 * static_cast<double>(bytes));
+      const TimePoint now = m_env.now();
+      if (m_opts.rampUp && f > m_frequency && m_srtt > Duration::zero()) // up at most x2 per SRTT
+        f = std::min(f, m_frequency * std::exp2(toSeconds(now - m_lastRate) / toSeconds(m_srtt)));
+      m_lastRate = now;
       if (f != m_frequency) {
         m_frequency = f;
         // the next Interest falls due one new gap after now, not after the old gap
@@ -214,6 +219,7 @@ void ConstantRateConsumer::handleData(const Data& data)
   }
   const TimePoint sent = it->second.sent;
   Duration rtt = m_env.now() - sent;
+  m_srtt = m_srtt == Duration::zero() ? rtt : (7 * m_srtt + rtt) / 8;
   if (it->second.timer != 0)
     m_env.timers().cancel(it->second.timer);
   m_pending.erase(it);

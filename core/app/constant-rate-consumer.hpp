@@ -48,6 +48,9 @@ struct ConstantRateConsumerOptions
   Duration tick = Duration::zero();
   /// With a tick: held Interests also leave whenever a Data or Nack arrives (the paper's Sec. V)
   bool smoothening = false;
+  /// followRate, beyond the paper (issue 28 8(a)): a higher stamped rate is taken at most
+  /// doubling per smoothed RTT, so a newcomer does not jump to a share computed before it came
+  bool rampUp = false;
 
   /// Throws std::invalid_argument for out-of-range values.
   void validate() const;
@@ -136,6 +139,8 @@ private:
   std::vector<Interest> m_held; ///< fell due, waiting for the tick
   double m_frequency;
   size_t m_lastDataSize = 0; ///< wire size of the latest Data (followRate with rateDataSize 0)
+  Duration m_srtt{0};        ///< smoothed RTT of the Data (rampUp)
+  TimePoint m_lastRate{};    ///< when the rate was last taken (rampUp)
   ConstantRateConsumerCounters m_counters;
 };
 

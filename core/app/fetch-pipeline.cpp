@@ -347,6 +347,7 @@ private:
   size_t m_allowance = 0;
   TimerId m_timer = 0;
   uint64_t m_ratesHeard = 0;
+  TimePoint m_lastRate{}; ///< when the rate was last taken (rateRamp)
 };
 
 RatePipeline::RatePipeline(SegmentFetcher& fetcher)
@@ -409,7 +410,13 @@ void RatePipeline::takeRate(const std::optional<Rate>& stamped, size_t dataBytes
   if (bytes == 0)
     return;
   // Interests per second whose Data fit the stamped rate; at least one per second
-  m_rate = std::max(stamped->bps() / (8.0 * static_cast<double>(bytes)), 1.0);
+  double target = std::max(stamped->bps() / (8.0 * static_cast<double>(bytes)), 1.0);
+  const TimePoint now = m_f.m_env.now();
+  const double srtt = toSeconds(m_f.m_rtt.srtt());
+  if (m_f.m_opts.rateRamp && target > m_rate && srtt > 0) // up at most x2 per SRTT
+    target = std::min(target, m_rate * std::exp2(toSeconds(now - m_lastRate) / srtt));
+  m_lastRate = now;
+  m_rate = target;
 }
 
 void RatePipeline::onData(uint64_t seg, Segment& info, Duration rtt, const Data& data)

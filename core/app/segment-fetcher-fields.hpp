@@ -216,6 +216,10 @@ void visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
               .range = Range::closed(0, 1e9),
               .attribute = "RateDataSize"},
              NDNLAB_FIELD_REF(o.rateDataSize)));
+  v(field<O>({.name = "rate-ramp",
+              .doc = "mircc, beyond the paper: a higher stamped rate is taken at most doubling per smoothed RTT",
+              .attribute = "RateRamp"},
+             NDNLAB_FIELD_REF(o.rateRamp)));
 }
 
 } // namespace ndnlab::app

@@ -152,6 +152,9 @@ struct SegmentFetcherOptions
   /// Data size (bytes) that turns a stamped rate (bit/s) into Interests per second; 0 = the
   /// wire size of the latest Data
   size_t rateDataSize = 0;
+  /// mircc, beyond the paper (issue 28 8(a)): a higher stamped rate is taken at most doubling
+  /// per smoothed RTT, so a newcomer does not jump to a share computed before it came.
+  bool rateRamp = false;
 
   /// Throws std::invalid_argument for an unknown pipeline or out-of-range values.
   void validate() const;

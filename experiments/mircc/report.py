@@ -188,6 +188,16 @@ def main(argv=None):
         counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
     lines += ["", "**" + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) +
               f"** of {len(verdicts)} claims.", ""]
+    clock = HERE.parents[1] / "docs" / "results" / "mircc-clock" / "table.md"
+    if clock.exists():
+        body = [ln for ln in clock.read_text().splitlines() if not ln.startswith("<!--")]
+        lines += ["## Beyond the paper, 8(c): what the clock costs (bench/mircc-clock)", "",
+                  "The paper's motivation measured on real daemons: `ndnlab get --cc mircc` through two "
+                  "ndnlabd on a veth link shaped by tbf, MIRCC on the consumer host's face (capacity = "
+                  "the link rate), a timer per Interest against a 10 ms tick with and without "
+                  "smoothening; 3 repeats, medians. Command: `sudo bench/mircc-clock/run --out "
+                  "docs/results/mircc-clock` (rows in `docs/results/mircc-clock/rows.json`; this table "
+                  "is its `table.md`).", *body, ""]
     if args.figures:
         args.figures.mkdir(parents=True, exist_ok=True)
         for p in figures(df, store, args.figures):

@@ -126,6 +126,25 @@ public:
   TimePoint frozenAt{};
 };
 
+TEST(AsioTimers, TimersDueTogetherCostOneWakeup)
+{
+  // three timers with one deadline fire in one wake-up of the loop; a later one in another
+  asio::io_context io;
+  FreezableClock clock;
+  AsioTimers timers(io, clock);
+  clock.frozenAt = clock.real.now();
+  clock.frozen = true; // the same deadline for all three
+  int fired = 0;
+  for (int i = 0; i < 3; ++i)
+    timers.schedule(5ms, [&] { ++fired; });
+  clock.frozen = false;
+  ASSERT_TRUE(runUntil(io, [&] { return fired == 3; }));
+  EXPECT_EQ(timers.wakeups(), 1u);
+  timers.schedule(5ms, [&] { ++fired; });
+  ASSERT_TRUE(runUntil(io, [&] { return fired == 4; }));
+  EXPECT_EQ(timers.wakeups(), 2u);
+}
+
 TEST(AsioTimers, ManyTimersWithCancellationsFireInDeadlineThenFifoOrder)
 {
   asio::io_context io;

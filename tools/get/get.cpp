@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -403,6 +404,12 @@ int runGet(int argc, char** argv)
     if (!failure.empty())
       j["error"] = failure;
     app::visitMetrics(stats, [&j](const fields::Metric& m, const auto& v) { j[std::string(m.key)] = v; });
+    // the process's own costs (docs/tools.md): its event loop's timer wake-ups and CPU time
+    j["timer_wakeups"] = rt.env.asioTimers().wakeups();
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    j["cpu_s"] = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                 static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
     std::cerr << j.dump() << std::endl;
   }
   else {

@@ -87,6 +87,8 @@ std::vector<ParamSpec> mirccParams()
      Range::positive(60'000)},
     {"Smoothening", ParamType::Bool, "false", "",
      "held Interests also leave on every Data or Nack (the paper's Sec. V)"},
+    {"RampUp", ParamType::Bool, "false", "",
+     "mircc consumers, beyond the paper: a higher stamped rate is taken at most doubling per smoothed RTT"},
     {"UpdateOnArrival", ParamType::Bool, "false", "",
      "routers recompute R(t) on the first packet after T instead of by a timer (issue 28, 8(b))"},
     {"AccessRate", ParamType::String, "10Mbps", "", "consumer-router and router-producer links, 1bps..1000Gbps"},
@@ -146,6 +148,8 @@ void checkMircc(const Params& params)
   parseTimes(params);
   if (params.getBool("Smoothening") && params.getString("Cc") != "mircc")
     throw UsageError("--Smoothening applies to the mircc consumers only");
+  if (params.getBool("RampUp") && params.getString("Cc") != "mircc")
+    throw UsageError("--RampUp applies to the mircc consumers only");
 }
 
 /// Payload that makes a segment Data of the producers' names take `wire` bytes on a
@@ -295,6 +299,7 @@ void runMirccDumbbell(RunContext& ctx)
       consumer.SetAttribute("RateDataSize", ns3::UintegerValue(dataSize));
       consumer.SetAttribute("Tick", ns3::TimeValue(tick));
       consumer.SetAttribute("Smoothening", ns3::BooleanValue(params.getBool("Smoothening")));
+      consumer.SetAttribute("RampUp", ns3::BooleanValue(params.getBool("RampUp")));
       consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
       auto app = ns3::DynamicCast<ConstantRateConsumerApp>(consumer.Install(nodes.Get(i)).Get(0));
       app->SetResolvedCallback([&series, i](double sent, bool answered) { series[i].add(sent, answered); });
@@ -311,6 +316,7 @@ void runMirccDumbbell(RunContext& ctx)
         consumer.SetAttribute("Smoothening", ns3::BooleanValue(params.getBool("Smoothening")));
         consumer.SetAttribute("InitialRate", ns3::DoubleValue(params.getDouble("InitialRate")));
         consumer.SetAttribute("RateDataSize", ns3::UintegerValue(dataSize));
+        consumer.SetAttribute("RateRamp", ns3::BooleanValue(params.getBool("RampUp")));
       }
       consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
       consumer.SetAttribute("StopTime", ns3::TimeValue(ns3::Seconds(stops[i])));
@@ -493,6 +499,8 @@ nlohmann::json mirccNetwork(const Params& params)
                   formatNumber(params.getDouble("InitialRate")), "--rate-data-size", std::to_string(dataSize)});
       if (params.getBool("Smoothening"))
         get.push_back("--smoothening");
+      if (params.getBool("RampUp"))
+        get.push_back("--rate-ramp");
     }
     apps.push_back({{"role", "consumer"},
                     {"tool", "get"},
