@@ -91,6 +91,12 @@ void visitMirccFields(Visitor&& v, unsigned hosts, std::string_view section)
               .hosts = hosts,
               .section = section},
              NDNLAB_FIELD_REF(o.mircc.updateOnArrival)));
+  v(field<O>({.name = "mircc-queue-stamping",
+              .doc = "stamp the rate x the free share of the shaper, so a filling shaper lowers it before the next "
+                     "update",
+              .hosts = hosts,
+              .section = section},
+             NDNLAB_FIELD_REF(o.mircc.queueStamping)));
 }
 
 } // namespace ndnlab::fw

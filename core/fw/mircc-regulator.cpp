@@ -87,7 +87,14 @@ std::optional<Rate> MirccRegulator::rate(face::FaceId face) const
   auto it = m_faces.find(face);
   if (it == m_faces.end())
     return std::nullopt;
-  return it->second->controller.rate();
+  const Rate r = it->second->controller.rate();
+  if (!m_options.queueStamping)
+    return r;
+  // beyond the paper: between updates, a filling shaper lowers the stamp at once, in proportion
+  // to its free share, to half of R(t) at most (below that a full shaper nearly stops the flows,
+  // which then learn a higher rate only from the few Data they still get)
+  const double free = 1.0 - static_cast<double>(it->second->shaper.size()) / static_cast<double>(m_options.shaperDepth);
+  return Rate::bitsPerSecond(std::max(r.bps() * std::max(free, 0.5), m_options.minRate.bps()));
 }
 
 const fw::MirccRateController* MirccRegulator::controller(face::FaceId face) const

@@ -69,6 +69,10 @@ struct MirccOptions
   /// Interest or Data of the face once T has elapsed (issue 28, 8(b): no timer of its own; an
   /// idle face then keeps its rate until traffic returns).
   bool updateOnArrival = false;
+  /// Beyond the paper (issue 28 8(a)): stamp R(t) x max(1 - g/depth, 1/2), the share of the
+  /// shaper still free, so that a filling shaper lowers the rate consumers hear before the next
+  /// update.
+  bool queueStamping = false;
 
   /// Throws std::invalid_argument when a value is out of range.
   void validate() const;

@@ -90,6 +90,7 @@ mircc_initial_share = 0.5
 mircc_shaper_depth = 10
 mircc_data_size = 1400
 mircc_update_on_arrival = true
+mircc_queue_stamping = true
 [management]
 verify_commands = true
 [face_system.unix]

@@ -26,6 +26,10 @@ def as_bool(v):
     return v if isinstance(v, bool) else str(v).lower() == "true"
 
 
+def label(smooth, queue):
+    return ("smoothening" if smooth else "original") + (" + queue stamping" if queue else "")
+
+
 def median(rows, metric):
     vs = [float(v) for v in rows[metric] if v is not None and v == v] if metric in rows else []
     return statistics.median(vs) if vs else None
@@ -45,17 +49,22 @@ def main(argv=None):
          "with MIRCC on every face, ns-3 real-time links for the 50 and 100 ms delays, two `ndnlab "
          "get --cc mircc` with their clocks ticking for real). Loss counts retransmissions "
          "(1 - segments / Interests), as `get` retransmits.", "",
-         "| tick | smoothening | backend | " + " | ".join(h for _, h in METRICS) + " | emu CPU busy | kept up |",
+         "| tick | consumers / routers | backend | " + " | ".join(h for _, h in METRICS) + " | emu CPU busy | kept up |",
          "|---|---|---|" + "---|" * len(METRICS) + "---|---|"]
     out, missing = {}, False
-    for tick in sorted({float(t) for t in df["Tick"]}) if len(df) else []:
-        for smooth in (False, True):
-            cell = df[(df["Tick"].astype(float) == tick) & (df["Smoothening"].map(as_bool) == smooth)]
+    if "QueueStamping" not in df:
+        df["QueueStamping"] = False
+    cells = sorted({(float(t), as_bool(s), as_bool(q)) for t, s, q in
+                    zip(df["Tick"], df["Smoothening"], df["QueueStamping"])}) if len(df) else []
+    for tick, smooth, queue in cells:
+        if True:
+            cell = df[(df["Tick"].astype(float) == tick) & (df["Smoothening"].map(as_bool) == smooth)
+                      & (df["QueueStamping"].map(as_bool) == queue)]
             for backend in ("ns3", "emu"):
                 rows = cell[cell["backend"] == backend]
                 if not len(rows):
                     missing = True
-                    L.append(f"| {tick:g} ms | {'on' if smooth else 'off'} | {backend} | missing runs |")
+                    L.append(f"| {tick:g} ms | {label(smooth, queue)} | {backend} | missing runs |")
                     continue
                 vals = {m: median(rows, m) for m, _ in METRICS}
                 cpu, kept = "", ""
@@ -64,8 +73,8 @@ def main(argv=None):
                     cpu = f"{max(o['cpu']['mean_busy_percent'] for o in own):.0f} %"
                     kept = "yes" if all(o["kept_up"] for o in own) and not any(o["saturated"] for o in own) \
                         else "no"
-                out[f"{tick:g} ms, smoothening {'on' if smooth else 'off'}, {backend}"] = vals
-                L.append(f"| {tick:g} ms | {'on' if smooth else 'off'} | {backend} | "
+                out[f"{tick:g} ms, {label(smooth, queue)}, {backend}"] = vals
+                L.append(f"| {tick:g} ms | {label(smooth, queue)} | {backend} | "
                          + " | ".join("-" if v is None else f"{v:.4g}" for v in vals.values())
                          + f" | {cpu} | {kept} |")
     text = "\n".join(L) + "\n"

@@ -19,11 +19,12 @@ face::LinkServiceOptions mirccOn()
   return o;
 }
 
-ForwarderOptions withMircc(size_t depth, bool updateOnArrival = false)
+ForwarderOptions withMircc(size_t depth, bool updateOnArrival = false, bool queueStamping = false)
 {
   ForwarderOptions o;
   o.mircc.shaperDepth = depth;
   o.mircc.updateOnArrival = updateOnArrival;
+  o.mircc.queueStamping = queueStamping;
   o.csCapacity = 0; // every Interest goes upstream
   return o;
 }
@@ -169,6 +170,24 @@ TEST_F(MirccOnArrivalTest, UpdatesRideOnArrivalsOnceTHasElapsed)
   advance(50ms);
   sendInterests(1, 1);
   EXPECT_EQ(c->updates(), 2u);
+}
+
+class MirccQueueStampingTest : public MirccRegulatorTest
+{
+protected:
+  MirccQueueStampingTest() : MirccRegulatorTest(withMircc(10, false, true)) {}
+};
+
+TEST_F(MirccQueueStampingTest, FillingShaperLowersTheStampAtOnce)
+{
+  EXPECT_EQ(fw->mircc().rate(producer->id()), C) << "an empty shaper: R(t)";
+  sendInterests(4); // one leaves, three wait: 7 of the 10-deep shaper are free
+  EXPECT_DOUBLE_EQ(fw->mircc().rate(producer->id())->bps(), 7e6) << "R(t) x the free share";
+  sendInterests(5, 4); // 8 wait
+  EXPECT_EQ(fw->mircc().rate(producer->id()), Rate::mbps(5)) << "at most halved";
+  EXPECT_EQ(fw->mircc().controller(producer->id())->rate(), C) << "the controller's own R(t) waits for T";
+  advance(10ms); // drained
+  EXPECT_EQ(fw->mircc().rate(producer->id()), C);
 }
 
 } // namespace

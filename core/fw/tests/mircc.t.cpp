@@ -124,7 +124,7 @@ TEST(MirccOptions, FieldsAreKebabCaseDocumentedAndUnique)
       (void)f.ref(o); // reaches a member
     },
     fields::Ns3, "forwarder");
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 12u);
 }
 
 TEST(MirccRateController, UpdatesOncePerInterval)

@@ -89,6 +89,9 @@ std::vector<ParamSpec> mirccParams()
      "held Interests also leave on every Data or Nack (the paper's Sec. V)"},
     {"RampUp", ParamType::Bool, "false", "",
      "mircc consumers, beyond the paper: a higher stamped rate is taken at most doubling per smoothed RTT"},
+    {"QueueStamping", ParamType::Bool, "false", "",
+     "routers, beyond the paper: stamp R(t) x the free share of the shaper (a filling shaper lowers the rate at "
+     "once)"},
     {"UpdateOnArrival", ParamType::Bool, "false", "",
      "routers recompute R(t) on the first packet after T instead of by a timer (issue 28, 8(b))"},
     {"AccessRate", ParamType::String, "10Mbps", "", "consumer-router and router-producer links, 1bps..1000Gbps"},
@@ -268,6 +271,7 @@ void runMirccDumbbell(RunContext& ctx)
   stack.SetStackAttribute("MirccInterval", ns3::TimeValue(tick));
   stack.SetStackAttribute("MirccShaperDepth", ns3::UintegerValue(static_cast<uint64_t>(params.getInt("ShaperDepth"))));
   stack.SetStackAttribute("MirccUpdateOnArrival", ns3::BooleanValue(params.getBool("UpdateOnArrival")));
+  stack.SetStackAttribute("MirccQueueStamping", ns3::BooleanValue(params.getBool("QueueStamping")));
   stack.Install(nodes);
   RouteHelper routes;
   routes.AddOrigin("/lab/p1", nodes.Get(4));
@@ -523,7 +527,8 @@ nlohmann::json mirccNetwork(const Params& params)
     net["mircc"] = {{"interval_ms", params.getDouble("Tick")},
                     {"data_size", dataSize},
                     {"shaper_depth", params.getInt("ShaperDepth")},
-                    {"update_on_arrival", params.getBool("UpdateOnArrival")}};
+                    {"update_on_arrival", params.getBool("UpdateOnArrival")},
+                    {"queue_stamping", params.getBool("QueueStamping")}};
   return net;
 }
 

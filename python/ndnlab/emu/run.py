@@ -161,6 +161,7 @@ def daemon_config(run_dir, node, network, seed, impair):
                   f"mircc_data_size = {int(mircc['data_size'])}",
                   f"mircc_shaper_depth = {int(mircc['shaper_depth'])}",
                   f"mircc_update_on_arrival = {str(bool(mircc['update_on_arrival'])).lower()}",
+                  f"mircc_queue_stamping = {str(bool(mircc.get('queue_stamping', False))).lower()}",
                   "", "[face_system.link]", "mircc = true"]
     lines += ["",
               "[face_system.unix]", f'path = "{run_dir / (node + ".sock")}"', "",
