@@ -16,51 +16,20 @@ import statistics
 import sys
 
 from ndnlab.data import load
+from runs import median, select, values
+from runs import fmt as cell
 
 HERE = pathlib.Path(__file__).resolve().parent
 TICKS = (100, 250, 500, 750)
 JAIN_TARGET, LOSS_TARGET = 0.99, 0.01
 
 
-def as_bool(v):
-    return v if isinstance(v, bool) else str(v).lower() == "true"
-
-
-def select(df, **where):
-    rows = df
-    for k, v in where.items():
-        if k not in rows:
-            return rows.iloc[0:0]
-        if isinstance(v, bool):
-            rows = rows[rows[k].map(as_bool) == v]
-        elif isinstance(v, (int, float)):
-            rows = rows[rows[k].astype(float) == float(v)]
-        else:
-            rows = rows[rows[k] == v]
-    return rows
-
-
-def vals(rows, metric):
-    out = []
-    for v in rows[metric] if metric in rows else []:
-        out.append(float("inf") if v is None or (isinstance(v, float) and v != v) else float(v))
-    return out
-
-
 def med(rows, metric):
-    vs = vals(rows, metric)
-    return statistics.median(vs) if vs else None
+    return median(values(rows, metric))
 
 
 def fmt(rows, metric, digits=4):
-    vs = vals(rows, metric)
-    if not vs:
-        return "-"
-
-    def f(x):
-        return "never" if x == float("inf") else f"{x:.{digits}g}"
-    m = statistics.median(vs)
-    return f(m) if min(vs) == max(vs) else f"{f(m)} [{f(min(vs))}-{f(max(vs))}]"
+    return cell(values(rows, metric), digits, collapse=True)
 
 
 def main(argv=None):

@@ -10,10 +10,10 @@ Exit 0, or 1 when a cell lacks runs of either backend.
 import argparse
 import json
 import pathlib
-import statistics
 import sys
 
 from ndnlab.data import load
+from runs import as_bool, median, values
 
 HERE = pathlib.Path(__file__).resolve().parent
 METRICS = (("flows.C1.rate_pps_alone", "C1 alone /s"), ("flows.C1.rate_pps_shared", "C1 shared /s"),
@@ -22,17 +22,8 @@ METRICS = (("flows.C1.rate_pps_alone", "C1 alone /s"), ("flows.C1.rate_pps_share
            ("bottleneck_utilisation", "utilisation"))
 
 
-def as_bool(v):
-    return v if isinstance(v, bool) else str(v).lower() == "true"
-
-
 def label(smooth, queue):
     return ("smoothening" if smooth else "original") + (" + queue stamping" if queue else "")
-
-
-def median(rows, metric):
-    vs = [float(v) for v in rows[metric] if v is not None and v == v] if metric in rows else []
-    return statistics.median(vs) if vs else None
 
 
 def main(argv=None):
@@ -66,7 +57,7 @@ def main(argv=None):
                     missing = True
                     L.append(f"| {tick:g} ms | {label(smooth, queue)} | {backend} | missing runs |")
                     continue
-                vals = {m: median(rows, m) for m, _ in METRICS}
+                vals = {m: median(values(rows, m)) for m, _ in METRICS}
                 cpu, kept = "", ""
                 if backend == "emu":
                     own = [json.loads((store.run_dir(k) / "result.json").read_text()) for k in rows["key"]]

@@ -16,6 +16,7 @@ import sys
 
 from ndnlab.data import load
 from ndnlab.paper import mircc
+from runs import fmt, select, values
 
 HERE = pathlib.Path(__file__).resolve().parent
 TICKS = (100, 250, 500, 750)
@@ -25,33 +26,8 @@ METRICS = ("flows.C1.rate_pps_alone", "flows.C1.rate_pps_shared", "flows.C2.rate
            "bottleneck_utilisation")
 
 
-def as_bool(v):
-    return v if isinstance(v, bool) else str(v).lower() == "true"
-
-
 def cell_rows(df, tick, smooth):
-    return df[(df["Tick"].astype(float) == float(tick)) & (df["Smoothening"].map(as_bool) == smooth)]
-
-
-def values(rows, metric):
-    """The metric of every run; a null convergence (never converged) counts as +inf."""
-    out = []
-    for v in rows[metric] if metric in rows else []:
-        if v is None or (isinstance(v, float) and v != v):
-            out.append(float("inf"))
-        else:
-            out.append(float(v))
-    return out
-
-
-def fmt(vs):
-    if not vs:
-        return "-"
-    med = statistics.median(vs)
-
-    def f(x):
-        return "never" if x == float("inf") else f"{x:.4g}"
-    return f"{f(med)} [{f(min(vs))}-{f(max(vs))}]"
+    return select(df, Tick=tick, Smoothening=smooth)
 
 
 def series(store, key):

@@ -158,6 +158,14 @@ private:
   face::DummyTransport* m_transport;
 };
 
+/// Link service options with MIRCC's rate field on.
+inline face::LinkServiceOptions mirccOn()
+{
+  face::LinkServiceOptions o;
+  o.mircc = true;
+  return o;
+}
+
 class ForwarderFixture : public ::testing::Test
 {
 protected:

@@ -15,13 +15,6 @@ using face::FaceScope;
 using face::LinkType;
 using namespace std::chrono_literals;
 
-face::LinkServiceOptions mirccOn()
-{
-  face::LinkServiceOptions o;
-  o.mircc = true;
-  return o;
-}
-
 class MirccRateTest : public ForwarderFixture
 {
 protected:

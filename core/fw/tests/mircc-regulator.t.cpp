@@ -12,13 +12,6 @@ using face::FaceScope;
 using face::LinkType;
 using namespace std::chrono_literals;
 
-face::LinkServiceOptions mirccOn()
-{
-  face::LinkServiceOptions o;
-  o.mircc = true;
-  return o;
-}
-
 ForwarderOptions withMircc(size_t depth, bool updateOnArrival = false, bool queueStamping = false)
 {
   ForwarderOptions o;

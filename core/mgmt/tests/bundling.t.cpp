@@ -47,19 +47,6 @@ TEST(BundlingParameters, FaceStatusRoundTrip)
 class BundlingManagementTest : public ManagementTest
 {
 protected:
-  FaceStatus status(const Client& c, face::FaceId id)
-  {
-    auto faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
-    EXPECT_TRUE(faces);
-    if (faces) {
-      for (const FaceStatus& f : *faces)
-        if (f.faceId == id)
-          return f;
-    }
-    ADD_FAILURE() << "face " << id << " not listed";
-    return {};
-  }
-
   void sendTaggedInterests(face::FaceId id, uint64_t n)
   {
     face::Face* f = forwarder.faceTable().get(id);
@@ -123,12 +110,12 @@ TEST_F(BundlingManagementTest, FacesListExtensionOnlyWhereBundlingIsInPlay)
 {
   Client c = addFace();
   Client radio = addFace(FaceScope::NonLocal);
-  FaceStatus before = status(c, radio.id);
+  FaceStatus before = faceStatus(c, radio.id);
   EXPECT_FALSE(before.medium);
   EXPECT_FALSE(before.bundleInterval);
   EXPECT_FALSE(before.bundleCounters);
   EXPECT_FALSE(before.flags & FaceFlagBundling);
-  EXPECT_FALSE(status(c, c.id).bundleCounters);
+  EXPECT_FALSE(faceStatus(c, c.id).bundleCounters);
 
   ASSERT_EQ(
     command(c, "faces", "update",
@@ -136,7 +123,7 @@ TEST_F(BundlingManagementTest, FacesListExtensionOnlyWhereBundlingIsInPlay)
       ->code,
     200u);
   sendTaggedInterests(radio.id, 5); // one bundle, four absorbed
-  FaceStatus after = status(c, radio.id);
+  FaceStatus after = faceStatus(c, radio.id);
   EXPECT_EQ(after.medium, 1u);
   EXPECT_EQ(after.bundleInterval, 15u);
   EXPECT_TRUE(after.flags & FaceFlagBundling);

@@ -3,6 +3,7 @@
 // clock, DummyTransport faces, signed commands and segmented dataset fetches through the
 // forwarder.
 
+#include "core/mgmt/datasets.hpp"
 #include "core/mgmt/management.hpp"
 #include "core/mgmt/tests/captures.hpp"
 
@@ -142,6 +143,20 @@ protected:
       last = s.data->finalBlockSegment();
     }
     return all;
+  }
+
+  /// Face `id` as faces/list describes it to client `c`.
+  FaceStatus faceStatus(const Client& c, face::FaceId id)
+  {
+    auto faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
+    EXPECT_TRUE(faces);
+    if (faces) {
+      for (const FaceStatus& f : *faces)
+        if (f.faceId == id)
+          return f;
+    }
+    ADD_FAILURE() << "face " << id << " not listed";
+    return {};
   }
 
   ManualEnv env;

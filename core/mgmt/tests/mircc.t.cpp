@@ -34,29 +34,14 @@ TEST(MirccParameters, RoundTripsAndAreNonCritical)
   EXPECT_FALSE(ndnlab::tlv::isCritical(tlv::MirccRate));
 }
 
-class MirccManagementTest : public ManagementTest
-{
-protected:
-  FaceStatus status(const Client& c, face::FaceId id)
-  {
-    auto faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
-    EXPECT_TRUE(faces);
-    if (faces) {
-      for (const FaceStatus& f : *faces)
-        if (f.faceId == id)
-          return f;
-    }
-    ADD_FAILURE() << "face " << id << " not listed";
-    return {};
-  }
-};
+using MirccManagementTest = ManagementTest;
 
 TEST_F(MirccManagementTest, CapacityTurnsMirccOnAndZeroTurnsItOff)
 {
   Client c = addFace();
   Client up = addFace(FaceScope::NonLocal);
   face::Face* f = forwarder.faceTable().get(up.id);
-  EXPECT_FALSE(status(c, up.id).mirccCapacity) << "faces/list is NFD's without MIRCC";
+  EXPECT_FALSE(faceStatus(c, up.id).mirccCapacity) << "faces/list is NFD's without MIRCC";
 
   auto r = command(c, "faces", "update", ControlParameters{.faceId = up.id, .mirccCapacity = 12'000'000});
   ASSERT_TRUE(r);
@@ -68,7 +53,7 @@ TEST_F(MirccManagementTest, CapacityTurnsMirccOnAndZeroTurnsItOff)
   ASSERT_TRUE(body.ok());
   EXPECT_EQ(body->mirccCapacity, 12'000'000u);
 
-  FaceStatus s = status(c, up.id);
+  FaceStatus s = faceStatus(c, up.id);
   EXPECT_EQ(s.mirccCapacity, 12'000'000u);
   EXPECT_EQ(s.mirccRate, 12'000'000u) << "R(0) = eta x C";
 
@@ -76,7 +61,7 @@ TEST_F(MirccManagementTest, CapacityTurnsMirccOnAndZeroTurnsItOff)
   ASSERT_EQ(r->code, 200u);
   EXPECT_FALSE(f->linkService().options().mircc);
   EXPECT_FALSE(forwarder.mircc().enabled(up.id));
-  EXPECT_FALSE(status(c, up.id).mirccCapacity);
+  EXPECT_FALSE(faceStatus(c, up.id).mirccCapacity);
 
   // below the minimum rate (10 kbit/s): refused, nothing changed
   EXPECT_EQ(command(c, "faces", "update", ControlParameters{.faceId = up.id, .mirccCapacity = 5000})->code, 400u);

@@ -1,7 +1,8 @@
 """The metrics of scenario mircc-dumbbell (ns3/ndnlab/scenarios/mircc-dumbbell.cpp) from an
-emulated run: each consumer's `ndnlab get --trace` (fetch_interest and fetch_data events, times
-since the tool started) and `--json` summary, on the scenario's clock (the run's t0 is the
-scenario's time 0).
+emulated run: each consumer's `ndnlab get --trace` (fetch_interest and fetch_data events; `t` is
+seconds since the trace's first event, which comes within milliseconds of the tool's start) and
+`--json` summary, on the scenario's clock (the run's t0 is the scenario's time 0; a consumer's
+events are placed from the time it was started).
 
 The emulated consumers are `get --cc mircc`, which retransmits what is lost; the simulated ones
 are the paper's consumer, which does not. So here:
