@@ -10,13 +10,11 @@ loss <= 1 % per flow at every tick", judged per tick for both router update rule
 Usage: beyond.py [--out FILE.md] [--json FILE.json]
 """
 import argparse
-import json
 import pathlib
 import statistics
-import sys
 
 from ndnlab.data import load
-from runs import median, select, values
+from runs import median, select, values, write
 from runs import fmt as cell
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -123,12 +121,7 @@ def main(argv=None):
                  f"| {statistics.median(drops):g} |")
     L.append("")
     text = "\n".join(L) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2, default=str) + "\n")
+    write(args, text, out)
     return 0
 
 

@@ -10,10 +10,9 @@ Exit 0, or 1 when a cell lacks runs of either backend.
 import argparse
 import json
 import pathlib
-import sys
 
 from ndnlab.data import load
-from runs import as_bool, median, values
+from runs import as_bool, median, values, write
 
 HERE = pathlib.Path(__file__).resolve().parent
 METRICS = (("flows.C1.rate_pps_alone", "C1 alone /s"), ("flows.C1.rate_pps_shared", "C1 shared /s"),
@@ -69,12 +68,7 @@ def main(argv=None):
                          + " | ".join("-" if v is None else f"{v:.4g}" for v in vals.values())
                          + f" | {cpu} | {kept} |")
     text = "\n".join(L) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    write(args, text, out)
     return 1 if missing else 0
 
 

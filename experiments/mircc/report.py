@@ -9,14 +9,12 @@ Exit 0, or 1 when a cell has no runs.
 """
 import argparse
 import csv
-import json
 import pathlib
 import statistics
-import sys
 
 from ndnlab.data import load
 from ndnlab.paper import mircc
-from runs import fmt, select, values
+from runs import fmt, select, values, write
 
 HERE = pathlib.Path(__file__).resolve().parent
 TICKS = (100, 250, 500, 750)
@@ -180,12 +178,7 @@ def main(argv=None):
             lines.append(f"![{p.stem}]({p.name})")
         lines.append("")
     text = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
-    if args.json:
-        args.json.write_text(json.dumps({"claims": verdicts}, indent=2, default=str) + "\n")
+    write(args, text, {"claims": verdicts})
     return 1 if missing else 0
 
 

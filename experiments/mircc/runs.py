@@ -1,6 +1,8 @@
 """What report.py, beyond.py and emu.py share: selecting stored runs by their parameters, a
 metric's values over the seeds and their median, and how a table cell writes them."""
+import json
 import statistics
+import sys
 
 
 def as_bool(v):
@@ -46,3 +48,13 @@ def fmt(vs, digits=4, collapse=False):
     if collapse and min(vs) == max(vs):
         return f(m)
     return f"{f(m)} [{f(min(vs))}-{f(max(vs))}]"
+
+
+def write(args, text, data):
+    """The table to --out (stdout without it) and `data` as JSON to --json, if given."""
+    if args.out:
+        args.out.write_text(text)
+    else:
+        sys.stdout.write(text)
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=2, default=str) + "\n")
