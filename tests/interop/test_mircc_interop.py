@@ -2,13 +2,14 @@
 has the MirccRate field on every face (`[face_system.link] mircc = true`), so Data toward its
 applications carry it, and MIRCC's controller on its face to the producer (`--mircc-capacity`).
 Legacy clients on that daemon still fetch (they skip the field, an NDNLPv2 header field in the
-ignorable range): python-ndn and NDNts; `ndnlab get --cc mircc` hears the rate.
+ignorable range): python-ndn, NDNts and ndnd's `cat`; `ndnlab get --cc mircc` hears the rate.
 """
 import socket
 
 import pytest
 
 from conftest import Daemon, free_loopback_port, serving, sha256_file, write_random_file
+from ndnd_peer import require_ndnd, run_ndnd
 from ndnts_clients import ndnts_fetch
 from pyndn_clients import pyndn_fetch
 
@@ -66,3 +67,14 @@ def test_ndnts_consumer_skips_the_rate_field(pair, tmp_path, discovery):
     with serving(producer, "/interop/ts", payload):
         ndnts_fetch(consumer, discovery, "/interop/ts", out)
     assert sha256_file(out) == sha256_file(payload)
+
+
+def test_ndnd_consumer_skips_the_rate_field(pair, tmp_path):
+    require_ndnd()
+    consumer, producer, face_id = pair
+    payload = write_random_file(tmp_path / "n.bin", SIZE, seed=24)
+    with serving(producer, "/interop/go", payload):
+        result = run_ndnd(consumer.socket, "cat", "/interop/go", timeout=120)
+    assert result.stdout == payload.read_bytes()
+    # the Data reached ndnd carrying a rate: they came through the MIRCC face, which stamps them
+    assert consumer.face(face_id)["mircc"]["rate"] > 0
