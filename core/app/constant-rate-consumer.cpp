@@ -111,15 +111,14 @@ void ConstantRateConsumer::sendNext()
   if (retx)
     ++m_counters.retransmissions;
   m_sendTimer = m_env.timers().schedule(nextGap(), [this] { sendNext(); });
-  emitInterest(std::move(interest));
+  if (m_opts.tick > Duration::zero())
+    m_held.push_back(std::move(interest)); // fell due: leaves at the next tick
+  else
+    send(std::move(interest));
 }
 
-void ConstantRateConsumer::emitInterest(Interest&& interest)
+void ConstantRateConsumer::send(Interest&& interest)
 {
-  if (m_opts.tick > Duration::zero()) {
-    m_held.push_back(std::move(interest)); // fell due: leaves at the next tick
-    return;
-  }
   // the segment's lifetime runs from when its Interest really leaves
   const uint64_t seg = *segmentOf(interest.name());
   Pending& p = m_pending[seg];
@@ -136,11 +135,8 @@ void ConstantRateConsumer::flushHeld()
 {
   std::vector<Interest> held;
   held.swap(m_held);
-  const Duration tick = m_opts.tick;
-  m_opts.tick = Duration::zero(); // emitInterest sends
   for (Interest& i : held)
-    emitInterest(std::move(i));
-  m_opts.tick = tick;
+    send(std::move(i));
 }
 
 void ConstantRateConsumer::onTick()

@@ -112,10 +112,11 @@ private:
     uint32_t nonce = 0; ///< of the transmission pending
   };
 
+  /// The next Interest falls due: sent now, or with a tick held for the next one.
   void sendNext();
   Duration nextGap();
-  /// Sends `interest` now, or holds it for the next tick.
-  void emitInterest(Interest&& interest);
+  /// Sends `interest` now: its lifetime timer starts, it counts as sent.
+  void send(Interest&& interest);
   /// Sends every held Interest.
   void flushHeld();
   void onTick();

@@ -233,6 +233,34 @@ struct Series
   uint64_t lostAt(size_t i) const { return i < lost.size() ? lost[i] : 0; }
 };
 
+constexpr const char* NodeNames[] = {"C1", "C2", "R1", "R2", "P1", "P2"};
+
+/// One link of the dumbbell: its ends (indices into NodeNames) and the checked values.
+struct DumbbellLink
+{
+  int a, b;
+  std::string rate, delay, queue;
+};
+
+/// The five links, as both the run and the network description build them.
+std::vector<DumbbellLink> dumbbellLinks(const Params& params)
+{
+  const std::string access = params.getString("AccessRate"), accessDelay = params.getString("AccessDelay");
+  const std::string queue = params.getString("Queue");
+  return {{0, 2, access, accessDelay, queue},
+          {1, 2, access, accessDelay, queue},
+          {2, 3, params.getString("BottleneckRate"), params.getString("BottleneckDelay"), queue},
+          {3, 4, access, accessDelay, queue},
+          {3, 5, access, accessDelay, queue}};
+}
+
+/// Content of each producer: more than its access link carries while C1 runs, so it never ends.
+uint64_t contentBytes(const Params& params, const Times& times)
+{
+  const double accessBps = static_cast<double>(ns3::DataRate(params.getString("AccessRate")).GetBitRate());
+  return static_cast<uint64_t>(2.0 * accessBps / 8.0 * (times.c1Stop - times.c1Start) + 1e6);
+}
+
 void runMirccDumbbell(RunContext& ctx)
 {
   const Params& params = ctx.params();
@@ -247,22 +275,16 @@ void runMirccDumbbell(RunContext& ctx)
   // node ids: C1 0, C2 1, R1 2, R2 3, P1 4, P2 5
   ns3::NodeContainer nodes;
   nodes.Create(6);
-  const char* names[] = {"C1", "C2", "R1", "R2", "P1", "P2"};
-  auto link = [&](int a, int b, const std::string& rate, const std::string& delay) {
-    ns3::PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", ns3::StringValue(rate));
-    p2p.SetChannelAttribute("Delay", ns3::StringValue(delay));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(params.getString("Queue")));
-    return p2p.Install(nodes.Get(a), nodes.Get(b));
-  };
-  const std::string access = params.getString("AccessRate"), accessDelay = params.getString("AccessDelay");
-  const std::string bottleneck = params.getString("BottleneckRate");
+  const auto& names = NodeNames;
   ns3::NetDeviceContainer all;
-  all.Add(link(0, 2, access, accessDelay));
-  all.Add(link(1, 2, access, accessDelay));
-  all.Add(link(2, 3, bottleneck, params.getString("BottleneckDelay")));
-  all.Add(link(3, 4, access, accessDelay));
-  all.Add(link(3, 5, access, accessDelay));
+  for (const DumbbellLink& l : dumbbellLinks(params)) {
+    ns3::PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", ns3::StringValue(l.rate));
+    p2p.SetChannelAttribute("Delay", ns3::StringValue(l.delay));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue(l.queue));
+    all.Add(p2p.Install(nodes.Get(l.a), nodes.Get(l.b)));
+  }
+  const std::string bottleneck = params.getString("BottleneckRate");
 
   StackHelper stack;
   stack.SetCsSize(0); // the paper measured without caching
@@ -279,8 +301,6 @@ void runMirccDumbbell(RunContext& ctx)
   routes.CalculateRoutes();
 
   const double starts[2] = {times.c1Start, times.c2Start};
-  const auto contentBytes = static_cast<uint64_t>(
-    2.0 * static_cast<double>(ns3::DataRate(access).GetBitRate()) / 8.0 * (times.c1Stop - times.c1Start) + 1e6);
   const double stops[2] = {times.c1Stop, times.c2Stop};
   std::vector<Series> series(2);
   std::vector<ns3::Ptr<ConstantRateConsumerApp>> rateApps;
@@ -291,8 +311,7 @@ void runMirccDumbbell(RunContext& ctx)
     producer.SetPrefix(prefix);
     producer.SetAttribute("Version", ns3::UintegerValue(1));
     producer.SetAttribute("PayloadSize", ns3::UintegerValue(payloadFor(prefix, dataSize)));
-    // more than the access link can carry while the consumer runs: the content never ends
-    producer.SetAttribute("FileSize", ns3::UintegerValue(contentBytes));
+    producer.SetAttribute("FileSize", ns3::UintegerValue(contentBytes(params, times)));
     producer.Install(nodes.Get(4 + i));
 
     if (cc == "mircc" && rateConsumer == "paper") {
@@ -471,17 +490,12 @@ nlohmann::json mirccNetwork(const Params& params)
   if (cc == "mircc" && params.getString("RateConsumer") != "get")
     throw UsageError("the paper's rate consumer runs only in the simulator; ndnlab emu runs `ndnlab get --cc "
                      "mircc`: give --RateConsumer=get (the same consumer in both backends)");
-  const std::string access = params.getString("AccessRate"), accessDelay = params.getString("AccessDelay");
-  const std::string queue = params.getString("Queue");
   const size_t dataSize = fw::MirccOptions{}.dataSize;
-  nlohmann::json links = nlohmann::json::array(
-    {networkLink("C1", "R1", access, accessDelay, 0, queue), networkLink("C2", "R1", access, accessDelay, 0, queue),
-     networkLink("R1", "R2", params.getString("BottleneckRate"), params.getString("BottleneckDelay"), 0, queue),
-     networkLink("R2", "P1", access, accessDelay, 0, queue), networkLink("R2", "P2", access, accessDelay, 0, queue)});
+  nlohmann::json links = nlohmann::json::array();
+  for (const DumbbellLink& l : dumbbellLinks(params))
+    links.push_back(networkLink(NodeNames[l.a], NodeNames[l.b], l.rate, l.delay, 0, l.queue));
   const double starts[2] = {times.c1Start, times.c2Start};
   const double stops[2] = {times.c1Stop, times.c2Stop};
-  const auto contentBytes = static_cast<uint64_t>(
-    2.0 * static_cast<double>(ns3::DataRate(access).GetBitRate()) / 8.0 * (times.c1Stop - times.c1Start) + 1e6);
   nlohmann::json apps = nlohmann::json::array();
   for (int i = 0; i < 2; ++i) {
     const std::string n = std::to_string(i + 1);
@@ -494,7 +508,7 @@ nlohmann::json mirccNetwork(const Params& params)
                     {"prefix", prefix},
                     {"args", {"--size", std::to_string(segment), "--signing", "digest"}},
                     {"content_seed", i + 1},
-                    {"file_size", contentBytes},
+                    {"file_size", contentBytes(params, times)},
                     {"start_s", 0.0}});
     std::vector<std::string> get = {"--cc", cc};
     if (cc == "mircc") {
@@ -514,7 +528,7 @@ nlohmann::json mirccNetwork(const Params& params)
                     {"start_s", starts[i]},
                     {"stop_s", stops[i]}});
   }
-  nlohmann::json net = {{"nodes", {"C1", "C2", "R1", "R2", "P1", "P2"}},
+  nlohmann::json net = {{"nodes", NodeNames},
                         {"links", links},
                         {"cs_size", 0},
                         {"strategy", "/localhost/nfd/strategy/best-route"},
