@@ -437,6 +437,7 @@ AsioEnv::AsioEnv(asio::io_context& io, const AsioEnvOptions& options)
     m_trace(options.traceCounters, options.traceFile)
 {
   m_trace.setFlushTimers(&m_timers, options.traceFlushInterval, options.traceDropFlushDelay);
+  m_trace.setStart(now()); // t = seconds since the process's environment began, not since its first event
 }
 
 AsioEnv::~AsioEnv()

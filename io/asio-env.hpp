@@ -115,7 +115,8 @@ std::string_view toString(LogLevel level);
 
 /// Trace that counts events per (kind, reason) and, when a file is given, writes every event
 /// as one JSON object per line: {"t":<seconds since start>,"kind":..,"face":..,"reason":..,
-/// "value":..,"value2":..}.
+/// "value":..,"value2":..}. The start is what setStart() gave (AsioEnv: its creation, so a
+/// tool's events are placed from the tool's start), else the first event.
 ///
 /// File writes: lines collect in a buffer that is written with one write(2) of whole lines
 /// only, so the file never ends mid-line, when it holds `FlushBytes`, on flush(), and, once
@@ -147,6 +148,12 @@ public:
   /// Time-based flushing on `timers` (which must outlive this trace or be detached with
   /// nullptr); a zero `interval` turns it off.
   void setFlushTimers(Timers* timers, Duration interval, Duration dropDelay);
+  /// Times in the file count from `start` (until called: from the first event written).
+  void setStart(TimePoint start)
+  {
+    m_start = start;
+    m_started = true;
+  }
   /// Octets buffered, not yet written (tests).
   size_t pendingBytes() const { return m_buf.size(); }
 

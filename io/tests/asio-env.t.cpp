@@ -300,6 +300,22 @@ TEST(CountingTrace, WritesJsonLines)
   std::filesystem::remove(path);
 }
 
+TEST(CountingTrace, TimesCountFromTheGivenStart)
+{
+  auto path = std::filesystem::temp_directory_path() / ("ndnlab-trace-start-" + std::to_string(::getpid()));
+  {
+    CountingTrace t(false, path.string());
+    TimePoint t0(std::chrono::seconds(5));
+    t.setStart(t0);
+    t.emit(t0 + 400ms, {EventKind::DataIn, 1, "", 1, 0}); // the first event, 0.4 s after the start
+  }
+  std::ifstream in(path);
+  std::string l1;
+  std::getline(in, l1);
+  EXPECT_EQ(l1.substr(0, 17), R"({"t":0.400000000,)");
+  std::filesystem::remove(path);
+}
+
 std::string readFile(const std::filesystem::path& p)
 {
   std::ifstream in(p, std::ios::binary);
