@@ -86,6 +86,13 @@ void visitMirccFields(Visitor&& v, unsigned hosts, std::string_view section)
               .hosts = hosts,
               .section = section},
              NDNLAB_FIELD_REF(o.mircc.shaperDepth)));
+  v(field<O>({.name = "mircc-shaper-hold",
+              .doc = "the shaper holds at least this long of Interests at the face's capacity, beyond "
+                     "mircc-shaper-depth (a coarse clock's tick); 0 = the depth alone",
+              .range = Range::nonNegative(MaxMs),
+              .hosts = hosts,
+              .section = section},
+             NDNLAB_FIELD_REF(o.mircc.shaperHold)));
   v(field<O>({.name = "mircc-update-on-arrival",
               .doc = "recompute the rate on the first Interest or Data after T, with no timer of its own",
               .hosts = hosts,

@@ -8,7 +8,7 @@ namespace ndnlab::fw {
 struct MirccRegulator::FaceState
 {
   FaceState(const fw::MirccOptions& opts, TimePoint now)
-    : controller(opts, now), shaper(opts.shaperDepth, opts.dataBytes(), opts.capacity)
+    : controller(opts, now), shaper(opts.shaperDepthFor(opts.capacity), opts.dataBytes(), opts.capacity)
   {}
 
   fw::MirccRateController controller;
@@ -35,6 +35,7 @@ void MirccRegulator::enable(face::FaceId face, Rate capacity)
     FaceState& s = *it->second;
     s.controller.setCapacity(capacity); // validates
     s.shaper.setRate(capacity);
+    s.shaper.setDepth(m_options.shaperDepthFor(capacity));
     release(face, s); // the next release time follows the new rate
     return;
   }
@@ -93,7 +94,8 @@ std::optional<Rate> MirccRegulator::rate(face::FaceId face) const
   // beyond the paper: between updates, a filling shaper lowers the stamp at once, in proportion
   // to its free share, to half of R(t) at most (below that a full shaper nearly stops the flows,
   // which then learn a higher rate only from the few Data they still get)
-  const double free = 1.0 - static_cast<double>(it->second->shaper.size()) / static_cast<double>(m_options.shaperDepth);
+  const double free =
+    1.0 - static_cast<double>(it->second->shaper.size()) / static_cast<double>(it->second->shaper.depth());
   return Rate::bitsPerSecond(std::max(r.bps() * std::max(free, 0.5), m_options.minRate.bps()));
 }
 

@@ -39,6 +39,18 @@ void MirccOptions::validate() const
     throw std::invalid_argument("mircc minimum rate must not exceed eta x capacity");
   if (shaperDepth == 0)
     throw std::invalid_argument("mircc shaper depth must be at least 1");
+  if (shaperHold < Duration::zero())
+    throw std::invalid_argument("mircc shaper hold must not be negative");
+}
+
+size_t MirccOptions::shaperDepthFor(Rate capacity) const
+{
+  if (shaperHold <= Duration::zero() || !(capacity.bps() > 0) || dataSize == 0)
+    return shaperDepth;
+  // Interests whose Data fill `capacity` for shaperHold, capped far above any real queue
+  const double held = toSeconds(shaperHold) * capacity.bps() / (8.0 * static_cast<double>(dataSize));
+  constexpr double Cap = 1e7;
+  return std::max(shaperDepth, static_cast<size_t>(std::ceil(std::min(held, Cap))));
 }
 
 MirccRateController::MirccRateController(const MirccOptions& opts, TimePoint start)

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -73,6 +74,14 @@ struct MirccOptions
   /// shaper still free, so that a filling shaper lowers the rate consumers hear before the next
   /// update.
   bool queueStamping = false;
+  /// Beyond the paper (issue 28 8(a)): the shaper holds at least this long of Interests at the
+  /// face's capacity, depth = max(shaperDepth, shaperHold x C / dataSize). A coarse clock sends
+  /// a whole tick of Interests at once, and a shaper that holds less than a tick drops the rest:
+  /// hold = the tick sizes it for the clock. Zero: shaperDepth alone (the paper).
+  Duration shaperHold = Duration::zero();
+
+  /// The shaper depth of a face of `capacity`: shaperDepth, or more to hold shaperHold.
+  size_t shaperDepthFor(Rate capacity) const;
 
   /// Throws std::invalid_argument when a value is out of range.
   void validate() const;
@@ -175,6 +184,10 @@ public:
   /// A new release rate (> 0; std::invalid_argument otherwise): the next Interest leaves one
   /// new interval after the previous one.
   void setRate(Rate rate);
+  /// A new depth (>= 1; std::invalid_argument otherwise). Interests already queued stay, even
+  /// beyond it; new ones are dropped until the queue is below it.
+  void setDepth(size_t depth);
+  size_t depth() const { return m_depth; }
   Duration releaseInterval() const { return m_interval; }
   const Counters& counters() const { return m_counters; }
 
@@ -245,6 +258,14 @@ template<typename T>
 void InterestShaper<T>::setRate(Rate rate)
 {
   m_interval = shaperInterval(m_depth, m_dataSize, rate);
+}
+
+template<typename T>
+void InterestShaper<T>::setDepth(size_t depth)
+{
+  if (depth == 0)
+    throw std::invalid_argument("shaper depth must be at least 1");
+  m_depth = depth;
 }
 
 } // namespace ndnlab::fw

@@ -88,6 +88,7 @@ mircc_delay_gain = 0.5
 mircc_initial_delay = "40ms"
 mircc_initial_share = 0.5
 mircc_shaper_depth = 10
+mircc_shaper_hold = "750ms"
 mircc_data_size = 1400
 mircc_update_on_arrival = true
 mircc_queue_stamping = true

@@ -20,6 +20,7 @@ from runs import fmt as cell
 HERE = pathlib.Path(__file__).resolve().parent
 TICKS = (100, 250, 500, 750)
 JAIN_TARGET, LOSS_TARGET = 0.99, 0.01
+TICK_SHAPERS = "smoothening + queue stamping + tick-sized shapers"
 
 
 def med(rows, metric):
@@ -37,7 +38,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     paper, _, _ = load(HERE / "paper.toml")
     beyond, spec, _ = load(HERE / "beyond.toml")
-    for flag in ("RampUp", "QueueStamping"):  # stores from before these existed
+    for flag in ("RampUp", "QueueStamping", "TickShapers"):  # stores from before these existed
         if flag not in beyond:
             beyond[flag] = False
     seeds = sorted(int(s) for s in beyond["seed"].unique()) if len(beyond) else []
@@ -57,11 +58,13 @@ def main(argv=None):
           "at most doubling per smoothed RTT (`RampUp`; a newcomer does not jump to a share "
           "computed before it came), and smoothening with routers that stamp R(t) x the free share "
           "of their shaper (`QueueStamping`; a filling shaper lowers the rate consumers hear before "
-          "the next update).", "",
+          "the next update), and with shapers at consumers and routers that hold at least one tick "
+          "of Interests at their link's rate (`TickShapers`: the depth is max(200, rate x tick / "
+          "Data size), 500-900 at 500-750 ms; a coarse clock sends a tick's Interests at once).", "",
           f"Target (a): Jain's index >= {JAIN_TARGET} over the shared period (4-8 s) and overall "
           f"loss <= {LOSS_TARGET:.0%} for each flow, at every tick.", "",
-          "| tick | configuration | C1 shared | C2 shared | Jain | convergence (s) | C1 loss | C2 loss "
-          "| target (a) |", "|---|---|---|---|---|---|---|---|---|"]
+          "| tick | configuration | C1 alone | C1 shared | C2 shared | Jain | convergence (s) | C1 loss "
+          "| C2 loss | queueing delay (ms) | target (a) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for tick in TICKS:
         configs = [("paper: original MIRCC", select(paper, Tick=tick, Smoothening=False)),
                    ("smoothening, timer", select(paper, Tick=tick, Smoothening=True)),
@@ -71,10 +74,14 @@ def main(argv=None):
                    ("smoothening + ramp-up", select(beyond, Cc="mircc", Tick=tick, Smoothening=True,
                                                     UpdateOnArrival=False, RampUp=True)),
                    ("smoothening + queue stamping", select(beyond, Cc="mircc", Tick=tick, Smoothening=True,
-                                                           QueueStamping=True))]
+                                                           QueueStamping=True, TickShapers=False)),
+                   ("smoothening + tick-sized shapers", select(beyond, Cc="mircc", Tick=tick, Smoothening=True,
+                                                               QueueStamping=False, TickShapers=True)),
+                   (TICK_SHAPERS, select(beyond, Cc="mircc", Tick=tick, Smoothening=True, QueueStamping=True,
+                                         TickShapers=True))]
         for label, rows in configs:
             if not len(rows):
-                L.append(f"| {tick} ms | {label} | | | | | | | missing runs |")
+                L.append(f"| {tick} ms | {label} | | | | | | | | | missing runs |")
                 continue
             jain, l1, l2 = med(rows, "jain_index_shared"), med(rows, "flows.C1.loss_rate"), \
                 med(rows, "flows.C2.loss_rate")
@@ -86,10 +93,12 @@ def main(argv=None):
                 out["a"][f"{tick} ms, {label}"] = {"jain": jain, "loss_c1": l1, "loss_c2": l2,
                                                    "verdict": verdict}
             out["b"][f"{tick} ms, {label}"] = {"convergence_s": med(rows, "convergence_s")}
-            L.append(f"| {tick} ms | {label} | {fmt(rows, 'flows.C1.rate_pps_shared')} "
+            L.append(f"| {tick} ms | {label} | {fmt(rows, 'flows.C1.rate_pps_alone')} "
+                     f"| {fmt(rows, 'flows.C1.rate_pps_shared')} "
                      f"| {fmt(rows, 'flows.C2.rate_pps_shared')} | {fmt(rows, 'jain_index_shared', 4)} "
                      f"| {fmt(rows, 'convergence_s')} | {fmt(rows, 'flows.C1.loss_rate')} "
-                     f"| {fmt(rows, 'flows.C2.loss_rate')} | {verdict} |")
+                     f"| {fmt(rows, 'flows.C2.loss_rate')} | {fmt(rows, 'queueing_delay_ms_shared', 3)} "
+                     f"| {verdict} |")
     met = [k for k, v in out["a"].items() if v["verdict"] == "met"]
     L += ["", f"**Target (a) met in {len(met)} of {len(out['a'])} configurations**"
           + (f": {', '.join(met)}." if met else "."), ""]
@@ -98,27 +107,35 @@ def main(argv=None):
     L += ["## (d) MIRCC against window consumers", "",
           "MIRCC (the paper's rate consumers, every node shaping) at the 100 ms tick, against "
           "`ndnlab get`'s AIMD and CUBIC over plain drop-tail routers (100-packet queues). Loss "
-          "for the window consumers = 1 - distinct segments / Interests sent (their "
-          "retransmissions included); queue drops = Data the routers' and producers' device "
-          "queues dropped. Queueing delay is not measured by the scenario.", "",
+          "for the window consumers = retransmissions / (segments + retransmissions) (an Interest "
+          "still in flight when a consumer stops is neither answered nor lost); queue drops = "
+          "Data the routers' and producers' device queues dropped; queueing delay = the flows' "
+          "mean RTT over the shared period less the lowest RTT either saw (time in MIRCC's "
+          "Interest shapers and in device queues; the window consumers' RTT samples leave out "
+          "retransmitted segments).", "",
           "| consumers | C1 shared (Interests/s) | C2 shared | Jain | bottleneck utilisation "
-          "(4-8 s) | C1 loss | C2 loss | device queue drops |", "|---|---|---|---|---|---|---|---|"]
+          "(4-8 s) | C1 loss | C2 loss | queueing delay (ms) | device queue drops |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for label, rows in (("MIRCC, 100 ms (paper)", select(paper, Tick=100, Smoothening=False)),
                         ("MIRCC, 100 ms, smoothening", select(paper, Tick=100, Smoothening=True)),
+                        (f"MIRCC, 100 ms, {TICK_SHAPERS}",
+                         select(beyond, Cc="mircc", Tick=100, Smoothening=True, QueueStamping=True,
+                                TickShapers=True)),
                         ("AIMD (get)", select(beyond, Cc="aimd")),
                         ("CUBIC (get)", select(beyond, Cc="cubic"))):
         if not len(rows):
-            L.append(f"| {label} | | | | | | | missing runs |")
+            L.append(f"| {label} | | | | | | | | missing runs |")
             continue
         drops = [sum(v for k, v in r.items() if k.startswith("nodes.") and k.endswith(".queue_drops")
                      and v == v) for _, r in rows.iterrows()]
         out["d"][label] = {m: med(rows, m) for m in ("jain_index_shared", "bottleneck_utilisation",
-                                                     "flows.C1.loss_rate", "flows.C2.loss_rate")}
+                                                     "flows.C1.loss_rate", "flows.C2.loss_rate",
+                                                     "queueing_delay_ms_shared")}
         out["d"][label]["queue_drops"] = statistics.median(drops)
         L.append(f"| {label} | {fmt(rows, 'flows.C1.rate_pps_shared')} | {fmt(rows, 'flows.C2.rate_pps_shared')} "
                  f"| {fmt(rows, 'jain_index_shared', 4)} | {fmt(rows, 'bottleneck_utilisation')} "
                  f"| {fmt(rows, 'flows.C1.loss_rate')} | {fmt(rows, 'flows.C2.loss_rate')} "
-                 f"| {statistics.median(drops):g} |")
+                 f"| {fmt(rows, 'queueing_delay_ms_shared', 3)} | {statistics.median(drops):g} |")
     L.append("")
     text = "\n".join(L) + "\n"
     write(args, text, out)

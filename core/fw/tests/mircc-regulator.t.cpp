@@ -81,6 +81,31 @@ TEST_F(MirccShallowShaperTest, FullShaperDropsWithAReason)
   EXPECT_EQ(producer->sentInterests().size(), 1u);
 }
 
+class MirccShaperHoldTest : public MirccRegulatorTest
+{
+protected:
+  static ForwarderOptions options()
+  {
+    ForwarderOptions o = withMircc(3);
+    o.mircc.shaperHold = 5ms; // 5 Interests at 1 per ms
+    return o;
+  }
+  MirccShaperHoldTest() : MirccRegulatorTest(options()) {}
+};
+
+TEST_F(MirccShaperHoldTest, ShaperHoldsABurstOfItsDuration)
+{
+  sendInterests(6); // 1 leaves, 5 wait: the hold, not the depth of 3, bounds the queue
+  EXPECT_EQ(fw->counters().nDropShaperFull, 0u);
+  EXPECT_EQ(fw->mircc().backlog(producer->id()), 5u);
+  sendInterests(1, 6);
+  EXPECT_EQ(fw->counters().nDropShaperFull, 1u);
+  fw->mircc().enable(producer->id(), Rate::mbps(20)); // a faster face holds 10
+  sendInterests(5, 7);
+  EXPECT_EQ(fw->counters().nDropShaperFull, 1u);
+  EXPECT_EQ(fw->mircc().backlog(producer->id()), 10u);
+}
+
 TEST_F(MirccRegulatorTest, ReturningDataCarriesTheControllersRate)
 {
   sendInterests(1);

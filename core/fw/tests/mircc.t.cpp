@@ -103,6 +103,7 @@ TEST(MirccOptions, ValidateRejectsOutOfRange)
   EXPECT_THROW(bad([](auto& o) { o.minRate = Rate(); }).validate(), std::invalid_argument);
   EXPECT_THROW(bad([](auto& o) { o.minRate = Rate::mbps(13); }).validate(), std::invalid_argument);
   EXPECT_THROW(bad([](auto& o) { o.shaperDepth = 0; }).validate(), std::invalid_argument);
+  EXPECT_THROW(bad([](auto& o) { o.shaperHold = -1ms; }).validate(), std::invalid_argument);
   EXPECT_THROW(MirccRateController(bad([](auto& o) { o.eta = 0; }), T0), std::invalid_argument);
 }
 
@@ -124,7 +125,7 @@ TEST(MirccOptions, FieldsAreKebabCaseDocumentedAndUnique)
       (void)f.ref(o); // reaches a member
     },
     fields::Ns3, "forwarder");
-  EXPECT_EQ(names.size(), 12u);
+  EXPECT_EQ(names.size(), 13u);
 }
 
 TEST(MirccRateController, UpdatesOncePerInterval)
@@ -395,6 +396,31 @@ TEST(InterestShaper, NewRateAppliesFromTheNextRelease)
   EXPECT_THROW(s.setRate(Rate()), std::invalid_argument);
   EXPECT_THROW(InterestShaper<int>(0, Bytes(1250), Rate::mbps(1)), std::invalid_argument);
   EXPECT_THROW(InterestShaper<int>(10, Bytes(1250), Rate()), std::invalid_argument);
+}
+
+TEST(MirccOptions, ShaperHoldSizesTheDepthToTheCapacity)
+{
+  MirccOptions o = dumbbell(); // 1,250-byte Data: 1,000 Interests/s per 10 Mbit/s
+  EXPECT_EQ(o.shaperDepthFor(Rate::mbps(10)), 200u) << "no hold: the paper's depth";
+  o.shaperHold = 750ms;
+  EXPECT_EQ(o.shaperDepthFor(Rate::mbps(10)), 750u) << "a 750 ms tick at 1,000 Interests/s";
+  EXPECT_EQ(o.shaperDepthFor(Rate::mbps(12)), 900u);
+  EXPECT_EQ(o.shaperDepthFor(Rate::mbps(1)), 200u) << "never below shaperDepth";
+}
+
+TEST(InterestShaper, DeeperShaperTakesMoreAndShallowerKeepsWhatWaits)
+{
+  auto s = makeShaper(10);
+  for (int i = 0; i < 12; ++i)
+    s.enqueue(T0, i);
+  EXPECT_EQ(s.size(), 10u);
+  s.setDepth(12);
+  EXPECT_EQ(s.enqueue(T0, 12), InterestShaper<int>::Verdict::Accepted);
+  EXPECT_EQ(s.depth(), 12u);
+  s.setDepth(5);
+  EXPECT_EQ(s.size(), 11u) << "queued Interests stay";
+  EXPECT_EQ(s.enqueue(T0, 13), InterestShaper<int>::Verdict::Dropped);
+  EXPECT_THROW(s.setDepth(0), std::invalid_argument);
 }
 
 } // namespace

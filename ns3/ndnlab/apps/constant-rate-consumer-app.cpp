@@ -41,10 +41,10 @@ void ConstantRateConsumerApp::FinishSending()
 void ConstantRateConsumerApp::StartEngine()
 {
   m_engine = std::make_unique<app::ConstantRateConsumer>(GetStack()->GetEnv(), *GetEndpoint(), m_opts);
-  m_engine->onData = [this](uint64_t, Duration, ByteSpan content) {
+  m_engine->onData = [this](uint64_t, Duration rtt, ByteSpan content) {
     EmitEvent({EventKind::AppBytes, 0, {}, static_cast<int64_t>(content.size()), 0});
     if (m_dataAt)
-      m_dataAt(ns3::Simulator::Now().GetSeconds());
+      m_dataAt(ns3::Simulator::Now().GetSeconds(), toSeconds(rtt));
   };
   if (m_resolved)
     m_engine->onResolved = [this](TimePoint sent, bool answered) {

@@ -28,8 +28,8 @@ public:
   void FinishSending();
   /// Called with each Interest's send time (s) when its Data, Nack or timeout resolves it.
   void SetResolvedCallback(std::function<void(double sentSeconds, bool answered)> cb) { m_resolved = std::move(cb); }
-  /// Called with the time (s) of each Data received.
-  void SetDataCallback(std::function<void(double atSeconds)> cb) { m_dataAt = std::move(cb); }
+  /// Called with the time (s) of each Data received and the RTT (s) of its Interest.
+  void SetDataCallback(std::function<void(double atSeconds, double rttSeconds)> cb) { m_dataAt = std::move(cb); }
 
 private:
   void StartEngine() override;
@@ -39,7 +39,7 @@ private:
   std::unique_ptr<app::ConstantRateConsumer> m_engine;
   app::ConstantRateConsumerCounters m_last;
   std::function<void(double, bool)> m_resolved;
-  std::function<void(double)> m_dataAt;
+  std::function<void(double, double)> m_dataAt;
 };
 
 } // namespace ndnlab::sim

@@ -24,13 +24,18 @@
 // Every Data takes 1,250 bytes on the link (NDNLPv2 frame and PPP header included), the paper's
 // 10,000 bits, which is also the Data size MIRCC's rates count in.
 //
-// Metrics: flows.C<i>.loss_rate (1 - Data / Interests over the whole run), .interests_sent,
+// Metrics: flows.C<i>.loss_rate (Interests that got no Data / Interests resolved, over the whole run: the
+// paper's consumer resolves every Interest, so 1 - Data / Interests; get's consumers: retransmissions /
+// (segments + retransmissions), an Interest in flight when the consumer stops being unresolved), .interests_sent,
 // .data_received, .rate_pps_alone (C1 over [C1Start + 1 s, C2Start)), .rate_pps_shared (mean
 // Interest rate over [C2Start + 1 s, C2Stop)), .rate_pps_end (the level reached: over the last
 // second before C2Stop, in whole ticks: 1.5 s for 750 ms), jain_index_shared, bottleneck_utilisation (Data
 // bits to both consumers over [C2Start + 1 s, C2Stop) / bottleneck rate), convergence_s (time
 // after C2Start until both consumers' rates, averaged over whole ticks, stay within 10 % of the fair share, the
-// bottleneck's Data rate / 2, until C2Stop; null if never).
+// bottleneck's Data rate / 2, until C2Stop; null if never), flows.C<i>.rtt_ms_shared (mean RTT of the Data
+// received over [C2Start + 1 s, C2Stop); window consumers: their RTT samples, retransmitted segments not
+// sampled), .rtt_ms_min (lowest RTT of the run), queueing_delay_ms_shared (the mean RTT of both flows over
+// the shared period less the lower of their lowest RTTs: time in shapers and device queues).
 
 #include "ns3/ndnlab/apps/consumer-app.hpp"
 #include "ns3/ndnlab/apps/constant-rate-consumer-app.hpp"
@@ -92,6 +97,9 @@ std::vector<ParamSpec> mirccParams()
     {"QueueStamping", ParamType::Bool, "false", "",
      "routers, beyond the paper: stamp R(t) x the free share of the shaper (a filling shaper lowers the rate at "
      "once)"},
+    {"TickShapers", ParamType::Bool, "false", "",
+     "beyond the paper: every shaper holds at least one Tick of Interests at its link's rate "
+     "(MirccShaperHold = Tick; ShaperDepth is the least depth)"},
     {"UpdateOnArrival", ParamType::Bool, "false", "",
      "routers recompute R(t) on the first packet after T instead of by a timer (issue 28, 8(b))"},
     {"AccessRate", ParamType::String, "10Mbps", "", "consumer-router and router-producer links, 1bps..1000Gbps"},
@@ -233,6 +241,40 @@ struct Series
   uint64_t lostAt(size_t i) const { return i < lost.size() ? lost[i] : 0; }
 };
 
+/// RTT samples of one consumer: the lowest of the run and the sum over the shared period.
+struct RttTally
+{
+  double min = std::numeric_limits<double>::infinity(); ///< s
+  double sharedSum = 0;                                 ///< s
+  uint64_t sharedN = 0;
+  void add(double rtt, bool shared)
+  {
+    min = std::min(min, rtt);
+    if (shared) {
+      sharedSum += rtt;
+      ++sharedN;
+    }
+  }
+  double sharedMean() const { return sharedN > 0 ? sharedSum / static_cast<double>(sharedN) : 0.0; }
+};
+
+/// Queueing delay over the shared period: the flows' mean RTT there less the lowest RTT either
+/// flow saw (their paths have the same propagation and serialisation delays), in ms; null
+/// without samples.
+nlohmann::json queueingDelayMs(const std::vector<RttTally>& rtts)
+{
+  double base = std::numeric_limits<double>::infinity(), sum = 0;
+  uint64_t n = 0;
+  for (const RttTally& r : rtts) {
+    base = std::min(base, r.min);
+    sum += r.sharedSum;
+    n += r.sharedN;
+  }
+  if (n == 0 || !std::isfinite(base))
+    return nullptr;
+  return 1e3 * std::max(0.0, sum / static_cast<double>(n) - base);
+}
+
 constexpr const char* NodeNames[] = {"C1", "C2", "R1", "R2", "P1", "P2"};
 
 /// One link of the dumbbell: its ends (indices into NodeNames) and the checked values.
@@ -292,6 +334,7 @@ void runMirccDumbbell(RunContext& ctx)
   stack.SetStackAttribute("LpMircc", ns3::BooleanValue(cc == "mircc"));
   stack.SetStackAttribute("MirccInterval", ns3::TimeValue(tick));
   stack.SetStackAttribute("MirccShaperDepth", ns3::UintegerValue(static_cast<uint64_t>(params.getInt("ShaperDepth"))));
+  stack.SetStackAttribute("MirccShaperHold", ns3::TimeValue(params.getBool("TickShapers") ? tick : ns3::Time(0)));
   stack.SetStackAttribute("MirccUpdateOnArrival", ns3::BooleanValue(params.getBool("UpdateOnArrival")));
   stack.SetStackAttribute("MirccQueueStamping", ns3::BooleanValue(params.getBool("QueueStamping")));
   stack.Install(nodes);
@@ -302,7 +345,9 @@ void runMirccDumbbell(RunContext& ctx)
 
   const double starts[2] = {times.c1Start, times.c2Start};
   const double stops[2] = {times.c1Stop, times.c2Stop};
+  const double sharedFrom = times.c2Start + 1.0, sharedTo = times.c2Stop;
   std::vector<Series> series(2);
+  std::vector<RttTally> rtts(2);
   std::vector<ns3::Ptr<ConstantRateConsumerApp>> rateApps;
   std::vector<ns3::Ptr<ConsumerApp>> windowApps;
   for (int i = 0; i < 2; ++i) {
@@ -326,7 +371,10 @@ void runMirccDumbbell(RunContext& ctx)
       consumer.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(starts[i])));
       auto app = ns3::DynamicCast<ConstantRateConsumerApp>(consumer.Install(nodes.Get(i)).Get(0));
       app->SetResolvedCallback([&series, i](double sent, bool answered) { series[i].add(sent, answered); });
-      app->SetDataCallback([&series, i](double at) { series[i].addData(at, 1); });
+      app->SetDataCallback([&series, &rtts, i, sharedFrom, sharedTo](double at, double rtt) {
+        series[i].addData(at, 1);
+        rtts[i].add(rtt, at >= sharedFrom && at < sharedTo);
+      });
       ns3::Simulator::Schedule(ns3::Seconds(stops[i]), [app] { app->FinishSending(); });
       rateApps.push_back(app);
     }
@@ -365,6 +413,22 @@ void runMirccDumbbell(RunContext& ctx)
     };
     ns3::Simulator::Schedule(ns3::Seconds(Bin), sample);
   }
+  // window consumers: the RTT samples of the shared period, from their running mean
+  std::vector<app::FetchStats> atSharedFrom(2);
+  if (!windowApps.empty()) {
+    ns3::Simulator::Schedule(ns3::Seconds(sharedFrom), [&] {
+      for (size_t i = 0; i < 2; ++i)
+        atSharedFrom[i] = windowApps[i]->GetStats();
+    });
+    ns3::Simulator::Schedule(ns3::Seconds(sharedTo), [&] {
+      for (size_t i = 0; i < 2; ++i) {
+        const app::FetchStats now = windowApps[i]->GetStats(), &then = atSharedFrom[i];
+        rtts[i].sharedN = now.rttSamples - then.rttSamples;
+        rtts[i].sharedSum = toSeconds(now.rttAvg) * static_cast<double>(now.rttSamples) -
+                            toSeconds(then.rttAvg) * static_cast<double>(then.rttSamples);
+      }
+    });
+  }
   P2pDropCounter drops(all);
   ScenarioTraces traces(ctx, nodes);
 
@@ -374,23 +438,28 @@ void runMirccDumbbell(RunContext& ctx)
   // --- metrics ---
   const double bottleneckBps = static_cast<double>(ns3::DataRate(bottleneck).GetBitRate());
   const double fairPps = bottleneckBps / (8.0 * static_cast<double>(dataSize)) / 2.0;
-  const double sharedFrom = times.c2Start + 1.0, sharedTo = times.c2Stop;
   // the level reached: at least the last second, in whole ticks (a coarse clock sends in bursts)
   const double endWindow = tickMs / 1e3 * std::ceil(1e3 / tickMs);
   nlohmann::json flows = nlohmann::json::object();
   double shared[2] = {0, 0};
   uint64_t dataShared = 0;
   for (int i = 0; i < 2; ++i) {
-    uint64_t sent = 0, data = 0;
+    uint64_t sent = 0, data = 0, lost = 0;
     if (!rateApps.empty()) {
       app::ConstantRateConsumerCounters c = rateApps[i]->GetCounters();
       sent = c.interestsSent;
       data = c.data;
+      lost = sent - data; // every Interest resolves: the consumer runs on after it stops sending
     }
     else {
       app::FetchStats s = windowApps[i]->GetStats();
       sent = s.interestsSent;
       data = s.segments;
+      // an Interest whose segment was asked again got no Data in time; one still in flight when
+      // the consumer stopped is neither answered nor lost
+      lost = s.retransmissions;
+      if (s.rttSamples > 0)
+        rtts[i].min = toSeconds(s.rttMin);
     }
     shared[i] = series[i].rate(sharedFrom, sharedTo);
     for (size_t b = 0; b < series[i].sent.size(); ++b) {
@@ -401,9 +470,11 @@ void runMirccDumbbell(RunContext& ctx)
     nlohmann::json f = {
       {"interests_sent", sent},
       {"data_received", data},
-      {"loss_rate", sent > 0 ? 1.0 - static_cast<double>(data) / static_cast<double>(sent) : 0.0},
+      {"loss_rate", data + lost > 0 ? static_cast<double>(lost) / static_cast<double>(data + lost) : 0.0},
       {"rate_pps_shared", shared[i]},
       {"rate_pps_end", series[i].rate(sharedTo - endWindow, sharedTo)},
+      {"rtt_ms_shared", rtts[i].sharedN > 0 ? nlohmann::json(1e3 * rtts[i].sharedMean()) : nlohmann::json(nullptr)},
+      {"rtt_ms_min", std::isfinite(rtts[i].min) ? nlohmann::json(1e3 * rtts[i].min) : nlohmann::json(nullptr)},
     };
     if (i == 0)
       f["rate_pps_alone"] = series[0].rate(times.c1Start + 1.0, times.c2Start);
@@ -451,6 +522,7 @@ void runMirccDumbbell(RunContext& ctx)
      static_cast<double>(dataShared) * 8.0 * static_cast<double>(dataSize) / ((sharedTo - sharedFrom) * bottleneckBps)},
     {"convergence_s", convergence},
     {"fair_share_pps", fairPps},
+    {"queueing_delay_ms_shared", queueingDelayMs(rtts)},
   };
   nlohmann::json perNode = nlohmann::json::object();
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
@@ -541,6 +613,7 @@ nlohmann::json mirccNetwork(const Params& params)
     net["mircc"] = {{"interval_ms", params.getDouble("Tick")},
                     {"data_size", dataSize},
                     {"shaper_depth", params.getInt("ShaperDepth")},
+                    {"shaper_hold_ms", params.getBool("TickShapers") ? params.getDouble("Tick") : 0.0},
                     {"update_on_arrival", params.getBool("UpdateOnArrival")},
                     {"queue_stamping", params.getBool("QueueStamping")}};
   return net;

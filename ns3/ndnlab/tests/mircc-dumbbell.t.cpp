@@ -56,6 +56,25 @@ TEST(MirccDumbbell, CoarseClockLosesMostAndSmootheningMendsIt)
   EXPECT_GT(coarse["nodes"]["C1"]["shaper_drops"].get<uint64_t>(), 0u) << "the consumer's token bucket overflows";
 }
 
+TEST(MirccDumbbell, ShapersThatHoldATickTakeTheCoarseClocksBursts)
+{
+  // 750 ms: a tick of Interests at the access rate is 750, more than the paper's 200
+  const auto paperDepth = run({"--Tick=750", "--Smoothening=true", "--QueueStamping=true"});
+  const auto tickDepth = run({"--Tick=750", "--Smoothening=true", "--QueueStamping=true", "--TickShapers=true"});
+  uint64_t dropsPaper = 0, dropsTick = 0;
+  for (const char* n : {"C1", "C2", "R1", "R2"}) {
+    dropsPaper += paperDepth["nodes"][n]["shaper_drops"].get<uint64_t>();
+    dropsTick += tickDepth["nodes"][n]["shaper_drops"].get<uint64_t>();
+  }
+  EXPECT_GT(dropsPaper, 0u);
+  EXPECT_EQ(dropsTick, 0u);
+  for (const char* f : {"C1", "C2"})
+    EXPECT_EQ(flow(tickDepth, f, "loss_rate"), 0.0) << f;
+  // what the deeper shapers cost: Interests wait longer in them
+  EXPECT_GT(tickDepth["queueing_delay_ms_shared"].get<double>(), 0.0);
+  EXPECT_GT(flow(tickDepth, "C1", "rtt_ms_shared"), flow(tickDepth, "C1", "rtt_ms_min"));
+}
+
 TEST(MirccDumbbell, SameSeedSameMetrics)
 {
   EXPECT_EQ(run({"--Tick=250", "--seed=3"}), run({"--Tick=250", "--seed=3"}));

@@ -1,16 +1,19 @@
 """The metrics of scenario mircc-dumbbell (ns3/ndnlab/scenarios/mircc-dumbbell.cpp) from an
 emulated run: each consumer's `ndnlab get --trace` (fetch_interest and fetch_data events; `t` is
-seconds since the trace's first event, which comes within milliseconds of the tool's start) and
-`--json` summary, on the scenario's clock (the run's t0 is the scenario's time 0; a consumer's
+seconds since the tool started: its first segment Interest follows version discovery, one RTT
+later) and `--json` summary, on the scenario's clock (the run's t0 is the scenario's time 0; a consumer's
 events are placed from the time it was started).
 
 The emulated consumers are `get --cc mircc`, which retransmits what is lost; the simulated ones
 are the paper's consumer, which does not. So here:
-- loss_rate is 1 - distinct segments / Interests sent, retransmissions included, over the
-  whole flow;
+- loss_rate is retransmissions / (segments + retransmissions) over the whole flow: an Interest
+  whose segment was asked for again got no Data in time, and one still in flight when the
+  consumer was stopped is neither answered nor lost (as the simulator counts get's consumers);
 - an Interest counts as lost in its 100 ms bin when its segment was asked for again later, or
   never arrived.
-Rates are Interests sent per second, as in the simulator.
+Rates are Interests sent per second, as in the simulator. RTTs are those of segments answered
+at their first Interest (fetch_data "first": get's RTT samples, as the simulator's window
+consumers take them).
 """
 import json
 import math
@@ -23,9 +26,10 @@ def _bin(t):
 
 
 def read_trace(path, started):
-    """(interest send times, {segment: [send times]}, data arrival times), on the scenario's
-    clock, from one get's JSON-lines trace."""
-    sends, by_segment, data = [], {}, []
+    """(interest send times, {segment: [send times]}, [(data arrival time, segment)],
+    [(arrival time, RTT s)] of first-transmission Data), on the scenario's clock, from one
+    get's JSON-lines trace."""
+    sends, by_segment, data, rtts = [], {}, [], []
     try:
         lines = path.read_text(errors="replace").splitlines()
     except OSError:
@@ -42,7 +46,9 @@ def read_trace(path, started):
             by_segment.setdefault(int(e.get("value", 0)), []).append(t)
         elif kind == "fetch_data":
             data.append((t, int(e.get("value", 0))))
-    return sends, by_segment, data
+            if e.get("reason") == "first":
+                rtts.append((t, float(e.get("value2", 0.0))))
+    return sends, by_segment, data, rtts
 
 
 def summary(log):
@@ -71,11 +77,13 @@ def metrics(network, finished):
     tick_s = float(p.get("Tick", 100)) / 1e3
     end_window = tick_s * math.ceil(1.0 / tick_s - 1e-9)  # the last second, in whole ticks
     flows, bins, shared, data_shared = {}, {}, {}, 0
+    rtt_shared, rtt_base = [], math.inf  # the queueing delay's samples and base, as the simulator's
     for app, rc, out, started, ended, _ in finished:
         node = app["node"]
-        sends, by_segment, data = read_trace(out.with_suffix(".trace"), started)
+        sends, by_segment, data, rtts = read_trace(out.with_suffix(".trace"), started)
         s = summary(out.with_suffix(".log"))
         sent, segments = int(s.get("interests_sent", len(sends))), int(s.get("segments", 0))
+        retx = int(s.get("retransmissions", 0))
         answered = {seg for _, seg in data}
         sent_bins, lost_bins = {}, {}
         for seg, times in by_segment.items():
@@ -88,9 +96,15 @@ def metrics(network, finished):
         shared[node] = rate(sends, shared_from, shared_to)
         data_shared += sum(1 for t, _ in data if shared_from - 1e-9 <= t < shared_to - 1e-9)
         f = {"interests_sent": sent, "data_received": segments,
-             "loss_rate": 1.0 - segments / sent if sent else 0.0,
+             "loss_rate": retx / (segments + retx) if segments + retx else 0.0,
              "rate_pps_shared": shared[node], "rate_pps_end": rate(sends, shared_to - end_window, shared_to),
              "exit_code": rc}
+        in_shared = [r for t, r in rtts if shared_from <= t < shared_to]
+        f["rtt_ms_shared"] = 1e3 * sum(in_shared) / len(in_shared) if in_shared else None
+        f["rtt_ms_min"] = 1e3 * min(r for _, r in rtts) if rtts else None
+        rtt_shared.extend(in_shared)
+        if rtts:
+            rtt_base = min(rtt_base, min(r for _, r in rtts))
         if node == "C1":
             f["rate_pps_alone"] = rate(sends, c1_start + 1.0, c2_start)
         flows[node] = f
@@ -120,6 +134,8 @@ def metrics(network, finished):
         "bottleneck_utilisation": data_shared * 8.0 * data_size / ((shared_to - shared_from) * bottleneck_bps),
         "convergence_s": convergence,
         "fair_share_pps": fair,
+        "queueing_delay_ms_shared": (1e3 * max(0.0, sum(rtt_shared) / len(rtt_shared) - rtt_base)
+                                     if rtt_shared and math.isfinite(rtt_base) else None),
         "_series": bins,
     }
 

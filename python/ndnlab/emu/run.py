@@ -160,6 +160,7 @@ def daemon_config(run_dir, node, network, seed, impair):
         lines += [f'mircc_interval = "{int(round(mircc["interval_ms"] * 1000))}us"',
                   f"mircc_data_size = {int(mircc['data_size'])}",
                   f"mircc_shaper_depth = {int(mircc['shaper_depth'])}",
+                  f'mircc_shaper_hold = "{int(round(mircc.get("shaper_hold_ms", 0) * 1000))}us"',
                   f"mircc_update_on_arrival = {str(bool(mircc['update_on_arrival'])).lower()}",
                   f"mircc_queue_stamping = {str(bool(mircc.get('queue_stamping', False))).lower()}",
                   "", "[face_system.link]", "mircc = true"]
