@@ -110,9 +110,9 @@ void runWifiOneHop(RunContext& ctx)
   nlohmann::json m = fetch.metrics();
   m["data_mode"] = dataMode;
   nlohmann::json consumer = nodeFrames(wifi.station());
-  consumer.update(phy.forDevice(0));
+  consumer.update(phyCounters(phy, 0));
   nlohmann::json producer = nodeFrames(wifi.accessPoint());
-  producer.update(phy.forDevice(1));
+  producer.update(phyCounters(phy, 1));
   m["nodes"] = {{"consumer", consumer}, {"producer", producer}};
   m["bundling"] = {{"consumer", bundleCounters(wifi.station())}, {"producer", bundleCounters(wifi.accessPoint())}};
   if (nlohmann::json drops = traces.drops(); !drops.empty())
