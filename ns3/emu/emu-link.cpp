@@ -873,6 +873,26 @@ private:
   std::function<void()> m_onFirstPoll;
 };
 
+/// A tap as a port of `node`: an FdNetDevice on its fd (DIX framing) whose own address is
+/// never used; the device closes the fd on dispose.
+ns3::Ptr<ns3::FdNetDevice> makeTapPort(const ns3::Ptr<ns3::Node>& node, const TapPort& tap, uint16_t mtu)
+{
+  auto dev = ns3::CreateObject<ns3::FdNetDevice>();
+  dev->SetAddress(ns3::Mac48Address::Allocate());
+  dev->SetEncapsulationMode(ns3::FdNetDevice::DIX);
+  dev->SetMtu(mtu);
+  dev->SetFileDescriptor(tap.fd);
+  node->AddDevice(dev);
+  return dev;
+}
+
+/// The receive callback of a device whose node has no protocol handlers (Node::AddDevice
+/// installed one); the promiscuous callbacks carry the frames.
+bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t, const ns3::Address&)
+{
+  return true;
+}
+
 /// The whole link: two nodes, each with a tap port and one end of the point-to-point channel.
 class EmuLink
 {
@@ -882,8 +902,8 @@ public:
     auto nodeA = ns3::CreateObject<ns3::Node>();
     auto nodeB = ns3::CreateObject<ns3::Node>();
 
-    m_tapA = makeTapPort(nodeA, tapA);
-    m_tapB = makeTapPort(nodeB, tapB);
+    m_tapA = makeTapPort(nodeA, tapA, opts.mtu);
+    m_tapB = makeTapPort(nodeB, tapB, opts.mtu);
     m_linkA = makeLinkEnd(nodeA, opts.stream);     // loses B->A frames
     m_linkB = makeLinkEnd(nodeB, opts.stream + 1); // loses A->B frames
 
@@ -922,17 +942,6 @@ public:
   }
 
 private:
-  ns3::Ptr<ns3::FdNetDevice> makeTapPort(const ns3::Ptr<ns3::Node>& node, const TapPort& tap)
-  {
-    auto dev = ns3::CreateObject<ns3::FdNetDevice>();
-    dev->SetAddress(ns3::Mac48Address::Allocate());
-    dev->SetEncapsulationMode(ns3::FdNetDevice::DIX);
-    dev->SetMtu(m_opts.mtu);
-    dev->SetFileDescriptor(tap.fd); // the device closes it on dispose
-    node->AddDevice(dev);
-    return dev;
-  }
-
   ns3::Ptr<ns3::PointToPointNetDevice> makeLinkEnd(const ns3::Ptr<ns3::Node>& node, int64_t stream)
   {
     auto dev = ns3::CreateObject<ns3::PointToPointNetDevice>();
@@ -959,15 +968,10 @@ private:
             const ns3::Ptr<ns3::PointToPointNetDevice>& linkRx)
   {
     ingressTap->SetPromiscReceiveCallback(ns3::MakeCallback(&Direction::onTapFrame, &dir));
-    ingressTap->SetReceiveCallback(ns3::MakeCallback(&EmuLink::ignoreFrame));
+    ingressTap->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
     linkRx->SetPromiscReceiveCallback(ns3::MakeCallback(&Direction::onLinkFrame, &dir));
-    linkRx->SetReceiveCallback(ns3::MakeCallback(&EmuLink::ignoreFrame));
+    linkRx->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
     linkRx->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&Direction::onLossDrop, &dir));
-  }
-
-  static bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t, const ns3::Address&)
-  {
-    return true;
   }
 
   EmuLinkOptions m_opts;
@@ -1101,8 +1105,8 @@ public:
   /// connects both directions.
   void attach(const TapPort& tapA, const TapPort& tapB)
   {
-    m_tapA = makeTapPort(m_wifi.station(), tapA);
-    m_tapB = makeTapPort(m_wifi.accessPoint(), tapB);
+    m_tapA = makeTapPort(m_wifi.station(), tapA, m_opts.mtu);
+    m_tapB = makeTapPort(m_wifi.accessPoint(), tapB, m_opts.mtu);
     m_aToB.emplace(station(), m_tapB, m_opts.mtu);
     m_bToA.emplace(accessPoint(), m_tapA, m_opts.mtu);
     wire(*m_aToB, m_tapA, station(), accessPoint());
@@ -1171,36 +1175,20 @@ private:
     return ns3::DynamicCast<ns3::WifiNetDevice>(m_wifi.devices.Get(1));
   }
 
-  ns3::Ptr<ns3::FdNetDevice> makeTapPort(const ns3::Ptr<ns3::Node>& node, const TapPort& tap)
-  {
-    auto dev = ns3::CreateObject<ns3::FdNetDevice>();
-    dev->SetAddress(ns3::Mac48Address::Allocate());
-    dev->SetEncapsulationMode(ns3::FdNetDevice::DIX);
-    dev->SetMtu(m_opts.mtu);
-    dev->SetFileDescriptor(tap.fd); // the device closes it on dispose
-    node->AddDevice(dev);
-    return dev;
-  }
-
   /// Connects one direction's handlers; the nodes' own (non-promiscuous) receive callbacks
   /// have no protocol handlers here and become no-ops.
   void wire(WifiDirection& dir, const ns3::Ptr<ns3::FdNetDevice>& ingressTap,
             const ns3::Ptr<ns3::WifiNetDevice>& sender, const ns3::Ptr<ns3::WifiNetDevice>& receiver)
   {
     ingressTap->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiDirection::onTapFrame, &dir));
-    ingressTap->SetReceiveCallback(ns3::MakeCallback(&WifiLink::ignoreFrame));
+    ingressTap->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
     receiver->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiDirection::onWifiFrame, &dir));
-    receiver->SetReceiveCallback(ns3::MakeCallback(&WifiLink::ignoreFrame));
+    receiver->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
     sender->GetMac()->TraceConnectWithoutContext("MacTxDrop", ns3::MakeCallback(&WifiDirection::onMacTxDrop, &dir));
     sender->GetMac()->TraceConnectWithoutContext("DroppedMpdu", ns3::MakeCallback(&WifiDirection::onDroppedMpdu, &dir));
     sender->GetRemoteStationManager()->TraceConnectWithoutContext(
       "MacTxDataFailed", ns3::MakeCallback(&WifiDirection::onDataFailed, &dir));
     receiver->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&WifiDirection::onPhyRxDrop, &dir));
-  }
-
-  static bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t, const ns3::Address&)
-  {
-    return true;
   }
 
   void onAssociated(ns3::Mac48Address)
