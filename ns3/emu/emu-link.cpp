@@ -1,5 +1,7 @@
-// ndnlab-emu-link: joins two Linux network namespaces through one full-duplex link simulated
-// by ns-3 in real time (rate, propagation delay, random loss, drop-tail queue).
+// ndnlab-emu-link: joins two Linux network namespaces through one link simulated by ns-3 in
+// real time: a full-duplex point-to-point link (rate, propagation delay, random loss, drop-tail
+// queue; `--link p2p`, the default) or an 802.11 BSS of one station and one access point
+// (`--link wifi`, the `wifi-one-hop` scenario's radio).
 //
 // Why: the kernels ndnlab runs on have tbf/htb but no netem, so delay and loss cannot come from
 // `tc` (docs/decisions/0005-emulation-engine.md, issue 27 item 2).
@@ -22,11 +24,31 @@
 //   every frame from the link to the tap with its original MAC addresses (SendFrom), so ARP and
 //   NDN's EtherType 0x8624 cross unchanged.
 //
+// `--link wifi` (issue 27: BLEnD over a simulated Wi-Fi channel on real daemons):
+//
+//   netns A            | ns-3 (RealtimeSimulatorImpl)                                | netns B
+//   kernel <-> tap A <-fd-> FdNetDevice A <-promisc-> WifiNetDevice (station) ))) (((
+//                                                     WifiNetDevice (access point) <-promisc->
+//                                                     FdNetDevice B <-fd-> tap B <-> kernel
+//
+// - The two Wi-Fi nodes are sim::WifiOneHop, exactly as `ndnlab sim wifi-one-hop` builds them
+//   (standard, data mode, distance, frame loss, broadcast at the data rate, A-MPDU, ns-3 seed,
+//   run and the streams from --stream), with sim::applyRadioOverrides on top.
+// - Each tap's kernel MAC is set to its Wi-Fi device's address, so the 802.11 frames carry the
+//   kernels' own addresses and no tag is needed: a frame to a unicast Ethernet address goes as a
+//   unicast 802.11 frame (ACK, retries), one to a broadcast or multicast address as a group-
+//   addressed frame (no ACK, no retry), through ns-3's infrastructure rules (a station's frames
+//   go to the access point, which relays group-addressed ones into the BSS).
+// - Each frame costs what it costs in `ndnlab sim`: its payload (the IP datagram) plus the
+//   LLC/SNAP and 802.11 headers; the taps' MTU is the Wi-Fi device's (2296) unless --mtu is lower.
+// - 'ready' is printed once the station has associated (simulated time runs from the start).
+//
 // Threads: ns-3 starts one reader thread per FdNetDevice (blocking read() on the tap), which
 // schedules each frame into the simulator "now" in real time. Everything else runs on the main
 // thread. The program ends on SIGINT/SIGTERM, writes its counters (--stats-json) and exits 0.
 //
-// Exit status: 0 after a signal-requested stop; 1 when setting up (namespace, tap) fails;
+// Exit status: 0 after a signal-requested stop; 1 when setting up (namespace, tap) fails or
+// (wifi) the station does not associate within 10 s;
 // 2 on bad command-line input.
 //
 
@@ -34,6 +56,9 @@
 // `Singleton<T>()` constructors GCC 12 rejects in C++20 mode (ns-3.37 targets C++17).
 // point-to-point-net-device.h must precede point-to-point-channel.h, which is not
 // self-contained in C++20 mode (Ptr<> of an incomplete PointToPointNetDevice).
+#include "ns3/ndnlab/helper/wifi-one-hop.hpp"
+#include "ns3/ndnlab/helper/wifi-radio.hpp"
+
 #include <ns3/boolean.h>
 #include <ns3/config.h>
 #include <ns3/drop-tail-queue.h>
@@ -51,10 +76,17 @@
 #include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
+#include <ns3/sta-wifi-mac.h>
 #include <ns3/tag.h>
+#include <ns3/wifi-mac.h>
+#include <ns3/wifi-mpdu.h>
+#include <ns3/wifi-net-device.h>
+#include <ns3/wifi-phy.h>
+#include <ns3/wifi-remote-station-manager.h>
 
 #include <fcntl.h>
 #include <linux/if.h>
+#include <linux/if_arp.h>
 #include <linux/if_tun.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -64,14 +96,18 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
+#include <set>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -93,8 +129,15 @@ struct Ipv4Cidr
   int prefixLength = 0;
 };
 
+/// The ns-3 model between the taps.
+enum class LinkModel {
+  PointToPoint, ///< `--link p2p`: PointToPointNetDevice pair (rate, delay, loss, queue)
+  Wifi,         ///< `--link wifi`: sim::WifiOneHop (station on end A, access point on end B)
+};
+
 struct EmuLinkOptions
 {
+  LinkModel model = LinkModel::PointToPoint;              ///< --link p2p|wifi
   std::string nsA;                                        ///< network namespace of end A (name under /run/netns)
   std::string devA;                                       ///< tap device created in namespace A
   std::string nsB;                                        ///< network namespace of end B
@@ -105,11 +148,17 @@ struct EmuLinkOptions
   ns3::QueueSize queue{ns3::QueueSizeUnit::PACKETS, 100}; ///< DropTail limit, each direction
   uint32_t seed = 1;                                      ///< ns-3 RNG seed (RngSeedManager::SetSeed)
   uint64_t run = 1;                                       ///< ns-3 run number: the replication (RngSeedManager::SetRun)
-  int64_t stream = 0;                                     ///< RNG stream of the B->A losses; A->B uses stream + 1
-  uint16_t mtu = 1500;                                    ///< IP MTU of the taps and of the link, bytes
-  std::optional<Ipv4Cidr> addrA;                          ///< if set, assigned to tap A (else the caller does it)
-  std::optional<Ipv4Cidr> addrB;                          ///< if set, assigned to tap B
-  std::string statsJsonPath;                              ///< if not empty, counters are written here at exit
+  int64_t stream = 0;                                     ///< p2p: RNG stream of the B->A losses; A->B uses stream + 1;
+                      ///< wifi: first stream of WifiOneHop (default its own, 2000000)
+  uint16_t mtu = 1500;           ///< IP MTU of the taps and of the link, bytes (wifi: at most,
+                                 ///< and by default, the Wi-Fi device's 2296)
+  sim::WifiOneHopOptions wifi;   ///< wifi: standard (11b | 11n-5 | 11n-2.4), distance (m),
+                                 ///< frame loss, broadcast at the data rate
+  sim::WifiRadioOverrides radio; ///< wifi: data mode override, A-MPDU
+  std::set<std::string> given;   ///< the flags on the command line
+  std::optional<Ipv4Cidr> addrA; ///< if set, assigned to tap A (else the caller does it)
+  std::optional<Ipv4Cidr> addrB; ///< if set, assigned to tap B
+  std::string statsJsonPath;     ///< if not empty, counters are written here at exit
 };
 
 /// A bad command-line value; main() prints it and exits with status 2.
@@ -127,15 +176,20 @@ public:
 };
 
 constexpr std::string_view USAGE =
-  "usage: ndnlab-emu-link --ns-a NAME --dev-a TAP --ns-b NAME --dev-b TAP\n"
-  "         [--rate 100Mbps] [--delay 10ms] [--loss 0.01] [--queue 100p|150000B]\n"
+  "usage: ndnlab-emu-link --ns-a NAME --dev-a TAP --ns-b NAME --dev-b TAP [--link p2p|wifi]\n"
+  "         p2p:  [--rate 100Mbps] [--delay 10ms] [--loss 0.01] [--queue 100p|150000B]\n"
+  "         wifi: [--standard 11b|11n-5|11n-2.4] [--data-mode MODE] [--distance 5] [--frame-loss 0]\n"
+  "               [--broadcast-at-data-rate true|false] [--ampdu true|false]\n"
   "         [--seed N] [--run N] [--stream N] [--mtu 1500] [--addr-a CIDR] [--addr-b CIDR]\n"
   "         [--stats-json PATH]\n"
+  "  wifi: end A is the station, end B the access point of ndnlab sim's wifi-one-hop radio;\n"
+  "  --stream is the first of its RNG streams (default 2000000, as the scenario's)\n"
   "  rate units: bps kbps Mbps Gbps (also kbit/s Mbit/s Gbit/s), decimal prefixes\n"
   "  delay units: s ms us ns; loss is a probability per frame in [0, 1]\n"
   "  losses: ns-3 seed, run and the two streams stream, stream + 1 (B->A, A->B); vary --run\n"
   "  for independent replications (ns-3: runs are disjoint substreams, seeds need not be)\n"
-  "  Prints 'ready' on stdout once both taps exist and are up; stops on SIGINT/SIGTERM.\n";
+  "  Prints 'ready' on stdout once both taps exist and are up (wifi: and the station has\n"
+  "  associated); stops on SIGINT/SIGTERM.\n";
 
 /// Splits "123.5unit" into its number and unit; throws UsageError if there is no number.
 std::pair<double, std::string_view> splitNumberUnit(std::string_view flag, std::string_view text)
@@ -277,6 +331,25 @@ constexpr uint64_t MAX_RUN = uint64_t{1} << 53;
 /// Streams ns-3 leaves to models' AssignStreams (below 2^63, the automatic ones); one more for A->B.
 constexpr uint64_t MAX_STREAM = (uint64_t{1} << 62) - 2;
 
+bool parseBool(std::string_view flag, std::string_view text)
+{
+  if (text == "true" || text == "1") {
+    return true;
+  }
+  if (text == "false" || text == "0") {
+    return false;
+  }
+  throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not true or false");
+}
+
+/// WifiOneHop's own first stream: what `ndnlab sim wifi-one-hop` draws its Wi-Fi streams from.
+constexpr int64_t WIFI_FIRST_STREAM = 2'000'000;
+
+/// The flags of one link model only.
+constexpr std::array<std::string_view, 4> P2P_FLAGS = {"--rate", "--delay", "--loss", "--queue"};
+constexpr std::array<std::string_view, 6> WIFI_FLAGS = {
+  "--standard", "--data-mode", "--distance", "--frame-loss", "--broadcast-at-data-rate", "--ampdu"};
+
 /// Parses "--flag value" and "--flag=value"; throws UsageError on anything else.
 EmuLinkOptions parseCommandLine(int argc, char** argv)
 {
@@ -303,7 +376,48 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
       throw UsageError(std::string(flag) + " needs a value");
     }
 
-    if (flag == "--ns-a") {
+    opts.given.insert(std::string(flag));
+    if (flag == "--link") {
+      if (value == "p2p") {
+        opts.model = LinkModel::PointToPoint;
+      }
+      else if (value == "wifi") {
+        opts.model = LinkModel::Wifi;
+      }
+      else {
+        throw UsageError("--link: '" + std::string(value) + "' is not p2p or wifi");
+      }
+    }
+    else if (flag == "--standard") {
+      opts.wifi.standard = std::string(value);
+      try {
+        sim::wifiStandardSetup(opts.wifi.standard);
+      }
+      catch (const std::invalid_argument& e) {
+        throw UsageError(std::string(flag) + ": " + e.what());
+      }
+    }
+    else if (flag == "--data-mode") {
+      opts.radio.dataMode = std::string(value); // checked against the PHY once it exists
+    }
+    else if (flag == "--distance") {
+      auto [metres, unit] = splitNumberUnit(flag, value);
+      if (!unit.empty() || !(metres > 0) || metres > 1e6) {
+        throw UsageError(std::string(flag) + ": '" + std::string(value) + "' is not a distance in metres in (0, 1e6]");
+      }
+      opts.wifi.distance = metres;
+    }
+    else if (flag == "--frame-loss") {
+      opts.wifi.frameLoss = parseProbability(flag, value);
+    }
+    else if (flag == "--broadcast-at-data-rate") {
+      opts.wifi.broadcastAtDataRate = parseBool(flag, value);
+      opts.radio.broadcastAtDataRate = opts.wifi.broadcastAtDataRate;
+    }
+    else if (flag == "--ampdu") {
+      opts.radio.ampdu = parseBool(flag, value);
+    }
+    else if (flag == "--ns-a") {
       opts.nsA = checkName(flag, value, 255);
     }
     else if (flag == "--dev-a") {
@@ -357,6 +471,17 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
   }
   if (opts.nsA == opts.nsB && opts.devA == opts.devB) {
     throw UsageError("both ends name the same tap in the same namespace");
+  }
+  const bool wifi = opts.model == LinkModel::Wifi;
+  const std::span<const std::string_view> other =
+    wifi ? std::span<const std::string_view>(P2P_FLAGS) : std::span<const std::string_view>(WIFI_FLAGS);
+  for (std::string_view f : other) {
+    if (opts.given.contains(std::string(f))) {
+      throw UsageError(std::string(f) + " is not an option of --link " + (wifi ? "wifi" : "p2p"));
+    }
+  }
+  if (wifi && !opts.given.contains("--stream")) {
+    opts.stream = WIFI_FIRST_STREAM;
   }
   return opts;
 }
@@ -450,10 +575,12 @@ void interfaceIoctl(int sock, unsigned long request, ifreq& ifr, const std::stri
   }
 }
 
-/// Creates (or attaches to) tap `device` in namespace `netns`, sets its MTU, optionally an IPv4
-/// address, and brings it up. The tap lives as long as the returned fd stays open.
+/// Creates (or attaches to) tap `device` in namespace `netns`, sets its MTU, optionally its MAC
+/// address and an IPv4 address, and brings it up. The tap lives as long as the returned fd
+/// stays open.
 TapPort openTapInNamespace(const std::string& netns, const std::string& device, uint16_t mtu,
-                           const std::optional<Ipv4Cidr>& address)
+                           const std::optional<Ipv4Cidr>& address,
+                           const std::optional<ns3::Mac48Address>& mac = std::nullopt)
 {
   NetnsScope inNamespace(netns);
 
@@ -475,6 +602,11 @@ TapPort openTapInNamespace(const std::string& netns, const std::string& device, 
   }
 
   TapPort port;
+  if (mac) {
+    ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
+    mac->CopyTo(reinterpret_cast<uint8_t*>(ifr.ifr_hwaddr.sa_data));
+    interfaceIoctl(sock.get(), SIOCSIFHWADDR, ifr, "SIOCSIFHWADDR");
+  }
   interfaceIoctl(sock.get(), SIOCGIFHWADDR, ifr, "SIOCGIFHWADDR");
   port.kernelMac.CopyFrom(reinterpret_cast<const uint8_t*>(ifr.ifr_hwaddr.sa_data));
 
@@ -681,6 +813,86 @@ void installStopSignals()
   ::sigaction(SIGTERM, &sa, nullptr);
 }
 
+/// Runs the simulator in real time until SIGINT/SIGTERM, sampling how late it runs.
+class RealtimeLoop
+{
+public:
+  /// Runs until a stop signal. `onFirstPoll` (may be empty) runs at the first poll, when the
+  /// FdNetDevice reader threads exist.
+  void run(std::function<void()> onFirstPoll = {})
+  {
+    m_onFirstPoll = std::move(onFirstPoll);
+    m_realtime = ns3::DynamicCast<ns3::RealtimeSimulatorImpl>(ns3::Simulator::GetImplementation());
+    NS_ABORT_MSG_IF(!m_realtime, "simulator implementation is not RealtimeSimulatorImpl");
+    ns3::Simulator::Schedule(pollPeriod(), &RealtimeLoop::poll, this);
+    ns3::Simulator::Run();
+  }
+
+  /// `"realtime": {...},` and `"sim_seconds": ...,` lines of --stats-json.
+  void writeStats(std::ostream& os) const
+  {
+    os << "  \"sim_seconds\": " << ns3::Simulator::Now().GetSeconds() << ",\n";
+    os << "  \"realtime\": {\"polls\": " << m_lag.polls << ", \"late_polls\": " << m_lag.latePolls
+       << ", \"late_threshold_us\": " << LagCounters::LATE_THRESHOLD_NS / 1000
+       << ", \"max_lag_us\": " << m_lag.maxLagNs / 1000
+       << ", \"mean_lag_us\": " << (m_lag.polls ? m_lag.sumLagNs / static_cast<int64_t>(m_lag.polls) / 1000 : 0)
+       << "},\n";
+  }
+
+private:
+  /// Simulated time between two polls: the stop latency and the lag sampling period.
+  static ns3::Time pollPeriod() { return ns3::MilliSeconds(10); }
+
+  /// Every pollPeriod() of simulated time: sample the real-time lag, honour a stop request.
+  void poll()
+  {
+    if (m_lag.polls == 0) {
+      // The FdNetDevice reader threads exist by now (started at time 0) and keep the mask
+      // run() set; only this thread takes the stop signals from here on.
+      setStopSignalsBlocked(false);
+      if (m_onFirstPoll) {
+        m_onFirstPoll();
+      }
+    }
+    int64_t lag = (m_realtime->RealtimeNow() - ns3::Simulator::Now()).GetNanoSeconds();
+    ++m_lag.polls;
+    m_lag.sumLagNs += lag;
+    m_lag.maxLagNs = std::max(m_lag.maxLagNs, lag);
+    if (lag > LagCounters::LATE_THRESHOLD_NS) {
+      ++m_lag.latePolls;
+    }
+    if (g_stopRequested.load(std::memory_order_relaxed)) {
+      ns3::Simulator::Stop();
+      return;
+    }
+    ns3::Simulator::Schedule(pollPeriod(), &RealtimeLoop::poll, this);
+  }
+
+  ns3::Ptr<ns3::RealtimeSimulatorImpl> m_realtime;
+  LagCounters m_lag;
+  std::function<void()> m_onFirstPoll;
+};
+
+/// A tap as a port of `node`: an FdNetDevice on its fd (DIX framing) whose own address is
+/// never used; the device closes the fd on dispose.
+ns3::Ptr<ns3::FdNetDevice> makeTapPort(const ns3::Ptr<ns3::Node>& node, const TapPort& tap, uint16_t mtu)
+{
+  auto dev = ns3::CreateObject<ns3::FdNetDevice>();
+  dev->SetAddress(ns3::Mac48Address::Allocate());
+  dev->SetEncapsulationMode(ns3::FdNetDevice::DIX);
+  dev->SetMtu(mtu);
+  dev->SetFileDescriptor(tap.fd);
+  node->AddDevice(dev);
+  return dev;
+}
+
+/// The receive callback of a device whose node has no protocol handlers (Node::AddDevice
+/// installed one); the promiscuous callbacks carry the frames.
+bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t, const ns3::Address&)
+{
+  return true;
+}
+
 /// The whole link: two nodes, each with a tap port and one end of the point-to-point channel.
 class EmuLink
 {
@@ -690,8 +902,8 @@ public:
     auto nodeA = ns3::CreateObject<ns3::Node>();
     auto nodeB = ns3::CreateObject<ns3::Node>();
 
-    m_tapA = makeTapPort(nodeA, tapA);
-    m_tapB = makeTapPort(nodeB, tapB);
+    m_tapA = makeTapPort(nodeA, tapA, opts.mtu);
+    m_tapB = makeTapPort(nodeB, tapB, opts.mtu);
     m_linkA = makeLinkEnd(nodeA, opts.stream);     // loses B->A frames
     m_linkB = makeLinkEnd(nodeB, opts.stream + 1); // loses A->B frames
 
@@ -707,13 +919,7 @@ public:
   }
 
   /// Runs in real time until SIGINT/SIGTERM.
-  void run()
-  {
-    m_realtime = ns3::DynamicCast<ns3::RealtimeSimulatorImpl>(ns3::Simulator::GetImplementation());
-    NS_ABORT_MSG_IF(!m_realtime, "simulator implementation is not RealtimeSimulatorImpl");
-    ns3::Simulator::Schedule(pollPeriod(), &EmuLink::poll, this);
-    ns3::Simulator::Run();
-  }
+  void run() { m_loop.run(); }
 
   void writeStats(std::ostream& os) const
   {
@@ -729,32 +935,13 @@ public:
        << ", \"delay_ns\": " << m_opts.delay.GetNanoSeconds() << ", \"loss\": " << m_opts.lossProbability
        << ", \"queue\": \"" << m_opts.queue << "\", \"seed\": " << m_opts.seed << ", \"run\": " << m_opts.run
        << ", \"stream\": " << m_opts.stream << ", \"mtu\": " << m_opts.mtu << "},\n";
-    os << "  \"sim_seconds\": " << ns3::Simulator::Now().GetSeconds() << ",\n";
-    os << "  \"realtime\": {\"polls\": " << m_lag.polls << ", \"late_polls\": " << m_lag.latePolls
-       << ", \"late_threshold_us\": " << LagCounters::LATE_THRESHOLD_NS / 1000
-       << ", \"max_lag_us\": " << m_lag.maxLagNs / 1000
-       << ", \"mean_lag_us\": " << (m_lag.polls ? m_lag.sumLagNs / static_cast<int64_t>(m_lag.polls) / 1000 : 0)
-       << "},\n";
+    m_loop.writeStats(os);
     direction("a_to_b", m_aToB->counters(), false);
     direction("b_to_a", m_bToA->counters(), true);
     os << "}\n";
   }
 
 private:
-  /// Simulated time between two polls: the stop latency and the lag sampling period.
-  static ns3::Time pollPeriod() { return ns3::MilliSeconds(10); }
-
-  ns3::Ptr<ns3::FdNetDevice> makeTapPort(const ns3::Ptr<ns3::Node>& node, const TapPort& tap)
-  {
-    auto dev = ns3::CreateObject<ns3::FdNetDevice>();
-    dev->SetAddress(ns3::Mac48Address::Allocate());
-    dev->SetEncapsulationMode(ns3::FdNetDevice::DIX);
-    dev->SetMtu(m_opts.mtu);
-    dev->SetFileDescriptor(tap.fd); // the device closes it on dispose
-    node->AddDevice(dev);
-    return dev;
-  }
-
   ns3::Ptr<ns3::PointToPointNetDevice> makeLinkEnd(const ns3::Ptr<ns3::Node>& node, int64_t stream)
   {
     auto dev = ns3::CreateObject<ns3::PointToPointNetDevice>();
@@ -781,45 +968,261 @@ private:
             const ns3::Ptr<ns3::PointToPointNetDevice>& linkRx)
   {
     ingressTap->SetPromiscReceiveCallback(ns3::MakeCallback(&Direction::onTapFrame, &dir));
-    ingressTap->SetReceiveCallback(ns3::MakeCallback(&EmuLink::ignoreFrame));
+    ingressTap->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
     linkRx->SetPromiscReceiveCallback(ns3::MakeCallback(&Direction::onLinkFrame, &dir));
-    linkRx->SetReceiveCallback(ns3::MakeCallback(&EmuLink::ignoreFrame));
+    linkRx->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
     linkRx->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&Direction::onLossDrop, &dir));
-  }
-
-  static bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t, const ns3::Address&)
-  {
-    return true;
-  }
-
-  /// Every pollPeriod() of simulated time: sample the real-time lag, honour a stop request.
-  void poll()
-  {
-    if (m_lag.polls == 0) {
-      // The FdNetDevice reader threads exist by now (started at time 0) and keep the mask
-      // run() set; only this thread takes the stop signals from here on.
-      setStopSignalsBlocked(false);
-    }
-    int64_t lag = (m_realtime->RealtimeNow() - ns3::Simulator::Now()).GetNanoSeconds();
-    ++m_lag.polls;
-    m_lag.sumLagNs += lag;
-    m_lag.maxLagNs = std::max(m_lag.maxLagNs, lag);
-    if (lag > LagCounters::LATE_THRESHOLD_NS) {
-      ++m_lag.latePolls;
-    }
-    if (g_stopRequested.load(std::memory_order_relaxed)) {
-      ns3::Simulator::Stop();
-      return;
-    }
-    ns3::Simulator::Schedule(pollPeriod(), &EmuLink::poll, this);
   }
 
   EmuLinkOptions m_opts;
   ns3::Ptr<ns3::FdNetDevice> m_tapA, m_tapB;
   ns3::Ptr<ns3::PointToPointNetDevice> m_linkA, m_linkB;
   std::optional<Direction> m_aToB, m_bToA;
-  ns3::Ptr<ns3::RealtimeSimulatorImpl> m_realtime;
-  LagCounters m_lag;
+  RealtimeLoop m_loop;
+};
+
+/// Counters of one direction of a Wi-Fi link (a_to_b: what the station sends to the access
+/// point). Frames and bytes are Ethernet frames as the taps carry them (14-byte header
+/// included); the MAC counters are the sender's, phyRxDrops the receiver's.
+struct WifiDirectionCounters
+{
+  uint64_t framesIn = 0; ///< read from the ingress tap
+  uint64_t bytesIn = 0;
+  uint64_t framesOut = 0; ///< written to the egress tap
+  uint64_t bytesOut = 0;
+  uint64_t oversizeDrops = 0; ///< DROP: payload larger than the MTU
+  uint64_t writeErrors = 0;   ///< DROP: write() to the egress tap failed
+  uint64_t macTxDrops = 0;    ///< DROP: refused by the MAC before queueing (MacTxDrop; e.g. not associated)
+  uint64_t queueDrops = 0;    ///< DROP: the MAC queue was full (DroppedMpdu, failed enqueue)
+  uint64_t lifetimeDrops = 0; ///< DROP: queued longer than the queue's MaxDelay (DroppedMpdu, expired lifetime)
+  uint64_t retryDrops = 0;    ///< DROP: unicast frame not acknowledged within the retry limit
+  uint64_t retries = 0;       ///< failed unicast transmissions (MacTxDataFailed): each was retried or dropped
+  uint64_t phyRxDrops = 0;    ///< frames the receiver's PHY did not deliver (PhyRxDrop: collisions, noise,
+                              ///< FrameLoss, reception aborted by its own transmission)
+};
+
+/// One direction of the Wi-Fi link: ingress tap port -> sending Wi-Fi device ))) receiving
+/// Wi-Fi device -> egress tap port.
+class WifiDirection
+{
+public:
+  WifiDirection(ns3::Ptr<ns3::WifiNetDevice> wifiTx, ns3::Ptr<ns3::FdNetDevice> egressTap, uint16_t mtu)
+    : m_wifiTx(std::move(wifiTx)), m_egressTap(std::move(egressTap)), m_mtu(mtu)
+  {}
+
+  /// Upper interface of the ingress FdNetDevice (promiscuous): a frame the kernel sent. The
+  /// kernel's source MAC is the sending Wi-Fi device's own address, so Send() keeps it; the
+  /// Ethernet destination decides unicast or group-addressed 802.11.
+  bool onTapFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> payload, uint16_t etherType,
+                  const ns3::Address&, const ns3::Address& destination, ns3::NetDevice::PacketType)
+  {
+    ++m_counters.framesIn;
+    m_counters.bytesIn += payload->GetSize() + ETHERNET_HEADER_BYTES;
+    if (payload->GetSize() > m_mtu) {
+      ++m_counters.oversizeDrops;
+      return true;
+    }
+    m_wifiTx->Send(payload->Copy(), destination, etherType); // drops are counted by the MAC traces
+    return true;
+  }
+
+  /// Upper interface of the receiving Wi-Fi device (promiscuous): a frame the MAC forwards up.
+  bool onWifiFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> payload, uint16_t etherType,
+                   const ns3::Address& source, const ns3::Address& destination, ns3::NetDevice::PacketType type)
+  {
+    if (type == ns3::NetDevice::NS3_PACKET_OTHERHOST) { // NS3_: <linux/if_packet.h> defines the other
+      return true;                                      // for a third station: none in this BSS
+    }
+    uint32_t size = payload->GetSize() + ETHERNET_HEADER_BYTES;
+    if (m_egressTap->SendFrom(payload->Copy(), source, destination, etherType)) {
+      ++m_counters.framesOut;
+      m_counters.bytesOut += size;
+    }
+    else {
+      ++m_counters.writeErrors;
+    }
+    return true;
+  }
+
+  void onMacTxDrop(ns3::Ptr<const ns3::Packet>) { ++m_counters.macTxDrops; }
+
+  void onDroppedMpdu(ns3::WifiMacDropReason reason, ns3::Ptr<const ns3::WifiMpdu>)
+  {
+    switch (reason) {
+      case ns3::WIFI_MAC_DROP_FAILED_ENQUEUE: ++m_counters.queueDrops; break;
+      case ns3::WIFI_MAC_DROP_EXPIRED_LIFETIME: ++m_counters.lifetimeDrops; break;
+      case ns3::WIFI_MAC_DROP_REACHED_RETRY_LIMIT: ++m_counters.retryDrops; break;
+      case ns3::WIFI_MAC_DROP_QOS_OLD_PACKET: ++m_counters.macTxDrops; break;
+    }
+  }
+
+  void onDataFailed(ns3::Mac48Address) { ++m_counters.retries; }
+
+  void onPhyRxDrop(ns3::Ptr<const ns3::Packet>, ns3::WifiPhyRxfailureReason) { ++m_counters.phyRxDrops; }
+
+  const WifiDirectionCounters& counters() const { return m_counters; }
+
+private:
+  static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+
+  ns3::Ptr<ns3::WifiNetDevice> m_wifiTx;
+  ns3::Ptr<ns3::FdNetDevice> m_egressTap;
+  uint16_t m_mtu;
+  WifiDirectionCounters m_counters;
+};
+
+/// The Wi-Fi link: `ndnlab sim wifi-one-hop`'s two nodes (sim::WifiOneHop; station = end A,
+/// access point = end B), each with a tap port added.
+class WifiLink
+{
+public:
+  /// Builds the BSS. Throws UsageError for a data mode the standard lacks, or an MTU above
+  /// the Wi-Fi device's.
+  explicit WifiLink(EmuLinkOptions& opts) : m_opts(opts), m_wifi(opts.wifi, opts.stream)
+  {
+    try {
+      m_dataMode = sim::applyRadioOverrides(m_wifi.devices, opts.radio, m_wifi.dataMode);
+    }
+    catch (const std::invalid_argument& e) {
+      throw UsageError("--data-mode " + opts.radio.dataMode + ": not a mode of --standard " + opts.wifi.standard +
+                       "; " + e.what());
+    }
+    const uint16_t deviceMtu = station()->GetMtu();
+    if (!opts.given.contains("--mtu")) {
+      opts.mtu = deviceMtu;
+    }
+    else if (opts.mtu > deviceMtu) {
+      throw UsageError("--mtu " + std::to_string(opts.mtu) + ": above the Wi-Fi device's MTU " +
+                       std::to_string(deviceMtu));
+    }
+    m_phy.emplace(m_wifi.devices);
+  }
+
+  ns3::Mac48Address stationAddress() const { return ns3::Mac48Address::ConvertFrom(station()->GetAddress()); }
+  ns3::Mac48Address accessPointAddress() const { return ns3::Mac48Address::ConvertFrom(accessPoint()->GetAddress()); }
+
+  /// Adds the tap ports (whose kernel MACs are stationAddress() and accessPointAddress()) and
+  /// connects both directions.
+  void attach(const TapPort& tapA, const TapPort& tapB)
+  {
+    m_tapA = makeTapPort(m_wifi.station(), tapA, m_opts.mtu);
+    m_tapB = makeTapPort(m_wifi.accessPoint(), tapB, m_opts.mtu);
+    m_aToB.emplace(station(), m_tapB, m_opts.mtu);
+    m_bToA.emplace(accessPoint(), m_tapA, m_opts.mtu);
+    wire(*m_aToB, m_tapA, station(), accessPoint());
+    wire(*m_bToA, m_tapB, accessPoint(), station());
+    station()->GetMac()->TraceConnectWithoutContext("Assoc", ns3::MakeCallback(&WifiLink::onAssociated, this));
+    station()->GetMac()->TraceConnectWithoutContext("DeAssoc", ns3::MakeCallback(&WifiLink::onDeassociated, this));
+  }
+
+  /// Runs in real time until SIGINT/SIGTERM; `ready` prints once the station has associated.
+  /// Returns false when it did not associate within ASSOCIATION_TIMEOUT.
+  bool run(std::function<void()> ready)
+  {
+    m_ready = std::move(ready);
+    ns3::Simulator::Schedule(ASSOCIATION_TIMEOUT, &WifiLink::checkAssociated, this);
+    m_loop.run();
+    return !m_associationFailed;
+  }
+
+  void writeStats(std::ostream& os) const
+  {
+    auto direction = [&os](const char* name, const WifiDirectionCounters& c) {
+      os << "  \"" << name << "\": {\"frames_in\": " << c.framesIn << ", \"bytes_in\": " << c.bytesIn
+         << ", \"frames_out\": " << c.framesOut << ", \"bytes_out\": " << c.bytesOut
+         << ", \"oversize_drops\": " << c.oversizeDrops << ", \"write_errors\": " << c.writeErrors
+         << ", \"mac_tx_drops\": " << c.macTxDrops << ", \"queue_drops\": " << c.queueDrops
+         << ", \"lifetime_drops\": " << c.lifetimeDrops << ", \"retry_drops\": " << c.retryDrops
+         << ", \"retries\": " << c.retries << ", \"phy_rx_drops\": " << c.phyRxDrops << "},\n";
+    };
+    auto phy = [this, &os](const char* name, size_t i, bool last) {
+      const sim::WifiPhyCounts& c = m_phy->counts(i);
+      os << "    \"" << name << "\": {\"phy_tx\": " << c.all << ", \"phy_tx_data\": " << c.data
+         << ", \"phy_tx_ctl\": " << c.ctl << ", \"phy_tx_mgt\": " << c.mgt << "}" << (last ? "\n" : ",\n");
+    };
+    os << "{\n";
+    os << "  \"config\": {\"link\": \"wifi\", \"standard\": \"" << m_opts.wifi.standard << "\", \"data_mode\": \""
+       << m_dataMode << "\", \"distance_m\": " << m_opts.wifi.distance << ", \"frame_loss\": " << m_opts.wifi.frameLoss
+       << ", \"broadcast_at_data_rate\": " << (m_opts.wifi.broadcastAtDataRate ? "true" : "false")
+       << ", \"ampdu\": " << (m_opts.radio.ampdu ? "true" : "false") << ", \"seed\": " << m_opts.seed
+       << ", \"run\": " << m_opts.run << ", \"stream\": " << m_opts.stream << ", \"mtu\": " << m_opts.mtu
+       << ", \"station\": \"" << stationAddress() << "\", \"access_point\": \"" << accessPointAddress() << "\"},\n";
+    m_loop.writeStats(os);
+    os << "  \"associated_s\": ";
+    if (m_associatedAt) {
+      os << m_associatedAt->GetSeconds();
+    }
+    else {
+      os << "null";
+    }
+    os << ",\n  \"deassociations\": " << m_deassociations << ",\n";
+    direction("a_to_b", m_aToB->counters());
+    direction("b_to_a", m_bToA->counters());
+    os << "  \"phy\": {\n";
+    phy("a", 0, false);
+    phy("b", 1, true);
+    os << "  }\n}\n";
+  }
+
+private:
+  /// Longest wait for the station's association (simulated time, real time here): beacons
+  /// come every 102.4 ms, so a missed one is no reason to give up.
+  static inline const ns3::Time ASSOCIATION_TIMEOUT = ns3::Seconds(10);
+
+  ns3::Ptr<ns3::WifiNetDevice> station() const { return ns3::DynamicCast<ns3::WifiNetDevice>(m_wifi.devices.Get(0)); }
+  ns3::Ptr<ns3::WifiNetDevice> accessPoint() const
+  {
+    return ns3::DynamicCast<ns3::WifiNetDevice>(m_wifi.devices.Get(1));
+  }
+
+  /// Connects one direction's handlers; the nodes' own (non-promiscuous) receive callbacks
+  /// have no protocol handlers here and become no-ops.
+  void wire(WifiDirection& dir, const ns3::Ptr<ns3::FdNetDevice>& ingressTap,
+            const ns3::Ptr<ns3::WifiNetDevice>& sender, const ns3::Ptr<ns3::WifiNetDevice>& receiver)
+  {
+    ingressTap->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiDirection::onTapFrame, &dir));
+    ingressTap->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
+    receiver->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiDirection::onWifiFrame, &dir));
+    receiver->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
+    sender->GetMac()->TraceConnectWithoutContext("MacTxDrop", ns3::MakeCallback(&WifiDirection::onMacTxDrop, &dir));
+    sender->GetMac()->TraceConnectWithoutContext("DroppedMpdu", ns3::MakeCallback(&WifiDirection::onDroppedMpdu, &dir));
+    sender->GetRemoteStationManager()->TraceConnectWithoutContext(
+      "MacTxDataFailed", ns3::MakeCallback(&WifiDirection::onDataFailed, &dir));
+    receiver->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&WifiDirection::onPhyRxDrop, &dir));
+  }
+
+  void onAssociated(ns3::Mac48Address)
+  {
+    if (m_associatedAt) {
+      return; // re-associated after a loss of beacons: reported as deassociations
+    }
+    m_associatedAt = ns3::Simulator::Now();
+    if (m_ready) {
+      m_ready();
+    }
+  }
+
+  void onDeassociated(ns3::Mac48Address) { ++m_deassociations; }
+
+  void checkAssociated()
+  {
+    if (!m_associatedAt) {
+      m_associationFailed = true;
+      ns3::Simulator::Stop();
+    }
+  }
+
+  EmuLinkOptions& m_opts;
+  sim::WifiOneHop m_wifi;
+  std::string m_dataMode;
+  std::optional<sim::WifiPhyCounter> m_phy;
+  ns3::Ptr<ns3::FdNetDevice> m_tapA, m_tapB;
+  std::optional<WifiDirection> m_aToB, m_bToA;
+  RealtimeLoop m_loop;
+  std::function<void()> m_ready;
+  std::optional<ns3::Time> m_associatedAt;
+  uint64_t m_deassociations = 0;
+  bool m_associationFailed = false;
 };
 
 /// Selects the real-time scheduler; must run before the first Simulator call.
@@ -839,15 +1242,22 @@ void configureSimulator(const EmuLinkOptions& opts)
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
 
-int run(const EmuLinkOptions& opts)
+/// Writes the link's counters to --stats-json, if asked.
+template<typename Link>
+void writeStatsFile(const EmuLinkOptions& opts, const Link& link)
 {
-  // A stop signal only sets a flag that the poll event reads. It must never land on an ns-3
-  // reader thread: an interrupted read() or select() ends that thread's loop. So the signals
-  // stay blocked while those threads are created (they inherit the mask) and the first poll
-  // unblocks them on the main thread; one arriving before that waits, pending.
-  installStopSignals();
-  setStopSignalsBlocked(true);
+  if (opts.statsJsonPath.empty()) {
+    return;
+  }
+  std::ofstream out(opts.statsJsonPath);
+  link.writeStats(out);
+  if (!out) {
+    std::cerr << "ndnlab-emu-link: cannot write " << opts.statsJsonPath << std::endl;
+  }
+}
 
+int runPointToPoint(const EmuLinkOptions& opts)
+{
   TapPort tapA = openTapInNamespace(opts.nsA, opts.devA, opts.mtu, opts.addrA);
   TapPort tapB = openTapInNamespace(opts.nsB, opts.devB, opts.mtu, opts.addrB);
 
@@ -858,16 +1268,43 @@ int run(const EmuLinkOptions& opts)
             << opts.devB << "(" << tapB.kernelMac << ")" << std::endl;
 
   link.run();
-
-  if (!opts.statsJsonPath.empty()) {
-    std::ofstream out(opts.statsJsonPath);
-    link.writeStats(out);
-    if (!out) {
-      std::cerr << "ndnlab-emu-link: cannot write " << opts.statsJsonPath << std::endl;
-    }
-  }
+  writeStatsFile(opts, link);
   ns3::Simulator::Destroy(); // stops the reader threads and closes the taps
   return 0;
+}
+
+/// The BSS is built first (a bad data mode is refused before any tap exists), then the taps
+/// with their Wi-Fi devices' addresses.
+int runWifi(EmuLinkOptions opts)
+{
+  configureSimulator(opts);
+  WifiLink link(opts);
+  TapPort tapA = openTapInNamespace(opts.nsA, opts.devA, opts.mtu, opts.addrA, link.stationAddress());
+  TapPort tapB = openTapInNamespace(opts.nsB, opts.devB, opts.mtu, opts.addrB, link.accessPointAddress());
+  link.attach(tapA, tapB);
+
+  bool associated = link.run([&] {
+    std::cout << "ready " << opts.nsA << ":" << opts.devA << "(" << tapA.kernelMac << ", station) <-> " << opts.nsB
+              << ":" << opts.devB << "(" << tapB.kernelMac << ", access point) associated at "
+              << ns3::Simulator::Now().GetSeconds() << " s" << std::endl;
+  });
+  writeStatsFile(opts, link);
+  ns3::Simulator::Destroy();
+  if (!associated) {
+    throw SetupError("the station did not associate with the access point");
+  }
+  return 0;
+}
+
+int run(const EmuLinkOptions& opts)
+{
+  // A stop signal only sets a flag that the poll event reads. It must never land on an ns-3
+  // reader thread: an interrupted read() or select() ends that thread's loop. So the signals
+  // stay blocked while those threads are created (they inherit the mask) and the first poll
+  // unblocks them on the main thread; one arriving before that waits, pending.
+  installStopSignals();
+  setStopSignalsBlocked(true);
+  return opts.model == LinkModel::Wifi ? runWifi(opts) : runPointToPoint(opts);
 }
 
 } // namespace ndnlab::emu
@@ -885,6 +1322,10 @@ int main(int argc, char** argv)
   }
   try {
     return run(opts);
+  }
+  catch (const UsageError& e) { // a value only the built model can check (wifi: --data-mode, --mtu)
+    std::cerr << "ndnlab-emu-link: error: " << e.what() << std::endl;
+    return 2;
   }
   catch (const SetupError& e) {
     std::cerr << "ndnlab-emu-link: setup failed: " << e.what() << std::endl;

@@ -2,6 +2,7 @@
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
 daemons' counters and the same result keys as the simulated run; a tbf link's rate respected;
+wifi-one-hop over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes;
 nothing left behind after success, SIGINT or a killed daemon; exit 2 without privileges."""
 import json
 import os
@@ -117,6 +118,55 @@ def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):
     assert set(m["nodes"]) == set(s["nodes"])
 
 
+def sim_metrics(params):
+    sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True, timeout=120)
+    assert sim.returncode == 0, sim.stderr
+    return json.loads(sim.stdout)["metrics"]
+
+
+def assert_same_keys(emu_metrics, sim_metrics, nested=("nodes", "bundling")):
+    assert set(emu_metrics) == set(sim_metrics)
+    for group in nested:
+        assert set(emu_metrics[group]) == set(sim_metrics[group])
+        for name in sim_metrics[group]:
+            assert set(emu_metrics[group][name]) == set(sim_metrics[group][name]), (group, name)
+
+
+@pytest.mark.parametrize("addressing", ["broadcast", "unicast"])
+def test_wifi_one_hop_fetches_bit_exact_over_80211b_with_bundling(tmp_path, addressing):
+    params = ["wifi-one-hop", "--Standard=80211b", f"--Addressing={addressing}", "--BundleInterval=8",
+              "--FileSize=300KiB", "--StartTime=0.2"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"] and m["bytes"] == 300 << 10
+    [link] = result["links"]
+    assert link["mechanism"] == "ns3-wifi" and link["standard"] == "11b"
+    assert m["data_mode"] == link["data_mode"] == "DsssRate11Mbps"
+    stats = json.loads(next((tmp_path / "emu").glob("link0-*.json")).read_text())
+    assert stats["config"]["link"] == "wifi" and stats["associated_s"] is not None
+    # the run's seed is the radio's ns-3 run number, its streams the scenario's own
+    assert (stats["config"]["seed"], stats["config"]["run"], stats["config"]["stream"]) == (1, 1, 2_000_000)
+    # the kernels' frames crossed the simulated radio both ways
+    assert stats["a_to_b"]["frames_out"] > 0 and stats["b_to_a"]["frames_out"] >= m["segments"]
+    # BLEnD: the consumer's daemon sent bundles standing for several Interests each, the
+    # producer's daemon regenerated them
+    consumer, producer = m["bundling"]["consumer"], m["bundling"]["producer"]
+    assert consumer["bundles_out"] > 0 and consumer["interests_absorbed"] > 0
+    assert producer["bundles_in"] > 0 and producer["interests_regenerated"] > 0
+    assert m["nodes"]["producer"]["interests_in"] > producer["bundles_in"]
+    # Addressing: unicast Data are acknowledged by the station (one ACK per Data frame at
+    # least); broadcast Data are group-addressed frames that nobody acknowledges
+    station_acks = m["nodes"]["consumer"]["phy_tx_ctl"]
+    if addressing == "unicast":
+        assert station_acks >= m["segments"]
+    else:
+        assert station_acks < m["segments"] // 10
+        assert stats["b_to_a"]["retries"] == 0
+    assert_same_keys(m, sim_metrics(params))
+
+
 def test_a_tbf_link_carries_its_rate(tmp_path):
     r = emu("p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=0ms", "--FileSize=4MiB",
             "--Consumer=fixed", "--FixedWindow=32", "--out", tmp_path, "--json", "--quiet")
@@ -197,7 +247,11 @@ def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
 
 @pytest.mark.parametrize("args, fragment", [
     (["no-such-scenario"], "unknown scenario"),
-    (["wifi-one-hop"], "no network description"),
+    (["wifi-chain"], "no network description"),
+    (["wifi-one-hop", "--DataMode=HtMcs3"], "--DataMode=HtMcs3"),  # an 802.11n mode on 802.11b
+    (["wifi-one-hop", "--Standard=80211g"], "--Standard"),
+    (["wifi-one-hop", "--Pcap=true"], "--Pcap"),
+    (["wifi-one-hop", "--link-mode", "tbf"], "802.11"),
     (["p2p-chain", "--Consumer=one-interest", "--Hops=1"], "one-interest"),
     (["p2p-chain", "--Rate=fast"], "--Rate"),
     (["p2p-chain", "--Rate=1Gbps", "--Delay=5ms"], "beyond what ndnlab-emu-link emulates"),

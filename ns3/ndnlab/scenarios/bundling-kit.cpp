@@ -11,6 +11,9 @@
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
+#include <cmath>
+#include <string>
+
 namespace ndnlab::sim::scenarios {
 
 namespace {
@@ -51,6 +54,31 @@ void applyBundling(const Params& params, StackHelper& stack)
   stack.SetStackAttribute("LpBundleInterval", ns3::UintegerValue(static_cast<uint64_t>(bi)));
   for (const Knob& k : linkKnobs())
     stack.SetStackAttribute(k.attribute, ns3::StringValue(knobValue(params, k)));
+}
+
+nlohmann::json bundlingDaemonConfig(const Params& params)
+{
+  const int64_t bi = params.getInt("BundleInterval");
+  nlohmann::json tables = nlohmann::json::object();
+  // the daemon's own names of the two LinkServiceOptions fields BundleInterval stands for
+  tables["face_system.link"] = {{"bundling", bi > 0}, {"bundle_interval", bi}};
+  for (const Knob& k : linkKnobs()) {
+    if (k.tomlKey.empty())
+      throw UsageError("--" + k.spec.name + " has no ndnlabd key; ndnlab emu cannot pass it on");
+    nlohmann::json& v = tables[k.tomlSection][k.tomlKey];
+    switch (k.spec.type) {
+      case ParamType::Bool: v = params.getBool(k.spec.name); break;
+      case ParamType::Int: v = params.getInt(k.spec.name); break;
+      case ParamType::String: v = params.getString(k.spec.name); break;
+      case ParamType::Double:
+        if (k.isMs) // the daemon's durations are integers with a unit
+          v = std::to_string(std::llround(params.getDouble(k.spec.name) * 1e6)) + "ns";
+        else
+          v = params.getDouble(k.spec.name);
+        break;
+    }
+  }
+  return tables;
 }
 
 nlohmann::json bundleCounters(ns3::Ptr<ns3::Node> node)

@@ -24,6 +24,11 @@ std::vector<ParamSpec> bundlingParams();
 /// (the values are within their specs' ranges).
 void applyBundling(const Params& params, StackHelper& stack);
 
+/// The same options as ndnlabd's keys, for `ndnlab emu`: {"face_system.link": {"bundling":
+/// BundleInterval > 0, "bundle_interval": n, "bundle_loss_detection": ..., ...}}, each value as
+/// TOML takes it (a duration as "<n>ns"). Throws UsageError for a knob the daemon has no key of.
+nlohmann::json bundlingDaemonConfig(const Params& params);
+
 /// BLEnD link-service counters of a node's NetDevice faces (link-service.hpp), summed:
 /// bundles_out, interests_absorbed, bundle_recoveries, bundles_in, interests_regenerated,
 /// interests_gap_filled, bundles_stale, bundles_invalid, data_early, data_early_expired.

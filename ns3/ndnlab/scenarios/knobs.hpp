@@ -30,6 +30,9 @@ struct Knob
   /// `ndnlab get`'s flag of the same field ("--rto-k"; empty when the tools lack it); for a
   /// bool, `cli` sets it and `cliNo` clears it. `ndnlab emu` passes a knob on with it.
   std::string cli, cliNo;
+  /// ndnlabd's key of the same field: TOML table and key ("face_system.link",
+  /// "bundle_gap_k"); empty when the daemon has none. `ndnlab emu` configures daemons with it.
+  std::string tomlSection, tomlKey;
 };
 
 /// `get`'s flags of a field, as tools/common/option-flags.hpp names them: {set, clear}.
@@ -92,7 +95,13 @@ Knob knobOf(const fields::Field<Options, T>& f, const Options& d, std::string na
     static_assert(sizeof(T) == 0, "no scenario parameter type for this field");
   }
   auto [cli, cliNo] = cliFlagsOf(f.info, std::is_same_v<T, bool>);
-  return {std::move(p), f.info.attributeName(), isMs, std::move(cli), std::move(cliNo)};
+  return {std::move(p),
+          f.info.attributeName(),
+          isMs,
+          std::move(cli),
+          std::move(cliNo),
+          std::string(f.info.section),
+          f.info.section.empty() ? std::string() : f.info.tomlKey()};
 }
 
 template<typename Options, typename E>
@@ -108,7 +117,13 @@ Knob knobOf(const fields::EnumField<Options, E>& f, const Options& d, std::strin
   const auto choices = f.choices();
   p.choices.assign(choices.begin(), choices.end());
   auto [cli, cliNo] = cliFlagsOf(f.info, false);
-  return {std::move(p), f.info.attributeName(), false, std::move(cli), std::move(cliNo)};
+  return {std::move(p),
+          f.info.attributeName(),
+          false,
+          std::move(cli),
+          std::move(cliNo),
+          std::string(f.info.section),
+          f.info.section.empty() ? std::string() : f.info.tomlKey()};
 }
 
 /// The knobs of every field of `Options` declared for the Scenario host, in declaration

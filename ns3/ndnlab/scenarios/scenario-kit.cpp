@@ -5,6 +5,7 @@
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
 #include "ns3/ndnlab/helper/app-helper.hpp"
 #include "ns3/ndnlab/helper/tracers.hpp"
+#include "ns3/ndnlab/helper/wifi-radio.hpp"
 #include "ns3/ndnlab/model/ndn-stack.hpp"
 
 #include "ns3/ndnlab/scenarios/knobs.hpp"
@@ -20,9 +21,6 @@
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
-#include <ns3/wifi-net-device.h>
-#include <ns3/wifi-phy.h>
-#include <ns3/wifi-psdu.h>
 
 #include <bit>
 #include <cmath>
@@ -561,36 +559,9 @@ nlohmann::json P2pDropCounter::forNode(ns3::Ptr<ns3::Node> node) const
   return {{"queue_drops", queue}, {"loss_drops", loss}};
 }
 
-WifiPhyCounter::WifiPhyCounter(const ns3::NetDeviceContainer& devices)
+nlohmann::json phyCounters(const WifiPhyCounter& phy, size_t i)
 {
-  for (uint32_t i = 0; i < devices.GetN(); ++i) {
-    auto counts = std::make_shared<Counts>();
-    m_counts.push_back(counts);
-    auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(devices.Get(i));
-    if (!wifi)
-      continue;
-    wifi->GetPhy()->TraceConnectWithoutContext("PhyTxPsduBegin",
-                                               ns3::Callback<void, ns3::WifiConstPsduMap, ns3::WifiTxVector, double>(
-                                                 [counts](ns3::WifiConstPsduMap psdus, ns3::WifiTxVector, double) {
-                                                   for (const auto& [staId, psdu] : psdus) {
-                                                     for (size_t m = 0; m < psdu->GetNMpdus(); ++m) {
-                                                       const auto& h = psdu->GetHeader(m);
-                                                       ++counts->all;
-                                                       if (h.IsData())
-                                                         ++counts->data;
-                                                       else if (h.IsCtl())
-                                                         ++counts->ctl;
-                                                       else if (h.IsMgt())
-                                                         ++counts->mgt;
-                                                     }
-                                                   }
-                                                 }));
-  }
-}
-
-nlohmann::json WifiPhyCounter::forDevice(size_t i) const
-{
-  const Counts& c = *m_counts.at(i);
+  const WifiPhyCounts& c = phy.counts(i);
   return {{"phy_tx", c.all}, {"phy_tx_data", c.data}, {"phy_tx_ctl", c.ctl}, {"phy_tx_mgt", c.mgt}};
 }
 

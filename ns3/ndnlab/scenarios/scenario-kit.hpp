@@ -24,6 +24,7 @@
 
 namespace ndnlab::sim {
 class Tracers;
+class WifiPhyCounter;
 }
 
 namespace ndnlab::sim::scenarios {
@@ -170,22 +171,9 @@ private:
   std::vector<std::shared_ptr<Counts>> m_counts;
 };
 
-/// Counts PHY transmissions of Wi-Fi devices by frame type (PhyTxPsduBegin: data, control,
-/// management); every MPDU of an A-MPDU counts.
-class WifiPhyCounter
-{
-public:
-  explicit WifiPhyCounter(const ns3::NetDeviceContainer& devices);
-  /// {"phy_tx": n, "phy_tx_data": n, "phy_tx_ctl": n, "phy_tx_mgt": n} of device `i`.
-  nlohmann::json forDevice(size_t i) const;
-
-private:
-  struct Counts
-  {
-    uint64_t all = 0, data = 0, ctl = 0, mgt = 0;
-  };
-  std::vector<std::shared_ptr<Counts>> m_counts;
-};
+/// {"phy_tx": n, "phy_tx_data": n, "phy_tx_ctl": n, "phy_tx_mgt": n}: the PHY transmissions
+/// of device `i` of a WifiPhyCounter by frame type (every MPDU of an A-MPDU counts).
+nlohmann::json phyCounters(const WifiPhyCounter& phy, size_t i);
 
 // --- traces ---
 

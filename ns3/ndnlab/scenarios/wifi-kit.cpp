@@ -3,14 +3,8 @@
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 
 #include <ns3/string.h>
-#include <ns3/uinteger.h>
-#include <ns3/wifi-mac.h>
-#include <ns3/wifi-net-device.h>
-#include <ns3/wifi-phy.h>
-#include <ns3/wifi-remote-station-manager.h>
 
-#include <algorithm>
-#include <vector>
+#include <stdexcept>
 
 namespace ndnlab::sim::scenarios {
 
@@ -20,56 +14,18 @@ std::string wifiStandard(const Params& params)
   return standard == "80211b" ? "11b" : standard == "80211n" ? "11n-5" : "11n-2.4";
 }
 
-namespace {
-
-/// Throws UsageError unless `mode` is a mode or MCS the PHY of `dev` supports (its standard and
-/// band; HT MCSs up to its spatial streams). ns-3 aborts on an unknown mode name, and at run time
-/// on a known one of another standard.
-void checkDataMode(const Params& params, ns3::Ptr<ns3::WifiNetDevice> dev, const std::string& mode)
-{
-  auto phy = dev->GetPhy();
-  std::vector<std::string> valid;
-  auto add = [&valid](const ns3::WifiMode& m) {
-    if (std::find(valid.begin(), valid.end(), m.GetUniqueName()) == valid.end())
-      valid.push_back(m.GetUniqueName());
-  };
-  for (const auto& m : phy->GetModeList())
-    add(m);
-  for (const auto& m : phy->GetMcsList()) {
-    if (m.GetModulationClass() != ns3::WIFI_MOD_CLASS_HT ||
-        m.GetMcsValue() / 8 < phy->GetMaxSupportedTxSpatialStreams())
-      add(m);
-  }
-  if (std::find(valid.begin(), valid.end(), mode) != valid.end())
-    return;
-  std::string list;
-  for (const auto& v : valid)
-    list += (list.empty() ? "" : " ") + v;
-  throw UsageError("--DataMode=" + mode + ": not a mode of --Standard=" + params.getString("Standard") + "; one of " +
-                   list);
-}
-
-} // namespace
-
 std::string applyRadioOverrides(const Params& params, const ns3::NetDeviceContainer& devices,
                                 const std::string& standardMode)
 {
-  const std::string& modeOverride = params.getString("DataMode");
-  const bool broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
-  for (uint32_t i = 0; i < devices.GetN(); ++i) {
-    auto dev = ns3::DynamicCast<ns3::WifiNetDevice>(devices.Get(i));
-    if (!modeOverride.empty()) {
-      checkDataMode(params, dev, modeOverride);
-      auto manager = dev->GetRemoteStationManager();
-      if (!manager->SetAttributeFailSafe("DataMode", ns3::StringValue(modeOverride)))
-        throw UsageError("--DataMode=" + modeOverride + ": not a Wi-Fi mode");
-      if (broadcastAtDataRate)
-        manager->SetAttribute("NonUnicastMode", ns3::StringValue(modeOverride));
-    }
-    if (params.getBool("Ampdu"))
-      dev->GetMac()->SetAttribute("BE_MaxAmpduSize", ns3::UintegerValue(65535));
+  const WifiRadioOverrides overrides{params.getString("DataMode"), params.getBool("BroadcastAtDataRate"),
+                                     params.getBool("Ampdu")};
+  try {
+    return sim::applyRadioOverrides(devices, overrides, standardMode);
   }
-  return modeOverride.empty() ? standardMode : modeOverride;
+  catch (const std::invalid_argument& e) {
+    throw UsageError("--DataMode=" + overrides.dataMode + ": not a mode of --Standard=" + params.getString("Standard") +
+                     "; " + e.what());
+  }
 }
 
 StackHelper wifiStack(const Params& params)

@@ -4,6 +4,7 @@
 // of every Wi-Fi node.
 
 #include "ns3/ndnlab/helper/stack-helper.hpp"
+#include "ns3/ndnlab/helper/wifi-radio.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 
 #include <ns3/net-device-container.h>
@@ -17,9 +18,9 @@ namespace ndnlab::sim::scenarios {
 std::string wifiStandard(const Params& params);
 
 /// Applies DataMode when given (also as NonUnicastMode with BroadcastAtDataRate) and Ampdu to
-/// every Wi-Fi device of `devices`; returns the data mode in use, the override or
-/// `standardMode`. Throws UsageError for a mode the PHY of the standard and band does not
-/// support (the message lists those it does).
+/// every Wi-Fi device of `devices` (sim::applyRadioOverrides); returns the data mode in use, the
+/// override or `standardMode`. Throws UsageError for a mode the PHY of the standard and band
+/// does not support (the message lists those it does).
 std::string applyRadioOverrides(const Params& params, const ns3::NetDeviceContainer& devices,
                                 const std::string& standardMode);
 

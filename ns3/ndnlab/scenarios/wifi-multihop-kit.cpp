@@ -77,7 +77,7 @@ WifiAdhoc makeAdhocLine(const Params& params, const std::vector<double>& slots)
 nlohmann::json nodeReport(const WifiAdhoc& wifi, const WifiPhyCounter& phy, uint32_t i)
 {
   nlohmann::json j = nodeFrames(wifi.nodes.Get(i));
-  j.update(phy.forDevice(i));
+  j.update(phyCounters(phy, i));
   j["bundling"] = bundleCounters(wifi.nodes.Get(i));
   return j;
 }

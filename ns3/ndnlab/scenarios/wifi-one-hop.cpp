@@ -10,6 +10,8 @@
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 
+#include "core/fw/forwarder.hpp"
+
 #include <ns3/simulator.h>
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-net-device.h>
@@ -66,16 +68,20 @@ std::vector<ParamSpec> wifiParams()
   return joinParams({radio, bundlingParams(), consumerParams(true, "100MiB"), runParams(7200)});
 }
 
-void runWifiOneHop(RunContext& ctx)
+WifiOneHopOptions radioOptions(const Params& params)
 {
-  const Params& params = ctx.params();
   WifiOneHopOptions opts;
   opts.standard = wifiStandard(params);
   opts.distance = params.getDouble("Distance");
   opts.broadcastAtDataRate = params.getBool("BroadcastAtDataRate");
   opts.frameLoss = params.getDouble("FrameLoss");
+  return opts;
+}
 
-  WifiOneHop wifi(opts);
+void runWifiOneHop(RunContext& ctx)
+{
+  const Params& params = ctx.params();
+  WifiOneHop wifi(radioOptions(params));
   const std::string dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
 
   wifiStack(params).Install(wifi.nodes);
@@ -110,9 +116,9 @@ void runWifiOneHop(RunContext& ctx)
   nlohmann::json m = fetch.metrics();
   m["data_mode"] = dataMode;
   nlohmann::json consumer = nodeFrames(wifi.station());
-  consumer.update(phy.forDevice(0));
+  consumer.update(phyCounters(phy, 0));
   nlohmann::json producer = nodeFrames(wifi.accessPoint());
-  producer.update(phy.forDevice(1));
+  producer.update(phyCounters(phy, 1));
   m["nodes"] = {{"consumer", consumer}, {"producer", producer}};
   m["bundling"] = {{"consumer", bundleCounters(wifi.station())}, {"producer", bundleCounters(wifi.accessPoint())}};
   if (nlohmann::json drops = traces.drops(); !drops.empty())
@@ -122,9 +128,47 @@ void runWifiOneHop(RunContext& ctx)
     frameLog->flush();
 }
 
+/// The BSS as data (Scenario::network) for `ndnlab emu`: one link of kind "wifi" whose radio
+/// ndnlab-emu-link builds with WifiOneHop from these same values (station = consumer, access
+/// point = producer), the daemons' BLEnD keys, and the fetch.
+nlohmann::json wifiNetwork(const Params& params)
+{
+  for (const char* output : {"Pcap", "FrameLog"}) {
+    if (params.getBool(output))
+      throw UsageError(std::string("--") + output +
+                       "=true: ndnlab emu runs the radio inside ndnlab-emu-link, which writes no such file");
+  }
+  // the radio as the run builds it, so that a DataMode of another standard is refused here
+  const WifiOneHopOptions opts = radioOptions(params);
+  WifiOneHop wifi(opts);
+  const std::string dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
+  const nlohmann::json link = {{"a", "consumer"},
+                               {"b", "producer"},
+                               {"kind", "wifi"},
+                               {"standard", opts.standard},
+                               {"data_mode", dataMode},
+                               {"data_mode_override", params.getString("DataMode")},
+                               {"distance_m", opts.distance},
+                               {"frame_loss", opts.frameLoss},
+                               {"broadcast_at_data_rate", opts.broadcastAtDataRate},
+                               {"ampdu", params.getBool("Ampdu")},
+                               {"addressing", params.getString("Addressing")},
+                               {"mtu", wifi.devices.Get(0)->GetMtu()}};
+  return {{"nodes", {"consumer", "producer"}},
+          {"links", {link}},
+          {"cs_size", params.getInt("CsSize")},
+          {"strategy", fw::ForwarderOptions{}.defaultStrategy.toUri()},
+          {"routes", nlohmann::json::array({{{"prefix", "/lab"}, {"origin", "producer"}}})},
+          {"apps", fetchApps(params, FetchSpec{}, "consumer", "producer")},
+          {"daemon_config", bundlingDaemonConfig(params)},
+          {"extra_metrics", {{"data_mode", dataMode}}},
+          {"bundling_metrics", {"consumer", "producer"}},
+          {"max_time_s", params.getDouble("MaxTime")}};
+}
+
 const runner::Registration reg{runner::Scenario{
   "wifi-one-hop", "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from the access point (producer)",
-  wifiParams(), runWifiOneHop, checkConsumerParams}};
+  wifiParams(), runWifiOneHop, checkConsumerParams, wifiNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

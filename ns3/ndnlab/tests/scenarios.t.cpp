@@ -201,12 +201,44 @@ TEST(Scenarios, NetworkDescribesWhatTheRunBuilds)
   EXPECT_EQ(n["apps"][0]["file_size"], 10 * 1024 * 1024);
   // a value the tools cannot run, a scenario without a description, a bad value: usage errors
   expectUsageError({"p2p-chain", "--Consumer=one-interest", "--Hops=1", "--network"}, "one-interest");
-  expectUsageError({"wifi-one-hop", "--network"}, "no network description");
+  expectUsageError({"wifi-chain", "--network"}, "no network description");
   expectUsageError({"p2p-chain", "--Rate=fast", "--network"}, "--Rate");
   auto d = runCli({"dumbbell", "--Consumer1Delay=2", "--network"});
   ASSERT_EQ(d.exitCode, 0) << d.result.dump();
   EXPECT_EQ(d.result["links"].size(), 5u);
   EXPECT_EQ(d.result["apps"][3]["start_s"], 3.0); // c1 after StartTime 1 s + 2 s
+}
+
+TEST(Scenarios, WifiNetworkDescribesTheRadioAndTheDaemonsBundling)
+{
+  // the BSS as ndnlab-emu-link builds it, and BLEnD as ndnlabd's [face_system.link] keys
+  auto r = runCli({"wifi-one-hop", "--Addressing=unicast", "--Distance=12", "--FrameLoss=0.01", "--BundleInterval=8",
+                   "--BundleLossDetection=true", "--BundleGapMin=5", "--network"});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& n = r.result;
+  EXPECT_EQ(n["nodes"], nlohmann::json({"consumer", "producer"}));
+  ASSERT_EQ(n["links"].size(), 1u);
+  const auto& link = n["links"][0];
+  EXPECT_EQ(link["kind"], "wifi");
+  EXPECT_EQ(link["a"], "consumer"); // the station
+  EXPECT_EQ(link["standard"], "11b");
+  EXPECT_EQ(link["data_mode"], "DsssRate11Mbps");
+  EXPECT_EQ(link["distance_m"], 12.0);
+  EXPECT_EQ(link["frame_loss"], 0.01);
+  EXPECT_EQ(link["addressing"], "unicast");
+  EXPECT_EQ(link["mtu"], 2296); // ns-3's WifiNetDevice: one Data of 1460 bytes per frame
+  const auto& keys = n["daemon_config"]["face_system.link"];
+  EXPECT_EQ(keys["bundling"], true);
+  EXPECT_EQ(keys["bundle_interval"], 8);
+  EXPECT_EQ(keys["bundle_loss_detection"], true);
+  EXPECT_EQ(keys["bundle_gap_min"], "5000000ns");
+  EXPECT_EQ(n["routes"][0]["origin"], "producer");
+  // what emu cannot run: a mode of another standard (checked on the built radio), captures
+  expectUsageError({"wifi-one-hop", "--DataMode=HtMcs3", "--network"}, "not a mode of --Standard=80211b");
+  expectUsageError({"wifi-one-hop", "--Pcap=true", "--network"}, "--Pcap");
+  auto off = runCli({"wifi-one-hop", "--network"});
+  ASSERT_EQ(off.exitCode, 0);
+  EXPECT_EQ(off.result["daemon_config"]["face_system.link"]["bundling"], false);
 }
 
 TEST(Scenarios, DumbbellSharesTheBottleneck)

@@ -43,6 +43,7 @@ NETNS_DIR = pathlib.Path("/var/run/netns")
 OWNER_DIR = pathlib.Path("/run/ndnlab-emu")
 ETH_HEADER = 14  # octets tbf counts per frame beyond the IP MTU
 DEFAULT_QUEUE = "100p"  # ns-3's DropTailQueue default
+WIFI_MTU = 2296  # ns-3 WifiNetDevice: 2304-octet MSDUs less the 8-octet LLC/SNAP header
 CLONE_NEWNET = 0x40000000
 TC_H_ROOT = 0xFFFFFFFF
 _NAME_RE = re.compile(r"^[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*$")
@@ -451,10 +452,47 @@ class Network:
         Link (`process` set)."""
         i, net, dev_a, dev_b = self._claim_link(a, b)
         unit, size = parse_queue(queue or DEFAULT_QUEUE)
-        argv = [*argv_prefix, str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
-                "--dev-b", dev_b, "--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
+        argv = ["--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
                 "--loss", repr(float(loss)), "--queue", f"{size}{unit}", "--seed", str(seed),
                 "--run", str(run), "--stream", str(stream), "--mtu", str(mtu)]
+        proc = self._start_link_process(a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
+                                        argv_prefix)
+        link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate, queue, mtu,
+                    delay, loss, proc)
+        return self._address_link(link)
+
+    def add_wifi_link(self, a, b, program, radio, mtu=None, seed=1, run=1, stream=None, stats=None,
+                      log=None, ready_timeout=20.0, argv_prefix=()):
+        """An 802.11 link between station `a` and access point `b`, simulated in real time by
+        `program` (ndnlab-emu-link --link wifi: the radio of `ndnlab sim wifi-one-hop`).
+        `radio` holds its flags without the dashes: {"standard": "11b", "data-mode": "",
+        "distance": 5, "frame-loss": 0, "broadcast-at-data-rate": True, "ampdu": False}
+        (missing ones keep the program's defaults). `mtu`: the taps' (default the Wi-Fi
+        device's, 2296); `stream`: the first of the radio's RNG streams (default the scenario's).
+        The program prints 'ready' once the station has associated; the taps then get the next
+        free /24 as add_link's veths do. Otherwise as add_emulated_link."""
+        i, net, dev_a, dev_b = self._claim_link(a, b)
+        argv = ["--link", "wifi", "--seed", str(seed), "--run", str(run)]
+        for key, value in radio.items():
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            if value != "":
+                argv += [f"--{key}", str(value)]
+        if stream is not None:
+            argv += ["--stream", str(stream)]
+        if mtu is not None:
+            argv += ["--mtu", str(mtu)]
+        proc = self._start_link_process(a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
+                                        argv_prefix)
+        link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", None, None,
+                    mtu or WIFI_MTU, 0.0, 0.0, proc)
+        return self._address_link(link)
+
+    def _start_link_process(self, a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
+                            argv_prefix):
+        """Starts `program` between tap `dev_a` in `a` and `dev_b` in `b` and waits for 'ready'."""
+        argv = [*argv_prefix, str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
+                "--dev-b", dev_b, *argv]
         if stats:
             argv += ["--stats-json", str(stats)]
         with open(log or os.devnull, "w") as err:
@@ -466,10 +504,12 @@ class Network:
             state = f"exited {proc.returncode}" if proc.poll() is not None else "still not ready"
             raise RuntimeError(f"{pathlib.Path(str(program)).name} for link {a}-{b}: {state} after "
                                f"{ready_timeout:.0f} s: {why}")
-        link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate, queue, mtu,
-                    delay, loss, proc)
+        return proc
+
+    def _address_link(self, link):
+        """Gives the taps of an emulated link their addresses and brings them up."""
         self.links.append(link)
-        for node, dev, addr in ((a, dev_a, link.addr_a), (b, dev_b, link.addr_b)):
+        for node, dev, addr in ((link.a, link.dev_a, link.addr_a), (link.b, link.dev_b, link.addr_b)):
             ipr = self._ipr[node]
             idx = self._index(node, dev)
             ipr.addr("add", index=idx, address=addr, prefixlen=24)

@@ -15,7 +15,11 @@ Each link is shaped by one mechanism, recorded in result.json:
   between two taps (ndnlab-emu-link), since these kernels have no netem;
 - "impair" (--link-mode impair): rate by tbf, delay and loss by each daemon's egress
   impairment of its UDP faces ([face_system.udp.impair]); only when every link has the same
-  delay and loss, since the impairment is per daemon, not per link.
+  delay and loss, since the impairment is per daemon, not per link;
+- "ns3-wifi": a link of kind "wifi" (wifi-one-hop): ns-3's 802.11 model of `ndnlab sim`, one
+  station and one access point, run in real time between two taps (ndnlab-emu-link --link
+  wifi). Addressing=unicast gives each end a UDP unicast face (unicast 802.11 frames, ACK and
+  retries), Addressing=broadcast a UDP multicast face (group-addressed frames, no ACK).
 
 A run records the machine's CPU load; when it was saturated the emulation ran slower than the
 network it stands for, and the result says so (`saturated`). Exit status: 0 the run went to its
@@ -41,6 +45,7 @@ from ndnlab.emu.faces import parse_face_list
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 UDP_PORT = 6363
 IP_UDP_HEADERS = 28
+MULTICAST_GROUP, MULTICAST_PORT = "224.0.23.170", 56363  # ndnlabd's (and NFD's) defaults
 # ndnlab-emu-link on a 2-core machine (docs/results/emulation.md): within 5 % up to 200 Mbit/s,
 # marginal to 400 Mbit/s, failing beyond.
 EMU_LINK_GOOD_BPS = 200e6
@@ -51,6 +56,13 @@ SATURATED_BUSY_PERCENT = 80.0  # mean busy share of all cores; docs/results/emul
 # this share of its one-way delay, or MIN_LAG_US for short delays.
 LAG_SHARE_OF_DELAY = 0.05
 MIN_LAG_US = 100
+# ndnlab-emu-link --link wifi: the sender's MAC drops, by reason
+WIFI_MAC_DROPS = ("mac_tx_drops", "queue_drops", "lifetime_drops", "retry_drops")
+# `ndnlab ctl face list`'s bundles={...} -> the simulator's keys (bundling-kit.cpp bundleCounters)
+BUNDLE_COUNTERS = {"out": "bundles_out", "absorbed": "interests_absorbed", "in": "bundles_in",
+                   "regenerated": "interests_regenerated", "gap-filled": "interests_gap_filled",
+                   "stale": "bundles_stale", "invalid": "bundles_invalid", "early": "data_early",
+                   "early-expired": "data_early_expired"}
 FACE_COUNTERS = {"in_interests": "interests_in", "out_interests": "interests_out",
                  "in_data": "data_in", "out_data": "data_out",
                  "in_nacks": "nacks_in", "out_nacks": "nacks_out"}
@@ -103,6 +115,15 @@ def plan_links(network, mode):
     if len(network["nodes"]) > MAX_NODES:
         raise UsageError(f"{len(network['nodes'])} nodes: ndnlab emu runs at most {MAX_NODES} "
                          "daemons on one machine")
+    wifi = [lk for lk in links if lk.get("kind") == "wifi"]
+    if wifi:
+        if mode in ("tbf", "impair"):
+            raise UsageError(f"--link-mode {mode}: link {wifi[0]['a']}-{wifi[0]['b']} is 802.11, "
+                             "which only ns-3 emulates (--link-mode auto or ns3)")
+        if len(wifi) != len(links):
+            raise UsageError("a network of 802.11 and other links: ndnlab emu runs one kind at a "
+                             "time")
+        return ["ns3-wifi"] * len(links), warnings
     impaired = [lk for lk in links if lk["delay_s"] > 0 or lk["loss"] > 0]
     if mode == "impair":
         kinds = {(lk["delay_s"], lk["loss"]) for lk in links}
@@ -146,7 +167,18 @@ def next_hops(network, links):
     return hops
 
 
-def daemon_config(run_dir, node, network, seed, impair):
+def toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return json.dumps(str(v))
+
+
+def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None):
+    """ndnlabd's configuration of `node`: UDP faces of `mtu` (the smallest of its links'), the
+    scenario's own keys (`daemon_config` of the description), and with `multicast` (the
+    address of the node's Wi-Fi end) a wireless UDP multicast face on that interface."""
     cs = int(network["cs_size"])
     lines = ["[general]", 'log_level = "info"', f"seed = {seed}", "",
              "[tables]", f"cs_max_packets = {max(cs, 1)}"]
@@ -167,11 +199,25 @@ def daemon_config(run_dir, node, network, seed, impair):
     lines += ["",
               "[face_system.unix]", f'path = "{run_dir / (node + ".sock")}"', "",
               "[face_system.tcp]", "enabled = false", "",
-              "[face_system.udp]", f"port = {UDP_PORT}", f"mtu = {1500 - IP_UDP_HEADERS}", ""]
+              "[face_system.udp]", f"port = {UDP_PORT}", f"mtu = {mtu - IP_UDP_HEADERS}", ""]
+    if multicast:
+        lines += ["[face_system.multicast]", "enabled = true", f'group = "{MULTICAST_GROUP}"',
+                  f"port = {MULTICAST_PORT}", f'interface_address = "{multicast}"',
+                  f"mtu = {mtu - IP_UDP_HEADERS}", 'medium = "wireless"', ""]
+    for table, keys in network.get("daemon_config", {}).items():
+        lines += [f"[{table}]", *(f"{k} = {toml_value(v)}" for k, v in keys.items()), ""]
     if impair:
         lines += ["[face_system.udp.impair]", f"loss = {impair['loss']!r}",
                   f'delay = "{int(round(impair["delay_s"] * 1e6))}us"', ""]
     return "\n".join(lines)
+
+
+def multicast_link(lk):
+    """A Wi-Fi link whose NDN frames go to every station (Addressing=broadcast): the daemons
+    reach each other through a UDP multicast face, whose Ethernet destination is a group
+    address, so that ns-3 sends each frame group-addressed (no ACK, no retry) as the
+    simulator's broadcast faces do."""
+    return lk.get("kind") == "wifi" and lk.get("addressing") == "broadcast"
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -224,7 +270,8 @@ class Emulation:
         self.progress = progress or (lambda text: None)
         self.ndnlab = find_program("ndnlab")
         self.ndnlabd = find_program("ndnlabd")
-        self.emu_link = find_program("ndnlab-emu-link") if "ns3-realtime" in mechanisms else None
+        self.emu_link = (find_program("ndnlab-emu-link")
+                         if {"ns3-realtime", "ns3-wifi"} & set(mechanisms) else None)
         self.net = None
         self.links = []
         self.daemons = {}
@@ -260,6 +307,17 @@ class Emulation:
                     lk["queue"], seed=1, run=self.seed, stream=2 * i,
                     stats=self.link_file(i, ".json"),
                     log=self.link_file(i, ".log"))
+            elif mech == "ns3-wifi":
+                # station a, access point b; ns-3 seed 1, run = the run's seed and the radio's
+                # streams from the scenario's first one: `ndnlab sim --run=S` draws the same
+                radio = {"standard": lk["standard"], "data-mode": lk["data_mode_override"],
+                         "distance": repr(float(lk["distance_m"])),
+                         "frame-loss": repr(float(lk["frame_loss"])),
+                         "broadcast-at-data-rate": lk["broadcast_at_data_rate"],
+                         "ampdu": lk["ampdu"]}
+                link = net.add_wifi_link(lk["a"], lk["b"], self.emu_link, radio, mtu=lk["mtu"],
+                                         seed=1, run=self.seed, stats=self.link_file(i, ".json"),
+                                         log=self.link_file(i, ".log"))
             else:
                 link = net.add_link(lk["a"], lk["b"], rate=lk["rate_bps"], queue=lk["queue"])
             self.links.append(link)
@@ -268,7 +326,12 @@ class Emulation:
             impair = self.network["links"][0]
         for node in nodes:
             cfg = self.run_dir / f"{node}.toml"
-            cfg.write_text(daemon_config(self.run_dir, node, self.network, self.seed, impair))
+            mine = [(link, lk) for link, lk in zip(self.links, self.network["links"])
+                    if node in (link.a, link.b)]
+            mtu = min((link.mtu for link, _ in mine), default=1500)
+            multicast = next((link.end(node)[1] for link, lk in mine if multicast_link(lk)), None)
+            cfg.write_text(daemon_config(self.run_dir, node, self.network, self.seed, impair, mtu,
+                                         multicast))
             log = open(self.run_dir / f"{node}.log", "wb")
             self.daemons[node] = net.popen(node, [self.ndnlabd, "--config", cfg], stdout=log,
                                            stderr=subprocess.STDOUT)
@@ -283,14 +346,21 @@ class Emulation:
                 time.sleep(0.05)
         mircc = self.network.get("mircc")
         for link, lk in zip(self.links, self.network["links"]):
+            if multicast_link(lk):
+                continue  # the daemons' multicast face, from their configuration
             for node in (link.a, link.b):
                 peer_addr = link.end(link.peer(node))[1]
                 # MIRCC: the capacity of the link the face's Data come back over
                 extra = ["--mircc-capacity", str(int(lk["rate_bps"]))] if mircc else []
+                if lk.get("kind") == "wifi":
+                    extra = ["--medium", "wireless"]  # BLEnD bundles on wireless faces only
                 self.ctl(node, "face", "create", f"udp4://{peer_addr}:{UDP_PORT}", *extra)
+        kinds = {link.index: lk for link, lk in zip(self.links, self.network["links"])}
         for (node, prefix), link in sorted(next_hops(self.network, self.links).items()):
             peer_addr = link.end(link.peer(node))[1]
-            self.ctl(node, "route", "add", prefix, f"udp4://{peer_addr}:{UDP_PORT}")
+            face = (f"udp4://{MULTICAST_GROUP}:{MULTICAST_PORT}" if multicast_link(kinds[link.index])
+                    else f"udp4://{peer_addr}:{UDP_PORT}")
+            self.ctl(node, "route", "add", prefix, face)
 
     def check_alive(self):
         dead = self.net.check_processes()
@@ -377,22 +447,37 @@ class Emulation:
                     for k, v in FACE_COUNTERS.items():
                         c[v] += face.get(k, 0)
             tx = rx = txb = rxb = qdrops = 0
-            for link in self.links:
+            wired = False
+            for link, mech in zip(self.links, self.mechanisms):
                 if node not in (link.a, link.b):
                     continue
                 dev = link.end(node)[0]
                 k = self.net.device_counters(node, dev)
                 tx, rx = tx + k["tx_packets"], rx + k["rx_packets"]
                 txb, rxb = txb + k["tx_bytes"], rxb + k["rx_bytes"]
+                wired = wired or mech != "ns3-wifi"
                 if link.process is None:
                     try:
                         qdrops += self.net.tc_stats(node, dev)["drops"]
                     except ValueError:
                         pass
-            c.update({"tx_frames": tx, "rx_frames": rx, "tx_bytes": txb, "rx_bytes": rxb,
-                      "queue_drops": qdrops, "loss_drops": 0})
+            c.update({"tx_frames": tx, "rx_frames": rx, "tx_bytes": txb, "rx_bytes": rxb})
+            if wired:  # the simulator's point-to-point drop counters; Wi-Fi nodes get phy_* instead
+                c.update({"queue_drops": qdrops, "loss_drops": 0})
             out[node] = c
         return out
+
+    def bundle_counters(self, node):
+        """The BLEnD counters of `node`'s UDP faces, summed, under the simulator's keys
+        (bundleCounters); bundle_recoveries is null: the daemon's face status lacks it."""
+        r = self.ctl(node, "face", "list", check=False)
+        sums = {k: 0 for k in BUNDLE_COUNTERS.values()}
+        for face in parse_face_list(r.stdout):
+            if face["remote"].startswith("udp"):
+                for k, v in face.get("bundles", {}).items():
+                    if k in BUNDLE_COUNTERS:
+                        sums[BUNDLE_COUNTERS[k]] += v
+        return {**sums, "bundle_recoveries": None}
 
     def link_reports(self, nodes):
         """Stops the link processes (their counters are written then) and reports each link;
@@ -400,8 +485,13 @@ class Emulation:
         receiver, as ns-3's devices count them)."""
         reports = []
         for i, (lk, link, mech) in enumerate(zip(self.network["links"], self.links, self.mechanisms)):
-            rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "rate_bps": lk["rate_bps"],
-                   "delay_s": lk["delay_s"], "loss": lk["loss"], "queue": lk["queue"]}
+            if mech == "ns3-wifi":
+                rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "kind": "wifi",
+                       **{k: lk[k] for k in ("standard", "data_mode", "distance_m", "frame_loss",
+                                             "broadcast_at_data_rate", "ampdu", "addressing", "mtu")}}
+            else:
+                rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "rate_bps": lk["rate_bps"],
+                       "delay_s": lk["delay_s"], "loss": lk["loss"], "queue": lk["queue"]}
             if link.process is not None:
                 # frames the kernel could not hand to the link process (its tap ring was full)
                 taps = {n: self.net.device_counters(n, link.end(n)[0])["tx_dropped"]
@@ -413,14 +503,21 @@ class Emulation:
                 for direction, src, dst in (("a_to_b", lk["a"], lk["b"]), ("b_to_a", lk["b"], lk["a"])):
                     d = stats.get(direction, {})
                     rep[direction] = d
-                    nodes[src]["queue_drops"] += d.get("queue_drops", 0)
-                    nodes[dst]["loss_drops"] += d.get("loss_drops", 0)
+                    if mech != "ns3-wifi":
+                        nodes[src]["queue_drops"] += d.get("queue_drops", 0)
+                        nodes[dst]["loss_drops"] += d.get("loss_drops", 0)
+                if mech == "ns3-wifi":
+                    # the frames each radio sent, by type, as the simulator's WifiPhyCounter
+                    for end, node in (("a", lk["a"]), ("b", lk["b"])):
+                        nodes[node].update(stats.get("phy", {}).get(end, {}))
+                    rep["associated_s"] = stats.get("associated_s")
+                    rep["deassociations"] = stats.get("deassociations")
                 rep["tap_tx_dropped"] = taps
                 rt = stats.get("realtime") or {}
                 lost = sum(taps.values())
                 # frames the taps dropped change what was measured; so does lateness that is
                 # not small beside the link's own delay (a late frame arrives that much later)
-                allowed_us = max(MIN_LAG_US, LAG_SHARE_OF_DELAY * lk["delay_s"] * 1e6)
+                allowed_us = max(MIN_LAG_US, LAG_SHARE_OF_DELAY * lk.get("delay_s", 0) * 1e6)
                 rep["kept_up"] = lost == 0 and rt.get("mean_lag_us", 0) <= allowed_us
             reports.append(rep)
         return reports
@@ -506,10 +603,11 @@ def aggregate(flows):
 USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
                   [--link-mode auto|ns3|tbf|impair] [--quiet]
 
-Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell) on real
-daemons: one ndnlabd per node in its own network namespace, links shaped as the scenario says,
-the same parameters (--Name=value, checked by the simulator) and a result.json with the same
-metric keys as `ndnlab sim`, plus backend "emu". Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
+Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
+mircc-dumbbell, wifi-one-hop) on real daemons: one ndnlabd per node in its own network
+namespace, links shaped as the scenario says (802.11 by ns-3 in real time), the same parameters
+(--Name=value, checked by the simulator) and a result.json with the same metric keys as
+`ndnlab sim`, plus backend "emu". Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
 """
 
 
@@ -578,6 +676,7 @@ def main(argv=None):
             emu.build(net)
             finished, producers = emu.run(cpu)
             nodes = emu.node_counters()
+            bundling = {n: emu.bundle_counters(n) for n in network.get("bundling_metrics", [])}
             links = emu.link_reports(nodes)
             content = {p["prefix"]: p.get("_content") for p in producers}
             flows = {}
@@ -594,7 +693,10 @@ def main(argv=None):
         mircc_metrics.write_series(run_dir / "mircc-series.csv", metrics.pop("_series"))
     else:
         metrics = aggregate(flows)
+    metrics.update(network.get("extra_metrics", {}))
     metrics["nodes"] = nodes
+    if network.get("bundling_metrics"):
+        metrics["bundling"] = bundling
     cpu_summary = cpu.summary()
     saturated = cpu_summary["mean_busy_percent"] >= SATURATED_BUSY_PERCENT
     result = {
@@ -640,6 +742,13 @@ def summary_text(result):
     if "retransmissions" in m:
         lines.append(f"  retransmissions {m['retransmissions']}, timeouts {m.get('timeouts', 0)}")
     for lk in result["links"]:
+        if lk.get("kind") == "wifi":
+            ab, ba = lk.get("a_to_b", {}), lk.get("b_to_a", {})
+            lines.append(f"  link {lk['a']}-{lk['b']}: {lk['mechanism']}, {lk['standard']} "
+                         f"{lk['data_mode']}, {lk['distance_m']:g} m, {lk['addressing']}; retries "
+                         f"{ab.get('retries', 0)}/{ba.get('retries', 0)}, MAC drops "
+                         f"{sum(d.get(k, 0) for d in (ab, ba) for k in WIFI_MAC_DROPS)}")
+            continue
         lines.append(f"  link {lk['a']}-{lk['b']}: {lk['mechanism']}, {lk['rate_bps'] / 1e6:g} Mbit/s, "
                      f"{lk['delay_s'] * 1e3:g} ms, loss {lk['loss']:g}")
     cpu = result["cpu"]
