@@ -125,7 +125,12 @@ def iperf3_tcp(net, nbytes, congestion="cubic", timeout=300):
 
 
 def random_file(path, nbytes, seed=1):
+    """`nbytes` of seeded random bytes, written in chunks (randbytes takes at most 256 MiB at
+    once); a file up to one chunk is what randbytes(nbytes) gives."""
     import random
     rng = random.Random(seed)
-    pathlib.Path(path).write_bytes(rng.randbytes(nbytes))
+    chunk = 64 << 20
+    with open(path, "wb") as f:
+        for start in range(0, nbytes, chunk):
+            f.write(rng.randbytes(min(chunk, nbytes - start)))
     return path
