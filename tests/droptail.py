@@ -14,11 +14,12 @@ add no propagation delay):
 The queue is given in bytes: `queue_bytes(rate, bdp)` = bdp x rate x REFERENCE_RTT.
 """
 import json
-import pathlib
 import subprocess
 import time
 
 from netns import emu
+
+from ndnlab.emu.faces import tool_summary
 
 REFERENCE_RTT_S = 0.05  # "1 BDP" = 50 ms of queue at the link rate (the issue's tbf latency)
 IP_MTU = 1500
@@ -92,10 +93,8 @@ def fetch(daemon, name, out, *args, timeout=600):
     """`ndnlab get NAME -o OUT --json ARGS...` on `daemon`; returns (exit code, summary dict)."""
     r = daemon.run_tool("get", name, "-o", out, "--json", "--no-progress", *args, check=False,
                         timeout=timeout)
-    lines = [ln for ln in r.stderr.decode(errors="replace").splitlines() if ln.startswith("{")]
-    summary = json.loads(lines[-1]) if lines else {"status": "no-summary",
-                                                   "error": r.stderr.decode(errors="replace")[-500:]}
-    return r.returncode, summary
+    err = r.stderr.decode(errors="replace")
+    return r.returncode, tool_summary(err) or {"status": "no-summary", "error": err[-500:]}
 
 
 def iperf3_tcp(net, nbytes, congestion="cubic", timeout=300):

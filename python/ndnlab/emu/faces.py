@@ -1,6 +1,19 @@
-"""What `ndnlab ctl face list` prints, as data: the tests and `ndnlab emu` read daemons' face
-counters from it."""
+"""What the tools print, as data: `ndnlab ctl face list` (the tests and `ndnlab emu` read
+daemons' face counters from it) and the JSON summary `get --json` ends with."""
+import json
 import re
+
+
+def tool_summary(text):
+    """The JSON summary a tool run with --json prints last (get, ping: one line starting with
+    "{" on stderr, after any progress lines), as a dict; {} when there is none."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    if not lines:
+        return {}
+    try:
+        return json.loads(lines[-1])
+    except ValueError:
+        return {}
 
 
 def parse_face_list(text):

@@ -18,6 +18,8 @@ consumers take them).
 import json
 import math
 
+from ndnlab.emu.faces import tool_summary
+
 BIN = 0.1  # s, as the scenario
 
 
@@ -53,11 +55,9 @@ def read_trace(path, started):
 
 def summary(log):
     try:
-        text = log.read_text(errors="replace")
+        return tool_summary(log.read_text(errors="replace"))
     except OSError:
         return {}
-    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
-    return json.loads(lines[-1]) if lines else {}
 
 
 def rate(times, start, end):

@@ -40,7 +40,7 @@ import time
 
 from ndnlab.emu import mircc_metrics
 from ndnlab.emu import net as emunet
-from ndnlab.emu.faces import parse_face_list
+from ndnlab.emu.faces import parse_face_list, tool_summary
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 UDP_PORT = 6363
@@ -531,8 +531,7 @@ def fetch_metrics(app, rc, out, started, ended, content, data_received):
     """A consumer's metrics under the simulated run's keys (Fetch::metrics)."""
     log = out.with_suffix(".log")
     text = log.read_text(errors="replace") if log.exists() else ""
-    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
-    summary = json.loads(lines[-1]) if lines else {}
+    summary = tool_summary(text)
     # the fetch's result fields; not what the get process itself cost (timer_wakeups, cpu_s)
     m = {k: v for k, v in summary.items()
          if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in GET_PROCESS_KEYS}
