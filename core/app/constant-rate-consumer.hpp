@@ -9,7 +9,7 @@
 //
 // Explicit rate (`followRate`): the paper's MIRCC consumer (Kato et al., Sec. III-A(4), ndnSIM's
 // ConsumerLi): the frequency becomes the rate stamped in each Data or Nack (MirccRate,
-// docs/mechanisms/mircc-wire.md) over the size of one Data (`rateDataSize`, 0 = the Data's own
+// docs/mechanisms/mircc.md) over the size of one Data (`rateDataSize`, 0 = the Data's own
 // wire size). With a coarse clock (`tick` > 0; Sec. III-B, Fig. 3) the Interests that fall due
 // are held and all sent at the next tick; with `smoothening` (Sec. V) the held Interests also
 // leave whenever a Data or Nack arrives. This is the paper's evaluation consumer: no

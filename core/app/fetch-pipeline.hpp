@@ -10,7 +10,7 @@
 // - AdaptivePipeline: a congestion window (AIMD, CUBIC) moved by loss events, found by RTO and
 //   lifetime expiry or also by the order Data return in (RACK, with a tail-loss probe).
 // - RatePipeline ("mircc"): Interests leave at a rate, the one stamped in the latest Data or
-//   Nack (MIRCC's explicit rate, docs/mechanisms/mircc-wire.md), not under a window; on a coarse
+//   Nack (MIRCC's explicit rate, docs/mechanisms/mircc.md), not under a window; on a coarse
 //   clock (`rateTick` > 0) the Interests that fell due are released together at the next tick,
 //   and with `rateSmoothening` also whenever a Data or Nack arrives (Kato et al., Sec. V).
 //   Losses are found and retransmitted as the adaptive pipeline finds them.

@@ -49,7 +49,7 @@ struct PacketTags
   std::optional<uint64_t> nextHopFaceId;  ///< from local apps with local fields enabled
   bool noCache = false;                   ///< CachePolicy=NoCache
   std::optional<BundleTag> bundle;
-  /// MIRCC explicit rate on Data and Nacks (docs/mechanisms/mircc-wire.md): the smallest rate
+  /// MIRCC explicit rate on Data and Nacks (docs/mechanisms/mircc.md): the smallest rate
   /// stamped by the MIRCC forwarders the packet crossed so far; nullopt = none stamped.
   std::optional<Rate> mirccRate;
 };

@@ -96,7 +96,7 @@ inline constexpr uint32_t BundleHeader = 884;
 inline constexpr uint32_t BundleStartSeq = 885; ///< inside BundleHeader
 inline constexpr uint32_t BundleEndSeq = 886;   ///< inside BundleHeader
 inline constexpr uint32_t BundleFlow = 887;     ///< inside BundleHeader
-// ndnlab MIRCC explicit rate (docs/mechanisms/mircc-wire.md); ignorable by legacy receivers.
+// ndnlab MIRCC explicit rate (docs/mechanisms/mircc.md); ignorable by legacy receivers.
 inline constexpr uint32_t MirccRate = 888;
 
 /// Evolvability rule: types 0..31 are grandfathered critical, otherwise odd types are critical.

@@ -27,7 +27,7 @@
 // carry a BundleTag {retransmission = single, cwnd = Interests handed up} when the frame had
 // none, so a further wireless hop can bundle them again. MirccRate (888) on Data and Nacks
 // becomes PacketTags::mirccRate on every face and is written back only when options.mircc is
-// on (docs/mechanisms/mircc-wire.md).
+// on (docs/mechanisms/mircc.md).
 //
 // Size limit (options.maxPacketSize, MAX_NDN_PACKET_SIZE = 8800 by default): a network packet
 // above it is dropped whole on receive, as soon as its fragments add up to more than the limit

@@ -64,7 +64,7 @@ struct LinkServiceOptions
   /// leaves a node on any other face.
   bool emitBundleTag = false;
 
-  // MIRCC explicit rate (docs/mechanisms/mircc-wire.md). MirccRate (888) is decoded on every
+  // MIRCC explicit rate (docs/mechanisms/mircc.md). MirccRate (888) is decoded on every
   // face; this option decides the rest.
   /// MIRCC on this face: outgoing Data and Nacks carry their rate tag as MirccRate (888), and
   /// the forwarder stamps Data and Nacks arriving here with this face's rate. Off by default:

@@ -12,7 +12,7 @@
 // PitTokens), Dead Nonce List. Incoming Nack: point-to-point only, out-record Nonce check.
 // Outgoing Nack: needs an in-record and a point-to-point egress.
 //
-// MIRCC explicit rate (docs/mechanisms/mircc-wire.md): Data and Nacks carry the path's rate as
+// MIRCC explicit rate (docs/mechanisms/mircc.md): Data and Nacks carry the path's rate as
 // PacketTags::mirccRate. When one arrives from upstream face f with MIRCC on
 // (LinkServiceOptions::mircc), the forwarder stamps min(carried rate, R_f), R_f from the
 // MirccRateSource, else from the forwarder's MirccRegulator (mircc-regulator.hpp), which also
@@ -129,7 +129,7 @@ struct ForwarderCounters
   uint64_t nDropShaperFull = 0;        ///< shaper_full: MIRCC's Interest shaper toward the face was full
 };
 
-/// MIRCC (docs/mechanisms/mircc-wire.md): R_f, the rate this node offers Data returning through
+/// MIRCC (docs/mechanisms/mircc.md): R_f, the rate this node offers Data returning through
 /// upstream face f, or nullopt when it has none (yet) for f. Called once per Data or Nack
 /// arriving on a face with MIRCC on; must not call back into the forwarder.
 using MirccRateSource = std::function<std::optional<Rate>(face::FaceId)>;

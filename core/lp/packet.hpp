@@ -83,7 +83,7 @@ struct LpPacket
   /// BundleHeader(884){BundleStartSeq(885) BundleEndSeq(886) [BundleFlow(887)]}.
   std::optional<BundleHeader> bundle;
   /// MirccRate(888): MIRCC explicit rate, NonNegativeInteger in bit/s on the wire
-  /// (docs/mechanisms/mircc-wire.md); encoded rounded down, see toWireRate().
+  /// (docs/mechanisms/mircc.md); encoded rounded down, see toWireRate().
   std::optional<Rate> mirccRate;
 
   // --- payload ---

@@ -88,7 +88,7 @@ struct PitOutRecord
   TimePoint expiry{};
   /// Reason of a Nack received from this upstream for lastNonce.
   std::optional<NackReason> incomingNack;
-  /// MIRCC rate that Nack carried, after this node's stamping (docs/mechanisms/mircc-wire.md).
+  /// MIRCC rate that Nack carried, after this node's stamping (docs/mechanisms/mircc.md).
   std::optional<Rate> incomingNackRate;
   StrategyInfoSlot strategyInfo;
 };

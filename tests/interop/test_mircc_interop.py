@@ -1,4 +1,4 @@
-"""MIRCC interop (docs/mechanisms/mircc-wire.md): two ndnlabd on loopback UDP; the consumer side
+"""MIRCC interop (docs/mechanisms/mircc.md): two ndnlabd on loopback UDP; the consumer side
 has the MirccRate field on every face (`[face_system.link] mircc = true`), so Data toward its
 applications carry it, and MIRCC's controller on its face to the producer (`--mircc-capacity`).
 Legacy clients on that daemon still fetch (they skip the field, an NDNLPv2 header field in the

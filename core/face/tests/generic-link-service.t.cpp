@@ -774,7 +774,7 @@ TEST_F(GenericLinkServiceTest, UpstreamMarkOnDataIsKeptByReceiveMarking)
   EXPECT_EQ(counters().nReceiveCongestionMarked, 1u);
 }
 
-// --- MIRCC rate (docs/mechanisms/mircc-wire.md) ------------------------------------------------
+// --- MIRCC rate (docs/mechanisms/mircc.md) ------------------------------------------------
 
 TEST_F(GenericLinkServiceTest, MirccRateIsStrippedTowardAFaceWithMirccOff)
 {

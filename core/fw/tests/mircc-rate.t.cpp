@@ -1,4 +1,4 @@
-// MIRCC explicit rate across one forwarder (docs/mechanisms/mircc-wire.md): Data and Nacks
+// MIRCC explicit rate across one forwarder (docs/mechanisms/mircc.md): Data and Nacks
 // from an upstream face with MIRCC on are stamped with min(carried rate, R_f) from a fake
 // rate source; the rate reaches downstream faces with MIRCC on and no other. The three-hop
 // path minimum is in topology.t.cpp (MirccChainTest).

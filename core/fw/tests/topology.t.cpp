@@ -187,7 +187,7 @@ TEST_F(TopologyTest, MulticastTriangleLoopIsContained)
   }
 }
 
-// MIRCC explicit rate (docs/mechanisms/mircc-wire.md): each forwarder stamps min(carried, R_f)
+// MIRCC explicit rate (docs/mechanisms/mircc.md): each forwarder stamps min(carried, R_f)
 // on Data and Nacks from upstream face f, so the consumer receives the path minimum.
 class MirccChainTest : public TopologyTest
 {

@@ -1,5 +1,5 @@
 // The MIRCC explicit-rate NDNLPv2 field, MirccRate (888): a NonNegativeInteger in bit/s on Data
-// and Nack frames (docs/mechanisms/mircc-wire.md). Wire form, order with the other fields,
+// and Nack frames (docs/mechanisms/mircc.md). Wire form, order with the other fields,
 // validation, and that a legacy receiver may ignore it (type in [800, 959], type % 4 == 0).
 
 #include "core/lp/packet.hpp"
