@@ -53,7 +53,7 @@ public:
 private:
   size_t m_k;
   size_t m_m;
-  std::vector<uint8_t> m_matrix;      ///< (k + m) x k generator: identity over the Cauchy rows
+  std::vector<uint8_t> m_matrix;       ///< (k + m) x k generator: identity over the Cauchy rows
   std::vector<uint8_t> m_parityTables; ///< ISA-L's expanded tables of the m parity rows
 };
 

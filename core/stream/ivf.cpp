@@ -120,8 +120,7 @@ std::optional<IvfFrame> IvfReader::next()
   const uint64_t size = readLe(p, 4);
   if (size > m_maxFrame)
     throw IvfError("IVF frame " + std::to_string(m_frames) + " at byte " + std::to_string(m_offset + m_pos) +
-                   " claims " + std::to_string(size) + " bytes, more than the limit of " +
-                   std::to_string(m_maxFrame));
+                   " claims " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(m_maxFrame));
   if (m_buf.size() - m_pos < FrameHeaderBytes + size)
     return std::nullopt;
   IvfFrame f;

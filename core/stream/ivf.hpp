@@ -78,7 +78,7 @@ private:
 
   size_t m_maxFrame;
   std::vector<uint8_t> m_buf;
-  size_t m_pos = 0; ///< offset into m_buf of what is not consumed
+  size_t m_pos = 0;      ///< offset into m_buf of what is not consumed
   uint64_t m_offset = 0; ///< stream offset of m_buf[0], for error messages
   std::optional<IvfHeader> m_header;
   uint64_t m_frames = 0;

@@ -79,8 +79,7 @@ void expectRefused(const Bytes& file, const std::string& fragment, size_t maxFra
   IvfReader r(maxFrame);
   try {
     r.feed(file);
-    while (r.next()) {
-    }
+    while (r.next()) {}
     r.finish();
     ADD_FAILURE() << "accepted; expected an error containing \"" << fragment << "\"";
   }
