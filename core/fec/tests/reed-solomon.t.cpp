@@ -93,6 +93,18 @@ TEST(ReedSolomon, LargeFrameLosingOnlyDataShards)
   EXPECT_EQ(*got, data);
 }
 
+TEST(ReedSolomon, OneSegmentFrameComesBackFromItsParityAlone)
+{
+  // the paper's Sect. 5.2.2: a one-segment frame's parity was "unsuitable for recovery"
+  ReedSolomon rs(1, parityCount(1, 0.2));
+  auto data = dataShards(1, 8000);
+  auto parity = rs.encode(views(data));
+  ASSERT_EQ(parity.size(), 1u);
+  auto got = rs.recover(arrived(data, parity, {0}));
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, data);
+}
+
 TEST(ReedSolomon, NoParityIsTheDataAlone)
 {
   ReedSolomon rs(3, 0);
