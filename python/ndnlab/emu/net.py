@@ -46,6 +46,7 @@ DEFAULT_QUEUE = "100p"  # ns-3's DropTailQueue default
 WIFI_MTU = 2296  # ns-3 WifiNetDevice: 2304-octet MSDUs less the 8-octet LLC/SNAP header
 CLONE_NEWNET = 0x40000000
 TC_H_ROOT = 0xFFFFFFFF
+NUD_PERMANENT = 0x80  # a neighbour entry the kernel never resolves again (linux/neighbour.h)
 _NAME_RE = re.compile(r"^[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*$")
 _NS_RE = re.compile(rf"^{NS_PREFIX}-([0-9a-f]+)-(.+)$")
 _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
@@ -434,6 +435,7 @@ class Network:
             ipr.link("set", index=idx, state="up")
             if rate is not None:
                 self.shape(node, dev, rate, queue, mtu=mtu)
+        self._pin_neighbours(link)
         return link
 
     def add_emulated_link(self, a, b, program, rate, delay, loss=0.0, queue=None, mtu=1500,
@@ -514,7 +516,19 @@ class Network:
             idx = self._index(node, dev)
             ipr.addr("add", index=idx, address=addr, prefixlen=24)
             ipr.link("set", index=idx, state="up")
+        self._pin_neighbours(link)
         return link
+
+    def _pin_neighbours(self, link):
+        """Each end of `link` knows the other's MAC address from the start (a permanent
+        neighbour entry), so no ARP crosses the link: a simulated link has none, and an ARP
+        request lost on a lossy link holds the IPv4 packets behind it for a second."""
+        macs = {node: self._ipr[node].get_links(self._index(node, dev))[0].get_attr("IFLA_ADDRESS")
+                for node, dev in ((link.a, link.dev_a), (link.b, link.dev_b))}
+        for node in (link.a, link.b):
+            peer = link.peer(node)
+            self._ipr[node].neigh("replace", dst=link.end(peer)[1], lladdr=macs[peer],
+                                  ifindex=self._index(node, link.end(node)[0]), state=NUD_PERMANENT)
 
     def device_counters(self, node, dev):
         """The kernel's counters of `dev` in `node`: rx/tx packets and bytes, rx/tx drops."""
