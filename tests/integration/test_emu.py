@@ -1,9 +1,10 @@
 """`ndnlab emu`: scenarios of `ndnlab sim` on real daemons in network namespaces (issue 27).
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
-daemons' counters and the same result keys as the simulated run; a tbf link's rate respected;
-wifi-one-hop over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes;
-nothing left behind after success, SIGINT or a killed daemon; exit 2 without privileges."""
+daemons' counters and the same result keys as the simulated run; a chain pinged across; a tbf
+link's rate respected; wifi-one-hop over ns-3's 802.11b in real time with BLEnD bundling, both
+Addressing modes; nothing left behind after success, SIGINT or a killed daemon; exit 2 without
+privileges."""
 import json
 import os
 import pathlib
@@ -90,6 +91,28 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
     assert all(set(m["nodes"][n]) == set(s["nodes"][n]) for n in s["nodes"])
     sim_params = json.loads(sim.stdout)["parameters"]
     assert result["parameters"] == {**sim_params, "Traces": result["parameters"]["Traces"]}
+
+
+def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
+    # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way
+    params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0,0.3", "--App=ping",
+              "--PingCount=20", "--PingInterval=50", "--PingTimeout=500", "--StartTime=0.2"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
+    assert m["pings_sent"] == 20
+    assert 0 < m["pings_received"] < 20
+    assert m["pings_timed_out"] == 20 - m["pings_received"]
+    assert m["loss_percent"] == pytest.approx(100 * m["pings_timed_out"] / 20)
+    assert m["rtt_min_ms"] >= 20  # four 5 ms crossings per round trip
+    # the pings were lost where the link lost frames
+    assert m["nodes"]["n1"]["loss_drops"] + m["nodes"]["n2"]["loss_drops"] > 0
+    assert m["nodes"]["n0"]["loss_drops"] == 0
+    s = sim_metrics(params)
+    assert s["rtt_min_ms"] >= 20 and 0 < s["pings_received"] < 20
+    assert_same_keys(m, s, nested=("nodes",))
 
 
 def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):

@@ -4,9 +4,10 @@ The scenario is described once, by the simulator: `ndnlab-sim SCENARIO --Name=va
 checks the parameters as a simulated run does and prints its nodes, links, routes and
 applications (Scenario::network in ns3/runner/scenario.hpp). From that description this
 module builds the same network out of network namespaces (ndnlab.emu.net), one `ndnlabd` per
-node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` for each
-producer and `ndnlab get` for each consumer at its start time, and writes a result.json whose
-metrics have the keys of the simulated run's, with `backend: "emu"`.
+node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` (or
+`ndnlab pingserver`) for each producer and `ndnlab get` (or `ndnlab ping`) for each consumer at
+its start time, and writes a result.json whose metrics have the keys of the simulated run's,
+with `backend: "emu"`.
 
 Each link is shaped by one mechanism, recorded in result.json:
 - "tbf": rate and drop-tail queue by kernel tbf on both veth ends (a link without delay or
@@ -378,20 +379,27 @@ class Emulation:
         producers = [a for a in self.network["apps"] if a["role"] == "producer"]
         consumers = [a for a in self.network["apps"] if a["role"] == "consumer"]
         for i, app in enumerate(producers):
-            content = self.run_dir / f"content-{app['node']}-{i}.bin"
-            write_content(content, app["content_seed"], int(app["file_size"]))
-            app["_content"] = content
-            log = open(self.run_dir / f"serve-{app['node']}-{i}.log", "wb")
-            self.net.popen(app["node"], [self.ndnlab, "serve", "--socket", self.socket(app["node"]),
-                                         *app["args"], app["prefix"], content],
-                           stdout=subprocess.DEVNULL, stderr=log)
+            sock = self.socket(app["node"])
+            if app["tool"] == "serve":
+                content = self.run_dir / f"content-{app['node']}-{i}.bin"
+                write_content(content, app["content_seed"], int(app["file_size"]))
+                app["_content"] = content
+                argv = [self.ndnlab, "serve", "--socket", sock, *app["args"], app["prefix"], content]
+            elif app["tool"] == "pingserver":
+                argv = [self.ndnlab, "pingserver", "--socket", sock, "--quiet", *app["args"],
+                        app["prefix"]]
+            else:
+                raise EmuError(f"producer {app['node']}: ndnlab emu does not run `{app['tool']}`")
+            log = open(self.run_dir / f"{app['tool']}-{app['node']}-{i}.log", "wb")
+            self.net.popen(app["node"], argv, stdout=subprocess.DEVNULL, stderr=log)
             log.close()
         deadline = time.monotonic() + 15
         for app in producers:
-            while not self.has_route(app["node"], app["prefix"]):
+            # what the producer registers: its prefix, or (pingserver) <prefix>/ping
+            while not self.has_route(app["node"], app.get("registers", app["prefix"])):
                 self.check_alive()
                 if time.monotonic() > deadline:
-                    raise EmuError(f"ndnlab serve {app['prefix']} on {app['node']} did not register "
+                    raise EmuError(f"ndnlab {app['tool']} {app['prefix']} on {app['node']} did not register "
                                    "within 15 s")
                 time.sleep(0.1)
         t0 = time.monotonic()
@@ -406,14 +414,7 @@ class Emulation:
                 if not running and not results:
                     cpu.restart()  # the load of the transfer, not of the wait before it
                 i, app = pending.pop(0)
-                out = self.run_dir / f"get-{app['node']}-{i}.out"
-                err = open(self.run_dir / f"get-{app['node']}-{i}.log", "wb")
-                trace = ["--trace", out.with_suffix(".trace")] if self.network.get("metrics") else []
-                proc = self.net.popen(app["node"], [self.ndnlab, "get", "--socket",
-                                                    self.socket(app["node"]), app["name"], "-o", out,
-                                                    "--json", "--no-progress", *trace, *app["args"]],
-                                      watch=False, stdout=subprocess.DEVNULL, stderr=err)
-                err.close()
+                proc, out = self.start_consumer(i, app)
                 running[i] = (app, proc, out, time.monotonic() - t0)
             for i, (app, proc, out, started) in list(running.items()):
                 if app.get("stop_s") is not None and now >= app["stop_s"] and proc.poll() is None:
@@ -436,6 +437,28 @@ class Emulation:
                               f"running, {len(pending)} to start, CPU {cpu.samples[-1]:.0f} % busy")
             time.sleep(0.1)
         return [results[i] + (consumers[i],) for i in sorted(results)], producers
+
+    def start_consumer(self, i, app):
+        """Starts consumer `app` (the i-th): (its Popen, the file its result is read from:
+        get's output, whose .log holds its --json, or ping's log)."""
+        sock = self.socket(app["node"])
+        if app["tool"] == "get":
+            out = self.run_dir / f"get-{app['node']}-{i}.out"
+            trace = ["--trace", out.with_suffix(".trace")] if self.network.get("metrics") else []
+            argv = [self.ndnlab, "get", "--socket", sock, app["name"], "-o", out, "--json",
+                    "--no-progress", *trace, *app["args"]]
+            both = False  # stdout carries the bytes; the summary goes to stderr
+        elif app["tool"] == "ping":
+            out = self.run_dir / f"ping-{app['node']}-{i}.log"
+            argv = [self.ndnlab, "ping", "--socket", sock, "--json", "--quiet", *app["args"],
+                    app["name"]]
+            both = True  # its summary is on stdout
+        else:
+            raise EmuError(f"consumer {app['node']}: ndnlab emu does not run `{app['tool']}`")
+        with open(out.with_suffix(".log"), "wb") as err:
+            proc = self.net.popen(app["node"], argv, watch=False,
+                                  stdout=err if both else subprocess.DEVNULL, stderr=err)
+        return proc, out
 
     def node_counters(self):
         out = {}
@@ -521,6 +544,20 @@ class Emulation:
                 rep["kept_up"] = lost == 0 and rt.get("mean_lag_us", 0) <= allowed_us
             reports.append(rep)
         return reports
+
+
+def ping_metrics(rc, log, started, ended):
+    """A ping run's metrics under the simulated run's keys (pingMetrics): the fields of
+    `ndnlab ping --json` (the last JSON line of its log) but its status and prefix."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    summary = json.loads(lines[-1]) if lines else {}
+    m = {k: v for k, v in summary.items() if k not in ("status", "prefix")}
+    if not summary:
+        m["error"] = (text.strip().splitlines()[-1:] or ["no summary"])[0] if rc is not None \
+            else "MaxTime reached"
+    m["_start"], m["_end"] = started, ended
+    return m
 
 
 # what `get --json` adds about its own process (docs/tools.md), not results of the fetch
@@ -681,9 +718,12 @@ def main(argv=None):
             content = {p["prefix"]: p.get("_content") for p in producers}
             flows = {}
             for app, rc, out, started, ended, _ in finished:
-                flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
-                                                   content.get(app["name"]),
-                                                   nodes[app["node"]]["data_in"])
+                if app["tool"] == "ping":
+                    flows[app["node"]] = ping_metrics(rc, out, started, ended)
+                else:
+                    flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
+                                                       content.get(app["name"]),
+                                                       nodes[app["node"]]["data_in"])
     except (EmuError, OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
         # the network is gone already (the with block closed it)
         print(f"ndnlab emu: {e}", file=sys.stderr)
@@ -727,7 +767,12 @@ def main(argv=None):
 
 def summary_text(result):
     m = result["metrics"]
-    if "completed" in m:
+    if "pings_sent" in m:
+        rtt = (f"rtt min/avg/max {m['rtt_min_ms']:.3f}/{m['rtt_avg_ms']:.3f}/{m['rtt_max_ms']:.3f} ms"
+               if m.get("pings_received") else "no reply")
+        lines = [f"{result['scenario']} (emu, seed {result['seed']}): {m['pings_sent']} pings, "
+                 f"{m['pings_received']} replies, {m['loss_percent']:.0f} % lost; {rtt}"]
+    elif "completed" in m:
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): "
                  f"{'completed' if m['completed'] else 'NOT completed'}, "
                  f"{'bit-exact' if m['bit_exact'] else 'not bit-exact'}, "
