@@ -7,7 +7,8 @@ module builds the same network out of network namespaces (ndnlab.emu.net), one `
 node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` (or
 `ndnlab pingserver`) for each producer and `ndnlab get` (or `ndnlab ping`) for each consumer at
 its start time, and writes a result.json whose metrics have the keys of the simulated run's,
-with `backend: "emu"`.
+with `backend: "emu"`. With --pcap every link end is captured into the run directory (ns-3's
+pcap for links of ndnlab-emu-link, tcpdump inside the namespace for veth links).
 
 Each link is shaped by one mechanism, recorded in result.json:
 - "tbf": rate and drop-tail queue by kernel tbf on both veth ends (a link without delay or
@@ -263,7 +264,8 @@ class Emulation:
     """One run: builds the network of `network` (the simulator's description) in a
     ndnlab.emu.net.Network, runs its applications, collects the result."""
 
-    def __init__(self, network, mechanisms, run_dir, seed, progress=None):
+    def __init__(self, network, mechanisms, run_dir, seed, progress=None, tcpdump=None,
+                 pcap=False):
         self.network = network
         self.mechanisms = mechanisms
         self.run_dir = run_dir
@@ -273,14 +275,25 @@ class Emulation:
         self.ndnlabd = find_program("ndnlabd")
         self.emu_link = (find_program("ndnlab-emu-link")
                          if {"ns3-realtime", "ns3-wifi"} & set(mechanisms) else None)
+        self.pcap = pcap  # capture every link end (--pcap)
+        self.tcpdump = tcpdump  # the program that captures veth ends (tbf, impair)
+        self.captures = {}  # link index -> {node: (Popen, its log)}: the veth ends' tcpdumps
         self.net = None
         self.links = []
         self.daemons = {}
 
     def link_file(self, i, suffix):
-        """The run directory's file of link `i`'s process: counters (.json), messages (.log)."""
+        """The run directory's file of link `i`'s process: counters (.json), messages (.log);
+        with `.<node>.pcap` the capture of the link's end in that node."""
         lk = self.network["links"][i]
         return self.run_dir / f"link{i}-{lk['a']}-{lk['b']}{suffix}"
+
+    def pcap_files(self, i):
+        """(capture of end a, capture of end b) of link `i`, or None without --pcap."""
+        if not self.pcap:
+            return None
+        lk = self.network["links"][i]
+        return self.link_file(i, f".{lk['a']}.pcap"), self.link_file(i, f".{lk['b']}.pcap")
 
     def socket(self, node):
         return self.run_dir / f"{node}.sock"
@@ -307,7 +320,7 @@ class Emulation:
                     lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
                     lk["queue"], seed=1, run=self.seed, stream=2 * i,
                     stats=self.link_file(i, ".json"),
-                    log=self.link_file(i, ".log"))
+                    log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
             elif mech == "ns3-wifi":
                 # station a, access point b; ns-3 seed 1, run = the run's seed and the radio's
                 # streams from the scenario's first one: `ndnlab sim --run=S` draws the same
@@ -318,9 +331,16 @@ class Emulation:
                          "ampdu": lk["ampdu"]}
                 link = net.add_wifi_link(lk["a"], lk["b"], self.emu_link, radio, mtu=lk["mtu"],
                                          seed=1, run=self.seed, stats=self.link_file(i, ".json"),
-                                         log=self.link_file(i, ".log"))
+                                         log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
             else:
                 link = net.add_link(lk["a"], lk["b"], rate=lk["rate_bps"], queue=lk["queue"])
+                if self.pcap:
+                    # tcpdump in each namespace, listening before any daemon sends
+                    self.captures[i] = {}
+                    for node, path in zip((lk["a"], lk["b"]), self.pcap_files(i)):
+                        log = self.link_file(i, f".{node}.tcpdump.log")
+                        proc = net.capture(node, link.end(node)[0], path, log, program=self.tcpdump)
+                        self.captures[i][node] = (proc, log)
             self.links.append(link)
         impair = None
         if self.mechanisms and self.mechanisms[0] == "impair":
@@ -460,6 +480,17 @@ class Emulation:
                                   stdout=err if both else subprocess.DEVNULL, stderr=err)
         return proc, out
 
+    def stop_captures(self):
+        """Stops the veth ends' tcpdumps (each writes what it holds and its statistics);
+        {link index: {node: packets the kernel dropped before tcpdump read them}}."""
+        drops = {}
+        for i, ends in self.captures.items():
+            drops[i] = {}
+            for node, (proc, log) in ends.items():
+                self.net.stop(proc, timeout=10)
+                drops[i][node] = self.net.capture_drops(log)
+        return drops
+
     def node_counters(self):
         out = {}
         for node in self.network["nodes"]:
@@ -502,11 +533,12 @@ class Emulation:
                         sums[BUNDLE_COUNTERS[k]] += v
         return {**sums, "bundle_recoveries": None}
 
-    def link_reports(self, nodes):
-        """Stops the link processes (their counters are written then) and reports each link;
-        adds their queue and loss drops to `nodes` (the queue's at the sender, the loss at the
-        receiver, as ns-3's devices count them)."""
+    def link_reports(self, nodes, capture_drops=None):
+        """Stops the link processes (their counters and pcaps are written then) and reports
+        each link; adds their queue and loss drops to `nodes` (the queue's at the sender, the
+        loss at the receiver, as ns-3's devices count them). `capture_drops`: stop_captures()."""
         reports = []
+        capture_drops = capture_drops or {}
         for i, (lk, link, mech) in enumerate(zip(self.network["links"], self.links, self.mechanisms)):
             if mech == "ns3-wifi":
                 rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "kind": "wifi",
@@ -542,6 +574,13 @@ class Emulation:
                 # not small beside the link's own delay (a late frame arrives that much later)
                 allowed_us = max(MIN_LAG_US, LAG_SHARE_OF_DELAY * lk.get("delay_s", 0) * 1e6)
                 rep["kept_up"] = lost == 0 and rt.get("mean_lag_us", 0) <= allowed_us
+            files = self.pcap_files(i)
+            if files:
+                # one file per end, named link<i>-<a>-<b>.<node>.pcap, in the run directory
+                rep["pcap"] = {node: f.name for node, f in zip((lk["a"], lk["b"]), files)}
+                rep["pcap_by"] = "ns-3" if link.process is not None else "tcpdump"
+                if i in capture_drops:
+                    rep["pcap_kernel_drops"] = capture_drops[i]
             reports.append(rep)
         return reports
 
@@ -638,7 +677,7 @@ def aggregate(flows):
 # --- command line ------------------------------------------------------------------------------
 
 USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
-                  [--link-mode auto|ns3|tbf|impair] [--quiet]
+                  [--link-mode auto|ns3|tbf|impair] [--pcap] [--quiet]
 
 Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
 mircc-dumbbell, wifi-one-hop) on real daemons: one ndnlabd per node in its own network
@@ -665,6 +704,10 @@ def parse_args(argv):
                              "others; ns3: ns-3 for all; tbf: kernel only (no delay or loss); "
                              "impair: tbf plus the daemons' egress impairment")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--pcap", action="store_true",
+                        help="capture every link end into the run directory, "
+                             "link<i>-<a>-<b>.<node>.pcap (ns-3's pcap of its links, tcpdump on "
+                             "veth links), listed in result.json (links[].pcap)")
     args, rest = parser.parse_known_args(argv)
     params = []
     for a in rest:
@@ -690,6 +733,12 @@ def main(argv=None):
         mechanisms, warnings = plan_links(network, args.link_mode)
         find_program("ndnlab")
         find_program("ndnlabd")
+        tcpdump = None
+        if args.pcap and {"tbf", "impair"} & set(mechanisms):
+            tcpdump = shutil.which("tcpdump")
+            if not tcpdump:
+                raise UsageError("--pcap: tcpdump not found on PATH; it captures the veth links "
+                                 "(tbf, impair) of this run (Debian: apt-get install tcpdump)")
     except UsageError as e:
         print(f"ndnlab emu: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -703,7 +752,7 @@ def main(argv=None):
     run_dir = pathlib.Path(tempfile.mkdtemp(prefix="ndnlab-emu-")) if temp else args.out
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "result.json").unlink(missing_ok=True)
-    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say)
+    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say, tcpdump, args.pcap)
     cpu = CpuMeter()
     t_start = time.monotonic()
     try:
@@ -712,9 +761,10 @@ def main(argv=None):
                 f"({', '.join(sorted(set(mechanisms)))}); run {net.tag}, files in {run_dir}")
             emu.build(net)
             finished, producers = emu.run(cpu)
+            drops = emu.stop_captures()
             nodes = emu.node_counters()
             bundling = {n: emu.bundle_counters(n) for n in network.get("bundling_metrics", [])}
-            links = emu.link_reports(nodes)
+            links = emu.link_reports(nodes, drops)
             content = {p["prefix"]: p.get("_content") for p in producers}
             flows = {}
             for app, rc, out, started, ended, _ in finished:
