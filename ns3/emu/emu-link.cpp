@@ -43,6 +43,11 @@
 //   LLC/SNAP and 802.11 headers; the taps' MTU is the Wi-Fi device's (2296) unless --mtu is lower.
 // - 'ready' is printed once the station has associated (simulated time runs from the start).
 //
+// `--pcap-a FILE`, `--pcap-b FILE`: ns-3's own pcap of each tap port (PcapHelper on the
+// FdNetDevice's PromiscSniffer): every Ethernet frame the kernel of that end sent into the link
+// and every one the link delivered to it, both models alike; timestamps are the simulator's
+// clock, which in real time counts from the program's start.
+//
 // Threads: ns-3 starts one reader thread per FdNetDevice (blocking read() on the tap), which
 // schedules each frame into the simulator "now" in real time. Everything else runs on the main
 // thread. The program ends on SIGINT/SIGTERM, writes its counters (--stats-json) and exits 0.
@@ -78,6 +83,7 @@
 #include <ns3/string.h>
 #include <ns3/sta-wifi-mac.h>
 #include <ns3/tag.h>
+#include <ns3/trace-helper.h>
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-mpdu.h>
 #include <ns3/wifi-net-device.h>
@@ -113,6 +119,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <pthread.h>
 
@@ -159,6 +166,8 @@ struct EmuLinkOptions
   std::optional<Ipv4Cidr> addrA; ///< if set, assigned to tap A (else the caller does it)
   std::optional<Ipv4Cidr> addrB; ///< if set, assigned to tap B
   std::string statsJsonPath;     ///< if not empty, counters are written here at exit
+  std::string pcapA;             ///< if not empty, pcap of tap A's frames both ways (Ethernet)
+  std::string pcapB;             ///< if not empty, pcap of tap B's frames both ways (Ethernet)
 };
 
 /// A bad command-line value; main() prints it and exits with status 2.
@@ -181,13 +190,14 @@ constexpr std::string_view USAGE =
   "         wifi: [--standard 11b|11n-5|11n-2.4] [--data-mode MODE] [--distance 5] [--frame-loss 0]\n"
   "               [--broadcast-at-data-rate true|false] [--ampdu true|false]\n"
   "         [--seed N] [--run N] [--stream N] [--mtu 1500] [--addr-a CIDR] [--addr-b CIDR]\n"
-  "         [--stats-json PATH]\n"
+  "         [--stats-json PATH] [--pcap-a FILE] [--pcap-b FILE]\n"
   "  wifi: end A is the station, end B the access point of ndnlab sim's wifi-one-hop radio;\n"
   "  --stream is the first of its RNG streams (default 2000000, as the scenario's)\n"
   "  rate units: bps kbps Mbps Gbps (also kbit/s Mbit/s Gbit/s), decimal prefixes\n"
   "  delay units: s ms us ns; loss is a probability per frame in [0, 1]\n"
   "  losses: ns-3 seed, run and the two streams stream, stream + 1 (B->A, A->B); vary --run\n"
   "  for independent replications (ns-3: runs are disjoint substreams, seeds need not be)\n"
+  "  --pcap-a/--pcap-b: ns-3's pcap (Ethernet) of each tap's frames, both directions\n"
   "  Prints 'ready' on stdout once both taps exist and are up (wifi: and the station has\n"
   "  associated); stops on SIGINT/SIGTERM.\n";
 
@@ -461,6 +471,12 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
     }
     else if (flag == "--stats-json") {
       opts.statsJsonPath = std::string(value);
+    }
+    else if (flag == "--pcap-a" || flag == "--pcap-b") {
+      if (value.empty()) {
+        throw UsageError(std::string(flag) + " needs a file name");
+      }
+      (flag == "--pcap-a" ? opts.pcapA : opts.pcapB) = std::string(value);
     }
     else {
       throw UsageError("unknown option '" + std::string(flag) + "'");
@@ -921,6 +937,9 @@ public:
   /// Runs in real time until SIGINT/SIGTERM.
   void run() { m_loop.run(); }
 
+  ns3::Ptr<ns3::FdNetDevice> tapA() const { return m_tapA; }
+  ns3::Ptr<ns3::FdNetDevice> tapB() const { return m_tapB; }
+
   void writeStats(std::ostream& os) const
   {
     auto direction = [&os](const char* name, const DirectionCounters& c, bool last) {
@@ -1115,6 +1134,9 @@ public:
     station()->GetMac()->TraceConnectWithoutContext("DeAssoc", ns3::MakeCallback(&WifiLink::onDeassociated, this));
   }
 
+  ns3::Ptr<ns3::FdNetDevice> tapA() const { return m_tapA; }
+  ns3::Ptr<ns3::FdNetDevice> tapB() const { return m_tapB; }
+
   /// Runs in real time until SIGINT/SIGTERM; `ready` prints once the station has associated.
   /// Returns false when it did not associate within ASSOCIATION_TIMEOUT.
   bool run(std::function<void()> ready)
@@ -1242,6 +1264,52 @@ void configureSimulator(const EmuLinkOptions& opts)
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
 
+/// The pcaps of --pcap-a and --pcap-b: ns-3's PcapHelper on each tap port's PromiscSniffer,
+/// which sees every frame the kernel wrote to the tap (FdNetDevice::ForwardUp) and every frame
+/// written to it (SendFrom). close() flushes them; it must run after the simulator stopped.
+class TapCaptures
+{
+public:
+  TapCaptures(const EmuLinkOptions& opts, const ns3::Ptr<ns3::FdNetDevice>& tapA,
+              const ns3::Ptr<ns3::FdNetDevice>& tapB)
+  {
+    capture(opts.pcapA, tapA);
+    capture(opts.pcapB, tapB);
+  }
+  TapCaptures(const TapCaptures&) = delete;
+  TapCaptures& operator=(const TapCaptures&) = delete;
+  ~TapCaptures() { close(); }
+
+  void close()
+  {
+    for (auto& f : m_files) {
+      f->Close();
+    }
+    m_files.clear();
+  }
+
+private:
+  /// Snapshot length: a whole frame of any MTU the taps take (9000 at most).
+  static constexpr uint32_t SNAP_LEN = 65535;
+
+  void capture(const std::string& path, const ns3::Ptr<ns3::FdNetDevice>& dev)
+  {
+    if (path.empty()) {
+      return;
+    }
+    // PcapFileWrapper aborts on a file it cannot open; say which and why instead
+    if (!std::ofstream(path, std::ios::binary | std::ios::trunc)) {
+      throw SetupError(errnoText("pcap file " + path));
+    }
+    ns3::PcapHelper helper;
+    auto file = helper.CreateFile(path, std::ios::out, ns3::PcapHelper::DLT_EN10MB, SNAP_LEN);
+    helper.HookDefaultSink<ns3::FdNetDevice>(dev, "PromiscSniffer", file);
+    m_files.push_back(file);
+  }
+
+  std::vector<ns3::Ptr<ns3::PcapFileWrapper>> m_files;
+};
+
 /// Writes the link's counters to --stats-json, if asked.
 template<typename Link>
 void writeStatsFile(const EmuLinkOptions& opts, const Link& link)
@@ -1263,11 +1331,13 @@ int runPointToPoint(const EmuLinkOptions& opts)
 
   configureSimulator(opts);
   EmuLink link(opts, tapA, tapB);
+  TapCaptures captures(opts, link.tapA(), link.tapB());
 
   std::cout << "ready " << opts.nsA << ":" << opts.devA << "(" << tapA.kernelMac << ") <-> " << opts.nsB << ":"
             << opts.devB << "(" << tapB.kernelMac << ")" << std::endl;
 
   link.run();
+  captures.close();
   writeStatsFile(opts, link);
   ns3::Simulator::Destroy(); // stops the reader threads and closes the taps
   return 0;
@@ -1282,12 +1352,14 @@ int runWifi(EmuLinkOptions opts)
   TapPort tapA = openTapInNamespace(opts.nsA, opts.devA, opts.mtu, opts.addrA, link.stationAddress());
   TapPort tapB = openTapInNamespace(opts.nsB, opts.devB, opts.mtu, opts.addrB, link.accessPointAddress());
   link.attach(tapA, tapB);
+  TapCaptures captures(opts, link.tapA(), link.tapB());
 
   bool associated = link.run([&] {
     std::cout << "ready " << opts.nsA << ":" << opts.devA << "(" << tapA.kernelMac << ", station) <-> " << opts.nsB
               << ":" << opts.devB << "(" << tapB.kernelMac << ", access point) associated at "
               << ns3::Simulator::Now().GetSeconds() << " s" << std::endl;
   });
+  captures.close();
   writeStatsFile(opts, link);
   ns3::Simulator::Destroy();
   if (!associated) {

@@ -1,14 +1,16 @@
 """`ndnlab emu`: scenarios of `ndnlab sim` on real daemons in network namespaces (issue 27).
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
-daemons' counters and the same result keys as the simulated run; a tbf link's rate respected;
-wifi-one-hop over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes;
-nothing left behind after success, SIGINT or a killed daemon; exit 2 without privileges."""
+daemons' counters and the same result keys as the simulated run; a chain pinged across; a tbf
+link's rate respected; wifi-one-hop over ns-3's 802.11b in real time with BLEnD bundling, both
+Addressing modes; pcaps of every link end with --pcap, none without; nothing left behind after
+success, SIGINT or a killed daemon; exit 2 without privileges."""
 import json
 import os
 import pathlib
 import re
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -90,6 +92,31 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
     assert all(set(m["nodes"][n]) == set(s["nodes"][n]) for n in s["nodes"])
     sim_params = json.loads(sim.stdout)["parameters"]
     assert result["parameters"] == {**sim_params, "Traces": result["parameters"]["Traces"]}
+    # nothing captured unless asked
+    assert not list((tmp_path / "emu").glob("*.pcap"))
+    assert all("pcap" not in lk for lk in result["links"])
+
+
+def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
+    # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way
+    params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0,0.3", "--App=ping",
+              "--PingCount=20", "--PingInterval=50", "--PingTimeout=500", "--StartTime=0.2"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
+    assert m["pings_sent"] == 20
+    assert 0 < m["pings_received"] < 20
+    assert m["pings_timed_out"] == 20 - m["pings_received"]
+    assert m["loss_percent"] == pytest.approx(100 * m["pings_timed_out"] / 20)
+    assert m["rtt_min_ms"] >= 20  # four 5 ms crossings per round trip
+    # the pings were lost where the link lost frames
+    assert m["nodes"]["n1"]["loss_drops"] + m["nodes"]["n2"]["loss_drops"] > 0
+    assert m["nodes"]["n0"]["loss_drops"] == 0
+    s = sim_metrics(params)
+    assert s["rtt_min_ms"] >= 20 and 0 < s["pings_received"] < 20
+    assert_same_keys(m, s, nested=("nodes",))
 
 
 def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):
@@ -165,6 +192,72 @@ def test_wifi_one_hop_fetches_bit_exact_over_80211b_with_bundling(tmp_path, addr
         assert station_acks < m["segments"] // 10
         assert stats["b_to_a"]["retries"] == 0
     assert_same_keys(m, sim_metrics(params))
+
+
+def pcap_frames(path):
+    """(link type, [frame bytes]) of a classic pcap file, read as its format says: a 24-byte
+    header (magic in the writer's byte order), then per frame a 16-byte record header (seconds,
+    microseconds, captured length, original length) and the captured bytes."""
+    data = path.read_bytes()
+    assert len(data) >= 24, path
+    order = "<" if struct.unpack("<I", data[:4])[0] in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    assert struct.unpack(order + "I", data[:4])[0] in (0xA1B2C3D4, 0xA1B23C4D), path
+    linktype = struct.unpack(order + "I", data[20:24])[0]
+    frames, offset = [], 24
+    while offset < len(data):
+        _, _, captured, original = struct.unpack(order + "IIII", data[offset:offset + 16])
+        assert captured <= original
+        frames.append(data[offset + 16:offset + 16 + captured])
+        offset += 16 + captured
+    assert offset == len(data), f"{path}: truncated record"
+    return linktype, frames
+
+
+def ndn_frames(frames):
+    """The Ethernet frames carrying NDN over UDP port 6363: IPv4, UDP, a payload starting with
+    the TLV type of an Interest (5), a Data (6) or an NDNLPv2 LpPacket (100)."""
+    found = []
+    for f in frames:
+        if len(f) < 14 + 20 + 8 + 1 or f[12:14] != b"\x08\x00" or f[23] != 17:
+            continue
+        udp = 14 + (f[14] & 0x0F) * 4
+        ports = struct.unpack(">HH", f[udp:udp + 4])
+        if 6363 in ports and len(f) > udp + 8 and f[udp + 8] in (5, 6, 100):
+            found.append(f)
+    return found
+
+
+def test_pcap_captures_every_link_end(tmp_path):
+    # a tbf link (tcpdump in each namespace) and an ns-3 link (ns-3's own pcap)
+    r = emu("p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=0ms,2ms", "--FileSize=200KiB",
+            "--StartTime=0.2", "--pcap", "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"]
+    links = result["links"]
+    assert [(lk["mechanism"], lk["pcap_by"]) for lk in links] == [("tbf", "tcpdump"), ("ns3-realtime", "ns-3")]
+    listed = {name for lk in links for name in lk["pcap"].values()}
+    assert listed == {p.name for p in (tmp_path / "emu").glob("*.pcap")}
+    assert sorted(listed) == ["link0-n0-n1.n0.pcap", "link0-n0-n1.n1.pcap",
+                              "link1-n1-n2.n1.pcap", "link1-n1-n2.n2.pcap"]
+    assert links[0]["pcap_kernel_drops"] == {"n0": 0, "n1": 0}
+    for lk in links:
+        for node, name in lk["pcap"].items():
+            linktype, frames = pcap_frames(tmp_path / "emu" / name)
+            assert linktype == 1, name  # Ethernet
+            # every end carried each segment's Data (one frame or more) and its Interests
+            assert len(ndn_frames(frames)) > m["segments"], name
+
+
+def test_pcap_without_tcpdump_for_a_veth_link_exits_2(tmp_path):
+    (tmp_path / "bin").mkdir()
+    e = dict(env(), PATH=str(tmp_path / "bin"))  # no tcpdump there
+    r = subprocess.run(emu_cmd("p2p-chain", "--Hops=1", "--Delay=0ms", "--pcap", "--out", tmp_path / "out"),
+                       capture_output=True, text=True, timeout=60, env=e)
+    assert r.returncode == 2, r.stderr
+    assert "tcpdump" in r.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_tbf_link_carries_its_rate(tmp_path):

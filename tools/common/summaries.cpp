@@ -1,5 +1,7 @@
 #include "tools/common/summaries.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -95,6 +97,26 @@ std::string formatPingSummary(const Name& prefix, const app::PingStats& s, Durat
        << formatFixed(toMillis(s.rttMax), 3) << "/" << formatFixed(s.rttMdevMs(), 3) << " ms\n";
   }
   return os.str();
+}
+
+std::string formatPingJson(const Name& prefix, const app::PingStats& s, Duration elapsed)
+{
+  auto rtt = [&s](double ms) { return s.received > 0 ? nlohmann::json(ms) : nlohmann::json(nullptr); };
+  nlohmann::ordered_json j;
+  j["status"] = s.received > 0 ? "ok" : "error";
+  j["prefix"] = prefix.toUri();
+  j["pings_sent"] = s.sent;
+  j["pings_received"] = s.received;
+  j["pings_nacked"] = s.nacked;
+  j["pings_timed_out"] = s.timeouts;
+  j["loss_percent"] = s.lossPercent();
+  j["nack_percent"] = s.nackPercent();
+  j["rtt_min_ms"] = rtt(toMillis(s.rttMin));
+  j["rtt_avg_ms"] = rtt(s.rttAvgMs());
+  j["rtt_max_ms"] = rtt(toMillis(s.rttMax));
+  j["rtt_mdev_ms"] = rtt(s.rttMdevMs());
+  j["elapsed_s"] = toSeconds(elapsed);
+  return j.dump();
 }
 
 } // namespace ndnlab::tools

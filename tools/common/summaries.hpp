@@ -26,5 +26,11 @@ std::optional<uint64_t> parseBitRate(std::string_view text);
 std::string formatFetchSummary(const app::FetchStats& s, bool adaptive);
 /// ndnping's closing statistics.
 std::string formatPingSummary(const Name& prefix, const app::PingStats& s, Duration elapsed);
+/// `ndnlab ping --json`: the statistics as one line of JSON, `status` ("ok" when a reply
+/// came, else "error"), `prefix`, then the keys the ns-3 scenarios write for a ping run
+/// (scenario-kit's pingMetrics; the test of `ndnlab emu` compares them): pings_sent,
+/// pings_received, pings_nacked, pings_timed_out, loss_percent, nack_percent,
+/// rtt_min/avg/max/mdev_ms (null without a reply) and elapsed_s.
+std::string formatPingJson(const Name& prefix, const app::PingStats& s, Duration elapsed);
 
 } // namespace ndnlab::tools

@@ -17,6 +17,7 @@ int runPing(int argc, char** argv)
   app::PingClientOptions po;
   double intervalMs = 1000;
   double timeoutMs = 4000;
+  bool json = false;
   Verbosity verbosity;
   ConnectionOptions connection;
 
@@ -34,6 +35,7 @@ int runPing(int argc, char** argv)
   addUnsignedOption(app, "-n,--start", po.startSeq, "First sequence number (default random)");
   app.add_flag("-a,--allow-stale", po.allowStale, "Do not set MustBeFresh");
   app.add_option("-p,--identifier", po.clientId, "Client identifier component after 'ping'")->check(check::nonEmpty());
+  app.add_flag("--json", json, "Print the statistics as one JSON object instead of the text (the last line on stdout)");
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);
   if (auto rc = parseCommandLine(app, argc, argv))
@@ -84,7 +86,10 @@ int runPing(int argc, char** argv)
   rt.run();
   client.stop();
 
-  std::cout << formatPingSummary(*prefix, client.stats(), client.elapsed());
+  if (json)
+    std::cout << formatPingJson(*prefix, client.stats(), client.elapsed()) << std::endl;
+  else
+    std::cout << formatPingSummary(*prefix, client.stats(), client.elapsed());
   if (rc == exitcode::Ok && client.stats().received == 0)
     rc = exitcode::Failure;
   return rc;

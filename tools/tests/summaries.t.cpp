@@ -3,6 +3,8 @@
 
 #include "tools/common/summaries.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 namespace ndnlab::tools {
@@ -50,6 +52,33 @@ TEST(Summaries, PingAsNdnpingWritesIt)
   EXPECT_NE(sum.find("--- /lab/node ping statistics ---"), std::string::npos);
   EXPECT_NE(sum.find("4 packets transmitted, 3 received, 25% lost, 0% nacked, time 3000 ms"), std::string::npos);
   EXPECT_NE(sum.find("rtt min/avg/max/mdev = 10.000/10.000/10.000/0.000 ms"), std::string::npos);
+}
+
+TEST(Summaries, PingJsonHasTheScenarioKeysAndNoRttWithoutAReply)
+{
+  app::PingStats s;
+  s.sent = 4;
+  s.received = 3;
+  s.timeouts = 1;
+  s.rttMin = 10ms;
+  s.rttMax = 12ms;
+  s.rttSumMs = 33;
+  s.rttSumSqMs = 363;
+  auto j = nlohmann::json::parse(formatPingJson(Name("/lab"), s, 3s));
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["prefix"], "/lab");
+  EXPECT_EQ(j["pings_sent"], 4);
+  EXPECT_EQ(j["pings_received"], 3);
+  EXPECT_EQ(j["pings_timed_out"], 1);
+  EXPECT_DOUBLE_EQ(j["loss_percent"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(j["rtt_min_ms"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(j["rtt_avg_ms"].get<double>(), 11.0);
+  EXPECT_DOUBLE_EQ(j["elapsed_s"].get<double>(), 3.0);
+  s.received = 0;
+  j = nlohmann::json::parse(formatPingJson(Name("/lab"), s, 3s));
+  EXPECT_EQ(j["status"], "error");
+  EXPECT_TRUE(j["rtt_min_ms"].is_null());
+  EXPECT_TRUE(j["rtt_mdev_ms"].is_null());
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 // Scenario `p2p-chain`: a consumer and a producer joined by Hops point-to-point links through
-// Hops-1 forwarders, each link with its own rate, delay, loss and device queue.
+// Hops-1 forwarders, each link with its own rate, delay, loss and device queue. The consumer
+// fetches a file (App=fetch) or pings the producer (App=ping: PingCount pings, as `ndnlab ping`
+// toward `ndnlab pingserver`).
 //
 //   n0 (consumer) -- n1 -- ... -- nHops (producer)
 
@@ -15,6 +17,7 @@
 #include <ns3/uinteger.h>
 
 #include <limits>
+#include <optional>
 
 namespace ndnlab::sim::scenarios {
 namespace {
@@ -44,8 +47,15 @@ std::vector<ParamSpec> chainParams()
      {},
      runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
     {"Strategy", ParamType::String, "best-route", "", "forwarding strategy of /", {"best-route", "multicast"}},
+    {"App",
+     ParamType::String,
+     "fetch",
+     "",
+     "the consumer's application: fetch (FileSize bytes, the Consumer's congestion control) or ping "
+     "(PingCount pings of the producer; the fetch parameters are unused)",
+     {"fetch", "ping"}},
   };
-  return joinParams({links, consumerParams(true, "10MiB"), runParams(3600)});
+  return joinParams({links, consumerParams(true, "10MiB"), pingParams(), runParams(3600)});
 }
 
 /// The per-link values of Rate, Delay, Loss and Queue, each checked.
@@ -70,9 +80,17 @@ Links parseLinks(const Params& params)
   return l;
 }
 
+/// The prefix of the producer's ping server (App=ping), under the route's /lab.
+const char* const PingPrefix = "/lab";
+
+bool pings(const Params& params)
+{
+  return params.getString("App") == "ping";
+}
+
 void checkChain(const Params& params)
 {
-  if (params.getString("Consumer") == "one-interest" && params.getInt("Hops") != 1)
+  if (!pings(params) && params.getString("Consumer") == "one-interest" && params.getInt("Hops") != 1)
     throw UsageError("--Consumer=one-interest works over one hop only (the pushed Data match no PIT entry)");
   parseLinks(params);
   checkConsumerParams(params);
@@ -114,13 +132,18 @@ void runChain(RunContext& ctx)
   routes.AddOrigin("/lab", producerNode);
   routes.CalculateRoutes();
 
-  Fetch fetch(params, FetchSpec{}, consumerNode, producerNode, [] { ns3::Simulator::Stop(); });
+  std::optional<Fetch> fetch;
+  std::optional<Ping> ping;
+  if (pings(params))
+    ping.emplace(params, PingPrefix, consumerNode, producerNode, [] { ns3::Simulator::Stop(); });
+  else
+    fetch.emplace(params, FetchSpec{}, consumerNode, producerNode, [] { ns3::Simulator::Stop(); });
   P2pDropCounter drops(all);
   ScenarioTraces traces(ctx, nodes);
 
   ctx.runSimulation(ns3::Seconds(params.getDouble("MaxTime")));
 
-  nlohmann::json m = fetch.metrics();
+  nlohmann::json m = ping ? ping->metrics() : fetch->metrics();
   nlohmann::json perNode = nlohmann::json::object();
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
     nlohmann::json j = nodeFrames(nodes.Get(i));
@@ -149,7 +172,8 @@ nlohmann::json chainNetwork(const Params& params)
           {"cs_size", params.getInt("CsSize")},
           {"strategy", "/localhost/nfd/strategy/" + params.getString("Strategy")},
           {"routes", nlohmann::json::array({{{"prefix", "/lab"}, {"origin", name(n)}}})},
-          {"apps", fetchApps(params, FetchSpec{}, name(0), name(n))},
+          {"apps", pings(params) ? pingApps(params, PingPrefix, name(0), name(n))
+                                 : fetchApps(params, FetchSpec{}, name(0), name(n))},
           {"max_time_s", params.getDouble("MaxTime")}};
 }
 

@@ -3,10 +3,12 @@
 #include "ns3/ndnlab/apps/consumer-app.hpp"
 #include "ns3/ndnlab/apps/content.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
+#include "ns3/ndnlab/apps/ping-apps.hpp"
 #include "ns3/ndnlab/helper/app-helper.hpp"
 #include "ns3/ndnlab/helper/tracers.hpp"
 #include "ns3/ndnlab/helper/wifi-radio.hpp"
 #include "ns3/ndnlab/model/ndn-stack.hpp"
+#include "ns3/ndnlab/model/ns3-env.hpp"
 
 #include "ns3/ndnlab/scenarios/knobs.hpp"
 
@@ -499,6 +501,114 @@ nlohmann::json Fetch::metrics() const
   if (st.failed)
     j["error"] = st.error;
   return j;
+}
+
+// --- ping ---
+
+std::vector<ParamSpec> pingParams()
+{
+  const app::PingClientOptions client;
+  const app::PingServerOptions server;
+  const double maxMs = runner::MaxTimeSeconds * 1e3;
+  return {
+    {"PingCount",
+     ParamType::Int,
+     "10",
+     "",
+     "App=ping: pings sent (ndnlab ping --count)",
+     {},
+     runner::Range::closed(1, 1e6)},
+    {"PingInterval",
+     ParamType::Double,
+     formatNumber(toMillis(client.interval)),
+     "ms",
+     "App=ping: time between pings (--interval)",
+     {},
+     runner::Range::positive(maxMs)},
+    {"PingTimeout",
+     ParamType::Double,
+     formatNumber(toMillis(client.timeout)),
+     "ms",
+     "App=ping: ping timeout = InterestLifetime (--timeout)",
+     {},
+     runner::Range::positive(maxMs)},
+    {"PingSize",
+     ParamType::Int,
+     std::to_string(server.payloadSize),
+     "B",
+     "App=ping: payload bytes of each reply (ndnlab pingserver --size)",
+     {},
+     runner::Range::closed(0, 8800)},
+  };
+}
+
+nlohmann::json pingApps(const Params& params, const std::string& prefix, const std::string& consumerNode,
+                        const std::string& producerNode)
+{
+  const std::vector<std::string> server = {"--size", std::to_string(params.getInt("PingSize"))};
+  const std::vector<std::string> client = {"--count",    std::to_string(params.getInt("PingCount")),
+                                           "--interval", formatNumber(params.getDouble("PingInterval")),
+                                           "--timeout",  formatNumber(params.getDouble("PingTimeout"))};
+  return nlohmann::json::array({
+    {{"node", producerNode},
+     {"role", "producer"},
+     {"tool", "pingserver"},
+     {"prefix", prefix},
+     {"registers", prefix + "/ping"},
+     {"start_s", 0.0},
+     {"args", server}},
+    {{"node", consumerNode},
+     {"role", "consumer"},
+     {"tool", "ping"},
+     {"name", prefix},
+     {"start_s", params.getDouble("StartTime")},
+     {"args", client}},
+  });
+}
+
+Ping::Ping(const Params& params, const std::string& prefix, ns3::Ptr<ns3::Node> consumerNode,
+           ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone)
+  : m_onDone(std::make_shared<std::function<void()>>(std::move(onDone)))
+{
+  AppHelper server("ndnlab::PingServerApp");
+  server.SetPrefix(prefix);
+  server.SetAttribute("PayloadSize", ns3::UintegerValue(static_cast<uint64_t>(params.getInt("PingSize"))));
+  server.Install(producerNode);
+
+  AppHelper client("ndnlab::PingClientApp");
+  client.SetPrefix(prefix);
+  client.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(params.getDouble("StartTime"))));
+  client.SetAttribute("Count", ns3::UintegerValue(static_cast<uint64_t>(params.getInt("PingCount"))));
+  client.SetAttribute("Interval", ns3::TimeValue(ns3::Seconds(params.getDouble("PingInterval") / 1e3)));
+  client.SetAttribute("Timeout", ns3::TimeValue(ns3::Seconds(params.getDouble("PingTimeout") / 1e3)));
+  m_client = client.Install(consumerNode).Get(0);
+  std::weak_ptr<std::function<void()>> weak = m_onDone;
+  m_client->TraceConnectWithoutContext("Finished", ns3::Callback<void>([weak] {
+                                         if (auto f = weak.lock(); f && *f)
+                                           std::exchange(*f, nullptr)();
+                                       }));
+}
+
+nlohmann::json Ping::metrics() const
+{
+  auto c = ns3::DynamicCast<PingClientApp>(m_client);
+  return pingMetrics(c->GetStats(), c->GetElapsed());
+}
+
+nlohmann::json pingMetrics(const app::PingStats& s, Duration elapsed)
+{
+  auto rtt = [&s](double ms) { return s.received > 0 ? nlohmann::json(ms) : nlohmann::json(nullptr); };
+  return {{"pings_sent", s.sent},
+          {"pings_received", s.received},
+          {"pings_nacked", s.nacked},
+          {"pings_timed_out", s.timeouts},
+          {"loss_percent", s.lossPercent()},
+          {"nack_percent", s.nackPercent()},
+          {"rtt_min_ms", rtt(toMillis(s.rttMin))},
+          {"rtt_avg_ms", rtt(s.rttAvgMs())},
+          {"rtt_max_ms", rtt(toMillis(s.rttMax))},
+          {"rtt_mdev_ms", rtt(s.rttMdevMs())},
+          {"elapsed_s", toSeconds(elapsed)}};
 }
 
 // --- counters ---

@@ -7,6 +7,7 @@
 #include "ns3/runner/run-context.hpp"
 
 #include "core/app/fetch-stats.hpp"
+#include "core/app/ping.hpp"
 
 #include <ns3/application.h>
 #include <ns3/net-device-container.h>
@@ -146,6 +147,41 @@ private:
   ns3::Ptr<ns3::Application> m_consumer;
   ns3::Ptr<ns3::Application> m_producer;
 };
+
+// --- one ping run: ping server + ping client ---
+
+/// PingCount, PingInterval (ms), PingTimeout (ms), PingSize (B): a ping run as `ndnlab ping
+/// -c -i -t` and `ndnlab pingserver -s` take it, with those tools' defaults but the count (10).
+std::vector<ParamSpec> pingParams();
+
+/// The ping server and client of a Ping as `ndnlab emu` runs them (Scenario::network): the
+/// producer `ndnlab pingserver <prefix> --size PingSize` (registers <prefix>/ping), the consumer
+/// `ndnlab ping <prefix> --count --interval --timeout` at StartTime.
+nlohmann::json pingApps(const Params& params, const std::string& prefix, const std::string& consumerNode,
+                        const std::string& producerNode);
+
+/// A ping server on the producer node (PingServerApp) and a ping client on the consumer node
+/// (PingClientApp, from StartTime), as `ndnlab pingserver` and `ndnlab ping` run them.
+class Ping
+{
+public:
+  /// Installs the apps. `onDone` runs once, when every ping has its outcome.
+  Ping(const Params& params, const std::string& prefix, ns3::Ptr<ns3::Node> consumerNode,
+       ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone);
+
+  /// The keys of `ndnlab ping --json` (pingMetrics).
+  nlohmann::json metrics() const;
+
+private:
+  ns3::Ptr<ns3::Application> m_client;
+  std::shared_ptr<std::function<void()>> m_onDone;
+};
+
+/// A ping run's result fields, the keys `ndnlab ping --json` writes (tools/ping; the test of
+/// `ndnlab emu` compares them): pings_sent, pings_received, pings_nacked, pings_timed_out,
+/// loss_percent and nack_percent (of those sent), rtt_min/avg/max/mdev_ms (null without a
+/// reply) and elapsed_s (from the first ping to the last outcome).
+nlohmann::json pingMetrics(const app::PingStats& s, Duration elapsed);
 
 // --- per-node counters ---
 

@@ -150,6 +150,43 @@ TEST(Scenarios, LossyChainCompletesBitExactAndIsReproducible)
   EXPECT_NE(a.result["metrics"], c.result["metrics"]); // other losses: other counters and times
 }
 
+TEST(Scenarios, ChainPingsAcrossWithItsDelayAndLosesPingsToItsLoss)
+{
+  // App=ping: n0 pings n2's ping server over two 5 ms links, the second losing 30 % of the
+  // frames each way; the keys are `ndnlab ping --json`'s
+  std::vector<std::string> args = {"p2p-chain",         "--Hops=2",          "--Delay=5ms",
+                                   "--Loss=0,0.3",      "--App=ping",        "--PingCount=40",
+                                   "--PingInterval=50", "--PingTimeout=500", "--Traces=none"};
+  auto r = runCli(args);
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& m = r.result["metrics"];
+  EXPECT_EQ(m["pings_sent"], 40);
+  const auto received = m["pings_received"].get<uint64_t>();
+  EXPECT_GT(received, 0u);
+  EXPECT_LT(received, 40u);
+  EXPECT_EQ(m["pings_timed_out"].get<uint64_t>() + received, 40u);
+  EXPECT_DOUBLE_EQ(m["loss_percent"].get<double>(), 100.0 * static_cast<double>(40 - received) / 40);
+  EXPECT_GE(m["rtt_min_ms"].get<double>(), 20.0); // four 5 ms crossings
+  EXPECT_LT(m["rtt_max_ms"].get<double>(), 25.0); // an idle 10 Mbit/s chain: little more
+  EXPECT_GT(m["nodes"]["n1"]["loss_drops"].get<uint64_t>() + m["nodes"]["n2"]["loss_drops"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(m.contains("completed")); // no fetch ran
+
+  auto lossless = runCli({"p2p-chain", "--Hops=2", "--App=ping", "--PingCount=5", "--Traces=none"});
+  ASSERT_EQ(lossless.exitCode, 0) << lossless.result.dump();
+  EXPECT_EQ(lossless.result["metrics"]["pings_received"], 5);
+  EXPECT_EQ(lossless.result["metrics"]["loss_percent"], 0.0);
+
+  // ndnlab emu runs the tools with the same values
+  args.push_back("--network");
+  auto n = runCli(args);
+  ASSERT_EQ(n.exitCode, 0) << n.result.dump();
+  const auto& apps = n.result["apps"];
+  EXPECT_EQ(apps[0]["tool"], "pingserver");
+  EXPECT_EQ(apps[0]["registers"], "/lab/ping");
+  EXPECT_EQ(apps[1]["tool"], "ping");
+  EXPECT_EQ(apps[1]["args"], nlohmann::json({"--count", "40", "--interval", "50", "--timeout", "500"}));
+}
+
 TEST(Scenarios, ProfileSetsTheKnobsItNamesAndAGivenKnobWins)
 {
   // --Profile=ndnsim runs exactly as the BLEnD specs' sixteen ConsumerPcon values given one by

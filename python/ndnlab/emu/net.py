@@ -46,6 +46,7 @@ DEFAULT_QUEUE = "100p"  # ns-3's DropTailQueue default
 WIFI_MTU = 2296  # ns-3 WifiNetDevice: 2304-octet MSDUs less the 8-octet LLC/SNAP header
 CLONE_NEWNET = 0x40000000
 TC_H_ROOT = 0xFFFFFFFF
+NUD_PERMANENT = 0x80  # a neighbour entry the kernel never resolves again (linux/neighbour.h)
 _NAME_RE = re.compile(r"^[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*$")
 _NS_RE = re.compile(rf"^{NS_PREFIX}-([0-9a-f]+)-(.+)$")
 _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
@@ -434,11 +435,12 @@ class Network:
             ipr.link("set", index=idx, state="up")
             if rate is not None:
                 self.shape(node, dev, rate, queue, mtu=mtu)
+        self._pin_neighbours(link)
         return link
 
     def add_emulated_link(self, a, b, program, rate, delay, loss=0.0, queue=None, mtu=1500,
                           seed=1, run=1, stream=0, stats=None, log=None, ready_timeout=20.0,
-                          argv_prefix=()):
+                          argv_prefix=(), pcap=None):
         """A link between nodes `a` and `b` simulated in real time by `program`
         (ndnlab-emu-link: ns-3's point-to-point model with `rate` bit/s, `delay` s one way,
         `loss` per frame, drop-tail `queue`), for what tbf cannot give (delay, loss); its losses
@@ -448,21 +450,22 @@ class Network:
         free /24 as add_link's veths do. It runs in this process's namespace, tracked like any
         process: close() stops it, check_processes() reports it if it dies. Its counters go to
         `stats` (a JSON file written when it stops), its messages to the file `log` (discarded
-        when None); `argv_prefix` runs it under a wrapper (e.g. `chrt -f 10`). Returns the
-        Link (`process` set)."""
+        when None); `argv_prefix` runs it under a wrapper (e.g. `chrt -f 10`); `pcap` = (file
+        of end a, file of end b): ns-3's pcap of each tap's frames, both ways (flushed when the
+        program stops). Returns the Link (`process` set)."""
         i, net, dev_a, dev_b = self._claim_link(a, b)
         unit, size = parse_queue(queue or DEFAULT_QUEUE)
         argv = ["--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
                 "--loss", repr(float(loss)), "--queue", f"{size}{unit}", "--seed", str(seed),
                 "--run", str(run), "--stream", str(stream), "--mtu", str(mtu)]
         proc = self._start_link_process(a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
-                                        argv_prefix)
+                                        argv_prefix, pcap)
         link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate, queue, mtu,
                     delay, loss, proc)
         return self._address_link(link)
 
     def add_wifi_link(self, a, b, program, radio, mtu=None, seed=1, run=1, stream=None, stats=None,
-                      log=None, ready_timeout=20.0, argv_prefix=()):
+                      log=None, ready_timeout=20.0, argv_prefix=(), pcap=None):
         """An 802.11 link between station `a` and access point `b`, simulated in real time by
         `program` (ndnlab-emu-link --link wifi: the radio of `ndnlab sim wifi-one-hop`).
         `radio` holds its flags without the dashes: {"standard": "11b", "data-mode": "",
@@ -483,18 +486,20 @@ class Network:
         if mtu is not None:
             argv += ["--mtu", str(mtu)]
         proc = self._start_link_process(a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
-                                        argv_prefix)
+                                        argv_prefix, pcap)
         link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", None, None,
                     mtu or WIFI_MTU, 0.0, 0.0, proc)
         return self._address_link(link)
 
     def _start_link_process(self, a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
-                            argv_prefix):
+                            argv_prefix, pcap=None):
         """Starts `program` between tap `dev_a` in `a` and `dev_b` in `b` and waits for 'ready'."""
         argv = [*argv_prefix, str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
                 "--dev-b", dev_b, *argv]
         if stats:
             argv += ["--stats-json", str(stats)]
+        if pcap:
+            argv += ["--pcap-a", str(pcap[0]), "--pcap-b", str(pcap[1])]
         with open(log or os.devnull, "w") as err:
             proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True,
                                     start_new_session=True)
@@ -514,7 +519,19 @@ class Network:
             idx = self._index(node, dev)
             ipr.addr("add", index=idx, address=addr, prefixlen=24)
             ipr.link("set", index=idx, state="up")
+        self._pin_neighbours(link)
         return link
+
+    def _pin_neighbours(self, link):
+        """Each end of `link` knows the other's MAC address from the start (a permanent
+        neighbour entry), so no ARP crosses the link: a simulated link has none, and an ARP
+        request lost on a lossy link holds the IPv4 packets behind it for a second."""
+        macs = {node: self._ipr[node].get_links(self._index(node, dev))[0].get_attr("IFLA_ADDRESS")
+                for node, dev in ((link.a, link.dev_a), (link.b, link.dev_b))}
+        for node in (link.a, link.b):
+            peer = link.peer(node)
+            self._ipr[node].neigh("replace", dst=link.end(peer)[1], lladdr=macs[peer],
+                                  ifindex=self._index(node, link.end(node)[0]), state=NUD_PERMANENT)
 
     def device_counters(self, node, dev):
         """The kernel's counters of `dev` in `node`: rx/tx packets and bytes, rx/tx drops."""
@@ -522,6 +539,33 @@ class Network:
         st = info.get_attr("IFLA_STATS64") or {}
         return {k: st.get(k, 0) for k in ("rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
                                           "rx_dropped", "tx_dropped")}
+
+    def capture(self, node, dev, path, log, program="tcpdump", ready_timeout=10.0):
+        """Captures every frame of `dev` in `node`, both ways, into the pcap file `path`:
+        `program` (tcpdump) runs inside the namespace, writing each packet as it comes (-U), and
+        this returns its Popen once it listens (its message in the file `log`). Stop it with
+        stop(): on SIGTERM tcpdump writes what it holds, its statistics to `log`
+        (capture_drops() reads them) and exits. A capture that dies is reported by
+        check_processes()."""
+        argv = [str(program), "-i", dev, "-w", str(path), "-U", "--immediate-mode", "-n", "-Z", "root"]
+        log = pathlib.Path(log)
+        with open(log, "w") as err:
+            proc = self.popen(node, argv, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + ready_timeout
+        while "listening on" not in log.read_text(errors="replace"):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                state = f"exited {proc.returncode}" if proc.poll() is not None else "not listening"
+                raise RuntimeError(f"{pathlib.Path(str(program)).name} on {node}:{dev}: {state} after "
+                                   f"{ready_timeout:.0f} s: {log.read_text(errors='replace').strip()[-300:]}")
+            time.sleep(0.02)
+        return proc
+
+    @staticmethod
+    def capture_drops(log):
+        """Packets the kernel dropped before tcpdump read them, from its closing statistics in
+        `log`, or None when it wrote none."""
+        m = re.search(r"(\d+) packets? dropped by kernel", pathlib.Path(log).read_text(errors="replace"))
+        return int(m[1]) if m else None
 
     def _claim_link(self, a, b):
         """(index, /24 prefix "10.x.y", device in a, device in b) of a new link a-b."""

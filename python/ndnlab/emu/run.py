@@ -4,9 +4,11 @@ The scenario is described once, by the simulator: `ndnlab-sim SCENARIO --Name=va
 checks the parameters as a simulated run does and prints its nodes, links, routes and
 applications (Scenario::network in ns3/runner/scenario.hpp). From that description this
 module builds the same network out of network namespaces (ndnlab.emu.net), one `ndnlabd` per
-node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` for each
-producer and `ndnlab get` for each consumer at its start time, and writes a result.json whose
-metrics have the keys of the simulated run's, with `backend: "emu"`.
+node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` (or
+`ndnlab pingserver`) for each producer and `ndnlab get` (or `ndnlab ping`) for each consumer at
+its start time, and writes a result.json whose metrics have the keys of the simulated run's,
+with `backend: "emu"`. With --pcap every link end is captured into the run directory (ns-3's
+pcap for links of ndnlab-emu-link, tcpdump inside the namespace for veth links).
 
 Each link is shaped by one mechanism, recorded in result.json:
 - "tbf": rate and drop-tail queue by kernel tbf on both veth ends (a link without delay or
@@ -262,7 +264,8 @@ class Emulation:
     """One run: builds the network of `network` (the simulator's description) in a
     ndnlab.emu.net.Network, runs its applications, collects the result."""
 
-    def __init__(self, network, mechanisms, run_dir, seed, progress=None):
+    def __init__(self, network, mechanisms, run_dir, seed, progress=None, tcpdump=None,
+                 pcap=False):
         self.network = network
         self.mechanisms = mechanisms
         self.run_dir = run_dir
@@ -272,14 +275,25 @@ class Emulation:
         self.ndnlabd = find_program("ndnlabd")
         self.emu_link = (find_program("ndnlab-emu-link")
                          if {"ns3-realtime", "ns3-wifi"} & set(mechanisms) else None)
+        self.pcap = pcap  # capture every link end (--pcap)
+        self.tcpdump = tcpdump  # the program that captures veth ends (tbf, impair)
+        self.captures = {}  # link index -> {node: (Popen, its log)}: the veth ends' tcpdumps
         self.net = None
         self.links = []
         self.daemons = {}
 
     def link_file(self, i, suffix):
-        """The run directory's file of link `i`'s process: counters (.json), messages (.log)."""
+        """The run directory's file of link `i`'s process: counters (.json), messages (.log);
+        with `.<node>.pcap` the capture of the link's end in that node."""
         lk = self.network["links"][i]
         return self.run_dir / f"link{i}-{lk['a']}-{lk['b']}{suffix}"
+
+    def pcap_files(self, i):
+        """(capture of end a, capture of end b) of link `i`, or None without --pcap."""
+        if not self.pcap:
+            return None
+        lk = self.network["links"][i]
+        return self.link_file(i, f".{lk['a']}.pcap"), self.link_file(i, f".{lk['b']}.pcap")
 
     def socket(self, node):
         return self.run_dir / f"{node}.sock"
@@ -306,7 +320,7 @@ class Emulation:
                     lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
                     lk["queue"], seed=1, run=self.seed, stream=2 * i,
                     stats=self.link_file(i, ".json"),
-                    log=self.link_file(i, ".log"))
+                    log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
             elif mech == "ns3-wifi":
                 # station a, access point b; ns-3 seed 1, run = the run's seed and the radio's
                 # streams from the scenario's first one: `ndnlab sim --run=S` draws the same
@@ -317,9 +331,16 @@ class Emulation:
                          "ampdu": lk["ampdu"]}
                 link = net.add_wifi_link(lk["a"], lk["b"], self.emu_link, radio, mtu=lk["mtu"],
                                          seed=1, run=self.seed, stats=self.link_file(i, ".json"),
-                                         log=self.link_file(i, ".log"))
+                                         log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
             else:
                 link = net.add_link(lk["a"], lk["b"], rate=lk["rate_bps"], queue=lk["queue"])
+                if self.pcap:
+                    # tcpdump in each namespace, listening before any daemon sends
+                    self.captures[i] = {}
+                    for node, path in zip((lk["a"], lk["b"]), self.pcap_files(i)):
+                        log = self.link_file(i, f".{node}.tcpdump.log")
+                        proc = net.capture(node, link.end(node)[0], path, log, program=self.tcpdump)
+                        self.captures[i][node] = (proc, log)
             self.links.append(link)
         impair = None
         if self.mechanisms and self.mechanisms[0] == "impair":
@@ -378,20 +399,27 @@ class Emulation:
         producers = [a for a in self.network["apps"] if a["role"] == "producer"]
         consumers = [a for a in self.network["apps"] if a["role"] == "consumer"]
         for i, app in enumerate(producers):
-            content = self.run_dir / f"content-{app['node']}-{i}.bin"
-            write_content(content, app["content_seed"], int(app["file_size"]))
-            app["_content"] = content
-            log = open(self.run_dir / f"serve-{app['node']}-{i}.log", "wb")
-            self.net.popen(app["node"], [self.ndnlab, "serve", "--socket", self.socket(app["node"]),
-                                         *app["args"], app["prefix"], content],
-                           stdout=subprocess.DEVNULL, stderr=log)
+            sock = self.socket(app["node"])
+            if app["tool"] == "serve":
+                content = self.run_dir / f"content-{app['node']}-{i}.bin"
+                write_content(content, app["content_seed"], int(app["file_size"]))
+                app["_content"] = content
+                argv = [self.ndnlab, "serve", "--socket", sock, *app["args"], app["prefix"], content]
+            elif app["tool"] == "pingserver":
+                argv = [self.ndnlab, "pingserver", "--socket", sock, "--quiet", *app["args"],
+                        app["prefix"]]
+            else:
+                raise EmuError(f"producer {app['node']}: ndnlab emu does not run `{app['tool']}`")
+            log = open(self.run_dir / f"{app['tool']}-{app['node']}-{i}.log", "wb")
+            self.net.popen(app["node"], argv, stdout=subprocess.DEVNULL, stderr=log)
             log.close()
         deadline = time.monotonic() + 15
         for app in producers:
-            while not self.has_route(app["node"], app["prefix"]):
+            # what the producer registers: its prefix, or (pingserver) <prefix>/ping
+            while not self.has_route(app["node"], app.get("registers", app["prefix"])):
                 self.check_alive()
                 if time.monotonic() > deadline:
-                    raise EmuError(f"ndnlab serve {app['prefix']} on {app['node']} did not register "
+                    raise EmuError(f"ndnlab {app['tool']} {app['prefix']} on {app['node']} did not register "
                                    "within 15 s")
                 time.sleep(0.1)
         t0 = time.monotonic()
@@ -406,14 +434,7 @@ class Emulation:
                 if not running and not results:
                     cpu.restart()  # the load of the transfer, not of the wait before it
                 i, app = pending.pop(0)
-                out = self.run_dir / f"get-{app['node']}-{i}.out"
-                err = open(self.run_dir / f"get-{app['node']}-{i}.log", "wb")
-                trace = ["--trace", out.with_suffix(".trace")] if self.network.get("metrics") else []
-                proc = self.net.popen(app["node"], [self.ndnlab, "get", "--socket",
-                                                    self.socket(app["node"]), app["name"], "-o", out,
-                                                    "--json", "--no-progress", *trace, *app["args"]],
-                                      watch=False, stdout=subprocess.DEVNULL, stderr=err)
-                err.close()
+                proc, out = self.start_consumer(i, app)
                 running[i] = (app, proc, out, time.monotonic() - t0)
             for i, (app, proc, out, started) in list(running.items()):
                 if app.get("stop_s") is not None and now >= app["stop_s"] and proc.poll() is None:
@@ -436,6 +457,39 @@ class Emulation:
                               f"running, {len(pending)} to start, CPU {cpu.samples[-1]:.0f} % busy")
             time.sleep(0.1)
         return [results[i] + (consumers[i],) for i in sorted(results)], producers
+
+    def start_consumer(self, i, app):
+        """Starts consumer `app` (the i-th): (its Popen, the file its result is read from:
+        get's output, whose .log holds its --json, or ping's log)."""
+        sock = self.socket(app["node"])
+        if app["tool"] == "get":
+            out = self.run_dir / f"get-{app['node']}-{i}.out"
+            trace = ["--trace", out.with_suffix(".trace")] if self.network.get("metrics") else []
+            argv = [self.ndnlab, "get", "--socket", sock, app["name"], "-o", out, "--json",
+                    "--no-progress", *trace, *app["args"]]
+            both = False  # stdout carries the bytes; the summary goes to stderr
+        elif app["tool"] == "ping":
+            out = self.run_dir / f"ping-{app['node']}-{i}.log"
+            argv = [self.ndnlab, "ping", "--socket", sock, "--json", "--quiet", *app["args"],
+                    app["name"]]
+            both = True  # its summary is on stdout
+        else:
+            raise EmuError(f"consumer {app['node']}: ndnlab emu does not run `{app['tool']}`")
+        with open(out.with_suffix(".log"), "wb") as err:
+            proc = self.net.popen(app["node"], argv, watch=False,
+                                  stdout=err if both else subprocess.DEVNULL, stderr=err)
+        return proc, out
+
+    def stop_captures(self):
+        """Stops the veth ends' tcpdumps (each writes what it holds and its statistics);
+        {link index: {node: packets the kernel dropped before tcpdump read them}}."""
+        drops = {}
+        for i, ends in self.captures.items():
+            drops[i] = {}
+            for node, (proc, log) in ends.items():
+                self.net.stop(proc, timeout=10)
+                drops[i][node] = self.net.capture_drops(log)
+        return drops
 
     def node_counters(self):
         out = {}
@@ -479,11 +533,12 @@ class Emulation:
                         sums[BUNDLE_COUNTERS[k]] += v
         return {**sums, "bundle_recoveries": None}
 
-    def link_reports(self, nodes):
-        """Stops the link processes (their counters are written then) and reports each link;
-        adds their queue and loss drops to `nodes` (the queue's at the sender, the loss at the
-        receiver, as ns-3's devices count them)."""
+    def link_reports(self, nodes, capture_drops=None):
+        """Stops the link processes (their counters and pcaps are written then) and reports
+        each link; adds their queue and loss drops to `nodes` (the queue's at the sender, the
+        loss at the receiver, as ns-3's devices count them). `capture_drops`: stop_captures()."""
         reports = []
+        capture_drops = capture_drops or {}
         for i, (lk, link, mech) in enumerate(zip(self.network["links"], self.links, self.mechanisms)):
             if mech == "ns3-wifi":
                 rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "kind": "wifi",
@@ -519,8 +574,29 @@ class Emulation:
                 # not small beside the link's own delay (a late frame arrives that much later)
                 allowed_us = max(MIN_LAG_US, LAG_SHARE_OF_DELAY * lk.get("delay_s", 0) * 1e6)
                 rep["kept_up"] = lost == 0 and rt.get("mean_lag_us", 0) <= allowed_us
+            files = self.pcap_files(i)
+            if files:
+                # one file per end, named link<i>-<a>-<b>.<node>.pcap, in the run directory
+                rep["pcap"] = {node: f.name for node, f in zip((lk["a"], lk["b"]), files)}
+                rep["pcap_by"] = "ns-3" if link.process is not None else "tcpdump"
+                if i in capture_drops:
+                    rep["pcap_kernel_drops"] = capture_drops[i]
             reports.append(rep)
         return reports
+
+
+def ping_metrics(rc, log, started, ended):
+    """A ping run's metrics under the simulated run's keys (pingMetrics): the fields of
+    `ndnlab ping --json` (the last JSON line of its log) but its status and prefix."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    summary = json.loads(lines[-1]) if lines else {}
+    m = {k: v for k, v in summary.items() if k not in ("status", "prefix")}
+    if not summary:
+        m["error"] = (text.strip().splitlines()[-1:] or ["no summary"])[0] if rc is not None \
+            else "MaxTime reached"
+    m["_start"], m["_end"] = started, ended
+    return m
 
 
 # what `get --json` adds about its own process (docs/tools.md), not results of the fetch
@@ -600,7 +676,7 @@ def aggregate(flows):
 # --- command line ------------------------------------------------------------------------------
 
 USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
-                  [--link-mode auto|ns3|tbf|impair] [--quiet]
+                  [--link-mode auto|ns3|tbf|impair] [--pcap] [--quiet]
 
 Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
 mircc-dumbbell, wifi-one-hop) on real daemons: one ndnlabd per node in its own network
@@ -627,6 +703,10 @@ def parse_args(argv):
                              "others; ns3: ns-3 for all; tbf: kernel only (no delay or loss); "
                              "impair: tbf plus the daemons' egress impairment")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--pcap", action="store_true",
+                        help="capture every link end into the run directory, "
+                             "link<i>-<a>-<b>.<node>.pcap (ns-3's pcap of its links, tcpdump on "
+                             "veth links), listed in result.json (links[].pcap)")
     args, rest = parser.parse_known_args(argv)
     params = []
     for a in rest:
@@ -652,6 +732,12 @@ def main(argv=None):
         mechanisms, warnings = plan_links(network, args.link_mode)
         find_program("ndnlab")
         find_program("ndnlabd")
+        tcpdump = None
+        if args.pcap and {"tbf", "impair"} & set(mechanisms):
+            tcpdump = shutil.which("tcpdump")
+            if not tcpdump:
+                raise UsageError("--pcap: tcpdump not found on PATH; it captures the veth links "
+                                 "(tbf, impair) of this run (Debian: apt-get install tcpdump)")
     except UsageError as e:
         print(f"ndnlab emu: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -665,7 +751,7 @@ def main(argv=None):
     run_dir = pathlib.Path(tempfile.mkdtemp(prefix="ndnlab-emu-")) if temp else args.out
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "result.json").unlink(missing_ok=True)
-    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say)
+    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say, tcpdump, args.pcap)
     cpu = CpuMeter()
     t_start = time.monotonic()
     try:
@@ -674,15 +760,19 @@ def main(argv=None):
                 f"({', '.join(sorted(set(mechanisms)))}); run {net.tag}, files in {run_dir}")
             emu.build(net)
             finished, producers = emu.run(cpu)
+            drops = emu.stop_captures()
             nodes = emu.node_counters()
             bundling = {n: emu.bundle_counters(n) for n in network.get("bundling_metrics", [])}
-            links = emu.link_reports(nodes)
+            links = emu.link_reports(nodes, drops)
             content = {p["prefix"]: p.get("_content") for p in producers}
             flows = {}
             for app, rc, out, started, ended, _ in finished:
-                flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
-                                                   content.get(app["name"]),
-                                                   nodes[app["node"]]["data_in"])
+                if app["tool"] == "ping":
+                    flows[app["node"]] = ping_metrics(rc, out, started, ended)
+                else:
+                    flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
+                                                       content.get(app["name"]),
+                                                       nodes[app["node"]]["data_in"])
     except (EmuError, OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
         # the network is gone already (the with block closed it)
         print(f"ndnlab emu: {e}", file=sys.stderr)
@@ -726,7 +816,12 @@ def main(argv=None):
 
 def summary_text(result):
     m = result["metrics"]
-    if "completed" in m:
+    if "pings_sent" in m:
+        rtt = (f"rtt min/avg/max {m['rtt_min_ms']:.3f}/{m['rtt_avg_ms']:.3f}/{m['rtt_max_ms']:.3f} ms"
+               if m.get("pings_received") else "no reply")
+        lines = [f"{result['scenario']} (emu, seed {result['seed']}): {m['pings_sent']} pings, "
+                 f"{m['pings_received']} replies, {m['loss_percent']:.0f} % lost; {rtt}"]
+    elif "completed" in m:
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): "
                  f"{'completed' if m['completed'] else 'NOT completed'}, "
                  f"{'bit-exact' if m['bit_exact'] else 'not bit-exact'}, "
