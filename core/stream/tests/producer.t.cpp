@@ -246,6 +246,36 @@ TEST_F(StreamProducerTest, EarlyInterestAnsweredWhenItsFrameAppearsWithDgen)
   EXPECT_EQ(p.counters().expired, 0u) << "answered Interests do not expire";
 }
 
+TEST_F(StreamProducerTest, HeldInterestGetsItsPitTokenBack)
+{
+  StreamProducer p(env, ep, "/alice", signer, twoThreads());
+  Interest i = interest(seg("lo", FrameType::Key, 0));
+  i.tags.pitToken = PitToken{9, 8, 7, 6};
+  ep.deliverInterest(i);
+  env.advance(3ms);
+  p.publish(0, Frame{.key = true, .data = pattern(10)});
+  ASSERT_EQ(ep.sentData.size(), 1u);
+  EXPECT_EQ(ep.sentData[0].tags.pitToken, i.tags.pitToken);
+  EXPECT_EQ(content(ep.sentData[0]).header.generationDelay, 3ms);
+}
+
+TEST_F(StreamProducerTest, ParityWithinTheShardLimit)
+{
+  StreamProducerOptions o = twoThreads();
+  o.payloadSize = 1;
+  StreamProducer p(env, ep, "/alice", signer, o);
+  auto a = p.publish(0, Frame{.key = false, .data = pattern(250)});
+  EXPECT_EQ(a.dataSegments, 250u);
+  EXPECT_EQ(a.paritySegments, 5u) << "ceil(0.2 x 250) = 50 asked, 255 - 250 fit";
+  auto b = p.publish(0, Frame{.key = false, .data = pattern(300)});
+  EXPECT_EQ(b.dataSegments, 300u);
+  EXPECT_EQ(b.paritySegments, 0u) << "more than 255 data segments: no parity";
+  EXPECT_EQ(p.counters().fecLimited, 2u);
+  const Data* last = p.segment(0, FrameType::Delta, 1, SegmentKind::Data, 299);
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(content(*last).header.dataSegments, 300u) << "a frame without parity may have more than 255 segments";
+}
+
 TEST_F(StreamProducerTest, EarlyInterestExpiresAtItsLifetime)
 {
   StreamProducer p(env, ep, "/alice", signer, twoThreads());
