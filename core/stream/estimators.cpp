@@ -106,8 +106,8 @@ bool StabilityEstimator::add(Duration delta)
   if (m_deltas.size() == 2 * n) {
     const double m2 = std::accumulate(m_deltas.begin(), m_deltas.begin() + static_cast<std::ptrdiff_t>(n), 0.0) /
                       static_cast<double>(n);
-    const double m1 = std::accumulate(m_deltas.begin() + static_cast<std::ptrdiff_t>(n), m_deltas.end(), 0.0) /
-                      static_cast<double>(n);
+    const double m1 =
+      std::accumulate(m_deltas.begin() + static_cast<std::ptrdiff_t>(n), m_deltas.end(), 0.0) / static_cast<double>(n);
     const bool settled = m2 > 0 && std::abs(m1 / m2 - 1) <= m_params.theta1;
     const bool atPeriod = 1 - std::abs(m1 - m_period) / m_period >= m_params.theta2;
     stable = settled && atPeriod;

@@ -106,7 +106,7 @@ public:
 
 private:
   StabilityParams m_params;
-  double m_period; ///< seconds
+  double m_period;             ///< seconds
   std::deque<double> m_deltas; ///< the last 2N, seconds
   size_t m_run = 0;
 };
