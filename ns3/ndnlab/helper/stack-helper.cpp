@@ -3,6 +3,7 @@
 #include "ns3/ndnlab/apps/constant-rate-consumer-app.hpp"
 #include "ns3/ndnlab/apps/consumer-app.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
+#include "ns3/ndnlab/apps/perf-apps.hpp"
 #include "ns3/ndnlab/apps/producer-app.hpp"
 
 #include <ns3/node-list.h>
@@ -21,6 +22,8 @@ void registerTypes()
   ConstantRateConsumerApp::GetTypeId();
   OneInterestConsumerApp::GetTypeId();
   OneInterestProducerApp::GetTypeId();
+  PerfProducerApp::GetTypeId();
+  PerfConsumerApp::GetTypeId();
 }
 
 namespace {
