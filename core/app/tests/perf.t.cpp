@@ -455,6 +455,33 @@ TEST_F(PerfClientTest, WithoutAStatsReplyTheReportStillComes)
   EXPECT_GT(report->sum.bytes, 0u);
 }
 
+TEST_F(PerfClientTest, StrayAndMalformedAnswersAreIgnored)
+{
+  // the stats reply is garbage, and Data and Nacks for other sessions, flows and names arrive
+  link.dataFilter = [](Data& d) {
+    if (perf::parseRequest("/lab/perf", d.name())->stats)
+      d.setContent(asBytes(std::string_view("not a report")));
+    return true;
+  };
+  auto o = fixedWindow(2);
+  o.duration = 100ms;
+  auto c = make(o);
+  c->start("/lab/perf");
+  env.advance(50ms);
+  for (const char* uri : {"/lab/perf/0000000000000001/0/1200/0/seg=0", "/lab/perf/junk", "/elsewhere",
+                          "/lab/perf/0000000000000001/stats"})
+    link.consumer.deliverData(Data(Name(uri)));
+  Name otherFlow = perf::flowName("/lab/perf", c->session(), 9, 1200, 0).appendSegment(0);
+  link.consumer.deliverData(Data(otherFlow));
+  link.consumer.deliverNack(Nack{Interest(otherFlow), NackReason::NoRoute});
+  env.advance(10s);
+  ASSERT_TRUE(report);
+  EXPECT_FALSE(report->error);
+  EXPECT_FALSE(report->server); // a reply that does not parse is no report
+  EXPECT_EQ(report->sum.nacks, 0u);
+  EXPECT_GT(report->sum.bytes, 0u);
+}
+
 TEST_F(PerfClientTest, FinishNowEndsTheTestEarly)
 {
   auto o = fixedWindow(2);
