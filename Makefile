@@ -1,7 +1,7 @@
 # ndnlab entry points. The README's whole set-up is `make demo` and `make test`.
 #   make deps    install missing apt and pip packages (Debian 12)
 #   make build   configure (CMake + Ninja) and build into build/
-#   make test    deps + test deps (Node.js, NDNts, Chromium, ndnd) + build + every test (ctest, pytest, fuzz smoke run)
+#   make test    deps + test deps (Node.js, NDNts, Chromium, ndnd, iperf3) + build + every test (ctest, pytest, fuzz smoke run)
 #   make demo    deps + build + the main job on built-in defaults
 #   make bench   benchmarks; figures go to docs/results/
 #   make bench-sim  simulation speed: NDN run vs plain ns-3 (docs/results/simulator.md)

@@ -136,6 +136,9 @@ private:
   std::deque<uint64_t> m_retxQueue;
   std::map<uint64_t, Pending> m_pending;
   TimerId m_sendTimer = 0;
+  TimePoint m_due{}; ///< when the Interest sent last was due (the schedule, not the timer)
+  /// How far behind its schedule the consumer may catch up with a burst.
+  static constexpr Duration kMaxCatchUp = std::chrono::milliseconds(10);
   TimerId m_tickTimer = 0;
   std::vector<Interest> m_held; ///< fell due, waiting for the tick
   double m_frequency;

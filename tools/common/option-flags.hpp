@@ -17,7 +17,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -199,6 +201,40 @@ void addFieldOptions(CLI::App& app, Options& o)
   visitFields(std::type_identity<Options>{}, [&](const auto& f) {
     if ((f.info.hosts & fields::Cli) != 0)
       detail::addFlag(app, o, f);
+  });
+}
+
+/// The same flags without the CLI11 names in `drop` ("-l"): for a command whose own flags use
+/// those letters (`perf client -l` is iperf3's length, `get -l` the lifetime). A field keeps
+/// its other names.
+template<typename Options>
+void addFieldOptions(CLI::App& app, Options& o, std::initializer_list<std::string_view> drop)
+{
+  visitFields(std::type_identity<Options>{}, [&](const auto& f) {
+    if ((f.info.hosts & fields::Cli) == 0)
+      return;
+    const std::string names = f.info.flagNames();
+    std::string kept;
+    bool dropped = false;
+    size_t from = 0;
+    while (from <= names.size()) {
+      size_t comma = names.find(',', from);
+      std::string one = names.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+      if (std::find(drop.begin(), drop.end(), std::string_view(one)) != drop.end())
+        dropped = true;
+      else
+        kept += (kept.empty() ? "" : ",") + one;
+      if (comma == std::string::npos)
+        break;
+      from = comma + 1;
+    }
+    if (!dropped) {
+      detail::addFlag(app, o, f);
+      return;
+    }
+    auto g = f;
+    g.info.flags = kept; // CLI11 copies the names while adding the flag
+    detail::addFlag(app, o, g);
   });
 }
 

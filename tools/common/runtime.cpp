@@ -273,6 +273,7 @@ std::span<const BuiltinCommand> builtinCommands()
     {"serve", "Publish a file or stdin as segmented Data (like ndnserve/ndnputchunks)", runServe},
     {"ping", "Reachability test of a name prefix (like ndnping)", runPing},
     {"pingserver", "Answer ping Interests under a prefix (like ndnpingserver)", runPingServer},
+    {"perf", "Measure throughput, loss, RTT and jitter of a path (like iperf3): server, client", runPerf},
     {"ctl", "Manage the forwarder: faces, routes, strategies, status (like nfdc)", runCtl},
   };
   return commands;

@@ -2,18 +2,16 @@
 // prefix with the forwarder (rib/register), and answer until SIGINT/SIGTERM.
 
 #include "core/app/segment-server-fields.hpp"
-#include "core/security/crypto.hpp"
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/option-flags.hpp"
 #include "tools/common/runtime.hpp"
+#include "tools/common/signing.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace ndnlab::tools {
 
@@ -32,35 +30,6 @@ struct ServeOptions
   Verbosity verbosity;
   ConnectionOptions connection;
 };
-
-/// The Signer chosen by --signing; throws std::invalid_argument on bad key input.
-std::unique_ptr<security::Signer> makeSigner(const ServeOptions& o)
-{
-  if (o.signing == "digest")
-    return std::make_unique<security::DigestSigner>();
-  if (o.signing == "null")
-    return std::make_unique<security::NullSigner>();
-  if (o.signing == "hmac") {
-    Buffer key;
-    if (o.hmacKeyHex.empty() || !fromHex(o.hmacKeyHex, key) || key.empty())
-      throw std::invalid_argument("--signing hmac needs --hmac-key HEX (32 octets recommended)");
-    return std::make_unique<security::HmacSigner>(std::move(key), Name("/ndnlab/hmac-key"));
-  }
-  if (o.signing == "ecdsa") {
-    if (o.keyFile.empty())
-      return std::make_unique<security::EcdsaSigner>(security::EcKey::generate());
-    std::ifstream in(o.keyFile);
-    if (!in)
-      throw std::invalid_argument("cannot read key file " + o.keyFile);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto key = security::EcKey::fromPrivatePem(ss.str());
-    if (!key)
-      throw std::invalid_argument("bad key in " + o.keyFile + ": " + key.error());
-    return std::make_unique<security::EcdsaSigner>(std::move(key.value()));
-  }
-  throw std::invalid_argument("unknown signing type " + o.signing);
-}
 
 /// SegmentServerOptions as `serve` starts from: Data that fit one UDP datagram
 /// (docs/decisions/0004).
@@ -89,7 +58,7 @@ int runServe(int argc, char** argv)
   app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'")->check(check::nonEmpty());
   addFieldOptions(app, o.server); // core/app/segment-server-fields.hpp
   app.add_option("--signing", o.signing, "Signature of every Data")
-    ->check(CLI::IsMember({"digest", "hmac", "ecdsa", "null"}))
+    ->check(CLI::IsMember(signingTypes()))
     ->capture_default_str();
   app.add_option("--hmac-key", o.hmacKeyHex, "HMAC key in hex (--signing hmac)");
   app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
@@ -109,7 +78,7 @@ int runServe(int argc, char** argv)
 
   std::unique_ptr<security::Signer> signer;
   try {
-    signer = makeSigner(o);
+    signer = makeSigner(o.signing, o.hmacKeyHex, o.keyFile);
     o.server.validate();
   }
   catch (const std::invalid_argument& e) {

@@ -125,6 +125,9 @@ TEST_F(NdnlabProcess, NegativeUnsignedOptionsAreUsageErrors)
     {"serve", "/x", "-s", "-1"},
     {"get", "/x", "--max-in-flight", "-1"},
     {"get", "/x", "--reorder-buffer", "-1"},
+    {"perf", "client", "/x", "-P", "-1"},
+    {"perf", "client", "/x", "-l", "-1"},
+    {"perf", "server", "/x", "--max-payload", "-1"},
   };
   for (const auto& args : commands) {
     SCOPED_TRACE(args[0] + " ... " + args[args.size() - 2] + " " + args.back());
@@ -470,6 +473,14 @@ TEST_F(NdnlabProcess, GetTablesInDocsAreTheGeneratedOnes)
   EXPECT_NE(docs.find(serve.out), std::string::npos)
     << "docs/tools.md is out of date: paste the table `ndnlab serve --print-options-table` prints:\n"
     << serve.out;
+
+  // perf server's options, from PerfServerOptions' field list
+  Outcome perf = ndnlab({"perf", "server", "--print-options-table"});
+  ASSERT_EQ(perf.rc, 0) << perf;
+  EXPECT_NE(perf.out.find("| `--max-payload` | 8000 B |"), std::string::npos) << perf.out;
+  EXPECT_NE(docs.find(perf.out), std::string::npos)
+    << "docs/tools.md is out of date: paste the table `ndnlab perf server --print-options-table` prints:\n"
+    << perf.out;
 
   // a profile's defaults
   Outcome pcon = ndnlab({"get", "--print-options-table", "--profile", "ndnsim"});

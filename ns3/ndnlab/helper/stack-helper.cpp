@@ -3,6 +3,7 @@
 #include "ns3/ndnlab/apps/constant-rate-consumer-app.hpp"
 #include "ns3/ndnlab/apps/consumer-app.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
+#include "ns3/ndnlab/apps/perf-apps.hpp"
 #include "ns3/ndnlab/apps/ping-apps.hpp"
 #include "ns3/ndnlab/apps/producer-app.hpp"
 
@@ -24,6 +25,8 @@ void registerTypes()
   OneInterestProducerApp::GetTypeId();
   PingClientApp::GetTypeId();
   PingServerApp::GetTypeId();
+  PerfProducerApp::GetTypeId();
+  PerfConsumerApp::GetTypeId();
 }
 
 namespace {

@@ -1,6 +1,8 @@
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
 #include "core/app/constant-rate-consumer-fields.hpp"
+#include "core/app/perf-client-fields.hpp"
+#include "core/app/perf-server-fields.hpp"
 #include "core/app/push-consumer-fields.hpp"
 #include "core/app/push-producer-fields.hpp"
 #include "core/app/segment-fetcher-fields.hpp"
@@ -94,6 +96,20 @@ const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFi
 {
   static const std::vector<OptionField<app::ConstantRateConsumerOptions>> fields =
     attributeFields<app::ConstantRateConsumerOptions>(); // core/app/constant-rate-consumer-fields.hpp
+  return fields;
+}
+
+const std::vector<OptionField<app::PerfClientOptions>>& perfClientFields()
+{
+  static const std::vector<OptionField<app::PerfClientOptions>> fields =
+    attributeFields<app::PerfClientOptions>(); // core/app/perf-client-fields.hpp
+  return fields;
+}
+
+const std::vector<OptionField<app::PerfServerOptions>>& perfServerFields()
+{
+  static const std::vector<OptionField<app::PerfServerOptions>> fields =
+    attributeFields<app::PerfServerOptions>(); // core/app/perf-server-fields.hpp
   return fields;
 }
 

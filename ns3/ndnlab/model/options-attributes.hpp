@@ -6,6 +6,8 @@
 #include "ns3/ndnlab/model/option-fields.hpp"
 
 #include "core/app/constant-rate-consumer.hpp"
+#include "core/app/perf-client.hpp"
+#include "core/app/perf-server.hpp"
 #include "core/app/push-consumer.hpp"
 #include "core/app/push-producer.hpp"
 #include "core/app/segment-fetcher.hpp"
@@ -29,5 +31,10 @@ const std::vector<OptionField<app::PushProducerOptions>>& pushProducerFields();
 const std::vector<OptionField<app::PushConsumerOptions>>& pushConsumerFields();
 /// ConstantRateConsumerApp.
 const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFields();
+/// PerfConsumerApp: PerfClient's own fields (Duration, Bytes, Parallel, ...); its `fetch`
+/// options are fetcherFields().
+const std::vector<OptionField<app::PerfClientOptions>>& perfClientFields();
+/// PerfProducerApp: PerfServer (MaxPayload, Freshness, MaxSessions).
+const std::vector<OptionField<app::PerfServerOptions>>& perfServerFields();
 
 } // namespace ndnlab::sim

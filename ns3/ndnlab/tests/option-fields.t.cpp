@@ -6,6 +6,7 @@
 
 #include "ns3/ndnlab/apps/constant-rate-consumer-app.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
+#include "ns3/ndnlab/apps/perf-apps.hpp"
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
 #include <filesystem>
@@ -138,6 +139,20 @@ TEST_F(OptionFieldsTest, OtherAppsAndStack)
       return dynamic_cast<ConstantRateConsumerApp&>(o).GetOptions();
     },
     {{"Frequency", "100"}, {"Randomize", "exponential"}, {"MaxCount", "10"}});
+  checkType<app::PerfServerOptions>(
+    "ndnlab::PerfProducerApp", perfServerFields(), [] { return ns3::CreateObject<PerfProducerApp>(); },
+    [](ns3::Object& o) -> const app::PerfServerOptions& { return dynamic_cast<PerfProducerApp&>(o).GetOptions(); },
+    {{"MaxPayload", "1200"}, {"Freshness", "2s"}, {"MaxSessions", "7"}});
+  checkType<app::PerfClientOptions>(
+    "ndnlab::PerfConsumerApp", perfClientFields(), [] { return ns3::CreateObject<PerfConsumerApp>(); },
+    [](ns3::Object& o) -> const app::PerfClientOptions& { return dynamic_cast<PerfConsumerApp&>(o).GetOptions(); },
+    {{"Duration", "3s"}, {"Bytes", "1000"}, {"Parallel", "4"}, {"BitRate", "1000000"}});
+  checkType<app::SegmentFetcherOptions>(
+    "ndnlab::PerfConsumerApp", fetcherFields(), [] { return ns3::CreateObject<PerfConsumerApp>(); },
+    [](ns3::Object& o) -> const app::SegmentFetcherOptions& {
+      return dynamic_cast<PerfConsumerApp&>(o).GetOptions().fetch;
+    },
+    {{"Pipeline", "aimd"}, {"Lifetime", "1s"}});
   checkType<fw::ForwarderOptions>(
     "ndnlab::NdnStack", forwarderFields(), [] { return ns3::CreateObject<NdnStack>(); },
     [](ns3::Object& o) -> const fw::ForwarderOptions& { return dynamic_cast<NdnStack&>(o).ForwarderOptionsRef(); },
@@ -228,7 +243,8 @@ TEST_F(OptionFieldsTest, AttributeTablesInDocsAreTheGeneratedOnes)
   docs << in.rdbuf();
   for (const char* type : {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp",
                            "ndnlab::ProducerApp", "ndnlab::OneInterestConsumerApp", "ndnlab::OneInterestProducerApp",
-                           "ndnlab::ConstantRateConsumerApp", "ndnlab::PingClientApp", "ndnlab::PingServerApp"}) {
+                           "ndnlab::ConstantRateConsumerApp", "ndnlab::PingClientApp", "ndnlab::PingServerApp",
+                           "ndnlab::PerfProducerApp", "ndnlab::PerfConsumerApp"}) {
     const std::string table = "### " + std::string(type) + "\n\n" + attributeTable(type);
     EXPECT_NE(docs.str().find(table), std::string::npos)
       << "docs/mechanisms/ns3.md is out of date; the section should read:\n"

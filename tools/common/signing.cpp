@@ -1,0 +1,46 @@
+#include "tools/common/signing.hpp"
+
+#include "core/security/crypto.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ndnlab::tools {
+
+const std::vector<std::string>& signingTypes()
+{
+  static const std::vector<std::string> types = {"digest", "hmac", "ecdsa", "null"};
+  return types;
+}
+
+std::unique_ptr<security::Signer> makeSigner(const std::string& signing, const std::string& hmacKeyHex,
+                                             const std::string& keyFile)
+{
+  if (signing == "digest")
+    return std::make_unique<security::DigestSigner>();
+  if (signing == "null")
+    return std::make_unique<security::NullSigner>();
+  if (signing == "hmac") {
+    Buffer key;
+    if (hmacKeyHex.empty() || !fromHex(hmacKeyHex, key) || key.empty())
+      throw std::invalid_argument("--signing hmac needs --hmac-key HEX (32 octets recommended)");
+    return std::make_unique<security::HmacSigner>(std::move(key), Name("/ndnlab/hmac-key"));
+  }
+  if (signing == "ecdsa") {
+    if (keyFile.empty())
+      return std::make_unique<security::EcdsaSigner>(security::EcKey::generate());
+    std::ifstream in(keyFile);
+    if (!in)
+      throw std::invalid_argument("cannot read key file " + keyFile);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto key = security::EcKey::fromPrivatePem(ss.str());
+    if (!key)
+      throw std::invalid_argument("bad key in " + keyFile + ": " + key.error());
+    return std::make_unique<security::EcdsaSigner>(std::move(key.value()));
+  }
+  throw std::invalid_argument("unknown signing type " + signing);
+}
+
+} // namespace ndnlab::tools
