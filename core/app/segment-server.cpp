@@ -1,5 +1,7 @@
 #include "core/app/segment-server.hpp"
 
+#include "core/app/answer.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -217,14 +219,7 @@ void SegmentServer::answerDiscovery(const Interest& interest)
 void SegmentServer::reply(const Interest& interest, const Data& data)
 {
   ++m_counters.dataSent;
-  if (interest.tags.pitToken) {
-    Data copy = data; // shares the wire
-    copy.tags.pitToken = interest.tags.pitToken;
-    m_ep.putData(copy);
-  }
-  else {
-    m_ep.putData(data);
-  }
+  app::putDataFor(m_ep, interest, data);
 }
 
 void SegmentServer::sendNack(const Interest& interest)

@@ -1,5 +1,6 @@
 #include "core/stream/producer.hpp"
 
+#include "core/app/answer.hpp"
 #include "core/fec/reed-solomon.hpp"
 
 #include <algorithm>
@@ -323,14 +324,7 @@ void StreamProducer::answerMeta(const Interest& interest)
 void StreamProducer::reply(const Interest& interest, const Data& data)
 {
   ++m_counters.dataSent;
-  if (interest.tags.pitToken) {
-    Data copy = data; // shares the wire
-    copy.tags.pitToken = interest.tags.pitToken;
-    m_ep.putData(copy);
-  }
-  else {
-    m_ep.putData(data);
-  }
+  app::putDataFor(m_ep, interest, data);
 }
 
 const Data* StreamProducer::segment(size_t thread, FrameType type, uint64_t frame, SegmentKind kind, uint64_t seg) const

@@ -241,10 +241,10 @@ TEST_F(OptionFieldsTest, AttributeTablesInDocsAreTheGeneratedOnes)
   ASSERT_TRUE(in);
   std::stringstream docs;
   docs << in.rdbuf();
-  for (const char* type : {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp",
-                           "ndnlab::ProducerApp", "ndnlab::OneInterestConsumerApp", "ndnlab::OneInterestProducerApp",
-                           "ndnlab::ConstantRateConsumerApp", "ndnlab::PingClientApp", "ndnlab::PingServerApp",
-                           "ndnlab::PerfProducerApp", "ndnlab::PerfConsumerApp"}) {
+  for (const char* type :
+       {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp", "ndnlab::ProducerApp",
+        "ndnlab::OneInterestConsumerApp", "ndnlab::OneInterestProducerApp", "ndnlab::ConstantRateConsumerApp",
+        "ndnlab::PingClientApp", "ndnlab::PingServerApp", "ndnlab::PerfProducerApp", "ndnlab::PerfConsumerApp"}) {
     const std::string table = "### " + std::string(type) + "\n\n" + attributeTable(type);
     EXPECT_NE(docs.str().find(table), std::string::npos)
       << "docs/mechanisms/ns3.md is out of date; the section should read:\n"
