@@ -170,8 +170,8 @@ def main(argv=None):
                   "ndnlabd on a veth link shaped by tbf, MIRCC on the consumer host's face (capacity = "
                   "the link rate), a timer per Interest against a 10 ms tick with and without "
                   "smoothening; 3 repeats, medians, transfers of about 2 and 6 s. Command: `sudo "
-                  "bench/mircc-clock/run --seconds 2 6 --out docs/results/mircc-clock` (rows in `docs/results/mircc-clock/rows.json`; this table "
-                  "is its `table.md`).", *body, ""]
+                  "bench/mircc-clock/run --seconds 2 6 --out docs/results/mircc-clock` (rows in "
+                  "`docs/results/mircc-clock/rows.json`; this table is its `table.md`).", *body, ""]
     if args.figures:
         args.figures.mkdir(parents=True, exist_ok=True)
         for p in figures(df, store, args.figures):
