@@ -1,4 +1,5 @@
 #include "tools/common/mgmt-client.hpp"
+#include "tools/common/runtime.hpp"
 
 #include "core/mgmt/command.hpp"
 
@@ -95,6 +96,23 @@ void MgmtClient::registerPrefix(const Name& prefix, std::function<void(const std
       return;
     }
     done("");
+  });
+}
+
+void MgmtClient::servePrefix(ToolRuntime& rt, const Name& prefix, bool noRegister, int& rc, std::function<void()> ready)
+{
+  if (noRegister) {
+    ready();
+    return;
+  }
+  registerPrefix(prefix, [&rt, &rc, prefix, ready = std::move(ready)](const std::string& err) {
+    if (!err.empty()) {
+      printError("failed to register prefix " + prefix.toUri() + ": " + err);
+      rc = exitcode::Failure;
+      rt.stop();
+      return;
+    }
+    ready();
   });
 }
 

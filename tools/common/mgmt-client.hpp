@@ -14,6 +14,8 @@
 
 namespace ndnlab::tools {
 
+class ToolRuntime;
+
 class MgmtClient
 {
 public:
@@ -38,6 +40,12 @@ public:
   void registerPrefix(const Name& prefix, std::function<void(const std::string& error)> done);
 
   static Name topPrefix() { return Name("/localhost/nfd"); }
+
+  /// For a producer tool (serve, pingserver, perf server): `ready()` once `prefix` is served, at
+  /// once with `noRegister` (a route exists already), else after rib/register succeeds. A
+  /// refused registration prints "failed to register prefix P: why", sets `rc` to
+  /// exitcode::Failure and stops `rt`.
+  void servePrefix(ToolRuntime& rt, const Name& prefix, bool noRegister, int& rc, std::function<void()> ready);
 
 private:
   io::AsioEnv& m_env;

@@ -416,20 +416,7 @@ int runServer(int argc, char** argv)
     if (!verbosity.quiet)
       std::cerr << "Server listening on " << server.prefix() << std::endl;
   };
-  if (noRegister) {
-    announce();
-  }
-  else {
-    mgmt.registerPrefix(server.prefix(), [&](const std::string& err) {
-      if (!err.empty()) {
-        printError("failed to register prefix " + server.prefix().toUri() + ": " + err);
-        rc = exitcode::Failure;
-        rt.stop();
-        return;
-      }
-      announce();
-    });
-  }
+  mgmt.servePrefix(rt, server.prefix(), noRegister, rc, announce);
   rt.run();
   if (!verbosity.quiet) {
     const auto& c = server.counters();

@@ -152,13 +152,7 @@ int runPingServer(int argc, char** argv)
   rt.onSignal = [&](int) { rt.stop(); };
 
   MgmtClient mgmt(rt.env, *conn);
-  mgmt.registerPrefix(server.pingPrefix(), [&](const std::string& err) {
-    if (!err.empty()) {
-      printError("failed to register prefix " + server.pingPrefix().toUri() + ": " + err);
-      rc = exitcode::Failure;
-      rt.stop();
-      return;
-    }
+  mgmt.servePrefix(rt, server.pingPrefix(), false, rc, [&] {
     if (!verbosity.quiet)
       std::printf("PING SERVER %s\n", server.pingPrefix().toUri().c_str());
     std::fflush(stdout);

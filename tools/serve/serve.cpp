@@ -140,20 +140,7 @@ int runServe(int argc, char** argv)
                 << std::endl;
   };
   MgmtClient mgmt(rt.env, *conn);
-  if (o.noRegister) {
-    announce();
-  }
-  else {
-    mgmt.registerPrefix(server.prefix(), [&](const std::string& err) {
-      if (!err.empty()) {
-        printError("failed to register prefix " + server.prefix().toUri() + ": " + err);
-        rc = exitcode::Failure;
-        rt.stop();
-        return;
-      }
-      announce();
-    });
-  }
+  mgmt.servePrefix(rt, server.prefix(), o.noRegister, rc, announce);
 
   rt.run();
   if (o.verbosity.verbose) {
