@@ -4,6 +4,7 @@ a test through a lossy link that completes and reports the loss, and bad options
 The lossy link is two ndnlabd on loopback joined by a UDP face, each dropping 3% of what it
 sends ([face_system.udp.impair]), so no network namespace or netem is needed.
 """
+import contextlib
 import json
 import shutil
 import socket
@@ -48,15 +49,22 @@ def check_figures(f, streams):
     assert all(isinstance(v, (int, float)) and v >= 0 for v in f["cpu"].values())
 
 
-@pytest.fixture
-def perf_server(daemon):
-    server = daemon.spawn_tool("perf", "server", "/it/perf")
+@contextlib.contextmanager
+def perf_serving(daemon, prefix):
+    """`ndnlab perf server PREFIX` on `daemon`, until the block ends."""
+    server = daemon.spawn_tool("perf", "server", prefix)
     try:
-        daemon.wait_for_route("/it/perf")
-        yield daemon
+        daemon.wait_for_route(prefix)
+        yield
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture
+def perf_server(daemon):
+    with perf_serving(daemon, "/it/perf"):
+        yield daemon
 
 
 def run_iperf3(*client_args):
@@ -128,13 +136,8 @@ def lossy_pair(tmp_path, built_binaries):
         created = consumer.run_tool("ctl", "face", "create", f"udp4://127.0.0.1:{ports[1]}").stdout.decode()
         face_id = next(tok for tok in created.replace("=", " ").split() if tok.isdigit())
         consumer.run_tool("ctl", "route", "add", "/lossy", face_id)
-        server = producer.spawn_tool("perf", "server", "/lossy")
-        try:
-            producer.wait_for_route("/lossy")
+        with perf_serving(producer, "/lossy"):
             yield consumer
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     finally:
         for d in daemons:
             d.stop()

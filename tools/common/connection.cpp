@@ -187,4 +187,13 @@ void ForwarderConnection::request(const Interest& interest, RequestCallback done
   m_face->sendInterest(copy);
 }
 
+void ForwarderConnection::failOnClose(ToolRuntime& rt, int& rc)
+{
+  onClose = [&rt, &rc](const std::string& reason) {
+    printError(reason);
+    rc = exitcode::Failure;
+    rt.stop();
+  };
+}
+
 } // namespace ndnlab::tools

@@ -58,6 +58,9 @@ public:
   /// The forwarder closed the connection (or it failed); `reason` is printable, e.g.
   /// "connection failed (bad_tlv_header)".
   std::function<void(const std::string& reason)> onClose;
+  /// onClose for a tool that just ends when the forwarder goes: prints the reason, sets `rc` to
+  /// exitcode::Failure and stops `rt`.
+  void failOnClose(ToolRuntime& rt, int& rc);
 
   const std::string& uri() const { return m_uri; }
   /// Packets this side did not send: its send queue was full, they were too large for the

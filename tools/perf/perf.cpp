@@ -405,11 +405,7 @@ int runServer(int argc, char** argv)
               << " in " << formatFixed(toSeconds(r.elapsed), 2) << " s, " << r.nacks << " Nacks" << std::endl;
   };
   int rc = exitcode::Ok;
-  conn->onClose = [&](const std::string& reason) {
-    printError(reason);
-    rc = exitcode::Failure;
-    rt.stop();
-  };
+  conn->failOnClose(rt, rc);
   rt.onSignal = [&](int) { rt.stop(); };
   MgmtClient mgmt(rt.env, *conn);
   auto announce = [&] {

@@ -73,11 +73,7 @@ int runPing(int argc, char** argv)
   };
   client.onFinish = [&] { rt.stop(); };
   int rc = exitcode::Ok;
-  conn->onClose = [&](const std::string& reason) {
-    printError(reason);
-    rc = exitcode::Failure;
-    rt.stop();
-  };
+  conn->failOnClose(rt, rc);
   rt.onSignal = [&](int) { rt.stop(); };
 
   if (!verbosity.quiet)
@@ -144,11 +140,7 @@ int runPingServer(int argc, char** argv)
   };
   server.onFinish = [&] { rt.stop(); };
   int rc = exitcode::Ok;
-  conn->onClose = [&](const std::string& reason) {
-    printError(reason);
-    rc = exitcode::Failure;
-    rt.stop();
-  };
+  conn->failOnClose(rt, rc);
   rt.onSignal = [&](int) { rt.stop(); };
 
   MgmtClient mgmt(rt.env, *conn);

@@ -126,11 +126,7 @@ int runServe(int argc, char** argv)
     std::cout << server.versionedName()[-1].toUri() << std::endl;
 
   int rc = exitcode::Ok;
-  conn->onClose = [&](const std::string& reason) {
-    printError(reason);
-    rc = exitcode::Failure;
-    rt.stop();
-  };
+  conn->failOnClose(rt, rc);
   rt.onSignal = [&](int) { rt.stop(); };
 
   auto announce = [&] {
