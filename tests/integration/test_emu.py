@@ -1,10 +1,11 @@
 """`ndnlab emu`: scenarios of `ndnlab sim` on real daemons in network namespaces (issue 27).
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
-daemons' counters and the same result keys as the simulated run; a chain pinged across; a tbf
-link's rate respected; wifi-one-hop over ns-3's 802.11b in real time with BLEnD bundling, both
-Addressing modes; pcaps of every link end with --pcap, none without; nothing left behind after
-success, SIGINT or a killed daemon; exit 2 without privileges."""
+daemons' counters and the same result keys as the simulated run; a chain pinged across, losing
+the same frames as the simulator (paired loss draws); a tbf link's rate respected; wifi-one-hop
+over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
+end with --pcap, none without; nothing left behind after success, SIGINT or a killed daemon;
+exit 2 without privileges."""
 import json
 import os
 import pathlib
@@ -117,6 +118,11 @@ def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
     s = sim_metrics(params)
     assert s["rtt_min_ms"] >= 20 and 0 < s["pings_received"] < 20
     assert_same_keys(m, s, nested=("nodes",))
+    # paired: the emulated link draws from the simulated link's streams and carries only NDN
+    # frames (no ARP, no IPv6), so the same frames are lost in both backends
+    assert {n: v["loss_drops"] for n, v in m["nodes"].items()} == \
+        {n: v["loss_drops"] for n, v in s["nodes"].items()}
+    assert m["pings_received"] == s["pings_received"]
 
 
 def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):

@@ -95,7 +95,7 @@ void checkDumbbell(const Params& params)
 }
 
 /// Installs a point-to-point link a-b; returns its devices.
-ns3::NetDeviceContainer link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, int64_t& stream)
+ns3::NetDeviceContainer link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, size_t index)
 {
   ns3::PointToPointHelper p2p;
   p2p.SetDeviceAttribute("DataRate", ns3::StringValue(l.rate));
@@ -104,7 +104,8 @@ ns3::NetDeviceContainer link(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const
   ns3::NetDeviceContainer devs = p2p.Install(a, b);
   if (l.loss > 0) {
     for (uint32_t end = 0; end < 2; ++end) {
-      devs.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(l.loss, stream++)));
+      devs.Get(end)->SetAttribute("ReceiveErrorModel",
+                                  ns3::PointerValue(frameLossModel(l.loss, linkLossStream(index) + end)));
     }
   }
   return devs;
@@ -124,13 +125,12 @@ void runDumbbell(RunContext& ctx)
   auto c = [&](int i) { return nodes.Get(i); };
   auto r = [&](int i) { return nodes.Get(2 + i); };
   auto pr = [&](int i) { return nodes.Get(4 + i); };
-  int64_t stream = 3'000'000;
   ns3::NetDeviceContainer all;
-  all.Add(link(c(0), r(0), links[0], stream));
-  all.Add(link(c(1), r(0), links[1], stream));
-  all.Add(link(r(0), r(1), links[2], stream));
-  all.Add(link(r(1), pr(0), links[3], stream));
-  all.Add(link(r(1), pr(1), links[4], stream));
+  all.Add(link(c(0), r(0), links[0], 0));
+  all.Add(link(c(1), r(0), links[1], 1));
+  all.Add(link(r(0), r(1), links[2], 2));
+  all.Add(link(r(1), pr(0), links[3], 3));
+  all.Add(link(r(1), pr(1), links[4], 4));
 
   StackHelper stack;
   stack.SetCsSize(static_cast<size_t>(cs));
@@ -213,7 +213,7 @@ nlohmann::json dumbbellNetwork(const Params& params)
   nlohmann::json linkList = nlohmann::json::array();
   for (size_t i = 0; i < links.size(); ++i)
     linkList.push_back(
-      networkLink(ends[i].first, ends[i].second, links[i].rate, links[i].delay, links[i].loss, links[i].queue));
+      networkLink(i, ends[i].first, ends[i].second, links[i].rate, links[i].delay, links[i].loss, links[i].queue));
   nlohmann::json apps = nlohmann::json::array();
   for (int i = 0; i < 2; ++i) {
     FetchSpec spec;

@@ -564,8 +564,10 @@ nlohmann::json mirccNetwork(const Params& params)
                      "mircc`: give --RateConsumer=get (the same consumer in both backends)");
   const size_t dataSize = fw::MirccOptions{}.dataSize;
   nlohmann::json links = nlohmann::json::array();
-  for (const DumbbellLink& l : dumbbellLinks(params))
-    links.push_back(networkLink(NodeNames[l.a], NodeNames[l.b], l.rate, l.delay, 0, l.queue));
+  const std::vector<DumbbellLink> spec = dumbbellLinks(params);
+  for (size_t i = 0; i < spec.size(); ++i)
+    links.push_back(
+      networkLink(i, NodeNames[spec[i].a], NodeNames[spec[i].b], spec[i].rate, spec[i].delay, 0, spec[i].queue));
   const double starts[2] = {times.c1Start, times.c2Start};
   const double stops[2] = {times.c1Stop, times.c2Stop};
   nlohmann::json apps = nlohmann::json::array();

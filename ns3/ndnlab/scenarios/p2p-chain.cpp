@@ -106,7 +106,6 @@ void runChain(RunContext& ctx)
   ns3::NodeContainer nodes;
   nodes.Create(static_cast<uint32_t>(n + 1));
   ns3::NetDeviceContainer all;
-  int64_t stream = 3'000'000; // error models; stacks use 1'000'000 + node id
   for (size_t i = 0; i < n; ++i) {
     ns3::PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", ns3::StringValue(links.rates[i]));
@@ -116,7 +115,8 @@ void runChain(RunContext& ctx)
     double loss = links.losses[i];
     if (loss > 0) {
       for (uint32_t end = 0; end < 2; ++end) {
-        link.Get(end)->SetAttribute("ReceiveErrorModel", ns3::PointerValue(frameLossModel(loss, stream++)));
+        link.Get(end)->SetAttribute("ReceiveErrorModel",
+                                    ns3::PointerValue(frameLossModel(loss, linkLossStream(i) + end)));
       }
     }
     all.Add(link);
@@ -166,7 +166,7 @@ nlohmann::json chainNetwork(const Params& params)
     nodes.push_back(name(i));
   for (size_t i = 0; i < n; ++i)
     linkList.push_back(
-      networkLink(name(i), name(i + 1), links.rates[i], links.delays[i], links.losses[i], links.queues[i]));
+      networkLink(i, name(i), name(i + 1), links.rates[i], links.delays[i], links.losses[i], links.queues[i]));
   return {{"nodes", nodes},
           {"links", linkList},
           {"cs_size", params.getInt("CsSize")},

@@ -4,6 +4,7 @@
 #include "ns3/ndnlab/apps/content.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
 #include "ns3/ndnlab/apps/ping-apps.hpp"
+#include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/helper/app-helper.hpp"
 #include "ns3/ndnlab/helper/tracers.hpp"
 #include "ns3/ndnlab/helper/wifi-radio.hpp"
@@ -348,13 +349,14 @@ struct Fetch::State
   }
 };
 
-nlohmann::json networkLink(const std::string& a, const std::string& b, const std::string& rate,
+nlohmann::json networkLink(size_t index, const std::string& a, const std::string& b, const std::string& rate,
                            const std::string& delay, double loss, const std::string& queue)
 {
   return {{"a", a},         {"b", b},
           {"rate", rate},   {"rate_bps", static_cast<double>(ns3::DataRate(rate).GetBitRate())},
           {"delay", delay}, {"delay_s", ns3::Time(delay).GetSeconds()},
-          {"loss", loss},   {"queue", queue}};
+          {"loss", loss},   {"loss_stream", linkLossStream(index)},
+          {"queue", queue}};
 }
 
 nlohmann::json fetchApps(const Params& params, const FetchSpec& spec, const std::string& consumerNode,

@@ -96,8 +96,10 @@ struct FetchSpec
 };
 
 /// One point-to-point link of a Scenario::network description: its ends, the rate, delay and
-/// queue as the scenario's parameters give them (checked) and in bit/s and seconds, the loss.
-nlohmann::json networkLink(const std::string& a, const std::string& b, const std::string& rate,
+/// queue as the scenario's parameters give them (checked) and in bit/s and seconds, the loss, and
+/// `loss_stream`: the ns-3 random stream of its losses (linkLossStream of link `index`), so the
+/// emulated link loses the same frames as the simulated one.
+nlohmann::json networkLink(size_t index, const std::string& a, const std::string& b, const std::string& rate,
                            const std::string& delay, double loss, const std::string& queue);
 
 /// The producer and consumer of a Fetch as `ndnlab emu` runs them (Scenario::network): the

@@ -3,6 +3,7 @@
 // --out. Small files keep every run well under a second.
 
 #include "ns3/ndnlab/apps/content.hpp"
+#include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/runner/run-context.hpp"
 #include "ns3/runner/tests/run-cli.hpp"
@@ -230,6 +231,11 @@ TEST(Scenarios, NetworkDescribesWhatTheRunBuilds)
   EXPECT_EQ(n["links"][0]["delay_s"], 0.001);
   EXPECT_EQ(n["links"][1]["loss"], 0.01);
   EXPECT_EQ(n["links"][0]["queue"], "64p");
+  // each link's losses come from streams of its own, whatever the other links lose; the emulated
+  // link draws from the same ones
+  EXPECT_EQ(n["links"][0]["loss_stream"], sim::linkLossStream(0));
+  EXPECT_EQ(n["links"][1]["loss_stream"], sim::linkLossStream(1));
+  EXPECT_GE(sim::linkLossStream(1), sim::linkLossStream(0) + 2);
   EXPECT_EQ(n["routes"][0]["origin"], "n2");
   const auto& get = n["apps"][1];
   EXPECT_EQ(get["node"], "n0");

@@ -396,7 +396,10 @@ class Network:
 
     def add_node(self, name, forward=True):
         """A namespace for node `name`, its loopback up and (with `forward`) IPv4 forwarding on,
-        so that it can route between its links. Returns the namespace name."""
+        so that it can route between its links. IPv6 is off on its links: the kernel's own
+        IPv6 frames (multicast listener reports, duplicate-address probes) would cross a lossy
+        emulated link and take its random draws, so that the emulated and the simulated link
+        no longer lose the same frames. Returns the namespace name."""
         self._check_open()
         if not _NAME_RE.match(name) or len(name) > 40:
             raise ValueError(f"node name {name!r}: letters, digits, _ . - (at most 40)")
@@ -414,6 +417,8 @@ class Network:
         ipr.link("set", index=ipr.link_lookup(ifname="lo")[0], state="up")
         if forward:
             self.call(name, pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text, "1")
+        for conf in ("default", "all"):  # devices made from now on start without IPv6
+            self.call(name, pathlib.Path(f"/proc/sys/net/ipv6/conf/{conf}/disable_ipv6").write_text, "1")
         return ns
 
     def add_link(self, a, b, rate=None, queue=None, mtu=1500):

@@ -315,10 +315,12 @@ class Emulation:
             if mech == "ns3-realtime":
                 # the run's seed is ns-3's run number (a disjoint substream, as ndnlab-sim's
                 # --run); ns-3 seeds 1, 2, 3 start MRG32k3a at proportional states and lose
-                # the same frames early on. Two streams per link: its own losses each way.
+                # the same frames early on. Two streams per link, its own losses each way: the
+                # simulator's (loss_stream), so the n-th frame each way is lost in both backends
+                # or in neither (paired comparisons, docs/results/emulation.md)
                 link = net.add_emulated_link(
                     lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
-                    lk["queue"], seed=1, run=self.seed, stream=2 * i,
+                    lk["queue"], seed=1, run=self.seed, stream=lk.get("loss_stream", 2 * i),
                     stats=self.link_file(i, ".json"),
                     log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
             elif mech == "ns3-wifi":
