@@ -2,7 +2,7 @@
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
 daemons' counters and the same result keys as the simulated run; a chain pinged across, losing
-the same frames as the simulator (paired loss draws); a tbf link's rate respected; wifi-one-hop
+the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a tbf link's rate respected; wifi-one-hop
 over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
 end with --pcap, none without; nothing left behind after success, SIGINT or a killed daemon;
 exit 2 without privileges."""
@@ -123,6 +123,25 @@ def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
     assert {n: v["loss_drops"] for n, v in m["nodes"].items()} == \
         {n: v["loss_drops"] for n, v in s["nodes"].items()}
     assert m["pings_received"] == s["pings_received"]
+
+
+def test_perf_measures_an_emulated_link_with_the_simulators_keys(tmp_path):
+    # `ndnlab perf` paced above a 20 Mbit/s ns-3 link: what does not fit is lost and counted
+    params = ["p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=1ms", "--App=perf", "--PerfTime=2",
+              "--PerfLength=1000", "--PerfBitRate=30e6"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)["metrics"]
+    assert m["completed"] and m["mode"] == "paced"
+    assert m["retransmissions"] == 0
+    assert m["lost_percent"] > 20  # at least 1 - 20/30 of the Interests, less the headers
+    assert 0 < m["goodput_mbps"] < 20
+    assert len(m["intervals_mbps"]) == 2
+    assert m["cpu_host_percent"] is not None  # real processes have CPU figures
+    # the client's own iperf3 JSON, kept in the run's directory
+    report = json.loads(next((tmp_path / "emu").glob("perf-client-*.json")).read_text())
+    assert report["end"]["sum_received"]["bytes"] == m["bytes"]
+    assert_same_keys(m, sim_metrics(params), nested=("nodes",))
 
 
 def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):

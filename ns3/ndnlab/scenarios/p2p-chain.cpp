@@ -1,7 +1,8 @@
 // Scenario `p2p-chain`: a consumer and a producer joined by Hops point-to-point links through
 // Hops-1 forwarders, each link with its own rate, delay, loss and device queue. The consumer
-// fetches a file (App=fetch) or pings the producer (App=ping: PingCount pings, as `ndnlab ping`
-// toward `ndnlab pingserver`).
+// fetches a file (App=fetch), pings the producer (App=ping: PingCount pings, as `ndnlab ping`
+// toward `ndnlab pingserver`) or measures the path (App=perf: `ndnlab perf client` toward
+// `ndnlab perf server`, for PerfTime seconds).
 //
 //   n0 (consumer) -- n1 -- ... -- nHops (producer)
 
@@ -51,11 +52,12 @@ std::vector<ParamSpec> chainParams()
      ParamType::String,
      "fetch",
      "",
-     "the consumer's application: fetch (FileSize bytes, the Consumer's congestion control) or ping "
-     "(PingCount pings of the producer; the fetch parameters are unused)",
-     {"fetch", "ping"}},
+     "the consumer's application: fetch (FileSize bytes, the Consumer's congestion control), ping "
+     "(PingCount pings of the producer; the fetch parameters are unused) or perf (a PerfTime test, window "
+     "mode with the Consumer's pipeline or paced at PerfBitRate)",
+     {"fetch", "ping", "perf"}},
   };
-  return joinParams({links, consumerParams(true, "10MiB"), pingParams(), runParams(3600)});
+  return joinParams({links, consumerParams(true, "10MiB"), pingParams(), perfParams(), runParams(3600)});
 }
 
 /// The per-link values of Rate, Delay, Loss and Queue, each checked.
@@ -88,9 +90,20 @@ bool pings(const Params& params)
   return params.getString("App") == "ping";
 }
 
+/// The prefix of the producer's perf server (App=perf), under the route's /lab.
+const char* const PerfPrefix = "/lab/perf";
+
+bool perfs(const Params& params)
+{
+  return params.getString("App") == "perf";
+}
+
 void checkChain(const Params& params)
 {
-  if (!pings(params) && params.getString("Consumer") == "one-interest" && params.getInt("Hops") != 1)
+  if (perfs(params) && params.getString("Consumer") == "one-interest" && params.getDouble("PerfBitRate") <= 0)
+    throw UsageError("--App=perf runs the window pipelines of `ndnlab perf client --cc`, not --Consumer=one-interest");
+  if (params.getString("App") == "fetch" && params.getString("Consumer") == "one-interest" &&
+      params.getInt("Hops") != 1)
     throw UsageError("--Consumer=one-interest works over one hop only (the pushed Data match no PIT entry)");
   parseLinks(params);
   checkConsumerParams(params);
@@ -134,8 +147,11 @@ void runChain(RunContext& ctx)
 
   std::optional<Fetch> fetch;
   std::optional<Ping> ping;
+  std::optional<Perf> perf;
   if (pings(params))
     ping.emplace(params, PingPrefix, consumerNode, producerNode, [] { ns3::Simulator::Stop(); });
+  else if (perfs(params))
+    perf.emplace(params, PerfPrefix, consumerNode, producerNode, [] { ns3::Simulator::Stop(); });
   else
     fetch.emplace(params, FetchSpec{}, consumerNode, producerNode, [] { ns3::Simulator::Stop(); });
   P2pDropCounter drops(all);
@@ -143,7 +159,7 @@ void runChain(RunContext& ctx)
 
   ctx.runSimulation(ns3::Seconds(params.getDouble("MaxTime")));
 
-  nlohmann::json m = ping ? ping->metrics() : fetch->metrics();
+  nlohmann::json m = ping ? ping->metrics() : perf ? perf->metrics() : fetch->metrics();
   nlohmann::json perNode = nlohmann::json::object();
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
     nlohmann::json j = nodeFrames(nodes.Get(i));
@@ -172,8 +188,9 @@ nlohmann::json chainNetwork(const Params& params)
           {"cs_size", params.getInt("CsSize")},
           {"strategy", "/localhost/nfd/strategy/" + params.getString("Strategy")},
           {"routes", nlohmann::json::array({{{"prefix", "/lab"}, {"origin", name(n)}}})},
-          {"apps", pings(params) ? pingApps(params, PingPrefix, name(0), name(n))
-                                 : fetchApps(params, FetchSpec{}, name(0), name(n))},
+          {"apps", pings(params)   ? pingApps(params, PingPrefix, name(0), name(n))
+                   : perfs(params) ? perfApps(params, PerfPrefix, name(0), name(n))
+                                   : fetchApps(params, FetchSpec{}, name(0), name(n))},
           {"max_time_s", params.getDouble("MaxTime")}};
 }
 

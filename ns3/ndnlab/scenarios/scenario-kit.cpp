@@ -3,6 +3,7 @@
 #include "ns3/ndnlab/apps/consumer-app.hpp"
 #include "ns3/ndnlab/apps/content.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
+#include "ns3/ndnlab/apps/perf-apps.hpp"
 #include "ns3/ndnlab/apps/ping-apps.hpp"
 #include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/helper/app-helper.hpp"
@@ -611,6 +612,161 @@ nlohmann::json pingMetrics(const app::PingStats& s, Duration elapsed)
           {"rtt_max_ms", rtt(toMillis(s.rttMax))},
           {"rtt_mdev_ms", rtt(s.rttMdevMs())},
           {"elapsed_s", toSeconds(elapsed)}};
+}
+
+// --- perf ---
+
+std::vector<ParamSpec> perfParams()
+{
+  const app::PerfClientOptions client;
+  return {
+    {"PerfTime",
+     ParamType::Double,
+     formatNumber(toSeconds(client.duration)),
+     "s",
+     "App=perf: length of the test (ndnlab perf client -t)",
+     {},
+     runner::Range::positive(runner::MaxTimeSeconds)},
+    {"PerfBitRate",
+     ParamType::Double,
+     "0",
+     "bit/s",
+     "App=perf: paced mode, content bits per second per flow, loss counted (-b); 0: the window pipeline of "
+     "Consumer (--cc)",
+     {},
+     runner::Range::nonNegative(1e12)},
+    {"PerfParallel",
+     ParamType::Int,
+     std::to_string(client.parallel),
+     "flows",
+     "App=perf: independent flows (-P)",
+     {},
+     runner::Range::closed(1, 128)},
+    {"PerfLength",
+     ParamType::Int,
+     std::to_string(client.payload),
+     "B",
+     "App=perf: content bytes per Data (-l)",
+     {},
+     runner::Range::closed(16, 8400)},
+    {"PerfInterval",
+     ParamType::Double,
+     "1",
+     "s",
+     "App=perf: period of the interval figures (-i)",
+     {},
+     runner::Range::positive(runner::MaxTimeSeconds)},
+  };
+}
+
+nlohmann::json perfApps(const Params& params, const std::string& prefix, const std::string& consumerNode,
+                        const std::string& producerNode)
+{
+  std::vector<std::string> client = {"-J",
+                                     "-t",
+                                     formatNumber(params.getDouble("PerfTime")),
+                                     "-P",
+                                     std::to_string(params.getInt("PerfParallel")),
+                                     "-l",
+                                     std::to_string(params.getInt("PerfLength")),
+                                     "-i",
+                                     formatNumber(params.getDouble("PerfInterval"))};
+  const double bitRate = params.getDouble("PerfBitRate");
+  if (bitRate > 0) {
+    client.insert(client.end(), {"-b", std::to_string(static_cast<uint64_t>(bitRate))});
+  }
+  else {
+    const std::string kind = params.getString("Consumer");
+    if (kind == "one-interest")
+      throw UsageError(
+        "--App=perf runs the window pipelines of `ndnlab perf client --cc`, not --Consumer=one-interest");
+    client.insert(client.end(), {"--cc", kind});
+  }
+  return nlohmann::json::array({
+    {{"node", producerNode},
+     {"role", "producer"},
+     {"tool", "perf-server"},
+     {"prefix", prefix},
+     {"registers", prefix},
+     {"start_s", 0.0},
+     {"args", nlohmann::json::array()}},
+    {{"node", consumerNode},
+     {"role", "consumer"},
+     {"tool", "perf-client"},
+     {"name", prefix},
+     {"start_s", params.getDouble("StartTime")},
+     {"args", client}},
+  });
+}
+
+Perf::Perf(const Params& params, const std::string& prefix, ns3::Ptr<ns3::Node> consumerNode,
+           ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone)
+  : m_onDone(std::make_shared<std::function<void()>>(std::move(onDone)))
+{
+  AppHelper server("ndnlab::PerfProducerApp");
+  server.SetPrefix(prefix);
+  server.Install(producerNode);
+
+  AppHelper client("ndnlab::PerfConsumerApp");
+  client.SetPrefix(prefix);
+  client.SetAttribute("StartTime", ns3::TimeValue(ns3::Seconds(params.getDouble("StartTime"))));
+  client.SetAttribute("Duration", ns3::StringValue(formatNumber(params.getDouble("PerfTime")) + "s"));
+  client.SetAttribute("Interval", ns3::StringValue(formatNumber(params.getDouble("PerfInterval")) + "s"));
+  client.SetAttribute("Parallel", ns3::StringValue(std::to_string(params.getInt("PerfParallel"))));
+  client.SetAttribute("Payload", ns3::StringValue(std::to_string(params.getInt("PerfLength"))));
+  const double bitRate = params.getDouble("PerfBitRate");
+  client.SetAttribute("BitRate", ns3::StringValue(std::to_string(static_cast<uint64_t>(bitRate))));
+  if (bitRate <= 0)
+    client.SetAttribute("Pipeline", ns3::StringValue(params.getString("Consumer")));
+  m_client = client.Install(consumerNode).Get(0);
+  std::weak_ptr<std::function<void()>> weak = m_onDone;
+  m_client->TraceConnectWithoutContext("Done",
+                                       ns3::Callback<void, const app::PerfReport&>([weak](const app::PerfReport&) {
+                                         if (auto f = weak.lock(); f && *f)
+                                           std::exchange(*f, nullptr)();
+                                       }));
+}
+
+nlohmann::json Perf::metrics() const
+{
+  const auto& report = ns3::DynamicCast<PerfConsumerApp>(m_client)->GetReport();
+  return perfMetrics(report ? *report : app::PerfReport{});
+}
+
+nlohmann::json perfMetrics(const app::PerfReport& r)
+{
+  const double elapsed = toSeconds(r.elapsed);
+  auto mbps = [](uint64_t bytes, double seconds) {
+    return seconds > 0 ? static_cast<double>(bytes) * 8 / seconds / 1e6 : 0.0;
+  };
+  nlohmann::json intervals = nlohmann::json::array();
+  for (const auto& iv : r.intervals)
+    intervals.push_back(mbps(iv.sum.bytes, toSeconds(iv.end - iv.start)));
+  const app::PerfFlowStats& s = r.sum;
+  return {{"goodput_mbps", mbps(s.bytes, elapsed)},
+          {"bytes", s.bytes},
+          {"lost_packets", s.lost},
+          {"lost_percent", s.lostPercent()},
+          {"jitter_ms", s.jitterMs},
+          {"retransmissions", s.retransmissions},
+          {"interests", s.interests},
+          {"data", s.segments},
+          {"timeouts", s.timeouts},
+          {"nacks", s.nacks},
+          {"congestion_marks", s.marks},
+          {"rtt_min_ms", toMillis(s.rttMin)},
+          {"rtt_avg_ms", toMillis(s.rttAvg)},
+          {"rtt_max_ms", toMillis(s.rttMax)},
+          {"interarrival_ave_us", s.interarrivalAveUs},
+          {"interarrival_max_us", s.interarrivalMaxUs},
+          {"interarrival_var_us2", s.interarrivalVarUs2},
+          {"elapsed_s", elapsed},
+          {"server_bytes", r.server ? r.server->bytes : 0},
+          {"intervals_mbps", intervals},
+          {"mode", r.mode},
+          {"completed", r.elapsed > Duration::zero() && !r.error},
+          {"cpu_host_percent", nullptr},
+          {"cpu_remote_percent", nullptr}};
 }
 
 // --- counters ---

@@ -7,6 +7,7 @@
 #include "ns3/runner/run-context.hpp"
 
 #include "core/app/fetch-stats.hpp"
+#include "core/app/perf-client.hpp"
 #include "core/app/ping.hpp"
 
 #include <ns3/application.h>
@@ -184,6 +185,45 @@ private:
 /// loss_percent and nack_percent (of those sent), rtt_min/avg/max/mdev_ms (null without a
 /// reply) and elapsed_s (from the first ping to the last outcome).
 nlohmann::json pingMetrics(const app::PingStats& s, Duration elapsed);
+
+// --- one perf run: perf server + perf client ---
+
+/// PerfTime (s), PerfBitRate (bit/s per flow; 0: the window pipeline of the Consumer parameter),
+/// PerfParallel, PerfLength (B), PerfInterval (s): a test as `ndnlab perf client -t -b -P -l -i`
+/// takes it, with that tool's defaults.
+std::vector<ParamSpec> perfParams();
+
+/// The perf server and client of a Perf as `ndnlab emu` runs them (Scenario::network): the
+/// producer `ndnlab perf server <prefix>`, the consumer `ndnlab perf client <prefix> -J -t -b -P
+/// -l -i [--cc Consumer]` at StartTime.
+nlohmann::json perfApps(const Params& params, const std::string& prefix, const std::string& consumerNode,
+                        const std::string& producerNode);
+
+/// A perf server on the producer node (PerfProducerApp) and a perf client on the consumer node
+/// (PerfConsumerApp, from StartTime), as `ndnlab perf server` and `ndnlab perf client` run them.
+class Perf
+{
+public:
+  /// Installs the apps. `onDone` runs once, when the test has its report.
+  Perf(const Params& params, const std::string& prefix, ns3::Ptr<ns3::Node> consumerNode,
+       ns3::Ptr<ns3::Node> producerNode, std::function<void()> onDone);
+
+  /// perfMetrics of the report; an empty report when the test did not end.
+  nlohmann::json metrics() const;
+
+private:
+  ns3::Ptr<ns3::Application> m_client;
+  std::shared_ptr<std::function<void()>> m_onDone;
+};
+
+/// A perf test's result fields, each named after the figure of `ndnlab perf client -J` it is
+/// (ndnlab.emu reads them from there): goodput_mbps (end.sum_received.bits_per_second / 1e6),
+/// bytes, lost_packets, lost_percent, jitter_ms (RFC 3550), retransmissions, interests, data,
+/// timeouts, nacks, congestion_marks, rtt_min/avg/max_ms (end.ndn), interarrival_ave_us,
+/// interarrival_max_us, interarrival_var_us2 (Cefore's), elapsed_s, server_bytes (what the
+/// server sent), intervals_mbps (intervals[].sum.bits_per_second / 1e6), mode, completed (no
+/// flow failed), cpu_host_percent and cpu_remote_percent (null: simulated hosts have no CPU).
+nlohmann::json perfMetrics(const app::PerfReport& r);
 
 // --- per-node counters ---
 

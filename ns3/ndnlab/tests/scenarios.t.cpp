@@ -188,6 +188,44 @@ TEST(Scenarios, ChainPingsAcrossWithItsDelayAndLosesPingsToItsLoss)
   EXPECT_EQ(apps[1]["args"], nlohmann::json({"--count", "40", "--interval", "50", "--timeout", "500"}));
 }
 
+TEST(Scenarios, ChainMeasuresThePathWithPerfWindowedAndPaced)
+{
+  // App=perf: `ndnlab perf client` against `ndnlab perf server` over one 20 Mbit/s link, the
+  // figures of the client's iperf3 JSON under flat keys
+  auto window = runCli({"p2p-chain", "--Hops=1", "--Rate=20Mbps", "--App=perf", "--PerfTime=2", "--PerfInterval=0.5",
+                        "--PerfLength=1000", "--Consumer=cubic", "--Traces=none"});
+  ASSERT_EQ(window.exitCode, 0) << window.result.dump();
+  const auto& w = window.result["metrics"];
+  EXPECT_TRUE(w["completed"].get<bool>());
+  EXPECT_EQ(w["mode"], "window");
+  EXPECT_DOUBLE_EQ(w["elapsed_s"].get<double>(), 2.0);
+  EXPECT_EQ(w["intervals_mbps"].size(), 4u);
+  EXPECT_GT(w["goodput_mbps"].get<double>(), 10.0); // content of a 20 Mbit/s link after slow start
+  EXPECT_LT(w["goodput_mbps"].get<double>(), 20.0);
+  EXPECT_EQ(w["bytes"].get<uint64_t>(), w["data"].get<uint64_t>() * 1000);
+  EXPECT_GE(w["server_bytes"].get<uint64_t>(), w["bytes"].get<uint64_t>());
+  EXPECT_TRUE(w["cpu_host_percent"].is_null()); // simulated hosts have no CPU
+
+  // paced above the link's rate: what does not fit is lost, nothing retransmitted
+  auto paced = runCli({"p2p-chain", "--Hops=1", "--Rate=20Mbps", "--App=perf", "--PerfTime=2", "--PerfLength=1000",
+                       "--PerfBitRate=30e6", "--Traces=none"});
+  ASSERT_EQ(paced.exitCode, 0) << paced.result.dump();
+  const auto& p = paced.result["metrics"];
+  EXPECT_EQ(p["mode"], "paced");
+  EXPECT_EQ(p["retransmissions"], 0);
+  EXPECT_GT(p["lost_percent"].get<double>(), 20.0); // at least 1 - 20/30 of it, less the headers
+  EXPECT_LT(p["goodput_mbps"].get<double>(), 20.0);
+
+  // ndnlab emu runs the tools with the same values
+  auto n = runCli({"p2p-chain", "--Hops=1", "--App=perf", "--PerfTime=2", "--PerfBitRate=30e6", "--network"});
+  ASSERT_EQ(n.exitCode, 0) << n.result.dump();
+  const auto& apps = n.result["apps"];
+  EXPECT_EQ(apps[0]["tool"], "perf-server");
+  EXPECT_EQ(apps[1]["tool"], "perf-client");
+  EXPECT_EQ(apps[1]["args"], nlohmann::json({"-J", "-t", "2", "-P", "1", "-l", "1200", "-i", "1", "-b", "30000000"}));
+  expectUsageError({"p2p-chain", "--Hops=1", "--App=perf", "--Consumer=one-interest"}, "one-interest");
+}
+
 TEST(Scenarios, ProfileSetsTheKnobsItNamesAndAGivenKnobWins)
 {
   // --Profile=ndnsim runs exactly as the BLEnD specs' sixteen ConsumerPcon values given one by

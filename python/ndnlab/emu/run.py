@@ -410,6 +410,9 @@ class Emulation:
             elif app["tool"] == "pingserver":
                 argv = [self.ndnlab, "pingserver", "--socket", sock, "--quiet", *app["args"],
                         app["prefix"]]
+            elif app["tool"] == "perf-server":
+                argv = [self.ndnlab, "perf", "server", "--socket", sock, "--quiet", *app["args"],
+                        app["prefix"]]
             else:
                 raise EmuError(f"producer {app['node']}: ndnlab emu does not run `{app['tool']}`")
             log = open(self.run_dir / f"{app['tool']}-{app['node']}-{i}.log", "wb")
@@ -455,7 +458,7 @@ class Emulation:
                 cpu.sample()
             if time.monotonic() - last_note >= 5 and running:
                 last_note = time.monotonic()
-                self.progress(f"{now:6.1f} s of at most {max_time:g} s: {len(running)} fetch(es) "
+                self.progress(f"{now:6.1f} s of at most {max_time:g} s: {len(running)} consumer(s) "
                               f"running, {len(pending)} to start, CPU {cpu.samples[-1]:.0f} % busy")
             time.sleep(0.1)
         return [results[i] + (consumers[i],) for i in sorted(results)], producers
@@ -475,6 +478,13 @@ class Emulation:
             argv = [self.ndnlab, "ping", "--socket", sock, "--json", "--quiet", *app["args"],
                     app["name"]]
             both = True  # its summary is on stdout
+        elif app["tool"] == "perf-client":
+            # its args hold -J: iperf3's JSON on stdout, into `out`; messages into the .log
+            out = self.run_dir / f"perf-client-{app['node']}-{i}.json"
+            argv = [self.ndnlab, "perf", "client", "--socket", sock, *app["args"], app["name"]]
+            with open(out, "wb") as stdout, open(out.with_suffix(".log"), "wb") as err:
+                proc = self.net.popen(app["node"], argv, watch=False, stdout=stdout, stderr=err)
+            return proc, out
         else:
             raise EmuError(f"consumer {app['node']}: ndnlab emu does not run `{app['tool']}`")
         with open(out.with_suffix(".log"), "wb") as err:
@@ -597,6 +607,43 @@ def ping_metrics(rc, log, started, ended):
     if not summary:
         m["error"] = (text.strip().splitlines()[-1:] or ["no summary"])[0] if rc is not None \
             else "MaxTime reached"
+    m["_start"], m["_end"] = started, ended
+    return m
+
+
+def perf_metrics(rc, out, started, ended):
+    """A perf test's metrics under the simulated run's keys (perfMetrics in
+    ns3/ndnlab/scenarios/scenario-kit.hpp), read from the client's iperf3 JSON (`out`)."""
+    try:
+        report = json.loads(out.read_text())
+    except (OSError, ValueError):
+        report = {}
+    end = report.get("end", {})
+    received, ndn = end.get("sum_received", {}), end.get("ndn", {})
+    cpu = end.get("cpu_utilization_percent", {})
+    m = {
+        "goodput_mbps": received.get("bits_per_second", 0.0) / 1e6,
+        "bytes": received.get("bytes", 0),
+        "lost_packets": received.get("lost_packets", 0),
+        "lost_percent": received.get("lost_percent", 0.0),
+        "jitter_ms": end.get("sum", {}).get("jitter_ms", 0.0),
+        "retransmissions": ndn.get("retransmissions", 0),
+        **{k: ndn.get(k, 0) for k in ("interests", "data", "timeouts", "nacks", "congestion_marks",
+                                      "rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "interarrival_ave_us",
+                                      "interarrival_max_us", "interarrival_var_us2")},
+        "elapsed_s": received.get("seconds", 0.0),
+        "server_bytes": ndn.get("server", {}).get("bytes", 0),
+        "intervals_mbps": [iv["sum"]["bits_per_second"] / 1e6 for iv in report.get("intervals", [])],
+        "mode": report.get("start", {}).get("ndn", {}).get("mode", ""),
+        "completed": rc == 0 and bool(report) and "error" not in report,
+        "cpu_host_percent": cpu.get("host_total"),
+        "cpu_remote_percent": cpu.get("remote_total") if ndn.get("server_stats") else None,
+    }
+    if not m["completed"]:
+        log = out.with_suffix(".log")
+        text = log.read_text(errors="replace").strip() if log.exists() else ""
+        m["error"] = report.get("error") or (text.splitlines()[-1:] or ["no report"])[0] \
+            if rc is not None else "MaxTime reached"
     m["_start"], m["_end"] = started, ended
     return m
 
@@ -771,6 +818,8 @@ def main(argv=None):
             for app, rc, out, started, ended, _ in finished:
                 if app["tool"] == "ping":
                     flows[app["node"]] = ping_metrics(rc, out, started, ended)
+                elif app["tool"] == "perf-client":
+                    flows[app["node"]] = perf_metrics(rc, out, started, ended)
                 else:
                     flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
                                                        content.get(app["name"]),
@@ -823,6 +872,11 @@ def summary_text(result):
                if m.get("pings_received") else "no reply")
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): {m['pings_sent']} pings, "
                  f"{m['pings_received']} replies, {m['loss_percent']:.0f} % lost; {rtt}"]
+    elif "intervals_mbps" in m:  # a perf test
+        lines = [f"{result['scenario']} (emu, seed {result['seed']}): perf {m['mode'] or '-'}, "
+                 f"{'completed' if m['completed'] else 'NOT completed: ' + m.get('error', '')}, "
+                 f"{m['goodput_mbps']:.2f} Mbit/s over {m['elapsed_s']:.1f} s, lost {m['lost_percent']:.2f} %, "
+                 f"jitter {m['jitter_ms']:.3f} ms"]
     elif "completed" in m:
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): "
                  f"{'completed' if m['completed'] else 'NOT completed'}, "
