@@ -87,3 +87,15 @@ def test_small_counts_must_be_exact(tmp_path):
                        ("584 pkt/s: reproduced.", []), ("12.4 Mbit/s: reproduced.", [])):
         page.write_text(f"<!-- quotes: t.md -->\n\n{prose}\n")
         assert [n for _, _, n, _ in quotes.check_file(page, root=tmp_path)] == bad, prose
+
+
+def test_simulator_table_is_what_its_command_generates(tmp_path):
+    """docs/results/simulator-table.md is bench/sim-speed/table.py's output for the committed
+    samples: medians of every repeat, not the best run."""
+    import subprocess
+    out = tmp_path / "table.md"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "sim-speed" / "table.py"),
+                    str(ROOT / "docs" / "results" / "simulator.json"), "--out", str(out)], check=True)
+    committed = (ROOT / "docs" / "results" / "simulator-table.md").read_text()
+    assert out.read_text() == committed
+    assert "| relwithdebinfo_cs100 | 3 | 1.355x;" in committed
