@@ -34,8 +34,10 @@ RATE = ("Interest sending rate of the consumer, packets/sec, the level its figur
         "(Figs. 5, 7); ours: Interests sent per second over the last second both consumers send")
 RATE_ALONE = ("Interest sending rate of C1 before C2 starts, packets/sec (Fig. 5); ours: "
               "Interests sent per second over [2 s, 3 s)")
-LOSS = ("overall Data loss rate of the flow: 1 - Data received / Interests sent, no "
-        "retransmission (Tables 4, 5)")
+LOSS = ("overall loss rate of the flow's original Interests, no retransmission (Tables 4, 5): "
+        "1 - Data delivered / Interests sent (the text says \"the number of delivered Data packets "
+        "divided by the number of sent Interest packets\", the delivery ratio; with a \"small\" "
+        "loss rate at 100 ms its complement is meant)")
 CONVERGENCE = ("time after C2 starts until the two rates converge to 600 packets/sec (Fig. 5(b)); "
                "ours: until both rates, averaged over whole ticks, stay within 10 % of 600")
 
