@@ -2,7 +2,8 @@
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
 daemons' counters and the same result keys as the simulated run; a chain pinged across, losing
-the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a tbf link's rate respected; wifi-one-hop
+the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a chain over
+TCP faces; a tbf link's rate respected; wifi-one-hop
 over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
 end with --pcap, none without; nothing left behind after success, SIGINT or a killed daemon;
 exit 2 without privileges."""
@@ -238,6 +239,18 @@ def pcap_frames(path):
     return linktype, frames
 
 
+def tcp_payload_bytes(frame):
+    """The TCP payload bytes of an Ethernet/IPv4 frame to or from port 6363 (0 otherwise)."""
+    if len(frame) < 14 + 20 + 20 or frame[12:14] != b"\x08\x00" or frame[23] != 6:
+        return 0
+    ihl = (frame[14] & 0x0F) * 4
+    total = struct.unpack(">H", frame[16:18])[0]
+    tcp = 14 + ihl
+    if 6363 not in struct.unpack(">HH", frame[tcp:tcp + 4]):
+        return 0
+    return total - ihl - (frame[tcp + 12] >> 4) * 4
+
+
 def ndn_frames(frames):
     """The Ethernet frames carrying NDN over UDP port 6363: IPv4, UDP, a payload starting with
     the TLV type of an Interest (5), a Data (6) or an NDNLPv2 LpPacket (100)."""
@@ -297,6 +310,25 @@ def test_a_tbf_link_carries_its_rate(tmp_path):
     # what tbf counts: IP bytes plus each frame's Ethernet header, over the transfer
     wire_bps = (producer["tx_bytes"] + emunet.ETH_HEADER * producer["tx_frames"]) * 8 / m["transfer_time_s"]
     assert wire_bps == pytest.approx(20e6, rel=0.05)
+
+
+def test_tcp_faces_carry_a_chain_bit_exact(tmp_path):
+    # --faces tcp: one connection per link, from the node that routes over it
+    r = emu("p2p-chain", "--Hops=2", "--Rate=50Mbps", "--Delay=0ms", "--FileSize=2MiB", "--faces", "tcp",
+            "--pcap", "--out", tmp_path, "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["faces"] == "tcp"
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"]
+    # the forwarder in the middle took the Interests in and the Data back over its TCP faces
+    assert m["nodes"]["n1"]["interests_in"] >= m["segments"]
+    assert m["nodes"]["n1"]["data_out"] >= m["segments"]
+    # and on the wire: TCP to and from port 6363 on both links, no NDN over UDP
+    for lk in result["links"]:
+        _, frames = pcap_frames(tmp_path / lk["pcap"][lk["a"]])
+        assert not ndn_frames(frames)
+        assert sum(tcp_payload_bytes(f) for f in frames) > 2 << 20
 
 
 def test_link_mode_impair_takes_delay_and_loss_from_the_daemons(tmp_path):
@@ -376,6 +408,8 @@ def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
     (["p2p-chain", "stray"], "unexpected argument"),
     (["p2p-chain", "--Delay=5ms,1ms", "--link-mode", "impair"], "every link needs the same delay"),
     (["p2p-chain", "--Delay=5ms", "--link-mode", "tbf"], "which tbf cannot give"),
+    (["p2p-chain", "--Delay=5ms", "--link-mode", "impair", "--faces", "tcp"], "UDP faces only"),
+    (["p2p-chain", "--faces", "quic"], "--faces"),
 ])
 def test_bad_arguments_exit_2(tmp_path, args, fragment):
     r = emu(*args, "--out", tmp_path / "out")

@@ -177,10 +177,11 @@ def toml_value(v):
     return json.dumps(str(v))
 
 
-def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None):
+def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None, tcp=False):
     """ndnlabd's configuration of `node`: UDP faces of `mtu` (the smallest of its links'), the
     scenario's own keys (`daemon_config` of the description), and with `multicast` (the
-    address of the node's Wi-Fi end) a wireless UDP multicast face on that interface."""
+    address of the node's Wi-Fi end) a wireless UDP multicast face on that interface; with
+    `tcp`, a TCP listener on the same port (--faces tcp)."""
     cs = int(network["cs_size"])
     lines = ["[general]", 'log_level = "info"', f"seed = {seed}", "",
              "[tables]", f"cs_max_packets = {max(cs, 1)}"]
@@ -200,7 +201,7 @@ def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None
                   "", "[face_system.link]", "mircc = true"]
     lines += ["",
               "[face_system.unix]", f'path = "{run_dir / (node + ".sock")}"', "",
-              "[face_system.tcp]", "enabled = false", "",
+              "[face_system.tcp]", f"enabled = {'true' if tcp else 'false'}", f"port = {UDP_PORT}", "",
               "[face_system.udp]", f"port = {UDP_PORT}", f"mtu = {mtu - IP_UDP_HEADERS}", ""]
     if multicast:
         lines += ["[face_system.multicast]", "enabled = true", f'group = "{MULTICAST_GROUP}"',
@@ -265,8 +266,9 @@ class Emulation:
     ndnlab.emu.net.Network, runs its applications, collects the result."""
 
     def __init__(self, network, mechanisms, run_dir, seed, progress=None, tcpdump=None,
-                 pcap=False):
+                 pcap=False, faces="udp"):
         self.network = network
+        self.faces = faces  # the daemons' faces to each other: "udp" or "tcp" (--faces)
         self.mechanisms = mechanisms
         self.run_dir = run_dir
         self.seed = seed
@@ -354,7 +356,7 @@ class Emulation:
             mtu = min((link.mtu for link, _ in mine), default=1500)
             multicast = next((link.end(node)[1] for link, lk in mine if multicast_link(lk)), None)
             cfg.write_text(daemon_config(self.run_dir, node, self.network, self.seed, impair, mtu,
-                                         multicast))
+                                         multicast, tcp=self.faces == "tcp"))
             log = open(self.run_dir / f"{node}.log", "wb")
             self.daemons[node] = net.popen(node, [self.ndnlabd, "--config", cfg], stdout=log,
                                            stderr=subprocess.STDOUT)
@@ -368,21 +370,26 @@ class Emulation:
                                    f"({self.run_dir / (node + '.log')})")
                 time.sleep(0.05)
         mircc = self.network.get("mircc")
+        hops = next_hops(self.network, self.links)
+        routed = {(node, link.index) for (node, _), link in hops.items()}
+        scheme = f"{self.faces}4"
         for link, lk in zip(self.links, self.network["links"]):
             if multicast_link(lk):
                 continue  # the daemons' multicast face, from their configuration
             for node in (link.a, link.b):
+                if self.faces == "tcp" and (node, link.index) not in routed:
+                    continue  # a connection per link and direction of routes: the peer accepts it
                 peer_addr = link.end(link.peer(node))[1]
                 # MIRCC: the capacity of the link the face's Data come back over
                 extra = ["--mircc-capacity", str(int(lk["rate_bps"]))] if mircc else []
                 if lk.get("kind") == "wifi":
                     extra = ["--medium", "wireless"]  # BLEnD bundles on wireless faces only
-                self.ctl(node, "face", "create", f"udp4://{peer_addr}:{UDP_PORT}", *extra)
+                self.ctl(node, "face", "create", f"{scheme}://{peer_addr}:{UDP_PORT}", *extra)
         kinds = {link.index: lk for link, lk in zip(self.links, self.network["links"])}
-        for (node, prefix), link in sorted(next_hops(self.network, self.links).items()):
+        for (node, prefix), link in sorted(hops.items()):
             peer_addr = link.end(link.peer(node))[1]
             face = (f"udp4://{MULTICAST_GROUP}:{MULTICAST_PORT}" if multicast_link(kinds[link.index])
-                    else f"udp4://{peer_addr}:{UDP_PORT}")
+                    else f"{scheme}://{peer_addr}:{UDP_PORT}")
             self.ctl(node, "route", "add", prefix, face)
 
     def check_alive(self):
@@ -509,7 +516,7 @@ class Emulation:
             r = self.ctl(node, "face", "list", check=False)
             c = {v: 0 for v in FACE_COUNTERS.values()}
             for face in parse_face_list(r.stdout):
-                if face["remote"].startswith("udp"):
+                if face["remote"].startswith(("udp", "tcp")):  # the faces between daemons
                     for k, v in FACE_COUNTERS.items():
                         c[v] += face.get(k, 0)
             tx = rx = txb = rxb = qdrops = 0
@@ -751,6 +758,10 @@ def parse_args(argv):
                         help="auto: tbf for links without delay and loss, ns-3 real time for the "
                              "others; ns3: ns-3 for all; tbf: kernel only (no delay or loss); "
                              "impair: tbf plus the daemons' egress impairment")
+    parser.add_argument("--faces", choices=("udp", "tcp"), default="udp",
+                        help="the daemons' faces to each other: UDP (default; one each way per "
+                             "link) or TCP (one connection per link, from the end that routes "
+                             "over it); recorded in result.json (faces)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--pcap", action="store_true",
                         help="capture every link end into the run directory, "
@@ -779,6 +790,10 @@ def main(argv=None):
                              "CAP_NET_ADMIN and CAP_SYS_ADMIN)")
         network = describe(find_program("ndnlab-sim"), args.scenario, params, args.seed)
         mechanisms, warnings = plan_links(network, args.link_mode)
+        if args.faces == "tcp" and {"impair", "ns3-wifi"} & set(mechanisms):
+            raise UsageError("--faces tcp: " + ("the daemons' egress impairment acts on UDP faces only"
+                                                if "impair" in mechanisms else
+                                                "802.11 links run BLEnD over UDP faces (unicast or multicast)"))
         find_program("ndnlab")
         find_program("ndnlabd")
         tcpdump = None
@@ -800,7 +815,8 @@ def main(argv=None):
     run_dir = pathlib.Path(tempfile.mkdtemp(prefix="ndnlab-emu-")) if temp else args.out
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "result.json").unlink(missing_ok=True)
-    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say, tcpdump, args.pcap)
+    emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say, tcpdump, args.pcap,
+                    faces=args.faces)
     cpu = CpuMeter()
     t_start = time.monotonic()
     try:
@@ -844,6 +860,7 @@ def main(argv=None):
         "scenario": network["scenario"],
         "parameters": network["parameters"],
         "seed": args.seed,
+        "faces": args.faces,
         "metrics": metrics,
         "links": links,
         "cpu": cpu_summary,
