@@ -224,6 +224,7 @@ void FaceStatus::encodeTo(Buffer& out) const
     appendTlvNonNegInt(c, tlv::NInBundlesInvalid, b.nInBundlesInvalid);
     appendTlvNonNegInt(c, tlv::NInDataEarly, b.nInDataEarly);
     appendTlvNonNegInt(c, tlv::NInDataEarlyExpired, b.nInDataEarlyExpired);
+    appendTlvNonNegInt(c, tlv::NOutBundleRecoveries, b.nOutBundleRecoveries);
     appendTlv(v, tlv::BundleCounters, c);
   }
   if (mirccCapacity)
@@ -284,6 +285,7 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
             case tlv::NInBundlesInvalid: return readInto(c, b.nInBundlesInvalid);
             case tlv::NInDataEarly: return readInto(c, b.nInDataEarly);
             case tlv::NInDataEarlyExpired: return readInto(c, b.nInDataEarlyExpired);
+            case tlv::NOutBundleRecoveries: return readInto(c, b.nOutBundleRecoveries);
             default: return std::nullopt;
           }
         });

@@ -48,6 +48,7 @@ struct BundleCounters
   uint64_t nInBundles = 0, nInInterestsRegenerated = 0, nInInterestsGapFilled = 0;
   uint64_t nInBundlesStale = 0, nInBundlesInvalid = 0;
   uint64_t nInDataEarly = 0, nInDataEarlyExpired = 0;
+  uint64_t nOutBundleRecoveries = 0; ///< recovery bundles sent by loss detection
   bool operator==(const BundleCounters&) const = default;
 };
 

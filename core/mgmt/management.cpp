@@ -505,7 +505,7 @@ FaceStatus Management::faceStatus(const face::Face& f) const
     s.bundleCounters = BundleCounters{
       lc.nOutBundles,           lc.nOutInterestsAbsorbed, lc.nInBundles,        lc.nInInterestsRegenerated,
       lc.nInInterestsGapFilled, lc.nInBundlesStale,       lc.nInBundlesInvalid, lc.nInDataEarly,
-      lc.nInDataEarlyExpired};
+      lc.nInDataEarlyExpired,   lc.nOutBundleRecoveries};
   }
   addMirccParameters(m_forwarder, f, s);
   return s;

@@ -88,6 +88,7 @@ inline constexpr uint32_t NInBundlesStale = 138;
 inline constexpr uint32_t NInBundlesInvalid = 140;
 inline constexpr uint32_t NInDataEarly = 142;
 inline constexpr uint32_t NInDataEarlyExpired = 144;
+inline constexpr uint32_t NOutBundleRecoveries = 146;
 
 // ndnlab dataset /localhost/nfd/ndnlab/drops (docs/wire-format.md): one DropCounter per
 // (kind, reason) of the daemon's counted trace events (drops, I/O drops, face closes).

@@ -209,6 +209,8 @@ def test_wifi_one_hop_fetches_bit_exact_over_80211b_with_bundling(tmp_path, addr
     assert consumer["bundles_out"] > 0 and consumer["interests_absorbed"] > 0
     assert producer["bundles_in"] > 0 and producer["interests_regenerated"] > 0
     assert m["nodes"]["producer"]["interests_in"] > producer["bundles_in"]
+    # every counter has a number, the recovery bundles too (from the daemons' face status)
+    assert all(isinstance(v, int) for side in (consumer, producer) for v in side.values())
     # Addressing: unicast Data are acknowledged by the station (one ACK per Data frame at
     # least); broadcast Data are group-addressed frames that nobody acknowledges
     station_acks = m["nodes"]["consumer"]["phy_tx_ctl"]

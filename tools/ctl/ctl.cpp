@@ -371,7 +371,7 @@ bool printFaces(ByteSpan content)
                 << " in=" << b.nInBundles << " regenerated=" << b.nInInterestsRegenerated
                 << " gap-filled=" << b.nInInterestsGapFilled << " stale=" << b.nInBundlesStale
                 << " invalid=" << b.nInBundlesInvalid << " early=" << b.nInDataEarly
-                << " early-expired=" << b.nInDataEarlyExpired << "}";
+                << " early-expired=" << b.nInDataEarlyExpired << " recoveries=" << b.nOutBundleRecoveries << "}";
     }
     if (f.mirccCapacity)
       std::cout << " mircc={capacity=" << *f.mirccCapacity << "bit/s rate=" << f.mirccRate.value_or(0) << "bit/s}";

@@ -36,7 +36,7 @@ TEST(BundlingParameters, FaceStatusRoundTrip)
   s.flags = FaceFlagBundling;
   s.medium = 1;
   s.bundleInterval = 15;
-  s.bundleCounters = BundleCounters{1, 2, 3, 4, 5, 6, 7, 8, 9};
+  s.bundleCounters = BundleCounters{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   Buffer wire;
   s.encodeTo(wire);
   auto back = FaceStatus::decode(wire);

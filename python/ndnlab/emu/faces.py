@@ -20,7 +20,7 @@ def parse_face_list(text):
     """`ndnlab ctl face list` output -> one dict per face: faceid, remote, local, the
     network-layer counters (in_interests, out_interests, ...), and where present medium,
     bundle_interval and bundles (the BLEnD counters: out, absorbed, in, regenerated,
-    gap-filled, stale, invalid), and mircc ({"capacity": bit/s, "rate": bit/s}) on a face with
+    gap-filled, stale, invalid, early, early-expired, recoveries), and mircc ({"capacity": bit/s, "rate": bit/s}) on a face with
     MIRCC on."""
     faces = []
     for line in text.splitlines():

@@ -64,7 +64,7 @@ WIFI_MAC_DROPS = ("mac_tx_drops", "queue_drops", "lifetime_drops", "retry_drops"
 BUNDLE_COUNTERS = {"out": "bundles_out", "absorbed": "interests_absorbed", "in": "bundles_in",
                    "regenerated": "interests_regenerated", "gap-filled": "interests_gap_filled",
                    "stale": "bundles_stale", "invalid": "bundles_invalid", "early": "data_early",
-                   "early-expired": "data_early_expired"}
+                   "early-expired": "data_early_expired", "recoveries": "bundle_recoveries"}
 FACE_COUNTERS = {"in_interests": "interests_in", "out_interests": "interests_out",
                  "in_data": "data_in", "out_data": "data_out",
                  "in_nacks": "nacks_in", "out_nacks": "nacks_out"}
@@ -542,7 +542,7 @@ class Emulation:
 
     def bundle_counters(self, node):
         """The BLEnD counters of `node`'s UDP faces, summed, under the simulator's keys
-        (bundleCounters); bundle_recoveries is null: the daemon's face status lacks it."""
+        (bundleCounters)."""
         r = self.ctl(node, "face", "list", check=False)
         sums = {k: 0 for k in BUNDLE_COUNTERS.values()}
         for face in parse_face_list(r.stdout):
@@ -550,7 +550,7 @@ class Emulation:
                 for k, v in face.get("bundles", {}).items():
                     if k in BUNDLE_COUNTERS:
                         sums[BUNDLE_COUNTERS[k]] += v
-        return {**sums, "bundle_recoveries": None}
+        return sums
 
     def link_reports(self, nodes, capture_drops=None):
         """Stops the link processes (their counters and pcaps are written then) and reports
