@@ -225,6 +225,8 @@ void StreamConsumer::setState(State s)
   }
   if (s == State::Fetching) {
     m_fetchingSince = now;
+    if (from == State::Adjust) // losses while bootstrapping say nothing of the steady rate
+      m_congestion.clear();
     if (!m_reachedFetching) {
       m_reachedFetching = true;
       m_stats.backoffPeriod = m_adjustStart ? now - *m_adjustStart : Duration::zero();
@@ -445,16 +447,7 @@ void StreamConsumer::onSegmentTimeout(Fetch* f, FrameType type, uint64_t number,
   if (fr.header) { // the frame exists: a lost segment, a sign of congestion
     if (f == m_extra.get())
       m_challengeLoss = true;
-    Fetch* main = m_main.get();
-    congestion(); // may end the Challenge or switch threads: look again
-    if (m_state != State::Chasing && m_state != State::Adjust && m_state != State::Fetching &&
-        m_state != State::Challenge)
-      return;
-    if (f != main && f != m_extra.get())
-      return;
-    it = f->frames.find({type, number});
-    if (it == f->frames.end())
-      return;
+    congestion();
   }
   Frame& again = it->second;
   if (again.complete)
@@ -739,6 +732,7 @@ void StreamConsumer::checkpoint(FrameType type, uint64_t number)
 void StreamConsumer::retransmitMissing(Fetch& f, Frame& fr)
 {
   fr.rtxDone = true;
+  congestion(); // a loss
   for (size_t i = 0; i < fr.data.size(); ++i)
     if (!fr.data[i].have)
       expressSegment(f, fr, SegmentKind::Data, i, true);
@@ -829,6 +823,8 @@ void StreamConsumer::onDetectionTimer()
       return;
     }
     case State::Fetching: {
+      if (m_opts.adaptive && congested() && switchDown())
+        return;
       // a low buffer while frames arrive (none arriving: the producer paused, more Interests
       // would not help)
       const bool low = arrivals > 0 && (m_stallStart || (playing() && playable() < targetPlayable() / 2));
@@ -845,7 +841,8 @@ void StreamConsumer::onDetectionTimer()
       return;
     }
     case State::Challenge:
-      if (now - m_challengeStart >= m_opts.challengeDuration) {
+      // congestion: the additional media is too much, the current one stays
+      if (congested() || now - m_challengeStart >= m_opts.challengeDuration) {
         endChallenge();
         if (m_state == State::WaitInitial)
           return;
@@ -860,27 +857,30 @@ void StreamConsumer::congestion()
 {
   const TimePoint now = m_env.now();
   m_congestion.push_back(now);
-  std::erase_if(m_congestion, [&](TimePoint t) { return t < now - m_opts.congestionWindow; });
-  if (!m_opts.adaptive || m_congestion.size() < m_opts.congestionEvents)
-    return;
-  if (m_state == State::Challenge) { // the additional media is too much: keep the current
+  if (m_state == State::Challenge)
     m_challengeLoss = true;
-    endChallenge();
-    return;
-  }
-  if (m_state != State::Fetching && m_state != State::Adjust)
-    return;
-  // the next lower bitrate, if any
+}
+
+bool StreamConsumer::congested()
+{
+  const TimePoint now = m_env.now();
+  std::erase_if(m_congestion, [&](TimePoint t) { return t < now - m_opts.congestionWindow; });
+  return m_congestion.size() >= m_opts.congestionEvents;
+}
+
+bool StreamConsumer::switchDown()
+{
   const Rate cur = m_meta.threads[m_main->thread].bitrate;
   std::optional<size_t> lower;
   for (size_t i = 0; i < m_meta.threads.size(); ++i)
     if (m_meta.threads[i].bitrate < cur && (!lower || m_meta.threads[i].bitrate > m_meta.threads[*lower].bitrate))
       lower = i;
-  if (lower) {
-    m_congestion.clear();
-    m_challengeNext = std::min(2 * m_challengeNext, kMaxChallengeInterval);
-    switchTo(*lower);
-  }
+  if (!lower)
+    return false;
+  m_congestion.clear();
+  m_challengeNext = std::min(2 * m_challengeNext, kMaxChallengeInterval);
+  switchTo(*lower);
+  return true;
 }
 
 void StreamConsumer::startChallenge()

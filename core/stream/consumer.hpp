@@ -252,7 +252,10 @@ private:
   void onDetectionTimer();
   void armDetection(Duration d);
   Duration detectionPeriod(State s);
+  /// A loss, timeout, Nack or stall: counted; acted upon at the next detection period.
   void congestion();
+  bool congested();
+  bool switchDown();
   void startChallenge();
   void endChallenge();
   void switchTo(size_t thread);

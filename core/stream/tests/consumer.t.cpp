@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace ndnlab::stream::tests {
@@ -230,6 +231,301 @@ TEST_P(Bootstrap, EndsInFetchingAtTheDemand)
 }
 
 INSTANTIATE_TEST_SUITE_P(Table1, Bootstrap, ::testing::Values(30, 15, 5, 4, 3, 2));
+
+// --- stale data from a cache ----------------------------------------------------------------
+
+TEST(StreamConsumerTest, StaleBurstsFromACacheNeverCountAsStable)
+{
+  // A cache near the consumer (20 ms each way against the producer's 50) holds the first 8 s
+  // of the stream and the metadata as it was at 0.5 s: the consumer chases through cached
+  // frames that come back in bursts at its Interest pattern, then reaches the producer.
+  Rig rig(50ms, withPipeline(5));
+  rig.link.cacheDelay = 20ms;
+  rig.env.advance(500ms);
+  Interest meta(metaName(rig.producer.base()));
+  meta.setCanBePrefix(true).setMustBeFresh(true).setNonce(1);
+  rig.link.producer.deliverInterest(meta);
+  ASSERT_FALSE(rig.link.producer.sentData.empty());
+  rig.link.cache.emplace(metaName(rig.producer.base()), rig.link.producer.sentData.back());
+  rig.env.advance(7500ms);
+  size_t cachedFrames = 0;
+  for (auto type : {FrameType::Key, FrameType::Delta})
+    for (uint64_t n = 0; rig.producer.segment(0, type, n, SegmentKind::Data, 0); ++n, ++cachedFrames)
+      for (auto kind : {SegmentKind::Data, SegmentKind::Parity})
+        for (uint64_t sg = 0; const Data* d = rig.producer.segment(0, type, n, kind, sg); ++sg)
+          rig.link.cache.emplace(d->name(), *d);
+  ASSERT_GT(cachedFrames, 200u);
+
+  rig.consumer.start();
+  rig.env.advance(12s);
+  ASSERT_GT(rig.link.cacheHits, 1000u) << "the consumer went through the cache";
+  auto adjust = rig.firstEntry(State::Adjust);
+  ASSERT_TRUE(adjust.has_value()) << rig.history();
+  EXPECT_GT(*adjust, rig.link.lastCacheHit) << "no cached burst was taken for the latest data; " << rig.history();
+  EXPECT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+  EXPECT_EQ(rig.consumer.pipeline(), rig.consumer.demand());
+  const auto s = rig.consumer.stats();
+  EXPECT_GT(s.staleFrames, 100u) << "cached frames were made before their Interests";
+  EXPECT_GT(s.lambdaFinal, 0u);
+  EXPECT_GT(s.framesRendered, 60u);
+}
+
+// --- loss recovery ----------------------------------------------------------------------------
+
+TEST(StreamConsumerTest, LossyLinkRecoversByFecAndByRetransmission)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  rig.link.dataLoss = 0.05;
+  rig.link.interestLoss = 0.02;
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(30s);
+
+  const auto s = rig.consumer.stats();
+  EXPECT_GT(s.framesRendered, 700u) << rig.history();
+  EXPECT_GT(s.recoveredByFec, 10u);
+  EXPECT_GT(s.recoveredByRtx, 5u);
+  EXPECT_GT(s.retransmissions, 0u);
+  EXPECT_LT(s.framesLost * 20, s.framesRendered) << "under 5% lost";
+  uint64_t fec = 0, rtx = 0;
+  for (const auto& r : rig.rendered) {
+    ASSERT_TRUE(r.sizeOk) << "playback " << r.playback << " fec " << r.fec << " rtx " << r.rtx;
+    ASSERT_FALSE(r.fec && r.rtx) << "counted apart";
+    fec += r.fec;
+    rtx += r.rtx;
+  }
+  EXPECT_EQ(fec, s.recoveredByFec);
+  EXPECT_EQ(rtx, s.recoveredByRtx);
+  EXPECT_LE(s.framesRendered + s.framesLost, s.framesRequested);
+}
+
+TEST(StreamConsumerTest, WithoutParityEveryRecoveryIsARetransmission)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  StreamProducerOptions po = Rig::producerOptions({{"hi", Rate::kbps(800)}});
+  po.parityRatio = 0;
+  // a second producer on the same link, without parity, replaces the rig's
+  rig.link.producer.onInterest = nullptr;
+  StreamProducer plain(rig.env, rig.link.producer, "/bob", rig.signer, po);
+  StreamConsumer consumer(rig.env, rig.link.consumer, "/bob", StreamConsumerOptions{});
+  rig.link.dataLoss = 0.05;
+  uint64_t frame = 0;
+  std::function<void()> publish = [&] {
+    const bool key = frame % 30 == 0;
+    plain.publish(0, Frame{.key = key, .data = framePayload(key ? 9999 : 3333, frame)});
+    ++frame;
+    rig.env.timers().schedule(Rig::T, publish);
+  };
+  publish();
+  rig.env.advance(1s);
+  consumer.start();
+  rig.env.advance(20s);
+  const auto s = consumer.stats();
+  EXPECT_GT(s.framesRendered, 400u);
+  EXPECT_EQ(s.recoveredByFec, 0u);
+  EXPECT_GT(s.recoveredByRtx, 20u);
+  consumer.stop();
+}
+
+// --- a producer that stops --------------------------------------------------------------------
+
+TEST(StreamConsumerTest, ProducerThatStopsGivesACleanStall)
+{
+  Rig rig(50ms, StreamConsumerOptions{}, {{"hi", Rate::kbps(800)}}, 6s);
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(5s); // the producer stops at 6 s
+  ASSERT_TRUE(rig.consumer.playing()) << rig.history();
+  rig.env.advance(2s);
+  const size_t rendered = rig.rendered.size();
+  ASSERT_FALSE(rig.consumer.playing()) << "stalled";
+  const size_t interests = rig.link.consumer.sentInterests.size();
+  rig.env.advance(20s);
+  EXPECT_EQ(rig.rendered.size(), rendered);
+  EXPECT_EQ(rig.rendered.back().playback, rig.producer.counters().frames - 1) << "everything published was played";
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.stalls, 1u);
+  EXPECT_GT(s.stallTime, 21s);
+  EXPECT_LT(s.stallTime, 22s);
+  EXPECT_EQ(s.framesLost, 0u) << "frames never made are not lost";
+  EXPECT_NE(rig.consumer.state(), State::Failed);
+  EXPECT_TRUE(rig.errors.empty());
+  // the pipeline waits for the next frames, re-expressed once per lifetime: bounded
+  const size_t perLifetime = rig.consumer.pipeline() * 6 + 20;
+  EXPECT_LE(rig.link.consumer.sentInterests.size() - interests, 11 * perLifetime);
+
+  rig.consumer.stop();
+  EXPECT_EQ(rig.consumer.state(), State::Stopped);
+  const size_t after = rig.link.consumer.sentInterests.size();
+  rig.env.advance(10s);
+  EXPECT_EQ(rig.link.consumer.sentInterests.size(), after) << "nothing after stop()";
+  EXPECT_EQ(rig.consumer.stats().stallTime, s.stallTime) << "the stall ends at stop()";
+}
+
+// --- metadata errors --------------------------------------------------------------------------
+
+TEST(StreamConsumerTest, MissingMetadataFails)
+{
+  StreamConsumerOptions o;
+  o.stream = "nobody"; // the producer publishes "camera": nothing answers
+  Rig rig(50ms, o);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  EXPECT_EQ(rig.consumer.state(), State::Failed);
+  ASSERT_EQ(rig.errors.size(), 1u);
+  EXPECT_EQ(rig.errors[0], rig.consumer.error());
+  EXPECT_EQ(rig.link.consumer.sentInterests.size(), 1 + o.metadataRetries) << "the first and its retries";
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.framesRequested, 0u);
+  EXPECT_FALSE(s.timeToFirstFrame.has_value());
+  EXPECT_NEAR(toMillis(s.elapsed), 4000, 1) << "the run ends when it fails";
+}
+
+TEST(StreamConsumerTest, MalformedMetadataOrNoSuchThreadFails)
+{
+  {
+    ManualEnv env;
+    FakeEndpoint ep;
+    StreamConsumer c(env, ep, "/alice", StreamConsumerOptions{});
+    c.start();
+    Data d(Name(metaName(streamBase("/alice", "camera"))).appendVersion(1).appendSegment(0));
+    d.setContent(std::make_shared<const Buffer>(Buffer{0x01, 0x02, 0x03}));
+    ep.deliverData(d);
+    EXPECT_EQ(c.state(), State::Failed);
+    EXPECT_FALSE(c.error().empty());
+  }
+  StreamConsumerOptions o;
+  o.thread = "nope";
+  Rig rig(50ms, o);
+  rig.env.advance(200ms);
+  rig.consumer.start();
+  rig.env.advance(1s);
+  EXPECT_EQ(rig.consumer.state(), State::Failed);
+  EXPECT_EQ(rig.errors.size(), 1u);
+}
+
+TEST(StreamConsumerTest, BadOptionsRefused)
+{
+  ManualEnv env;
+  FakeEndpoint ep;
+  auto refused = [&](auto change) {
+    StreamConsumerOptions o;
+    change(o);
+    EXPECT_THROW(StreamConsumer(env, ep, "/alice", o), std::invalid_argument);
+  };
+  refused([](auto& o) { o.stream = ""; });
+  refused([](auto& o) { o.stability = "extreme"; });
+  refused([](auto& o) { o.gamma = 0; });
+  refused([](auto& o) { o.gamma = 1.5; });
+  refused([](auto& o) { o.beta = 0.5; }); // gamma 1 > beta
+  refused([](auto& o) { o.initialPipeline = 1000; });
+  refused([](auto& o) { o.parityRatio = 2; });
+  refused([](auto& o) { o.interestLifetime = 0ms; });
+  EXPECT_NO_THROW(StreamConsumer(env, ep, "/alice", StreamConsumerOptions{}));
+}
+
+// --- determinism ------------------------------------------------------------------------------
+
+std::string metrics(const StreamConsumerStats& s)
+{
+  std::ostringstream os;
+  visitMetrics(s, [&](const fields::Metric& m, const auto& v) { os << m.key << "=" << v << " "; });
+  return os.str();
+}
+
+TEST(StreamConsumerTest, SameInputsSameMetrics)
+{
+  auto run = [] {
+    auto rig = std::make_unique<Rig>(40ms, StreamConsumerOptions{});
+    rig->link.dataLoss = 0.03;
+    rig->link.interestLoss = 0.01;
+    rig->env.advance(700ms);
+    rig->consumer.start();
+    rig->env.advance(15s);
+    std::vector<uint64_t> order;
+    for (const auto& r : rig->rendered)
+      order.push_back(r.playback);
+    return std::pair{metrics(rig->consumer.stats()), order};
+  };
+  const auto a = run();
+  const auto b = run();
+  EXPECT_EQ(a.first, b.first);
+  EXPECT_EQ(a.second, b.second);
+  EXPECT_NE(a.first.find("frames_rendered="), std::string::npos);
+}
+
+TEST(StreamConsumerTest, MetricKeysAreDistinct)
+{
+  std::set<std::string> keys;
+  size_t n = 0;
+  visitMetrics(StreamConsumerStats{}, [&](const fields::Metric& m, const auto&) {
+    keys.insert(std::string(m.key));
+    ++n;
+  });
+  EXPECT_EQ(keys.size(), n);
+}
+
+// --- adaptive bitrate -------------------------------------------------------------------------
+
+std::vector<ThreadOptions> twoBitrates()
+{
+  return {{"lo", Rate::kbps(200)}, {"hi", Rate::kbps(1000)}};
+}
+
+StreamConsumerOptions adaptive()
+{
+  StreamConsumerOptions o;
+  o.adaptive = true;
+  return o;
+}
+
+TEST(StreamConsumerTest, ChallengeSwitchesUpWhenTheLinkAllows)
+{
+  Rig rig(20ms, adaptive(), twoBitrates());
+  rig.link.rate = Rate::mbps(4);
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_GE(s.challenges, 1u) << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 1u) << rig.history();
+  EXPECT_EQ(s.thread, "hi");
+  EXPECT_TRUE(rig.consumer.state() == State::Fetching || rig.consumer.state() == State::Challenge) << rig.history();
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("hi")) << "the higher bitrate plays";
+  for (const auto& r : rig.rendered)
+    ASSERT_TRUE(r.sizeOk);
+}
+
+TEST(StreamConsumerTest, ChallengeRefusedOnANarrowLink)
+{
+  Rig rig(20ms, adaptive(), twoBitrates());
+  rig.link.rate = Rate::kbps(700); // lo fits, lo + hi does not
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_GE(s.challenges, 1u) << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 0u) << rig.history();
+  EXPECT_EQ(s.thread, "lo");
+  EXPECT_GT(s.framesRendered, 400u);
+}
+
+TEST(StreamConsumerTest, CongestionSwitchesDown)
+{
+  StreamConsumerOptions o = adaptive();
+  o.thread = "hi";
+  Rig rig(20ms, o, twoBitrates());
+  rig.link.rate = Rate::kbps(700); // hi does not fit
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_GE(s.bitrateSwitches, 1u) << rig.history();
+  EXPECT_EQ(s.thread, "lo") << rig.history();
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("lo"));
+}
 
 } // namespace
 } // namespace ndnlab::stream::tests
