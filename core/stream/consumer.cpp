@@ -231,7 +231,6 @@ void StreamConsumer::setState(State s)
       m_reachedFetching = true;
       m_stats.backoffPeriod = m_adjustStart ? now - *m_adjustStart : Duration::zero();
       m_stats.lambdaFinal = m_lambda;
-      m_stats.drdFinal = m_drd.latest(now);
     }
   }
   NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": ", toString(from), " -> ", toString(s), " lambda_p ",
@@ -825,6 +824,15 @@ void StreamConsumer::onDetectionTimer()
     case State::Fetching: {
       if (m_opts.adaptive && congested() && switchDown())
         return;
+      // the resulting DRD' (Table 1): a DRD' window after the pipeline drained to lambda_p
+      if (!m_drdFinalSet && m_main->inflight <= m_lambda) {
+        if (!m_drainedAt)
+          m_drainedAt = now;
+        else if (now - *m_drainedAt >= m_opts.drdWindow) {
+          m_stats.drdFinal = m_drd.latest(now);
+          m_drdFinalSet = true;
+        }
+      }
       // a low buffer while frames arrive (none arriving: the producer paused, more Interests
       // would not help)
       const bool low = arrivals > 0 && (m_stallStart || (playing() && playable() < targetPlayable() / 2));

@@ -117,7 +117,7 @@ struct StreamConsumerStats
   Duration backoffPeriod{0};                ///< first Adjust to Fetching
   size_t lambdaInitial = 0;                 ///< lambda_p^0
   size_t lambdaFinal = 0;                   ///< lambda_p on the first entry to Fetching
-  Duration drdFinal{0};                     ///< DRD' on the first entry to Fetching ("resulting DRD'")
+  Duration drdFinal{0};                     ///< resulting DRD': a window after the first Fetching pipeline drained
   Duration drdEst{0};                       ///< DRD_est at the end
   std::optional<Duration> timeToFirstFrame; ///< start() to the first rendered frame
   double latencyMedianMs = 0;               ///< capture to render
@@ -157,7 +157,7 @@ void visitMetrics(const StreamConsumerStats& s, Visitor&& v)
   v(Metric{"backoff_ms", "ms", "first Adjust to Fetching"}, toMillis(s.backoffPeriod));
   v(Metric{"lambda_initial", "", "pipeline size at the start of Chasing (frames)"}, uint64_t(s.lambdaInitial));
   v(Metric{"lambda_final", "", "pipeline size on the first entry to Fetching (frames)"}, uint64_t(s.lambdaFinal));
-  v(Metric{"drd_final_ms", "ms", "DRD' on the first entry to Fetching"}, toMillis(s.drdFinal));
+  v(Metric{"drd_final_ms", "ms", "resulting DRD': once the first Fetching pipeline drained"}, toMillis(s.drdFinal));
   v(Metric{"drd_est_ms", "ms", "DRD_est at the end"}, toMillis(s.drdEst));
   v(Metric{"first_frame_ms", "ms", "start to the first rendered frame; -1 if none"},
     s.timeToFirstFrame ? toMillis(*s.timeToFirstFrame) : -1.0);
@@ -316,6 +316,8 @@ private:
   std::optional<TimePoint> m_stopTime;
   std::optional<TimePoint> m_chasingStart, m_adjustStart;
   bool m_reachedFetching = false;
+  bool m_drdFinalSet = false;
+  std::optional<TimePoint> m_drainedAt;
   std::vector<double> m_latencies; ///< ms
   StreamConsumerStats m_stats;
   uint64_t m_nextTimeoutId = 1;
