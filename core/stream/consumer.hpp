@@ -9,37 +9,50 @@
 // States (Fig. 10):
 // - Inactive: constructed; start() issues the metadata Interest ("issue RM").
 // - WaitInitial: waits for the metadata (`<base>/_meta`, CanBePrefix, MustBeFresh); re-issued
-//   on timeout, at most `metadataRetries` times; no reply, a Nack every time, malformed
-//   metadata or no such thread -> Failed (onError says why).
-// - Chasing: the pipeline starts at lambda_p^0 (Eq. 1 from the initial DRD unless given) and is
-//   burst (x2) after each detection period in which the stability estimator (Eq. 3) did not
-//   report the latest data; K stable frame arrivals in a row -> Adjust.
+//   on timeout or Nack, at most `metadataRetries` times; no reply, malformed metadata or no such
+//   thread -> Failed (onError says why).
+// - Chasing: the key frame the metadata names and a pipeline of lambda_p^0 delta frames from
+//   the latest on (Eq. 1 from `initialDrd` unless given); once the key frame arrives, the delta
+//   frames of its GOP before the pipeline's first are fetched too. After each detection period
+//   in which the stability estimator (Eq. 3) had its 2N + K arrivals and did not report the
+//   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust.
 // - Adjust: rendering may begin; each detection period the pipeline is withheld (x3/4, not
-//   below the demand lambda_d of Eq. 1); stale data (a delta frame the producer had made
-//   before its Interest came: d_gen = 0) restores the previous size. lambda_p = lambda_d, or a
-//   restore -> Fetching.
-// - Fetching: the pipeline is kept; stale data or a low buffer (S_pl below half the target)
-//   burst it and go back to Adjust; with `adaptive`, every `challengeInterval` without
-//   congestion -> Challenge.
-// - Challenge (Sect. 4.1.5): the next higher thread is fetched beside the current one (its
-//   frames are counted, never played); after `challengeDuration`, when the DRD estimate stayed
-//   within `challengeDrdRise` of the one before and no Interest of either was lost, the
-//   consumer switches up; otherwise it goes back to Fetching. Congestion (Interest timeouts,
-//   Nacks, a stall) in Fetching or Challenge switches down at once. A switch re-bootstraps on
-//   the new thread (WaitInitial), the buffered frames of the old one are dropped.
-// - Failed: nothing more is sent; stop() ends any state.
+//   below the demand lambda_d of Eq. 1). Stale data (a delta frame the producer had made
+//   before its Interest came: d_gen = 0) after a withholding restores the previous size ->
+//   Fetching; before any, the detection was false -> burst, Chasing. lambda_p = lambda_d ->
+//   Fetching.
+// - Fetching: the pipeline is kept; stale data, or a low buffer (S_pl below half the target,
+//   or a stall) while frames arrive, burst it -> Adjust. With `adaptive`: congestion (at least
+//   `congestionEvents` losses, timeouts, Nacks or stalls in `congestionWindow`) switches to the
+//   next lower thread; `challengeInterval` without it -> Challenge.
+// - Challenge (Sect. 4.1.5): the next higher thread's delta frames are fetched beside the
+//   current ones, with the same pipeline (threads are assumed published in lockstep: the same
+//   frame numbers), measured and never played. After `challengeDuration`, when no Interest of
+//   either was lost and DRD_est stayed within `challengeDrdRise` (+10 ms) of the value before,
+//   the consumer switches up; congestion, or a failed test, -> Fetching with the interval
+//   doubled. A switch re-bootstraps on the new thread (WaitInitial) and drops the old one's
+//   buffered frames.
+// - Failed: nothing more is sent. stop() ends any state (Stopped, no callback).
+// Pipeline decisions are taken once per detection period (automatic: (2N + K) x T in Chasing,
+// DRD_est + 2T after), never inside a packet handler.
 //
 // Frames: each delta frame of the pipeline gets M_delta data and ceil-ratio parity Interests
 // (M_key for the one key frame kept requested ahead); the segment counts of the first segment
 // that arrives add the Interests that were missing. A frame is complete with its k data
 // segments; at its retransmission checkpoint (P_RTX = gamma x DRD_est before its playout
 // deadline) an incomplete frame is decoded from any k of its data and parity segments (FEC),
-// else its missing data segments are asked for again, once. A delta frame with no segment when
-// a later one arrives is asked for again the same way. Playout (Fig. 8) starts at the
-// bootstrap key frame once S_pl (complete frames ahead x T) reaches the target
-// S_tpl = alpha x jitter + beta x DRD_est, then takes one frame per sample period T: a complete
-// frame is rendered (onFrame), a missing one skipped and counted lost when a later frame is
-// ready, and with none ready playback stalls until the buffer is back at the target.
+// else its missing data segments are asked for again, once. A delta frame with nothing back
+// when a later one arrives is asked for again whole. Segment Interests whose lifetime runs out
+// are re-expressed (a paused producer resumes into a waiting pipeline).
+//
+// Playout (Fig. 8) starts at the newest complete key frame once S_pl (complete frames ahead x
+// T) reaches the target S_tpl = alpha x jitter + beta x DRD_est (jitter: RFC 3550's, over the
+// frames that waited for production), then takes one frame per sample period T, twice as fast
+// while S_pl exceeds S_tpl by more than 1.5 frames (catching up from an old key frame): a
+// complete frame is rendered (onFrame); a missing one is skipped and counted lost when a
+// later frame is ready; a delta frame whose GOP key frame was not rendered is skipped and
+// counted lost (it cannot be decoded); with nothing ready playback stalls until the buffer is
+// back at the target.
 // Trace events: none yet (the catalogue, core/runtime/events.hpp, has no stream kinds); state
 // changes go to onStateChange and the log.
 
@@ -72,8 +85,8 @@ struct StreamConsumerOptions
   /// Wait after each pipeline change before the next; 0: automatic (Chasing: the 2N + K
   /// arrivals the stability estimator needs; Adjust and Fetching: DRD_est + 2T).
   Duration detectionPeriod{0};
-  size_t maxPipeline = 256; ///< bursting stops at this many frames (> 0)
-  double alpha = 1;         ///< S_tpl = alpha x jitter + beta x DRD_est (Sect. 4.1.4)
+  size_t maxPipeline = 64; ///< bursting stops at this many frames (> 0; the code: 1 s worth)
+  double alpha = 1;        ///< S_tpl = alpha x jitter + beta x DRD_est (Sect. 4.1.4)
   double beta = 2;
   double gamma = 1;                                            ///< P_RTX = gamma x DRD_est, in (0, min(1, beta)]
   Duration interestLifetime = std::chrono::milliseconds(2000); ///< segment Interests (the code's)
