@@ -178,23 +178,44 @@ void StreamConsumer::start()
   sendMetadataInterest();
 }
 
+void StreamConsumer::cancelTimers(Frame& fr)
+{
+  for (auto* v : {&fr.data, &fr.parity})
+    for (auto& s : *v) {
+      m_env.timers().cancel(s.timer);
+      s.timer = 0;
+    }
+  m_env.timers().cancel(fr.checkTimer);
+  fr.checkTimer = 0;
+}
+
+void StreamConsumer::eraseFrame(Fetch& f, std::map<std::pair<FrameType, uint64_t>, Frame>::iterator it)
+{
+  cancelTimers(it->second);
+  if (it->second.inflight)
+    --f.inflight;
+  f.frames.erase(it);
+}
+
 void StreamConsumer::cancelFetch(Fetch& f)
 {
-  for (auto& [key, fr] : f.frames) {
-    for (auto* v : {&fr.data, &fr.parity})
-      for (auto& s : *v)
-        m_env.timers().cancel(s.timer);
-    m_env.timers().cancel(fr.checkTimer);
-  }
+  for (auto& [key, fr] : f.frames)
+    cancelTimers(fr);
   f.frames.clear();
   f.byPlayback.clear();
   f.inflight = 0;
 }
 
-void StreamConsumer::stop()
+void StreamConsumer::endStall()
 {
-  if (m_state == State::Stopped)
-    return;
+  if (m_stallStart) {
+    m_stats.stallTime += m_env.now() - *m_stallStart;
+    m_stallStart.reset();
+  }
+}
+
+void StreamConsumer::halt()
+{
   for (TimerId t : {m_metaTimer, m_detectTimer, m_tickTimer})
     m_env.timers().cancel(t);
   m_metaTimer = m_detectTimer = m_tickTimer = 0;
@@ -202,11 +223,15 @@ void StreamConsumer::stop()
     cancelFetch(*m_main);
   if (m_extra)
     cancelFetch(*m_extra);
-  if (m_stallStart) {
-    m_stats.stallTime += m_env.now() - *m_stallStart;
-    m_stallStart.reset();
-  }
+  endStall();
   m_stopTime = m_env.now();
+}
+
+void StreamConsumer::stop()
+{
+  if (m_state == State::Stopped)
+    return;
+  halt();
   m_state = State::Stopped; // no callback: stop() is the owner's
 }
 
@@ -243,18 +268,7 @@ void StreamConsumer::fail(std::string why)
 {
   NDNLAB_LOG(m_env, LogLevel::Warn, kModule, m_base, ": ", why);
   m_error = std::move(why);
-  for (TimerId t : {m_metaTimer, m_detectTimer, m_tickTimer})
-    m_env.timers().cancel(t);
-  m_metaTimer = m_detectTimer = m_tickTimer = 0;
-  if (m_main)
-    cancelFetch(*m_main);
-  if (m_extra)
-    cancelFetch(*m_extra);
-  if (m_stallStart) {
-    m_stats.stallTime += m_env.now() - *m_stallStart;
-    m_stallStart.reset();
-  }
-  m_stopTime = m_env.now();
+  halt();
   setState(State::Failed);
   if (onError)
     onError(m_error);
@@ -368,15 +382,8 @@ void StreamConsumer::fillPipeline(Fetch& f)
     requestFrame(f, FrameType::Delta, n, true);
   }
   if (!f.played) { // the additional media keeps nothing it does not need
-    while (!f.frames.empty() && f.frames.begin()->first.second + 2 * m_opts.maxPipeline < f.nextDelta) {
-      Frame& old = f.frames.begin()->second;
-      for (auto* v : {&old.data, &old.parity})
-        for (auto& s : *v)
-          m_env.timers().cancel(s.timer);
-      if (old.inflight)
-        --f.inflight;
-      f.frames.erase(f.frames.begin());
-    }
+    while (!f.frames.empty() && f.frames.begin()->first.second + 2 * m_opts.maxPipeline < f.nextDelta)
+      eraseFrame(f, f.frames.begin());
   }
 }
 
@@ -696,20 +703,13 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
   fr.complete = true;
   fr.dataShards.clear();
   fr.parityShards.clear();
-  for (auto* v : {&fr.data, &fr.parity})
-    for (auto& s : *v) {
-      m_env.timers().cancel(s.timer);
-      s.timer = 0;
-    }
-  m_env.timers().cancel(fr.checkTimer);
-  fr.checkTimer = 0;
+  cancelTimers(fr);
   if (!f.played) {
     f.frames.erase({fr.type, fr.number}); // measured, never played
     return;
   }
   if (m_stallStart && playable() >= targetPlayable()) {
-    m_stats.stallTime += m_env.now() - *m_stallStart;
-    m_stallStart.reset();
+    endStall();
     m_nextTick = m_env.now();
     onPlayoutTick();
     return;
@@ -951,10 +951,7 @@ void StreamConsumer::switchTo(size_t thread)
   m_env.timers().cancel(m_tickTimer);
   m_env.timers().cancel(m_detectTimer);
   m_tickTimer = m_detectTimer = 0;
-  if (m_stallStart) {
-    m_stats.stallTime += m_env.now() - *m_stallStart;
-    m_stallStart.reset();
-  }
+  endStall();
   m_playing = false;
   m_metaSends = 0;
   setState(State::WaitInitial);
@@ -1090,13 +1087,7 @@ void StreamConsumer::forgetPlayed()
       ++it;
       continue;
     }
-    for (auto* v : {&it->second.data, &it->second.parity})
-      for (auto& s : *v)
-        m_env.timers().cancel(s.timer);
-    m_env.timers().cancel(it->second.checkTimer);
-    if (it->second.inflight)
-      --f.inflight;
-    it = f.frames.erase(it);
+    eraseFrame(f, it++);
   }
   fillPipeline(f);
 }

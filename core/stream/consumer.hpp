@@ -250,6 +250,11 @@ private:
   void handleMetadata(const Data& data);
   void bootstrap(size_t thread);
   void cancelFetch(Fetch& f);
+  void cancelTimers(Frame& fr);
+  void eraseFrame(Fetch& f, std::map<std::pair<FrameType, uint64_t>, Frame>::iterator it);
+  /// Cancels every timer, ends a stall, records the end of the run.
+  void halt();
+  void endStall();
 
   void fillPipeline(Fetch& f);
   void requestFrame(Fetch& f, FrameType type, uint64_t number, bool pipelined);
