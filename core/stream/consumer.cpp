@@ -560,12 +560,13 @@ void StreamConsumer::handleSegment(Fetch& f, const StreamName& sn, const Data& d
   s.timer = 0;
   s.have = true;
   auto& shards = kind == SegmentKind::Data ? fr2.dataShards : fr2.parityShards;
+  if (fr2.complete || seg >= shards.size())
+    return; // late: the frame is whole already (its shards are gone), e.g. parity after the data
   shards[seg].assign(content->payload.begin(), content->payload.end());
   (kind == SegmentKind::Data ? fr2.dataHave : fr2.parityHave)++;
   if (s.recovery && kind == SegmentKind::Data)
     fr2.rtx = true;
-  if (!fr2.complete)
-    tryComplete(f, fr2, false);
+  tryComplete(f, fr2, false);
 }
 
 void StreamConsumer::onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h)
