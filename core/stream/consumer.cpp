@@ -522,9 +522,14 @@ void StreamConsumer::handleSegment(Fetch& f, const StreamName& sn, const Data& d
     return;
   }
   const SegmentHeader& h = content->header;
-  if (fr.header && (h.dataSegments != fr.header->dataSegments || h.paritySegments != fr.header->paritySegments)) {
+  // every segment of a frame is one equal shard of ceil(L / k) octets (what FEC and the join
+  // of the shards rely on), with the frame's counts and length
+  const uint64_t shardSize = h.frameLength == 0 ? 0 : (h.frameLength + h.dataSegments - 1) / h.dataSegments;
+  if (content->payload.size() != shardSize ||
+      (fr.header && (h.dataSegments != fr.header->dataSegments || h.paritySegments != fr.header->paritySegments ||
+                     h.frameLength != fr.header->frameLength))) {
     ++m_stats.malformedData;
-    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, data.name(), ": segment counts differ from the frame's DROP");
+    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, data.name(), ": not a shard of the frame's size and counts DROP");
     return;
   }
   const SegmentKind kind = *sn.kind;

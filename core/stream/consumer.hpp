@@ -152,7 +152,7 @@ struct StreamConsumerStats
   uint64_t nacks = 0;
   uint64_t cachedData = 0;    ///< segments whose DRD' was below their d_gen (not the producer's reply)
   uint64_t staleFrames = 0;   ///< delta frames the producer had made before their Interest came
-  uint64_t malformedData = 0; ///< Data under the stream that did not decode
+  uint64_t malformedData = 0; ///< segments refused: undecodable, or not a shard of their frame
   uint64_t rebootstraps = 0;  ///< WaitInitial entries after the first
 
   /// Payload octets per elapsed time.
@@ -193,6 +193,7 @@ void visitMetrics(const StreamConsumerStats& s, Visitor&& v)
   v(Metric{"nacks", "", "Nacks received"}, s.nacks);
   v(Metric{"cached_data", "", "segments answered by a cache (DRD' < d_gen)"}, s.cachedData);
   v(Metric{"stale_frames", "", "delta frames made before their Interest came"}, s.staleFrames);
+  v(Metric{"malformed_data", "", "segments refused: undecodable, or not a shard of their frame"}, s.malformedData);
   v(Metric{"rebootstraps", "", "re-bootstraps (thread switches)"}, s.rebootstraps);
 }
 

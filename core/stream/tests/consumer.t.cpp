@@ -330,6 +330,36 @@ TEST(StreamConsumerTest, WithoutParityEveryRecoveryIsARetransmission)
   consumer.stop();
 }
 
+TEST(StreamConsumerTest, ForgedSegmentIsACountedDrop)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(4s);
+  ASSERT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+  // the next delta frame, asked for and not made yet: a segment whose header the decoder
+  // accepts (ceil(3333 / 900) = 4) but whose payload is not the frame's ceil(3333 / 4) octets
+  const uint64_t next = *rig.producer.metadata().threads[0].latestDelta + 1;
+  SegmentHeader h;
+  h.dataSegments = 4;
+  h.paritySegments = 1;
+  h.frameLength = 3333;
+  h.playbackNumber = 1;
+  Buffer content;
+  encodeSegmentHeader(content, h);
+  content.resize(content.size() + 900, 0xee);
+  Data forged(segmentName(rig.producer.base(), "hi", FrameType::Delta, next, SegmentKind::Data, 0));
+  forged.setContent(std::make_shared<const Buffer>(std::move(content)));
+  ASSERT_TRUE(decodeSegmentContent(forged.content()).ok());
+  rig.link.consumer.deliverData(forged);
+  rig.env.advance(3s);
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.malformedData, 1u);
+  EXPECT_EQ(s.framesLost, 0u) << "the real segments made the frame";
+  for (const auto& r : rig.rendered)
+    ASSERT_TRUE(r.sizeOk) << "playback " << r.playback;
+}
+
 // --- a producer that stops --------------------------------------------------------------------
 
 TEST(StreamConsumerTest, ProducerThatStopsGivesACleanStall)
