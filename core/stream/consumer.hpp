@@ -1,0 +1,347 @@
+#pragma once
+// StreamConsumer: the real-time stream consumer of issue 29 item 1 as a sans-I/O engine, after
+// the paper's consumer (Gusev et al., shared/papers/ndn-rtc-realtime-streaming.txt, Sect. 3.3,
+// 3.4, 4.1.2-4.1.5: Interest pipeline, Data buffer, playout) with NDN-RTC's numbers where the
+// paper gives none (shared/reference/mechanism-facts.md 3.3). Names and wire formats:
+// core/stream/wire.hpp; the producer: core/stream/producer.hpp. Every difference from the paper
+// and the code: docs/mechanisms/streaming.md "Consumer".
+//
+// States (Fig. 10):
+// - Inactive: constructed; start() issues the metadata Interest ("issue RM").
+// - WaitInitial: waits for the metadata (`<base>/_meta`, CanBePrefix, MustBeFresh); re-issued
+//   on timeout or Nack, at most `metadataRetries` times; no reply, malformed metadata or no such
+//   thread -> Failed (onError says why).
+// - Chasing: the key frame the metadata names and a pipeline of lambda_p^0 delta frames from
+//   the latest on (Eq. 1 from `initialDrd` unless given); once the key frame arrives, the delta
+//   frames of its GOP before the pipeline's first are fetched too. After each detection period
+//   in which the stability estimator (Eq. 3) had its 2N + K arrivals and did not report the
+//   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust.
+// - Adjust: rendering may begin; each detection period the pipeline is withheld (x3/4, not
+//   below the demand lambda_d of Eq. 1). Stale data (a delta frame the producer had made
+//   before its Interest came: d_gen = 0) after a withholding restores the previous size ->
+//   Fetching; before any, the detection was false -> burst, Chasing. lambda_p = lambda_d ->
+//   Fetching.
+// - Fetching: the pipeline is kept; stale data, or a low buffer (S_pl below half the target,
+//   or a stall) while frames arrive, burst it -> Adjust. With `adaptive`: congestion (at least
+//   `congestionEvents` losses, timeouts, Nacks or stalls in `congestionWindow`) switches to the
+//   next lower thread; `challengeInterval` without it -> Challenge.
+// - Challenge (Sect. 4.1.5): the next higher thread's delta frames are fetched beside the
+//   current ones, with the same pipeline (threads are assumed published in lockstep: the same
+//   frame numbers), measured and never played. After `challengeDuration`, when no Interest of
+//   either was lost and DRD_est stayed within `challengeDrdRise` (+10 ms) of the value before,
+//   the consumer switches up; congestion, or a failed test, -> Fetching with the interval
+//   doubled. A switch re-bootstraps on the new thread (WaitInitial) and drops the old one's
+//   buffered frames.
+// - Failed: nothing more is sent. stop() ends any state (Stopped, no callback).
+// Pipeline decisions are taken once per detection period (automatic: (2N + K) x T in Chasing,
+// DRD_est + 2T after), never inside a packet handler.
+//
+// Frames: each delta frame of the pipeline gets M_delta data and ceil-ratio parity Interests
+// (M_key for the one key frame kept requested ahead); the segment counts of the first segment
+// that arrives add the Interests that were missing. A frame is complete with its k data
+// segments; at its retransmission checkpoint (P_RTX = gamma x DRD_est before its playout
+// deadline) an incomplete frame is decoded from any k of its data and parity segments (FEC),
+// else its missing data segments are asked for again, once. A delta frame with nothing back
+// when a later one arrives is asked for again whole. Segment Interests whose lifetime runs out
+// are re-expressed (a paused producer resumes into a waiting pipeline).
+//
+// Playout (Fig. 8) starts at the newest complete key frame once S_pl (complete frames ahead x
+// T) reaches the target S_tpl = alpha x jitter + beta x DRD_est (jitter: RFC 3550's, over the
+// frames that waited for production), then takes one frame per sample period T, twice as fast
+// while S_pl exceeds S_tpl by more than 1.5 frames (catching up from an old key frame): a
+// complete frame is rendered (onFrame); a missing one is skipped and counted lost when a
+// later frame is ready; a delta frame whose GOP key frame was not rendered is skipped and
+// counted lost (it cannot be decoded); with nothing ready playback stalls until the buffer is
+// back at the target.
+// Trace events: none yet (the catalogue, core/runtime/events.hpp, has no stream kinds); state
+// changes go to onStateChange and the log.
+
+#include "core/app/endpoint.hpp"
+#include "core/runtime/env.hpp"
+#include "core/runtime/fields.hpp"
+#include "core/stream/estimators.hpp"
+#include "core/stream/wire.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ndnlab::stream {
+
+struct StreamConsumerOptions
+{
+  std::string stream = "camera"; ///< the stream's name component under the prefix
+  /// The thread to start on; empty: the lowest bitrate the metadata lists.
+  std::string thread;
+  /// lambda_p^0, frames in the pipeline at the start of Chasing; 0: Eq. (1) from `initialDrd`.
+  size_t initialPipeline = 0;
+  /// DRD_est before any sample (NDN-RTC's 150 ms); also the start of the DRD' average.
+  Duration initialDrd = std::chrono::milliseconds(150);
+  Duration drdWindow = std::chrono::milliseconds(200); ///< DRD' averaging window (the code)
+  std::string stability = "medium";                    ///< Eq. (3) parameter set: low, medium, high
+  /// Wait after each pipeline change before the next; 0: automatic (Chasing: the 2N + K
+  /// arrivals the stability estimator needs; Adjust and Fetching: DRD_est + 2T).
+  Duration detectionPeriod{0};
+  size_t maxPipeline = 64; ///< bursting stops at this many frames (> 0; the code: 1 s worth)
+  double alpha = 1;        ///< S_tpl = alpha x jitter + beta x DRD_est (Sect. 4.1.4)
+  double beta = 2;
+  double gamma = 1;                                            ///< P_RTX = gamma x DRD_est, in (0, min(1, beta)]
+  Duration interestLifetime = std::chrono::milliseconds(2000); ///< segment Interests (the code's)
+  Duration metadataLifetime = std::chrono::milliseconds(1000); ///< metadata Interests; re-issued after it
+  size_t metadataRetries = 3;                                  ///< re-issues before Failed
+  /// Octets per segment assumed for the first M estimates (from the metadata's bitrate);
+  /// the first segment of each frame corrects them.
+  size_t assumedPayload = 1000;
+  size_t segmentHistory = 8; ///< M_key, M_delta: ceil of the mean of this many last frames
+  /// Parity ratio asked for before a frame says its own (the code's 0.2); 0 = no parity Interests.
+  double parityRatio = 0.2;
+  bool adaptive = false;                                        ///< Sect. 4.1.5 bitrate adaptation
+  Duration challengeInterval = std::chrono::milliseconds(2000); ///< Fetching without congestion before Challenge
+  Duration challengeDuration = std::chrono::milliseconds(4000); ///< one Challenge
+  double challengeDrdRise = 0.2;                                ///< DRD_est may grow this much (share) in a Challenge
+  Duration congestionWindow = std::chrono::milliseconds(1000);  ///< timeouts/Nacks counted over this window
+  size_t congestionEvents = 3;                                  ///< this many in the window: switch down
+
+  /// Throws std::invalid_argument naming the bad value.
+  void validate() const;
+};
+
+/// A frame handed to the owner at its playout time.
+struct RenderedFrame
+{
+  uint64_t playback; ///< position in the thread, key and delta together
+  FrameType type;
+  uint64_t number; ///< in its type's numbering
+  std::string thread;
+  ByteSpan data; ///< valid during the callback
+  UnixMillis captureTime;
+  bool recoveredByFec = false;
+  bool recoveredByRtx = false;
+};
+
+/// The result of a run; visitMetrics lists it.
+struct StreamConsumerStats
+{
+  std::string thread;                       ///< the thread fetched at the end
+  Duration chasingPeriod{0};                ///< first Chasing to Adjust
+  Duration backoffPeriod{0};                ///< first Adjust to Fetching
+  size_t lambdaInitial = 0;                 ///< lambda_p^0
+  size_t lambdaFinal = 0;                   ///< lambda_p on the first entry to Fetching
+  Duration drdFinal{0};                     ///< resulting DRD': a window after the first Fetching pipeline drained
+  Duration drdEst{0};                       ///< DRD_est at the end
+  std::optional<Duration> timeToFirstFrame; ///< start() to the first rendered frame
+  double latencyMedianMs = 0;               ///< capture to render
+  double latencyP95Ms = 0;
+  uint64_t framesRequested = 0; ///< frames of the played thread asked for
+  uint64_t framesRendered = 0;
+  uint64_t recoveredByFec = 0; ///< rendered frames that needed parity
+  uint64_t recoveredByRtx = 0; ///< rendered frames that needed a retransmitted segment
+  uint64_t framesLost = 0;     ///< frames that missed their playout deadline
+  uint64_t stalls = 0;         ///< playback stopped with nothing ready
+  Duration stallTime{0};       ///< in all, an ongoing stall up to now included
+  uint64_t bitrateSwitches = 0;
+  uint64_t challenges = 0;
+  Bytes bytes;                  ///< segment payload octets received, every thread
+  Duration elapsed{0};          ///< start() to now (or to stop())
+  uint64_t interestsSent = 0;   ///< segment Interests, retransmissions included
+  uint64_t retransmissions = 0; ///< segment Interests that were retransmissions
+  uint64_t timeouts = 0;        ///< segment Interests whose lifetime ran out unanswered
+  uint64_t nacks = 0;
+  uint64_t cachedData = 0;    ///< segments whose DRD' was below their d_gen (not the producer's reply)
+  uint64_t staleFrames = 0;   ///< delta frames the producer had made before their Interest came
+  uint64_t malformedData = 0; ///< segments refused: undecodable, or not a shard of their frame
+  uint64_t rebootstraps = 0;  ///< WaitInitial entries after the first
+
+  /// Payload octets per elapsed time.
+  Rate throughput() const { return Rate::of(bytes, elapsed); }
+};
+
+/// Calls v(metric, value) for each result field, in display order; `value` is a std::string,
+/// uint64_t or double.
+template<typename Visitor>
+void visitMetrics(const StreamConsumerStats& s, Visitor&& v)
+{
+  using fields::Metric;
+  v(Metric{"thread", "", "thread fetched at the end"}, s.thread);
+  v(Metric{"chasing_ms", "ms", "first Chasing to Adjust"}, toMillis(s.chasingPeriod));
+  v(Metric{"backoff_ms", "ms", "first Adjust to Fetching"}, toMillis(s.backoffPeriod));
+  v(Metric{"lambda_initial", "", "pipeline size at the start of Chasing (frames)"}, uint64_t(s.lambdaInitial));
+  v(Metric{"lambda_final", "", "pipeline size on the first entry to Fetching (frames)"}, uint64_t(s.lambdaFinal));
+  v(Metric{"drd_final_ms", "ms", "resulting DRD': once the first Fetching pipeline drained"}, toMillis(s.drdFinal));
+  v(Metric{"drd_est_ms", "ms", "DRD_est at the end"}, toMillis(s.drdEst));
+  v(Metric{"first_frame_ms", "ms", "start to the first rendered frame; -1 if none"},
+    s.timeToFirstFrame ? toMillis(*s.timeToFirstFrame) : -1.0);
+  v(Metric{"latency_median_ms", "ms", "capture to render, median"}, s.latencyMedianMs);
+  v(Metric{"latency_p95_ms", "ms", "capture to render, 95th percentile"}, s.latencyP95Ms);
+  v(Metric{"frames_requested", "", "frames of the played thread asked for"}, s.framesRequested);
+  v(Metric{"frames_rendered", "", "frames rendered"}, s.framesRendered);
+  v(Metric{"frames_fec", "", "rendered frames recovered by FEC"}, s.recoveredByFec);
+  v(Metric{"frames_rtx", "", "rendered frames recovered by retransmission"}, s.recoveredByRtx);
+  v(Metric{"frames_lost", "", "frames that missed their playout deadline"}, s.framesLost);
+  v(Metric{"stalls", "", "playback stops with nothing ready"}, s.stalls);
+  v(Metric{"stall_ms", "ms", "time stalled"}, toMillis(s.stallTime));
+  v(Metric{"bitrate_switches", "", "thread switches"}, s.bitrateSwitches);
+  v(Metric{"challenges", "", "Challenge states entered"}, s.challenges);
+  v(Metric{"bytes", "B", "segment payload received"}, s.bytes.count());
+  v(Metric{"throughput_mbps", "Mbit/s", "payload bits per elapsed time"}, s.throughput().mbps());
+  v(Metric{"interests_sent", "", "segment Interests, retransmissions included"}, s.interestsSent);
+  v(Metric{"retransmissions", "", "segment Interests that were retransmissions"}, s.retransmissions);
+  v(Metric{"timeouts", "", "segment Interests unanswered within their lifetime"}, s.timeouts);
+  v(Metric{"nacks", "", "Nacks received"}, s.nacks);
+  v(Metric{"cached_data", "", "segments answered by a cache (DRD' < d_gen)"}, s.cachedData);
+  v(Metric{"stale_frames", "", "delta frames made before their Interest came"}, s.staleFrames);
+  v(Metric{"malformed_data", "", "segments refused: undecodable, or not a shard of their frame"}, s.malformedData);
+  v(Metric{"rebootstraps", "", "re-bootstraps (thread switches)"}, s.rebootstraps);
+}
+
+class StreamConsumer
+{
+public:
+  using Options = StreamConsumerOptions;
+  enum class State : uint8_t { Inactive, WaitInitial, Chasing, Adjust, Fetching, Challenge, Failed, Stopped };
+
+  /// Fetches `<prefix>/<opts.stream>`. Installs endpoint.onData and onNack (cleared by the
+  /// destructor). std::invalid_argument for bad options.
+  StreamConsumer(Env& env, app::Endpoint& endpoint, const Name& prefix, Options opts = {});
+  ~StreamConsumer();
+  StreamConsumer(const StreamConsumer&) = delete;
+  StreamConsumer& operator=(const StreamConsumer&) = delete;
+
+  /// Inactive -> WaitInitial. Call once.
+  void start();
+  /// Cancels every timer; no callback after it. The stats stay readable.
+  void stop();
+
+  /// Each rendered frame, in playout order.
+  std::function<void(const RenderedFrame&)> onFrame;
+  /// Every state change.
+  std::function<void(State from, State to)> onStateChange;
+  /// Once, on entering Failed.
+  std::function<void(const std::string& why)> onError;
+
+  void handleData(const Data& data);
+  void handleNack(const Nack& nack);
+
+  State state() const { return m_state; }
+  const std::string& error() const { return m_error; }
+  size_t pipeline() const { return m_lambda; }
+  /// lambda_d of Eq. (1) from the current DRD_est.
+  size_t demand() const;
+  Duration drdEst() const;
+  /// S_pl: complete frames ahead of the playout point x T.
+  Duration playable() const;
+  /// S_tpl = alpha x jitter + beta x DRD_est.
+  Duration targetPlayable() const;
+  bool playing() const { return m_playing && !m_stallStart; }
+  StreamConsumerStats stats() const;
+  const Options& options() const { return m_opts; }
+  const StreamMeta& metadata() const { return m_meta; }
+
+private:
+  struct Frame;
+  struct Fetch; // one thread being fetched: the played one, or the additional one of a Challenge
+
+  void setState(State s);
+  void fail(std::string why);
+  void sendMetadataInterest();
+  void onMetadataTimeout();
+  void handleMetadata(const Data& data);
+  void bootstrap(size_t thread);
+  void cancelFetch(Fetch& f);
+  void cancelTimers(Frame& fr);
+  void eraseFrame(Fetch& f, std::map<std::pair<FrameType, uint64_t>, Frame>::iterator it);
+  /// Cancels every timer, ends a stall, records the end of the run.
+  void halt();
+  void endStall();
+
+  void fillPipeline(Fetch& f);
+  void requestFrame(Fetch& f, FrameType type, uint64_t number, bool pipelined);
+  void expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint64_t seg, bool retx);
+  void onSegmentTimeout(Fetch* f, FrameType type, uint64_t number, SegmentKind kind, uint64_t seg, uint64_t id);
+  void handleSegment(Fetch& f, const StreamName& sn, const Data& data);
+  void onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h);
+  void tryComplete(Fetch& f, Frame& fr, bool checkpoint);
+  void checkpoint(FrameType type, uint64_t number);
+  void retransmitMissing(Fetch& f, Frame& fr);
+  void frameArrived(Fetch& f, Frame& fr, bool stale);
+
+  void onDetectionTimer();
+  void armDetection(Duration d);
+  Duration detectionPeriod(State s);
+  /// A loss, timeout, Nack or stall: counted; acted upon at the next detection period.
+  void congestion();
+  bool congested();
+  bool switchDown();
+  void startChallenge();
+  void endChallenge();
+  void switchTo(size_t thread);
+
+  void maybeStartPlayout();
+  void armPlayoutTick();
+  void onPlayoutTick();
+  void render(Frame& fr);
+  TimePoint deadlineOf(const Frame& fr) const;
+  void forgetPlayed();
+  Duration period() const;
+
+  Env& m_env;
+  app::Endpoint& m_ep;
+  Options m_opts;
+  Name m_base;
+  StabilityParams m_params;
+  State m_state = State::Inactive;
+  std::string m_error;
+
+  StreamMeta m_meta;
+  size_t m_metaSends = 0;
+  TimerId m_metaTimer = 0;
+
+  std::unique_ptr<Fetch> m_main;
+  std::unique_ptr<Fetch> m_extra; ///< Challenge: the additional media
+  size_t m_lambda = 1;
+  size_t m_lambdaPrev = 0; ///< before the last withholding (Adjust restores it)
+  bool m_staleInPeriod = false;
+  TimerId m_detectTimer = 0;
+  mutable DrdEstimator m_drd;    ///< DRD' (its window moves when read)
+  mutable DrdEstimator m_drdEst; ///< DRD' - d_gen
+  StabilityEstimator m_stability;
+  size_t m_arrivalsSinceChange = 0;
+  size_t m_arrivalsInPeriod = 0;
+  bool m_freshSeen = false; ///< a frame that waited for its production arrived since the last change
+  std::optional<TimePoint> m_lastArrival;
+  double m_jitterMs = 0; ///< RFC 3550 interarrival jitter of frames
+  std::optional<double> m_lastTransitMs;
+
+  // playout
+  bool m_playing = false;
+  uint64_t m_cursor = 0; ///< next playback number
+  TimerId m_tickTimer = 0;
+  TimePoint m_nextTick{};
+  std::optional<TimePoint> m_stallStart;
+
+  // congestion and Challenge
+  std::vector<TimePoint> m_congestion;
+  TimePoint m_fetchingSince{};
+  TimePoint m_challengeStart{};
+  Duration m_challengeBaseline{0};
+  Duration m_challengeNext{0};
+  bool m_challengeLoss = false;
+
+  // stats
+  TimePoint m_startTime{};
+  std::optional<TimePoint> m_stopTime;
+  std::optional<TimePoint> m_chasingStart, m_adjustStart;
+  bool m_reachedFetching = false;
+  bool m_drdFinalSet = false;
+  std::optional<TimePoint> m_drainedAt;
+  std::vector<double> m_latencies; ///< ms
+  StreamConsumerStats m_stats;
+  uint64_t m_nextTimeoutId = 1;
+};
+
+std::string_view toString(StreamConsumer::State s);
+
+} // namespace ndnlab::stream

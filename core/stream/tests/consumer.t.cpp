@@ -1,0 +1,589 @@
+// The stream consumer (core/stream/consumer.hpp) against the stream producer
+// (core/stream/producer.hpp) on the manual clock, joined by a small simulated link (one-way
+// delay, seeded loss, an optional bottleneck rate and an optional cache near the consumer):
+// bootstrapping from each lambda_p^0 of the paper's Table 1, stale bursts from a cache, FEC and
+// retransmission on a lossy link, a producer that stops, missing metadata, bitrate adaptation
+// and determinism.
+
+#include "core/stream/consumer.hpp"
+
+#include "core/stream/consumer-fields.hpp"
+
+#include "core/app/tests/test-link.hpp"
+#include "core/stream/producer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace ndnlab::stream::tests {
+namespace {
+
+using namespace std::chrono_literals;
+using app::test::FakeEndpoint;
+using State = StreamConsumer::State;
+
+/// consumer <-> producer: `delay` each way, Interests and Data lost with the given
+/// probabilities (a seeded generator of its own), Data queued behind a bottleneck `rate` (a
+/// drop-tail queue of `maxQueue`) when set, and a cache in front of the consumer that answers
+/// the names it holds after `cacheDelay`.
+class SimLink
+{
+public:
+  SimLink(ManualEnv& env, Duration delay) : m_env(env), m_delay(delay)
+  {
+    consumer.interestSink = [this](const Interest& i) {
+      if (auto c = cache.find(i.name()); c != cache.end()) {
+        ++cacheHits;
+        lastCacheHit = m_env.now();
+        Data d = c->second;
+        m_env.timers().schedule(cacheDelay, [this, d] { consumer.deliverData(d); });
+        return;
+      }
+      if (!up || m_rng.uniform() < interestLoss)
+        return;
+      m_env.timers().schedule(m_delay, [this, i] { producer.deliverInterest(i); });
+    };
+    producer.dataSink = [this](const Data& d) {
+      if (!up || m_rng.uniform() < dataLoss)
+        return;
+      TimePoint at = m_env.now();
+      if (rate) {
+        const TimePoint start = std::max(at, m_busyUntil);
+        if (start - at > maxQueue) {
+          ++queueDrops;
+          return;
+        }
+        m_busyUntil = start + rate->transmissionTime(Bytes(d.wireEncode()->size()));
+        at = m_busyUntil;
+      }
+      m_env.timers().schedule(at - m_env.now() + m_delay, [this, d] { consumer.deliverData(d); });
+    };
+    producer.nackSink = [this](const Nack& n) {
+      m_env.timers().schedule(m_delay, [this, n] { consumer.deliverNack(n); });
+    };
+  }
+
+  FakeEndpoint consumer;
+  FakeEndpoint producer;
+  double interestLoss = 0;
+  double dataLoss = 0;
+  bool up = true;
+  std::optional<Rate> rate;
+  Duration maxQueue = 100ms;
+  uint64_t queueDrops = 0;
+  std::map<Name, Data> cache;
+  Duration cacheDelay = 2ms;
+  uint64_t cacheHits = 0;
+  TimePoint lastCacheHit{};
+
+private:
+  ManualEnv& m_env;
+  Duration m_delay;
+  SeededRng m_rng{7};
+  TimePoint m_busyUntil{};
+};
+
+Buffer framePayload(size_t n, uint64_t seed)
+{
+  Buffer b(n);
+  for (size_t i = 0; i < n; ++i)
+    b[i] = static_cast<uint8_t>(i * 31 + seed * 7);
+  return b;
+}
+
+struct Rendered
+{
+  uint64_t playback;
+  FrameType type;
+  size_t size;
+  bool sizeOk;
+  bool fec;
+  bool rtx;
+  double latencyMs;
+};
+
+/// A producer publishing 30 frames/s (a key frame every 30) on one or two threads, and a
+/// consumer behind a SimLink.
+struct Rig
+{
+  static constexpr Duration T = 33'333'333ns;
+
+  Rig(Duration oneWay, StreamConsumerOptions copts, std::vector<ThreadOptions> threads = {{"hi", Rate::kbps(800)}},
+      Duration publishFor = 3600s)
+    : link(env, oneWay),
+      producer(env, link.producer, "/alice", signer, producerOptions(threads)),
+      consumer(env, link.consumer, "/alice", std::move(copts)),
+      m_stopPublishing(env.now() + publishFor)
+  {
+    consumer.onFrame = [this](const RenderedFrame& f) {
+      const size_t want = f.type == FrameType::Key ? keyBytes(f.thread) : deltaBytes(f.thread);
+      const bool ok = f.data.size() == want && Buffer(f.data.begin(), f.data.end()) == framePayload(want, f.playback);
+      rendered.push_back({f.playback, f.type, f.data.size(), ok, f.recoveredByFec, f.recoveredByRtx,
+                          static_cast<double>((env.clock().unixNow() - f.captureTime).count())});
+    };
+    consumer.onStateChange = [this](State, State to) { states.emplace_back(env.now(), to); };
+    consumer.onError = [this](const std::string& why) { errors.push_back(why); };
+    publish();
+  }
+
+  static StreamProducerOptions producerOptions(std::vector<ThreadOptions> threads)
+  {
+    StreamProducerOptions o;
+    o.threads = std::move(threads);
+    return o;
+  }
+  size_t deltaBytes(const std::string& thread) const
+  {
+    for (const auto& t : producer.options().threads)
+      if (t.name == thread)
+        return static_cast<size_t>(t.bitrate.bps() / 8 / 30);
+    return 0;
+  }
+  size_t keyBytes(const std::string& thread) const { return 3 * deltaBytes(thread); }
+
+  void publish()
+  {
+    if (env.now() >= m_stopPublishing)
+      return;
+    const bool key = m_frame % 30 == 0;
+    for (size_t t = 0; t < producer.options().threads.size(); ++t) {
+      const std::string& name = producer.options().threads[t].name;
+      const size_t n = key ? keyBytes(name) : deltaBytes(name);
+      producer.publish(t, Frame{.key = key, .data = framePayload(n, m_frame)});
+    }
+    ++m_frame;
+    env.timers().schedule(T, [this] { publish(); });
+  }
+
+  std::string history() const
+  {
+    std::ostringstream os;
+    for (auto& [t, s] : states)
+      os << toMillis(t.time_since_epoch()) << "ms " << toString(s) << "; ";
+    return os.str();
+  }
+  std::optional<TimePoint> firstEntry(State s) const
+  {
+    for (auto& [t, x] : states)
+      if (x == s)
+        return t;
+    return std::nullopt;
+  }
+
+  ManualEnv env;
+  SimLink link;
+  security::DigestSigner signer;
+  StreamProducer producer;
+  StreamConsumer consumer;
+  std::vector<Rendered> rendered;
+  std::vector<std::pair<TimePoint, State>> states;
+  std::vector<std::string> errors;
+
+private:
+  TimePoint m_stopPublishing;
+  uint64_t m_frame = 0;
+};
+
+StreamConsumerOptions withPipeline(size_t lambda0)
+{
+  StreamConsumerOptions o;
+  o.initialPipeline = lambda0;
+  return o;
+}
+
+// --- Table 1: bootstrapping at 100 ms RTT and 30 frames/s --------------------------------------
+
+class Bootstrap : public ::testing::TestWithParam<size_t>
+{};
+
+TEST_P(Bootstrap, EndsInFetchingAtTheDemand)
+{
+  const size_t lambda0 = GetParam();
+  Rig rig(50ms, withPipeline(lambda0));
+  rig.env.advance(1s); // the producer has a history: the consumer starts behind the latest
+  rig.consumer.start();
+  rig.env.advance(10s);
+
+  const auto s = rig.consumer.stats();
+  ASSERT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+  EXPECT_EQ(rig.consumer.demand(), 4u) << "Eq. (1): ceil(100 ms / 33.3 ms), Table 1's 4";
+  EXPECT_EQ(rig.consumer.pipeline(), rig.consumer.demand()) << rig.history();
+  EXPECT_EQ(s.lambdaInitial, lambda0);
+  EXPECT_EQ(s.lambdaFinal, 4u) << rig.history();
+  EXPECT_GT(s.chasingPeriod, 0ms);
+  EXPECT_NEAR(toMillis(s.drdEst), 100, 5) << "DRD_est = DRD' - d_gen: the round trip";
+  EXPECT_GE(toMillis(s.drdFinal), 100) << "the round trip and the wait at the producer (Table 1: 110-140)";
+  EXPECT_LE(toMillis(s.drdFinal), 170);
+  ASSERT_TRUE(s.timeToFirstFrame.has_value());
+  EXPECT_GT(s.framesRendered, 200u);
+  EXPECT_EQ(s.framesLost, 0u);
+  EXPECT_EQ(s.stalls, 0u);
+  EXPECT_EQ(s.recoveredByFec + s.recoveredByRtx, 0u) << "nothing was lost";
+  EXPECT_GT(s.latencyMedianMs, 100) << "capture to render covers the path and the buffer";
+  EXPECT_LT(s.latencyMedianMs, 400) << "caught up with the target buffer";
+  EXPECT_LT(s.latencyP95Ms, 1500) << "playback starts at the GOP's key frame, up to a GOP old";
+  EXPECT_GT(s.throughput().bps(), 0);
+  for (const auto& r : rig.rendered)
+    ASSERT_TRUE(r.sizeOk) << "playback " << r.playback;
+  for (size_t i = 1; i < rig.rendered.size(); ++i)
+    ASSERT_EQ(rig.rendered[i].playback, rig.rendered[i - 1].playback + 1) << "in order, none skipped";
+  EXPECT_EQ(rig.rendered.front().type, FrameType::Key) << "playback starts at a key frame";
+}
+
+INSTANTIATE_TEST_SUITE_P(Table1, Bootstrap, ::testing::Values(30, 15, 5, 4, 3, 2));
+
+// --- stale data from a cache ----------------------------------------------------------------
+
+TEST(StreamConsumerTest, StaleBurstsFromACacheNeverCountAsStable)
+{
+  // A cache near the consumer (20 ms each way against the producer's 50) holds the first 8 s
+  // of the stream and the metadata as it was at 0.5 s: the consumer chases through cached
+  // frames that come back in bursts at its Interest pattern, then reaches the producer.
+  Rig rig(50ms, withPipeline(5));
+  rig.link.cacheDelay = 20ms;
+  rig.env.advance(500ms);
+  Interest meta(metaName(rig.producer.base()));
+  meta.setCanBePrefix(true).setMustBeFresh(true).setNonce(1);
+  rig.link.producer.deliverInterest(meta);
+  ASSERT_FALSE(rig.link.producer.sentData.empty());
+  rig.link.cache.emplace(metaName(rig.producer.base()), rig.link.producer.sentData.back());
+  rig.env.advance(7500ms);
+  size_t cachedFrames = 0;
+  for (auto type : {FrameType::Key, FrameType::Delta})
+    for (uint64_t n = 0; rig.producer.segment(0, type, n, SegmentKind::Data, 0); ++n, ++cachedFrames)
+      for (auto kind : {SegmentKind::Data, SegmentKind::Parity})
+        for (uint64_t sg = 0; const Data* d = rig.producer.segment(0, type, n, kind, sg); ++sg)
+          rig.link.cache.emplace(d->name(), *d);
+  ASSERT_GT(cachedFrames, 200u);
+
+  rig.consumer.start();
+  rig.env.advance(12s);
+  ASSERT_GT(rig.link.cacheHits, 1000u) << "the consumer went through the cache";
+  auto adjust = rig.firstEntry(State::Adjust);
+  ASSERT_TRUE(adjust.has_value()) << rig.history();
+  EXPECT_GT(*adjust, rig.link.lastCacheHit) << "no cached burst was taken for the latest data; " << rig.history();
+  EXPECT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+  EXPECT_EQ(rig.consumer.pipeline(), rig.consumer.demand());
+  const auto s = rig.consumer.stats();
+  EXPECT_GT(s.staleFrames, 100u) << "cached frames were made before their Interests";
+  EXPECT_GT(s.lambdaFinal, 0u);
+  EXPECT_GT(s.framesRendered, 60u);
+}
+
+// --- loss recovery ----------------------------------------------------------------------------
+
+TEST(StreamConsumerTest, LossyLinkRecoversByFecAndByRetransmission)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  rig.link.dataLoss = 0.05;
+  rig.link.interestLoss = 0.02;
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(30s);
+
+  const auto s = rig.consumer.stats();
+  EXPECT_GT(s.framesRendered, 700u) << rig.history();
+  EXPECT_GT(s.recoveredByFec, 10u);
+  EXPECT_GT(s.recoveredByRtx, 5u);
+  EXPECT_GT(s.retransmissions, 0u);
+  EXPECT_LT(s.framesLost * 20, s.framesRendered) << "under 5% lost";
+  uint64_t fec = 0, rtx = 0;
+  for (const auto& r : rig.rendered) {
+    ASSERT_TRUE(r.sizeOk) << "playback " << r.playback << " fec " << r.fec << " rtx " << r.rtx;
+    ASSERT_FALSE(r.fec && r.rtx) << "counted apart";
+    fec += r.fec;
+    rtx += r.rtx;
+  }
+  EXPECT_EQ(fec, s.recoveredByFec);
+  EXPECT_EQ(rtx, s.recoveredByRtx);
+  EXPECT_LE(s.framesRendered + s.framesLost, s.framesRequested);
+}
+
+TEST(StreamConsumerTest, WithoutParityEveryRecoveryIsARetransmission)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  StreamProducerOptions po = Rig::producerOptions({{"hi", Rate::kbps(800)}});
+  po.parityRatio = 0;
+  // a second producer on the same link, without parity, replaces the rig's
+  rig.link.producer.onInterest = nullptr;
+  StreamProducer plain(rig.env, rig.link.producer, "/bob", rig.signer, po);
+  StreamConsumer consumer(rig.env, rig.link.consumer, "/bob", StreamConsumerOptions{});
+  rig.link.dataLoss = 0.05;
+  uint64_t frame = 0;
+  std::function<void()> publish = [&] {
+    const bool key = frame % 30 == 0;
+    plain.publish(0, Frame{.key = key, .data = framePayload(key ? 9999 : 3333, frame)});
+    ++frame;
+    rig.env.timers().schedule(Rig::T, publish);
+  };
+  publish();
+  rig.env.advance(1s);
+  consumer.start();
+  rig.env.advance(20s);
+  const auto s = consumer.stats();
+  EXPECT_GT(s.framesRendered, 400u);
+  EXPECT_EQ(s.recoveredByFec, 0u);
+  EXPECT_GT(s.recoveredByRtx, 20u);
+  consumer.stop();
+}
+
+TEST(StreamConsumerTest, ForgedSegmentIsACountedDrop)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(4s);
+  ASSERT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+  // the next delta frame, asked for and not made yet: a segment whose header the decoder
+  // accepts (ceil(3333 / 900) = 4) but whose payload is not the frame's ceil(3333 / 4) octets
+  const uint64_t next = *rig.producer.metadata().threads[0].latestDelta + 1;
+  SegmentHeader h;
+  h.dataSegments = 4;
+  h.paritySegments = 1;
+  h.frameLength = 3333;
+  h.playbackNumber = 1;
+  Buffer content;
+  encodeSegmentHeader(content, h);
+  content.resize(content.size() + 900, 0xee);
+  Data forged(segmentName(rig.producer.base(), "hi", FrameType::Delta, next, SegmentKind::Data, 0));
+  forged.setContent(std::make_shared<const Buffer>(std::move(content)));
+  ASSERT_TRUE(decodeSegmentContent(forged.content()).ok());
+  rig.link.consumer.deliverData(forged);
+  rig.env.advance(3s);
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.malformedData, 1u);
+  EXPECT_EQ(s.framesLost, 0u) << "the real segments made the frame";
+  for (const auto& r : rig.rendered)
+    ASSERT_TRUE(r.sizeOk) << "playback " << r.playback;
+}
+
+// --- a producer that stops --------------------------------------------------------------------
+
+TEST(StreamConsumerTest, ProducerThatStopsGivesACleanStall)
+{
+  Rig rig(50ms, StreamConsumerOptions{}, {{"hi", Rate::kbps(800)}}, 6s);
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(5s); // the producer stops at 6 s
+  ASSERT_TRUE(rig.consumer.playing()) << rig.history();
+  rig.env.advance(2s);
+  const size_t rendered = rig.rendered.size();
+  ASSERT_FALSE(rig.consumer.playing()) << "stalled";
+  const size_t interests = rig.link.consumer.sentInterests.size();
+  rig.env.advance(20s);
+  EXPECT_EQ(rig.rendered.size(), rendered);
+  EXPECT_EQ(rig.rendered.back().playback, rig.producer.counters().frames - 1) << "everything published was played";
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.stalls, 1u);
+  EXPECT_GT(s.stallTime, 21s);
+  EXPECT_LT(s.stallTime, 22s);
+  EXPECT_EQ(s.framesLost, 0u) << "frames never made are not lost";
+  EXPECT_NE(rig.consumer.state(), State::Failed);
+  EXPECT_TRUE(rig.errors.empty());
+  // the pipeline waits for the next frames, re-expressed once per lifetime: bounded
+  const size_t perLifetime = rig.consumer.pipeline() * 6 + 20;
+  EXPECT_LE(rig.link.consumer.sentInterests.size() - interests, 11 * perLifetime);
+
+  rig.consumer.stop();
+  EXPECT_EQ(rig.consumer.state(), State::Stopped);
+  const size_t after = rig.link.consumer.sentInterests.size();
+  rig.env.advance(10s);
+  EXPECT_EQ(rig.link.consumer.sentInterests.size(), after) << "nothing after stop()";
+  EXPECT_EQ(rig.consumer.stats().stallTime, s.stallTime) << "the stall ends at stop()";
+}
+
+// --- metadata errors --------------------------------------------------------------------------
+
+TEST(StreamConsumerTest, MissingMetadataFails)
+{
+  StreamConsumerOptions o;
+  o.stream = "nobody"; // the producer publishes "camera": nothing answers
+  Rig rig(50ms, o);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  EXPECT_EQ(rig.consumer.state(), State::Failed);
+  ASSERT_EQ(rig.errors.size(), 1u);
+  EXPECT_EQ(rig.errors[0], rig.consumer.error());
+  EXPECT_EQ(rig.link.consumer.sentInterests.size(), 1 + o.metadataRetries) << "the first and its retries";
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.framesRequested, 0u);
+  EXPECT_FALSE(s.timeToFirstFrame.has_value());
+  EXPECT_NEAR(toMillis(s.elapsed), 4000, 1) << "the run ends when it fails";
+}
+
+TEST(StreamConsumerTest, MalformedMetadataOrNoSuchThreadFails)
+{
+  {
+    ManualEnv env;
+    FakeEndpoint ep;
+    StreamConsumer c(env, ep, "/alice", StreamConsumerOptions{});
+    c.start();
+    Data d(Name(metaName(streamBase("/alice", "camera"))).appendVersion(1).appendSegment(0));
+    d.setContent(std::make_shared<const Buffer>(Buffer{0x01, 0x02, 0x03}));
+    ep.deliverData(d);
+    EXPECT_EQ(c.state(), State::Failed);
+    EXPECT_FALSE(c.error().empty());
+  }
+  StreamConsumerOptions o;
+  o.thread = "nope";
+  Rig rig(50ms, o);
+  rig.env.advance(200ms);
+  rig.consumer.start();
+  rig.env.advance(1s);
+  EXPECT_EQ(rig.consumer.state(), State::Failed);
+  EXPECT_EQ(rig.errors.size(), 1u);
+}
+
+TEST(StreamConsumerTest, BadOptionsRefused)
+{
+  ManualEnv env;
+  FakeEndpoint ep;
+  auto refused = [&](auto change) {
+    StreamConsumerOptions o;
+    change(o);
+    EXPECT_THROW(StreamConsumer(env, ep, "/alice", o), std::invalid_argument);
+  };
+  refused([](auto& o) { o.stream = ""; });
+  refused([](auto& o) { o.stability = "extreme"; });
+  refused([](auto& o) { o.gamma = 0; });
+  refused([](auto& o) { o.gamma = 1.5; });
+  refused([](auto& o) { o.beta = 0.5; }); // gamma 1 > beta
+  refused([](auto& o) { o.initialPipeline = 1000; });
+  refused([](auto& o) { o.parityRatio = 2; });
+  refused([](auto& o) { o.interestLifetime = 0ms; });
+  EXPECT_NO_THROW(StreamConsumer(env, ep, "/alice", StreamConsumerOptions{}));
+}
+
+// --- determinism ------------------------------------------------------------------------------
+
+std::string metrics(const StreamConsumerStats& s)
+{
+  std::ostringstream os;
+  visitMetrics(s, [&](const fields::Metric& m, const auto& v) { os << m.key << "=" << v << " "; });
+  return os.str();
+}
+
+TEST(StreamConsumerTest, SameInputsSameMetrics)
+{
+  auto run = [] {
+    auto rig = std::make_unique<Rig>(40ms, StreamConsumerOptions{});
+    rig->link.dataLoss = 0.03;
+    rig->link.interestLoss = 0.01;
+    rig->env.advance(700ms);
+    rig->consumer.start();
+    rig->env.advance(15s);
+    std::vector<uint64_t> order;
+    for (const auto& r : rig->rendered)
+      order.push_back(r.playback);
+    return std::pair{metrics(rig->consumer.stats()), order};
+  };
+  const auto a = run();
+  const auto b = run();
+  EXPECT_EQ(a.first, b.first);
+  EXPECT_EQ(a.second, b.second);
+  EXPECT_NE(a.first.find("frames_rendered="), std::string::npos);
+}
+
+TEST(StreamConsumerTest, MetricKeysAreDistinct)
+{
+  std::set<std::string> keys;
+  size_t n = 0;
+  visitMetrics(StreamConsumerStats{}, [&](const fields::Metric& m, const auto&) {
+    keys.insert(std::string(m.key));
+    ++n;
+  });
+  EXPECT_EQ(keys.size(), n);
+}
+
+TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
+{
+  // every field once, kebab-case, its default inside its range, its reference the member
+  std::set<std::string> names;
+  size_t n = 0;
+  StreamConsumerOptions o;
+  visitFields(std::type_identity<StreamConsumerOptions>{}, [&](const auto& f) {
+    ++n;
+    names.insert(std::string(f.info.name));
+    EXPECT_EQ(f.info.name.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_ "), std::string_view::npos) << f.info.name;
+    auto& member = f.ref(o);
+    using T = std::remove_cvref_t<decltype(member)>;
+    if constexpr (std::is_same_v<T, Duration>) {
+      ASSERT_TRUE(f.info.range.has_value()) << f.info.name;
+      EXPECT_TRUE(f.info.range->contains(toMillis(member))) << f.info.name;
+    }
+    else if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      ASSERT_TRUE(f.info.range.has_value()) << f.info.name;
+      EXPECT_TRUE(f.info.range->contains(static_cast<double>(member))) << f.info.name;
+    }
+  });
+  EXPECT_EQ(names.size(), n);
+  EXPECT_EQ(n, 23u) << "a field for every member of StreamConsumerOptions";
+}
+
+// --- adaptive bitrate -------------------------------------------------------------------------
+
+std::vector<ThreadOptions> twoBitrates()
+{
+  return {{"lo", Rate::kbps(200)}, {"hi", Rate::kbps(1000)}};
+}
+
+StreamConsumerOptions adaptive()
+{
+  StreamConsumerOptions o;
+  o.adaptive = true;
+  return o;
+}
+
+TEST(StreamConsumerTest, ChallengeSwitchesUpWhenTheLinkAllows)
+{
+  Rig rig(20ms, adaptive(), twoBitrates());
+  rig.link.rate = Rate::mbps(4);
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_GE(s.challenges, 1u) << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 1u) << rig.history();
+  EXPECT_EQ(s.thread, "hi");
+  EXPECT_TRUE(rig.consumer.state() == State::Fetching || rig.consumer.state() == State::Challenge) << rig.history();
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("hi")) << "the higher bitrate plays";
+  for (const auto& r : rig.rendered)
+    ASSERT_TRUE(r.sizeOk);
+}
+
+TEST(StreamConsumerTest, ChallengeRefusedOnANarrowLink)
+{
+  Rig rig(20ms, adaptive(), twoBitrates());
+  rig.link.rate = Rate::kbps(700); // lo fits, lo + hi does not
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_GE(s.challenges, 1u) << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 0u) << rig.history();
+  EXPECT_EQ(s.thread, "lo");
+  EXPECT_GT(s.framesRendered, 400u);
+}
+
+TEST(StreamConsumerTest, CongestionSwitchesDown)
+{
+  StreamConsumerOptions o = adaptive();
+  o.thread = "hi";
+  Rig rig(20ms, o, twoBitrates());
+  rig.link.rate = Rate::kbps(700); // hi does not fit
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_GE(s.bitrateSwitches, 1u) << rig.history();
+  EXPECT_EQ(s.thread, "lo") << rig.history();
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("lo"));
+}
+
+} // namespace
+} // namespace ndnlab::stream::tests
