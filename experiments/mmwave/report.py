@@ -17,30 +17,11 @@ import sys
 import pandas as pd
 
 from ndnlab import repro
+from ndnlab.paper.mmicwsn import CLAIMS, PAPER
 
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = "experiments/mmwave/run (report.py)"
 TARGET = 0.90  # issue 30 item 6: ICN goodput at least 90 % of iperf3 TCP's, same run
-
-# The paper's Sect. IV, Fig. 4: averages over 90 one-second intervals
-PAPER = {
-    ("matched", "tcp_mbps"): 941, ("mismatched", "tcp_mbps"): 94.4,
-    ("matched", "tcp_cwnd_mb"): 1.26, ("mismatched", "tcp_cwnd_mb"): 0.967,
-    ("matched", "udp_mbps"): 902, ("mismatched", "udp_mbps"): 93.3,
-    ("matched", "udp_error"): 0.0294, ("mismatched", "udp_error"): 0.903,
-    ("matched", "icn_mbps"): 16.1, ("mismatched", "icn_mbps"): 15.8,
-    ("matched", "icn_interarrival_us"): 525, ("mismatched", "icn_interarrival_us"): 534,
-}
-DEFINITIONS = {
-    "tcp_mbps": ("Fig. 4(a)", "TCP throughput: iperf3's (CUBIC) per-interval rate at the client, the sender, where "
-                 "the paper also read the window; the mean of 90 one-second intervals", 0.02),
-    "tcp_cwnd_mb": ("Fig. 4(b)", "TCP congestion window: iperf3's sender snd_cwnd, the mean of the intervals, in "
-                    "Mbytes (10^6 B)", 0.10),
-    "udp_mbps": ("Fig. 4(c)", "UDP throughput: iperf3 receiver rate, the mean of the intervals", 0.03),
-    "udp_error": ("Fig. 4(d)", "UDP packet-error probability: iperf3 receiver lost / sent datagrams, the mean of the "
-                  "intervals", 0.10),
-}
-
 
 def interval_mean(values):
     values = [v for v in values if v is not None]
@@ -78,25 +59,6 @@ def row_of(record):
 def load(results):
     rows = [row_of(json.loads(p.read_text())) for p in sorted((results / "runs").glob("*.json"))]
     return pd.DataFrame(rows) if rows else None
-
-
-def claims():
-    out = []
-    for (profile, metric), value in PAPER.items():
-        if metric not in DEFINITIONS:
-            continue
-        source, definition, tol = DEFINITIONS[metric]
-        out.append(repro.Claim(
-            id=f"{profile}-{metric}", source=source, metric=metric, definition=definition, kind="absolute",
-            paper=value, tolerance=tol, where={"profile": profile, "faces": "udp"},
-            label=f"{metric.replace('_', ' ')}, antennas {profile}",
-            note={"matched-udp_error": "a rate-shaped link alone loses nothing at the inferred offered load "
-                                       "(929 Mbit/s below 1 GbE's 957 Mbit/s of UDP); the paper's 2.9 % is the "
-                                       "radio's own loss, not modelled",
-                  "matched-tcp_cwnd_mb": "the window is what the path's delay and buffers hold; the paper "
-                                         "states neither (docs/results/mmwave.md)",
-                  "mismatched-tcp_cwnd_mb": "as matched-tcp_cwnd_mb"}.get(f"{profile}-{metric}", "")))
-    return out
 
 
 def beyond_rows(df):
@@ -180,7 +142,7 @@ def main(argv=None):
     ap.add_argument("--figures", type=pathlib.Path, help="write mmwave-fig4.png there")
     args = ap.parse_args(argv)
     df = load(args.results)
-    evaluations = repro.evaluate_all(claims(), df)
+    evaluations = repro.evaluate_all(CLAIMS, df)
     lines = [repro.generated_line(COMMAND), "",
              "The paper's Fig. 4 averages beside ours (one emulated network per link profile and seed; "
              f"seeds {sorted(set(df.seed)) if df is not None else []}):", ""]
@@ -190,7 +152,7 @@ def main(argv=None):
               "Cefore's, which this study replaces with ndnlab perf below):", ""]
     lines += repro.rows(evaluations) + ["", repro.summary(evaluations), "",
                                         f"CI: {repro.CI_METHOD}.", ""]
-    lines += repro.definitions(claims()) + [""]
+    lines += repro.definitions(CLAIMS) + [""]
     notes = [ev.claim for ev in evaluations if ev.claim.note]
     lines += [f"- {c.id}: {c.note}" for c in notes] + [""]
     beyond = {}
