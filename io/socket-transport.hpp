@@ -11,7 +11,15 @@
 namespace ndnlab::io {
 
 /// Which socket a transport runs over (the face system picks link-service options by it).
-enum class TransportKind : uint8_t { UnixStream, Tcp, UdpUnicast, UdpMulticast, WebSocket };
+enum class TransportKind : uint8_t {
+  UnixStream,
+  Tcp,
+  UdpUnicast,
+  UdpMulticast,
+  WebSocket,
+  EtherUnicast,
+  EtherMulticast
+};
 
 /// Static properties given to a socket transport at construction.
 struct TransportInfo
@@ -37,6 +45,8 @@ struct IoCounters
   uint64_t nSendQueueFull = 0;   ///< "send_queue_full": frame dropped, queue above its bound
   uint64_t nSendErrors = 0;      ///< "send_error": datagram send failed (EAGAIN, unreachable)
   uint64_t nSocketErrors = 0;    ///< "socket_error": read/write error on a stream socket
+  uint64_t nRuntFrames = 0;      ///< "runt_frame": Ethernet frame shorter than its header
+  uint64_t nOversizeFrames = 0;  ///< "oversize_frame": Ethernet frame above the interface MTU
   uint64_t nReconnects = 0;      ///< permanent faces: successful reconnections
 };
 
