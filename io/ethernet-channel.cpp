@@ -10,9 +10,12 @@ namespace ndnlab::io {
 /// State shared by a channel and its faces (faces may outlive the channel).
 struct EthernetShared
 {
-  EthernetShared(asio::io_context& io, NetworkInterface i) : socket(io), iface(std::move(i)) {}
+  EthernetShared(asio::io_context& io, NetworkInterface i)
+    : socket(io), iface(std::move(i)), sender(std::make_shared<EthernetSendQueue>(socket))
+  {}
   asio::generic::raw_protocol::socket socket;
   NetworkInterface iface;
+  std::shared_ptr<EthernetSendQueue> sender;
   std::map<MacAddress, EthernetUnicastTransport*> faces;
 };
 
@@ -81,10 +84,17 @@ void EthernetUnicastTransport::deliver(ByteSpan payload)
 
 void EthernetUnicastTransport::doSend(SharedBuffer frame, face::EndpointId)
 {
-  if (!m_shared->socket.is_open() || !sendEthernetFrame(m_shared->socket.native_handle(), m_header, *frame)) {
-    ++m_ioCounters.nSendErrors;
-    traceDrop(DropReason::SendError, static_cast<int64_t>(frame->size()));
+  if (!m_shared->socket.is_open()) {
+    countSendError(frame->size());
+    return;
   }
+  m_shared->sender->send(m_header, std::move(frame), guard(), this);
+}
+
+void EthernetUnicastTransport::countSendError(size_t bytes)
+{
+  ++m_ioCounters.nSendErrors;
+  traceDrop(DropReason::SendError, static_cast<int64_t>(bytes));
 }
 
 void EthernetUnicastTransport::fail()
@@ -120,10 +130,7 @@ EthernetChannel::EthernetChannel(Env& env, asio::io_context& io, NetworkInterfac
     m_io(io),
     m_options(std::move(options)),
     m_shared(std::make_shared<EthernetShared>(io, std::move(iface)))
-{
-  // any frame a link can carry, so that an oversize one is seen whole and counted
-  m_rbuf.resize(65536 + EthernetHeaderSize);
-}
+{}
 
 EthernetChannel::~EthernetChannel()
 {
@@ -141,6 +148,7 @@ void EthernetChannel::listen(TransportCallback onCreated)
     openEthernetSocket(m_io, m_shared->iface, m_shared->iface.mac, m_options.socketBufferSize, warning);
   if (!warning.empty())
     NDNLAB_LOG(m_env, LogLevel::Warn, "io", warning);
+  m_batch = std::make_unique<EthernetReceiveBatch>(m_options.maxFramesPerWakeup, m_shared->iface.mtu);
   NDNLAB_LOG(m_env, LogLevel::Info, "io", "listening on ", uri(), " (", m_shared->iface.mac.toString(), ", MTU ",
              m_shared->iface.mtu, m_shared->iface.up ? "" : ", interface down", ")");
   waitReadable();
@@ -205,33 +213,39 @@ void EthernetChannel::drain()
 {
   auto g = std::weak_ptr<char>(m_guard);
   const int fd = m_shared->socket.native_handle();
-  for (size_t i = 0; i < m_options.maxFramesPerWakeup; ++i) {
-    ReceivedFrame r = receiveEthernetFrame(fd, m_rbuf);
-    if (r.error == EAGAIN || r.error == EWOULDBLOCK)
+  for (size_t read = 0; read < m_options.maxFramesPerWakeup;) {
+    const int got = m_batch->receive(fd);
+    if (got == -EAGAIN || got == -EWOULDBLOCK)
       return;
-    if (r.error == ENETDOWN) { // reported once when the interface goes down; it may come back
+    if (got == -ENETDOWN) { // reported once when the interface goes down; it may come back
       if (!m_downLogged)
         NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " is down");
       m_downLogged = true;
+      ++read;
       continue;
     }
-    if (r.error == ENODEV || r.error == ENXIO) {
-      failAll(std::strerror(r.error));
+    if (got == -ENODEV || got == -ENXIO) {
+      failAll(std::strerror(-got));
       return;
     }
-    if (r.error != 0) {
-      if (r.error == EINTR)
+    if (got < 0) {
+      if (got == -EINTR)
         continue;
-      NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " receive error: ", std::strerror(r.error));
+      NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " receive error: ", std::strerror(-got));
       return;
     }
     m_downLogged = false;
-    if (r.outgoing)
-      continue;
-    // a truncated frame (longer than the buffer) is longer than any MTU: dispatch drops it
-    dispatch(ByteSpan(m_rbuf.data(), std::min(r.length, m_rbuf.size())));
-    if (g.expired() || !m_shared->socket.is_open())
-      return;
+    read += static_cast<size_t>(got);
+    for (int i = 0; i < got; ++i) {
+      if (m_batch->outgoing(i))
+        continue;
+      // a frame cut at the buffer's capacity is longer than MTU + header: dispatch drops it
+      dispatch(m_batch->frame(i));
+      if (g.expired() || !m_shared->socket.is_open())
+        return;
+    }
+    if (static_cast<size_t>(got) < m_batch->size())
+      return; // the socket is empty
   }
 }
 

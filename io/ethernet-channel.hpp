@@ -2,7 +2,8 @@
 // Ethernet unicast (NFD's EthernetChannel and UnicastEthernetTransport): one channel per
 // network interface, with one AF_PACKET socket (io/ethernet-socket.hpp) that receives the NDN
 // frames addressed to the interface's MAC and that every unicast face of the interface sends
-// through; frames are demultiplexed to faces by source MAC. Local URI dev://<ifname>, remote
+// through (EthernetSendQueue: a turn's frames leave in one sendmmsg); received frames, read
+// with recvmmsg, are demultiplexed to faces by source MAC. Local URI dev://<ifname>, remote
 // URI ether://[<mac>]; non-local, point-to-point, MTU = the interface's MTU (the link
 // service fragments above it).
 //
@@ -39,7 +40,7 @@ struct EthernetChannelOptions
 struct EthernetShared;
 class EthernetChannel;
 
-class EthernetUnicastTransport final : public SocketTransport
+class EthernetUnicastTransport final : public SocketTransport, private EthernetSendQueue::Sink
 {
 public:
   EthernetUnicastTransport(Env& env, std::shared_ptr<EthernetShared> shared, const MacAddress& remote,
@@ -60,12 +61,13 @@ private:
   void deliver(ByteSpan payload);
   /// The interface went away: Failed ("socket_error").
   void fail();
+  void countSendError(size_t bytes) override;
   void scheduleIdleCheck();
   void unregister();
 
   std::shared_ptr<EthernetShared> m_shared;
   MacAddress m_remote;
-  std::array<uint8_t, EthernetHeaderSize> m_header;
+  EthernetHeader m_header;
   Duration m_idleTimeout;
   TimerId m_idleTimer = 0;
   uint64_t m_inAtLastCheck = 0;
@@ -129,7 +131,7 @@ private:
   EthernetChannelOptions m_options;
   std::shared_ptr<EthernetShared> m_shared;
   TransportCallback m_onCreated;
-  Buffer m_rbuf;
+  std::unique_ptr<EthernetReceiveBatch> m_batch;
   EthernetChannelCounters m_counters;
   bool m_limitLogged = false;
   bool m_downLogged = false;

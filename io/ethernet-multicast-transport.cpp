@@ -29,11 +29,12 @@ EthernetMulticastTransport::EthernetMulticastTransport(Env& env, asio::io_contex
     m_iface(std::move(iface)),
     m_options(options),
     m_socket(io),
-    m_header(ethernetHeader(options.group, m_iface.mac))
+    m_sender(std::make_shared<EthernetSendQueue>(m_socket)),
+    m_header(ethernetHeader(options.group, m_iface.mac)),
+    m_batch(options.maxFramesPerWakeup, m_iface.mtu)
 {
   if (!options.group.isMulticast())
     throw std::runtime_error("ether multicast group " + options.group.toString() + " is not a multicast address");
-  m_rbuf.resize(65536 + EthernetHeaderSize);
   std::string warning;
   m_socket = openEthernetSocket(io, m_iface, options.group, options.socketBufferSize, warning);
   if (!warning.empty())
@@ -63,56 +64,73 @@ void EthernetMulticastTransport::drain()
 {
   auto g = guard();
   const int fd = m_socket.native_handle();
-  for (size_t i = 0; i < m_options.maxFramesPerWakeup; ++i) {
-    ReceivedFrame r = receiveEthernetFrame(fd, m_rbuf);
-    if (r.error == EAGAIN || r.error == EWOULDBLOCK)
+  for (size_t read = 0; read < m_options.maxFramesPerWakeup;) {
+    const int got = m_batch.receive(fd);
+    if (got == -EAGAIN || got == -EWOULDBLOCK)
       return;
-    if (r.error == ENETDOWN) {
+    if (got == -ENETDOWN) {
       if (!m_downLogged)
         NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " is down");
       m_downLogged = true;
+      ++read;
       continue;
     }
-    if (r.error == ENODEV || r.error == ENXIO) {
-      NDNLAB_LOG(m_env, LogLevel::Error, "io", localUri(), " is gone (", std::strerror(r.error), ")");
+    if (got == -ENODEV || got == -ENXIO) {
+      NDNLAB_LOG(m_env, LogLevel::Error, "io", localUri(), " is gone (", std::strerror(-got), ")");
       recordClose(CloseReason::SocketError, LogLevel::Warn);
       std::error_code ec;
       m_socket.close(ec);
       closeNextTurn(face::TransportState::Failed);
       return;
     }
-    if (r.error != 0) {
-      if (r.error == EINTR)
+    if (got < 0) {
+      if (got == -EINTR)
         continue;
-      NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " receive error: ", std::strerror(r.error));
+      NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " receive error: ", std::strerror(-got));
       return;
     }
     m_downLogged = false;
-    if (r.outgoing)
-      continue;
-    ByteSpan frame(m_rbuf.data(), std::min(r.length, m_rbuf.size()));
-    EthernetRxFrame f = parseEthernetFrame(frame, m_iface.mac, m_iface.mtu);
-    if (f.verdict == EthernetRx::OwnFrame || f.verdict == EthernetRx::OtherEtherType)
-      continue;
-    if (auto reason = dropReason(f.verdict)) {
-      ++(*reason == DropReason::RuntFrame       ? m_ioCounters.nRuntFrames
-         : *reason == DropReason::OversizeFrame ? m_ioCounters.nOversizeFrames
-                                                : m_ioCounters.nInvalidDatagram);
-      traceDrop(*reason, static_cast<int64_t>(frame.size()));
-      continue;
+    read += static_cast<size_t>(got);
+    for (int i = 0; i < got; ++i) {
+      if (m_batch.outgoing(i))
+        continue;
+      deliver(m_batch.frame(i));
+      if (g.expired() || state() != face::TransportState::Up)
+        return;
     }
-    receive(f.payload, f.source.toUint());
-    if (g.expired() || state() != face::TransportState::Up)
+    if (static_cast<size_t>(got) < m_batch.size())
       return;
   }
 }
 
+void EthernetMulticastTransport::deliver(ByteSpan frame)
+{
+  EthernetRxFrame f = parseEthernetFrame(frame, m_iface.mac, m_iface.mtu);
+  if (f.verdict == EthernetRx::OwnFrame || f.verdict == EthernetRx::OtherEtherType)
+    return;
+  if (auto reason = dropReason(f.verdict)) {
+    ++(*reason == DropReason::RuntFrame       ? m_ioCounters.nRuntFrames
+       : *reason == DropReason::OversizeFrame ? m_ioCounters.nOversizeFrames
+                                              : m_ioCounters.nInvalidDatagram);
+    traceDrop(*reason, static_cast<int64_t>(frame.size()));
+    return;
+  }
+  receive(f.payload, f.source.toUint());
+}
+
 void EthernetMulticastTransport::doSend(SharedBuffer frame, face::EndpointId)
 {
-  if (!m_socket.is_open() || !sendEthernetFrame(m_socket.native_handle(), m_header, *frame)) {
-    ++m_ioCounters.nSendErrors;
-    traceDrop(DropReason::SendError, static_cast<int64_t>(frame->size()));
+  if (!m_socket.is_open()) {
+    countSendError(frame->size());
+    return;
   }
+  m_sender->send(m_header, std::move(frame), guard(), this);
+}
+
+void EthernetMulticastTransport::countSendError(size_t bytes)
+{
+  ++m_ioCounters.nSendErrors;
+  traceDrop(DropReason::SendError, static_cast<int64_t>(bytes));
 }
 
 void EthernetMulticastTransport::close()

@@ -23,7 +23,7 @@ struct EthernetMulticastOptions
   size_t maxFramesPerWakeup = 64;
 };
 
-class EthernetMulticastTransport final : public SocketTransport
+class EthernetMulticastTransport final : public SocketTransport, private EthernetSendQueue::Sink
 {
 public:
   /// Opens the socket on `iface` and joins the group; throws std::runtime_error naming the
@@ -41,12 +41,16 @@ protected:
 private:
   void waitReadable();
   void drain();
+  /// One received frame.
+  void deliver(ByteSpan frame);
+  void countSendError(size_t bytes) override;
 
   NetworkInterface m_iface;
   EthernetMulticastOptions m_options;
   asio::generic::raw_protocol::socket m_socket;
-  std::array<uint8_t, EthernetHeaderSize> m_header;
-  Buffer m_rbuf;
+  std::shared_ptr<EthernetSendQueue> m_sender;
+  EthernetHeader m_header;
+  EthernetReceiveBatch m_batch;
   bool m_downLogged = false;
 };
 

@@ -14,6 +14,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <asio/post.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -102,9 +104,9 @@ asio::generic::raw_protocol ndnPacketProtocol()
   return asio::generic::raw_protocol(AF_PACKET, htons(EtherTypeNdn));
 }
 
-std::array<uint8_t, EthernetHeaderSize> ethernetHeader(const MacAddress& dst, const MacAddress& src)
+EthernetHeader ethernetHeader(const MacAddress& dst, const MacAddress& src)
 {
-  std::array<uint8_t, EthernetHeaderSize> h{};
+  EthernetHeader h{};
   std::copy(dst.octets.begin(), dst.octets.end(), h.begin());
   std::copy(src.octets.begin(), src.octets.end(), h.begin() + 6);
   h[12] = static_cast<uint8_t>(EtherTypeNdn >> 8);
@@ -178,37 +180,112 @@ asio::generic::raw_protocol::socket openEthernetSocket(asio::io_context& io, con
   return s;
 }
 
-bool sendEthernetFrame(int fd, const std::array<uint8_t, EthernetHeaderSize>& header, ByteSpan payload)
+namespace {
+
+const std::array<uint8_t, EthernetMinFrameSize> Zeros{};
+
+/// The iovecs of one frame (header, payload, padding) in `iov`; returns how many.
+size_t frameIovecs(const EthernetHeader& header, ByteSpan payload, iovec* iov)
 {
-  static const std::array<uint8_t, EthernetMinFrameSize> zeros{};
-  iovec iov[3];
   iov[0] = {const_cast<uint8_t*>(header.data()), header.size()};
   iov[1] = {const_cast<uint8_t*>(payload.data()), payload.size()};
-  size_t n = 2;
   const size_t size = header.size() + payload.size();
-  if (size < EthernetMinFrameSize)
-    iov[n++] = {const_cast<uint8_t*>(zeros.data()), EthernetMinFrameSize - size};
-  msghdr msg{};
-  msg.msg_iov = iov;
-  msg.msg_iovlen = n;
-  return ::sendmsg(fd, &msg, MSG_DONTWAIT) >= 0;
+  if (size >= EthernetMinFrameSize)
+    return 2;
+  iov[2] = {const_cast<uint8_t*>(Zeros.data()), EthernetMinFrameSize - size};
+  return 3;
 }
 
-ReceivedFrame receiveEthernetFrame(int fd, std::span<uint8_t> buf)
+/// Most frames in one sendmmsg() or recvmmsg().
+constexpr size_t MaxBatch = 64;
+
+} // namespace
+
+void EthernetSendQueue::send(const EthernetHeader& header, SharedBuffer payload, std::weak_ptr<char> guard, Sink* sink)
 {
-  ReceivedFrame r;
-  sockaddr_ll from{};
-  socklen_t len = sizeof(from);
-  // MSG_TRUNC: the return value is the frame's real length even when it did not fit
-  ssize_t n =
-    ::recvfrom(fd, buf.data(), buf.size(), MSG_DONTWAIT | MSG_TRUNC, reinterpret_cast<sockaddr*>(&from), &len);
-  if (n < 0) {
-    r.error = errno;
-    return r;
+  m_pending.push_back({header, std::move(payload), std::move(guard), sink});
+  if (m_flushPosted)
+    return;
+  flush();
+  m_flushPosted = true;
+  asio::post(m_socket.get_executor(), [w = weak_from_this()] {
+    if (auto self = w.lock()) {
+      self->m_flushPosted = false;
+      self->flush();
+    }
+  });
+}
+
+void EthernetSendQueue::fail(const Pending& p)
+{
+  if (!p.guard.expired())
+    p.sink->countSendError(p.payload->size());
+}
+
+void EthernetSendQueue::flush()
+{
+  // nothing below sends through a face, so m_pending does not grow during the flush
+  std::array<iovec, MaxBatch * 3> iov;
+  std::array<mmsghdr, MaxBatch> msgs;
+  for (size_t i = 0; i < m_pending.size();) {
+    if (!m_socket.is_open()) {
+      for (size_t k = i; k < m_pending.size(); ++k)
+        fail(m_pending[k]);
+      break;
+    }
+    const size_t n = std::min(MaxBatch, m_pending.size() - i);
+    for (size_t k = 0; k < n; ++k) {
+      const Pending& p = m_pending[i + k];
+      msgs[k] = {};
+      msgs[k].msg_hdr.msg_iov = &iov[k * 3];
+      msgs[k].msg_hdr.msg_iovlen = frameIovecs(p.header, *p.payload, &iov[k * 3]);
+    }
+    const int sent = ::sendmmsg(m_socket.native_handle(), msgs.data(), static_cast<unsigned>(n), MSG_DONTWAIT);
+    if (sent <= 0) { // the first frame was refused (errno); the next ones are tried again
+      fail(m_pending[i]);
+      ++i;
+      continue;
+    }
+    i += static_cast<size_t>(sent);
   }
-  r.length = static_cast<size_t>(n);
-  r.outgoing = from.sll_pkttype == PACKET_OUTGOING;
-  return r;
+  m_pending.clear();
+}
+
+EthernetReceiveBatch::EthernetReceiveBatch(size_t frames, size_t mtu)
+  : m_capacity(mtu + EthernetHeaderSize + 1),
+    m_storage(std::min(frames, MaxBatch) * m_capacity),
+    m_lengths(std::min(frames, MaxBatch)),
+    m_outgoing(std::min(frames, MaxBatch))
+{}
+
+ByteSpan EthernetReceiveBatch::frame(size_t i) const
+{
+  return ByteSpan(m_storage.data() + i * m_capacity, std::min(m_lengths[i], m_capacity));
+}
+
+int EthernetReceiveBatch::receive(int fd)
+{
+  const size_t n = size();
+  std::array<iovec, MaxBatch> iov;
+  std::array<mmsghdr, MaxBatch> msgs;
+  std::array<sockaddr_ll, MaxBatch> from{};
+  for (size_t i = 0; i < n; ++i) {
+    iov[i] = {m_storage.data() + i * m_capacity, m_capacity};
+    msgs[i] = {};
+    msgs[i].msg_hdr.msg_iov = &iov[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+    msgs[i].msg_hdr.msg_name = &from[i];
+    msgs[i].msg_hdr.msg_namelen = sizeof(sockaddr_ll);
+  }
+  // MSG_TRUNC: each msg_len is the frame's real length even when it did not fit
+  const int got = ::recvmmsg(fd, msgs.data(), static_cast<unsigned>(n), MSG_DONTWAIT | MSG_TRUNC, nullptr);
+  if (got < 0)
+    return -errno;
+  for (int i = 0; i < got; ++i) {
+    m_lengths[i] = msgs[i].msg_len;
+    m_outgoing[i] = from[i].sll_pkttype == PACKET_OUTGOING;
+  }
+  return got;
 }
 
 } // namespace ndnlab::io

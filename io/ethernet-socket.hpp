@@ -10,6 +10,7 @@
 #include <asio/generic/raw_protocol.hpp>
 #include <asio/io_context.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,22 +55,74 @@ asio::generic::raw_protocol::socket openEthernetSocket(asio::io_context& io, con
                                                        const MacAddress& destination, int socketBufferSize,
                                                        std::string& bufferWarning);
 
-/// Sends `header` (the 14 octets of destination, source, EtherType) and `payload` as one frame,
-/// zero-padded to EthernetMinFrameSize, without blocking; false (errno set) when the kernel
-/// refused it.
-bool sendEthernetFrame(int fd, const std::array<uint8_t, EthernetHeaderSize>& header, ByteSpan payload);
+using EthernetHeader = std::array<uint8_t, EthernetHeaderSize>;
 
-/// The 14-octet header of frames from `src` to `dst`.
-std::array<uint8_t, EthernetHeaderSize> ethernetHeader(const MacAddress& dst, const MacAddress& src);
-
-struct ReceivedFrame
+/// The frames one AF_PACKET socket sends, each the 14-octet header (destination, source,
+/// EtherType) and a payload, zero-padded to EthernetMinFrameSize. The first frame of a turn of the event loop leaves
+/// at once (a lone packet waits for nothing); the ones sent after it in the same turn leave
+/// together at the turn's end, up to 64 per sendmmsg(), as the UDP channel batches its
+/// datagrams. A frame the kernel refuses is reported to its sender's Sink, if that is alive.
+class EthernetSendQueue : public std::enable_shared_from_this<EthernetSendQueue>
 {
-  size_t length = 0;     ///< the frame's full length; above the buffer's size when truncated
-  int error = 0;         ///< errno (EAGAIN: nothing to read); 0 when a frame was read
-  bool outgoing = false; ///< one of this host's own outgoing frames (to be skipped)
+public:
+  struct Sink
+  {
+    /// A frame of `bytes` payload octets could not be sent ("send_error").
+    virtual void countSendError(size_t bytes) = 0;
+
+  protected:
+    ~Sink() = default;
+  };
+
+  /// `socket` must outlive the queue (both belong to one owner).
+  explicit EthernetSendQueue(asio::generic::raw_protocol::socket& socket) : m_socket(socket) {}
+
+  /// Sends `payload` behind `header`; `guard` expires when `sink` is destroyed.
+  void send(const EthernetHeader& header, SharedBuffer payload, std::weak_ptr<char> guard, Sink* sink);
+
+private:
+  struct Pending
+  {
+    EthernetHeader header;
+    SharedBuffer payload;
+    std::weak_ptr<char> guard;
+    Sink* sink;
+  };
+  void flush();
+  void fail(const Pending& p);
+
+  asio::generic::raw_protocol::socket& m_socket;
+  std::vector<Pending> m_pending;
+  bool m_flushPosted = false;
 };
 
-/// Receives one frame into `buf` without blocking.
-ReceivedFrame receiveEthernetFrame(int fd, std::span<uint8_t> buf);
+/// The 14-octet header of frames from `src` to `dst`.
+EthernetHeader ethernetHeader(const MacAddress& dst, const MacAddress& src);
+
+/// Frames read from one AF_PACKET socket with recvmmsg(), into buffers of a fixed capacity.
+class EthernetReceiveBatch
+{
+public:
+  /// Room for `frames` frames of `mtu` payload octets each (plus the header and one octet more,
+  /// so that a longer frame shows as longer than MTU + header).
+  EthernetReceiveBatch(size_t frames, size_t mtu);
+
+  /// Reads up to size() frames without blocking; returns how many, or -errno (-EAGAIN: none).
+  int receive(int fd);
+
+  size_t size() const { return m_lengths.size(); }
+  /// Frame i of the last receive(), cut at the buffer's capacity when it was longer.
+  ByteSpan frame(size_t i) const;
+  /// The full length of frame i (above frame(i).size() when it was cut).
+  size_t length(size_t i) const { return m_lengths[i]; }
+  /// Frame i is one of this host's own outgoing frames (to be skipped).
+  bool outgoing(size_t i) const { return m_outgoing[i]; }
+
+private:
+  size_t m_capacity;
+  Buffer m_storage;
+  std::vector<size_t> m_lengths;
+  std::vector<bool> m_outgoing;
+};
 
 } // namespace ndnlab::io

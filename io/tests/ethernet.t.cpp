@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+#include <unistd.h>
+
 namespace ndnlab::io {
 namespace {
 
@@ -82,7 +85,7 @@ TEST(EthernetFrame, EncodePadsToTheMinimumAndParsesBack)
   EXPECT_EQ(s.destination, DefaultEtherMulticastGroup);
   EXPECT_EQ(s.payload.size(), big.size());
 
-  // the header sendEthernetFrame() puts in front of a payload is the same
+  // the header EthernetSendQueue puts in front of a payload is the same
   auto h = ethernetHeader(Peer, Self);
   EXPECT_TRUE(std::equal(h.begin(), h.end(), f.begin()));
 }
@@ -161,6 +164,93 @@ TEST(NetworkInterfaces, LoopbackIsListedButCarriesNoEthernetFaces)
   EXPECT_GT(lo->mtu, 0u);
   EXPECT_EQ(findNetworkInterface(lo->name)->index, lo->index);
   EXPECT_FALSE(findNetworkInterface("no-such-if0"));
+}
+
+/// A datagram socket pair standing in for an AF_PACKET socket (same send and receive calls).
+struct DatagramPair
+{
+  explicit DatagramPair(asio::io_context& io) : sending(io)
+  {
+    int fds[2];
+    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, fds), 0);
+    sending.assign(ndnPacketProtocol(), fds[0]);
+    receiving = fds[1];
+  }
+  ~DatagramPair()
+  {
+    if (receiving >= 0)
+      ::close(receiving);
+  }
+  asio::generic::raw_protocol::socket sending;
+  int receiving = -1;
+};
+
+struct CountingSink : EthernetSendQueue::Sink
+{
+  void countSendError(size_t bytes) override
+  {
+    ++errors;
+    errorBytes += bytes;
+  }
+  size_t errors = 0, errorBytes = 0;
+};
+
+TEST(EthernetSendQueue, FirstFrameAtOnceTheTurnsOthersTogetherPaddedInOrder)
+{
+  asio::io_context io;
+  DatagramPair pair(io);
+  auto queue = std::make_shared<EthernetSendQueue>(pair.sending);
+  auto guard = std::make_shared<char>(0);
+  CountingSink sink;
+  const EthernetHeader header = ethernetHeader(Peer, Self);
+  std::vector<Buffer> sent;
+  for (uint8_t i = 0; i < 5; ++i) {
+    sent.push_back(i == 0 ? test::makeInterest(4, i) : test::makeFrame(tlv::Data, 100 * i, i));
+    queue->send(header, test::share(sent.back()), guard, &sink);
+  }
+  EthernetReceiveBatch batch(64, 1500);
+  ASSERT_EQ(batch.receive(pair.receiving), 1); // the first left at once
+  EXPECT_EQ(batch.length(0), EthernetMinFrameSize);
+  EXPECT_FALSE(batch.outgoing(0));
+  EXPECT_EQ(Buffer(batch.frame(0).begin(), batch.frame(0).end()), encodeEthernetFrame(Peer, Self, sent[0]));
+  io.poll(); // the end of the turn
+  ASSERT_EQ(batch.receive(pair.receiving), 4);
+  for (size_t i = 0; i < 4; ++i) {
+    EthernetRxFrame f = parseEthernetFrame(batch.frame(i), Peer, 1500);
+    ASSERT_EQ(f.verdict, EthernetRx::Accept);
+    EXPECT_EQ(Buffer(f.payload.begin(), f.payload.end()), sent[i + 1]);
+  }
+  EXPECT_EQ(batch.receive(pair.receiving), -EAGAIN);
+  EXPECT_EQ(sink.errors, 0u);
+
+  // a frame longer than the batch's MTU is cut and shows its full length
+  queue->send(header, test::share(test::makeFrame(tlv::Data, 1600)), guard, &sink);
+  ASSERT_EQ(batch.receive(pair.receiving), 1);
+  EXPECT_EQ(batch.length(0), EthernetHeaderSize + 1600 + 4);
+  EXPECT_EQ(batch.frame(0).size(), EthernetHeaderSize + 1500 + 1);
+  EXPECT_EQ(parseEthernetFrame(batch.frame(0), Peer, 1500).verdict, EthernetRx::Oversize);
+}
+
+TEST(EthernetSendQueue, RefusedFramesAreCountedByALiveSender)
+{
+  asio::io_context io;
+  DatagramPair pair(io);
+  auto queue = std::make_shared<EthernetSendQueue>(pair.sending);
+  CountingSink sink, gone;
+  auto guard = std::make_shared<char>(0);
+  auto goneGuard = std::make_shared<char>(0);
+  std::weak_ptr<char> expired = goneGuard;
+  goneGuard.reset();
+  ::close(pair.receiving); // the peer is gone: every send is refused
+  pair.receiving = -1;
+  const EthernetHeader header = ethernetHeader(Peer, Self);
+  queue->send(header, test::share(test::makeFrame(tlv::Data, 100)), guard, &sink);
+  queue->send(header, test::share(test::makeFrame(tlv::Data, 200)), guard, &sink);
+  queue->send(header, test::share(test::makeFrame(tlv::Data, 300)), expired, &gone);
+  io.poll();
+  EXPECT_EQ(sink.errors, 2u);
+  EXPECT_EQ(sink.errorBytes, 102u + 202u); // payload octets (TLV-TYPE, TLV-LENGTH, value)
+  EXPECT_EQ(gone.errors, 0u);              // its sender no longer exists
 }
 
 } // namespace
