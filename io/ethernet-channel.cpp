@@ -217,16 +217,16 @@ void EthernetChannel::drain()
     const int got = m_batch->receive(fd);
     if (got == -EAGAIN || got == -EWOULDBLOCK)
       return;
-    if (got == -ENETDOWN) { // reported once when the interface goes down; it may come back
+    if (got == -ENODEV || got == -ENXIO || (got == -ENETDOWN && !isPresent(m_shared->iface))) {
+      failAll(got == -ENETDOWN ? "deleted" : std::strerror(-got));
+      return;
+    }
+    if (got == -ENETDOWN) { // reported once when the interface goes down; it may come back up
       if (!m_downLogged)
         NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " is down");
       m_downLogged = true;
       ++read;
       continue;
-    }
-    if (got == -ENODEV || got == -ENXIO) {
-      failAll(std::strerror(-got));
-      return;
     }
     if (got < 0) {
       if (got == -EINTR)

@@ -68,20 +68,21 @@ void EthernetMulticastTransport::drain()
     const int got = m_batch.receive(fd);
     if (got == -EAGAIN || got == -EWOULDBLOCK)
       return;
+    if (got == -ENODEV || got == -ENXIO || (got == -ENETDOWN && !isPresent(m_iface))) {
+      NDNLAB_LOG(m_env, LogLevel::Error, "io", localUri(), " is gone (",
+                 got == -ENETDOWN ? "deleted" : std::strerror(-got), "): its multicast face fails");
+      recordClose(CloseReason::SocketError, LogLevel::Warn);
+      std::error_code ec;
+      m_socket.close(ec);
+      closeNextTurn(face::TransportState::Failed);
+      return;
+    }
     if (got == -ENETDOWN) {
       if (!m_downLogged)
         NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " is down");
       m_downLogged = true;
       ++read;
       continue;
-    }
-    if (got == -ENODEV || got == -ENXIO) {
-      NDNLAB_LOG(m_env, LogLevel::Error, "io", localUri(), " is gone (", std::strerror(-got), ")");
-      recordClose(CloseReason::SocketError, LogLevel::Warn);
-      std::error_code ec;
-      m_socket.close(ec);
-      closeNextTurn(face::TransportState::Failed);
-      return;
     }
     if (got < 0) {
       if (got == -EINTR)

@@ -79,6 +79,12 @@ std::optional<NetworkInterface> findNetworkInterface(const std::string& name)
   return std::nullopt;
 }
 
+bool isPresent(const NetworkInterface& iface)
+{
+  char name[IF_NAMESIZE] = {};
+  return ::if_indextoname(static_cast<unsigned>(iface.index), name) != nullptr && iface.name == name;
+}
+
 bool interfaceMatches(const std::string& pattern, const NetworkInterface& iface)
 {
   if (auto mac = MacAddress::parse(pattern))

@@ -38,6 +38,10 @@ std::vector<NetworkInterface> listNetworkInterfaces();
 /// The interface called `name`, or nullopt.
 std::optional<NetworkInterface> findNetworkInterface(const std::string& name);
 
+/// Whether `iface` still exists (the kernel reports a deleted interface to its packet sockets
+/// as ENETDOWN, as one that went down).
+bool isPresent(const NetworkInterface& iface);
+
 /// Whether `pattern` selects `iface`: "*" (every interface), an interface name with shell
 /// wildcards * and ? ("veth*"), or a MAC address ("02:00:00:00:00:01", the interface's own).
 bool interfaceMatches(const std::string& pattern, const NetworkInterface& iface);

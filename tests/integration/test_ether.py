@@ -131,6 +131,47 @@ def test_multicast_face_reaches_two_peers(netns_ok, tmp_path):
                 assert d.stop() == 0, d.log.read_text()
 
 
+def test_interface_down_at_start_then_up_then_deleted(netns_ok, tmp_path):
+    """A down interface gets its channel and multicast face, which work once it is up; a deleted
+    interface fails its faces, and the daemon runs on."""
+    with emu.Network() as net:
+        a, b = net.add_node("a"), net.add_node("b")
+        link = net.add_link("a", "b")
+        mac_b = mac_of(net, "b", link.dev_b)
+        ipr = net.ipr("a")
+        dev = ipr.link_lookup(ifname=link.dev_a)[0]
+        ipr.link("set", index=dev, state="down")
+        da = Daemon(tmp_path / "a", name="a", netns=a, extra=ETHER).start()
+        db = Daemon(tmp_path / "b", name="b", netns=b, extra=ETHER).start()
+        try:
+            assert f"listening on dev://{link.dev_a} (" in da.log.read_text()
+            assert "interface down)" in da.log.read_text()
+            assert any(f["remote"] == GROUP for f in da.faces())
+            ipr.link("set", index=dev, state="up")
+            fid = face_id(da.run_tool("ctl", "face", "create", f"ether://[{mac_b}]", f"dev://{link.dev_a}",
+                                      "--persistency", "permanent", timeout=10).stdout.decode())
+            da.run_tool("ctl", "route", "add", "/up", fid, timeout=10)
+            payload = write_random_file(tmp_path / "up.bin", 100_000, seed=8)
+            server = db.spawn_tool("serve", "/up/file", payload)
+            try:
+                db.wait_for_route("/up/file")
+                out = tmp_path / "out.bin"
+                da.run_tool("get", "/up/file", "-o", out, timeout=60)
+                assert sha256_file(out) == sha256_file(payload)
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+
+            ipr.link("del", index=dev)
+            wait_until(lambda: not [f for f in da.faces() if f["local"] == f"dev://{link.dev_a}"], 10,
+                       "a's Ethernet faces to fail")
+            da.run_tool("ctl", "status", timeout=10)
+            assert f"dev://{link.dev_a} is gone (deleted)" in da.log.read_text(), da.log.read_text()
+        finally:
+            for d in (da, db):
+                assert d.stop() == 0, d.log.read_text()
+
+
 def test_bad_frames_are_counted_drops(netns_ok, tmp_path):
     """Frames of EtherType 0x8624 whose payload is not one TLV are dropped and counted, before
     and after the sender has a face; they create no face."""
