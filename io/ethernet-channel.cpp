@@ -27,18 +27,15 @@ EthernetUnicastTransport::EthernetUnicastTransport(Env& env, std::shared_ptr<Eth
   : SocketTransport(env, info),
     m_shared(std::move(shared)),
     m_remote(remote),
-    m_header(ethernetHeader(remote, m_shared->iface.mac)),
-    m_idleTimeout(idleTimeout)
+    m_header(ethernetHeader(remote, m_shared->iface.mac))
 {
   m_shared->faces[m_remote] = this;
-  scheduleIdleCheck();
+  startIdleCheck(idleTimeout);
 }
 
 EthernetUnicastTransport::~EthernetUnicastTransport()
 {
   m_guard.reset();
-  if (m_idleTimer != 0)
-    m_env.timers().cancel(m_idleTimer);
   unregister();
 }
 
@@ -47,32 +44,6 @@ void EthernetUnicastTransport::unregister()
   auto it = m_shared->faces.find(m_remote);
   if (it != m_shared->faces.end() && it->second == this)
     m_shared->faces.erase(it);
-}
-
-void EthernetUnicastTransport::upgradePersistency(face::FacePersistency p)
-{
-  auto rank = [](face::FacePersistency x) {
-    return x == face::FacePersistency::OnDemand ? 0 : x == face::FacePersistency::Persistent ? 1 : 2;
-  };
-  if (rank(p) > rank(persistency()))
-    setPersistency(p);
-}
-
-void EthernetUnicastTransport::scheduleIdleCheck()
-{
-  if (m_idleTimeout <= Duration::zero())
-    return;
-  m_inAtLastCheck = counters().nInPackets;
-  m_idleTimer = m_env.timers().schedule(m_idleTimeout, [this] {
-    m_idleTimer = 0;
-    if (persistency() == face::FacePersistency::OnDemand && counters().nInPackets == m_inAtLastCheck &&
-        state() == face::TransportState::Up) {
-      recordClose(CloseReason::IdleTimeout, LogLevel::Info);
-      close();
-      return;
-    }
-    scheduleIdleCheck();
-  });
 }
 
 void EthernetUnicastTransport::deliver(ByteSpan payload)
@@ -102,10 +73,7 @@ void EthernetUnicastTransport::fail()
   if (isGoingAway())
     return;
   recordClose(CloseReason::SocketError, LogLevel::Warn);
-  if (m_idleTimer != 0) {
-    m_env.timers().cancel(m_idleTimer);
-    m_idleTimer = 0;
-  }
+  stopIdleCheck();
   unregister();
   closeNextTurn(face::TransportState::Failed);
 }
@@ -115,10 +83,7 @@ void EthernetUnicastTransport::close()
   if (isGoingAway())
     return;
   recordClose(CloseReason::ClosedLocally, LogLevel::Debug);
-  if (m_idleTimer != 0) {
-    m_env.timers().cancel(m_idleTimer);
-    m_idleTimer = 0;
-  }
+  stopIdleCheck();
   unregister();
   closeNextTurn(face::TransportState::Closing);
 }
@@ -212,45 +177,27 @@ void EthernetChannel::waitReadable()
 void EthernetChannel::drain()
 {
   auto g = std::weak_ptr<char>(m_guard);
-  const int fd = m_shared->socket.native_handle();
-  for (size_t read = 0; read < m_options.maxFramesPerWakeup;) {
-    const int got = m_batch->receive(fd);
-    if (got == -EAGAIN || got == -EWOULDBLOCK)
-      return;
-    if (got == -ENODEV || got == -ENXIO || (got == -ENETDOWN && !isPresent(m_shared->iface))) {
-      failAll(got == -ENETDOWN ? "deleted" : std::strerror(-got));
-      return;
-    }
-    if (got == -ENETDOWN) { // reported once when the interface goes down; it may come back up
-      if (!m_downLogged)
-        NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " is down");
-      m_downLogged = true;
-      ++read;
-      continue;
-    }
-    if (got < 0) {
-      if (got == -EINTR)
-        continue;
-      NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " receive error: ", std::strerror(-got));
-      return;
-    }
-    m_downLogged = false;
-    read += static_cast<size_t>(got);
-    for (int i = 0; i < got; ++i) {
-      if (m_batch->outgoing(i))
-        continue;
-      // a frame cut at the buffer's capacity is longer than MTU + header: dispatch drops it
-      dispatch(m_batch->frame(i));
-      if (g.expired() || !m_shared->socket.is_open())
-        return;
-    }
-    if (static_cast<size_t>(got) < m_batch->size())
-      return; // the socket is empty
+  // a frame cut at the buffer's capacity is longer than MTU + header: dispatch drops it
+  auto r = m_batch->drain(m_shared->socket.native_handle(), m_shared->iface, m_options.maxFramesPerWakeup,
+                          [&](ByteSpan frame) {
+                            dispatch(frame);
+                            return !g.expired() && m_shared->socket.is_open();
+                          });
+  using End = EthernetReceiveBatch::End;
+  if (r.end == End::Gone)
+    return failAll(r.error == ENODEV ? "deleted" : std::strerror(r.error));
+  if (r.end == End::Error)
+    NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " receive error: ", std::strerror(r.error));
+  if (r.end == End::Down) { // once each time the interface goes down; it may come back up
+    NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), " is down");
+    watchDownInterface(m_env, m_shared->iface, m_guard, [this] { failAll("deleted"); });
   }
 }
 
 void EthernetChannel::failAll(const std::string& why)
 {
+  if (!isListening())
+    return;
   NDNLAB_LOG(m_env, LogLevel::Error, "io", uri(), " is gone (", why, "): its Ethernet faces fail");
   std::vector<EthernetUnicastTransport*> faces;
   for (auto& [mac, t] : m_shared->faces)

@@ -49,8 +49,6 @@ public:
 
   void close() override;
   const MacAddress& remoteAddress() const { return m_remote; }
-  /// Raises the persistency (on-demand < persistent < permanent); never lowers it.
-  void upgradePersistency(face::FacePersistency p);
 
 protected:
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
@@ -62,15 +60,11 @@ private:
   /// The interface went away: Failed ("socket_error").
   void fail();
   void countSendError(size_t bytes) override;
-  void scheduleIdleCheck();
   void unregister();
 
   std::shared_ptr<EthernetShared> m_shared;
   MacAddress m_remote;
   EthernetHeader m_header;
-  Duration m_idleTimeout;
-  TimerId m_idleTimer = 0;
-  uint64_t m_inAtLastCheck = 0;
 };
 
 /// Frames that reached no face, per reason (trace event "io_drop" with the same reason, face 0).
@@ -134,7 +128,6 @@ private:
   std::unique_ptr<EthernetReceiveBatch> m_batch;
   EthernetChannelCounters m_counters;
   bool m_limitLogged = false;
-  bool m_downLogged = false;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
 };
 

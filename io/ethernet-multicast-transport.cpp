@@ -63,45 +63,30 @@ void EthernetMulticastTransport::waitReadable()
 void EthernetMulticastTransport::drain()
 {
   auto g = guard();
-  const int fd = m_socket.native_handle();
-  for (size_t read = 0; read < m_options.maxFramesPerWakeup;) {
-    const int got = m_batch.receive(fd);
-    if (got == -EAGAIN || got == -EWOULDBLOCK)
-      return;
-    if (got == -ENODEV || got == -ENXIO || (got == -ENETDOWN && !isPresent(m_iface))) {
-      NDNLAB_LOG(m_env, LogLevel::Error, "io", localUri(), " is gone (",
-                 got == -ENETDOWN ? "deleted" : std::strerror(-got), "): its multicast face fails");
-      recordClose(CloseReason::SocketError, LogLevel::Warn);
-      std::error_code ec;
-      m_socket.close(ec);
-      closeNextTurn(face::TransportState::Failed);
-      return;
-    }
-    if (got == -ENETDOWN) {
-      if (!m_downLogged)
-        NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " is down");
-      m_downLogged = true;
-      ++read;
-      continue;
-    }
-    if (got < 0) {
-      if (got == -EINTR)
-        continue;
-      NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " receive error: ", std::strerror(-got));
-      return;
-    }
-    m_downLogged = false;
-    read += static_cast<size_t>(got);
-    for (int i = 0; i < got; ++i) {
-      if (m_batch.outgoing(i))
-        continue;
-      deliver(m_batch.frame(i));
-      if (g.expired() || state() != face::TransportState::Up)
-        return;
-    }
-    if (static_cast<size_t>(got) < m_batch.size())
-      return;
+  auto r = m_batch.drain(m_socket.native_handle(), m_iface, m_options.maxFramesPerWakeup, [&](ByteSpan frame) {
+    deliver(frame);
+    return !g.expired() && state() == face::TransportState::Up;
+  });
+  using End = EthernetReceiveBatch::End;
+  if (r.end == End::Gone)
+    return fail(r.error == ENODEV ? "deleted" : std::strerror(r.error));
+  if (r.end == End::Error)
+    NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " receive error: ", std::strerror(r.error));
+  if (r.end == End::Down) { // once each time the interface goes down; it may come back up
+    NDNLAB_LOG(m_env, LogLevel::Warn, "io", localUri(), " is down");
+    watchDownInterface(m_env, m_iface, guard(), [this] { fail("deleted"); });
   }
+}
+
+void EthernetMulticastTransport::fail(const std::string& why)
+{
+  if (isGoingAway())
+    return;
+  NDNLAB_LOG(m_env, LogLevel::Error, "io", localUri(), " is gone (", why, "): its multicast face fails");
+  recordClose(CloseReason::SocketError, LogLevel::Warn);
+  std::error_code ec;
+  m_socket.close(ec);
+  closeNextTurn(face::TransportState::Failed);
 }
 
 void EthernetMulticastTransport::deliver(ByteSpan frame)

@@ -43,6 +43,8 @@ private:
   void drain();
   /// One received frame.
   void deliver(ByteSpan frame);
+  /// The interface is gone: Failed ("socket_error").
+  void fail(const std::string& why);
   void countSendError(size_t bytes) override;
 
   NetworkInterface m_iface;
@@ -51,7 +53,6 @@ private:
   std::shared_ptr<EthernetSendQueue> m_sender;
   EthernetHeader m_header;
   EthernetReceiveBatch m_batch;
-  bool m_downLogged = false;
 };
 
 } // namespace ndnlab::io

@@ -85,6 +85,20 @@ bool isPresent(const NetworkInterface& iface)
   return ::if_indextoname(static_cast<unsigned>(iface.index), name) != nullptr && iface.name == name;
 }
 
+void watchDownInterface(Env& env, const NetworkInterface& iface, std::weak_ptr<char> guard,
+                        std::function<void()> onGone, Duration interval)
+{
+  env.timers().schedule(interval, [&env, iface, guard, onGone = std::move(onGone), interval]() mutable {
+    if (guard.expired())
+      return;
+    if (!isPresent(iface))
+      return onGone();
+    auto now = findNetworkInterface(iface.name);
+    if (now && !now->up)
+      watchDownInterface(env, iface, std::move(guard), std::move(onGone), interval);
+  });
+}
+
 bool interfaceMatches(const std::string& pattern, const NetworkInterface& iface)
 {
   if (auto mac = MacAddress::parse(pattern))

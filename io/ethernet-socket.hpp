@@ -7,9 +7,13 @@
 
 #include "io/ethernet-frame.hpp"
 
+#include "core/runtime/env.hpp"
+
 #include <asio/generic/raw_protocol.hpp>
 #include <asio/io_context.hpp>
 
+#include <cerrno>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +45,12 @@ std::optional<NetworkInterface> findNetworkInterface(const std::string& name);
 /// Whether `iface` still exists (the kernel reports a deleted interface to its packet sockets
 /// as ENETDOWN, as one that went down).
 bool isPresent(const NetworkInterface& iface);
+
+/// After the kernel reported `iface` down: checks every `interval` while it stays down and calls
+/// `onGone` if it is deleted meanwhile (the kernel reports a deletion as a down, and then
+/// nothing more, when the socket read the error first); stops once it is up or `guard` expires.
+void watchDownInterface(Env& env, const NetworkInterface& iface, std::weak_ptr<char> guard,
+                        std::function<void()> onGone, Duration interval = std::chrono::milliseconds(500));
 
 /// Whether `pattern` selects `iface`: "*" (every interface), an interface name with shell
 /// wildcards * and ? ("veth*"), or a MAC address ("02:00:00:00:00:01", the interface's own).
@@ -122,11 +132,59 @@ public:
   /// Frame i is one of this host's own outgoing frames (to be skipped).
   bool outgoing(size_t i) const { return m_outgoing[i]; }
 
+  /// Why drain() returned.
+  enum class End : uint8_t {
+    Empty,   ///< nothing more to read now
+    Budget,  ///< maxFrames frames were read
+    Stopped, ///< onFrame returned false
+    Down,    ///< the interface went down (reported once; it may come back up)
+    Gone,    ///< the interface was deleted, or the socket lost it
+    Error,   ///< another receive error (`error`)
+  };
+  struct DrainResult
+  {
+    End end;
+    int error = 0; ///< errno of Gone and Error
+  };
+  /// Reads frames from `fd`, a socket on `iface`, and hands each but our own outgoing ones to
+  /// `onFrame(ByteSpan frame)` (cut at the buffer's capacity when longer: longer than MTU +
+  /// header), until the socket is empty, `maxFrames` were read, or onFrame returns false.
+  template<typename OnFrame>
+  DrainResult drain(int fd, const NetworkInterface& iface, size_t maxFrames, OnFrame&& onFrame);
+
 private:
   size_t m_capacity;
   Buffer m_storage;
   std::vector<size_t> m_lengths;
   std::vector<bool> m_outgoing;
 };
+
+template<typename OnFrame>
+EthernetReceiveBatch::DrainResult EthernetReceiveBatch::drain(int fd, const NetworkInterface& iface, size_t maxFrames,
+                                                              OnFrame&& onFrame)
+{
+  for (size_t read = 0; read < maxFrames;) {
+    const int got = receive(fd);
+    if (got == -EAGAIN || got == -EWOULDBLOCK)
+      return {End::Empty};
+    if (got == -EINTR)
+      continue;
+    // the kernel reports a deleted interface with the ENETDOWN of one that went down
+    if (got == -ENODEV || got == -ENXIO || (got == -ENETDOWN && !isPresent(iface)))
+      return {End::Gone, got == -ENETDOWN ? ENODEV : -got};
+    if (got == -ENETDOWN)
+      return {End::Down};
+    if (got < 0)
+      return {End::Error, -got};
+    read += static_cast<size_t>(got);
+    for (int i = 0; i < got; ++i) {
+      if (!outgoing(i) && !onFrame(frame(i)))
+        return {End::Stopped};
+    }
+    if (static_cast<size_t>(got) < size())
+      return {End::Empty};
+  }
+  return {End::Budget};
+}
 
 } // namespace ndnlab::io
