@@ -172,6 +172,29 @@ def test_interface_down_at_start_then_up_then_deleted(netns_ok, tmp_path):
                 assert d.stop() == 0, d.log.read_text()
 
 
+def test_whitelist_and_blacklist_select_interfaces(netns_ok, tmp_path):
+    with emu.Network() as net:
+        a = net.add_node("a")
+        net.add_node("b")
+        net.add_node("c")
+        to_b, to_c = net.add_link("a", "b"), net.add_link("a", "c")
+        mac_c = mac_of(net, "c", to_c.dev_b)
+        mac_a_to_b = mac_of(net, "a", to_b.dev_a)
+        extra = ('[face_system.ether]\nenabled = true\nmcast_ad_hoc = true\n'
+                 f'whitelist = ["eth*"]\nblacklist = ["{mac_a_to_b}"]\n')
+        d = Daemon(tmp_path / "a", name="a", netns=a, extra=extra).start()
+        try:
+            faces = d.faces()
+            assert [f["local"] for f in faces if f["remote"] == GROUP] == [f"dev://{to_c.dev_a}"], faces
+            assert "ad-hoc" in d.run_tool("ctl", "face", "list", timeout=10).stdout.decode()
+            refused = d.run_tool("ctl", "face", "create", f"ether://[{mac_c}]", f"dev://{to_b.dev_a}", check=False,
+                                 timeout=10)
+            assert refused.returncode != 0 and b"interface not selected" in refused.stderr, refused
+            d.run_tool("ctl", "face", "create", f"ether://[{mac_c}]", f"dev://{to_c.dev_a}", timeout=10)
+        finally:
+            assert d.stop() == 0, d.log.read_text()
+
+
 def test_bad_frames_are_counted_drops(netns_ok, tmp_path):
     """Frames of EtherType 0x8624 whose payload is not one TLV are dropped and counted, before
     and after the sender has a face; they create no face."""
