@@ -4,6 +4,7 @@
 #include "core/fw/forwarder-fields.hpp"
 #include "core/mgmt/management-fields.hpp"
 #include "io/asio-env.hpp"
+#include "io/ethernet-socket.hpp"
 
 #include "core/lp/interest-bundler.hpp"
 
@@ -341,6 +342,38 @@ ConfigKey mediumKey(std::string section, std::string doc, Access access)
     }};
 }
 
+/// An array of interface patterns (io::interfaceMatches), each checked when read.
+template<typename Access>
+ConfigKey interfaceListKey(std::string section, std::string name, std::string doc, Access access)
+{
+  return ConfigKey{std::move(section),
+                   std::move(name),
+                   "array of strings",
+                   std::move(doc),
+                   [access](const DaemonOptions& o) {
+                     std::string out = "[";
+                     for (const auto& p : access(const_cast<DaemonOptions&>(o)))
+                       out += (out.size() > 1 ? ", " : "") + quote(p);
+                     return out + "]";
+                   },
+                   [access](DaemonOptions& o, const toml::node& v) -> std::string {
+                     const toml::array* a = v.as_array();
+                     if (a == nullptr)
+                       return "expected an array of strings such as [\"veth*\", \"eth0\"], got " + typeName(v);
+                     std::vector<std::string> patterns;
+                     for (const toml::node& e : *a) {
+                       if (!e.is_string())
+                         return "expected an array of strings, got " + typeName(e) + " in it";
+                       std::string p = *e.value<std::string>();
+                       if (std::string err = io::interfacePatternError(p); !err.empty())
+                         return err + " (an interface name, with * and ? wildcards, or a MAC address)";
+                       patterns.push_back(std::move(p));
+                     }
+                     access(o) = std::move(patterns);
+                     return {};
+                   }};
+}
+
 constexpr int64_t MaxInt = std::numeric_limits<int64_t>::max();
 constexpr int64_t MaxInt32 = std::numeric_limits<int32_t>::max();
 
@@ -609,6 +642,54 @@ std::vector<ConfigKey> buildKeys()
     [](O& o) -> decltype(auto) { return (o.faceSystem.multicastMtu); }, 64, io::UdpMaxPayloadV4));
   k.push_back(mediumKey("face_system.multicast", "physical medium of the multicast face: wired, wireless",
                         [](O& o) -> decltype(auto) { return (o.faceSystem.multicastMedium); }));
+
+  // [face_system.ether] (NFD's keys, plus enabled, max_on_demand_faces, socket_buffer_size)
+  k.push_back(boolKey("face_system.ether", "enabled",
+                      "Ethernet faces on the selected interfaces (AF_PACKET, EtherType 0x8624; needs CAP_NET_RAW)",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.etherEnabled); }));
+  k.push_back(boolKey("face_system.ether", "listen",
+                      "create on-demand unicast faces for frames from unknown MAC addresses",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.ether.acceptNewFaces); }));
+  k.push_back(durationKey(
+    "face_system.ether", "idle_timeout", "on-demand Ethernet faces that receive nothing this long are closed",
+    [](O& o) -> decltype(auto) { return (o.faceSystem.ether.idleTimeout); }, std::chrono::milliseconds(1)));
+  k.push_back(intKey(
+    "face_system.ether", "max_on_demand_faces",
+    "most on-demand Ethernet faces per interface at once; frames from further new MAC addresses "
+    "are dropped (too_many_faces)",
+    [](O& o) -> decltype(auto) { return (o.faceSystem.ether.maxOnDemandFaces); }, 1, MaxInt));
+  k.push_back(intKey(
+    "face_system.ether", "socket_buffer_size",
+    "SO_SNDBUF/SO_RCVBUF of each AF_PACKET socket, bytes; 0 = kernel default",
+    [](O& o) -> decltype(auto) { return (o.faceSystem.ether.socketBufferSize); }, 0, MaxInt32));
+  k.push_back(boolKey("face_system.ether", "mcast", "one multicast face per selected interface that can multicast",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.etherMulticastEnabled); }));
+  k.push_back(ConfigKey{"face_system.ether", "mcast_group", "string",
+                        "multicast group MAC address of the multicast faces (NFD default)",
+                        [](const DaemonOptions& o) { return quote(o.faceSystem.etherMulticast.group.toString()); },
+                        [](DaemonOptions& o, const toml::node& v) -> std::string {
+                          if (!v.is_string())
+                            return "expected a string, got " + typeName(v);
+                          std::string text = *v.value<std::string>();
+                          auto mac = io::MacAddress::parse(text);
+                          if (!mac)
+                            return "bad MAC address \"" + text + "\" (xx:xx:xx:xx:xx:xx)";
+                          if (!mac->isMulticast())
+                            return "\"" + text + "\" is not a multicast MAC address (the first octet is odd)";
+                          o.faceSystem.etherMulticast.group = *mac;
+                          return {};
+                        }});
+  k.push_back(boolKey("face_system.ether", "mcast_ad_hoc",
+                      "the multicast faces' link type is ad hoc (members may not hear each other), "
+                      "not multi-access",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.etherMulticast.adHoc); }));
+  k.push_back(
+    interfaceListKey("face_system.ether", "whitelist",
+                     "interfaces with Ethernet faces: names with * and ? wildcards, or MAC addresses (not loopback)",
+                     [](O& o) -> decltype(auto) { return (o.faceSystem.etherWhitelist); }));
+  k.push_back(interfaceListKey("face_system.ether", "blacklist",
+                               "interfaces without Ethernet faces, even when whitelisted (same patterns)",
+                               [](O& o) -> decltype(auto) { return (o.faceSystem.etherBlacklist); }));
 
   // [face_system.stream]
   k.push_back(intKey(

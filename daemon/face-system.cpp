@@ -6,6 +6,8 @@
 #include "core/mgmt/tlv-nfd.hpp"
 #include "io/face-uri.hpp"
 
+#include <algorithm>
+
 namespace ndnlab::daemon {
 
 using face::FacePersistency;
@@ -18,6 +20,7 @@ FaceSystem::FaceSystem(Env& env, asio::io_context& io, fw::Forwarder& forwarder,
   m_options.unixSocket.stream = m_options.stream;
   m_options.websocket.maxMessageSize = m_options.stream.maxFrameSize;
   m_options.websocket.maxSendQueueBytes = m_options.stream.maxSendQueueBytes;
+  m_options.etherMulticast.socketBufferSize = m_options.ether.socketBufferSize;
 }
 
 FaceSystem::~FaceSystem()
@@ -48,6 +51,53 @@ void FaceSystem::start()
     auto t = std::make_unique<io::UdpMulticastTransport>(m_env, m_io, m_options.multicast);
     m_multicastFace = addFace(std::move(t));
   }
+  if (m_options.etherEnabled)
+    startEther(onCreated);
+}
+
+void FaceSystem::startEther(const io::TransportCallback& onCreated)
+{
+  auto listed = [](const std::vector<std::string>& patterns, const io::NetworkInterface& i) {
+    return std::any_of(patterns.begin(), patterns.end(), [&](const auto& p) { return io::interfaceMatches(p, i); });
+  };
+  size_t selected = 0;
+  for (const io::NetworkInterface& iface : io::listNetworkInterfaces()) {
+    if (!listed(m_options.etherWhitelist, iface) || listed(m_options.etherBlacklist, iface))
+      continue;
+    if (!iface.canCarryEthernetFaces()) {
+      NDNLAB_LOG(m_env, LogLevel::Debug, "FaceSystem", "ether: skipping ", io::devUri(iface.name),
+                 iface.loopback ? " (loopback)" : " (not an Ethernet interface)");
+      continue;
+    }
+    ++selected;
+    // Each interface on its own: one that cannot be opened (no CAP_NET_RAW, gone meanwhile)
+    // is an error in the log, and the daemon runs every other face.
+    try {
+      auto channel = std::make_unique<io::EthernetChannel>(m_env, m_io, iface, m_options.ether);
+      channel->listen(onCreated);
+      m_ether[iface.name] = std::move(channel);
+    }
+    catch (const std::runtime_error& e) {
+      NDNLAB_LOG(m_env, LogLevel::Error, "FaceSystem", e.what());
+      continue;
+    }
+    if (!m_options.etherMulticastEnabled)
+      continue;
+    if (!iface.multicast) {
+      NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "ether: ", io::devUri(iface.name),
+                 " cannot multicast: no multicast face");
+      continue;
+    }
+    try {
+      addFace(std::make_unique<io::EthernetMulticastTransport>(m_env, m_io, iface, m_options.etherMulticast));
+    }
+    catch (const std::runtime_error& e) {
+      NDNLAB_LOG(m_env, LogLevel::Error, "FaceSystem", e.what());
+    }
+  }
+  if (selected == 0)
+    NDNLAB_LOG(m_env, LogLevel::Warn, "FaceSystem",
+               "face_system.ether is enabled but no Ethernet interface matches its whitelist and blacklist");
 }
 
 void FaceSystem::stop()
@@ -67,6 +117,8 @@ void FaceSystem::stop()
     f->close();
   if (m_udp)
     m_udp->close();
+  for (auto& [name, channel] : m_ether)
+    channel->close();
 }
 
 face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTransport& t, const FaceParams* params) const
@@ -86,6 +138,8 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
       o.allowFragmentation = true;
       o.overrideMtu = m_options.multicastMtu;
       break;
+    case TransportKind::EtherUnicast:
+    case TransportKind::EtherMulticast: o.allowFragmentation = true; break; // at the interface's MTU
   }
   if (params != nullptr) {
     if (params->mtu)
@@ -115,7 +169,9 @@ face::Medium FaceSystem::medium(const io::SocketTransport& t, const FaceParams* 
     case TransportKind::UdpMulticast: return m_options.multicastMedium;
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
-    case TransportKind::WebSocket: break;
+    case TransportKind::WebSocket:
+    case TransportKind::EtherUnicast:
+    case TransportKind::EtherMulticast: break;
   }
   return face::Medium::Wired;
 }
@@ -167,8 +223,10 @@ face::Face* FaceSystem::findByTransport(const face::Transport* t) const
 void FaceSystem::createFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
                             const FaceParams& params, CreateCallback done)
 {
+  if (remoteUri.starts_with("ether://"))
+    return createEtherFace(remoteUri, localUri, params, done);
   // Schemes of faces that exist but that faces/create cannot make (NFD: 406 as well).
-  for (std::string_view scheme : {"unix://", "ether://", "dev://", "ws://", "wss://", "wsclient://"}) {
+  for (std::string_view scheme : {"unix://", "dev://", "ws://", "wss://", "wsclient://"}) {
     if (remoteUri.starts_with(scheme))
       return done({406, "Unsupported protocol"});
   }
@@ -237,6 +295,45 @@ void FaceSystem::createFace(const std::string& remoteUri, const std::optional<st
       face::FaceId id = addFace(std::move(t), &p);
       done({200, "OK", id});
     });
+}
+
+void FaceSystem::createEtherFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
+                                 const FaceParams& params, const CreateCallback& done)
+{
+  // NFD's EthernetFactory: a unicast MAC as Uri, the interface as LocalUri dev://IFNAME.
+  auto uri = io::parseFaceUri(remoteUri);
+  if (!uri)
+    return done({400, "Malformed URI: " + uri.error()});
+  auto remote = io::MacAddress::parse(uri->host);
+  if (!remote || remote->isMulticast() || remote->isNull())
+    return done({406, "Cannot create a unicast Ethernet face to a multicast or null address " + uri->toString()});
+  if (!localUri)
+    return done({406, "Creating a unicast Ethernet face requires a LocalUri dev://IFNAME"});
+  auto local = io::parseFaceUri(*localUri);
+  if (!local || !local->isDev())
+    return done({406, "LocalUri of an Ethernet face must be dev://IFNAME, got '" + *localUri + "'"});
+  if (params.persistency == FacePersistency::OnDemand)
+    return done({406, "Outgoing faces do not support on-demand persistency"});
+  if (params.mtu && *params.mtu < 64)
+    return done({406, "MTU must be at least 64"});
+  if (params.localFields.value_or(false))
+    return done({406, "Local fields can only be enabled on faces with local scope"});
+  auto it = m_ether.find(local->host);
+  if (it == m_ether.end() || !it->second->isListening()) {
+    std::string why = !m_options.etherEnabled ? " (face_system.ether is disabled)"
+                      : !io::findNetworkInterface(local->host)
+                        ? " (no such interface)"
+                        : " (interface not selected, or its socket failed: see the log)";
+    return done({406, "No Ethernet channel on " + local->toString() + why});
+  }
+  io::EthernetChannel& channel = *it->second;
+  if (auto* existing = channel.find(*remote)) {
+    channel.connect(*remote, params.persistency); // upgrades persistency
+    auto* f = findByTransport(existing);
+    return done({409, "Face with remote URI already exists", f ? f->id() : 0});
+  }
+  auto result = channel.connect(*remote, params.persistency);
+  done({200, "OK", addFace(std::move(result.created), &params)});
 }
 
 mgmt::ControlParameters FaceSystem::faceParameters(const face::Face& f) const
@@ -323,10 +420,12 @@ std::vector<mgmt::ChannelStatus> FaceSystem::channels() const
 std::optional<std::chrono::milliseconds> FaceSystem::expirationPeriod(const face::Face& f) const
 {
   auto* t = dynamic_cast<const io::SocketTransport*>(&face::ImpairedTransport::unwrap(f.transport()));
-  if (t == nullptr || t->kind() != TransportKind::UdpUnicast || f.persistency() != FacePersistency::OnDemand)
+  if (t == nullptr || f.persistency() != FacePersistency::OnDemand ||
+      (t->kind() != TransportKind::UdpUnicast && t->kind() != TransportKind::EtherUnicast))
     return std::nullopt;
   Duration idle = m_env.now() - f.lastActivity();
-  Duration left = m_options.udp.idleTimeout - idle;
+  Duration timeout = t->kind() == TransportKind::UdpUnicast ? m_options.udp.idleTimeout : m_options.ether.idleTimeout;
+  Duration left = timeout - idle;
   if (left < Duration::zero())
     left = Duration::zero();
   return std::chrono::duration_cast<std::chrono::milliseconds>(left);
@@ -343,7 +442,19 @@ std::vector<std::string> FaceSystem::channelUris() const
     uris.push_back(m_udp->uri());
   if (m_websocket && m_websocket->isListening())
     uris.push_back(m_websocket->uri());
+  for (const auto& [name, channel] : m_ether) {
+    if (channel->isListening())
+      uris.push_back(channel->uri());
+  }
   return uris;
+}
+
+std::vector<std::string> FaceSystem::etherInterfaces() const
+{
+  std::vector<std::string> names;
+  for (const auto& [name, channel] : m_ether)
+    names.push_back(name);
+  return names;
 }
 
 uint16_t FaceSystem::tcpPort() const

@@ -1,9 +1,12 @@
 #pragma once
 // The daemon's face system: opens the configured channels (Unix, TCP, UDP unicast, UDP
-// multicast), wraps every transport they produce in a Face with a GenericLinkService whose
-// options follow the transport (local fields on local faces; fragmentation, reassembly and
-// the configured MTU on UDP), adds it to the FaceTable, and creates outgoing faces for
-// faces/create (udp4/tcp4/udp6/tcp6 URIs with persistent or permanent persistency).
+// multicast, Ethernet unicast and multicast per network interface), wraps every transport they produce in a Face with a
+// GenericLinkService whose options follow the transport (local fields on local faces; fragmentation, reassembly and the
+// configured MTU on UDP), adds it to the FaceTable, and creates outgoing faces for faces/create (udp4/tcp4/udp6/tcp6
+// URIs, and ether://[MAC] with LocalUri dev://IFNAME, with persistent or permanent persistency).
+//
+// Ethernet: an interface whose socket cannot be opened (no CAP_NET_RAW, a vanished interface)
+// is logged as an error and skipped; the daemon runs its other faces.
 //
 // Face persistency: channel faces are on-demand (UDP ones close after the idle timeout;
 // stream ones close when the peer disconnects). faces/create makes persistent faces
@@ -21,6 +24,7 @@
 #include <asio/io_context.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -90,12 +94,18 @@ public:
 
   /// URIs of the listening channels (faces/channels dataset).
   std::vector<std::string> channelUris() const;
+  /// Interfaces with an Ethernet channel, by name.
+  std::vector<std::string> etherInterfaces() const;
   /// Listening ports (0 when disabled), for tests and logs.
   uint16_t tcpPort() const;
   uint16_t udpPort() const;
   const FaceSystemOptions& options() const { return m_options; }
 
 private:
+  /// Opens the Ethernet channels and multicast faces of the selected interfaces.
+  void startEther(const io::TransportCallback& onCreated);
+  void createEtherFace(const std::string& remoteUri, const std::optional<std::string>& localUri,
+                       const FaceParams& params, const CreateCallback& done);
   face::Face* findByRemoteUri(const std::string& uri) const;
   face::Face* findByTransport(const face::Transport* t) const;
 
@@ -109,6 +119,7 @@ private:
   std::unique_ptr<io::WebSocketChannel> m_websocket;
   std::unique_ptr<io::UdpChannel> m_udp;
   face::FaceId m_multicastFace = face::InvalidFaceId;
+  std::map<std::string, std::unique_ptr<io::EthernetChannel>> m_ether; ///< by interface name
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
 };
 

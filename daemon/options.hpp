@@ -9,6 +9,8 @@
 #include "core/mgmt/management.hpp"
 #include "core/runtime/fields.hpp"
 #include "io/asio-env.hpp"
+#include "io/ethernet-channel.hpp"
+#include "io/ethernet-multicast-transport.hpp"
 #include "io/tcp-channel.hpp"
 #include "io/udp-channel.hpp"
 #include "io/udp-multicast-transport.hpp"
@@ -113,6 +115,20 @@ struct FaceSystemOptions
   size_t multicastMtu = 8800;
   /// Physical medium of the UDP multicast face.
   face::Medium multicastMedium = face::Medium::Wired;
+
+  /// Ethernet faces ([face_system.ether]; AF_PACKET, needs CAP_NET_RAW). Off by default, unlike
+  /// NFD: without the capability every interface would log an error.
+  bool etherEnabled = false;
+  /// One unicast channel per selected interface (NFD's `listen`, `idle_timeout`).
+  io::EthernetChannelOptions ether;
+  /// One multicast face per selected interface that can multicast (NFD's `mcast`).
+  bool etherMulticastEnabled = true;
+  /// NFD's `mcast_group` and `mcast_ad_hoc`.
+  io::EthernetMulticastOptions etherMulticast;
+  /// Interfaces with Ethernet faces: those matching an entry of the whitelist and none of the
+  /// blacklist (io::interfaceMatches: "*", a name with wildcards, or a MAC address).
+  std::vector<std::string> etherWhitelist{"*"};
+  std::vector<std::string> etherBlacklist;
 
   /// Unix and TCP transports.
   io::StreamTransportOptions stream;

@@ -1,4 +1,5 @@
 #include "io/face-uri.hpp"
+#include "io/ethernet-frame.hpp"
 
 #include <charconv>
 
@@ -8,6 +9,10 @@ std::string FaceUri::toString() const
 {
   if (isUnix())
     return "unix://" + path;
+  if (isEther())
+    return "ether://[" + host + "]";
+  if (isDev())
+    return "dev://" + host;
   std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
   return scheme + "://" + h + (port != 0 ? ":" + std::to_string(port) : "");
 }
@@ -24,6 +29,27 @@ Result<FaceUri, std::string> parseFaceUri(std::string_view text)
     if (rest.empty() || rest[0] != '/')
       return fail(std::string("unix URI needs an absolute path: '") + std::string(text) + "'");
     u.path = std::string(rest);
+    return u;
+  }
+  if (u.scheme == "ether") {
+    // as ndn-cxx: the MAC in brackets; accepted without them too, printed with them
+    std::string_view mac = rest;
+    if (!mac.empty() && mac.front() == '[') {
+      if (mac.back() != ']')
+        return fail(std::string("unterminated '[' in '") + std::string(text) + "'");
+      mac = mac.substr(1, mac.size() - 2);
+    }
+    auto address = MacAddress::parse(mac);
+    if (!address)
+      return fail(std::string("bad MAC address in '") + std::string(text) + "' (use ether://[xx:xx:xx:xx:xx:xx])");
+    u.host = address->toString();
+    return u;
+  }
+  if (u.scheme == "dev") {
+    // an interface name: 1 to 15 characters, no '/', ':' or blanks (Linux IFNAMSIZ)
+    if (rest.empty() || rest.size() > 15 || rest.find_first_of("/: \t\n[]") != std::string_view::npos)
+      return fail(std::string("bad interface name in '") + std::string(text) + "' (use dev://<ifname>)");
+    u.host = std::string(rest);
     return u;
   }
   if (u.scheme != "udp" && u.scheme != "udp4" && u.scheme != "udp6" && u.scheme != "tcp" && u.scheme != "tcp4" &&

@@ -11,7 +11,15 @@
 namespace ndnlab::io {
 
 /// Which socket a transport runs over (the face system picks link-service options by it).
-enum class TransportKind : uint8_t { UnixStream, Tcp, UdpUnicast, UdpMulticast, WebSocket };
+enum class TransportKind : uint8_t {
+  UnixStream,
+  Tcp,
+  UdpUnicast,
+  UdpMulticast,
+  WebSocket,
+  EtherUnicast,
+  EtherMulticast
+};
 
 /// Static properties given to a socket transport at construction.
 struct TransportInfo
@@ -37,12 +45,16 @@ struct IoCounters
   uint64_t nSendQueueFull = 0;   ///< "send_queue_full": frame dropped, queue above its bound
   uint64_t nSendErrors = 0;      ///< "send_error": datagram send failed (EAGAIN, unreachable)
   uint64_t nSocketErrors = 0;    ///< "socket_error": read/write error on a stream socket
+  uint64_t nRuntFrames = 0;      ///< "runt_frame": Ethernet frame shorter than its header
+  uint64_t nOversizeFrames = 0;  ///< "oversize_frame": Ethernet frame above the interface MTU
   uint64_t nReconnects = 0;      ///< permanent faces: successful reconnections
 };
 
 class SocketTransport : public face::Transport
 {
 public:
+  ~SocketTransport() override { stopIdleCheck(); }
+
   /// Why the transport closed or failed: a CloseReason name (`eof`, `frame_too_large`,
   /// `idle_timeout`, ...); empty while open.
   const std::string& closeReason() const { return m_closeReason; }
@@ -53,12 +65,49 @@ public:
   /// Keeps the channel's admission ticket (FaceAdmission) until the transport is destroyed.
   void holdAdmission(std::shared_ptr<void> ticket) { m_admission = std::move(ticket); }
 
+  /// Raises the persistency (on-demand < persistent < permanent); never lowers it.
+  void upgradePersistency(face::FacePersistency p)
+  {
+    auto rank = [](face::FacePersistency x) {
+      return x == face::FacePersistency::OnDemand ? 0 : x == face::FacePersistency::Persistent ? 1 : 2;
+    };
+    if (rank(p) > rank(persistency()))
+      setPersistency(p);
+  }
+
 protected:
   SocketTransport(Env& env, const TransportInfo& info)
     : Transport(info.localUri, info.remoteUri, info.scope, info.persistency, info.linkType, info.mtu),
       m_env(env),
       m_kind(info.kind)
   {}
+
+  /// Datagram faces of a channel (UDP, Ethernet): while the transport is on-demand and Up, closes
+  /// it ("idle_timeout") after a whole `period` in which it received nothing; checked once per
+  /// period, so it closes between one and two periods after its last frame. `period` <= 0: never.
+  void startIdleCheck(Duration period)
+  {
+    stopIdleCheck();
+    if (period <= Duration::zero())
+      return;
+    m_inAtLastCheck = counters().nInPackets;
+    m_idleTimer = m_env.timers().schedule(period, [this, period] {
+      m_idleTimer = 0;
+      if (persistency() == face::FacePersistency::OnDemand && counters().nInPackets == m_inAtLastCheck &&
+          state() == face::TransportState::Up) {
+        recordClose(CloseReason::IdleTimeout, LogLevel::Info);
+        close();
+        return;
+      }
+      startIdleCheck(period);
+    });
+  }
+  void stopIdleCheck()
+  {
+    if (m_idleTimer != 0)
+      m_env.timers().cancel(m_idleTimer);
+    m_idleTimer = 0;
+  }
 
   /// Counts a dropped frame: trace event "io_drop" with `reason`, debug log line ending DROP.
   void traceDrop(DropReason reason, int64_t bytes = 0)
@@ -109,6 +158,10 @@ protected:
   face::FaceId m_traceFaceId = face::InvalidFaceId;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
   std::shared_ptr<void> m_admission;
+
+private:
+  TimerId m_idleTimer = 0;
+  uint64_t m_inAtLastCheck = 0; ///< nInPackets when the current idle period began
 };
 
 /// Channels hand every transport they create (accepted or connected) to this callback.

@@ -209,17 +209,15 @@ std::string udpUri(const udp::endpoint& ep)
 
 UdpUnicastTransport::UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> shared, const udp::endpoint& remote,
                                          const TransportInfo& info, Duration idleTimeout)
-  : SocketTransport(env, info), m_shared(std::move(shared)), m_remote(remote), m_idleTimeout(idleTimeout)
+  : SocketTransport(env, info), m_shared(std::move(shared)), m_remote(remote)
 {
   m_shared->faces[m_remote] = this;
-  scheduleIdleCheck();
+  startIdleCheck(idleTimeout);
 }
 
 UdpUnicastTransport::~UdpUnicastTransport()
 {
   m_guard.reset();
-  if (m_idleTimer != 0)
-    m_env.timers().cancel(m_idleTimer);
   unregister();
 }
 
@@ -228,32 +226,6 @@ void UdpUnicastTransport::unregister()
   auto it = m_shared->faces.find(m_remote);
   if (it != m_shared->faces.end() && it->second == this)
     m_shared->faces.erase(it);
-}
-
-void UdpUnicastTransport::upgradePersistency(face::FacePersistency p)
-{
-  auto rank = [](face::FacePersistency x) {
-    return x == face::FacePersistency::OnDemand ? 0 : x == face::FacePersistency::Persistent ? 1 : 2;
-  };
-  if (rank(p) > rank(persistency()))
-    setPersistency(p);
-}
-
-void UdpUnicastTransport::scheduleIdleCheck()
-{
-  if (m_idleTimeout <= Duration::zero())
-    return;
-  m_inAtLastCheck = counters().nInPackets;
-  m_idleTimer = m_env.timers().schedule(m_idleTimeout, [this] {
-    m_idleTimer = 0;
-    if (persistency() == face::FacePersistency::OnDemand && counters().nInPackets == m_inAtLastCheck &&
-        state() == face::TransportState::Up) {
-      recordClose(CloseReason::IdleTimeout, LogLevel::Info);
-      close();
-      return;
-    }
-    scheduleIdleCheck();
-  });
 }
 
 void UdpUnicastTransport::deliver(ByteSpan datagram)
@@ -305,10 +277,7 @@ void UdpUnicastTransport::close()
   if (isGoingAway())
     return;
   recordClose(CloseReason::ClosedLocally, LogLevel::Debug);
-  if (m_idleTimer != 0) {
-    m_env.timers().cancel(m_idleTimer);
-    m_idleTimer = 0;
-  }
+  stopIdleCheck();
   unregister();
   closeNextTurn(face::TransportState::Closing);
 }

@@ -58,9 +58,6 @@ public:
   /// never drops a batch of many datagrams at once; 0 until a rate is known.
   size_t gsoBudget() const { return m_gsoBudget; }
 
-  /// Raises the persistency (on-demand < persistent < permanent); never lowers it.
-  void upgradePersistency(face::FacePersistency p);
-
 protected:
   void doSend(SharedBuffer frame, face::EndpointId endpoint) override;
   /// A datagram of `bytes` could not be sent ("send_error").
@@ -72,17 +69,13 @@ private:
   friend class UdpChannel;
   friend struct UdpShared;
   void deliver(ByteSpan datagram);
-  void scheduleIdleCheck();
   void unregister();
 
   std::shared_ptr<UdpShared> m_shared;
   asio::ip::udp::endpoint m_remote;
-  Duration m_idleTimeout;
-  TimerId m_idleTimer = 0;
   TimePoint m_rateStart{};  ///< start of the current rate interval
   uint64_t m_rateBytes = 0; ///< bytes sent since m_rateStart
   size_t m_gsoBudget = 0;
-  uint64_t m_inAtLastCheck = 0;
 };
 
 /// Datagrams from unknown endpoints that created no face, per reason (trace event "io_drop"

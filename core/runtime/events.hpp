@@ -148,6 +148,8 @@ enum class DropReason : uint8_t {
   SendQueueDiscarded,
   TooManyFaces,
   TooManyFacesPerAddress,
+  RuntFrame,
+  OversizeFrame,
   // ns-3 devices
   DeviceSendFailed,
   MacTxDrop,

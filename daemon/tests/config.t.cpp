@@ -141,6 +141,17 @@ ttl = 4
 loopback = true
 mtu = 1200
 medium = "wireless"
+[face_system.ether]
+enabled = true
+listen = false
+idle_timeout = "30s"
+max_on_demand_faces = 16
+socket_buffer_size = 131072
+mcast = false
+mcast_group = "01:00:5e:00:17:ab"
+mcast_ad_hoc = true
+whitelist = ["veth*", "02:00:00:00:00:01"]
+blacklist = ["veth9"]
 [face_system.stream]
 max_frame_size = 9000
 socket_buffer_size = 65536
@@ -184,6 +195,10 @@ max_fragments = 100
   EXPECT_EQ(o.faceSystem.udp.maxOnDemandFaces, 64u);
   EXPECT_EQ(o.faceSystem.multicast.ttl, 4);
   EXPECT_EQ(o.faceSystem.stream.maxFrameSize, 9000u);
+  EXPECT_EQ(o.faceSystem.ether.idleTimeout, 30s);
+  EXPECT_EQ(o.faceSystem.etherMulticast.group.toString(), "01:00:5e:00:17:ab");
+  EXPECT_EQ(o.faceSystem.etherWhitelist, (std::vector<std::string>{"veth*", "02:00:00:00:00:01"}));
+  EXPECT_EQ(o.faceSystem.etherBlacklist, (std::vector<std::string>{"veth9"}));
   EXPECT_EQ(o.faceSystem.link.baseCongestionMarkingInterval, 50ms);
   EXPECT_EQ(o.faceSystem.link.reassemblyTimeout, 1s);
   EXPECT_EQ(o.faceSystem.link.maxFragments, 100u);
@@ -248,6 +263,31 @@ TEST(Config, BadValuesAreErrors)
   EXPECT_NE(errorOf("[tables]\ndnl_lifetime = \"1ms\"\n").find("below the minimum 50ms"), std::string::npos);
   EXPECT_NE(errorOf("[face_system.unix]\npath = \"relative.sock\"\n").find("absolute"), std::string::npos);
   EXPECT_NE(errorOf("[general\n").find("test.toml:1:"), std::string::npos);
+}
+
+TEST(Config, BadEtherOptionsAreErrors)
+{
+  EXPECT_EQ(errorOf("[face_system.ether]\nmcast_group = \"02:00:00:00:00:01\"\n"),
+            "test.toml:2: face_system.ether.mcast_group: \"02:00:00:00:00:01\" is not a multicast MAC address "
+            "(the first octet is odd)\n");
+  EXPECT_EQ(errorOf("[face_system.ether]\nmcast_group = \"01:00:5e:00:17\"\n"),
+            "test.toml:2: face_system.ether.mcast_group: bad MAC address \"01:00:5e:00:17\" (xx:xx:xx:xx:xx:xx)\n");
+  EXPECT_EQ(errorOf("[face_system.ether]\nwhitelist = \"eth0\"\n"),
+            "test.toml:2: face_system.ether.whitelist: expected an array of strings such as [\"veth*\", \"eth0\"], "
+            "got a string\n");
+  EXPECT_EQ(errorOf("[face_system.ether]\nblacklist = [\"eth0\", 3]\n"),
+            "test.toml:2: face_system.ether.blacklist: expected an array of strings, got an integer in it\n");
+  EXPECT_NE(errorOf("[face_system.ether]\nwhitelist = [\"\"]\n").find("an empty interface pattern"), std::string::npos);
+  EXPECT_NE(errorOf("[face_system.ether]\nwhitelist = [\"a/b\"]\n").find("cannot match an interface name"),
+            std::string::npos);
+  EXPECT_NE(errorOf("[face_system.ether]\nidle_timeout = \"0s\"\n").find("below the minimum 1ms"), std::string::npos);
+  EXPECT_EQ(errorOf("[face_system.ether]\nmcast = \"yes\"\n"),
+            "test.toml:2: face_system.ether.mcast: expected a boolean, got a string\n");
+  // defaults: off, and when on, every interface with NFD's group
+  DaemonOptions d;
+  EXPECT_FALSE(d.faceSystem.etherEnabled);
+  EXPECT_EQ(d.faceSystem.etherWhitelist, std::vector<std::string>{"*"});
+  EXPECT_EQ(d.faceSystem.etherMulticast.group.toString(), "01:00:5e:00:17:aa");
 }
 
 TEST(Config, BadAddressesAreErrors)

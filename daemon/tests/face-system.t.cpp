@@ -143,10 +143,53 @@ TEST_F(FaceSystemTest, UdpFacesCreate)
   EXPECT_EQ(create("udp4://localhost:6363").code, 400u);
   EXPECT_EQ(create("udp4://127.0.0.1").code, 400u);
   EXPECT_EQ(create("udp6://127.0.0.1:6363").code, 400u);
-  EXPECT_EQ(create("udp6://[::1]:6363").code, 406u); // the channel is IPv4
-  EXPECT_EQ(create("ether://[01:02:03:04:05:06]").code, 406u);
+  EXPECT_EQ(create("udp6://[::1]:6363").code, 406u);           // the channel is IPv4
+  EXPECT_EQ(create("ether://[01:02:03:04:05:06]").code, 406u); // no LocalUri, and a multicast MAC
   EXPECT_EQ(create("foo://127.0.0.1:6363").code, 400u);
   EXPECT_EQ(create("unix:///tmp/x.sock").code, 406u);
+}
+
+TEST_F(FaceSystemTest, EtherFacesCreateAnswersWithReasons)
+{
+  // no interface carries Ethernet faces (loopback only): start() logs a warning, nothing fails
+  options.etherEnabled = true;
+  options.etherWhitelist = {"lo"};
+  start();
+  EXPECT_TRUE(system->etherInterfaces().empty());
+  auto createOn = [&](const std::string& uri, std::optional<std::string> local) {
+    FaceSystem::CreateResult result{0, "pending"};
+    system->createFace(uri, local, {}, [&](const FaceSystem::CreateResult& r) { result = r; });
+    EXPECT_TRUE(runUntil(io, [&] { return result.code != 0; }));
+    return result;
+  };
+  auto r = createOn("ether://[02:00:00:00:00:01]", std::nullopt);
+  EXPECT_EQ(r.code, 406u);
+  EXPECT_NE(r.text.find("requires a LocalUri dev://IFNAME"), std::string::npos) << r.text;
+  r = createOn("ether://[02:00:00:00:00:01]", "udp4://127.0.0.1:6363");
+  EXPECT_EQ(r.code, 406u);
+  EXPECT_NE(r.text.find("must be dev://IFNAME"), std::string::npos) << r.text;
+  r = createOn("ether://[02:00:00:00:00:01]", "dev://lo");
+  EXPECT_EQ(r.code, 406u);
+  EXPECT_NE(r.text.find("No Ethernet channel on dev://lo (interface not selected"), std::string::npos) << r.text;
+  r = createOn("ether://[02:00:00:00:00:01]", "dev://nosuchif0");
+  EXPECT_NE(r.text.find("(no such interface)"), std::string::npos) << r.text;
+  r = createOn("ether://[01:00:5e:00:17:aa]", "dev://lo");
+  EXPECT_EQ(r.code, 406u);
+  EXPECT_NE(r.text.find("multicast"), std::string::npos) << r.text;
+  EXPECT_EQ(createOn("ether://[02:00:00:00:00]", "dev://lo").code, 400u);
+  EXPECT_EQ(create("dev://lo").code, 406u);
+}
+
+TEST_F(FaceSystemTest, EtherDisabledByDefault)
+{
+  start();
+  EXPECT_TRUE(system->etherInterfaces().empty());
+  FaceSystem::CreateResult result{0, "pending"};
+  system->createFace("ether://[02:00:00:00:00:01]", "dev://lo", {},
+                     [&](const FaceSystem::CreateResult& r) { result = r; });
+  ASSERT_TRUE(runUntil(io, [&] { return result.code != 0; }));
+  EXPECT_EQ(result.code, 406u);
+  EXPECT_NE(result.text.find("face_system.ether is disabled"), std::string::npos) << result.text;
 }
 
 TEST_F(FaceSystemTest, DualStackUdpChannel)

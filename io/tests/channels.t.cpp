@@ -677,7 +677,6 @@ TEST(FaceUri, Parse)
   ASSERT_TRUE(unix.ok());
   EXPECT_EQ(unix->path, "/run/nfd/nfd.sock");
 
-  EXPECT_FALSE(parseFaceUri("ether://[01:02:03:04:05:06]").ok());
   EXPECT_FALSE(parseFaceUri("udp4://1.2.3.4:99999").ok());
   EXPECT_FALSE(parseFaceUri("udp4://1.2.3.4:x").ok());
   EXPECT_FALSE(parseFaceUri("udp4://:6363").ok());

@@ -126,6 +126,7 @@ struct CtlOptions
 {
   // face
   std::string faceUri;
+  std::string faceLocalUri; ///< face create: LocalUri (dev://IFNAME for ether:// faces)
   std::string persistency = "persistent";
   uint64_t mtu = 0;
   std::string face;                                 ///< FACE argument: a FaceId or a remote FaceUri (faceArgument())
@@ -253,6 +254,8 @@ std::string canonicalFaceUri(const std::string& text)
   auto uri = io::parseFaceUri(text);
   if (!uri || uri->isUnix())
     return text;
+  if (uri->isEther() || uri->isDev())
+    return uri->toString(); // ether://[mac] with the MAC in lower case, as forwarders report it
   std::error_code ec;
   auto address = asio::ip::make_address(uri->host, ec);
   if (ec)
@@ -543,8 +546,11 @@ int runCtl(int argc, char** argv)
     });
   });
   auto* faceCreate = face->add_subcommand("create", "Create a face (faces/create)");
-  faceCreate->add_option("URI", o.faceUri, "Remote FaceUri, e.g. udp4://192.0.2.1:6363")
+  faceCreate->add_option("URI", o.faceUri, "Remote FaceUri, e.g. udp4://192.0.2.1:6363 or ether://[02:00:00:00:00:01]")
     ->required()
+    ->check(check::nonEmpty());
+  faceCreate
+    ->add_option("LOCAL,--local", o.faceLocalUri, "Local FaceUri: dev://IFNAME for an ether:// face (nfdc's local)")
     ->check(check::nonEmpty());
   faceCreate->add_option("--persistency", o.persistency, "persistent or permanent")
     ->check(CLI::IsMember({"persistent", "permanent"}))
@@ -583,6 +589,8 @@ int runCtl(int argc, char** argv)
   faceCreate->callback([&] {
     ControlParameters cp;
     cp.uri = o.faceUri;
+    if (!o.faceLocalUri.empty())
+      cp.localUri = o.faceLocalUri;
     cp.facePersistency = o.persistency == "permanent" ? 2 : 0;
     if (o.mtu)
       cp.mtu = o.mtu;
