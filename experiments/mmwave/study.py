@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """The mmICWSN study (Mori, ICN 2025; issue 30 item 5) on emulated links. Per link profile, in
-network namespaces (ndnlab.emu): the client host n0, the radio n1 (an IP router here) and the
-server host n2; the radio link n0-n1 shaped by kernel tbf to the measured link, the hosts' 1 GbE
-link n1-n2 to 1 GbE. In one run of that network: iperf3 TCP CUBIC and iperf3 UDP at the paper's
-offered rate (Debian's iperf3, 1 s intervals, n2 sending to n0), then `ndnlab perf` between one
-ndnlabd per host, over UDP or TCP faces from n0 to n2 (`--faces`) that n1 routes as IP, as the
-paper's Cefore ran on the hosts only; the same NDN test in ns-3 over point-to-point models of
-the two links (`ndnlab sim p2p-chain --Hops=2 --App=perf`, where n1 forwards NDN).
+network namespaces (ndnlab.emu): the client host n0, the radio n1 and the server host n2; n1 is
+an Ethernet bridge (the pair of radios, one L2 segment), its port toward n0 shaped by kernel tbf
+to the measured link, the hosts' 1 GbE link n1-n2 to 1 GbE. In one run of that network: iperf3
+TCP CUBIC and iperf3 UDP at the paper's offered rate (Debian's iperf3, 1 s intervals, n2 sending
+to n0), then `ndnlab perf` between one ndnlabd per host over UDP, TCP or Ethernet faces from n0
+to n2 (`--faces`), across the bridge, as the paper's Cefore ran on the hosts only; the same NDN
+test in ns-3 over point-to-point models of the two links (`ndnlab sim p2p-chain --Hops=2
+--App=perf`, where n1 forwards NDN).
 
 The radio is a separate device, not the sender's own interface: a sender's own egress queue
 pushes back on its sockets (a full tbf queue blocks the UDP sender), so offered load above the
-radio's rate would never be lost there, while behind a router it is dropped, as the paper's
-UDP packet error shows.
+radio's rate would never be lost there, while at the bridge it is dropped, as the paper's UDP
+packet error shows.
 
 The links (docs/results/mmwave.md says why):
 - matched: 1 GbE-limited (the paper's TCP 941 Mbit/s is 1 GbE's TCP goodput at MTU 1500);
@@ -34,8 +35,7 @@ import sys
 import time
 
 from ndnlab.emu import net as emunet
-from ndnlab.emu.run import (UDP_PORT, CpuMeter, EmuError, Emulation, describe, find_program, perf_metrics,
-                            plan_links)
+from ndnlab.emu.run import CpuMeter, EmuError, Emulation, describe, find_program, perf_metrics, plan_links
 
 HERE = pathlib.Path(__file__).resolve().parent
 WIRE_FRAME, TBF_FRAME = 1538, 1514  # an MTU-1500 Ethernet frame on the wire, and as tbf counts it
@@ -49,6 +49,20 @@ PROFILES = {
 PERF_LENGTH = 1370  # the largest content whose Data fits one 1,500-byte frame over a UDP face
 IPERF_PORT = 5201
 SATURATED_BUSY_PERCENT = 90.0
+
+
+class Segment:
+    """Two hosts on one bridged segment, as Emulation.face_uri reads a link: end(node) = (its
+    device, its address), peer(node) = the other host."""
+
+    def __init__(self, ends):
+        self.ends = ends
+
+    def end(self, node):
+        return self.ends[node]
+
+    def peer(self, node):
+        return next(n for n in self.ends if n != node)
 
 
 def tbf_rate(line_bps):
@@ -109,15 +123,14 @@ def run_emulated(profile, faces, seed, seconds, out_dir, with_iperf, say):
               **PROFILES[profile]}
     with emunet.Network() as net:
         emu.build(net)
-        net.route_all()  # n0 and n2 reach each other through n1
+        net.bridge("n1")  # n0 and n2 on one segment through the radio
         consumer_addr = emu.links[0].end("n0")[1]
-        producer_addr = emu.links[1].end("n2")[1]
-        # NDN between the hosts: a face from n0 straight to n2, routed as IP by n1, instead of
-        # the route through n1's forwarder
-        scheme = f"{faces}4"
-        emu.ctl("n0", "face", "create", f"{scheme}://{producer_addr}:{UDP_PORT}")
-        emu.ctl("n0", "route", "add", "/lab", f"{scheme}://{producer_addr}:{UDP_PORT}")
-        emu.ctl("n0", "route", "remove", "/lab", f"{scheme}://{emu.links[0].end('n1')[1]}:{UDP_PORT}")
+        # NDN between the hosts: a face from n0 straight to n2 across the bridge, instead of the
+        # route through n1's forwarder (which the description has)
+        direct = Segment({"n0": emu.links[0].end("n0"), "n2": emu.links[1].end("n2")})
+        emu.ctl("n0", "face", "create", *emu.face_uri(direct, "n0"))
+        emu.ctl("n0", "route", "add", "/lab", emu.face_uri(direct, "n0")[0])
+        emu.ctl("n0", "route", "remove", "/lab", emu.face_uri(emu.links[0], "n0")[0])
         if with_iperf:  # n2 sends to n0 in every test, as the NDN Data flow
             cpu = CpuMeter()
             say(f"{profile}: iperf3 TCP CUBIC, {seconds:g} s")
@@ -162,15 +175,15 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=90.0, help="length of every test (paper: 90)")
     ap.add_argument("--seeds", type=int, default=1, help="repetitions of each cell (default 1)")
     ap.add_argument("--profiles", default="matched,mismatched")
-    ap.add_argument("--faces", default="udp,tcp", help="the daemons' faces, one run each (udp, tcp)")
+    ap.add_argument("--faces", default="udp,tcp,ether", help="the daemons' faces, one run each (udp, tcp, ether)")
     ap.add_argument("--out", type=pathlib.Path, default=HERE / "results")
     ap.add_argument("--no-sim", action="store_true", help="skip the ns-3 runs")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     profiles = args.profiles.split(",")
     faces = args.faces.split(",")
-    if set(profiles) - set(PROFILES) or set(faces) - {"udp", "tcp"} or args.seconds <= 0 or args.seeds < 1:
-        ap.error(f"--profiles from {', '.join(PROFILES)}, --faces from udp, tcp, --seconds > 0, --seeds >= 1")
+    if set(profiles) - set(PROFILES) or set(faces) - {"udp", "tcp", "ether"} or args.seconds <= 0 or args.seeds < 1:
+        ap.error(f"--profiles from {', '.join(PROFILES)}, --faces from udp, tcp, ether, --seconds > 0, --seeds >= 1")
     ok, why = emunet.check_privileges()
     if not ok:
         print(f"study.py: cannot build a network here: {why} (needs root)", file=sys.stderr)

@@ -3,7 +3,7 @@
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
 daemons' counters and the same result keys as the simulated run; a chain pinged across, losing
 the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a chain over
-TCP faces; a tbf link's rate respected; wifi-one-hop
+TCP faces and over Ethernet faces; a tbf link's rate respected; wifi-one-hop
 over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
 end with --pcap, none without; nothing left behind after success, SIGINT or a killed daemon;
 exit 2 without privileges."""
@@ -333,6 +333,24 @@ def test_tcp_faces_carry_a_chain_bit_exact(tmp_path):
         assert sum(tcp_payload_bytes(f) for f in frames) > 2 << 20
 
 
+def test_ethernet_faces_carry_a_chain_bit_exact(tmp_path):
+    # --faces ether: NDN straight on the links, over a tbf link and a lossy ns-3 link
+    r = emu("p2p-chain", "--Hops=2", "--Rate=50Mbps", "--Delay=0ms,1ms", "--Loss=0,0.01", "--FileSize=2MiB",
+            "--faces", "ether", "--pcap", "--out", tmp_path, "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["faces"] == "ether"
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"]
+    assert m["nodes"]["n1"]["interests_in"] >= m["segments"]
+    assert m["nodes"]["n2"]["loss_drops"] + m["nodes"]["n1"]["loss_drops"] > 0
+    for lk in result["links"]:
+        _, frames = pcap_frames(tmp_path / lk["pcap"][lk["a"]])
+        ndn = [f for f in frames if f[12:14] == b"\x86\x24"]  # NDN's EtherType
+        assert len(ndn) > m["segments"]
+        assert not ndn_frames(frames)  # no NDN over UDP
+
+
 def test_link_mode_impair_takes_delay_and_loss_from_the_daemons(tmp_path):
     r = emu("p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0.01",
             "--FileSize=1MiB", "--link-mode", "impair", "--out", tmp_path, "--json", "--quiet")
@@ -412,6 +430,7 @@ def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
     (["p2p-chain", "--Delay=5ms", "--link-mode", "tbf"], "which tbf cannot give"),
     (["p2p-chain", "--Delay=5ms", "--link-mode", "impair", "--faces", "tcp"], "UDP faces only"),
     (["p2p-chain", "--faces", "quic"], "--faces"),
+    (["wifi-one-hop", "--faces", "ether"], "802.11"),
 ])
 def test_bad_arguments_exit_2(tmp_path, args, fragment):
     r = emu(*args, "--out", tmp_path / "out")

@@ -531,12 +531,15 @@ class Network:
         """Each end of `link` knows the other's MAC address from the start (a permanent
         neighbour entry), so no ARP crosses the link: a simulated link has none, and an ARP
         request lost on a lossy link holds the IPv4 packets behind it for a second."""
-        macs = {node: self._ipr[node].get_links(self._index(node, dev))[0].get_attr("IFLA_ADDRESS")
-                for node, dev in ((link.a, link.dev_a), (link.b, link.dev_b))}
+        macs = {node: self.mac(node, dev) for node, dev in ((link.a, link.dev_a), (link.b, link.dev_b))}
         for node in (link.a, link.b):
             peer = link.peer(node)
             self._ipr[node].neigh("replace", dst=link.end(peer)[1], lladdr=macs[peer],
                                   ifindex=self._index(node, link.end(node)[0]), state=NUD_PERMANENT)
+
+    def mac(self, node, dev):
+        """The MAC address of `dev` in `node` ("02:..:..", lower case)."""
+        return self._ipr[node].get_links(self._index(node, dev))[0].get_attr("IFLA_ADDRESS")
 
     def device_counters(self, node, dev):
         """The kernel's counters of `dev` in `node`: rx/tx packets and bytes, rx/tx drops."""
@@ -641,6 +644,35 @@ class Network:
         dev, _ = via.end(node)
         gateway = via.end(via.peer(node))[1]
         self._ipr[node].route("replace", dst=dst, gateway=gateway, oif=self._index(node, dev))
+
+    def bridge(self, node):
+        """Makes `node` an Ethernet bridge between its two links (a radio link's two ends are
+        such a bridge): its ends of both links become ports of a bridge `br0` (their addresses
+        removed; their tbf stays, shaping what the bridge forwards), and the nodes at the far
+        ends reach each other on the one segment: an on-link route to each other's subnet and
+        each other's MAC pinned (no ARP). Returns (far end of the first link, of the second)."""
+        mine = [link for link in self.links if node in (link.a, link.b)]
+        if len(mine) != 2:
+            raise ValueError(f"bridge {node!r}: it has {len(mine)} links, expected 2")
+        ipr = self._ipr[node]
+        ipr.link("add", ifname="br0", kind="bridge")
+        br = self._index(node, "br0")
+        for link in mine:
+            dev, addr = link.end(node)
+            idx = self._index(node, dev)
+            ipr.addr("del", index=idx, address=addr, prefixlen=24)
+            ipr.link("set", index=idx, master=br)
+        ipr.link("set", index=br, state="up")
+        ends = [link.peer(node) for link in mine]
+        pairs = list(zip(ends, mine))
+        for (far, link), (other, other_link) in ((pairs[0], pairs[1]), (pairs[1], pairs[0])):
+            dev = link.end(far)[0]
+            idx = self._index(far, dev)
+            self._ipr[far].route("replace", dst=other_link.subnet, oif=idx, scope="link")
+            self._ipr[far].neigh("replace", dst=other_link.end(other)[1],
+                                 lladdr=self.mac(other, other_link.end(other)[0]), ifindex=idx,
+                                 state=NUD_PERMANENT)
+        return tuple(ends)
 
     def route_all(self):
         """Routes in every node to every link's subnet along a shortest path (fewest hops; ties

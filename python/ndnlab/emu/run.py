@@ -177,11 +177,12 @@ def toml_value(v):
     return json.dumps(str(v))
 
 
-def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None, tcp=False):
+def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None, tcp=False, ether=()):
     """ndnlabd's configuration of `node`: UDP faces of `mtu` (the smallest of its links'), the
     scenario's own keys (`daemon_config` of the description), and with `multicast` (the
     address of the node's Wi-Fi end) a wireless UDP multicast face on that interface; with
-    `tcp`, a TCP listener on the same port (--faces tcp)."""
+    `tcp`, a TCP listener on the same port (--faces tcp); with `ether` (interface names),
+    Ethernet faces on those interfaces, unicast only (--faces ether)."""
     cs = int(network["cs_size"])
     lines = ["[general]", 'log_level = "info"', f"seed = {seed}", "",
              "[tables]", f"cs_max_packets = {max(cs, 1)}"]
@@ -203,6 +204,9 @@ def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None
               "[face_system.unix]", f'path = "{run_dir / (node + ".sock")}"', "",
               "[face_system.tcp]", f"enabled = {'true' if tcp else 'false'}", f"port = {UDP_PORT}", "",
               "[face_system.udp]", f"port = {UDP_PORT}", f"mtu = {mtu - IP_UDP_HEADERS}", ""]
+    if ether:
+        lines += ["[face_system.ether]", "enabled = true", "mcast = false",
+                  f"whitelist = [{', '.join(json.dumps(d) for d in ether)}]", ""]
     if multicast:
         lines += ["[face_system.multicast]", "enabled = true", f'group = "{MULTICAST_GROUP}"',
                   f"port = {MULTICAST_PORT}", f'interface_address = "{multicast}"',
@@ -355,8 +359,9 @@ class Emulation:
                     if node in (link.a, link.b)]
             mtu = min((link.mtu for link, _ in mine), default=1500)
             multicast = next((link.end(node)[1] for link, lk in mine if multicast_link(lk)), None)
+            ether = [link.end(node)[0] for link, _ in mine] if self.faces == "ether" else ()
             cfg.write_text(daemon_config(self.run_dir, node, self.network, self.seed, impair, mtu,
-                                         multicast, tcp=self.faces == "tcp"))
+                                         multicast, tcp=self.faces == "tcp", ether=ether))
             log = open(self.run_dir / f"{node}.log", "wb")
             self.daemons[node] = net.popen(node, [self.ndnlabd, "--config", cfg], stdout=log,
                                            stderr=subprocess.STDOUT)
@@ -372,25 +377,31 @@ class Emulation:
         mircc = self.network.get("mircc")
         hops = next_hops(self.network, self.links)
         routed = {(node, link.index) for (node, _), link in hops.items()}
-        scheme = f"{self.faces}4"
         for link, lk in zip(self.links, self.network["links"]):
             if multicast_link(lk):
                 continue  # the daemons' multicast face, from their configuration
             for node in (link.a, link.b):
-                if self.faces == "tcp" and (node, link.index) not in routed:
-                    continue  # a connection per link and direction of routes: the peer accepts it
-                peer_addr = link.end(link.peer(node))[1]
+                if self.faces != "udp" and (node, link.index) not in routed:
+                    continue  # a connection (TCP) or face (Ethernet) per link and direction of
+                    # routes: the peer's face is the accepted or on-demand one
                 # MIRCC: the capacity of the link the face's Data come back over
                 extra = ["--mircc-capacity", str(int(lk["rate_bps"]))] if mircc else []
                 if lk.get("kind") == "wifi":
                     extra = ["--medium", "wireless"]  # BLEnD bundles on wireless faces only
-                self.ctl(node, "face", "create", f"{scheme}://{peer_addr}:{UDP_PORT}", *extra)
+                self.ctl(node, "face", "create", *self.face_uri(link, node), *extra)
         kinds = {link.index: lk for link, lk in zip(self.links, self.network["links"])}
         for (node, prefix), link in sorted(hops.items()):
-            peer_addr = link.end(link.peer(node))[1]
             face = (f"udp4://{MULTICAST_GROUP}:{MULTICAST_PORT}" if multicast_link(kinds[link.index])
-                    else f"{scheme}://{peer_addr}:{UDP_PORT}")
+                    else self.face_uri(link, node)[0])
             self.ctl(node, "route", "add", prefix, face)
+
+    def face_uri(self, link, node):
+        """[remote FaceUri] (and the LocalUri an Ethernet face needs) of `node`'s face to its
+        peer on `link`, of the run's face kind."""
+        peer = link.peer(node)
+        if self.faces == "ether":
+            return [f"ether://[{self.net.mac(peer, link.end(peer)[0])}]", f"dev://{link.end(node)[0]}"]
+        return [f"{self.faces}4://{link.end(peer)[1]}:{UDP_PORT}"]
 
     def check_alive(self):
         dead = self.net.check_processes()
@@ -516,7 +527,7 @@ class Emulation:
             r = self.ctl(node, "face", "list", check=False)
             c = {v: 0 for v in FACE_COUNTERS.values()}
             for face in parse_face_list(r.stdout):
-                if face["remote"].startswith(("udp", "tcp")):  # the faces between daemons
+                if face["remote"].startswith(("udp", "tcp", "ether")):  # the faces between daemons
                     for k, v in FACE_COUNTERS.items():
                         c[v] += face.get(k, 0)
             tx = rx = txb = rxb = qdrops = 0
@@ -758,10 +769,12 @@ def parse_args(argv):
                         help="auto: tbf for links without delay and loss, ns-3 real time for the "
                              "others; ns3: ns-3 for all; tbf: kernel only (no delay or loss); "
                              "impair: tbf plus the daemons' egress impairment")
-    parser.add_argument("--faces", choices=("udp", "tcp"), default="udp",
+    parser.add_argument("--faces", choices=("udp", "tcp", "ether"), default="udp",
                         help="the daemons' faces to each other: UDP (default; one each way per "
-                             "link) or TCP (one connection per link, from the end that routes "
-                             "over it); recorded in result.json (faces)")
+                             "link), TCP (one connection per link, from the end that routes "
+                             "over it) or Ethernet (NDN straight on the link, EtherType 0x8624; "
+                             "the face from the end that routes over it); recorded in "
+                             "result.json (faces)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--pcap", action="store_true",
                         help="capture every link end into the run directory, "
@@ -790,8 +803,8 @@ def main(argv=None):
                              "CAP_NET_ADMIN and CAP_SYS_ADMIN)")
         network = describe(find_program("ndnlab-sim"), args.scenario, params, args.seed)
         mechanisms, warnings = plan_links(network, args.link_mode)
-        if args.faces == "tcp" and {"impair", "ns3-wifi"} & set(mechanisms):
-            raise UsageError("--faces tcp: " + ("the daemons' egress impairment acts on UDP faces only"
+        if args.faces != "udp" and {"impair", "ns3-wifi"} & set(mechanisms):
+            raise UsageError(f"--faces {args.faces}: " + ("the daemons' egress impairment acts on UDP faces only"
                                                 if "impair" in mechanisms else
                                                 "802.11 links run BLEnD over UDP faces (unicast or multicast)"))
         find_program("ndnlab")
