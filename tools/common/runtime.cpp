@@ -274,6 +274,7 @@ std::span<const BuiltinCommand> builtinCommands()
     {"ping", "Reachability test of a name prefix (like ndnping)", runPing},
     {"pingserver", "Answer ping Interests under a prefix (like ndnpingserver)", runPingServer},
     {"perf", "Measure throughput, loss, RTT and jitter of a path (like iperf3): server, client", runPerf},
+    {"stream", "Publish and play real-time video streams (NDN-RTC): publish, play", runStream},
     {"ctl", "Manage the forwarder: faces, routes, strategies, status (like nfdc)", runCtl},
   };
   return commands;

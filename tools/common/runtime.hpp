@@ -150,6 +150,7 @@ int runPing(int argc, char** argv);
 int runPingServer(int argc, char** argv);
 int runCtl(int argc, char** argv);
 int runPerf(int argc, char** argv);
+int runStream(int argc, char** argv);
 
 /// All built-ins, in help order.
 std::span<const BuiltinCommand> builtinCommands();
