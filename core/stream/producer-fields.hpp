@@ -28,12 +28,12 @@ void visitFields(std::type_identity<StreamProducerOptions>, Visitor&& v)
               .range = Range::closed(0, 1),
               .flags = "--fec,--parity-ratio"},
              NDNLAB_FIELD_REF(o.parityRatio)));
-  v(field<O>({.name = "delta-freshness",
-              .doc = "FreshnessPeriod of delta frames' segments",
-              .range = Range::nonNegative(MaxMs)},
-             NDNLAB_FIELD_REF(o.deltaFreshness)));
-  v(field<O>({.name = "key-freshness", .doc = "FreshnessPeriod of key frames' segments", .range = Range::nonNegative(MaxMs)},
-             NDNLAB_FIELD_REF(o.keyFreshness)));
+  v(field<O>(
+    {.name = "delta-freshness", .doc = "FreshnessPeriod of delta frames' segments", .range = Range::nonNegative(MaxMs)},
+    NDNLAB_FIELD_REF(o.deltaFreshness)));
+  v(field<O>(
+    {.name = "key-freshness", .doc = "FreshnessPeriod of key frames' segments", .range = Range::nonNegative(MaxMs)},
+    NDNLAB_FIELD_REF(o.keyFreshness)));
   v(field<O>({.name = "metadata-freshness",
               .doc = "FreshnessPeriod of the metadata and end markers",
               .range = Range::nonNegative(MaxMs)},

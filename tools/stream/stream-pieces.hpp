@@ -83,9 +83,9 @@ struct PlayStatus
 {
   stream::StreamConsumer::State state;
   std::string thread;
-  Rate bitrate;              ///< payload received over the last status period
-  Duration buffer{0};        ///< S_pl
-  Duration target{0};        ///< S_tpl
+  Rate bitrate;                    ///< payload received over the last status period
+  Duration buffer{0};              ///< S_pl
+  Duration target{0};              ///< S_tpl
   std::optional<double> latencyMs; ///< capture to render of the last rendered frame
   uint64_t rendered = 0;
   uint64_t lost = 0;

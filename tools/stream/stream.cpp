@@ -98,7 +98,8 @@ std::optional<int> openInput(Input& in)
     printError("cannot open input " + path + ": " + std::strerror(errno));
     return exitcode::FileError;
   }
-  struct stat st{};
+  struct stat st
+  {};
   in.paced = ::fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode);
   try {
     if (in.paced) {
@@ -106,8 +107,7 @@ std::optional<int> openInput(Input& in)
       std::swap(check, in.reader);
       ssize_t n;
       while ((n = readChunk(in)) > 0)
-        while (in.reader.next()) {
-        }
+        while (in.reader.next()) {}
       if (n < 0) {
         printError("reading input " + path + ": " + std::strerror(errno));
         return exitcode::FileError;
@@ -380,7 +380,8 @@ int runPublish(int argc, char** argv)
   // synthetic: every thread in lockstep, one frame per 1 / fps, from the start on the clock
   uint64_t synthFrames = 0;
   const uint64_t synthTotal =
-    durationSeconds > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(durationSeconds * po.sampleRate))) : 0;
+    durationSeconds > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(durationSeconds * po.sampleRate)))
+                        : 0;
   TimePoint synthStart{};
   Buffer synthBuf;
   std::function<void()> synthTick = [&] {
@@ -452,8 +453,8 @@ int runPublish(int argc, char** argv)
     std::cerr << "Published " << c.frames << " frames (" << c.keyFrames << " key) in " << c.segments << " + "
               << c.paritySegments << " parity segments; " << c.interests << " Interests: " << c.answeredAtOnce
               << " answered at once, " << c.answeredAfterWait << " after waiting, " << c.expired << " expired, "
-              << c.tooOld << " too old; " << c.metadataSent << " metadata replies, " << c.endMarkers
-              << " end markers" << std::endl;
+              << c.tooOld << " too old; " << c.metadataSent << " metadata replies, " << c.endMarkers << " end markers"
+              << std::endl;
   }
   return rc;
 }
@@ -612,9 +613,15 @@ int runPlay(int argc, char** argv)
   std::function<void()> tick = [&] {
     const auto s = consumer.stats();
     if (tty) {
-      streamtool::PlayStatus ps{consumer.state(),    s.thread, Rate::of(Bytes(s.bytes.count() - lastBytes), every),
-                                consumer.playable(), consumer.targetPlayable(), lastLatency, s.framesRendered,
-                                s.framesLost,        s.stalls};
+      streamtool::PlayStatus ps{consumer.state(),
+                                s.thread,
+                                Rate::of(Bytes(s.bytes.count() - lastBytes), every),
+                                consumer.playable(),
+                                consumer.targetPlayable(),
+                                lastLatency,
+                                s.framesRendered,
+                                s.framesLost,
+                                s.stalls};
       std::string line = streamtool::statusLine(ps);
       const size_t width = line.size();
       line.resize(std::max(width, lastWidth), ' ');
@@ -650,8 +657,8 @@ int runPlay(int argc, char** argv)
   const auto s = consumer.stats();
   const uint64_t written = ivf ? ivf->frames() : 0;
   if (jsonOut)
-    report << playJson(status, error, stream::streamBase(*prefix, co.stream),
-                       output, written, consumer.endFrameCount(), s)
+    report << playJson(status, error, stream::streamBase(*prefix, co.stream), output, written, consumer.endFrameCount(),
+                       s)
                 .dump(2)
            << std::endl;
   else if (!verbosity.quiet)
@@ -666,23 +673,11 @@ int runPlay(int argc, char** argv)
 
 int runStream(int argc, char** argv)
 {
-  const std::string usage = "usage: ndnlab stream publish PREFIX [options] | ndnlab stream play PREFIX [options]\n"
-                            "       ndnlab stream publish --help | ndnlab stream play --help\n";
-  if (argc < 2) {
-    std::cerr << "ndnlab stream: missing subcommand (expected one of: publish, play)\n" << usage;
-    return exitcode::BadArgs;
-  }
-  const std::string_view sub = argv[1];
-  if (sub == "-h" || sub == "--help") {
-    std::cout << "Publish and play real-time video streams (NDN-RTC's design; docs/tools.md).\n" << usage;
-    return exitcode::Ok;
-  }
-  if (sub == "publish")
-    return runPublish(argc - 1, argv + 1);
-  if (sub == "play")
-    return runPlay(argc - 1, argv + 1);
-  std::cerr << "ndnlab stream: unknown subcommand '" << sub << "' (expected one of: publish, play)\n";
-  return exitcode::BadArgs;
+  static const Subcommand subs[] = {{"publish", runPublish}, {"play", runPlay}};
+  return runSubcommand("stream", "Publish and play real-time video streams (NDN-RTC's design; docs/tools.md).",
+                       "usage: ndnlab stream publish PREFIX [options] | ndnlab stream play PREFIX [options]\n"
+                       "       ndnlab stream publish --help | ndnlab stream play --help\n",
+                       subs, argc, argv);
 }
 
 } // namespace ndnlab::tools
