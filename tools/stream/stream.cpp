@@ -69,7 +69,7 @@ struct Input
   {
     if (sd)
       sd->release(); // the fd is closed below, once
-    if (fd > 0)
+    if (fd >= 0)
       ::close(fd);
   }
 };
@@ -426,6 +426,11 @@ int runPublish(int argc, char** argv)
       i.paced ? schedulePaced(i) : readStreamed(i);
   });
   rt.run();
+  for (auto& i : inputs) // before the io_context they belong to goes
+    if (i.sd) {
+      i.sd->release();
+      i.sd.reset();
+    }
 
   const auto& c = producer.counters();
   if (jsonOut) {
