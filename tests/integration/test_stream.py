@@ -83,6 +83,28 @@ def test_clip_plays_decodes_in_order_and_ends_at_the_marker(daemon, tmp_path):
     assert [ts for ts, _ in rendered] == list(range(len(rendered)))
 
 
+def test_stdin_published_as_it_comes(daemon, tmp_path):
+    got = tmp_path / "got.ivf"
+    ffmpeg = subprocess.Popen(["ffmpeg", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i",
+                               "testsrc=duration=4:size=320x240:rate=30", "-c:v", "libvpx", "-g", "30", "-f", "ivf",
+                               "-"], stdout=subprocess.PIPE)
+    try:
+        pub = daemon.spawn_tool("stream", "publish", "/it/live", "--input", "800k=-", "--linger", "2", "-q",
+                                stdin=ffmpeg.stdout, stderr=subprocess.PIPE)
+        ffmpeg.stdout.close()  # publish holds it now
+        daemon.wait_for_route("/it/live")
+        result = play(daemon, "/it/live", "-o", got)
+        assert pub.wait(timeout=EXIT_TIMEOUT) == 0, pub.stderr.read().decode()
+    finally:
+        ffmpeg.wait(timeout=EXIT_TIMEOUT)
+    assert result.returncode == 0, result.stderr.decode()
+    s = json.loads(result.stdout)
+    assert s["status"] == "ended"
+    assert s["end_frames"] == 120
+    assert s["frames_written"] > 0
+    assert decoded_frames(got) == (s["frames_written"], "")
+
+
 def test_synthetic_stream_json_summary(daemon):
     pub = publish(daemon, "/it/synth", "--synthetic", "200k,1000k", "--fps", "30", "--gop", "30",
                   "--duration", "3", "--json")
