@@ -76,7 +76,7 @@ void usage(std::ostream& os)
     for (const auto& e : ext)
       os << " " << e;
   }
-  os << ".\nConnection options of get, serve, ping, pingserver, perf, ctl: --socket PATH (or $NDNLAB_SOCKET),\n"
+  os << ".\nConnection options of get, serve, ping, pingserver, perf, stream, ctl: --socket PATH (or $NDNLAB_SOCKET),\n"
      << "--connect tcp4://HOST:PORT; default unix:///run/nfd/nfd.sock.\n";
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The fields of StreamConsumerOptions, declared once (core/runtime/fields.hpp): the flags of
-// `ndnlab stream play` and the attributes of the ns-3 stream consumer application will come
-// from this list (neither is built yet; docs/mechanisms/streaming.md "Consumer").
+// `ndnlab stream play` (docs/tools.md, `ndnlab stream play --print-options-table`, checked);
+// the attributes of the ns-3 stream consumer application will come from this list too.
 
 #include "core/runtime/fields.hpp"
 #include "core/stream/consumer.hpp"
@@ -21,7 +21,8 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
   v(field<O>({.name = "initial-pipeline",
               .doc = "lambda_p^0, frames in the pipeline when Chasing starts; 0: Eq. (1) from initial-drd",
               .unit = "frames",
-              .range = Range::closed(0, 4096)},
+              .range = Range::closed(0, 4096),
+              .flags = "--initial-pipeline,--lambda0"},
              NDNLAB_FIELD_REF(o.initialPipeline)));
   v(field<O>({.name = "initial-drd", .doc = "DRD estimate before any sample", .range = Range::positive(MaxMs)},
              NDNLAB_FIELD_REF(o.initialDrd)));

@@ -48,6 +48,7 @@ std::string_view toString(StreamConsumer::State s)
     case StreamConsumer::State::Adjust: return "adjust";
     case StreamConsumer::State::Fetching: return "fetching";
     case StreamConsumer::State::Challenge: return "challenge";
+    case StreamConsumer::State::Ended: return "ended";
     case StreamConsumer::State::Failed: return "failed";
     case StreamConsumer::State::Stopped: return "stopped";
   }
@@ -335,6 +336,10 @@ void StreamConsumer::handleMetadata(const Data& data)
     }
     thread = static_cast<size_t>(it - m_meta.threads.begin());
   }
+  if (m_meta.threads[thread].frameCount && !m_end) {
+    m_end = m_meta.threads[thread];
+    NDNLAB_LOG(m_env, LogLevel::Info, kModule, m_base, ": the stream ended at ", *m_end->frameCount, " frames");
+  }
   m_stability.setPeriod(period());
   if (first && m_opts.initialPipeline == 0)
     m_lambda = interestDemand(m_opts.initialDrd, period());
@@ -371,13 +376,14 @@ void StreamConsumer::bootstrap(size_t thread)
   requestFrame(*m_main, FrameType::Key, *m_main->bootstrapKey, false);
   fillPipeline(*m_main);
   armDetection(detectionPeriod(State::Chasing));
+  checkEnd();
 }
 
 // --- Interests ------------------------------------------------------------------------------
 
 void StreamConsumer::fillPipeline(Fetch& f)
 {
-  while (f.inflight < m_lambda) {
+  while (f.inflight < m_lambda && !(f.played && pastEnd(FrameType::Delta, f.nextDelta))) {
     const uint64_t n = f.nextDelta++;
     requestFrame(f, FrameType::Delta, n, true);
   }
@@ -389,6 +395,8 @@ void StreamConsumer::fillPipeline(Fetch& f)
 
 void StreamConsumer::requestFrame(Fetch& f, FrameType type, uint64_t number, bool pipelined)
 {
+  if (f.played && pastEnd(type, number))
+    return;
   auto [it, inserted] = f.frames.try_emplace({type, number});
   if (!inserted)
     return;
@@ -466,7 +474,7 @@ void StreamConsumer::onSegmentTimeout(Fetch* f, FrameType type, uint64_t number,
 
 void StreamConsumer::handleData(const Data& data)
 {
-  if (m_state == State::Inactive || m_state == State::Failed || m_state == State::Stopped)
+  if (m_state == State::Inactive || m_state == State::Ended || m_state == State::Failed || m_state == State::Stopped)
     return;
   if (!m_base.isPrefixOf(data.name()))
     return;
@@ -488,20 +496,14 @@ void StreamConsumer::handleData(const Data& data)
 
 void StreamConsumer::handleNack(const Nack& nack)
 {
-  if (m_state == State::Inactive || m_state == State::Failed || m_state == State::Stopped)
+  if (m_state == State::Inactive || m_state == State::Ended || m_state == State::Failed || m_state == State::Stopped)
     return;
   ++m_stats.nacks;
   if (!m_base.isPrefixOf(nack.interest.name()))
     return;
   auto sn = parseStreamName(m_base, nack.interest.name());
-  if (sn && sn->meta) {
-    if (m_state == State::WaitInitial) {
-      m_env.timers().cancel(m_metaTimer);
-      m_metaTimer = 0;
-      onMetadataTimeout();
-    }
-    return;
-  }
+  if (sn && sn->meta)
+    return; // WaitInitial re-issues when the lifetime runs out: no route may mean no producer yet
   if (m_extra && sn && sn->thread == m_extra->name)
     m_challengeLoss = true;
   congestion(); // the checkpoint or the lifetime asks again
@@ -515,6 +517,10 @@ void StreamConsumer::handleSegment(Fetch& f, const StreamName& sn, const Data& d
   if (it == f.frames.end())
     return;
   Frame& fr = it->second;
+  if (isEndMarker(data.content())) {
+    handleEndMarker(f, data);
+    return;
+  }
   auto content = decodeSegmentContent(data.content());
   if (!content) {
     ++m_stats.malformedData;
@@ -714,7 +720,7 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
     f.frames.erase({fr.type, fr.number}); // measured, never played
     return;
   }
-  if (m_stallStart && playable() >= targetPlayable()) {
+  if (m_stallStart && (playable() >= targetPlayable() || m_end)) {
     endStall();
     m_nextTick = m_env.now();
     onPlayoutTick();
@@ -884,6 +890,8 @@ bool StreamConsumer::congested()
 
 bool StreamConsumer::switchDown()
 {
+  if (m_end)
+    return false; // nothing to switch to: the stream ends
   const Rate cur = m_meta.threads[m_main->thread].bitrate;
   std::optional<size_t> lower;
   for (size_t i = 0; i < m_meta.threads.size(); ++i)
@@ -899,6 +907,8 @@ bool StreamConsumer::switchDown()
 
 void StreamConsumer::startChallenge()
 {
+  if (m_end)
+    return;
   const Rate cur = m_meta.threads[m_main->thread].bitrate;
   std::optional<size_t> higher;
   for (size_t i = 0; i < m_meta.threads.size(); ++i)
@@ -993,7 +1003,8 @@ TimePoint StreamConsumer::deadlineOf(const Frame& fr) const
 
 void StreamConsumer::maybeStartPlayout()
 {
-  if (m_playing || !m_main || !(m_state == State::Adjust || m_state == State::Fetching || m_state == State::Challenge))
+  if (m_playing || !m_main ||
+      !(m_end || m_state == State::Adjust || m_state == State::Fetching || m_state == State::Challenge))
     return;
   // from the newest key frame that is complete: the bootstrap's, or a later one when chasing
   // took longer than a GOP
@@ -1006,7 +1017,7 @@ void StreamConsumer::maybeStartPlayout()
   if (!start)
     return;
   m_cursor = *start;
-  if (playable() < targetPlayable())
+  if (playable() < targetPlayable() && !m_end) // an ended stream plays what it has
     return;
   m_playing = true;
   m_nextTick = m_env.now();
@@ -1015,6 +1026,7 @@ void StreamConsumer::maybeStartPlayout()
 
 void StreamConsumer::onPlayoutTick()
 {
+  m_env.timers().cancel(m_tickTimer); // a stall ended by a frame: the give-up timer goes
   m_tickTimer = 0;
   if (!m_playing || m_stallStart)
     return;
@@ -1028,6 +1040,8 @@ void StreamConsumer::onPlayoutTick()
   if (at && at->complete) {
     render(*at);
     ++m_cursor;
+    if (checkEnd())
+      return;
   }
   else {
     bool later = false;
@@ -1040,13 +1054,12 @@ void StreamConsumer::onPlayoutTick()
       ++m_stats.stalls;
       NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": stall at playback ", m_cursor);
       congestion();
+      armEndGiveUp();
       return;
     }
-    ++m_stats.framesLost; // missed its playout deadline
-    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": playback ", m_cursor, " missed its deadline");
-    if (at)
-      m_main->passed[static_cast<int>(at->type)] = at->number;
-    ++m_cursor;
+    skipCursor();
+    if (checkEnd())
+      return;
   }
   forgetPlayed();
   // catching up: twice the sample rate while the buffer holds more than 1.5 frames above its
@@ -1054,6 +1067,93 @@ void StreamConsumer::onPlayoutTick()
   const Duration next = playable() > targetPlayable() + 3 * period() / 2 ? period() / 2 : period();
   m_nextTick = now + next;
   m_tickTimer = m_env.timers().schedule(next, [this] { onPlayoutTick(); });
+}
+
+void StreamConsumer::skipCursor()
+{
+  ++m_stats.framesLost; // missed its playout deadline
+  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": playback ", m_cursor, " missed its deadline");
+  if (auto it = m_main->byPlayback.find(m_cursor); it != m_main->byPlayback.end())
+    m_main->passed[static_cast<int>(it->second.first)] = it->second.second;
+  ++m_cursor;
+}
+
+// --- the end of the stream ------------------------------------------------------------------
+
+void StreamConsumer::handleEndMarker(Fetch& f, const Data& data)
+{
+  auto meta = decodeStreamMeta(data.content());
+  const ThreadMeta* t = nullptr;
+  if (meta)
+    for (const auto& x : meta->threads)
+      if (x.name == f.name && x.frameCount)
+        t = &x;
+  if (!t) {
+    ++m_stats.malformedData;
+    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, data.name(), ": an end marker without this thread's end DROP");
+    return;
+  }
+  if (&f == m_main.get())
+    noteEnd(*t);
+  // the Challenge's thread: its Interests past the end go unanswered; the main one ends the run
+}
+
+void StreamConsumer::noteEnd(const ThreadMeta& t)
+{
+  if (m_end)
+    return;
+  m_end = t;
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, m_base, ": the stream ended at ", *t.frameCount, " frames");
+  Fetch& f = *m_main;
+  for (auto it = f.frames.begin(); it != f.frames.end();) {
+    if (pastEnd(it->first.first, it->first.second))
+      eraseFrame(f, it++);
+    else
+      ++it;
+  }
+  if (checkEnd())
+    return;
+  if (!m_playing)
+    maybeStartPlayout();
+  else if (m_stallStart) {
+    endStall();
+    m_nextTick = m_env.now();
+    onPlayoutTick();
+  }
+}
+
+bool StreamConsumer::pastEnd(FrameType type, uint64_t number) const
+{
+  if (!m_end)
+    return false;
+  const auto& last = type == FrameType::Key ? m_end->latestKey : m_end->latestDelta;
+  return !last || number > *last;
+}
+
+bool StreamConsumer::checkEnd()
+{
+  if (!m_end || m_state == State::Ended || !(m_playing ? m_cursor >= *m_end->frameCount : *m_end->frameCount == 0))
+    return false;
+  halt();
+  setState(State::Ended);
+  return true;
+}
+
+void StreamConsumer::armEndGiveUp()
+{
+  if (!m_end)
+    return;
+  m_tickTimer = m_env.timers().schedule(m_opts.interestLifetime, [this] {
+    m_tickTimer = 0;
+    if (!m_stallStart)
+      return;
+    endStall();
+    skipCursor();
+    if (checkEnd())
+      return;
+    m_nextTick = m_env.now();
+    onPlayoutTick();
+  });
 }
 
 void StreamConsumer::render(Frame& fr)

@@ -9,8 +9,9 @@
 // States (Fig. 10):
 // - Inactive: constructed; start() issues the metadata Interest ("issue RM").
 // - WaitInitial: waits for the metadata (`<base>/_meta`, CanBePrefix, MustBeFresh); re-issued
-//   on timeout or Nack, at most `metadataRetries` times; no reply, malformed metadata or no such
-//   thread -> Failed (onError says why).
+//   when its lifetime runs out (a Nack, e.g. no route yet, waits for that too), at most
+//   `metadataRetries` times, so a consumer started before its producer finds it; no reply,
+//   malformed metadata or no such thread -> Failed (onError says why).
 // - Chasing: the key frame the metadata names and a pipeline of lambda_p^0 delta frames from
 //   the latest on (Eq. 1 from `initialDrd` unless given); once the key frame arrives, the delta
 //   frames of its GOP before the pipeline's first are fetched too. After each detection period
@@ -32,6 +33,11 @@
 //   the consumer switches up; congestion, or a failed test, -> Fetching with the interval
 //   doubled. A switch re-bootstraps on the new thread (WaitInitial) and drops the old one's
 //   buffered frames.
+// - Ended: the producer ended the stream (the end-of-stream marker, core/stream/wire.hpp: in
+//   the metadata, or answering an Interest for a frame past the last) and playout passed its
+//   last frame; nothing more is sent. Once the end is known no frame past it is asked for, no
+//   Challenge or switch starts, playout starts even below its target, and a frame still missing
+//   at the playout point is skipped after one Interest lifetime of stall.
 // - Failed: nothing more is sent. stop() ends any state (Stopped, no callback).
 // Pipeline decisions are taken once per detection period (automatic: (2N + K) x T in Chasing,
 // DRD_est + 2T after), never inside a packet handler.
@@ -201,7 +207,7 @@ class StreamConsumer
 {
 public:
   using Options = StreamConsumerOptions;
-  enum class State : uint8_t { Inactive, WaitInitial, Chasing, Adjust, Fetching, Challenge, Failed, Stopped };
+  enum class State : uint8_t { Inactive, WaitInitial, Chasing, Adjust, Fetching, Challenge, Ended, Failed, Stopped };
 
   /// Fetches `<prefix>/<opts.stream>`. Installs endpoint.onData and onNack (cleared by the
   /// destructor). std::invalid_argument for bad options.
@@ -239,6 +245,8 @@ public:
   StreamConsumerStats stats() const;
   const Options& options() const { return m_opts; }
   const StreamMeta& metadata() const { return m_meta; }
+  /// The played thread's frame count once the end-of-stream marker came.
+  std::optional<uint64_t> endFrameCount() const { return m_end ? m_end->frameCount : std::nullopt; }
 
 private:
   struct Frame;
@@ -268,6 +276,16 @@ private:
   void retransmitMissing(Fetch& f, Frame& fr);
   void frameArrived(Fetch& f, Frame& fr, bool stale);
 
+  // the end of the stream
+  void handleEndMarker(Fetch& f, const Data& data);
+  void noteEnd(const ThreadMeta& t);
+  bool pastEnd(FrameType type, uint64_t number) const;
+  /// Ended once playout passed the last frame (or the stream had none); true when it did.
+  bool checkEnd();
+  /// Stalled at a frame of an ended stream: skip it after one Interest lifetime.
+  void armEndGiveUp();
+  void skipCursor();
+
   void onDetectionTimer();
   void armDetection(Duration d);
   Duration detectionPeriod(State s);
@@ -296,6 +314,7 @@ private:
   std::string m_error;
 
   StreamMeta m_meta;
+  std::optional<ThreadMeta> m_end; ///< the played thread's metadata with the end-of-stream marker
   size_t m_metaSends = 0;
   TimerId m_metaTimer = 0;
 

@@ -87,6 +87,8 @@ Data StreamProducer::makeSegment(const Name& name, uint64_t lastSegment, Duratio
 
 PublishedFrame StreamProducer::publish(size_t thread, const Frame& frame)
 {
+  if (m_ended)
+    throw std::logic_error("StreamProducer: publish after end()");
   ThreadState& ts = m_threads.at(thread);
   const std::string& threadName = m_opts.threads[thread].name;
   const FrameType type = frame.key ? FrameType::Key : FrameType::Delta;
@@ -243,6 +245,10 @@ void StreamProducer::handleInterest(const Interest& interest)
   const size_t thread = static_cast<size_t>(t - m_opts.threads.begin());
   const ThreadState& ts = m_threads[thread];
   const uint64_t next = sn->type == FrameType::Key ? ts.nextKey : ts.nextDelta;
+  if (sn->frame >= next && m_ended) {
+    answerEnd(interest);
+    return;
+  }
   if (sn->frame >= next) {
     hold(interest, FrameKey{thread, sn->type, sn->frame});
     return;
@@ -299,9 +305,11 @@ StreamMeta StreamProducer::metadata() const
   meta.sampleRate = m_opts.sampleRate;
   for (size_t i = 0; i < m_opts.threads.size(); ++i) {
     const ThreadState& ts = m_threads[i];
-    ThreadMeta t{m_opts.threads[i].name, m_opts.threads[i].bitrate, ts.lastKey, std::nullopt};
+    ThreadMeta t{m_opts.threads[i].name, m_opts.threads[i].bitrate, ts.lastKey, std::nullopt, std::nullopt};
     if (ts.nextDelta > 0)
       t.latestDelta = ts.nextDelta - 1;
+    if (m_ended)
+      t.frameCount = ts.nextPlayback;
     meta.threads.push_back(std::move(t));
   }
   return meta;
@@ -310,7 +318,7 @@ StreamMeta StreamProducer::metadata() const
 void StreamProducer::answerMeta(const Interest& interest)
 {
   Name name = metaName(m_base);
-  name.appendVersion(m_counters.frames).appendSegment(0);
+  name.appendVersion(m_counters.frames + (m_ended ? 1 : 0)).appendSegment(0); // a new version at the end
   Data data(std::move(name));
   data.setFreshnessPeriod(m_opts.metadataFreshness);
   data.setFinalBlockId(data.name()[-1]);
@@ -319,6 +327,35 @@ void StreamProducer::answerMeta(const Interest& interest)
   data.tags.pitToken = interest.tags.pitToken;
   ++m_counters.metadataSent;
   m_ep.putData(data);
+}
+
+void StreamProducer::end()
+{
+  if (m_ended)
+    return;
+  m_ended = true;
+  auto pit = std::move(m_pit);
+  m_pit.clear();
+  m_pitSize = 0;
+  for (auto& [key, waiting] : pit) {
+    for (auto& w : waiting) {
+      m_env.timers().cancel(w.timer);
+      answerEnd(w.interest);
+    }
+  }
+  NDNLAB_LOG(m_env, LogLevel::Info, kModule, m_base, ": ended after ", m_counters.frames, " frames");
+}
+
+void StreamProducer::answerEnd(const Interest& interest)
+{
+  if (!interest.name().empty() && interest.name()[-1].isImplicitDigest())
+    return; // no Data of ours can have that digest
+  Data data(interest.name());
+  data.setFreshnessPeriod(m_opts.metadataFreshness);
+  data.setContent(std::make_shared<const Buffer>(encodeStreamMeta(metadata())));
+  security::signData(data, m_signer);
+  ++m_counters.endMarkers;
+  reply(interest, data);
 }
 
 void StreamProducer::reply(const Interest& interest, const Data& data)

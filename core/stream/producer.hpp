@@ -19,6 +19,9 @@
 //   rate, latest key and delta frame numbers) as `<prefix>/<stream>/_meta/v=<n>/seg=0`, n = the
 //   frames published so far (a new version whenever the content changes);
 // - anything else under the stream: counted as malformed, no Data.
+// end() ends the stream (the end of the input): the metadata then carries each thread's frame
+// count (FrameCount, the end-of-stream marker), and every Interest for a frame past the last,
+// held or new, is answered with the end marker (core/stream/wire.hpp) instead of waiting.
 // Interests outside `<prefix>/<stream>` are ignored. A PitToken is echoed on the reply.
 
 #include "core/app/endpoint.hpp"
@@ -78,6 +81,7 @@ struct StreamProducerCounters
   uint64_t noSuchSegment = 0;     ///< Interests for a segment the frame does not have: no Data
   uint64_t malformed = 0;         ///< Interests under the stream naming no frame or thread: no Data
   uint64_t metadataSent = 0;      ///< metadata replies
+  uint64_t endMarkers = 0;        ///< Interests for frames past the end answered with the end marker
   uint64_t dataSent = 0;          ///< segments sent (a held segment once per waiting Interest)
   uint64_t ignored = 0;           ///< Interests outside the stream
 };
@@ -115,7 +119,13 @@ public:
 
   /// Segments, protects, signs and keeps `frame` as the next frame of thread `thread` (an index
   /// into Options::threads; std::out_of_range otherwise), and answers the Interests held for it.
+  /// Precondition: not ended (std::logic_error otherwise).
   PublishedFrame publish(size_t thread, const Frame& frame);
+
+  /// Ends the stream: answers the Interests held for frames never to come with the end
+  /// marker, and every later one past the last frame too. The kept frames stay served. Once.
+  void end();
+  bool ended() const { return m_ended; }
 
   /// Answers one Interest (installed on the endpoint; public for owners that demultiplex).
   void handleInterest(const Interest& interest);
@@ -172,6 +182,8 @@ private:
   void hold(const Interest& interest, const FrameKey& key);
   void expire(const FrameKey& key, uint64_t id);
   void answerMeta(const Interest& interest);
+  /// The end marker under `interest`'s name: the metadata as Content.
+  void answerEnd(const Interest& interest);
   void reply(const Interest& interest, const Data& data);
 
   Env& m_env;
@@ -183,6 +195,7 @@ private:
   std::map<FrameKey, std::vector<Waiting>> m_pit;
   size_t m_pitSize = 0;
   uint64_t m_nextWaitingId = 1;
+  bool m_ended = false;
   StreamProducerCounters m_counters;
 };
 

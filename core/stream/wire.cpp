@@ -297,6 +297,8 @@ Buffer encodeStreamMeta(const StreamMeta& m)
       appendTlvNonNegInt(tv, tlv::LatestKey, *t.latestKey);
     if (t.latestDelta)
       appendTlvNonNegInt(tv, tlv::LatestDelta, *t.latestDelta);
+    if (t.frameCount)
+      appendTlvNonNegInt(tv, tlv::FrameCount, *t.frameCount);
     appendTlv(v, tlv::StreamThread, tv);
   }
   Buffer out;
@@ -326,7 +328,7 @@ WireResult<StreamMeta> decodeStreamMeta(ByteSpan content)
   for (ByteSpan tv : f.nested()) {
     Fields tf;
     if (auto ok = tf.read(tv, strcat(where, " thread ", m.threads.size()),
-                          {tlv::Bitrate, tlv::LatestKey, tlv::LatestDelta}, tlv::ThreadName);
+                          {tlv::Bitrate, tlv::LatestKey, tlv::LatestDelta, tlv::FrameCount}, tlv::ThreadName);
         !ok)
       return fail(ok.error());
     if (!tf.octets() || tf.octets()->empty())
@@ -338,9 +340,17 @@ WireResult<StreamMeta> decodeStreamMeta(ByteSpan content)
     t.bitrate = Rate::bitsPerSecond(static_cast<double>(*tf.get(tlv::Bitrate)));
     t.latestKey = tf.get(tlv::LatestKey);
     t.latestDelta = tf.get(tlv::LatestDelta);
+    t.frameCount = tf.get(tlv::FrameCount);
     m.threads.push_back(std::move(t));
   }
   return m;
+}
+
+bool isEndMarker(ByteSpan content)
+{
+  TlvReader r(content);
+  auto first = r.next();
+  return first && first->type == tlv::StreamMeta;
 }
 
 } // namespace ndnlab::stream

@@ -38,6 +38,14 @@
 //       Bitrate     (185)  bits per second
 //       LatestKey   (187)  optional: the latest key frame number, absent before the first
 //       LatestDelta (189)  optional: the latest delta frame number, absent before the first
+//       FrameCount  (191)  optional, the end-of-stream marker: present once the producer ended
+//                          the stream; the thread's frames, key and delta together (its last
+//                          playback number + 1); LatestKey and LatestDelta are then final
+//
+// The end of the stream: once ended, the producer answers every Interest for a frame past the
+// last one (held or new) with a Data of that Interest's name whose Content is the StreamMeta
+// above (FrameCount set), instead of a segment; a consumer tells the two apart by the first
+// TLV type of the Content (StreamMeta 177, StreamSegmentHeader 161).
 
 #include "core/codec/name.hpp"
 #include "core/runtime/result.hpp"
@@ -66,6 +74,7 @@ inline constexpr uint32_t ThreadName = 183;
 inline constexpr uint32_t Bitrate = 185;
 inline constexpr uint32_t LatestKey = 187;
 inline constexpr uint32_t LatestDelta = 189;
+inline constexpr uint32_t FrameCount = 191;
 } // namespace tlv
 
 /// The name component of the stream metadata under the stream base.
@@ -155,11 +164,14 @@ struct ThreadMeta
   Rate bitrate;
   std::optional<uint64_t> latestKey;
   std::optional<uint64_t> latestDelta;
+  /// The end-of-stream marker: set once the producer ended the stream, the thread's frame count
+  /// (key and delta together).
+  std::optional<uint64_t> frameCount;
 
   bool operator==(const ThreadMeta& o) const
   {
     return name == o.name && bitrate.bps() == o.bitrate.bps() && latestKey == o.latestKey &&
-           latestDelta == o.latestDelta;
+           latestDelta == o.latestDelta && frameCount == o.frameCount;
   }
 };
 
@@ -175,5 +187,8 @@ struct StreamMeta
 Buffer encodeStreamMeta(const StreamMeta& m);
 /// Reads a metadata Content; refuses a malformed one (no thread, a missing field, ...) with why.
 WireResult<StreamMeta> decodeStreamMeta(ByteSpan content);
+/// Whether a frame segment's Content is the end-of-stream marker (a StreamMeta TLV) rather than
+/// a segment: only its first TLV type is looked at.
+bool isEndMarker(ByteSpan content);
 
 } // namespace ndnlab::stream

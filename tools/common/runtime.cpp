@@ -266,6 +266,28 @@ void ToolRuntime::stop()
   asio::post(io, [this] { io.stop(); });
 }
 
+int runSubcommand(std::string_view command, std::string_view description, std::string_view usage,
+                  std::span<const Subcommand> subs, int argc, char** argv)
+{
+  std::string names;
+  for (const auto& s : subs)
+    names += (names.empty() ? "" : ", ") + std::string(s.name);
+  if (argc < 2) {
+    std::cerr << "ndnlab " << command << ": missing subcommand (expected one of: " << names << ")\n" << usage;
+    return exitcode::BadArgs;
+  }
+  const std::string_view sub = argv[1];
+  if (sub == "-h" || sub == "--help") {
+    std::cout << description << "\n" << usage;
+    return exitcode::Ok;
+  }
+  for (const auto& s : subs)
+    if (s.name == sub)
+      return s.run(argc - 1, argv + 1);
+  std::cerr << "ndnlab " << command << ": unknown subcommand '" << sub << "' (expected one of: " << names << ")\n";
+  return exitcode::BadArgs;
+}
+
 std::span<const BuiltinCommand> builtinCommands()
 {
   static const BuiltinCommand commands[] = {
@@ -274,6 +296,7 @@ std::span<const BuiltinCommand> builtinCommands()
     {"ping", "Reachability test of a name prefix (like ndnping)", runPing},
     {"pingserver", "Answer ping Interests under a prefix (like ndnpingserver)", runPingServer},
     {"perf", "Measure throughput, loss, RTT and jitter of a path (like iperf3): server, client", runPerf},
+    {"stream", "Publish and play real-time video streams (NDN-RTC): publish, play", runStream},
     {"ctl", "Manage the forwarder: faces, routes, strategies, status (like nfdc)", runCtl},
   };
   return commands;

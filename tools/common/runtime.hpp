@@ -150,6 +150,20 @@ int runPing(int argc, char** argv);
 int runPingServer(int argc, char** argv);
 int runCtl(int argc, char** argv);
 int runPerf(int argc, char** argv);
+int runStream(int argc, char** argv);
+
+/// One subcommand of a built-in (`ndnlab perf server`): run(argc, argv) with argv[0] = its name.
+struct Subcommand
+{
+  std::string_view name;
+  int (*run)(int argc, char** argv);
+};
+
+/// `ndnlab <command> <sub> ...` (argv[0] = command): runs the subcommand named by argv[1];
+/// -h/--help prints `description` and `usage`; a missing or unknown one prints the expected
+/// names and `usage` and returns exitcode::BadArgs.
+int runSubcommand(std::string_view command, std::string_view description, std::string_view usage,
+                  std::span<const Subcommand> subs, int argc, char** argv);
 
 /// All built-ins, in help order.
 std::span<const BuiltinCommand> builtinCommands();

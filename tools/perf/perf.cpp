@@ -564,23 +564,11 @@ int runClient(int argc, char** argv)
 
 int runPerf(int argc, char** argv)
 {
-  const std::string usage = "usage: ndnlab perf server PREFIX [options] | ndnlab perf client PREFIX [options]\n"
-                            "       ndnlab perf server --help | ndnlab perf client --help\n";
-  if (argc < 2) {
-    std::cerr << "ndnlab perf: missing subcommand (expected one of: server, client)\n" << usage;
-    return exitcode::BadArgs;
-  }
-  const std::string_view sub = argv[1];
-  if (sub == "-h" || sub == "--help") {
-    std::cout << "Measure an NDN path as iperf3 measures an IP one (docs/tools.md).\n" << usage;
-    return exitcode::Ok;
-  }
-  if (sub == "server")
-    return runServer(argc - 1, argv + 1);
-  if (sub == "client")
-    return runClient(argc - 1, argv + 1);
-  std::cerr << "ndnlab perf: unknown subcommand '" << sub << "' (expected one of: server, client)\n";
-  return exitcode::BadArgs;
+  static const Subcommand subs[] = {{"server", runServer}, {"client", runClient}};
+  return runSubcommand("perf", "Measure an NDN path as iperf3 measures an IP one (docs/tools.md).",
+                       "usage: ndnlab perf server PREFIX [options] | ndnlab perf client PREFIX [options]\n"
+                       "       ndnlab perf server --help | ndnlab perf client --help\n",
+                       subs, argc, argv);
 }
 
 } // namespace ndnlab::tools

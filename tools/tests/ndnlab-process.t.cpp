@@ -482,6 +482,20 @@ TEST_F(NdnlabProcess, GetTablesInDocsAreTheGeneratedOnes)
     << "docs/tools.md is out of date: paste the table `ndnlab perf server --print-options-table` prints:\n"
     << perf.out;
 
+  // stream publish and play, from StreamProducerOptions' and StreamConsumerOptions' field lists
+  Outcome publish = ndnlab({"stream", "publish", "--print-options-table"});
+  ASSERT_EQ(publish.rc, 0) << publish;
+  EXPECT_NE(publish.out.find("| `--payload`, `--payload-size` | 1000 B |"), std::string::npos) << publish.out;
+  EXPECT_NE(docs.find(publish.out), std::string::npos)
+    << "docs/tools.md is out of date: paste the table `ndnlab stream publish --print-options-table` prints:\n"
+    << publish.out;
+  Outcome play = ndnlab({"stream", "play", "--print-options-table"});
+  ASSERT_EQ(play.rc, 0) << play;
+  EXPECT_NE(play.out.find("| `--stability` | `medium` |"), std::string::npos) << play.out;
+  EXPECT_NE(docs.find(play.out), std::string::npos)
+    << "docs/tools.md is out of date: paste the table `ndnlab stream play --print-options-table` prints:\n"
+    << play.out;
+
   // a profile's defaults
   Outcome pcon = ndnlab({"get", "--print-options-table", "--profile", "ndnsim"});
   ASSERT_EQ(pcon.rc, 0) << pcon;

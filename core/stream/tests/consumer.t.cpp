@@ -395,6 +395,73 @@ TEST(StreamConsumerTest, ProducerThatStopsGivesACleanStall)
   EXPECT_EQ(rig.consumer.stats().stallTime, s.stallTime) << "the stall ends at stop()";
 }
 
+// --- the end of the stream --------------------------------------------------------------------
+
+TEST(StreamConsumerTest, EndMarkerEndsPlayoutAfterTheLastFrame)
+{
+  Rig rig(50ms, StreamConsumerOptions{}, {{"hi", Rate::kbps(800)}}, 6s);
+  rig.env.timers().schedule(6s, [&] { rig.producer.end(); });
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  ASSERT_EQ(rig.consumer.state(), State::Ended) << rig.history();
+  EXPECT_EQ(rig.consumer.endFrameCount(), std::optional<uint64_t>(rig.producer.counters().frames));
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().playback, rig.producer.counters().frames - 1) << "played to the last frame";
+  for (size_t i = 1; i < rig.rendered.size(); ++i)
+    EXPECT_EQ(rig.rendered[i].playback, rig.rendered[i - 1].playback + 1) << "in order, none missing";
+  EXPECT_TRUE(rig.errors.empty());
+  EXPECT_EQ(rig.consumer.stats().framesLost, 0u);
+  const size_t after = rig.link.consumer.sentInterests.size();
+  rig.env.advance(10s);
+  EXPECT_EQ(rig.link.consumer.sentInterests.size(), after) << "nothing sent once ended";
+}
+
+TEST(StreamConsumerTest, ConsumerOfAnEndedStreamEndsToo)
+{
+  Rig rig(50ms, StreamConsumerOptions{}, {{"hi", Rate::kbps(800)}}, 2s);
+  rig.env.timers().schedule(2s, [&] { rig.producer.end(); });
+  rig.env.advance(3s);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  EXPECT_EQ(rig.consumer.state(), State::Ended) << rig.history();
+  EXPECT_EQ(rig.consumer.endFrameCount(), std::optional<uint64_t>(rig.producer.counters().frames));
+}
+
+TEST(StreamConsumerTest, StartedBeforeTheProducerWaitsThroughNacks)
+{
+  StreamConsumerOptions o;
+  o.metadataRetries = 10;
+  ManualEnv env;
+  SimLink link(env, 10ms);
+  security::DigestSigner signer;
+  // no producer yet: the forwarder Nacks each metadata Interest (no route)
+  link.consumer.interestSink = [&](const Interest& i) {
+    env.timers().schedule(10ms, [&, i] { link.consumer.deliverNack(Nack{i, NackReason::NoRoute}); });
+  };
+  StreamConsumer c(env, link.consumer, "/alice", o);
+  c.start();
+  env.advance(3500ms);
+  EXPECT_EQ(c.state(), State::WaitInitial);
+  EXPECT_EQ(link.consumer.sentInterests.size(), 4u) << "re-issued once per lifetime, not at each Nack";
+  StreamProducerOptions po;
+  po.threads = {{"hi", Rate::kbps(800)}};
+  StreamProducer p(env, link.producer, "/alice", signer, po);
+  link.consumer.interestSink = [&](const Interest& i) {
+    env.timers().schedule(10ms, [&, i] { link.producer.deliverInterest(i); });
+  };
+  size_t rendered = 0;
+  c.onFrame = [&](const RenderedFrame&) { ++rendered; };
+  std::function<void()> tick = [&] {
+    p.publish(0, Frame{.key = p.counters().frames % 30 == 0, .data = framePayload(3000, p.counters().frames)});
+    env.timers().schedule(Rig::T, tick);
+  };
+  tick();
+  env.advance(5s);
+  EXPECT_GT(rendered, 0u);
+  EXPECT_NE(c.state(), State::Failed) << c.error();
+}
+
 // --- metadata errors --------------------------------------------------------------------------
 
 TEST(StreamConsumerTest, MissingMetadataFails)

@@ -360,6 +360,44 @@ TEST_F(StreamProducerTest, MetadataAnswersTheLatestFrameNumbers)
   EXPECT_EQ(p.counters().malformed, 1u);
 }
 
+TEST_F(StreamProducerTest, EndAnswersHeldAndLaterInterestsPastTheLastFrameWithTheMarker)
+{
+  StreamProducer p(env, ep, "/alice", signer, twoThreads());
+  for (bool key : {true, false, false})
+    p.publish(0, Frame{.key = key, .data = pattern(10)});
+  ep.deliverInterest(interest(seg("lo", FrameType::Delta, 2))); // held: delta 2 is not made yet
+  ASSERT_EQ(p.pitSize(), 1u);
+  p.end();
+  EXPECT_TRUE(p.ended());
+  EXPECT_EQ(p.pitSize(), 0u);
+  ASSERT_EQ(ep.sentData.size(), 1u);
+  const Data& marker = ep.sentData[0];
+  EXPECT_EQ(marker.name(), seg("lo", FrameType::Delta, 2));
+  ASSERT_TRUE(isEndMarker(marker.content()));
+  auto m = decodeStreamMeta(marker.content());
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->threads[0].frameCount, std::optional<uint64_t>(3));
+  EXPECT_EQ(m->threads[0].latestKey, std::optional<uint64_t>(0));
+  EXPECT_EQ(m->threads[0].latestDelta, std::optional<uint64_t>(1));
+  EXPECT_EQ(m->threads[1].frameCount, std::optional<uint64_t>(0)) << "a thread with nothing published ends too";
+
+  ep.deliverInterest(interest(seg("lo", FrameType::Key, 1)));   // past the end: the marker
+  ep.deliverInterest(interest(seg("lo", FrameType::Delta, 0))); // kept: the segment itself
+  ASSERT_EQ(ep.sentData.size(), 3u);
+  EXPECT_TRUE(isEndMarker(ep.sentData[1].content()));
+  EXPECT_FALSE(isEndMarker(ep.sentData[2].content()));
+  EXPECT_EQ(p.counters().endMarkers, 2u);
+
+  Interest mi = interest(metaName("/alice/camera"), true);
+  ep.deliverInterest(mi);
+  ASSERT_EQ(ep.sentData.size(), 4u);
+  EXPECT_EQ(ep.sentData[3].name(), Name("/alice/camera/_meta/v=4/seg=0")) << "a new version at the end";
+  EXPECT_EQ(decodeStreamMeta(ep.sentData[3].content())->threads[0].frameCount, std::optional<uint64_t>(3));
+  EXPECT_THROW(p.publish(0, Frame{.key = false, .data = pattern(10)}), std::logic_error);
+  env.advance(5s); // the held Interest's timer went with it
+  EXPECT_EQ(p.counters().expired, 0u);
+}
+
 TEST_F(StreamProducerTest, MalformedAndForeignInterestsGetNoData)
 {
   StreamProducer p(env, ep, "/alice", signer, twoThreads());

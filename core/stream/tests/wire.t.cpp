@@ -213,5 +213,20 @@ TEST(StreamWire, MetadataRoundTripAndRefusal)
   refused(trailing, "stream metadata");
 }
 
+TEST(StreamWire, EndMarkerIsMetadataWithFrameCount)
+{
+  StreamMeta m;
+  m.threads.push_back({"lo", Rate::kbps(200), 3, 91, 96});
+  Buffer wire = encodeStreamMeta(m);
+  auto d = decodeStreamMeta(wire);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->threads[0].frameCount, std::optional<uint64_t>(96));
+  EXPECT_TRUE(isEndMarker(wire));
+  Buffer seg;
+  encodeSegmentHeader(seg, SegmentHeader{});
+  EXPECT_FALSE(isEndMarker(seg)) << "a segment is not the marker";
+  EXPECT_FALSE(isEndMarker(Buffer{})) << "nor is an empty Content";
+}
+
 } // namespace
 } // namespace ndnlab::stream::tests
