@@ -121,7 +121,8 @@ def figures(results, out):
         r = json.loads(path.read_text())
         label = f"{r['profile']} (ours)"
         tcp = r["iperf3_tcp"]["client"].get("intervals", [])
-        udp = r["iperf3_udp"]["server"].get("intervals", [])
+        udp = [iv for iv in r["iperf3_udp"]["server"].get("intervals", [])
+               if iv["sum"].get("seconds", 0) >= 0.5]  # not the last, partial one
         icn = r["ndnlab_perf"]["report"].get("intervals", [])
         series = [
             [iv["sum"]["bits_per_second"] / 1e6 for iv in tcp],
