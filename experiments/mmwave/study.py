@@ -21,10 +21,10 @@ tbf counts each frame's bytes from the Ethernet header on, not the preamble, int
 FCS (24 bytes) a wire also carries, so an Ethernet line rate R is shaped as R x 1514/1538. No
 delay is emulated: the 1 km path takes 3.3 us, below what the kernel's own path adds.
 
-Usage: study.py [--seconds 90] [--seeds 1] [--profiles matched,mismatched] [--faces udp,tcp]
-                [--out DIR] [--no-sim]
-Writes DIR/runs/<profile>-<faces>-s<seed>.json (every tool's JSON and the run's CPU and link
-counters) and DIR/sim/<profile>-s<seed>.json; report.py reads them. Needs root. Exit status: 0
+Usage: study.py [--seconds 90] [--seeds 1] [--profiles matched,mismatched] [--faces udp,tcp,ether]
+                [--perf-length 1370] [--out DIR] [--no-sim]
+Writes DIR/runs/<profile>-<faces>[-l<perf length>]-s<seed>.json (every tool's JSON and the
+run's CPU and link counters) and DIR/sim/<profile>-s<seed>.json; report.py reads them. Needs root. Exit status: 0
 done, 1 a run failed, 2 bad arguments or no privileges.
 """
 import argparse
@@ -69,12 +69,12 @@ def tbf_rate(line_bps):
     return line_bps * TBF_FRAME / WIRE_FRAME
 
 
-def scenario_params(profile, seconds):
+def scenario_params(profile, seconds, perf_length=PERF_LENGTH):
     """The p2p-chain parameters of the NDN test on `profile`'s link: n0 -radio- n1 -GbE- n2, no
     delay."""
     rates = f"{int(tbf_rate(PROFILES[profile]['line_bps']))}bps,{int(tbf_rate(GBE_LINE_BPS))}bps"
     return ["--Hops=2", f"--Rate={rates}", "--Delay=0ms", "--App=perf",
-            f"--PerfTime={seconds:g}", f"--PerfLength={PERF_LENGTH}", "--Consumer=cubic",
+            f"--PerfTime={seconds:g}", f"--PerfLength={perf_length}", "--Consumer=cubic",
             "--StartTime=0.5", f"--MaxTime={seconds + 60:g}"]
 
 
@@ -111,14 +111,15 @@ def find_iperf3():
     return path
 
 
-def run_emulated(profile, faces, seed, seconds, out_dir, with_iperf, say):
+def run_emulated(profile, faces, seed, seconds, out_dir, with_iperf, say, perf_length=PERF_LENGTH):
     """One network: the iperf3 tests (`with_iperf`), then ndnlab perf over `faces`."""
-    network = describe(find_program("ndnlab-sim"), "p2p-chain", scenario_params(profile, seconds), seed)
+    network = describe(find_program("ndnlab-sim"), "p2p-chain", scenario_params(profile, seconds, perf_length),
+                       seed)
     mechanisms, _ = plan_links(network, "tbf")
     run_dir = out_dir / f"{profile}-{faces}-s{seed}"
     run_dir.mkdir(parents=True, exist_ok=True)
     emu = Emulation(network, mechanisms, run_dir.resolve(), seed, say, faces=faces)
-    record = {"profile": profile, "faces": faces, "seed": seed, "seconds": seconds,
+    record = {"profile": profile, "faces": faces, "seed": seed, "seconds": seconds, "perf_length": perf_length,
               "radio_tbf_bps": tbf_rate(PROFILES[profile]["line_bps"]), "gbe_tbf_bps": tbf_rate(GBE_LINE_BPS),
               **PROFILES[profile]}
     with emunet.Network() as net:
@@ -161,9 +162,9 @@ def _cpu(meter):
     return meter.summary()
 
 
-def run_simulated(profile, seed, seconds):
+def run_simulated(profile, seed, seconds, perf_length=PERF_LENGTH):
     sim = find_program("ndnlab-sim")
-    r = subprocess.run([str(sim), "p2p-chain", *scenario_params(profile, seconds), "--Traces=none",
+    r = subprocess.run([str(sim), "p2p-chain", *scenario_params(profile, seconds, perf_length), "--Traces=none",
                         f"--run={seed}"], capture_output=True, text=True, timeout=3600)
     if r.returncode != 0:
         raise EmuError(f"ndnlab-sim exited {r.returncode}: {r.stderr.strip()[-300:]}")
@@ -177,6 +178,9 @@ def main(argv=None):
     ap.add_argument("--profiles", default="matched,mismatched")
     ap.add_argument("--faces", default="udp,tcp,ether", help="the daemons' faces, one run each (udp, tcp, ether)")
     ap.add_argument("--out", type=pathlib.Path, default=HERE / "results")
+    ap.add_argument("--perf-length", type=int, default=PERF_LENGTH,
+                    help=f"ndnlab perf's content bytes per Data (default {PERF_LENGTH}, one frame over a UDP "
+                         "face; a TCP face has no MTU, up to 8400)")
     ap.add_argument("--no-sim", action="store_true", help="skip the ns-3 runs")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -200,10 +204,11 @@ def main(argv=None):
     for seed in range(1, args.seeds + 1):
         for profile in profiles:
             for i, kind in enumerate(faces):
-                path = args.out / "runs" / f"{profile}-{kind}-s{seed}.json"
+                length = "" if args.perf_length == PERF_LENGTH else f"-l{args.perf_length}"
+                path = args.out / "runs" / f"{profile}-{kind}{length}-s{seed}.json"
                 try:
                     record = run_emulated(profile, kind, seed, args.seconds, args.out / "work",
-                                          with_iperf=True, say=say)
+                                          with_iperf=True, say=say, perf_length=args.perf_length)
                 except (EmuError, OSError, RuntimeError, subprocess.SubprocessError) as e:
                     print(f"study.py: {profile} over {kind} faces, seed {seed}: {e}", file=sys.stderr)
                     failed = True
@@ -216,7 +221,7 @@ def main(argv=None):
             if not args.no_sim:
                 say(f"{profile}: ns-3, {args.seconds:g} s")
                 try:
-                    sim = run_simulated(profile, seed, args.seconds)
+                    sim = run_simulated(profile, seed, args.seconds, args.perf_length)
                 except EmuError as e:
                     print(f"study.py: ns-3 {profile}: {e}", file=sys.stderr)
                     failed = True
