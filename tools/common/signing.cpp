@@ -1,5 +1,7 @@
 #include "tools/common/signing.hpp"
 
+#include "tools/common/runtime.hpp"
+
 #include "core/security/crypto.hpp"
 
 #include <fstream>
@@ -14,9 +16,21 @@ const std::vector<std::string>& signingTypes()
   return types;
 }
 
-std::unique_ptr<security::Signer> makeSigner(const std::string& signing, const std::string& hmacKeyHex,
-                                             const std::string& keyFile)
+void addSigningOptions(CLI::App& app, SigningOptions& o)
 {
+  app.add_option("--signing", o.signing, "Signature of every Data")
+    ->check(CLI::IsMember(signingTypes()))
+    ->capture_default_str();
+  app.add_option("--hmac-key", o.hmacKeyHex, "HMAC key in hex (--signing hmac)");
+  app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
+    ->check(check::nonEmpty());
+}
+
+std::unique_ptr<security::Signer> makeSigner(const SigningOptions& o)
+{
+  const std::string& signing = o.signing;
+  const std::string& hmacKeyHex = o.hmacKeyHex;
+  const std::string& keyFile = o.keyFile;
   if (signing == "digest")
     return std::make_unique<security::DigestSigner>();
   if (signing == "null")

@@ -358,7 +358,7 @@ int runServer(int argc, char** argv)
   }
   std::string name;
   app::PerfServerOptions so;
-  std::string signing = "digest", hmacKey, keyFile;
+  SigningOptions signing;
   bool noRegister = false;
   Verbosity verbosity;
   ConnectionOptions connection;
@@ -368,12 +368,7 @@ int runServer(int argc, char** argv)
                "ndnlab perf server"};
   app.add_option("PREFIX", name, "Prefix to serve")->required();
   addFieldOptions(app, so); // core/app/perf-server-fields.hpp
-  app.add_option("--signing", signing, "Signature of every Data")
-    ->check(CLI::IsMember(signingTypes()))
-    ->capture_default_str();
-  app.add_option("--hmac-key", hmacKey, "HMAC key in hex (--signing hmac)");
-  app.add_option("--key", keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
-    ->check(check::nonEmpty());
+  addSigningOptions(app, signing);
   app.add_flag("--no-register", noRegister, "Do not register the prefix (a route exists already)");
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);
@@ -384,7 +379,7 @@ int runServer(int argc, char** argv)
     return exitcode::BadArgs;
   std::unique_ptr<security::Signer> signer;
   try {
-    signer = makeSigner(signing, hmacKey, keyFile);
+    signer = makeSigner(signing);
     so.validate();
   }
   catch (const std::invalid_argument& e) {

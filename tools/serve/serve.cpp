@@ -22,9 +22,7 @@ struct ServeOptions
   std::string name;
   std::string file; ///< empty or "-" = stdin
   app::SegmentServerOptions server;
-  std::string signing = "digest";
-  std::string hmacKeyHex;
-  std::string keyFile; ///< ECDSA private key PEM; generated when empty
+  SigningOptions signing;
   bool printVersion = false;
   bool noRegister = false;
   Verbosity verbosity;
@@ -57,12 +55,7 @@ int runServe(int argc, char** argv)
   app.add_option("NAME", o.name, "Prefix to publish under (a trailing version is kept)")->required();
   app.add_option("FILE", o.file, "File to publish; stdin when absent or '-'")->check(check::nonEmpty());
   addFieldOptions(app, o.server); // core/app/segment-server-fields.hpp
-  app.add_option("--signing", o.signing, "Signature of every Data")
-    ->check(CLI::IsMember(signingTypes()))
-    ->capture_default_str();
-  app.add_option("--hmac-key", o.hmacKeyHex, "HMAC key in hex (--signing hmac)");
-  app.add_option("--key", o.keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
-    ->check(check::nonEmpty());
+  addSigningOptions(app, o.signing);
   app.add_flag("-p,--print-version", o.printVersion, "Print the version component on stdout");
   app.add_flag("--no-register", o.noRegister, "Do not register the prefix (a route exists already)");
   addVerbosityOptions(app, o.verbosity);
@@ -78,7 +71,7 @@ int runServe(int argc, char** argv)
 
   std::unique_ptr<security::Signer> signer;
   try {
-    signer = makeSigner(o.signing, o.hmacKeyHex, o.keyFile);
+    signer = makeSigner(o.signing);
     o.server.validate();
   }
   catch (const std::invalid_argument& e) {

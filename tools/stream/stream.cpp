@@ -159,7 +159,8 @@ int runPublish(int argc, char** argv)
     std::fputs(optionsTable(stream::StreamProducerOptions{}).c_str(), stdout);
     return exitcode::Ok;
   }
-  std::string name, synthetic, signing = "digest", hmacKey, keyFile;
+  std::string name, synthetic;
+  SigningOptions signing;
   std::vector<std::string> inputArgs;
   double fps = 0, durationSeconds = 0, lingerSeconds = 3;
   size_t gop = 30;
@@ -192,12 +193,7 @@ int runPublish(int argc, char** argv)
     ->check(check::nonNegative(3600))
     ->capture_default_str();
   addFieldOptions(app, po); // core/stream/producer-fields.hpp
-  app.add_option("--signing", signing, "Signature of every Data")
-    ->check(CLI::IsMember(signingTypes()))
-    ->capture_default_str();
-  app.add_option("--hmac-key", hmacKey, "HMAC key in hex (--signing hmac)");
-  app.add_option("--key", keyFile, "ECDSA P-256 private key PEM (--signing ecdsa; default: a fresh key)")
-    ->check(check::nonEmpty());
+  addSigningOptions(app, signing);
   app.add_flag("--no-register", noRegister, "Do not register the prefix (a route exists already)");
   app.add_flag("--json", jsonOut, "Print the producer's counters as JSON on stdout at the end");
   addVerbosityOptions(app, verbosity);
@@ -244,7 +240,7 @@ int runPublish(int argc, char** argv)
   }
   std::unique_ptr<security::Signer> signer;
   try {
-    signer = makeSigner(signing, hmacKey, keyFile);
+    signer = makeSigner(signing);
     po.validate();
   }
   catch (const std::invalid_argument& e) {
