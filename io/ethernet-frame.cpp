@@ -1,6 +1,8 @@
 #include "io/ethernet-frame.hpp"
 #include "io/tlv-framer.hpp"
 
+#include "core/codec/hex.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -40,21 +42,12 @@ std::optional<MacAddress> MacAddress::parse(std::string_view text)
   const char sep = text[2];
   if (sep != ':' && sep != '-')
     return std::nullopt;
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9')
-      return c - '0';
-    if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-    return -1;
-  };
   MacAddress m;
   for (size_t i = 0; i < 6; ++i) {
     const size_t at = i * 3;
     if (i > 0 && text[at - 1] != sep)
       return std::nullopt;
-    int hi = hex(text[at]), lo = hex(text[at + 1]);
+    int hi = hexDigit(text[at]), lo = hexDigit(text[at + 1]);
     if (hi < 0 || lo < 0)
       return std::nullopt;
     m.octets[i] = static_cast<uint8_t>(hi * 16 + lo);

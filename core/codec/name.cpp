@@ -1,5 +1,7 @@
 #include "core/codec/name.hpp"
 
+#include "core/codec/hex.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <ostream>
@@ -168,17 +170,6 @@ DecodeResult<Name> Name::decode(ByteSpan wire)
 
 namespace {
 
-int hexValue(char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 /// Unescapes a component value (percent-decoding and the period rule).
 std::optional<std::string> unescapeValue(std::string_view s, Buffer& out)
 {
@@ -191,8 +182,8 @@ std::optional<std::string> unescapeValue(std::string_view s, Buffer& out)
   }
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%') {
-      int hi = i + 2 < s.size() ? hexValue(s[i + 1]) : -1;
-      int lo = i + 2 < s.size() ? hexValue(s[i + 2]) : -1;
+      int hi = i + 2 < s.size() ? hexDigit(s[i + 1]) : -1;
+      int lo = i + 2 < s.size() ? hexDigit(s[i + 2]) : -1;
       if (hi < 0 || lo < 0)
         return "bad percent-encoding in '" + std::string(s) + "'";
       out.push_back(static_cast<uint8_t>(hi << 4 | lo));

@@ -1,5 +1,7 @@
 #include "core/codec/tlv.hpp"
 
+#include "core/codec/hex.hpp"
+
 #include <string>
 
 namespace ndnlab {
@@ -196,16 +198,10 @@ bool fromHex(std::string_view hex, Buffer& out)
 {
   int high = -1;
   for (char c : hex) {
-    int v;
-    if (c >= '0' && c <= '9')
-      v = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      v = c - 'A' + 10;
-    else if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
       continue;
-    else
+    const int v = hexDigit(c);
+    if (v < 0)
       return false;
     if (high < 0) {
       high = v;
