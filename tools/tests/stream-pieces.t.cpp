@@ -57,8 +57,9 @@ TEST(StreamPieces, SyntheticSizesAverageTheBitrateOverAGop)
     const auto s = syntheticSizes(Rate::kbps(1000), 30, gop);
     const double gopBytes = static_cast<double>(s.key) + static_cast<double>(gop - 1) * static_cast<double>(s.delta);
     EXPECT_NEAR(gopBytes * 8 / (static_cast<double>(gop) / 30), 1e6, 1e6 * 0.01) << gop;
-    if (gop > 1)
+    if (gop > 1) {
       EXPECT_NEAR(static_cast<double>(s.key) / static_cast<double>(s.delta), SyntheticSizes::KeyToDelta, 0.01);
+    }
   }
   const auto tiny = syntheticSizes(Rate::bitsPerSecond(1), 30, 30);
   EXPECT_GE(tiny.delta, 1u) << "never an empty frame";
