@@ -16,7 +16,7 @@ one-Interest run of the same link mode (Standard, Addressing, DataMode, Ampdu):
   segment, i.e. the consumer's RTO ended them);
 - the start: from the consumer's first Interest to its first Data, and the slow-start time until
   the first second of Data (time above segments x g in the first 1 s of the transfer);
-- consumer timeouts, duplicates (Data received - segments: Data for an Interest already
+- consumer timeouts, duplicates (Data received - segments - the version-discovery Data: Data for an Interest already
   satisfied, i.e. a retransmission whose original Data was not lost: a premature RTO),
   losses (timeouts - duplicates), PHY receive drops at the consumer (collisions), the frames
   the access point's Wi-Fi MAC queue dropped (broadcast addressing only: Data and
@@ -30,6 +30,7 @@ import pathlib
 import sys
 
 from ndnlab import data, report
+from ndnlab import metrics as ndnmetrics
 from ndnlab.store import STATUS_OK, open_source
 
 LINK = ("Standard", "Addressing", "DataMode", "Ampdu")
@@ -76,7 +77,7 @@ def decompose(run_dir, metrics, params, g):
     out["startup"] = (first_second[-1] - start) - len(first_second) * g if first_second else 0.0
     out["timeouts"] = metrics.get("timeouts", 0)
     out["rtx"] = metrics.get("retransmissions", 0)
-    dup = metrics.get("data_received", n) - n
+    dup = ndnmetrics.duplicate_data(metrics.get("data_received", n + ndnmetrics.discovery_data(params)), n, params)
     out["duplicates"] = dup
     out["losses"] = out["timeouts"] - dup
     out["phy_drops"] = _phy_drops(run_dir)

@@ -77,7 +77,8 @@ def load_runs(spec_name):
     df["link"] = df.apply(link, axis=1)
     if "segments" not in df and "flows.b_from_a.segments" in df:  # wifi-hidden: two flows
         df["segments"] = df["flows.b_from_a.segments"] + df["flows.c_from_d.segments"]
-    df["duplicates"] = df["data_received"] - df["segments"]
+    flows = 2 if "flows.b_from_a.segments" in df else 1
+    df["duplicates"] = df.apply(lambda r: metrics.duplicate_data(r["data_received"], r["segments"], r, flows), axis=1)
     return df
 
 

@@ -148,3 +148,19 @@ def goodput_mbps(payload_bytes, seconds):
     if seconds <= 0:
         return math.nan
     return payload_bytes * 8 / seconds / 1e6
+
+
+def discovery_data(params, flows=1):
+    """Data a fetch takes in before its segments: one version-discovery (RDR metadata) Data per
+    flow under VersionDiscovery=rdr, the scenarios' default; 0 otherwise."""
+    mode = params.get("VersionDiscovery")
+    if mode is None or (isinstance(mode, float) and math.isnan(mode)):
+        mode = "rdr"  # not given: the default
+    return flows if str(mode) == "rdr" else 0
+
+
+def duplicate_data(data_received, segments, params, flows=1):
+    """Data for an Interest already satisfied (a retransmission whose original Data was not
+    lost: a premature timeout): the Data the consumer's node took in, minus the segments and
+    the version-discovery Data (`data_received` counts both)."""
+    return data_received - segments - discovery_data(params, flows)
