@@ -11,7 +11,8 @@
 // MaxBundleSpan Interests; regenerated Interests keep the bundle's name but for the segment;
 // and, the property bundling must keep, once the encoder has taken an Interest (sent, bundled
 // or absorbed) the decoder has handed up an Interest of that name: on a link that loses
-// nothing, bundling loses no Interest.
+// nothing, bundling loses no Interest. The paper's encoder rule (paperEncoder) stays off: it
+// drops Interests no bundle requested by design (docs/mechanisms/bundling.md).
 
 #include "core/lp/interest-bundler.hpp"
 #include "core/runtime/manual-env.hpp"

@@ -169,7 +169,7 @@ bool BundlingService::onIncomingData(Data& data, EndpointId endpoint)
     m_encoder.onIncomingData(data.name(), m_env.now());
     armRecoveryTimer(false);
   }
-  if (!m_encoder.isAhead(data.name(), m_env.now()))
+  if (!m_options.bundler.holdEarlyData || !m_encoder.isAhead(data.name(), m_env.now()))
     return false;
   // A bundle asked for it and the consumer's Interest has not come down yet: handed up now,
   // the forwarder would drop it as unsolicited. Held until that Interest is absorbed.

@@ -140,6 +140,20 @@ void visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
               .hosts = Bundling,
               .section = "face_system.link"},
              NDNLAB_FIELD_REF(o.bundler.cwndShare)));
+  v(field<O>({.name = "bundle-paper-encoder",
+              .doc = "the BLEnD paper's encoder rule (IV-A): a new bundle only at seq >= LSS + BI, every "
+                     "other Interest but a retransmission absorbed, also past a bundle shorter than BI",
+              .attribute = "LpBundlePaperEncoder",
+              .hosts = Bundling,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.bundler.paperEncoder)));
+  v(field<O>({.name = "bundle-hold-early-data",
+              .doc = "hold Data a bundle asked for ahead of the consumer's Interest until it comes down; "
+                     "false = the paper (the forwarder drops them as unsolicited)",
+              .attribute = "LpBundleHoldEarlyData",
+              .hosts = Bundling,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.bundler.holdEarlyData)));
   // [limits]: reassembly
   v(field<O>({.name = "reassembly-max-bytes",
               .doc = "bytes held in partially reassembled packets, per face",

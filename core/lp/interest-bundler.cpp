@@ -142,6 +142,10 @@ BundleEncoder::Decision BundleEncoder::onOutgoingInterest(const Interest& intere
   }
   if (e != nullptr)
     e->maxSeen = std::max(e->maxSeen.value_or(seq), seq);
+  if (m_options.paperEncoder && e != nullptr && (seq < e->start || seq - e->start < e->interval)) {
+    m_table.find(key, now, true); // IV-A: below LSS + BI, blocked
+    return {Action::Absorb, {}};
+  }
   if (e != nullptr && seq >= e->start && seq <= e->end) {
     m_table.find(key, now, true); // covered by the last bundle: absorbed
     return {Action::Absorb, {}};

@@ -20,7 +20,9 @@
 //     alone and leaves the entry as it is.
 // The paper absorbs every seq below LSS + BI; absorbing only what the last bundle covers
 // differs when that bundle was short (cwnd < BI), where the paper's rule would drop Interests
-// that no bundle requested.
+// that no bundle requested. `paperEncoder` applies the paper's rule instead (a new bundle
+// starts at the Interest's own seq, which is the paper's SS = LSS + BI for a consumer that
+// sends in order, and keeps the header in agreement with its Interest).
 //
 // Decoder (receiver side), one DIT entry <endpoint, prefix, PSS, PES, flow>:
 //   - SS == ES (a retransmission or a bundle of one): regenerate SS only; PES := SS if the
@@ -99,6 +101,14 @@ struct InterestBundlerOptions
   uint32_t intervalMin = 4;
   /// Dynamic interval: share of the consumer's window one bundle stands for, (0, 1].
   double cwndShare = 0.5;
+  /// The paper's encoder rule exactly (IV-A): a new bundle only at seq >= LSS + BI, every other
+  /// Interest of the prefix but a retransmission absorbed, also past a last bundle shorter than
+  /// BI and behind LSS. Off = ndnlab's rule above (absorb only what the last bundle covers).
+  bool paperEncoder = false;
+  /// Hold Data a bundle asked for ahead of the consumer's Interest until that Interest comes
+  /// down (the link service's side, BundlingService); off = the paper, whose forwarder drops
+  /// such Data as unsolicited.
+  bool holdEarlyData = true;
 };
 
 /// An Interest name split into <prefix, seq>: `prefix` is the TLV-VALUE of all components but

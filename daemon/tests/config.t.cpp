@@ -174,6 +174,8 @@ bundle_max_recoveries = 5
 bundle_dynamic_interval = true
 bundle_interval_min = 8
 bundle_cwnd_share = 0.75
+bundle_paper_encoder = true
+bundle_hold_early_data = false
 [limits]
 reassembly_max_bytes = 1000000
 reassembly_timeout = "1s"

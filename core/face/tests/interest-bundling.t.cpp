@@ -211,6 +211,17 @@ TEST_F(BundlingTest, HeldDataExpires)
   EXPECT_EQ(service->heldEarlyData(), 0u);
 }
 
+TEST_F(BundlingTest, ThePapersWayHoldsNoData)
+{
+  init({.bundling = true, .bundler = {.bundleInterval = 10, .holdEarlyData = false}}, Medium::Wireless);
+  service->sendInterest(segInterest("/f", 0, BundleTag{false, 25})); // bundle [0, 9]
+  injectData("/f", 3); // ahead of its Interest: handed up, for the forwarder to drop as unsolicited
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(segOf(data[0].name()), 3u);
+  EXPECT_EQ(counters().nInDataEarly, 0u);
+  EXPECT_EQ(service->heldEarlyData(), 0u);
+}
+
 TEST_F(BundlingTest, NoHoldingWithoutTheEncoder)
 {
   init({.bundling = true}, Medium::Wired);

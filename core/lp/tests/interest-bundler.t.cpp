@@ -107,6 +107,31 @@ TEST_F(EncoderTest, LastPartialBundleAndShortBundlesDoNotSwallowLaterInterests)
   EXPECT_EQ(d.header.endSeq, 14u);
 }
 
+TEST_F(EncoderTest, ThePapersRuleBlocksEverythingBelowLssPlusBi)
+{
+  InterestBundlerOptions o = withBi(10);
+  o.paperEncoder = true;
+  BundleEncoder paper(env.rng(), o);
+  auto sendPaper = [&](uint64_t seq, uint32_t cwnd, bool retx = false) {
+    return paper.onOutgoingInterest(seg("/f", seq), tag(cwnd, retx), env.now());
+  };
+  auto first = sendPaper(0, 3); // [0, 2]: cwnd 3
+  ASSERT_EQ(first.action, Action::Send);
+  EXPECT_EQ(first.header.endSeq, 2u);
+  // 3..9: no bundle asked for them, yet below LSS + BI = 10: blocked (ndnlab's rule sends 3)
+  for (uint64_t seq = 3; seq < 10; ++seq)
+    EXPECT_EQ(sendPaper(seq, 20).action, Action::Absorb) << seq;
+  auto d = sendPaper(10, 20); // seq >= LSS + BI: the next bundle, [10, 19]
+  ASSERT_EQ(d.action, Action::Send);
+  EXPECT_EQ(d.header.startSeq, 10u);
+  EXPECT_EQ(d.header.endSeq, 19u);
+  EXPECT_EQ(sendPaper(4, 20).action, Action::Absorb); // behind LSS: blocked too
+  auto rtx = sendPaper(4, 20, true);                  // a retransmission always goes out alone
+  ASSERT_EQ(rtx.action, Action::Send);
+  EXPECT_TRUE(rtx.header.isSingle());
+  EXPECT_EQ(sendPaper(20, 20).header.startSeq, 20u);
+}
+
 TEST_F(EncoderTest, RetransmissionGoesOutAloneAndKeepsTheEntry)
 {
   auto first = send("/f", 0, 20); // [0, 9]
