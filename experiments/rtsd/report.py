@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""NDN-RTC Table 1 in ns-3 (issue 29 item 4), computed from the stored runs of table1.toml: the
+paper's Table 1 beside ours (median [min-max] over the seeds), and the paper's claims
+(ndnlab.paper.rtsd.CLAIMS, one per cell of Table 1) judged two-sided by ndnlab.repro.
+
+Usage: report.py [--spec table1.toml] [--out FILE.md] [--json FILE.json]
+Exit 0, or 1 when a row of Table 1 has no runs.
+"""
+import argparse
+import json
+import pathlib
+import statistics
+
+from ndnlab import repro
+from ndnlab.paper import rtsd
+
+HERE = pathlib.Path(__file__).resolve().parent
+COMMAND = "experiments/rtsd/run (its step experiments/rtsd/report.py, from the stored runs of table1.toml)"
+# what else the runs say about each row, beside Table 1's columns
+EXTRA = (("stream.first_frame_ms", "first frame (ms)"), ("stream.frames_rendered", "frames rendered"),
+         ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"),
+         ("stream.latency_median_ms", "latency median (ms)"))
+
+
+def cell(vs):
+    """`median [min-max]` of the seeds' values, or `-`."""
+    if not vs:
+        return "-"
+    m, lo, hi = statistics.median(vs), min(vs), max(vs)
+    return repro.fmt(m) if lo == hi else f"{repro.fmt(m)} [{repro.fmt(lo)}-{repro.fmt(hi)}]"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--spec", type=pathlib.Path, default=HERE / "table1.toml")
+    ap.add_argument("--out", type=pathlib.Path)
+    ap.add_argument("--json", type=pathlib.Path)
+    args = ap.parse_args(argv)
+    frames = repro.load_campaigns(args.spec.parent, [args.spec.stem])
+    df = frames[args.spec.stem]
+    evaluations = repro.evaluate_all(rtsd.CLAIMS, df)
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    by_cell = {(ev.claim.where["InitialPipeline"], ev.claim.metric): ev for ev in evaluations}
+
+    lines = [repro.generated_line(COMMAND), "",
+             "# NDN-RTC Table 1 (consumer bootstrapping) in ns-3", "",
+             f"Paper: {rtsd.CITATION}, Sect. 5.2.1, Table 1.", "",
+             f"Runs: `experiments/rtsd/run` ({args.spec.name}: scenario rtsd-star, the paper's Fig. 20 "
+             f"topology CP1 -L1- R -L2- CP2, 10 Mbit/s and 25 ms per link (100 ms RTT), one 1000 kbit/s "
+             f"stream at 30 frames/s, 1000-byte segments, 20 % FEC, Medium stability estimator; seeds "
+             f"{', '.join(map(str, seeds)) or 'none'}). Ours: median [min-max] over the seeds; the "
+             "paper's: one test run per row on real hosts shaped by tc.", "",
+             "## Table 1, the paper's values beside ours", "",
+             "| run | lambda_p^0 | DRD' (ms) paper | ours | chasing (ms) paper | ours | back-off (ms) paper | ours "
+             "| lambda_p^final paper | ours |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    missing = False
+    for row, (lam, paper) in enumerate(rtsd.TABLE1.items(), start=1):
+        cells = []
+        for (name, metric, *_), p in zip(rtsd.COLUMNS, paper):
+            ev = by_cell[(lam, metric)]
+            missing |= ev.verdict == "not run"
+            cells += [str(p), cell(ev.values)]
+        lines.append(f"| {row} | {lam} | " + " | ".join(cells) + " |")
+    lines += ["", "Also measured in the same runs (median [min-max]); `lambda_p^final x T` is the final pipeline "
+              "in milliseconds of stream (T = 1 / Fps):", "",
+              "| lambda_p^0 | lambda_p^final x T (ms) | " + " | ".join(label for _, label in EXTRA) + " |",
+              "|---|---|" + "---|" * len(EXTRA)]
+    for lam in rtsd.LAMBDA0:
+        where = {"InitialPipeline": lam}
+        lam_final = repro.per_seed(df, where, "stream.lambda_final") if df is not None else {}
+        fps = repro.per_seed(df, where, "Fps") if df is not None and "Fps" in df else {}
+        ahead = [lam_final[s] * 1000 / fps.get(s, 30.0) for s in sorted(lam_final)]
+        cells = [cell(ahead)]
+        for metric, _ in EXTRA:
+            vs = list(repro.per_seed(df, where, metric).values()) if df is not None else []
+            cells.append(cell(vs))
+        lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+    lines += ["", "## The claims, judged", ""]
+    lines += repro.rows(evaluations)
+    lines += ["", repro.summary(evaluations), "",
+              f"Verdicts: two-sided, on the median over the seeds (ndnlab.repro); CI: {repro.CI_METHOD}. "
+              f"Tolerances (python/ndnlab/paper/rtsd.py): DRD' +-{rtsd.DRD_TOLERANCE:.0%}, chasing "
+              f"+-{rtsd.PERIOD_TOLERANCE:.0%}, back-off +-{rtsd.BACKOFF_TOLERANCE_MS:g} ms, lambda_p^final "
+              f"+-{rtsd.LAMBDA_TOLERANCE:g}.", "", "The paper's definition of each metric:", ""]
+    lines += repro.definitions(rtsd.CLAIMS)
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text)
+    else:
+        print(text, end="")
+    if args.json:
+        args.json.write_text(json.dumps(repro.as_json(evaluations, COMMAND), indent=2) + "\n")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

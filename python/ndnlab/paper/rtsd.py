@@ -1,0 +1,71 @@
+"""Real-time streaming over NDN in the NDN-RTC design (Gusev, Wang, Burke, Zhang, Yoneda,
+Ohnishi, Muramoto; shared/papers/ndn-rtc-realtime-streaming.txt; issue 29 item 4): Table 1, the
+consumer's bootstrapping from six initial pipeline sizes lambda_p^0 at 100 ms RTT and 30
+frames/s, in ns-3 (scenario `rtsd-star`, the paper's Fig. 20: CP1 -L1- R -L2- CP2, 25 ms per
+link).
+
+Each row of Table 1 gives four claims, judged two-sided by experiments/rtsd/report.py on the
+median over the seeds (ndnlab.repro):
+- resulting DRD' (ms): absolute, +-DRD_TOLERANCE of the paper's value;
+- chasing period (ms): absolute, +-PERIOD_TOLERANCE of the paper's value;
+- back-off period (ms): absolute, +-BACKOFF_TOLERANCE_MS (an absolute band: two of the paper's
+  values are 0, where a relative band is empty);
+- lambda_p^final: absolute, +-0.5 (the same whole number).
+The paper's values are single test runs on real hosts shaped by tc (one run per row, no spread
+given), so the tolerances are wide; they are stated once here, not per claim.
+"""
+
+from ndnlab.repro import Claim
+
+CITATION = ("P. Gusev, Z. Wang, J. Burke, L. Zhang, T. Yoneda, R. Ohnishi, E. Muramoto, "
+            "\"Real-Time Streaming Data Delivery over Named Data Networking\", IEICE Trans. Commun. "
+            "E99-B(5), 2016 (shared/papers/ndn-rtc-realtime-streaming.txt)")
+
+DRD_TOLERANCE = 0.25
+PERIOD_TOLERANCE = 0.50
+BACKOFF_TOLERANCE_MS = 500.0
+LAMBDA_TOLERANCE = 0.5
+
+# Table 1, "Bootstrapping test results": lambda_p^0 -> (resulting DRD' ms, chasing ms, back-off
+# ms, lambda_p^final)
+TABLE1 = {
+    30: (110, 700, 1600, 4),
+    15: (110, 700, 1500, 4),
+    5: (140, 1100, 0, 5),
+    4: (110, 2000, 400, 4),
+    3: (110, 2500, 2000, 4),
+    2: (110, 3800, 0, 4),
+}
+LAMBDA0 = tuple(TABLE1)
+
+# (column, our result key, tolerance, relative, the paper's definition in words)
+COLUMNS = (
+    ("DRD'", "stream.drd_final_ms", DRD_TOLERANCE, True,
+     "\"Resulting DRD'\": the data retrieval delay (Interest sent to Data back) the consumer measures "
+     "by the end of bootstrapping, which \"should be close to the actual network DRD value\" (Sect. "
+     "5.2.1); ours: DRD' averaged over its window once the first Fetching pipeline drained"),
+    ("chasing", "stream.chasing_ms", PERIOD_TOLERANCE, True,
+     "\"Chasing period\": from the first Interests of the Chasing phase until the stability "
+     "estimator detects the latest data (Sect. 3.3.3, 4.1.3); ours: first Chasing to Adjust"),
+    ("back-off", "stream.backoff_ms", BACKOFF_TOLERANCE_MS, False,
+     "\"Backoff period\": the adjusting phase, in which the consumer decreases lambda_p until it "
+     "receives stale data, then restores the last value and switches to Fetching (Sect. 5.2.1); "
+     "ours: first Adjust to Fetching"),
+    ("lambda_final", "stream.lambda_final", LAMBDA_TOLERANCE, False,
+     "lambda_p^final: the pipeline size on entering Fetching (Sect. 5.2.1); the paper's Interest "
+     "demand at 100 ms RTT and 30 frames/s is 4"),
+)
+
+
+def _claims():
+    out = []
+    for row, (lam, paper) in enumerate(TABLE1.items(), start=1):
+        for col, ((name, metric, tol, rel, definition), value) in enumerate(zip(COLUMNS, paper)):
+            out.append(Claim(id=f"t1.{row}.{col + 1}", source=f"Table 1, run {row}", metric=metric,
+                             definition=definition, kind="absolute", paper=float(value), tolerance=tol,
+                             relative=rel, where={"InitialPipeline": lam}, campaign="table1",
+                             label=f"lambda_p^0 = {lam}: {name} {value}"))
+    return tuple(out)
+
+
+CLAIMS = _claims()
