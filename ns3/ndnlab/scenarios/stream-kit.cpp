@@ -82,7 +82,7 @@ ns3::Ptr<StreamConsumerApp> makeConsumer(const Params& params)
 std::vector<ParamSpec> streamParams()
 {
   std::vector<ParamSpec> p = {
-    {"Bitrates", ParamType::String, "1000k", "bit/s",
+    {"Bitrates", ParamType::String, "1000k", "",
      "the producer's threads, one per bitrate (200k,1000k,3000k); the consumer starts on the lowest"},
     {"Fps",
      ParamType::Double,
