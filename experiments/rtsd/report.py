@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""NDN-RTC Table 1 and Fig. 22 in ns-3 (issue 29 item 4), computed from the stored runs of
-table1.toml, fig22.toml and fig23.toml: the paper's Table 1 beside ours (median [min-max] over the seeds),
+"""NDN-RTC Table 1 and Figs. 19, 22-24 in ns-3 (issue 29 item 4), computed from the stored runs
+of table1.toml, fig19.toml, fig22.toml and fig23.toml: the paper's Table 1 beside ours (median
+[min-max] over the seeds), the faces and consumers of the Fig. 18 tests,
 the chasing period against link latency for the three estimator sets (a table, and with
 --figures the plot), and the paper's claims (ndnlab.paper.rtsd.CLAIMS: one per cell of Table 1,
 and Fig. 22's directions) judged two-sided by ndnlab.repro.
@@ -31,6 +32,34 @@ def cell(vs):
         return "-"
     m, lo, hi = statistics.median(vs), min(vs), max(vs)
     return repro.fmt(m) if lo == hi else f"{repro.fmt(m)} [{repro.fmt(lo)}-{repro.fmt(hi)}]"
+
+
+def fig19_section(df):
+    """The faces' Mbit/s before and after the event, and the consumers' stalls and losses."""
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    lines = ["", "## Fig. 19: a second consumer, and failover (rtsd-scale)", "",
+             "Runs: fig19.toml (scenario rtsd-scale, 10 Mbit/s and 10 ms links, one 1000 kbit/s stream at 30 "
+             "frames/s for 30 s; the second consumer starts, or R1 dies, at 15 s; seeds "
+             f"{', '.join(map(str, seeds)) or 'none'}). Median [min-max]; a face's `before` is the mean Mbit/s "
+             "from 3 s after the first consumer started to the event, `after` from 5 s after the event to the "
+             "end:", "",
+             "| test | face | before (Mbit/s) | after (Mbit/s) | after / before |", "|---|---|---|---|---|"]
+    for test, faces in (("consumers", ("face1", "face2")), ("failover", ("r1", "r2"))):
+        for face in faces:
+            cells = []
+            for m in ("before_mbps", "after_mbps", "after_over_before"):
+                vs = list(repro.per_seed(df, {"Test": test}, f"faces.{face}.{m}").values()) if df is not None else []
+                cells.append(cell(vs))
+            lines.append(f"| {test} | {face} | " + " | ".join(cells) + " |")
+    lines += ["", "| test | consumer | frames rendered | frames lost | stalls | stall (ms) |", "|---|---|---|---|---|---|"]
+    for test, consumers in (("consumers", ("stream", "stream2")), ("failover", ("stream",))):
+        for c in consumers:
+            cells = []
+            for m in ("frames_rendered", "frames_lost", "stalls", "stall_ms"):
+                vs = list(repro.per_seed(df, {"Test": test}, f"{c}.{m}").values()) if df is not None else []
+                cells.append(cell(vs))
+            lines.append(f"| {test} | {c} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def fig22_section(df, figures):
@@ -104,7 +133,7 @@ def main(argv=None):
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig22.png")
     args = ap.parse_args(argv)
-    frames = repro.load_campaigns(args.specs, ["table1", "fig22", "fig23"])
+    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23"])
     df = frames["table1"]
     evaluations = repro.evaluate_all(rtsd.CLAIMS, frames)
     seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
@@ -143,6 +172,7 @@ def main(argv=None):
             vs = list(repro.per_seed(df, where, metric).values()) if df is not None else []
             cells.append(cell(vs))
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+    lines += fig19_section(frames["fig19"])
     lines += fig22_section(frames["fig22"], args.figures)
     lines += fig23_section(frames["fig23"])
     lines += ["", "## The claims, judged", ""]

@@ -11,7 +11,7 @@
 //   stream goes on through R2 (Fig. 19(b)).
 // result.json: `stream.*` (C1's or C's consumer, stream::visitMetrics), `stream2.*` (C2's),
 // `producer.*`, and the Mbit/s each measured face sent before and after the event
-// (`faces.<name>.before_mbps`, `after_mbps`: means over whole seconds, from 3 s after the first
+// (`faces.<name>.before_mbps`, `after_mbps`, `after_over_before`: means over whole seconds, from 3 s after the first
 // consumer started to the event, and from 5 s after the event (a new consumer's bootstrapping
 // over) to the end of the stream), with
 // per-second series in `faces.<name>.mbps`.
@@ -96,7 +96,8 @@ void countInBin(RateBins* bins, ns3::Ptr<const ns3::Packet> p)
   bins->octets[static_cast<int64_t>(std::floor(ns3::Simulator::Now().GetSeconds()))] += p->GetSize();
 }
 
-/// {"mbps": [per second from 0 to end), "before_mbps": mean over [a0, a1), "after_mbps": over [b0, b1)}.
+/// {"mbps": [per second from 0 to end), "before_mbps": mean over [a0, a1), "after_mbps": over
+/// [b0, b1), "after_over_before": their ratio (null without both or with nothing before)}.
 nlohmann::json faceRates(const RateBins& bins, int64_t end, int64_t a0, int64_t a1, int64_t b0, int64_t b1)
 {
   nlohmann::json series = nlohmann::json::array();
@@ -114,7 +115,11 @@ nlohmann::json faceRates(const RateBins& bins, int64_t end, int64_t a0, int64_t 
       sum += at(s);
     return sum / static_cast<double>(to - from);
   };
-  return {{"mbps", series}, {"before_mbps", mean(a0, a1)}, {"after_mbps", mean(b0, b1)}};
+  const nlohmann::json before = mean(a0, a1), after = mean(b0, b1);
+  nlohmann::json ratio = nullptr;
+  if (before.is_number() && after.is_number() && before.get<double>() > 0)
+    ratio = after.get<double>() / before.get<double>();
+  return {{"mbps", series}, {"before_mbps", before}, {"after_mbps", after}, {"after_over_before", ratio}};
 }
 
 void runScale(RunContext& ctx)

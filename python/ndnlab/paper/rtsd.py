@@ -135,7 +135,40 @@ def _fig23():
     return tuple(out)
 
 
+# Fig. 19 (Sect. 5.1; values lost in the stored text): "even though the bandwidth through Face 2
+# increased when consumer C2 started to fetch the stream ..., Face 1 throughput stayed
+# unchanged"; after R1 was shut down "Data packets continued to flow from router R2; the
+# transition did not cause any interruption in playback or packet loss at the consumer".
+UNCHANGED_TOLERANCE = 0.10
+FACE_RATIO = ("a face's throughput after the event over before it (Fig. 19); ours: Mbit/s the face sent per "
+              "second, mean from 5 s after the event to the end over the mean from 3 s after the first consumer "
+              "started to the event (faces.<face>.after_over_before)")
+
+
+def _fig19():
+    def c(n, label, metric, kind, test, definition, **kw):
+        return Claim(id=f"f19.{n}", source="Sect. 5.1, Fig. 19", metric=metric, definition=definition, kind=kind,
+                     where={"Test": test}, campaign="fig19", label=label, **kw)
+    return (
+        c(1, "consumers: face 1 (producer's) unchanged when C2 starts", "faces.face1.after_over_before",
+          "absolute", "consumers", FACE_RATIO, paper=1.0, tolerance=UNCHANGED_TOLERANCE),
+        c(2, "consumers: face 2 (toward the consumers) increases", "faces.face2.after_over_before", "bound",
+          "consumers", FACE_RATIO, paper=1.0, expect="above"),
+        c(3, "failover: no interruption of playback", "stream.stalls", "bound", "failover",
+          "interruptions of playback at the consumer (Fig. 19(b)); ours: playback stalls (nothing ready to "
+          "render), stream.stalls", paper=1.0, expect="below", note="\"no interruption\" read as no stall"),
+        c(4, "failover: no loss at the consumer", "stream.frames_lost", "bound", "failover",
+          "packet loss at the consumer (Fig. 19(b)); ours: frames that missed their playout deadline, "
+          "stream.frames_lost", paper=1.0, expect="below", note="\"no packet loss\" read as no frame lost"),
+        c(5, "failover: Data keep flowing from R2", "faces.r2.after_mbps", "bound", "failover",
+          "throughput of R2's face toward the consumer after R1 died (Fig. 19(b)); ours: Mbit/s, mean from 5 s "
+          "after the failure to the end (faces.r2.after_mbps)", paper=1.0, expect="above",
+          note="the 1000 kbit/s stream read as the bound: R2 carries at least the stream"),
+    )
+
+
 TABLE1_CLAIMS = _claims()
 FIG22_CLAIMS = _fig22()
 FIG23_CLAIMS = _fig23()
-CLAIMS = TABLE1_CLAIMS + FIG22_CLAIMS + FIG23_CLAIMS
+FIG19_CLAIMS = _fig19()
+CLAIMS = TABLE1_CLAIMS + FIG19_CLAIMS + FIG22_CLAIMS + FIG23_CLAIMS
