@@ -11,10 +11,10 @@
 //   stream goes on through R2 (Fig. 19(b)).
 // result.json: `stream.*` (C1's or C's consumer, stream::visitMetrics), `stream2.*` (C2's),
 // `producer.*`, and the Mbit/s each measured face sent before and after the event
-// (`faces.<name>.before_mbps`, `after_mbps`, `after_over_before`: means over whole seconds, from 3 s after the first
-// consumer started to the event, and from 5 s after the event (a new consumer's bootstrapping
-// over) to the end of the stream), with
-// per-second series in `faces.<name>.mbps`.
+// (`faces.<name>.before_mbps`, `after_mbps` and their ratio `after_over_before`: means over
+// whole seconds, from 3 s after the first consumer started to the event, and from 5 s after
+// the event (a new consumer's bootstrapping over) to the end of the stream), with per-second
+// series in `faces.<name>.mbps`.
 
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
