@@ -11,7 +11,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 from ndnlab import repro  # noqa: E402
-from ndnlab.paper import blend, dcib, mircc  # noqa: E402
+from ndnlab.paper import blend, dcib, mircc, rtsd  # noqa: E402
 
 
 def runs(cells):
@@ -162,7 +162,7 @@ def test_bad_claims_are_refused():
         repro.Claim(id="t", source="s", metric="m", definition="d", kind="ratio", paper=2.0)
 
 
-@pytest.mark.parametrize("module", [mircc, blend, dcib])
+@pytest.mark.parametrize("module", [mircc, blend, dcib, rtsd])
 def test_declared_claims(module):
     claims = module.CLAIMS
     ids = [c.id for c in claims]

@@ -54,18 +54,6 @@ std::optional<std::vector<stream::ThreadOptions>> parseSyntheticList(std::string
   return out;
 }
 
-SyntheticSizes syntheticSizes(Rate bitrate, double fps, size_t gop)
-{
-  const double perFrame = bitrate.bps() / 8 / fps;
-  const double g = static_cast<double>(std::max<size_t>(gop, 1));
-  const double ratio = gop <= 1 ? 1 : SyntheticSizes::KeyToDelta;
-  const double delta = perFrame * g / (g - 1 + ratio);
-  SyntheticSizes s;
-  s.delta = std::max<size_t>(1, static_cast<size_t>(std::llround(delta)));
-  s.key = std::max<size_t>(1, static_cast<size_t>(std::llround(delta * ratio)));
-  return s;
-}
-
 std::optional<double> ivfFrameRate(const stream::IvfHeader& h)
 {
   if (h.rate == 0 || h.scale == 0)

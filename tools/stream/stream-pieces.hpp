@@ -6,6 +6,7 @@
 #include "core/stream/consumer.hpp"
 #include "core/stream/ivf.hpp"
 #include "core/stream/producer.hpp"
+#include "core/stream/synthetic.hpp"
 
 #include <cstdio>
 #include <optional>
@@ -32,16 +33,9 @@ std::optional<InputSpec> parseInputSpec(std::string_view text, std::string& why)
 /// `why` for an empty list, a bad or zero bitrate, or a bitrate given twice.
 std::optional<std::vector<stream::ThreadOptions>> parseSyntheticList(std::string_view text, std::string& why);
 
-/// Sizes of synthetic frames of a GOP: a key frame is `KeyToDelta` delta frames (a VP8 key
-/// frame at these rates is 3-6 times a delta frame) and the GOP averages `bitrate`.
-struct SyntheticSizes
-{
-  static constexpr double KeyToDelta = 4;
-  size_t key = 0;   ///< octets
-  size_t delta = 0; ///< octets
-};
-/// Precondition: bitrate > 0, fps > 0, gop >= 1 (gop 1: key frames only, each bitrate / fps).
-SyntheticSizes syntheticSizes(Rate bitrate, double fps, size_t gop);
+/// Synthetic frame sizes: core/stream/synthetic.hpp.
+using stream::SyntheticSizes;
+using stream::syntheticSizes;
 
 /// Frames per second of an IVF input: its time base (rate / scale) when that is a frame rate
 /// (0 < fps <= 240), else nullopt (a millisecond time base, say).

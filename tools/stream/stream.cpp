@@ -9,6 +9,7 @@
 
 #include "core/stream/consumer-fields.hpp"
 #include "core/stream/producer-fields.hpp"
+#include "core/stream/synthetic.hpp"
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/option-flags.hpp"
@@ -143,16 +144,6 @@ std::optional<int> openInput(Input& in)
   return std::nullopt;
 }
 
-/// Fills a synthetic frame: bytes of the Env's generator.
-void fillSynthetic(Buffer& b, Rng& rng)
-{
-  for (size_t i = 0; i < b.size(); i += 8) {
-    uint64_t x = rng.next64();
-    for (size_t j = 0; j < 8 && i + j < b.size(); ++j, x >>= 8)
-      b[i + j] = static_cast<uint8_t>(x);
-  }
-}
-
 int runPublish(int argc, char** argv)
 {
   if (argc == 2 && std::string_view(argv[1]) == "--print-options-table") {
@@ -264,12 +255,13 @@ int runPublish(int argc, char** argv)
   stream::StreamProducer producer(rt.env, *conn, *prefix, *signer, po);
 
   bool ending = false;
-  TimerId synthTimer = 0;
+  std::optional<stream::SyntheticFeed> synth;
   auto finishStream = [&] {
     if (ending)
       return;
     ending = true;
-    rt.env.timers().cancel(synthTimer);
+    if (synth)
+      synth->stop();
     for (auto& i : inputs) {
       rt.env.timers().cancel(i.timer);
       if (i.sd)
@@ -374,28 +366,13 @@ int runPublish(int argc, char** argv)
   };
 
   // synthetic: every thread in lockstep, one frame per 1 / fps, from the start on the clock
-  uint64_t synthFrames = 0;
-  const uint64_t synthTotal =
-    durationSeconds > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(durationSeconds * po.sampleRate)))
-                        : 0;
-  TimePoint synthStart{};
-  Buffer synthBuf;
-  std::function<void()> synthTick = [&] {
-    synthTimer = 0;
-    if (synthTotal > 0 && synthFrames >= synthTotal)
-      return finishStream();
-    const bool key = synthFrames % gop == 0;
-    for (size_t t = 0; t < po.threads.size(); ++t) {
-      const auto sizes = streamtool::syntheticSizes(po.threads[t].bitrate, po.sampleRate, gop);
-      const double base = static_cast<double>(key ? sizes.key : sizes.delta);
-      synthBuf.resize(std::max<size_t>(1, static_cast<size_t>(base * (0.9 + 0.2 * rt.env.rng().uniform()))));
-      fillSynthetic(synthBuf, rt.env.rng());
-      producer.publish(t, stream::Frame{.key = key, .data = synthBuf});
-    }
-    ++synthFrames;
-    const TimePoint next = synthStart + seconds(static_cast<double>(synthFrames) / po.sampleRate);
-    synthTimer = rt.env.timers().schedule(std::max(Duration::zero(), next - rt.env.now()), synthTick);
-  };
+  if (!synthetic.empty()) {
+    const uint64_t total =
+      durationSeconds > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(durationSeconds * po.sampleRate)))
+                          : 0;
+    synth.emplace(rt.env, producer, gop, total);
+    synth->onEnd = finishStream;
+  }
 
   rt.onSignal = [&](int) {
     if (ending) { // a second one: stop lingering
@@ -414,8 +391,7 @@ int runPublish(int argc, char** argv)
       std::cerr << std::endl;
     }
     if (!synthetic.empty()) {
-      synthStart = rt.env.now();
-      synthTick();
+      synth->start();
       return;
     }
     for (auto& i : inputs)

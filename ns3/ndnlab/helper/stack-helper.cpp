@@ -6,6 +6,7 @@
 #include "ns3/ndnlab/apps/perf-apps.hpp"
 #include "ns3/ndnlab/apps/ping-apps.hpp"
 #include "ns3/ndnlab/apps/producer-app.hpp"
+#include "ns3/ndnlab/apps/stream-apps.hpp"
 
 #include <ns3/node-list.h>
 #include <ns3/uinteger.h>
@@ -27,6 +28,8 @@ void registerTypes()
   PingServerApp::GetTypeId();
   PerfProducerApp::GetTypeId();
   PerfConsumerApp::GetTypeId();
+  StreamProducerApp::GetTypeId();
+  StreamConsumerApp::GetTypeId();
 }
 
 namespace {

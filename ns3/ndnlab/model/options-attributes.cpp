@@ -9,6 +9,8 @@
 #include "core/app/segment-server-fields.hpp"
 #include "core/face/link-service-fields.hpp"
 #include "core/fw/forwarder-fields.hpp"
+#include "core/stream/consumer-fields.hpp"
+#include "core/stream/producer-fields.hpp"
 #include "core/cc/congestion-window.hpp"
 
 #include <algorithm>
@@ -110,6 +112,20 @@ const std::vector<OptionField<app::PerfServerOptions>>& perfServerFields()
 {
   static const std::vector<OptionField<app::PerfServerOptions>> fields =
     attributeFields<app::PerfServerOptions>(); // core/app/perf-server-fields.hpp
+  return fields;
+}
+
+const std::vector<OptionField<stream::StreamProducerOptions>>& streamProducerFields()
+{
+  static const std::vector<OptionField<stream::StreamProducerOptions>> fields =
+    attributeFields<stream::StreamProducerOptions>(); // core/stream/producer-fields.hpp
+  return fields;
+}
+
+const std::vector<OptionField<stream::StreamConsumerOptions>>& streamConsumerFields()
+{
+  static const std::vector<OptionField<stream::StreamConsumerOptions>> fields =
+    attributeFields<stream::StreamConsumerOptions>(); // core/stream/consumer-fields.hpp
   return fields;
 }
 

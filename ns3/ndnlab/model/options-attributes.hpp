@@ -14,6 +14,8 @@
 #include "core/app/segment-server.hpp"
 #include "core/face/link-service.hpp"
 #include "core/fw/forwarder.hpp"
+#include "core/stream/consumer.hpp"
+#include "core/stream/producer.hpp"
 
 namespace ndnlab::sim {
 
@@ -36,5 +38,10 @@ const std::vector<OptionField<app::ConstantRateConsumerOptions>>& constantRateFi
 const std::vector<OptionField<app::PerfClientOptions>>& perfClientFields();
 /// PerfProducerApp: PerfServer (MaxPayload, Freshness, MaxSessions).
 const std::vector<OptionField<app::PerfServerOptions>>& perfServerFields();
+/// StreamProducerApp: StreamProducer (PayloadSize, ParityRatio, freshness, History, PitLimit;
+/// the threads and SampleRate are the app's own attributes).
+const std::vector<OptionField<stream::StreamProducerOptions>>& streamProducerFields();
+/// StreamConsumerApp: StreamConsumer (InitialPipeline, Stability, Alpha, Beta, Gamma, ...).
+const std::vector<OptionField<stream::StreamConsumerOptions>>& streamConsumerFields();
 
 } // namespace ndnlab::sim

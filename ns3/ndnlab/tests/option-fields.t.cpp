@@ -7,6 +7,7 @@
 #include "ns3/ndnlab/apps/constant-rate-consumer-app.hpp"
 #include "ns3/ndnlab/apps/one-interest-apps.hpp"
 #include "ns3/ndnlab/apps/perf-apps.hpp"
+#include "ns3/ndnlab/apps/stream-apps.hpp"
 #include "ns3/ndnlab/model/options-attributes.hpp"
 
 #include <filesystem>
@@ -153,6 +154,18 @@ TEST_F(OptionFieldsTest, OtherAppsAndStack)
       return dynamic_cast<PerfConsumerApp&>(o).GetOptions().fetch;
     },
     {{"Pipeline", "aimd"}, {"Lifetime", "1s"}});
+  checkType<stream::StreamProducerOptions>(
+    "ndnlab::StreamProducerApp", streamProducerFields(), [] { return ns3::CreateObject<StreamProducerApp>(); },
+    [](ns3::Object& o) -> const stream::StreamProducerOptions& {
+      return dynamic_cast<StreamProducerApp&>(o).GetOptions();
+    },
+    {{"PayloadSize", "8000"}, {"ParityRatio", "0"}, {"KeyFreshness", "1s"}, {"Stream", "mic"}});
+  checkType<stream::StreamConsumerOptions>(
+    "ndnlab::StreamConsumerApp", streamConsumerFields(), [] { return ns3::CreateObject<StreamConsumerApp>(); },
+    [](ns3::Object& o) -> const stream::StreamConsumerOptions& {
+      return dynamic_cast<StreamConsumerApp&>(o).GetOptions();
+    },
+    {{"InitialPipeline", "5"}, {"Stability", "high"}, {"InitialDrd", "100ms"}, {"Adaptive", "true"}});
   checkType<fw::ForwarderOptions>(
     "ndnlab::NdnStack", forwarderFields(), [] { return ns3::CreateObject<NdnStack>(); },
     [](ns3::Object& o) -> const fw::ForwarderOptions& { return dynamic_cast<NdnStack&>(o).ForwarderOptionsRef(); },
@@ -244,7 +257,8 @@ TEST_F(OptionFieldsTest, AttributeTablesInDocsAreTheGeneratedOnes)
   for (const char* type :
        {"ndnlab::NdnStack", "ndnlab::NetDeviceTransport", "ndnlab::ConsumerApp", "ndnlab::ProducerApp",
         "ndnlab::OneInterestConsumerApp", "ndnlab::OneInterestProducerApp", "ndnlab::ConstantRateConsumerApp",
-        "ndnlab::PingClientApp", "ndnlab::PingServerApp", "ndnlab::PerfProducerApp", "ndnlab::PerfConsumerApp"}) {
+        "ndnlab::PingClientApp", "ndnlab::PingServerApp", "ndnlab::PerfProducerApp", "ndnlab::PerfConsumerApp",
+        "ndnlab::StreamProducerApp", "ndnlab::StreamConsumerApp"}) {
     const std::string table = "### " + std::string(type) + "\n\n" + attributeTable(type);
     EXPECT_NE(docs.str().find(table), std::string::npos)
       << "docs/mechanisms/ns3.md is out of date; the section should read:\n"

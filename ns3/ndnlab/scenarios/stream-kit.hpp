@@ -1,0 +1,46 @@
+#pragma once
+// Real-time stream pieces shared by the rtsd-* scenarios (issue 29): the stream's parameters
+// (the producer's synthetic threads and the fields of StreamProducerOptions and
+// StreamConsumerOptions declared once in core/stream/*-fields.hpp), the apps built from them,
+// and the consumer's result fields under `stream` (stream::visitMetrics).
+
+#include "ns3/ndnlab/apps/stream-apps.hpp"
+#include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+
+#include <ns3/node.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace ndnlab::sim::scenarios {
+
+/// Where the scenarios' producers publish: each under a name of its own below it, and the
+/// consumers fetch `<that name>/<stream>`.
+inline constexpr const char* StreamPrefix = "/lab/rtc";
+
+/// Bitrates, Fps, Gop, StreamTime (s of stream before its end marker), Signing, the producer's
+/// fields (PayloadSize, ParityRatio, ...) and the consumer's (InitialPipeline, Stability, ...;
+/// its parity-ratio as ConsumerParityRatio), ConsumerStart (s).
+std::vector<ParamSpec> streamParams();
+
+/// Throws UsageError for a bad Bitrates list or options the core's validate() refuses.
+void checkStreamParams(const Params& params);
+
+/// A StreamProducerApp publishing under `prefix` on `node` from the parameters, started at 0.
+ns3::Ptr<StreamProducerApp> installStreamProducer(const Params& params, const std::string& prefix,
+                                                  ns3::Ptr<ns3::Node> node);
+/// A StreamConsumerApp of the stream under `prefix` on `node` from the parameters, started at
+/// ConsumerStart + `delay` s.
+ns3::Ptr<StreamConsumerApp> installStreamConsumer(const Params& params, const std::string& prefix,
+                                                  ns3::Ptr<ns3::Node> node, double delay = 0);
+
+/// The consumer's result fields (stream::visitMetrics, numeric ones), its final `state` and,
+/// when it failed, `error`.
+nlohmann::json streamMetrics(const StreamConsumerApp& app);
+/// The producer's counters: frames, segments, parity_segments, interests, answered_at_once,
+/// answered_after_wait, expired, data_sent.
+nlohmann::json producerMetrics(const StreamProducerApp& app);
+
+} // namespace ndnlab::sim::scenarios

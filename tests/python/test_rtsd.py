@@ -1,0 +1,59 @@
+"""NDN-RTC in ns-3 (issue 29 item 4): the claims of ndnlab.paper.rtsd name result keys the
+rtsd-star and rtsd-scale scenarios write (their `stream.*` keys come from the consumer's
+visitMetrics), and Table 1's claims carry the paper's values."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+from ndnlab import repro  # noqa: E402
+from ndnlab.paper import rtsd  # noqa: E402
+from ndnlab.store import flatten  # noqa: E402
+
+BUILD = pathlib.Path(os.environ.get("NDNLAB_BUILD", ROOT / "build"))
+SIM = BUILD / "ns3" / "runner" / "ndnlab-sim"
+
+
+def test_table1_has_four_claims_per_row_on_the_paper_values():
+    assert len(rtsd.TABLE1_CLAIMS) == 4 * len(rtsd.TABLE1)
+    row1 = [c for c in rtsd.TABLE1_CLAIMS if c.where == {"InitialPipeline": 30}]
+    assert [(c.metric, c.paper) for c in row1] == [("stream.drd_final_ms", 110), ("stream.chasing_ms", 700),
+                                                   ("stream.backoff_ms", 1600), ("stream.lambda_final", 4)]
+    # a back-off of 0 is judged on an absolute band, not on an empty relative one
+    zero = next(c for c in rtsd.CLAIMS if c.metric == "stream.backoff_ms" and c.paper == 0)
+    assert not zero.relative and repro.band(zero) == rtsd.BACKOFF_TOLERANCE_MS
+
+
+def test_rtsd_star_writes_the_stream_keys_the_claims_read():
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    out = subprocess.run([str(SIM), "rtsd-star", "--StreamTime=4", "--InitialPipeline=4"], check=True,
+                         capture_output=True, text=True, timeout=300)
+    metrics = flatten(json.loads(out.stdout)["metrics"])
+    for c in rtsd.CLAIMS:
+        if c.campaign != "fig19":  # rtsd-scale's, below
+            assert c.metric in metrics, c.metric
+    for key in ("stream.first_frame_ms", "stream.frames_rendered", "stream.frames_lost", "stream.stalls",
+                "stream.latency_median_ms", "stream.state"):
+        assert key in metrics, key
+    assert metrics["stream.state"] == "ended"
+    assert metrics["stream.lambda_initial"] == 4
+
+
+def test_rtsd_scale_writes_the_keys_the_fig19_claims_read():
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    for test in ("consumers", "failover"):
+        out = subprocess.run([str(SIM), "rtsd-scale", f"--Test={test}", "--StreamTime=10", "--SecondStart=4",
+                              "--FailTime=4"], check=True, capture_output=True, text=True, timeout=300)
+        metrics = flatten(json.loads(out.stdout)["metrics"])
+        for c in rtsd.FIG19_CLAIMS:
+            if c.where["Test"] == test:
+                assert c.metric in metrics, (test, c.metric)
