@@ -220,7 +220,7 @@ def test_dcib_premise_claims_are_judged_two_sided():
     verdicts = {c.id: repro.evaluate(c, df).verdict for c in claims if c.campaign == "loss" and "cubic" in c.id}
     assert verdicts == {"premise-40-linux-cubic": "reproduced", "premise-below40-linux-cubic": "over-reproduced",
                         "premise-fig4-cubic": "direction holds"}
-    full = pd.DataFrame([{"Tcp": "newreno", **dcib.NDNLAB_HOSTS, "seed": s, "dci_utilization": 0.9999}
+    full = pd.DataFrame([{"Tcp": "newreno", **dcib.LARGE_HOSTS, "seed": s, "dci_utilization": 0.9999}
                          for s in (1, 2)])
-    claim = next(c for c in claims if c.id == "premise-40-ndnlab-iv-newreno")
+    claim = next(c for c in claims if c.id == "premise-40-2-bdp-newreno")
     assert repro.evaluate(claim, full).verdict == "over-reproduced"

@@ -41,10 +41,11 @@ SETUP = [
     ("TCP", "NewReno, Cubic, BBR (Figs. 3, 4)", "ns-3 TcpNewReno, TcpCubic, TcpBbr (pacing on)"),
     ("loss", "0-3 % (Fig. 4)", "0, 0.5, 1, 2, 3 % random loss on the DCI (BBR: 0, 1, 3 %)"),
     ("socket buffers", "not stated",
-     "swept: 128 KB (ns-3 default), 1, 3 (a default Linux window), 6 MB, 2 BDP (ndnlab's IV runs)"),
+     "swept: 128 KB (ns-3 default), 1, 3 (a default Linux window), 6 MB, 2 BDP (the DCIB scenarios' default; "
+     "ndnlab's IV runs: 4 MB for 15 flows at RTT 6 ms)"),
     ("router queue", "not stated; Fig. 2: it fills and drops",
      "1.5 MB (ns-3's 1000-packet FIFO at 1500 B), nearly drop-tail (RED thresholds 0.9/1.0); "
-     "1 BDP for ndnlab's IV setting"),
+     "1 BDP (ndnlab's IV runs)"),
     ("frame size", "not stated", "1500 B for Fig. 4, 9000 B for the other sweeps (cost); "
      "frame-size check at 0 % loss"),
     ("run length", "Fig. 2c runs past 1.25 s; others not stated",
@@ -77,7 +78,7 @@ def window_cap(socket_mb, rtt_ms):
 
 def sockets_text(mb):
     return {0.131072: "128 KB (ns-3 default)", 3.0: "3 MB (Linux default window)",
-            0.0: "2 BDP = 25 MB (ndnlab IV)"}.get(mb, f"{mb:g} MB")
+            0.0: "2 BDP = 25 MB (scenario default)"}.get(mb, f"{mb:g} MB")
 
 
 def regime_table(df):

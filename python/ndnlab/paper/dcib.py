@@ -190,7 +190,7 @@ PREMISE_DROP = 0.25
 # the set-ups of premise/regime.toml and premise/loss.toml
 LINUX_HOSTS = {"SocketBuffer": 3.0, "BufferBdp": 0.12}     # default Linux window, ns-3 default queue
 NS3_HOSTS = {"SocketBuffer": 0.131072, "BufferBdp": 0.12}  # ns-3's default socket buffers
-NDNLAB_HOSTS = {"SocketBuffer": 0.0, "BufferBdp": 1.0}     # ndnlab's IV-A..D setting (2 BDP sockets)
+LARGE_HOSTS = {"SocketBuffer": 0.0, "BufferBdp": 1.0}      # the scenarios' default: 2-BDP sockets, 1-BDP queue
 
 
 def _premise(id, label, source, campaign, kind, metric, definition, where, paper=float("nan"),
@@ -210,7 +210,7 @@ def _share(tcp, setup, hosts, campaign, note=""):
 PREMISE_CLAIMS = (
     # abstract: "only 40%"; Sec. I: "less than 40% of its link capacity, on average, even with zero
     # packet loss (Review Figure 4)". Judged on the Linux-like hosts (1500 B, premise/loss.toml at
-    # 0% loss), and on ns-3's and ndnlab's socket settings (9000 B, premise/regime.toml)
+    # 0% loss), and on ns-3's default sockets and the scenarios' default (9000 B, premise/regime.toml)
     *[_share(tcp, "linux", LINUX_HOSTS, "loss", "3 MB socket buffers: a default Linux receive window "
              "(tcp_rmem max 6 MB, tcp_adv_win_scale 1); 1500-byte frames") for tcp in PREMISE_TCPS],
     *[_premise(f"premise-below40-linux-{tcp}", f"{tcp}, no loss, RTT 10 ms, linux hosts: under 40% of the link",
@@ -219,8 +219,9 @@ PREMISE_CLAIMS = (
       for tcp in PREMISE_TCPS],
     *[_share(tcp, "ns-3-default", NS3_HOSTS, "regime", "ns-3's TcpSocket SndBufSize/RcvBufSize default "
              "(131072 B); 9000-byte frames") for tcp in PREMISE_TCPS],
-    *[_share(tcp, "ndnlab-iv", NDNLAB_HOSTS, "regime", "the host and router setting of ndnlab's IV-A..D "
-             "runs: max(4 MB, 2 BDP) sockets, 1-BDP queue; 9000-byte frames") for tcp in PREMISE_TCPS],
+    *[_share(tcp, "2-bdp", LARGE_HOSTS, "regime", "the DCIB scenarios' default: max(4 MB, 2 BDP) sockets "
+             "(25 MB here), 1-BDP queue; 9000-byte frames. ndnlab's IV runs had 4 MB sockets, which 15 flows at "
+             "RTT 6 ms also never fill") for tcp in PREMISE_TCPS],
     # Fig. 2b/2d: two flows, 10 Gbps, RTT 2 ms: the queue fills and packets are lost
     *[_premise(f"premise-fig2-loss-{tcp}", f"{tcp}, two flows, RTT 2 ms: the queue overflows", "Fig. 2b/2d",
                "rtt", "bound", "host_retransmissions", LOSS_SIGNAL, {"Tcp": tcp, "Rtt": 2}, paper=0.0,
