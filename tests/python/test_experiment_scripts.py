@@ -68,7 +68,7 @@ def test_help_lists_every_spec_and_writes_nothing(tree):
 def test_dcib_premise_dry_run_lists_every_campaign(tree):
     done = script(tree, "dcib/premise/run", "--dry-run", "--no-check")
     assert done.returncode == 0, done.stderr
-    for name in ("regime", "rtt", "loss", "fig2"):
+    for name in ("regime", "rtt", "loss", "fig2", "iv-flows"):
         assert f"premise/results/{name}/runs/" in done.stdout
     assert not (tree / "docs").exists()  # no report from a dry run
 
