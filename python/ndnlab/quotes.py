@@ -6,7 +6,11 @@ checkout's root, several allowed):
 
     <!-- quotes: docs/results/mircc.md docs/results/mircc-beyond.md -->
 
-From then on, in that file, every number of
+A page whose other sections quote no generated file may instead scope the check to one section:
+a line `<!-- quotes-section: FILE ... -->` below a heading applies the same rules from that line to
+the next heading of the same or a higher level (or the end of the page).
+
+From then on, in that file (or section), every number of
 - a block (paragraph, list item or table row) that carries a verdict word (VERDICT_WORDS:
   reproduced, met, beats, direction/result holds, tie, ...), and
 - an explicitly marked span `<!-- q -->...<!-- /q -->` anywhere,
@@ -26,6 +30,8 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MARKER = re.compile(r"<!--\s*quotes:\s*(.*?)\s*-->")
+SECTION_MARKER = re.compile(r"<!--\s*quotes-section:\s*(.*?)\s*-->")
+HEADING = re.compile(r"^(#{1,6})\s")
 SPAN = re.compile(r"<!--\s*q\s*-->(.*?)<!--\s*/q\s*-->", re.S)
 VERDICT_WORDS = re.compile(
     r"\b(reproduced|reproduces|over-reproduced|under-reproduced|met|beats?|reversed|ties?|"
@@ -132,22 +138,52 @@ def check_text(text, table_texts, where="prose"):
     return problems
 
 
-def check_file(path, root=ROOT):
-    """Mismatches of one Markdown file [(file, line, number, context)]; [] if it has no
-    marker. A quoted file that does not exist is a mismatch of its own."""
-    path = pathlib.Path(path)
-    text = path.read_text()
-    files = quoted_files(text)
-    if not files:
-        return []
-    tables, problems = [], []
+def quoted_sections(text):
+    """[(first line number, section text, files)] of the section markers of `text`: from the
+    marker line to the next heading of the same or a higher level than the one above it."""
+    lines = text.splitlines()
+    out, level, fence = [], 7, False
+    for i, line in enumerate(lines):
+        if line.strip().startswith("```"):
+            fence = not fence
+        if fence:
+            continue
+        h = HEADING.match(line)
+        if h:
+            level = len(h.group(1))
+        m = SECTION_MARKER.search(CODE.sub(" ", line))
+        if not m:
+            continue
+        end = next((j for j in range(i + 1, len(lines))
+                    if (hm := HEADING.match(lines[j])) and len(hm.group(1)) <= level), len(lines))
+        out.append((i + 1, "\n".join(lines[i:end]), m.group(1).split()))
+    return out
+
+
+def _tables(path, files, root, problems):
+    tables = []
     for f in files:
         p = pathlib.Path(root) / f
         if not p.is_file():
             problems.append((str(path), 0, f, "quoted file does not exist"))
             continue
         tables.append(p.read_text())
-    problems += [(str(path), line, n, ctx) for line, n, ctx in check_text(text, tables)]
+    return tables
+
+
+def check_file(path, root=ROOT):
+    """Mismatches of one Markdown file [(file, line, number, context)]; [] if it has no
+    marker. A quoted file that does not exist is a mismatch of its own."""
+    path = pathlib.Path(path)
+    text = path.read_text()
+    problems = []
+    files = quoted_files(text)
+    if files:
+        tables = _tables(path, files, root, problems)
+        problems += [(str(path), line, n, ctx) for line, n, ctx in check_text(text, tables)]
+    for first, section, section_files in quoted_sections(text):
+        tables = _tables(path, section_files, root, problems)
+        problems += [(str(path), first + line - 1, n, ctx) for line, n, ctx in check_text(section, tables)]
     return problems
 
 
@@ -162,7 +198,7 @@ def main(argv=None):
     files = [pathlib.Path(a) for a in argv] or markdown_files()
     problems, checked = [], 0
     for f in files:
-        if quoted_files(f.read_text()):
+        if quoted_files(f.read_text()) or quoted_sections(f.read_text()):
             checked += 1
         problems += check_file(f)
     for path, line, n, ctx in problems:

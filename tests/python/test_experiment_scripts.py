@@ -60,7 +60,17 @@ def test_help_lists_every_spec_and_writes_nothing(tree):
         assert "--dry-run" in done.stdout and "Exit status:" in done.stdout
     done = script(tree, "dcib/run.sh", "--help")
     assert done.returncode == 0 and "--workers N" in done.stdout, done.stderr
+    done = script(tree, "dcib/premise/run", "--help")
+    assert done.returncode == 0 and "Exit status:" in done.stdout, done.stderr
     assert snapshot(tree) == before and not (tree / "sim.log").exists()
+
+
+def test_dcib_premise_dry_run_lists_every_campaign(tree):
+    done = script(tree, "dcib/premise/run", "--dry-run", "--no-check")
+    assert done.returncode == 0, done.stderr
+    for name in ("regime", "rtt", "loss", "fig2", "iv-flows"):
+        assert f"premise/results/{name}/runs/" in done.stdout
+    assert not (tree / "docs").exists()  # no report from a dry run
 
 
 @pytest.mark.parametrize("name, args, message", [

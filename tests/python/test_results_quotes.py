@@ -99,3 +99,17 @@ def test_simulator_table_is_what_its_command_generates(tmp_path):
     committed = (ROOT / "docs" / "results" / "simulator-table.md").read_text()
     assert out.read_text() == committed
     assert "| relwithdebinfo_cs100 | 3 | 1.355x;" in committed
+
+
+def test_a_section_marker_checks_its_section_only(tmp_path):
+    """`quotes-section` scopes the check to the section it stands in (to the next heading of
+    the same or a higher level); the page's other sections are not checked."""
+    (tmp_path / "docs" / "results").mkdir(parents=True)
+    (tmp_path / "docs" / "results" / "x.md").write_text(TABLE)
+    page = tmp_path / "docs" / "page.md"
+    page.write_text("# Page\n\nAn older result of 999 is reproduced.\n\n"
+                    "## Premise\n\n<!-- quotes-section: docs/results/x.md -->\n\n"
+                    "C1 reaches 603 pkt/s: reproduced.\n\n### Detail\n\nC2 loses 0.5, over-reproduced.\n\n"
+                    "## Later\n\nAnother 777 is reproduced.\n")
+    problems = quotes.check_file(page, root=tmp_path)
+    assert [(n, line) for _, line, n, _ in problems] == [("0.5", 13)]

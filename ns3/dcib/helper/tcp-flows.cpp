@@ -9,6 +9,8 @@
 #include <ns3/tcp-socket-base.h>
 #include <ns3/uinteger.h>
 
+#include <algorithm>
+
 namespace ndnlab::dcib {
 
 namespace {
@@ -30,6 +32,11 @@ void onCongState(TcpFlows* flows, size_t i, ns3::TcpSocketState::TcpCongState_t,
   flows->congState(i, now);
 }
 
+void onCwnd(TcpFlows* flows, size_t i, uint32_t, uint32_t now)
+{
+  flows->cwnd(i, now);
+}
+
 void hookSocket(TcpFlows* flows, size_t i, ns3::Ptr<ns3::BulkSendApplication> app)
 {
   auto sock = app->GetSocket();
@@ -37,6 +44,7 @@ void hookSocket(TcpFlows* flows, size_t i, ns3::Ptr<ns3::BulkSendApplication> ap
     return;
   sock->TraceConnectWithoutContext("Tx", ns3::MakeBoundCallback(&onTx, flows, i));
   sock->TraceConnectWithoutContext("CongState", ns3::MakeBoundCallback(&onCongState, flows, i));
+  sock->TraceConnectWithoutContext("CongestionWindow", ns3::MakeBoundCallback(&onCwnd, flows, i));
 }
 
 } // namespace
@@ -83,6 +91,13 @@ void TcpFlows::congState(size_t i, ns3::TcpSocketState::TcpCongState_t now)
     ++f.rtoEpisodes;
   else if (now == ns3::TcpSocketState::CA_RECOVERY)
     ++f.recoveries;
+}
+
+void TcpFlows::cwnd(size_t i, uint32_t bytes)
+{
+  auto& f = m_stats[i];
+  f.cwndBytes = bytes;
+  f.peakCwndBytes = std::max(f.peakCwndBytes, bytes);
 }
 
 TcpFlows::TcpFlows(DciTopology& topology, std::vector<FlowSpec> specs, uint16_t basePort, uint32_t sendSize)

@@ -1,7 +1,8 @@
 #pragma once
 // TCP flows across the DCI topology and their per-flow statistics: bytes delivered, flow
 // completion time, and what the sending host did (data segments, retransmissions, RTO and
-// fast-recovery episodes), read from the sender socket's Tx and CongState traces.
+// fast-recovery episodes, congestion window), read from the sender socket's Tx, CongState and
+// CongestionWindow traces.
 //
 // A flow is a BulkSendApplication on a sender host and its own PacketSink (own port) on a
 // receiver host. bytes == 0: a long-lived flow.
@@ -42,6 +43,8 @@ struct FlowStats
   uint64_t retransmissions = 0; ///< data segments sent below the highest sequence sent
   uint64_t rtoEpisodes = 0;     ///< entries into CA_LOSS
   uint64_t recoveries = 0;      ///< entries into CA_RECOVERY
+  uint32_t cwndBytes = 0;       ///< the sender's congestion window now, bytes (0 before it starts)
+  uint32_t peakCwndBytes = 0;   ///< its largest value so far, bytes
   uint32_t highestTx = 0;       ///< highest sequence number sent (relative to the first)
   bool started = false;
   ns3::SequenceNumber32 isn;
@@ -70,6 +73,7 @@ public:
   void sinkRx(size_t i, ns3::Ptr<const ns3::Packet> p);
   void hostTx(size_t i, ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h);
   void congState(size_t i, ns3::TcpSocketState::TcpCongState_t now);
+  void cwnd(size_t i, uint32_t bytes);
 
 private:
   std::vector<FlowStats> m_stats;

@@ -390,6 +390,8 @@ struct Sampler
   std::vector<double> goodputSamples; ///< Gbps, inside the window
   std::vector<double> dciSamples;
   std::function<bool()> done; ///< stop the simulation early when true
+  /// when set: each flow's congestion window at every sample (long flows: one column a flow)
+  std::unique_ptr<std::ofstream> cwndOut;
 
   void tick()
   {
@@ -408,6 +410,12 @@ struct Sampler
     if (out)
       *out << std::fixed << std::setprecision(4) << now.GetSeconds() << "," << g << "," << d << ","
            << net->qdisc->GetStalledBytes() << "," << net->red->GetNPackets() << "\n";
+    if (cwndOut) {
+      *cwndOut << std::fixed << std::setprecision(4) << now.GetSeconds();
+      for (const auto& f : flows->stats())
+        *cwndOut << "," << f.cwndBytes;
+      *cwndOut << "\n";
+    }
     if (done && done()) {
       ns3::Simulator::Stop();
       return;
@@ -597,6 +605,13 @@ void runLongFlows(RunContext& ctx)
   });
 
   Sampler sampler(ctx, *net, flows, Seconds(warmup));
+  sampler.cwndOut = ctx.openTrace("cwnd.csv");
+  if (sampler.cwndOut) {
+    *sampler.cwndOut << "time_s";
+    for (int64_t i = 0; i < n; ++i)
+      *sampler.cwndOut << ",cwnd_" << i << "_bytes";
+    *sampler.cwndOut << "\n";
+  }
 
   ctx.runSimulation(Seconds(duration));
 
@@ -615,6 +630,10 @@ void runLongFlows(RunContext& ctx)
   m["goodput_utilization"] = double(windowBytes) * 8 / window / net->capacityBps;
   m["per_flow_goodput_gbps"] = perFlow;
   m["jain_index"] = jainIndex(perFlow);
+  std::vector<double> peakCwnd;
+  for (const auto& f : flows.stats())
+    peakCwnd.push_back(f.peakCwndBytes);
+  m["per_flow_peak_cwnd_bytes"] = peakCwnd;
   m["throughput_p50_gbps"] = percentile(sampler.goodputSamples, 0.5);
   m["throughput_p99_gbps"] = percentile(sampler.goodputSamples, 0.99);
   m["throughput_p1_gbps"] = percentile(sampler.goodputSamples, 0.01);

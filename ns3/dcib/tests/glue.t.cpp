@@ -260,6 +260,24 @@ TEST_F(GlueTest, EdgeRouterRecoversATailLossWithoutHostRetransmission)
   EXPECT_GT(without.fct, with.fct + MilliSeconds(150));
 }
 
+// TcpFlows follows each sender's congestion window: slow start grows it past the initial
+// window while the flow sends its 100 segments, and the peak is never below the current value.
+TEST_F(GlueTest, FlowsFollowTheSendersCongestionWindow)
+{
+  setSmallTcpDefaults();
+  DciTopology topo(smallDci(1));
+  TcpFlows flows(topo, {FlowSpec{0, 0, 100 * 1448, MilliSeconds(10)}});
+  EXPECT_EQ(flows.stats().at(0).cwndBytes, 0u);
+  Simulator::Stop(Seconds(0.2));
+  Simulator::Run();
+  const auto& f = flows.stats().at(0);
+  ASSERT_TRUE(f.completed);
+  EXPECT_GT(f.peakCwndBytes, 10u * 1448); // ns-3's initial window: 10 segments
+  EXPECT_GE(f.peakCwndBytes, f.cwndBytes);
+  EXPECT_GT(f.cwndBytes, 0u);
+  Simulator::Destroy();
+}
+
 // Nothing of DCIB keeps the source edge router's queue disc alive once the simulation is
 // destroyed: its egress device's PhyTxEnd trace used to hold it, and it holds the device.
 TEST_F(GlueTest, TheEdgeQueueDiscIsFreedWithTheSimulation)

@@ -167,3 +167,72 @@ CLAIMS = (
            metric="fct_mean_ms", note="only in the conclusion: IV-D simulated Cubic alone; our BBR "
            "means are over completed flows"),
 )
+
+
+# The paper's premise (Sec. I-II, Figs. 2-4): TCP alone leaves most of a long, fast DCI idle. Judged
+# on experiments/dcib/premise/*.toml (two long-lived flows without DCIB, 10 Gbps DCI; issue 31 item
+# 3). The paper does not state the hosts' socket buffers, the router queue, the frame size or the
+# run length of Figs. 2-4; premise/regime.toml sweeps them, and the claims name the set-up they are
+# judged on. Metric: the DCI link's utilisation (bytes A's DCI device sent over the 10 Gbps, in the
+# measurement window), the paper's "utilize only 40% of a 10-Gbps link".
+UTILISATION = ("share of the 10 Gbps DCI link's capacity used (abstract: \"TCP is able to utilize only "
+               "40% of a 10-Gbps link between two data centers with RTT = 10ms\"); ours: dci_utilization, "
+               "bytes the source edge router's DCI device sent in the measurement window over the capacity")
+THROUGHPUT = ("TCP throughput on the DCI link (Figs. 3 and 4, box plots over time); ours: dci_utilization "
+              "over the measurement window, paired by seed")
+LOSS_SIGNAL = ("a packet loss when the two flows fill the queue (Fig. 2b/2d: \"the queue reached the "
+               "maximum capacity ... and a packet loss occurs\"); ours: host_retransmissions over the run")
+PREMISE_TCPS = ("newreno", "cubic", "bbr")
+# "40%" is a round number read off the text (no figure values are printed): +-10 points
+PREMISE_TOLERANCE = 0.10
+# "degrades drastically" / "reduces throughput significantly": a drop of more than a quarter
+PREMISE_DROP = 0.25
+# the set-ups of premise/regime.toml and premise/loss.toml
+LINUX_HOSTS = {"SocketBuffer": 3.0, "BufferBdp": 0.12}     # default Linux window, ns-3 default queue
+NS3_HOSTS = {"SocketBuffer": 0.131072, "BufferBdp": 0.12}  # ns-3's default socket buffers
+LARGE_HOSTS = {"SocketBuffer": 0.0, "BufferBdp": 1.0}      # the scenarios' default: 2-BDP sockets, 1-BDP queue
+
+
+def _premise(id, label, source, campaign, kind, metric, definition, where, paper=float("nan"),
+             tolerance=0.0, relative=True, expect="", baseline=None, note=""):
+    return Claim(id=id, source=source, metric=metric, definition=definition, kind=kind, paper=paper,
+                 tolerance=tolerance, relative=relative, expect=expect, where=dict(where),
+                 baseline=dict(baseline or {}), campaign=campaign, label=label, note=note)
+
+
+def _share(tcp, setup, hosts, campaign, note=""):
+    cell = {"Tcp": tcp, **hosts} if campaign == "regime" else {"Tcp": tcp, "LossRate": 0.0}
+    return _premise(f"premise-40-{setup}-{tcp}", f"{tcp}, no loss, RTT 10 ms, {setup} hosts: 40% of the link",
+                    "abstract; Fig. 4 at 0% loss", campaign, "absolute", "dci_utilization", UTILISATION, cell,
+                    paper=0.40, tolerance=PREMISE_TOLERANCE, relative=False, note=note)
+
+
+PREMISE_CLAIMS = (
+    # abstract: "only 40%"; Sec. I: "less than 40% of its link capacity, on average, even with zero
+    # packet loss (Review Figure 4)". Judged on the Linux-like hosts (1500 B, premise/loss.toml at
+    # 0% loss), and on ns-3's default sockets and the scenarios' default (9000 B, premise/regime.toml)
+    *[_share(tcp, "linux", LINUX_HOSTS, "loss", "3 MB socket buffers: a default Linux receive window "
+             "(tcp_rmem max 6 MB, tcp_adv_win_scale 1); 1500-byte frames") for tcp in PREMISE_TCPS],
+    *[_premise(f"premise-below40-linux-{tcp}", f"{tcp}, no loss, RTT 10 ms, linux hosts: under 40% of the link",
+               "Sec. I", "loss", "bound", "dci_utilization", UTILISATION, {"Tcp": tcp, "LossRate": 0.0},
+               paper=0.40, expect="below", note="\"less than 40% ... on average, even with zero packet loss\"")
+      for tcp in PREMISE_TCPS],
+    *[_share(tcp, "ns-3-default", NS3_HOSTS, "regime", "ns-3's TcpSocket SndBufSize/RcvBufSize default "
+             "(131072 B); 9000-byte frames") for tcp in PREMISE_TCPS],
+    *[_share(tcp, "2-bdp", LARGE_HOSTS, "regime", "the DCIB scenarios' default: max(4 MB, 2 BDP) sockets "
+             "(25 MB here), 1-BDP queue; 9000-byte frames. ndnlab's IV runs had 4 MB sockets, which 15 flows at "
+             "RTT 6 ms also never fill") for tcp in PREMISE_TCPS],
+    # Fig. 2b/2d: two flows, 10 Gbps, RTT 2 ms: the queue fills and packets are lost
+    *[_premise(f"premise-fig2-loss-{tcp}", f"{tcp}, two flows, RTT 2 ms: the queue overflows", "Fig. 2b/2d",
+               "rtt", "bound", "host_retransmissions", LOSS_SIGNAL, {"Tcp": tcp, "Rtt": 2}, paper=0.0,
+               expect="above") for tcp in ("newreno", "bbr")],
+    # Fig. 3: "as the link latency increases ... the throughput of TCP ... degrades drastically"
+    *[_premise(f"premise-fig3-{tcp}", f"{tcp}: RTT 40 ms against 2 ms, lower", "Fig. 3", "rtt", "direction",
+               "dci_utilization", THROUGHPUT, {"Tcp": tcp, "Rtt": 40}, tolerance=PREMISE_DROP, expect="lower",
+               baseline={"Tcp": tcp, "Rtt": 2}, note="the paper's RTT axis is not in its text; ours spans 2-40 ms")
+      for tcp in PREMISE_TCPS],
+    # Fig. 4: "as the loss rate increases, the throughput drops exponentially"
+    *[_premise(f"premise-fig4-{tcp}", f"{tcp}: 3% loss against 0%, lower", "Fig. 4", "loss", "direction",
+               "dci_utilization", THROUGHPUT, {"Tcp": tcp, "LossRate": 0.03}, tolerance=PREMISE_DROP,
+               expect="lower", baseline={"Tcp": tcp, "LossRate": 0.0}) for tcp in PREMISE_TCPS],
+)
