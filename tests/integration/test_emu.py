@@ -1,7 +1,8 @@
 """`ndnlab emu`: scenarios of `ndnlab sim` on real daemons in network namespaces (issue 27).
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
-daemons' counters and the same result keys as the simulated run; a chain pinged across, losing
+daemons' counters and the same result keys as the simulated run; a real-time stream played
+over rtsd-star (the same keys as the simulated run); a chain pinged across, losing
 the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a chain over
 TCP faces and over Ethernet faces; a tbf link's rate respected; wifi-one-hop
 over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
@@ -143,6 +144,26 @@ def test_perf_measures_an_emulated_link_with_the_simulators_keys(tmp_path):
     report = json.loads(next((tmp_path / "emu").glob("perf-client-*.json")).read_text())
     assert report["end"]["sum_received"]["bytes"] == m["bytes"]
     assert_same_keys(m, sim_metrics(params), nested=("nodes",))
+
+
+def test_rtsd_star_plays_a_stream_on_real_daemons_with_the_simulators_keys(tmp_path):
+    # NDN-RTC's star (Fig. 20): CP1 publishes 3 s of a synthetic 500 kbit/s stream, CP2 plays it
+    # through R over two ns-3 real-time links, one of them lossy
+    params = ["rtsd-star", "--Rate=10Mbps", "--Delay=5ms", "--Loss=0,0.01", "--Bitrates=500k",
+              "--StreamTime=3", "--ConsumerStart=0.5", "--MaxTime=30"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)["metrics"]
+    s = m["stream"]
+    assert s["state"] == "ended", s
+    assert s["frames_rendered"] > 0 and s["frames_rendered"] + s["frames_lost"] <= m["producer"]["frames"]
+    assert m["producer"]["frames"] == 90  # 3 s at 30 frames/s, then the end marker
+    assert m["producer"]["data_sent"] > 0
+    assert 0 < m["l2_utilization"] < 1
+    sim = sim_metrics(params)
+    assert_same_keys(m, sim, nested=("nodes",))
+    assert set(s) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
+    assert sim["stream"]["state"] == "ended"
 
 
 def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):

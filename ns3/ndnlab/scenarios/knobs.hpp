@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -156,6 +157,31 @@ inline std::string knobText(const Params& params, const Knob& k)
 inline std::string knobValue(const Params& params, const Knob& k)
 {
   return k.isMs ? knobText(params, k) + "ms" : knobText(params, k);
+}
+
+/// The flags with which `ndnlab emu` passes the knobs set in `params` on to `tool` (its name
+/// for errors, e.g. "ndnlab get"): a bool as its set or clear flag, anything else as flag and
+/// value (a duration in ms, as the tools take it). UsageError for a set knob the tool has no
+/// flag for.
+inline std::vector<std::string> knobFlags(const Params& params, const std::vector<Knob>& knobs, std::string_view tool)
+{
+  std::vector<std::string> args;
+  for (const Knob& k : knobs) {
+    if (!params.isSet(k.spec.name))
+      continue;
+    const bool off = k.spec.type == ParamType::Bool && !params.getBool(k.spec.name);
+    if (k.cli.empty() || (off && k.cliNo.empty()))
+      throw UsageError("--" + k.spec.name + "=" + knobText(params, k) + " has no `" + std::string(tool) +
+                       "` flag; ndnlab emu cannot pass it on");
+    if (k.spec.type == ParamType::Bool) {
+      args.push_back(off ? k.cliNo : k.cli);
+    }
+    else {
+      args.push_back(k.cli);
+      args.push_back(knobText(params, k));
+    }
+  }
+  return args;
 }
 
 } // namespace ndnlab::sim::scenarios

@@ -15,6 +15,8 @@
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/ndnlab/scenarios/stream-kit.hpp"
 
+#include "core/fw/forwarder.hpp"
+
 #include <ns3/data-rate.h>
 #include <ns3/point-to-point-helper.h>
 #include <ns3/packet.h>
@@ -167,9 +169,38 @@ void runStar(RunContext& ctx)
   ctx.metrics = m;
 }
 
+/// The star as data (Scenario::network) for `ndnlab emu`: the same links (L1 = link 0, L2 =
+/// link 1, with the simulator's loss streams), a route to each publisher, and the stream tools.
+nlohmann::json starNetwork(const Params& params)
+{
+  checkStar(params);
+  const Links links = parseLinks(params);
+  const char* const names[] = {"cp1", "r", "cp2"};
+  nlohmann::json linkList = nlohmann::json::array();
+  for (size_t i = 0; i < 2; ++i)
+    linkList.push_back(
+      networkLink(i, names[i], names[i + 1], links.rates[i], links.delays[i], links.losses[i], links.queues[i]));
+  const std::string cp1 = std::string(StreamPrefix) + "/cp1", cp2 = std::string(StreamPrefix) + "/cp2";
+  nlohmann::json routes = nlohmann::json::array({{{"prefix", cp1}, {"origin", "cp1"}}});
+  nlohmann::json apps = streamApps(params, cp1, "cp1", "cp2");
+  if (params.getBool("Bidirectional")) {
+    routes.push_back({{"prefix", cp2}, {"origin", "cp2"}});
+    for (auto& app : streamApps(params, cp2, "cp2", "cp1"))
+      apps.push_back(app);
+  }
+  return {{"nodes", {"cp1", "r", "cp2"}},
+          {"links", linkList},
+          {"cs_size", params.getInt("CsSize")},
+          {"strategy", fw::ForwarderOptions{}.defaultStrategy.toUri()},
+          {"routes", routes},
+          {"apps", apps},
+          {"metrics", "rtsd-star"},
+          {"max_time_s", params.getDouble("MaxTime")}};
+}
+
 const runner::Registration reg{runner::Scenario{
   "rtsd-star", "NDN-RTC's basic topology (Fig. 20): CP1 -L1- R -L2- CP2, a real-time stream from CP1 played at CP2",
-  starParams(), runStar, checkStar, nullptr}};
+  starParams(), runStar, checkStar, starNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

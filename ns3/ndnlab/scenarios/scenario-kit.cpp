@@ -367,22 +367,8 @@ nlohmann::json fetchApps(const Params& params, const FetchSpec& spec, const std:
   if (kind == "one-interest")
     throw UsageError("--Consumer=one-interest is a simulated bound (a pushed stream) that ndnlab's tools do not run");
   std::vector<std::string> get = {"--cc", kind, "--profile", params.getString("Profile")};
-  for (const Knob& k : knobs()) {
-    if (!params.isSet(k.spec.name))
-      continue;
-    if (k.cli.empty())
-      throw UsageError("--" + k.spec.name + " has no `ndnlab get` flag; ndnlab emu cannot pass it on");
-    if (k.spec.type == ParamType::Bool) {
-      const bool on = params.getBool(k.spec.name);
-      if (!on && k.cliNo.empty())
-        throw UsageError("--" + k.spec.name + "=false has no `ndnlab get` flag; ndnlab emu cannot pass it on");
-      get.push_back(on ? k.cli : k.cliNo);
-    }
-    else {
-      get.push_back(k.cli);
-      get.push_back(knobText(params, k)); // a duration in ms, as get's flags take it
-    }
-  }
+  for (std::string& flag : knobFlags(params, knobs(), "ndnlab get"))
+    get.push_back(std::move(flag));
   const std::vector<std::string> serve = {"--size",        std::to_string(params.getInt("PayloadSize")),
                                           "--packet-size", "0",
                                           "--signing",     params.getString("Signing")};

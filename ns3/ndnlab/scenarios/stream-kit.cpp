@@ -151,6 +151,41 @@ ns3::Ptr<StreamConsumerApp> installStreamConsumer(const Params& params, const st
   return app;
 }
 
+nlohmann::json streamApps(const Params& params, const std::string& prefix, const std::string& producerNode,
+                          const std::string& consumerNode, double delay)
+{
+  const std::string maxTime = formatNumber(params.getDouble("MaxTime"));
+  // the publisher answers until the run ends (as the simulated producer does), then prints
+  // its counters; the player waits as long as the simulated consumer may
+  std::vector<std::string> publish = {"--synthetic", params.getString("Bitrates"),
+                                      "--fps",       formatNumber(params.getDouble("Fps")),
+                                      "--gop",       std::to_string(params.getInt("Gop")),
+                                      "--duration",  formatNumber(params.getDouble("StreamTime")),
+                                      "--linger",    maxTime,
+                                      "--signing",   params.getString("Signing"),
+                                      "--json"};
+  for (std::string& flag : knobFlags(params, producerKnobs(), "ndnlab stream publish"))
+    publish.push_back(std::move(flag));
+  std::vector<std::string> play = {"--json", "--stall-timeout", maxTime};
+  for (std::string& flag : knobFlags(params, consumerKnobs(), "ndnlab stream play"))
+    play.push_back(std::move(flag));
+  return nlohmann::json::array({
+    {{"node", producerNode},
+     {"role", "producer"},
+     {"tool", "stream-publish"},
+     {"prefix", prefix},
+     {"registers", prefix},
+     {"start_s", 0.0},
+     {"args", publish}},
+    {{"node", consumerNode},
+     {"role", "consumer"},
+     {"tool", "stream-play"},
+     {"name", prefix},
+     {"start_s", params.getDouble("ConsumerStart") + delay},
+     {"args", play}},
+  });
+}
+
 nlohmann::json streamMetrics(const StreamConsumerApp& app)
 {
   nlohmann::json j = nlohmann::json::object();

@@ -36,6 +36,13 @@ ns3::Ptr<StreamProducerApp> installStreamProducer(const Params& params, const st
 ns3::Ptr<StreamConsumerApp> installStreamConsumer(const Params& params, const std::string& prefix,
                                                   ns3::Ptr<ns3::Node> node, double delay = 0);
 
+/// The same producer and consumer as `ndnlab emu` runs them (Scenario::network's "apps"):
+/// `ndnlab stream publish --synthetic` under `prefix` on `producerNode` (stream-publish, until
+/// the run ends) and `ndnlab stream play` of it on `consumerNode` from ConsumerStart + `delay` s
+/// (stream-play), every knob passed on as the tools' flag of the same field.
+nlohmann::json streamApps(const Params& params, const std::string& prefix, const std::string& producerNode,
+                          const std::string& consumerNode, double delay = 0);
+
 /// The consumer's result fields (stream::visitMetrics, numeric ones), its final `state` and,
 /// when it failed, `error`.
 nlohmann::json streamMetrics(const StreamConsumerApp& app);

@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from ndnlab.emu import mircc_metrics
+from ndnlab.emu import mircc_metrics, stream_metrics
 from ndnlab.emu import net as emunet
 from ndnlab.emu.faces import parse_face_list, tool_summary
 
@@ -431,10 +431,19 @@ class Emulation:
             elif app["tool"] == "perf-server":
                 argv = [self.ndnlab, "perf", "server", "--socket", sock, "--quiet", *app["args"],
                         app["prefix"]]
+            elif app["tool"] == "stream-publish":
+                # its args hold --json: the counters go to stdout when the run stops it
+                argv = [self.ndnlab, "stream", "publish", "--socket", sock, "--quiet", *app["args"],
+                        app["prefix"]]
             else:
                 raise EmuError(f"producer {app['node']}: ndnlab emu does not run `{app['tool']}`")
             log = open(self.run_dir / f"{app['tool']}-{app['node']}-{i}.log", "wb")
-            self.net.popen(app["node"], argv, stdout=subprocess.DEVNULL, stderr=log)
+            if app["tool"] == "stream-publish":
+                app["_out"] = self.run_dir / f"{app['tool']}-{app['node']}-{i}.json"
+                with open(app["_out"], "wb") as stdout:
+                    app["_proc"] = self.net.popen(app["node"], argv, stdout=stdout, stderr=log)
+            else:
+                self.net.popen(app["node"], argv, stdout=subprocess.DEVNULL, stderr=log)
             log.close()
         deadline = time.monotonic() + 15
         for app in producers:
@@ -487,7 +496,8 @@ class Emulation:
         sock = self.socket(app["node"])
         if app["tool"] == "get":
             out = self.run_dir / f"get-{app['node']}-{i}.out"
-            trace = ["--trace", out.with_suffix(".trace")] if self.network.get("metrics") else []
+            trace = (["--trace", out.with_suffix(".trace")] if self.network.get("metrics") == "mircc-dumbbell"
+                     else [])
             argv = [self.ndnlab, "get", "--socket", sock, app["name"], "-o", out, "--json",
                     "--no-progress", *trace, *app["args"]]
             both = False  # stdout carries the bytes; the summary goes to stderr
@@ -496,10 +506,11 @@ class Emulation:
             argv = [self.ndnlab, "ping", "--socket", sock, "--json", "--quiet", *app["args"],
                     app["name"]]
             both = True  # its summary is on stdout
-        elif app["tool"] == "perf-client":
-            # its args hold -J: iperf3's JSON on stdout, into `out`; messages into the .log
-            out = self.run_dir / f"perf-client-{app['node']}-{i}.json"
-            argv = [self.ndnlab, "perf", "client", "--socket", sock, *app["args"], app["name"]]
+        elif app["tool"] in ("perf-client", "stream-play"):
+            # its args hold -J or --json: the report on stdout, into `out`; messages into the .log
+            out = self.run_dir / f"{app['tool']}-{app['node']}-{i}.json"
+            verb = ["perf", "client"] if app["tool"] == "perf-client" else ["stream", "play"]
+            argv = [self.ndnlab, *verb, "--socket", sock, *app["args"], app["name"]]
             with open(out, "wb") as stdout, open(out.with_suffix(".log"), "wb") as err:
                 proc = self.net.popen(app["node"], argv, watch=False, stdout=stdout, stderr=err)
             return proc, out
@@ -844,7 +855,12 @@ def main(argv=None):
             links = emu.link_reports(nodes, drops)
             content = {p["prefix"]: p.get("_content") for p in producers}
             flows = {}
+            for p in producers:
+                if "_proc" in p:  # the publishers print their counters when stopped
+                    net.stop(p["_proc"], timeout=10)
             for app, rc, out, started, ended, _ in finished:
+                if app["tool"] == "stream-play":
+                    continue  # stream_metrics, below
                 if app["tool"] == "ping":
                     flows[app["node"]] = ping_metrics(rc, out, started, ended)
                 elif app["tool"] == "perf-client":
@@ -860,6 +876,9 @@ def main(argv=None):
     if network.get("metrics") == "mircc-dumbbell":
         metrics = mircc_metrics.metrics(network, finished)
         mircc_metrics.write_series(run_dir / "mircc-series.csv", metrics.pop("_series"))
+    elif network.get("metrics") == "rtsd-star":
+        metrics = stream_metrics.metrics(network, finished, [p["_out"] for p in producers if "_out" in p],
+                                         links)
     else:
         metrics = aggregate(flows)
     metrics.update(network.get("extra_metrics", {}))
@@ -902,6 +921,15 @@ def summary_text(result):
                if m.get("pings_received") else "no reply")
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): {m['pings_sent']} pings, "
                  f"{m['pings_received']} replies, {m['loss_percent']:.0f} % lost; {rtt}"]
+    elif "stream" in m:  # rtsd-star
+        lines = []
+        for key in ("stream", "stream_reverse"):
+            if key in m:
+                f = m[key]
+                lines.append(f"{result['scenario']} (emu, seed {result['seed']}) {key}: {f['state']}"
+                             f"{', ' + f['error'] if f.get('error') else ''}; {f.get('frames_rendered', 0)} frames "
+                             f"rendered, {f.get('frames_lost', 0)} lost, {f.get('stalls', 0)} stalls, first frame "
+                             f"{f.get('first_frame_ms', -1):.0f} ms, latency median {f.get('latency_median_ms', 0):.0f} ms")
     elif "intervals_mbps" in m:  # a perf test
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): perf {m['mode'] or '-'}, "
                  f"{'completed' if m['completed'] else 'NOT completed: ' + m.get('error', '')}, "
