@@ -48,13 +48,7 @@ std::vector<ParamSpec> dumbbellParams()
      "c1 starts this long after c0 (StartTime)",
      {},
      runner::Range::nonNegative(runner::MaxTimeSeconds)},
-    {"CsSize",
-     ParamType::Int,
-     "65536",
-     "packets",
-     "Content Store capacity of every node; 0 disables caching",
-     {},
-     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
+    csSizeParam(),
   };
   return joinParams({topology, consumerParams(false, "10MiB"), runParams(3600)});
 }

@@ -47,13 +47,7 @@ std::vector<ParamSpec> scaleParams()
     {"Rate", ParamType::String, "10Mbps", "", "data rate of every link, 1bps..1000Gbps"},
     {"Delay", ParamType::String, "10ms", "", "propagation delay of every link, 0..1e6 s"},
     {"Queue", ParamType::String, "100p", "", "device queue size of every link: >= 1p, or >= 1500B"},
-    {"CsSize",
-     ParamType::Int,
-     "65536",
-     "packets",
-     "Content Store capacity of every node; 0 disables caching",
-     {},
-     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
+    csSizeParam(),
     {"SecondStart",
      ParamType::Double,
      "10",
@@ -160,17 +154,7 @@ void runScale(RunContext& ctx)
   const double event = params.getDouble(consumers ? "SecondStart" : "FailTime");
   if (consumers)
     second = installStreamConsumer(params, prefix, nodes.Get(3), event - params.getDouble("ConsumerStart"));
-  auto finished = [first, second] {
-    auto over = [](const ns3::Ptr<StreamConsumerApp>& c) {
-      using S = stream::StreamConsumer::State;
-      return !c || c->GetState() == S::Ended || c->GetState() == S::Failed;
-    };
-    if (over(first) && over(second))
-      ns3::Simulator::Stop();
-  };
-  first->onFinished = finished;
-  if (second)
-    second->onFinished = finished;
+  stopWhenFinished({first, second});
 
   // the faces of Fig. 19: consumers: the producer's (face1) and R's toward the consumers
   // (face2); failover: each router's toward C

@@ -39,13 +39,7 @@ std::vector<ParamSpec> starParams()
      std::string("link propagation delay, 0..1e6 s (25ms: the paper's 100 ms RTT)") + LinkListDoc},
     {"Loss", ParamType::String, "0", "", std::string("frame loss probability, both directions") + LinkListDoc},
     {"Queue", ParamType::String, "100p", "", std::string("device queue size: >= 1p, or >= 1500B") + LinkListDoc},
-    {"CsSize",
-     ParamType::Int,
-     "65536",
-     "packets",
-     "Content Store capacity of every node; 0 disables caching",
-     {},
-     runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())},
+    csSizeParam(),
     {"Bidirectional", ParamType::Bool, "false", "", "CP2 publishes a stream too, which CP1 plays (the paper's pairs)"},
   };
   return joinParams({links, streamParams(), runParams(120)});
@@ -129,17 +123,7 @@ void runStar(RunContext& ctx)
     producer2 = installStreamProducer(params, cp2, nodes.Get(2));
     consumer2 = installStreamConsumer(params, cp2, nodes.Get(0));
   }
-  auto finished = [consumer, consumer2] {
-    auto over = [](const ns3::Ptr<StreamConsumerApp>& c) {
-      using S = stream::StreamConsumer::State;
-      return !c || c->GetState() == S::Ended || c->GetState() == S::Failed;
-    };
-    if (over(consumer) && over(consumer2))
-      ns3::Simulator::Stop();
-  };
-  consumer->onFinished = finished;
-  if (consumer2)
-    consumer2->onFinished = finished;
+  stopWhenFinished({consumer, consumer2});
 
   // octets R sends toward CP2 while the consumer runs: the utilisation of L2
   uint64_t l2Bytes = 0;

@@ -29,6 +29,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <cstdlib>
 #include <limits>
 #include <regex>
@@ -138,6 +139,17 @@ std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& d
   for (const auto& k : knobs())
     p.push_back(k.spec);
   return p;
+}
+
+ParamSpec csSizeParam()
+{
+  return {"CsSize",
+          ParamType::Int,
+          "65536",
+          "packets",
+          "Content Store capacity of every node; 0 disables caching",
+          {},
+          runner::Range::nonNegative(std::numeric_limits<uint32_t>::max())};
 }
 
 std::vector<ParamSpec> runParams(double defaultMaxTime)

@@ -54,6 +54,8 @@ std::vector<ParamSpec> joinParams(std::initializer_list<std::vector<ParamSpec>> 
 std::vector<ParamSpec> consumerParams(bool withOneInterest, const std::string& defaultFileSize);
 /// Traces (none | periodic | all), TracePeriod, MaxTime.
 std::vector<ParamSpec> runParams(double defaultMaxTime);
+/// CsSize: the Content Store capacity of every node (packets, default 65536; 0: no caching).
+ParamSpec csSizeParam();
 
 /// What the specs of consumerParams() cannot check, for Scenario::check: FileSize parses, and
 /// unless Consumer is one-interest, the ConsumerApp options the knobs give (its ns-3 defaults,

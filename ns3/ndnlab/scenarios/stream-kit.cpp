@@ -5,6 +5,7 @@
 #include "core/stream/producer-fields.hpp"
 
 #include <ns3/double.h>
+#include <ns3/simulator.h>
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
@@ -184,6 +185,23 @@ nlohmann::json streamApps(const Params& params, const std::string& prefix, const
      {"start_s", params.getDouble("ConsumerStart") + delay},
      {"args", play}},
   });
+}
+
+void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers)
+{
+  std::vector<ns3::Ptr<StreamConsumerApp>> all;
+  for (const auto& c : consumers)
+    if (c)
+      all.push_back(c);
+  auto finished = [all] {
+    using S = stream::StreamConsumer::State;
+    for (const auto& c : all)
+      if (c->GetState() != S::Ended && c->GetState() != S::Failed)
+        return;
+    ns3::Simulator::Stop();
+  };
+  for (const auto& c : all)
+    c->onFinished = finished;
 }
 
 nlohmann::json streamMetrics(const StreamConsumerApp& app)

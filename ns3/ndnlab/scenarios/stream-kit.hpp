@@ -43,6 +43,10 @@ ns3::Ptr<StreamConsumerApp> installStreamConsumer(const Params& params, const st
 nlohmann::json streamApps(const Params& params, const std::string& prefix, const std::string& producerNode,
                           const std::string& consumerNode, double delay = 0);
 
+/// Stops the simulation once every consumer of `consumers` (null ones left out) has ended or
+/// failed.
+void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers);
+
 /// The consumer's result fields (stream::visitMetrics, numeric ones), its final `state` and,
 /// when it failed, `error`.
 nlohmann::json streamMetrics(const StreamConsumerApp& app);
