@@ -18,8 +18,9 @@ from ndnlab import repro
 from ndnlab.paper import rtsd
 
 HERE = pathlib.Path(__file__).resolve().parent
-COMMAND = ("experiments/rtsd/run (its step experiments/rtsd/report.py, from the stored runs of table1.toml and "
-           "fig22.toml)")
+COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
+           "table1.toml, fig19.toml, fig22.toml, fig23.toml and table1-emu.toml; without --emu and root, the "
+           "same report but the real-daemon table)")
 # what else the runs say about each row, beside Table 1's columns
 EXTRA = (("stream.first_frame_ms", "first frame (ms)"), ("stream.frames_rendered", "frames rendered"),
          ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"),
@@ -32,6 +33,30 @@ def cell(vs):
         return "-"
     m, lo, hi = statistics.median(vs), min(vs), max(vs)
     return repro.fmt(m) if lo == hi else f"{repro.fmt(m)} [{repro.fmt(lo)}-{repro.fmt(hi)}]"
+
+
+def emu_section(sim, emu):
+    """Table 1's runs on real daemons (table1-emu.toml, `ndnlab emu`) beside the simulated ones:
+    the same parameters and seeds, medians [min-max]; no claims are judged on them."""
+    if emu is None:
+        return ["", "## Table 1 on real daemons", "",
+                "Not run here: `sudo experiments/rtsd/run --emu` adds table1-emu.toml (ndnlab emu)."]
+    seeds = sorted(int(s) for s in emu["seed"].unique())
+    lines = ["", "## Table 1 on real daemons", "",
+             f"table1-emu.toml: the runs of table1.toml through `ndnlab emu` (three ndnlabd in network namespaces, "
+             f"`ndnlab stream publish` and `play`, the links simulated by ns-3 in real time; seeds "
+             f"{', '.join(map(str, seeds))}), beside the simulated runs: median [min-max].", "",
+             "| lambda_p^0 | " + " | ".join(f"{name} ns-3 | emu" for name, *_ in rtsd.COLUMNS) + " |",
+             "|---|" + "---|---|" * len(rtsd.COLUMNS)]
+    for lam in rtsd.LAMBDA0:
+        where = {"InitialPipeline": lam}
+        cells = []
+        for _, metric, *_ in rtsd.COLUMNS:
+            for frame in (sim, emu):
+                vs = list(repro.per_seed(frame, where, metric).values()) if frame is not None else []
+                cells.append(cell(vs))
+        lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def fig19_section(df):
@@ -133,7 +158,7 @@ def main(argv=None):
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig22.png")
     args = ap.parse_args(argv)
-    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23"])
+    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu"])
     df = frames["table1"]
     evaluations = repro.evaluate_all(rtsd.CLAIMS, frames)
     seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
@@ -172,6 +197,7 @@ def main(argv=None):
             vs = list(repro.per_seed(df, where, metric).values()) if df is not None else []
             cells.append(cell(vs))
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+    lines += emu_section(df, frames["table1-emu"])
     lines += fig19_section(frames["fig19"])
     lines += fig22_section(frames["fig22"], args.figures)
     lines += fig23_section(frames["fig23"])
