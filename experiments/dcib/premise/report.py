@@ -169,15 +169,10 @@ def reductions(times, cwnd, after, share=0.0, span=0.005, gap=0.05):
     return out
 
 
-def fig2_events(df, store):
-    """Fig. 2's events per TCP, from fig2.toml's traces: when the queue first fills (>= 95 % of its
-    limit), each flow's first window reduction after that, and the later reductions of more
-    than 20 % (after 0.2 s: past slow start). Times in ms after 0.1 s, the flows' start."""
+def fig2_traces(df, store):
+    """(TCP, its first run's row, throughput.csv, cwnd.csv) per TCP of fig2.toml whose run kept
+    its window trace."""
     import pandas as pd
-    lines = ["| | queue full | first reduction, flow 1 / flow 2 | later reductions > 20 %, flow 1 | flow 2 |",
-             "|---|---|---|---|---|",
-             "| paper, NewReno (Fig. 2b/2c) | t = 21 ms | not until t > 25 ms | t = 650 ms | t = 1250 ms |",
-             "| paper, BBR (Fig. 2d) | t = 15 ms | t = 18 ms / 28 ms | | |"]
     for tcp in TCPS:
         rows = df[df["Tcp"] == tcp]
         if rows.empty:
@@ -185,9 +180,19 @@ def fig2_events(df, store):
         run = store.run_dir(rows.iloc[0]["key"])
         if not (run / "cwnd.csv").exists():
             continue
-        t = pd.read_csv(run / "throughput.csv")
-        w = pd.read_csv(run / "cwnd.csv")
-        limit = float(rows.iloc[0]["red_queue_limit_packets"])
+        yield tcp, rows.iloc[0], pd.read_csv(run / "throughput.csv"), pd.read_csv(run / "cwnd.csv")
+
+
+def fig2_events(df, store):
+    """Fig. 2's events per TCP, from fig2.toml's traces: when the queue first fills (>= 95 % of its
+    limit), each flow's first window reduction after that, and the later reductions of more
+    than 20 % (after 0.2 s: past slow start). Times in ms after 0.1 s, the flows' start."""
+    lines = ["| | queue full | first reduction, flow 1 / flow 2 | later reductions > 20 %, flow 1 | flow 2 |",
+             "|---|---|---|---|---|",
+             "| paper, NewReno (Fig. 2b/2c) | t = 21 ms | not until t > 25 ms | t = 650 ms | t = 1250 ms |",
+             "| paper, BBR (Fig. 2d) | t = 15 ms | t = 18 ms / 28 ms | | |"]
+    for tcp, run, t, w in fig2_traces(df, store):
+        limit = float(run["red_queue_limit_packets"])
         full = t[t["red_queue_packets"] >= 0.95 * limit]["time_s"]
         t_full = float(full.iloc[0]) if len(full) else math.inf
         ms = lambda x: f"{(x - 0.1) * 1e3:.1f} ms" if math.isfinite(x) else "never"  # noqa: E731
@@ -235,19 +240,8 @@ def fig_regime(df, out):
 def fig2(df, store, out):
     """Each sender's congestion window and the router queue over time (fig2.toml, RTT 2 ms):
     the whole run, and the first 40 ms after the flows start (the paper's Fig. 2b/2d)."""
-    import pandas as pd
     plt = _plt()
-    traces = []
-    for tcp in TCPS:
-        rows = df[df["Tcp"] == tcp]
-        if rows.empty:
-            continue
-        run = store.run_dir(rows.iloc[0]["key"])
-        if not (run / "cwnd.csv").exists():
-            continue
-        t = pd.read_csv(run / "throughput.csv")
-        w = pd.read_csv(run / "cwnd.csv")
-        traces.append((tcp, t, w, float(rows.iloc[0]["Mtu"])))
+    traces = [(tcp, t, w, float(run["Mtu"])) for tcp, run, t, w in fig2_traces(df, store)]
     written = []
     for name, window, title in (("premise-fig2.png", None, "whole run"),
                                 ("premise-fig2-start.png", (0.095, 0.15), "slow start")):
