@@ -190,9 +190,7 @@ void runDumbbell(RunContext& ctx)
   };
   nlohmann::json perNode = nlohmann::json::object();
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    nlohmann::json j = nodeFrames(nodes.Get(i));
-    j.update(drops.forNode(nodes.Get(i)));
-    perNode[names[i]] = j;
+    perNode[names[i]] = nodeReport(nodes.Get(i), drops);
   }
   m["nodes"] = perNode;
   ctx.metrics = m;

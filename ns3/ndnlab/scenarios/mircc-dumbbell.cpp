@@ -526,8 +526,7 @@ void runMirccDumbbell(RunContext& ctx)
   };
   nlohmann::json perNode = nlohmann::json::object();
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    nlohmann::json j = nodeFrames(nodes.Get(i));
-    j.update(drops.forNode(nodes.Get(i)));
+    nlohmann::json j = nodeReport(nodes.Get(i), drops);
     ns3::Ptr<NdnStack> s = nodes.Get(i)->GetObject<NdnStack>();
     j["shaper_drops"] = s->GetForwarder().counters().nDropShaperFull;
     perNode[names[i]] = j;

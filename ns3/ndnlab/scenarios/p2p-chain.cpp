@@ -156,9 +156,7 @@ void runChain(RunContext& ctx)
   nlohmann::json m = ping ? ping->metrics() : perf ? perf->metrics() : fetch->metrics();
   nlohmann::json perNode = nlohmann::json::object();
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    nlohmann::json j = nodeFrames(nodes.Get(i));
-    j.update(drops.forNode(nodes.Get(i)));
-    perNode["n" + std::to_string(i)] = j;
+    perNode["n" + std::to_string(i)] = nodeReport(nodes.Get(i), drops);
   }
   m["nodes"] = perNode;
   ctx.metrics = m;

@@ -201,9 +201,7 @@ void runScale(RunContext& ctx)
   nlohmann::json perNode = nlohmann::json::object();
   const char* const names[2][4] = {{"p", "r", "c1", "c2"}, {"p", "r1", "r2", "c"}};
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    nlohmann::json j = nodeFrames(nodes.Get(i));
-    j.update(drops.forNode(nodes.Get(i)));
-    perNode[names[consumers ? 0 : 1][i]] = j;
+    perNode[names[consumers ? 0 : 1][i]] = nodeReport(nodes.Get(i), drops);
   }
   m["nodes"] = perNode;
   ctx.metrics = m;

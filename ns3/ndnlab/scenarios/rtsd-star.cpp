@@ -145,9 +145,7 @@ void runStar(RunContext& ctx)
   nlohmann::json perNode = nlohmann::json::object();
   const char* const names[] = {"cp1", "r", "cp2"};
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    nlohmann::json j = nodeFrames(nodes.Get(i));
-    j.update(drops.forNode(nodes.Get(i)));
-    perNode[names[i]] = j;
+    perNode[names[i]] = nodeReport(nodes.Get(i), drops);
   }
   m["nodes"] = perNode;
   ctx.metrics = m;

@@ -813,6 +813,13 @@ P2pDropCounter::P2pDropCounter(const ns3::NetDeviceContainer& devices)
   }
 }
 
+nlohmann::json nodeReport(ns3::Ptr<ns3::Node> node, const P2pDropCounter& drops)
+{
+  nlohmann::json j = nodeFrames(node);
+  j.update(drops.forNode(node));
+  return j;
+}
+
 nlohmann::json P2pDropCounter::forNode(ns3::Ptr<ns3::Node> node) const
 {
   uint64_t queue = 0, loss = 0;

@@ -251,6 +251,10 @@ private:
   std::vector<std::shared_ptr<Counts>> m_counts;
 };
 
+/// nodeFrames() of `node` plus its drops (P2pDropCounter::forNode): a point-to-point
+/// scenario's entry of `nodes` in result.json.
+nlohmann::json nodeReport(ns3::Ptr<ns3::Node> node, const P2pDropCounter& drops);
+
 /// {"phy_tx": n, "phy_tx_data": n, "phy_tx_ctl": n, "phy_tx_mgt": n}: the PHY transmissions
 /// of device `i` of a WifiPhyCounter by frame type (every MPDU of an A-MPDU counts).
 nlohmann::json phyCounters(const WifiPhyCounter& phy, size_t i);
