@@ -24,12 +24,11 @@ import sys
 import time
 from pathlib import Path
 
-from ndnlab.emu.net import Network
+from ndnlab.emu.net import Network, process_cpu_seconds
 from ndnlab.emu.run import CpuMeter
 
 HERE = Path(__file__).resolve().parent
 BINARY = Path(os.environ.get("NDNLAB_BUILD", HERE.parents[1] / "build")) / "ns3" / "emu" / "ndnlab-emu-link"
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 UDP_PAYLOAD_BYTES = 1400
 UDP_LOAD = 0.95  # offered UDP payload rate as a fraction of the link rate
 
@@ -50,11 +49,6 @@ class Lab:
         self.net.close()
 
 
-def proc_cpu_seconds(pid):
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (all threads)
-
-
 class LinkRun:
     """One life of ndnlab-emu-link between the lab's nodes (its taps get the next /24)."""
 
@@ -70,7 +64,7 @@ class LinkRun:
         self.addr_b = self.link.addr_b
 
     def cpu_seconds(self):
-        return proc_cpu_seconds(self.link.process.pid)
+        return process_cpu_seconds(self.link.process.pid)
 
     def tap_tx_dropped(self):
         """Frames the kernel dropped at the taps before ns-3 read them (hidden queue)."""

@@ -18,7 +18,6 @@ root. Exit status: 0 done, 1 a test failed, 2 bad arguments or no privileges.
 """
 import argparse
 import json
-import os
 import pathlib
 import statistics
 import subprocess
@@ -32,27 +31,13 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from ndnlab.emu import net as emunet  # noqa: E402
+from ndnlab.emu.net import process_cpu_seconds as cpu_seconds  # noqa: E402
+from ndnlab.emu.run import CpuMeter, EmuError  # noqa: E402
+from study import find_iperf3  # noqa: E402
 
 PORT = 6363
 IPERF_PORT = 5201
-TICK = os.sysconf("SC_CLK_TCK")
 DEFAULT_REPORT = ROOT / "docs" / "results" / "mmwave-veth.md"
-
-
-def cpu_seconds(pid):
-    """utime + stime of `pid` so far, or None once it has gone."""
-    try:
-        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def machine_busy():
-    """(total, idle) jiffies of all cores, /proc/stat."""
-    with open("/proc/stat") as f:
-        fields = [int(x) for x in f.readline().split()[1:]]
-    return sum(fields), fields[3] + fields[4]
 
 
 class CpuWatch:
@@ -63,7 +48,7 @@ class CpuWatch:
         self.pids = dict(pids)
         self.start = {name: cpu_seconds(pid) or 0.0 for name, pid in self.pids.items()}
         self.last = dict(self.start)
-        self.machine0 = machine_busy()
+        self.machine = CpuMeter()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
         self._thread.start()
@@ -83,18 +68,13 @@ class CpuWatch:
         self._stop.set()
         self._thread.join()
         self._sample()
-        total, idle = machine_busy()
-        dt, di = total - self.machine0[0], idle - self.machine0[1]
-        self.machine_busy_percent = round(100.0 * (1 - di / dt), 1) if dt > 0 else 0.0
+        self.machine_busy_percent = round(self.machine.sample(), 1)
         return {name: round(self.last[name] - self.start[name], 3) for name in self.pids}
 
 
 def iperf3_test(net, receiver_addr, seconds):
     """iperf3 TCP CUBIC, n2 -> n0: (client JSON, {process: CPU seconds})."""
-    import shutil
-    iperf = shutil.which("iperf3")
-    if not iperf:
-        raise RuntimeError("iperf3 not found (Debian: apt-get install iperf3; make test installs it)")
+    iperf = find_iperf3()
     server = net.popen("n0", [iperf, "-s", "-1", "-p", str(IPERF_PORT)], watch=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
@@ -267,7 +247,7 @@ def main(argv=None):
         for i in range(1, args.runs + 1):
             try:
                 record = one_run(i, args, say)
-            except (RuntimeError, OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
+            except (EmuError, RuntimeError, OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
                 print(f"veth.py: run {i}: {e}", file=sys.stderr)
                 return 1
             (args.out / f"veth-r{i}.json").write_text(json.dumps(record, indent=1) + "\n")

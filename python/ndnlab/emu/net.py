@@ -135,6 +135,16 @@ def _alive(pid):
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def process_cpu_seconds(pid):
+    """The CPU time `pid` has used so far, user and system, all its threads (seconds), or None
+    once it has gone."""
+    try:
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _start_time(pid):
     """The start time of `pid` in clock ticks since boot (tells a reused pid apart), or None."""
     try:
