@@ -2,7 +2,8 @@
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
 daemons' counters and the same result keys as the simulated run; a real-time stream played
-over rtsd-star (the same keys as the simulated run); a chain pinged across, losing
+over rtsd-star (the same keys as the simulated run); rtsd-scale's two tests, R1 dying by
+isolation in the failover test; a chain pinged across, losing
 the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a chain over
 TCP faces and over Ethernet faces; a tbf link's rate respected; wifi-one-hop
 over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
@@ -164,6 +165,30 @@ def test_rtsd_star_plays_a_stream_on_real_daemons_with_the_simulators_keys(tmp_p
     assert_same_keys(m, sim, nested=("nodes",))
     assert set(s) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
     assert sim["stream"]["state"] == "ended"
+
+
+@pytest.mark.parametrize("test", ["consumers", "failover"])
+def test_rtsd_scale_runs_both_tests_on_real_daemons_with_the_simulators_keys(tmp_path, test):
+    # NDN-RTC's Fig. 18, shortened: 11 s of a 500 kbit/s stream; C2 arrives, or R1 dies, at 5 s
+    params = ["rtsd-scale", f"--Test={test}", "--Delay=5ms", "--Bitrates=500k", "--StreamTime=11",
+              "--ConsumerStart=0.5", "--SecondStart=5", "--FailTime=5", "--MaxTime=40"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    m = result["metrics"]
+    players = ("stream", "stream2") if test == "consumers" else ("stream",)
+    for key in players:
+        assert m[key]["state"] == "ended", (key, m[key])
+        assert m[key]["frames_rendered"] > 0
+    sim = sim_metrics(params)
+    assert_same_keys(m, sim, nested=("nodes", "faces"))
+    for key in players:
+        assert set(m[key]) == set(sim[key])
+    if test == "failover":
+        assert [(e["node"], e["action"]) for e in result["events"]] == [("r1", "isolate")]
+        # R1 sends nothing once isolated (from the second after the event); R2 carries the stream
+        assert m["faces"]["r1"]["after_mbps"] == 0 and not any(m["faces"]["r1"]["mbps"][6:])
+        assert m["faces"]["r2"]["after_mbps"] > 0.3
 
 
 def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):

@@ -15,11 +15,17 @@
 // whole seconds, from 3 s after the first consumer started to the event, and from 5 s after
 // the event (a new consumer's bootstrapping over) to the end of the stream), with per-second
 // series in `faces.<name>.mbps`.
+// `ndnlab emu rtsd-scale` runs both tests on real daemons (scaleNetwork): R1 dies by losing its
+// links (the emulation's "isolate" event), and `faces.*` count the Ethernet frames the kernel
+// sent into each link (IP, UDP and 14 bytes of Ethernet header more per packet than ns-3's
+// point-to-point frames).
 
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/ndnlab/scenarios/stream-kit.hpp"
+
+#include "core/fw/forwarder.hpp"
 
 #include <ns3/error-model.h>
 #include <ns3/packet.h>
@@ -116,17 +122,51 @@ nlohmann::json faceRates(const RateBins& bins, int64_t end, int64_t a0, int64_t 
   return {{"mbps", series}, {"before_mbps", before}, {"after_mbps", after}, {"after_over_before", ratio}};
 }
 
+/// The test's four nodes and links, as both the run and the network description build them.
+struct Layout
+{
+  bool consumers;                                  ///< Test=consumers (else failover)
+  std::vector<std::string> names;                  ///< consumers: P, R, C1, C2; failover: P, R1, R2, C
+  std::vector<std::pair<uint32_t, uint32_t>> ends; ///< each link's two nodes
+  /// The faces of Fig. 19, each a list of (node, link) whose sent octets it counts:
+  /// consumers: the producer's (face1) and R's toward the consumers (face2); failover: each
+  /// router's toward C
+  std::map<std::string, std::vector<std::pair<uint32_t, size_t>>> faces;
+  double event; ///< SecondStart or FailTime, s
+  /// faceRates' windows (whole seconds): [start, event) before, [event + 5, end) after
+  int64_t start, ev, end;
+};
+
+Layout layout(const Params& params)
+{
+  Layout l;
+  l.consumers = params.getString("Test") == "consumers";
+  if (l.consumers) {
+    l.names = {"p", "r", "c1", "c2"};
+    l.ends = {{0, 1}, {1, 2}, {1, 3}};
+    l.faces = {{"face1", {{0, 0}}}, {"face2", {{1, 1}, {1, 2}}}};
+  }
+  else {
+    l.names = {"p", "r1", "r2", "c"};
+    l.ends = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+    l.faces = {{"r1", {{1, 2}}}, {"r2", {{2, 3}}}};
+  }
+  l.event = params.getDouble(l.consumers ? "SecondStart" : "FailTime");
+  l.end = static_cast<int64_t>(std::floor(params.getDouble("StreamTime")));
+  l.start = static_cast<int64_t>(std::ceil(params.getDouble("ConsumerStart"))) + 3;
+  l.ev = static_cast<int64_t>(std::floor(l.event));
+  return l;
+}
+
 void runScale(RunContext& ctx)
 {
   const Params& params = ctx.params();
-  const bool consumers = params.getString("Test") == "consumers";
+  const Layout l = layout(params);
+  const bool consumers = l.consumers;
 
-  // consumers: 0 = P, 1 = R, 2 = C1, 3 = C2; failover: 0 = P, 1 = R1, 2 = R2, 3 = C
   ns3::NodeContainer nodes;
   nodes.Create(4);
-  const std::vector<std::pair<uint32_t, uint32_t>> ends =
-    consumers ? std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {1, 2}, {1, 3}}
-              : std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  const auto& ends = l.ends;
   ns3::PointToPointHelper p2p;
   p2p.SetDeviceAttribute("DataRate", ns3::StringValue(params.getString("Rate")));
   p2p.SetChannelAttribute("Delay", ns3::StringValue(params.getString("Delay")));
@@ -151,25 +191,20 @@ void runScale(RunContext& ctx)
   auto producer = installStreamProducer(params, prefix, nodes.Get(0));
   auto first = installStreamConsumer(params, prefix, nodes.Get(consumers ? 2 : 3));
   ns3::Ptr<StreamConsumerApp> second;
-  const double event = params.getDouble(consumers ? "SecondStart" : "FailTime");
+  const double event = l.event;
   if (consumers)
     second = installStreamConsumer(params, prefix, nodes.Get(3), event - params.getDouble("ConsumerStart"));
   stopWhenFinished({first, second});
 
-  // the faces of Fig. 19: consumers: the producer's (face1) and R's toward the consumers
-  // (face2); failover: each router's toward C
+  // the faces of Fig. 19: what each (node, link) end of a face sends
   std::map<std::string, RateBins> bins;
-  auto watch = [&bins](const std::string& name, ns3::Ptr<ns3::NetDevice> dev) {
-    dev->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeBoundCallback(&countInBin, &bins[name]));
-  };
-  if (consumers) {
-    watch("face1", links[0].Get(0));
-    watch("face2", links[1].Get(0));
-    watch("face2", links[2].Get(0));
+  for (const auto& [name, faceEnds] : l.faces) {
+    for (const auto& [node, link] : faceEnds) {
+      ns3::Ptr<ns3::NetDevice> dev = links[link].Get(ends[link].first == node ? 0 : 1);
+      dev->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeBoundCallback(&countInBin, &bins[name]));
+    }
   }
-  else {
-    watch("r1", links[2].Get(0));
-    watch("r2", links[3].Get(0));
+  if (!consumers) {
     // R1 dies: from FailTime on it receives nothing, so it forwards and answers nothing
     ns3::Simulator::Schedule(ns3::Seconds(event), [dead = nodes.Get(1)] {
       for (uint32_t i = 0; i < dead->GetNDevices(); ++i) {
@@ -191,26 +226,66 @@ void runScale(RunContext& ctx)
   if (second)
     m["stream2"] = streamMetrics(*second);
   m["producer"] = producerMetrics(*producer);
-  const auto end = static_cast<int64_t>(std::floor(params.getDouble("StreamTime")));
-  const auto start = static_cast<int64_t>(std::ceil(params.getDouble("ConsumerStart"))) + 3;
-  const auto ev = static_cast<int64_t>(std::floor(event));
   nlohmann::json faces = nlohmann::json::object();
   for (const auto& [name, b] : bins)
-    faces[name] = faceRates(b, end, start, ev, ev + 5, end);
+    faces[name] = faceRates(b, l.end, l.start, l.ev, l.ev + 5, l.end);
   m["faces"] = faces;
   nlohmann::json perNode = nlohmann::json::object();
-  const char* const names[2][4] = {{"p", "r", "c1", "c2"}, {"p", "r1", "r2", "c"}};
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    perNode[names[consumers ? 0 : 1][i]] = nodeReport(nodes.Get(i), drops);
+    perNode[l.names[i]] = nodeReport(nodes.Get(i), drops);
   }
   m["nodes"] = perNode;
   ctx.metrics = m;
 }
 
+/// The test as data (Scenario::network) for `ndnlab emu`: the same links, the producer's route
+/// (failover: on every face, cost = 1 + the neighbour's distance, as RouteHelper's all-paths
+/// routes, and the multicast strategy on C), the stream tools, R1's death as an event
+/// ("isolate": from FailTime on, its links are down, so it receives nothing), and the faces
+/// whose sent octets `faces.*` count per second, with faceRates' windows.
+nlohmann::json scaleNetwork(const Params& params)
+{
+  checkScale(params);
+  const Layout l = layout(params);
+  nlohmann::json links = nlohmann::json::array();
+  for (size_t i = 0; i < l.ends.size(); ++i)
+    links.push_back(networkLink(i, l.names[l.ends[i].first], l.names[l.ends[i].second], params.getString("Rate"),
+                                params.getString("Delay"), 0, params.getString("Queue")));
+  const std::string prefix = std::string(StreamPrefix) + "/p";
+  nlohmann::json apps = streamApps(params, prefix, "p", l.names[l.consumers ? 2 : 3]);
+  nlohmann::json events = nlohmann::json::array();
+  nlohmann::json strategies = nlohmann::json::array();
+  if (l.consumers) {
+    apps.push_back(streamApps(params, prefix, "p", "c2", l.event - params.getDouble("ConsumerStart"))[1]);
+  }
+  else {
+    strategies.push_back({{"node", "c"}, {"prefix", "/"}, {"strategy", "/localhost/nfd/strategy/multicast"}});
+    events.push_back({{"at_s", l.event}, {"node", "r1"}, {"action", "isolate"}});
+  }
+  nlohmann::json faces = nlohmann::json::object();
+  for (const auto& [name, ends] : l.faces) {
+    faces[name] = nlohmann::json::array();
+    for (const auto& [node, link] : ends)
+      faces[name].push_back({{"node", l.names[node]}, {"link", link}});
+  }
+  return {{"nodes", l.names},
+          {"links", links},
+          {"cs_size", params.getInt("CsSize")},
+          {"strategy", fw::ForwarderOptions{}.defaultStrategy.toUri()},
+          {"strategies", strategies},
+          {"routes", nlohmann::json::array({{{"prefix", prefix}, {"origin", "p"}, {"all_paths", !l.consumers}}})},
+          {"apps", apps},
+          {"events", events},
+          {"metrics", "rtsd-scale"},
+          {"rate_faces", faces},
+          {"rate_windows", {{"start", l.start}, {"event", l.ev}, {"after", l.ev + 5}, {"end", l.end}}},
+          {"max_time_s", params.getDouble("MaxTime")}};
+}
+
 const runner::Registration reg{runner::Scenario{
   "rtsd-scale",
   "NDN-RTC's scalability and failover tests (Fig. 18): two consumers of one producer, or two routers with one dying",
-  scaleParams(), runScale, checkScale, nullptr}};
+  scaleParams(), runScale, checkScale, scaleNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -551,6 +551,12 @@ class Network:
         """The MAC address of `dev` in `node` ("02:..:..", lower case)."""
         return self._ipr[node].get_links(self._index(node, dev))[0].get_attr("IFLA_ADDRESS")
 
+    def set_state(self, node, dev, up):
+        """Brings `dev` in `node` up or down: a device that is down neither receives nor sends
+        (the kernel refuses what a link process writes to a tap that is down)."""
+        self._check_open()
+        self._ipr[node].link("set", index=self._index(node, dev), state="up" if up else "down")
+
     def device_counters(self, node, dev):
         """The kernel's counters of `dev` in `node`: rx/tx packets and bytes, rx/tx drops."""
         info = self._ipr[node].get_links(self._index(node, dev))[0]

@@ -157,15 +157,25 @@ def plan_links(network, mode):
 
 
 def next_hops(network, links):
-    """{(node, prefix): Link toward the prefix's origin} along shortest paths (fewest hops)."""
-    hops = {}
+    """The routes toward each prefix's origin, [(node, prefix, Link, cost)]: the first hop of a
+    shortest path (fewest hops; cost 0); or, for a route with `all_paths`, one on every link
+    whose peer reaches the origin, of cost 1 + the peer's hops to it (RouteHelper's all-paths
+    routes: a node can fall back on a longer path)."""
+    hops = []
     for route in network["routes"]:
+        origin, prefix = route["origin"], route["prefix"]
+        if route.get("all_paths"):
+            dist, _ = emunet.shortest_paths(network["nodes"], links, origin)
+            hops += [(node, prefix, link, 1 + dist[link.peer(node)])
+                     for node in network["nodes"] if node != origin and node in dist
+                     for link in links if node in (link.a, link.b) and link.peer(node) in dist]
+            continue
         for node in network["nodes"]:
-            if node == route["origin"]:
+            if node == origin:
                 continue
             dist, first = emunet.shortest_paths(network["nodes"], links, node)
-            if route["origin"] in dist:
-                hops[(node, route["prefix"])] = first[route["origin"]]
+            if origin in dist:
+                hops.append((node, prefix, first[origin], 0))
     return hops
 
 
@@ -287,6 +297,8 @@ class Emulation:
         self.net = None
         self.links = []
         self.daemons = {}
+        self.events_done = []  # the description's events as they happened (result.json events)
+        self.sent_octets = {}  # rate_faces name -> {whole second since t0: octets sent in it}
 
     def link_file(self, i, suffix):
         """The run directory's file of link `i`'s process: counters (.json), messages (.log);
@@ -376,7 +388,7 @@ class Emulation:
                 time.sleep(0.05)
         mircc = self.network.get("mircc")
         hops = next_hops(self.network, self.links)
-        routed = {(node, link.index) for (node, _), link in hops.items()}
+        routed = {(node, link.index) for node, _, link, _ in hops}
         for link, lk in zip(self.links, self.network["links"]):
             if multicast_link(lk):
                 continue  # the daemons' multicast face, from their configuration
@@ -390,10 +402,12 @@ class Emulation:
                     extra = ["--medium", "wireless"]  # BLEnD bundles on wireless faces only
                 self.ctl(node, "face", "create", *self.face_uri(link, node), *extra)
         kinds = {link.index: lk for link, lk in zip(self.links, self.network["links"])}
-        for (node, prefix), link in sorted(hops.items()):
+        for node, prefix, link, cost in hops:
             face = (f"udp4://{MULTICAST_GROUP}:{MULTICAST_PORT}" if multicast_link(kinds[link.index])
                     else self.face_uri(link, node)[0])
-            self.ctl(node, "route", "add", prefix, face)
+            self.ctl(node, "route", "add", prefix, face, str(cost))
+        for choice in self.network.get("strategies", []):
+            self.ctl(choice["node"], "strategy", "set", choice["prefix"], choice["strategy"])
 
     def face_uri(self, link, node):
         """[remote FaceUri] (and the LocalUri an Ethernet face needs) of `node`'s face to its
@@ -457,11 +471,23 @@ class Emulation:
         t0 = time.monotonic()
         max_time = float(self.network["max_time_s"])
         pending = sorted(enumerate(consumers), key=lambda c: c[1]["start_s"])
+        events = sorted(self.network.get("events", []), key=lambda e: e["at_s"])
+        counted = self.counted_ends()
+        sent = self.octets_sent(counted)
+        second = 0  # the whole second since t0 whose octets are counted next
         running = {}
         results = {}
         last_note = t0
         while pending or running:
             now = time.monotonic() - t0
+            if counted and now >= second + 1:
+                # faces.*: octets per whole second, as the simulator's PhyTxBegin bins
+                now_sent = self.octets_sent(counted)
+                for name in counted:
+                    self.sent_octets.setdefault(name, {})[second] = now_sent[name] - sent[name]
+                sent, second = now_sent, int(now)
+            while events and events[0]["at_s"] <= now:
+                self.happen(events.pop(0), now)
             while pending and pending[0][1]["start_s"] <= now:
                 if not running and not results:
                     cpu.restart()  # the load of the transfer, not of the wait before it
@@ -487,8 +513,31 @@ class Emulation:
                 last_note = time.monotonic()
                 self.progress(f"{now:6.1f} s of at most {max_time:g} s: {len(running)} consumer(s) "
                               f"running, {len(pending)} to start, CPU {cpu.samples[-1]:.0f} % busy")
-            time.sleep(0.1)
+            time.sleep(min(0.1, second + 1 - now) if counted else 0.1)
         return [results[i] + (consumers[i],) for i in sorted(results)], producers
+
+    def counted_ends(self):
+        """{name: [(node, device)]}: the link ends whose sent octets the description's
+        `rate_faces` count."""
+        return {name: [(e["node"], self.links[e["link"]].end(e["node"])[0]) for e in ends]
+                for name, ends in self.network.get("rate_faces", {}).items()}
+
+    def octets_sent(self, counted):
+        """{name: octets its devices have sent so far} (the kernel's tx_bytes: Ethernet frames)."""
+        return {name: sum(self.net.device_counters(node, dev)["tx_bytes"] for node, dev in ends)
+                for name, ends in counted.items()}
+
+    def happen(self, event, now):
+        """Carries out one of the description's events at `now` s (recorded in events_done).
+        "isolate": every link of the node goes down on its side, so that it receives and sends
+        nothing more (the simulator's failed router receives nothing)."""
+        if event["action"] != "isolate":
+            raise EmuError(f"event {event['action']!r} at {event['at_s']} s: ndnlab emu does not know it")
+        for link in self.links:
+            if event["node"] in (link.a, link.b):
+                self.net.set_state(event["node"], link.end(event["node"])[0], up=False)
+        self.events_done.append({**event, "done_s": round(now, 3)})
+        self.progress(f"{now:6.1f} s: {event['node']} isolated ({event['action']})")
 
     def start_consumer(self, i, app):
         """Starts consumer `app` (the i-th): (its Popen, the file its result is read from:
@@ -757,7 +806,7 @@ USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json
                   [--link-mode auto|ns3|tbf|impair] [--pcap] [--quiet]
 
 Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
-mircc-dumbbell, wifi-one-hop) on real daemons: one ndnlabd per node in its own network
+mircc-dumbbell, wifi-one-hop, rtsd-star, rtsd-scale) on real daemons: one ndnlabd per node in its own network
 namespace, links shaped as the scenario says (802.11 by ns-3 in real time), the same parameters
 (--Name=value, checked by the simulator) and a result.json with the same metric keys as
 `ndnlab sim`, plus backend "emu". Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
@@ -876,6 +925,9 @@ def main(argv=None):
     if network.get("metrics") == "mircc-dumbbell":
         metrics = mircc_metrics.metrics(network, finished)
         mircc_metrics.write_series(run_dir / "mircc-series.csv", metrics.pop("_series"))
+    elif network.get("metrics") == "rtsd-scale":
+        metrics = stream_metrics.scale_metrics(network, finished, [p["_out"] for p in producers if "_out" in p],
+                                               emu.sent_octets)
     elif network.get("metrics") == "rtsd-star":
         metrics = stream_metrics.metrics(network, finished, [p["_out"] for p in producers if "_out" in p],
                                          links)
@@ -898,6 +950,7 @@ def main(argv=None):
         "cpu": cpu_summary,
         "saturated": saturated,
         "kept_up": all(lk.get("kept_up", True) for lk in links),
+        **({"events": emu.events_done} if network.get("events") else {}),
         "wall_time_s": round(time.monotonic() - t_start, 3),
     }
     text = json.dumps(result, indent=2) + "\n"
@@ -921,9 +974,9 @@ def summary_text(result):
                if m.get("pings_received") else "no reply")
         lines = [f"{result['scenario']} (emu, seed {result['seed']}): {m['pings_sent']} pings, "
                  f"{m['pings_received']} replies, {m['loss_percent']:.0f} % lost; {rtt}"]
-    elif "stream" in m:  # rtsd-star
+    elif "stream" in m:  # rtsd-star, rtsd-scale
         lines = []
-        for key in ("stream", "stream_reverse"):
+        for key in ("stream", "stream_reverse", "stream2"):
             if key in m:
                 f = m[key]
                 lines.append(f"{result['scenario']} (emu, seed {result['seed']}) {key}: {f['state']}"

@@ -1,4 +1,5 @@
-"""The metrics of scenario rtsd-star (ns3/ndnlab/scenarios/rtsd-star.cpp) from an emulated run,
+"""The metrics of scenarios rtsd-star (ns3/ndnlab/scenarios/rtsd-star.cpp) and rtsd-scale
+(scale_metrics, below) from an emulated run,
 under the simulated run's keys: `stream` (the player of CP1's stream, at CP2), `stream_reverse`
 (CP1's player of CP2's stream, Bidirectional only), `producer` (CP1's publisher) and
 `l2_utilization`.
@@ -74,4 +75,32 @@ def metrics(network, finished, producer_outs, links):
             m["l2_utilization"] = l2_utilization(network, links, started, ended)
     if producer_outs:
         m["producer"] = producer(producer_outs[0])
+    return m
+
+
+def face_rates(octets, windows):
+    """One face of rtsd-scale's `faces` (faceRates in rtsd-scale.cpp) from {whole second:
+    octets sent in it}: the per-second Mbit/s from 0 to the window's end, the means before the
+    event ([start, event)) and after it ([after, end)), and their ratio."""
+    series = [octets.get(s, 0) * 8 / 1e6 for s in range(windows["end"])]
+
+    def mean(a, b):
+        return sum(series[a:b]) / (b - a) if b > a else None
+
+    before, after = mean(windows["start"], windows["event"]), mean(windows["after"], windows["end"])
+    ratio = after / before if before and after is not None else None
+    return {"mbps": series, "before_mbps": before, "after_mbps": after, "after_over_before": ratio}
+
+
+def scale_metrics(network, finished, producer_outs, sent_octets):
+    """rtsd-scale's metrics: `stream` (the first player: C1, or C), `stream2` (C2's),
+    `producer` and `faces` (face_rates of each of the description's rate_faces, from
+    `sent_octets`: Emulation.sent_octets)."""
+    m = {}
+    for n, (app, rc, out, started, ended, _) in enumerate(finished):
+        m["stream" if n == 0 else f"stream{n + 1}"] = consumer(rc, out)
+    if producer_outs:
+        m["producer"] = producer(producer_outs[0])
+    windows = network["rate_windows"]
+    m["faces"] = {name: face_rates(sent_octets.get(name, {}), windows) for name in network["rate_faces"]}
     return m
