@@ -1,5 +1,4 @@
 #include "io/ethernet-channel.hpp"
-#include "io/udp-channel.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -16,7 +15,7 @@ struct EthernetShared
   asio::generic::raw_protocol::socket socket;
   NetworkInterface iface;
   std::shared_ptr<EthernetSendQueue> sender;
-  std::map<MacAddress, EthernetUnicastTransport*> faces;
+  DatagramFaces<MacAddress, EthernetUnicastTransport> faces;
 };
 
 // --- EthernetUnicastTransport --------------------------------------------------------------
@@ -29,7 +28,7 @@ EthernetUnicastTransport::EthernetUnicastTransport(Env& env, std::shared_ptr<Eth
     m_remote(remote),
     m_header(ethernetHeader(remote, m_shared->iface.mac))
 {
-  m_shared->faces[m_remote] = this;
+  m_shared->faces.add(m_remote, this);
   startIdleCheck(idleTimeout);
 }
 
@@ -41,9 +40,7 @@ EthernetUnicastTransport::~EthernetUnicastTransport()
 
 void EthernetUnicastTransport::unregister()
 {
-  auto it = m_shared->faces.find(m_remote);
-  if (it != m_shared->faces.end() && it->second == this)
-    m_shared->faces.erase(it);
+  m_shared->faces.remove(m_remote, this);
 }
 
 void EthernetUnicastTransport::deliver(ByteSpan payload)
@@ -94,7 +91,8 @@ EthernetChannel::EthernetChannel(Env& env, asio::io_context& io, NetworkInterfac
   : m_env(env),
     m_io(io),
     m_options(std::move(options)),
-    m_shared(std::make_shared<EthernetShared>(io, std::move(iface)))
+    m_shared(std::make_shared<EthernetShared>(io, std::move(iface))),
+    m_admission(env, "face_system.ether.max_on_demand_faces")
 {}
 
 EthernetChannel::~EthernetChannel()
@@ -148,16 +146,12 @@ size_t EthernetChannel::size() const
 
 size_t EthernetChannel::onDemandFaces() const
 {
-  size_t n = 0;
-  for (const auto& [mac, t] : m_shared->faces)
-    n += t->persistency() == face::FacePersistency::OnDemand ? 1 : 0;
-  return n;
+  return m_shared->faces.onDemand();
 }
 
 EthernetUnicastTransport* EthernetChannel::find(const MacAddress& remote) const
 {
-  auto it = m_shared->faces.find(remote);
-  return it == m_shared->faces.end() ? nullptr : it->second;
+  return m_shared->faces.find(remote);
 }
 
 void EthernetChannel::waitReadable()
@@ -199,10 +193,7 @@ void EthernetChannel::failAll(const std::string& why)
   if (!isListening())
     return;
   NDNLAB_LOG(m_env, LogLevel::Error, "io", uri(), " is gone (", why, "): its Ethernet faces fail");
-  std::vector<EthernetUnicastTransport*> faces;
-  for (auto& [mac, t] : m_shared->faces)
-    faces.push_back(t);
-  for (auto* t : faces)
+  for (auto* t : m_shared->faces.all())
     t->fail();
   close();
 }
@@ -219,12 +210,6 @@ std::unique_ptr<EthernetUnicastTransport> EthernetChannel::makeTransport(const M
   info.linkType = face::LinkType::PointToPoint;
   info.mtu = static_cast<ssize_t>(m_shared->iface.mtu);
   return std::make_unique<EthernetUnicastTransport>(m_env, m_shared, remote, info, m_options.idleTimeout);
-}
-
-void EthernetChannel::countDrop(uint64_t& counter, DropReason reason, size_t bytes)
-{
-  ++counter;
-  m_env.emit(TraceEvent::dropped(EventKind::IoDrop, 0, reason, static_cast<int64_t>(bytes)));
 }
 
 void EthernetChannel::dispatch(ByteSpan frame)
@@ -247,10 +232,11 @@ void EthernetChannel::dispatch(ByteSpan frame)
         face->traceDrop(reason, static_cast<int64_t>(frame.size()));
         return;
       }
-      countDrop(reason == DropReason::RuntFrame       ? m_counters.nRuntFrames
-                : reason == DropReason::OversizeFrame ? m_counters.nOversizeFrames
-                                                      : m_counters.nInvalidDatagram,
-                reason, frame.size());
+      countChannelDrop(m_env,
+                       reason == DropReason::RuntFrame       ? m_counters.nRuntFrames
+                       : reason == DropReason::OversizeFrame ? m_counters.nOversizeFrames
+                                                             : m_counters.nInvalidDatagram,
+                       reason, frame.size());
       NDNLAB_LOG(m_env, LogLevel::Debug, "io", uri(), " ", toString(reason), " (", frame.size(), " octets) DROP");
       return;
     }
@@ -261,25 +247,9 @@ void EthernetChannel::dispatch(ByteSpan frame)
   }
   if (!m_options.acceptNewFaces || !m_onCreated)
     return;
-  if (std::optional<DropReason> rejection = newFaceRejection(f.payload)) {
-    countDrop(*rejection == DropReason::PacketTooLarge ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram,
-              *rejection, frame.size());
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", etherUri(f.source), " ", toString(*rejection), " (no face) DROP");
+  if (!m_admission.admit(f.payload, frame.size(), etherUri(f.source), uri(), onDemandFaces(),
+                         m_options.maxOnDemandFaces, m_counters))
     return;
-  }
-  if (onDemandFaces() >= m_options.maxOnDemandFaces) {
-    countDrop(m_counters.nTooManyFaces, DropReason::TooManyFaces, frame.size());
-    if (!m_limitLogged) {
-      m_limitLogged = true;
-      NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), ": ", m_options.maxOnDemandFaces,
-                 " on-demand Ethernet faces; frames from new MAC addresses are dropped "
-                 "(too_many_faces) until faces close");
-    }
-    return;
-  }
-  m_limitLogged = false;
-  ++m_counters.nFacesCreated;
-  NDNLAB_LOG(m_env, LogLevel::Debug, "io", "new on-demand face ", etherUri(f.source), " on ", uri());
   const MacAddress source = f.source;
   m_onCreated(makeTransport(source, face::FacePersistency::OnDemand));
   if (auto* t = find(source))
@@ -289,11 +259,8 @@ void EthernetChannel::dispatch(ByteSpan frame)
 EthernetChannel::ConnectResult EthernetChannel::connect(const MacAddress& remote, face::FacePersistency persistency)
 {
   ConnectResult r;
-  if (auto* t = find(remote)) {
-    t->upgradePersistency(persistency);
-    r.existing = t;
+  if ((r.existing = m_shared->faces.upgrade(remote, persistency)) != nullptr)
     return r;
-  }
   if (!m_shared->socket.is_open())
     throw std::runtime_error("ether channel " + uri() + " is not listening");
   if (remote.isMulticast() || remote.isNull())

@@ -7,15 +7,16 @@
 // URI ether://[<mac>]; non-local, point-to-point, MTU = the interface's MTU (the link
 // service fragments above it).
 //
-// As the UDP channel: the first valid frame from an unknown MAC creates an on-demand face
-// (its payload must pass newFaceRejection(); garbage is a counted drop and creates nothing),
-// at most maxOnDemandFaces at once; faces/create makes persistent or permanent ones with
-// connect(); an on-demand face that received nothing during one idle timeout period closes.
+// As the UDP channel: the first valid frame from an unknown MAC creates an on-demand face, as
+// io/datagram-faces.hpp admits it (garbage creates nothing; at most maxOnDemandFaces at once);
+// faces/create makes persistent or permanent ones with connect(); an on-demand face that
+// received nothing during one idle timeout period closes.
 // Received frames shorter than the header ("runt_frame"), longer than MTU + header
 // ("oversize_frame") or whose payload is not one TLV ("invalid_datagram") are counted drops;
 // our own frames looped back are ignored. An interface that goes down makes sends fail
 // ("send_error") until it is up again; one that disappears fails the channel's faces.
 
+#include "io/datagram-faces.hpp"
 #include "io/ethernet-socket.hpp"
 #include "io/socket-transport.hpp"
 
@@ -67,15 +68,12 @@ private:
   EthernetHeader m_header;
 };
 
-/// Frames that reached no face, per reason (trace event "io_drop" with the same reason, face 0).
-struct EthernetChannelCounters
+/// Frames that reached no face, per reason (trace event "io_drop" with the same reason, face
+/// 0): the on-demand admission's (io/datagram-faces.hpp) and the frames' own.
+struct EthernetChannelCounters : OnDemandCounters
 {
-  uint64_t nRuntFrames = 0;      ///< "runt_frame"
-  uint64_t nOversizeFrames = 0;  ///< "oversize_frame"
-  uint64_t nInvalidDatagram = 0; ///< "invalid_datagram": payload not a valid LpPacket/Interest/Data
-  uint64_t nPacketTooLarge = 0;  ///< "packet_too_large": network packet above MaxNdnPacketSize
-  uint64_t nTooManyFaces = 0;    ///< "too_many_faces": maxOnDemandFaces reached
-  uint64_t nFacesCreated = 0;    ///< on-demand faces created
+  uint64_t nRuntFrames = 0;     ///< "runt_frame"
+  uint64_t nOversizeFrames = 0; ///< "oversize_frame"
 };
 
 class EthernetChannel
@@ -115,7 +113,6 @@ private:
   void waitReadable();
   void drain();
   void dispatch(ByteSpan frame);
-  void countDrop(uint64_t& counter, DropReason reason, size_t bytes);
   /// The interface disappeared: every face fails, the socket closes.
   void failAll(const std::string& why);
   std::unique_ptr<EthernetUnicastTransport> makeTransport(const MacAddress& remote, face::FacePersistency p);
@@ -127,7 +124,7 @@ private:
   TransportCallback m_onCreated;
   std::unique_ptr<EthernetReceiveBatch> m_batch;
   EthernetChannelCounters m_counters;
-  bool m_limitLogged = false;
+  OnDemandAdmission m_admission;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
 };
 

@@ -2,10 +2,6 @@
 #include "io/socket-buffers.hpp"
 #include "io/tlv-framer.hpp"
 
-#include "core/codec/data.hpp"
-#include "core/codec/interest.hpp"
-#include "core/lp/packet.hpp"
-
 #include <asio/ip/v6_only.hpp>
 #include <asio/post.hpp>
 
@@ -48,7 +44,7 @@ struct UdpShared : std::enable_shared_from_this<UdpShared>
 {
   explicit UdpShared(asio::io_context& io) : socket(io) {}
   udp::socket socket;
-  std::map<udp::endpoint, UdpUnicastTransport*> faces;
+  DatagramFaces<udp::endpoint, UdpUnicastTransport> faces;
 
   struct Pending
   {
@@ -172,29 +168,6 @@ void UdpShared::flush()
   pending.clear();
 }
 
-std::optional<DropReason> newFaceRejection(ByteSpan datagram)
-{
-  FrameCheck c = checkFrame(datagram, datagram.size());
-  if (c.status != FrameStatus::Complete || c.size != datagram.size())
-    return DropReason::InvalidDatagram;
-  auto pkt = lp::decodeFrame(datagram);
-  if (!pkt || pkt->isIdle())
-    return DropReason::InvalidDatagram;
-  if (pkt->fragCount.value_or(1) > 1)
-    return std::nullopt; // one fragment of a larger packet: its LpPacket decoded, nothing more to check
-  ByteSpan net = *pkt->fragment;
-  if (net.size() > MaxNdnPacketSize)
-    return DropReason::PacketTooLarge;
-  if (net.empty())
-    return DropReason::InvalidDatagram;
-  uint32_t type = TlvReader(net).peekType();
-  if (type == ndnlab::tlv::Interest)
-    return Interest::decode(net) ? std::nullopt : std::optional(DropReason::InvalidDatagram);
-  if (type == ndnlab::tlv::Data)
-    return Data::decode(net) ? std::nullopt : std::optional(DropReason::InvalidDatagram);
-  return DropReason::InvalidDatagram;
-}
-
 std::string udpUri(const udp::endpoint& ep)
 {
   auto a = ep.address();
@@ -211,7 +184,7 @@ UdpUnicastTransport::UdpUnicastTransport(Env& env, std::shared_ptr<UdpShared> sh
                                          const TransportInfo& info, Duration idleTimeout)
   : SocketTransport(env, info), m_shared(std::move(shared)), m_remote(remote)
 {
-  m_shared->faces[m_remote] = this;
+  m_shared->faces.add(m_remote, this);
   startIdleCheck(idleTimeout);
 }
 
@@ -223,9 +196,7 @@ UdpUnicastTransport::~UdpUnicastTransport()
 
 void UdpUnicastTransport::unregister()
 {
-  auto it = m_shared->faces.find(m_remote);
-  if (it != m_shared->faces.end() && it->second == this)
-    m_shared->faces.erase(it);
+  m_shared->faces.remove(m_remote, this);
 }
 
 void UdpUnicastTransport::deliver(ByteSpan datagram)
@@ -285,7 +256,11 @@ void UdpUnicastTransport::close()
 // --- UdpChannel ----------------------------------------------------------------------------
 
 UdpChannel::UdpChannel(Env& env, asio::io_context& io, UdpChannelOptions options)
-  : m_env(env), m_io(io), m_options(std::move(options)), m_shared(std::make_shared<UdpShared>(io))
+  : m_env(env),
+    m_io(io),
+    m_options(std::move(options)),
+    m_shared(std::make_shared<UdpShared>(io)),
+    m_admission(env, "face_system.udp.max_on_demand_faces")
 {
   m_rbuf.resize(65536);
 }
@@ -366,16 +341,12 @@ size_t UdpChannel::size() const
 
 size_t UdpChannel::onDemandFaces() const
 {
-  size_t n = 0;
-  for (const auto& [ep, t] : m_shared->faces)
-    n += t->persistency() == face::FacePersistency::OnDemand ? 1 : 0;
-  return n;
+  return m_shared->faces.onDemand();
 }
 
 UdpUnicastTransport* UdpChannel::find(const udp::endpoint& remote) const
 {
-  auto it = m_shared->faces.find(remote);
-  return it == m_shared->faces.end() ? nullptr : it->second;
+  return m_shared->faces.find(remote);
 }
 
 void UdpChannel::waitReadable()
@@ -419,7 +390,7 @@ void UdpChannel::drain()
     }
     m_sender.resize(msg.msg_namelen);
     if ((msg.msg_flags & MSG_TRUNC) != 0) { // larger than any UDP datagram: nothing to split
-      countDrop(m_counters.nInvalidDatagram, DropReason::InvalidDatagram, static_cast<size_t>(n));
+      countChannelDrop(m_env, m_counters.nInvalidDatagram, DropReason::InvalidDatagram, static_cast<size_t>(n));
       ++i;
       continue;
     }
@@ -456,42 +427,17 @@ std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoi
   return std::make_unique<UdpUnicastTransport>(m_env, m_shared, remote, info, m_options.idleTimeout);
 }
 
-void UdpChannel::countDrop(uint64_t& counter, DropReason reason, size_t bytes)
-{
-  ++counter;
-  m_env.emit(TraceEvent::dropped(EventKind::IoDrop, 0, reason, static_cast<int64_t>(bytes)));
-}
-
 void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
 {
-  auto it = m_shared->faces.find(from);
-  if (it != m_shared->faces.end()) {
-    it->second->deliver(datagram);
+  if (auto* t = find(from)) {
+    t->deliver(datagram);
     return;
   }
   if (!m_options.acceptNewFaces || !m_onCreated)
     return;
-  // Faces only for what would be accepted (docs/daemon.md "Faces"): garbage creates nothing.
-  if (std::optional<DropReason> rejection = newFaceRejection(datagram)) {
-    countDrop(*rejection == DropReason::PacketTooLarge ? m_counters.nPacketTooLarge : m_counters.nInvalidDatagram,
-              *rejection, datagram.size());
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " ", toString(*rejection), " (no face) DROP");
+  if (!m_admission.admit(datagram, datagram.size(), udpUri(from), uri(), onDemandFaces(), m_options.maxOnDemandFaces,
+                         m_counters))
     return;
-  }
-  if (onDemandFaces() >= m_options.maxOnDemandFaces) {
-    countDrop(m_counters.nTooManyFaces, DropReason::TooManyFaces, datagram.size());
-    if (!m_limitLogged) {
-      m_limitLogged = true;
-      NDNLAB_LOG(m_env, LogLevel::Warn, "io", uri(), ": ", m_options.maxOnDemandFaces,
-                 " on-demand faces (face_system.udp.max_on_demand_faces); datagrams from new "
-                 "endpoints are dropped (too_many_faces) until faces close");
-    }
-    NDNLAB_LOG(m_env, LogLevel::Debug, "io", udpUri(from), " too_many_faces DROP");
-    return;
-  }
-  m_limitLogged = false;
-  ++m_counters.nFacesCreated;
-  NDNLAB_LOG(m_env, LogLevel::Debug, "io", "new on-demand face ", udpUri(from));
   m_onCreated(makeTransport(from, face::FacePersistency::OnDemand));
   if (auto* t = find(from))
     t->deliver(datagram);
@@ -500,11 +446,8 @@ void UdpChannel::dispatch(ByteSpan datagram, const udp::endpoint& from)
 UdpChannel::ConnectResult UdpChannel::connect(const udp::endpoint& remote, face::FacePersistency persistency)
 {
   ConnectResult r;
-  if (auto* t = find(remote)) {
-    t->upgradePersistency(persistency);
-    r.existing = t;
+  if ((r.existing = m_shared->faces.upgrade(remote, persistency)) != nullptr)
     return r;
-  }
   if (!m_shared->socket.is_open())
     throw std::runtime_error("udp channel is not listening");
   r.created = makeTransport(remote, persistency);

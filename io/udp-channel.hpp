@@ -1,15 +1,13 @@
 #pragma once
 // UDP unicast: one channel socket (NFD default port 6363) shared by every unicast face of the
 // channel; datagrams are demultiplexed to faces by remote endpoint. The first valid datagram
-// from an unknown endpoint creates an on-demand face: it must decode as an LpPacket carrying
-// a fragment, or as an Interest or Data (bare or in an LpPacket) of at most MaxNdnPacketSize
-// octets; anything else is a counted drop ("invalid_datagram", "packet_too_large") and
-// creates nothing. At most maxOnDemandFaces on-demand faces exist at once; datagrams from
-// further new endpoints are dropped ("too_many_faces") until one closes. faces/create makes
-// persistent or permanent ones with connect() (not limited). An on-demand face that received
+// from an unknown endpoint creates an on-demand face, as io/datagram-faces.hpp admits it
+// (garbage creates nothing; at most maxOnDemandFaces at once). faces/create makes persistent or
+// permanent ones with connect() (not limited). An on-demand face that received
 // nothing during one idle timeout period closes ("idle_timeout"). UDP faces are non-local
 // (NFD rule).
 
+#include "io/datagram-faces.hpp"
 #include "io/socket-transport.hpp"
 
 #include <asio/io_context.hpp>
@@ -78,19 +76,9 @@ private:
   size_t m_gsoBudget = 0;
 };
 
-/// Datagrams from unknown endpoints that created no face, per reason (trace event "io_drop"
-/// with the same reason, face 0).
-struct UdpChannelCounters
-{
-  uint64_t nInvalidDatagram = 0; ///< "invalid_datagram": not a valid LpPacket/Interest/Data
-  uint64_t nPacketTooLarge = 0;  ///< "packet_too_large": network packet above MaxNdnPacketSize
-  uint64_t nTooManyFaces = 0;    ///< "too_many_faces": maxOnDemandFaces reached
-  uint64_t nFacesCreated = 0;    ///< on-demand faces created
-};
-
-/// Why a datagram from an unknown endpoint may not create a face ("invalid_datagram",
-/// "packet_too_large"), or an empty view when it may.
-std::optional<DropReason> newFaceRejection(ByteSpan datagram);
+/// Datagrams from unknown endpoints that created no face, per reason, and the on-demand faces
+/// created (io/datagram-faces.hpp).
+using UdpChannelCounters = OnDemandCounters;
 
 class UdpChannel
 {
@@ -130,8 +118,6 @@ private:
   void waitReadable();
   void drain();
   void dispatch(ByteSpan datagram, const asio::ip::udp::endpoint& from);
-  /// A datagram of `bytes` dropped for `reason` (io_drop), counted in `counter`.
-  void countDrop(uint64_t& counter, DropReason reason, size_t bytes);
   std::unique_ptr<UdpUnicastTransport> makeTransport(const asio::ip::udp::endpoint& remote, face::FacePersistency p);
 
   Env& m_env;
@@ -142,7 +128,7 @@ private:
   Buffer m_rbuf;
   asio::ip::udp::endpoint m_sender;
   UdpChannelCounters m_counters;
-  bool m_limitLogged = false; ///< the "limit reached" warning was logged for this incident
+  OnDemandAdmission m_admission;
   std::shared_ptr<char> m_guard = std::make_shared<char>(0);
 };
 
