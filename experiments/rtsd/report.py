@@ -19,8 +19,8 @@ from ndnlab.paper import rtsd
 
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
-           "table1.toml, fig19.toml, fig22.toml, fig23.toml and table1-emu.toml; without --emu and root, the "
-           "same report but the real-daemon table)")
+           "table1.toml, fig19.toml, fig22.toml, fig23.toml, table1-emu.toml and fig19-emu.toml; without --emu and "
+           "root, the same report but the real-daemon tables)")
 # what else the runs say about each row, beside Table 1's columns
 EXTRA = (("stream.first_frame_ms", "first frame (ms)"), ("stream.frames_rendered", "frames rendered"),
          ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"),
@@ -59,31 +59,42 @@ def emu_section(sim, emu):
     return lines
 
 
-def fig19_section(df):
-    """The faces' Mbit/s before and after the event, and the consumers' stalls and losses."""
+def fig19_section(df, emu=None):
+    """The faces' Mbit/s before and after the event, and the consumers' stalls and losses; with
+    `emu` (fig19-emu.toml), the runs on real daemons in rows of their own."""
     seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    backends = [("ns-3", df)] + ([("emu", emu)] if emu is not None else [])
     lines = ["", "## Fig. 19: a second consumer, and failover (rtsd-scale)", "",
              "Runs: fig19.toml (scenario rtsd-scale, 10 Mbit/s and 10 ms links, one 1000 kbit/s stream at 30 "
              "frames/s for 30 s; the second consumer starts, or R1 dies, at 15 s; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). Median [min-max]; a face's `before` is the mean Mbit/s "
+             f"{', '.join(map(str, seeds)) or 'none'})"
+             + (", and the same runs on real daemons (fig19-emu.toml, `ndnlab emu`: four ndnlabd in network "
+                "namespaces, R1 isolated at 15 s; seeds " + ", ".join(str(int(s)) for s in sorted(emu["seed"].unique()))
+                + "; the emulated faces count Ethernet frames, 42 bytes of headers more per packet)"
+                if emu is not None else "")
+             + ". Median [min-max]; a face's `before` is the mean Mbit/s "
              "from 3 s after the first consumer started to the event, `after` from 5 s after the event to the "
              "end:", "",
-             "| test | face | before (Mbit/s) | after (Mbit/s) | after / before |", "|---|---|---|---|---|"]
+             "| test | face | backend | before (Mbit/s) | after (Mbit/s) | after / before |", "|---|---|---|---|---|---|"]
     for test, faces in (("consumers", ("face1", "face2")), ("failover", ("r1", "r2"))):
         for face in faces:
-            cells = []
-            for m in ("before_mbps", "after_mbps", "after_over_before"):
-                vs = list(repro.per_seed(df, {"Test": test}, f"faces.{face}.{m}").values()) if df is not None else []
-                cells.append(cell(vs))
-            lines.append(f"| {test} | {face} | " + " | ".join(cells) + " |")
-    lines += ["", "| test | consumer | frames rendered | frames lost | stalls | stall (ms) |", "|---|---|---|---|---|---|"]
+            for name, frame in backends:
+                cells = []
+                for m in ("before_mbps", "after_mbps", "after_over_before"):
+                    vs = (list(repro.per_seed(frame, {"Test": test}, f"faces.{face}.{m}").values())
+                          if frame is not None else [])
+                    cells.append(cell(vs))
+                lines.append(f"| {test} | {face} | {name} | " + " | ".join(cells) + " |")
+    lines += ["", "| test | consumer | backend | frames rendered | frames lost | stalls | stall (ms) |",
+              "|---|---|---|---|---|---|---|"]
     for test, consumers in (("consumers", ("stream", "stream2")), ("failover", ("stream",))):
         for c in consumers:
-            cells = []
-            for m in ("frames_rendered", "frames_lost", "stalls", "stall_ms"):
-                vs = list(repro.per_seed(df, {"Test": test}, f"{c}.{m}").values()) if df is not None else []
-                cells.append(cell(vs))
-            lines.append(f"| {test} | {c} | " + " | ".join(cells) + " |")
+            for name, frame in backends:
+                cells = []
+                for m in ("frames_rendered", "frames_lost", "stalls", "stall_ms"):
+                    vs = list(repro.per_seed(frame, {"Test": test}, f"{c}.{m}").values()) if frame is not None else []
+                    cells.append(cell(vs))
+                lines.append(f"| {test} | {c} | {name} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -158,7 +169,7 @@ def main(argv=None):
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig22.png")
     args = ap.parse_args(argv)
-    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu"])
+    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu"])
     df = frames["table1"]
     evaluations = repro.evaluate_all(rtsd.CLAIMS, frames)
     seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
@@ -198,7 +209,7 @@ def main(argv=None):
             cells.append(cell(vs))
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     lines += emu_section(df, frames["table1-emu"])
-    lines += fig19_section(frames["fig19"])
+    lines += fig19_section(frames["fig19"], frames["fig19-emu"])
     lines += fig22_section(frames["fig22"], args.figures)
     lines += fig23_section(frames["fig23"])
     lines += ["", "## The claims, judged", ""]
