@@ -135,20 +135,33 @@ EXPERIMENTS = [
 
 
 # The paper's claims for the reproduction harness (ndnlab.repro), in the campaigns' own
-# parameter and metric names (experiments/blend/{fig1,fig7,fig8}.toml), judged two-sided by
+# parameter and metric names (experiments/blend/{fig1,fig7,fig8,fig9}.toml), judged two-sided by
 # experiments/blend/claims.py. The paper never says which link-layer addressing ndnSIM used
 # (docs/results/blend-fig1.md argues for broadcast, unicast fits 802.11b better), so every
-# Fig. 1 and Fig. 7 claim is declared for both readings.
+# claim is declared for both readings. The bundled cells (Figs. 7-9) are also declared for two
+# readings of the encoder (issue 31): ndnlab's rule (a new bundle for the first Interest no
+# bundle covers; early Data held; docs/mechanisms/bundling.md) and the paper's rules as
+# written (a new bundle only at seq >= LSS + BI, early Data dropped: "The paper's way").
 
 _STD = {B: "80211b", N: "80211n"}
 GOODPUT = ("goodput: file bytes delivered to the consumer application over the transfer time, "
            "Mbit/s (Sec. V-A)")
 SENDER_TX_DEF = ("transmissions by the sender (the station): link-layer frames its face hands to "
                  "the Wi-Fi MAC, retries excluded (Fig. 8b)")
+RTX_DEF = "RTx: the consumer's retransmitted Interests over the 100 MB transfer (Fig. 9)"
 # Tolerances: Fig. 1 values +-15 % (pipelines) and +-10 % (the bound), as docs/results/blend-fig1.md
 # states them; gains and the Tx reduction, which the paper prints to 0.01 pp, +-5 pp; BLEnD's
-# share of the bound +-5 pp (it is derived, not printed).
-FIG1_TOL, BOUND_TOL, GAIN_TOL = 0.15, 0.10, 0.05
+# share of the bound +-5 pp (it is derived, not printed). Fig. 9 (declared before its rerun,
+# issue 31): goodput +-10 % as the bound's; RTx, a count of rare events from the paper's one run,
+# +-25 %; its RTx reductions, printed to 0.1 pp, +-5 pp.
+FIG1_TOL, BOUND_TOL, GAIN_TOL, RTX_TOL = 0.15, 0.10, 0.05, 0.25
+
+# The encoder readings of the bundled cells: (id suffix, label, parameters). A run that does not
+# set a parameter has its default (BUNDLE_DEFAULTS).
+BUNDLE_DEFAULTS = {"BundlePaperEncoder": False, "BundleHoldEarlyData": True}
+READINGS = (("", "ndnlab's rule", dict(BUNDLE_DEFAULTS)),
+            ("-written", "the paper's rules as written",
+             {"BundlePaperEncoder": True, "BundleHoldEarlyData": False}))
 
 
 def _cell(std, consumer, addressing, bi=None):
@@ -158,52 +171,105 @@ def _cell(std, consumer, addressing, bi=None):
     return cell
 
 
+def _fig1_claims(addr):
+    a = addr[0]
+    out = []
+    for std, value in _FIG1_DEFAULT.items():
+        for cc in DEFAULT_CC:
+            out.append(Claim(
+                id=f"fig1-{_STD[std]}-{cc}-{a}", source="Fig. 1", metric="goodput_mbps",
+                definition=GOODPUT, kind="absolute", paper=value, tolerance=FIG1_TOL,
+                where=_cell(std, cc, addr), campaign="fig1",
+                label=f"{std} {cc.upper()} default goodput, {addr}",
+                note="the paper has one default number for AIMD and CUBIC"))
+        out.append(Claim(
+            id=f"fig1-{_STD[std]}-bound-{a}", source="Fig. 1", metric="goodput_mbps",
+            definition=GOODPUT, kind="absolute", paper=_FIG1_BOUND[std], tolerance=BOUND_TOL,
+            where=_cell(std, "one-interest", addr), campaign="fig1",
+            label=f"{std} one-Interest bound, {addr}"))
+        gain = {B: 59.1, N: 91.7}[std]
+        for cc in DEFAULT_CC:
+            out.append(Claim(
+                id=f"fig1-{_STD[std]}-improvement-{cc}-{a}", source="Fig. 1", metric="goodput_mbps",
+                definition=GOODPUT, kind="ratio", paper=1 + gain / 100, tolerance=GAIN_TOL,
+                relative=False, where=_cell(std, "one-interest", addr),
+                baseline=_cell(std, cc, addr), campaign="fig1",
+                label=f"{std} one Interest over {cc.upper()}, {addr}: +{gain}%"))
+    return out
+
+
+def _fig7_claims(addr, suffix, reading, params):
+    a = addr[0]
+    out = []
+    for (cc, std), gain in _FIG7_GAINS.items():
+        out.append(Claim(
+            id=f"fig7-{_STD[std]}-{cc}-gain-{a}{suffix}", source="Fig. 7 (Sec. V-B)", metric="goodput_mbps",
+            definition=GOODPUT, kind="ratio", paper=1 + gain / 100, tolerance=GAIN_TOL,
+            relative=False, where={**_cell(std, cc, addr, 15), **params}, baseline=_cell(std, cc, addr, 0),
+            campaign="fig7", defaults=BUNDLE_DEFAULTS,
+            label=f"{std} {cc.upper()} BLEnD BI=15 over default, {addr}, {reading}: +{gain}%"))
+    for (cc, std), gain in _FIG7_GAINS.items():
+        share = _FIG1_DEFAULT[std] * (1 + gain / 100) / _FIG1_BOUND[std]
+        out.append(Claim(
+            id=f"fig7-{_STD[std]}-{cc}-bound-{a}{suffix}", source="Fig. 7 / Fig. 1 (Sec. V-B)",
+            metric="goodput_mbps", definition=GOODPUT, kind="ratio", paper=round(share, 3),
+            tolerance=GAIN_TOL, relative=False, where={**_cell(std, cc, addr, 15), **params},
+            baseline=_cell(std, "one-interest", addr), campaign="fig7", defaults=BUNDLE_DEFAULTS,
+            label=f"{std} {cc.upper()} BLEnD BI=15 as a share of the one-Interest bound, {addr}, {reading}",
+            note="derived (Fig. 1 default x (1 + gain) over Fig. 1's bound); the text's \"roughly "
+                 "20% and 41% lower than the one Interest result\" read literally gives 80% / 59%"))
+    return out
+
+
+def _fig8_claim(addr, suffix, reading, params):
+    return Claim(
+        id=f"fig8b-80211b-aimd-tx{'' if addr == 'broadcast' else '-u'}{suffix}", source="Fig. 8b (Sec. V-C)",
+        metric="nodes.consumer.tx_frames", definition=SENDER_TX_DEF, kind="ratio", paper=1 - 0.314,
+        tolerance=GAIN_TOL, relative=False,
+        where={"Consumer": "aimd", "BundleInterval": 15, "Addressing": addr, **params},
+        baseline={"Consumer": "aimd", "BundleInterval": 10, "Addressing": addr, **params}, campaign="fig8",
+        defaults={**BUNDLE_DEFAULTS, "Addressing": "broadcast"},
+        label=f"802.11b AIMD sender Tx, BI=15 over BI=10, {addr}, {reading}: 31.4% fewer")
+
+
+def _fig9_claims(addr, suffix, reading, params):
+    a = addr[0]
+    out = []
+    defaults = {**BUNDLE_DEFAULTS, "Addressing": "broadcast"}
+    for (cc, k), (rtx, _, _, _, goodput) in _FIG9_ROWS.items():
+        where = {"Consumer": cc, "RtoK": k, "Addressing": addr, **params}
+        out.append(Claim(
+            id=f"fig9-{cc}-g{k}-rtx-{a}{suffix}", source="Fig. 9 (Sec. VI-A)", metric="retransmissions",
+            definition=RTX_DEF, kind="absolute", paper=rtx, tolerance=RTX_TOL, where=where, campaign="fig9",
+            defaults=defaults, label=f"802.11n {cc.upper()} BI=15 gamma={k} RTx, {addr}, {reading}"))
+        out.append(Claim(
+            id=f"fig9-{cc}-g{k}-goodput-{a}{suffix}", source="Fig. 9 (Sec. VI-A)", metric="goodput_mbps",
+            definition=GOODPUT, kind="absolute", paper=goodput, tolerance=BOUND_TOL, where=where,
+            campaign="fig9", defaults=defaults,
+            label=f"802.11n {cc.upper()} BI=15 gamma={k} goodput, {addr}, {reading}"))
+    for k, reduction in ((10, 22.7), (20, 37.0)):
+        out.append(Claim(
+            id=f"fig9-cubic-rtx-g{k}-vs-g4-{a}{suffix}", source="Fig. 9 (Sec. VI-A)", metric="retransmissions",
+            definition=RTX_DEF, kind="ratio", paper=1 - reduction / 100, tolerance=GAIN_TOL, relative=False,
+            where={"Consumer": "cubic", "RtoK": k, "Addressing": addr, **params},
+            baseline={"Consumer": "cubic", "RtoK": 4, "Addressing": addr, **params}, campaign="fig9",
+            defaults=defaults, label=f"802.11n CUBIC RTx, gamma={k} over gamma=4, {addr}, {reading}: "
+                                     f"{reduction}% fewer"))
+    return out
+
+
 def _blend_claims():
     out = []
     for addr in ("broadcast", "unicast"):
-        a = addr[0]
-        for std, value in _FIG1_DEFAULT.items():
-            for cc in DEFAULT_CC:
-                out.append(Claim(
-                    id=f"fig1-{_STD[std]}-{cc}-{a}", source="Fig. 1", metric="goodput_mbps",
-                    definition=GOODPUT, kind="absolute", paper=value, tolerance=FIG1_TOL,
-                    where=_cell(std, cc, addr), campaign="fig1",
-                    label=f"{std} {cc.upper()} default goodput, {addr}",
-                    note="the paper has one default number for AIMD and CUBIC"))
-            out.append(Claim(
-                id=f"fig1-{_STD[std]}-bound-{a}", source="Fig. 1", metric="goodput_mbps",
-                definition=GOODPUT, kind="absolute", paper=_FIG1_BOUND[std], tolerance=BOUND_TOL,
-                where=_cell(std, "one-interest", addr), campaign="fig1",
-                label=f"{std} one-Interest bound, {addr}"))
-            gain = {B: 59.1, N: 91.7}[std]
-            for cc in DEFAULT_CC:
-                out.append(Claim(
-                    id=f"fig1-{_STD[std]}-improvement-{cc}-{a}", source="Fig. 1", metric="goodput_mbps",
-                    definition=GOODPUT, kind="ratio", paper=1 + gain / 100, tolerance=GAIN_TOL,
-                    relative=False, where=_cell(std, "one-interest", addr),
-                    baseline=_cell(std, cc, addr), campaign="fig1",
-                    label=f"{std} one Interest over {cc.upper()}, {addr}: +{gain}%"))
-        for (cc, std), gain in _FIG7_GAINS.items():
-            out.append(Claim(
-                id=f"fig7-{_STD[std]}-{cc}-gain-{a}", source="Fig. 7 (Sec. V-B)", metric="goodput_mbps",
-                definition=GOODPUT, kind="ratio", paper=1 + gain / 100, tolerance=GAIN_TOL,
-                relative=False, where=_cell(std, cc, addr, 15), baseline=_cell(std, cc, addr, 0),
-                campaign="fig7", label=f"{std} {cc.upper()} BLEnD BI=15 over default, {addr}: +{gain}%"))
-        for (cc, std), gain in _FIG7_GAINS.items():
-            share = _FIG1_DEFAULT[std] * (1 + gain / 100) / _FIG1_BOUND[std]
-            out.append(Claim(
-                id=f"fig7-{_STD[std]}-{cc}-bound-{a}", source="Fig. 7 / Fig. 1 (Sec. V-B)",
-                metric="goodput_mbps", definition=GOODPUT, kind="ratio", paper=round(share, 3),
-                tolerance=GAIN_TOL, relative=False, where=_cell(std, cc, addr, 15),
-                baseline=_cell(std, "one-interest", addr), campaign="fig7",
-                label=f"{std} {cc.upper()} BLEnD BI=15 as a share of the one-Interest bound, {addr}",
-                note="derived (Fig. 1 default x (1 + gain) over Fig. 1's bound); the text's \"roughly "
-                     "20% and 41% lower than the one Interest result\" read literally gives 80% / 59%"))
-    out.append(Claim(
-        id="fig8b-80211b-aimd-tx", source="Fig. 8b (Sec. V-C)", metric="nodes.consumer.tx_frames",
-        definition=SENDER_TX_DEF, kind="ratio", paper=1 - 0.314, tolerance=GAIN_TOL, relative=False,
-        where={"Consumer": "aimd", "BundleInterval": 15}, baseline={"Consumer": "aimd", "BundleInterval": 10},
-        campaign="fig8", label="802.11b AIMD sender Tx, BI=15 over BI=10: 31.4% fewer"))
+        out += _fig1_claims(addr)
+        for suffix, reading, params in READINGS:
+            out += _fig7_claims(addr, suffix, reading, params)
+    for addr in ("broadcast", "unicast"):
+        for suffix, reading, params in READINGS:
+            out.append(_fig8_claim(addr, suffix, reading, params))
+    for addr in ("broadcast", "unicast"):
+        for suffix, reading, params in READINGS:
+            out += _fig9_claims(addr, suffix, reading, params)
     return tuple(out)
 
 
