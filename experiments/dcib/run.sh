@@ -1,5 +1,8 @@
 #!/bin/bash
-# Every DCIB campaign, then the figures and the paper table (experiments/dcib/README.md).
+# DCIB's premise first (premise/run: the paper's Figs. 2-4, the baseline section IV is measured
+# against), then every section IV campaign, the figures and the paper table, and at the end the
+# paper's claims judged two-sided (claims.py: docs/results/dcib-verdicts.md and
+# docs/results/dcib/verdicts.json), printed last (experiments/dcib/README.md).
 #   experiments/dcib/run.sh [campaign options, e.g. --workers N]
 # ndnlab-sim comes from $NDNLAB_SIM, PATH or build/ns3/runner (configure with
 # -DNDNLAB_WITH_NS3=ON). Finished runs are kept in experiments/dcib/results/ and not rerun.
@@ -34,6 +37,13 @@ done
 dry_run=$(python3 "$here/../campaign-check" options run.sh "$@") || exit
 
 status=0
+rc=0
+"$here/premise/run" "$@" || rc=$?
+case $rc in
+  129|130|143) echo "run.sh: the premise was interrupted (status $rc); section IV does not run" >&2; exit $rc ;;
+  0) ;;
+  *) echo "run.sh: the premise (premise/run) exited with status $rc" >&2; status=$rc ;;
+esac
 for spec in "${specs[@]}"; do
   rc=0
   python3 -m ndnlab campaign "$spec" "$@" || rc=$?
@@ -60,3 +70,9 @@ if ! python3 "$here/../campaign-check" complete "${specs[@]}"; then
   exit 1
 fi
 python3 -m ndnlab.plots.dcib "$here" -o "$here/figures" --table "$here/paper-table.md"
+mkdir -p "$root/docs/results/dcib"
+rc=0
+python3 "$here/claims.py" --out "$root/docs/results/dcib-verdicts.md" \
+  --json "$root/docs/results/dcib/verdicts.json" > /dev/null || rc=$?
+cat "$root/docs/results/dcib-verdicts.md"
+exit $rc
