@@ -81,6 +81,9 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
               .doc = "Share by which DRD_est may grow in a Challenge that passes",
               .range = Range::nonNegative()},
              NDNLAB_FIELD_REF(o.challengeDrdRise)));
+  v(field<O>({.name = "challenge-probe",
+              .doc = "What a Challenge fetches of the higher thread: full (the paper) or increment (its extra share)"},
+             NDNLAB_FIELD_REF(o.challengeProbe), {"full", "increment"}));
   v(field<O>({.name = "congestion-window",
               .doc = "Window over which losses, timeouts, Nacks and stalls are counted",
               .range = Range::positive(MaxMs)},
