@@ -30,6 +30,9 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
              NDNLAB_FIELD_REF(o.drdWindow)));
   v(field<O>({.name = "stability", .doc = "Latest-data detection parameter set (Eq. 3)"}, NDNLAB_FIELD_REF(o.stability),
              {"low", "medium", "high"}));
+  v(field<O>({.name = "chase-at-demand",
+              .doc = "Chasing raises a pipeline below Eq. (1)'s demand from the measured DRD at once"},
+             NDNLAB_FIELD_REF(o.chaseAtDemand)));
   v(field<O>({.name = "detection-period",
               .doc = "Wait after each pipeline change; 0: automatic",
               .range = Range::nonNegative(MaxMs)},

@@ -16,7 +16,9 @@
 //   the latest on (Eq. 1 from `initialDrd` unless given); once the key frame arrives, the delta
 //   frames of its GOP before the pipeline's first are fetched too. After each detection period
 //   in which the stability estimator (Eq. 3) had its 2N + K arrivals and did not report the
-//   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust.
+//   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust. With
+//   chaseAtDemand, an arrival that finds lambda_p below Eq. (1)'s demand from the measured
+//   DRD_est raises it to the demand at once (the estimator starts over).
 // - Adjust: rendering may begin; each detection period the pipeline is withheld (x3/4, not
 //   below the demand lambda_d of Eq. 1). Stale data (a delta frame the producer had made
 //   before its Interest came: d_gen = 0) after a withholding restores the previous size ->
@@ -92,6 +94,10 @@ struct StreamConsumerOptions
   Duration initialDrd = std::chrono::milliseconds(150);
   Duration drdWindow = std::chrono::milliseconds(200); ///< DRD' averaging window (the code)
   std::string stability = "medium";                    ///< Eq. (3) parameter set: low, medium, high
+  /// Chasing never runs below the Interest demand of Eq. (1) from the measured DRD_est: the
+  /// first arrivals raise a smaller lambda_p^0 at once (ndnlab's; the paper waits for a
+  /// detection period to burst).
+  bool chaseAtDemand = false;
   /// Wait after each pipeline change before the next; 0: automatic (Chasing: the 2N + K
   /// arrivals the stability estimator needs; Adjust and Fetching: DRD_est + 2T).
   Duration detectionPeriod{0};

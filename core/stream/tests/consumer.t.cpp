@@ -236,6 +236,29 @@ TEST_P(Bootstrap, EndsInFetchingAtTheDemand)
 
 INSTANTIATE_TEST_SUITE_P(Table1, Bootstrap, ::testing::Values(30, 15, 5, 4, 3, 2));
 
+// chase-at-demand: lambda_p^0 below the demand is raised by the first arrivals, so the
+// consumer from 2 detects the latest data and renders as soon as the one from Eq. (1)
+TEST(StreamConsumerTest, ChaseAtDemandRaisesASmallInitialPipeline)
+{
+  std::map<std::string, Duration> firstFrame;
+  for (const bool on : {false, true}) {
+    StreamConsumerOptions o = withPipeline(2);
+    o.chaseAtDemand = on;
+    Rig rig(50ms, o);
+    rig.env.advance(1s);
+    rig.consumer.start();
+    rig.env.advance(10s);
+    const auto s = rig.consumer.stats();
+    ASSERT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+    EXPECT_EQ(s.lambdaFinal, 4u) << rig.history();
+    EXPECT_EQ(s.framesLost, 0u);
+    ASSERT_TRUE(s.timeToFirstFrame.has_value());
+    firstFrame[on ? "on" : "off"] = *s.timeToFirstFrame;
+  }
+  EXPECT_GT(firstFrame["off"], 2s) << "the paper's way: a detection period at 2 before the burst";
+  EXPECT_LT(firstFrame["on"], 1300ms) << "one detection of 2N + K arrivals after the first, then the buffer";
+}
+
 // --- Fig. 21: D_arr and DRD' over the bootstrapping -------------------------------------------
 
 TEST(StreamConsumerTest, ArrivalsTraceTheBootstrapping)
@@ -626,7 +649,7 @@ TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
     }
   });
   EXPECT_EQ(names.size(), n);
-  EXPECT_EQ(n, 24u) << "a field for every member of StreamConsumerOptions";
+  EXPECT_EQ(n, 25u) << "a field for every member of StreamConsumerOptions";
 }
 
 // --- adaptive bitrate -------------------------------------------------------------------------
