@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a), 5(b)), computed from the
-stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml
-and startup.toml: the paper's Table 1 beside ours (median [min-max] over the seeds), the faces
+stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml,
+fit.toml and startup.toml: the paper's Table 1 beside ours (median [min-max] over the seeds), the faces
 and consumers of the Fig. 18 tests, the chasing period against link latency, loss recovery,
 D_arr and DRD' over the bootstrapping (from each run's stream-arrivals.csv), Table 2's
 utilisation and Fig. 25's throughput per second (stream-series.csv), the increment probe and
@@ -24,8 +24,8 @@ from ndnlab.paper import rtsd
 
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
-           "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, startup.toml and "
-           "table1-emu.toml; "
+           "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml "
+           "and table1-emu.toml; "
            "without --emu and root, the same report but the real-daemon table)")
 # what else the runs say about each row, beside Table 1's columns
 EXTRA = (("stream.first_frame_ms", "first frame (ms)"), ("stream.frames_rendered", "frames rendered"),
@@ -408,6 +408,24 @@ def startup_section(table1, df):
     return lines
 
 
+def fit_section(df):
+    """Each thread alone over the 4000 kbit/s L2 (fit.toml, Adaptive off): the bound on any
+    consumer that only switches threads (issue 29 item 5(a))."""
+    if df is None:
+        return []
+    seeds = sorted(int(s) for s in df["seed"].unique())
+    keys = (("l2_utilization", "L2 utilisation"), ("stream.frames_rendered", "frames rendered"),
+            ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"))
+    lines = ["", "Each thread alone (fit.toml: fig25.toml's set-up, Adaptive off, the consumer on one thread from the "
+             f"start; seeds {', '.join(map(str, seeds))}), median [min-max]:", "",
+             "| RTT (ms) | thread | " + " | ".join(label for _, label in keys) + " |", "|---|---|" + "---|" * len(keys)]
+    for rtt, delay in rtsd.TABLE2_DELAYS.items():
+        for thread in ("1000k", "3000k"):
+            cells = [cell(list(repro.per_seed(df, {"Delay": delay, "Thread": thread}, m).values())) for m, _ in keys]
+            lines.append(f"| {rtt} | {thread} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def fig23_section(df):
     """Frames rendered, requested, recovered by FEC and by retransmission, and lost, per link
     loss and payload size (median [min-max])."""
@@ -440,7 +458,7 @@ def main(argv=None):
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig21.png, -fig22.png, -fig25.png")
     args = ap.parse_args(argv)
-    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "startup"])
+    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "startup", "fit"])
     stores = {}
     for name in ("fig21", "fig25", "abr"):
         frames[name], stores[name] = with_traces(args.specs, name)
@@ -488,6 +506,7 @@ def main(argv=None):
     lines += fig23_section(frames["fig23"])
     lines += fig21_section(frames["fig21"], stores["fig21"], args.figures)
     lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures)
+    lines += fit_section(frames["fit"])
     lines += startup_section(frames["table1"], frames["startup"])
     lines += ["", "## The claims, judged", ""]
     lines += repro.rows(evaluations)
