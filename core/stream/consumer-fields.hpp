@@ -30,6 +30,9 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
              NDNLAB_FIELD_REF(o.drdWindow)));
   v(field<O>({.name = "stability", .doc = "Latest-data detection parameter set (Eq. 3)"}, NDNLAB_FIELD_REF(o.stability),
              {"low", "medium", "high"}));
+  v(field<O>({.name = "chase-at-demand",
+              .doc = "Chasing raises a pipeline below Eq. (1)'s demand from the measured DRD at once"},
+             NDNLAB_FIELD_REF(o.chaseAtDemand)));
   v(field<O>({.name = "detection-period",
               .doc = "Wait after each pipeline change; 0: automatic",
               .range = Range::nonNegative(MaxMs)},
@@ -81,6 +84,9 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
               .doc = "Share by which DRD_est may grow in a Challenge that passes",
               .range = Range::nonNegative()},
              NDNLAB_FIELD_REF(o.challengeDrdRise)));
+  v(field<O>({.name = "challenge-probe",
+              .doc = "What a Challenge fetches of the higher thread: full (the paper) or increment (its extra share)"},
+             NDNLAB_FIELD_REF(o.challengeProbe), {"full", "increment"}));
   v(field<O>({.name = "congestion-window",
               .doc = "Window over which losses, timeouts, Nacks and stalls are counted",
               .range = Range::positive(MaxMs)},

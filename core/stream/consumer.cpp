@@ -79,6 +79,8 @@ void StreamConsumerOptions::validate() const
   if (challengeInterval <= Duration::zero() || challengeDuration <= Duration::zero() ||
       congestionWindow <= Duration::zero())
     throw std::invalid_argument("challenge interval, challenge duration and congestion window must be positive");
+  if (challengeProbe != "full" && challengeProbe != "increment")
+    throw std::invalid_argument("challenge probe must be full or increment");
   if (!(challengeDrdRise >= 0) || congestionEvents < 1)
     throw std::invalid_argument("challenge DRD rise must not be negative, congestion events at least 1");
 }
@@ -120,6 +122,7 @@ struct StreamConsumer::Fetch
   size_t thread = 0;
   std::string name;
   bool played = true; ///< false: the additional media of a Challenge
+  double share = 1;   ///< the share of each frame's segments asked for (challengeProbe = increment)
   std::map<std::pair<FrameType, uint64_t>, Frame> frames;
   std::map<uint64_t, std::pair<FrameType, uint64_t>> byPlayback;
   uint64_t nextDelta = 0;
@@ -131,6 +134,15 @@ struct StreamConsumer::Fetch
   std::optional<uint64_t> passed[2];   ///< frames of a type at or below this were played or skipped
   std::optional<uint64_t> renderedKey; ///< the last key frame rendered
 
+  /// Whether segment `i` of `kind` of a frame of k data and p parity segments is asked for:
+  /// all of them, or the first share x (k + p), data first (at least one).
+  bool wants(SegmentKind kind, size_t i, size_t k, size_t p) const
+  {
+    if (share >= 1)
+      return true;
+    const size_t n = std::max<size_t>(1, static_cast<size_t>(std::llround(share * static_cast<double>(k + p))));
+    return kind == SegmentKind::Data ? i < n : k + i < n;
+  }
   size_t estimateData(FrameType t) const
   {
     const auto& h = kHistory[static_cast<int>(t)];
@@ -414,9 +426,11 @@ void StreamConsumer::requestFrame(Fetch& f, FrameType type, uint64_t number, boo
   fr.data.resize(k);
   fr.parity.resize(p);
   for (size_t i = 0; i < k; ++i)
-    expressSegment(f, fr, SegmentKind::Data, i, false);
+    if (f.wants(SegmentKind::Data, i, k, p))
+      expressSegment(f, fr, SegmentKind::Data, i, false);
   for (size_t i = 0; i < p; ++i)
-    expressSegment(f, fr, SegmentKind::Parity, i, false);
+    if (f.wants(SegmentKind::Parity, i, k, p))
+      expressSegment(f, fr, SegmentKind::Parity, i, false);
 }
 
 void StreamConsumer::expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint64_t seg, bool retx)
@@ -547,6 +561,8 @@ void StreamConsumer::handleSegment(Fetch& f, const StreamName& sn, const Data& d
     return; // duplicate
   const TimePoint now = m_env.now();
   m_stats.bytes += Bytes(content->payload.size());
+  if (!f.played)
+    m_stats.challengeBytes += Bytes(content->payload.size());
 
   if (seg < segs.size() && segs[seg].sent && !segs[seg].retx) {
     const Duration drd = now - *segs[seg].sent;
@@ -592,8 +608,10 @@ void StreamConsumer::onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h)
       m_env.timers().cancel((*v)[i].timer);
     const size_t had = v->size();
     v->resize(n);
+    const SegmentKind kind = v == &fr.data ? SegmentKind::Data : SegmentKind::Parity;
     for (size_t i = had; i < n; ++i)
-      expressSegment(f, fr, v == &fr.data ? SegmentKind::Data : SegmentKind::Parity, i, false);
+      if (f.wants(kind, i, k, m))
+        expressSegment(f, fr, kind, i, false);
   }
   fr.dataShards.resize(k);
   fr.parityShards.resize(m);
@@ -668,9 +686,31 @@ void StreamConsumer::frameArrived(Fetch& f, Frame& fr, bool stale)
     m_freshSeen = true;
     m_arrivalsSinceChange = 0;
   }
-  if (m_lastArrival)
-    m_stability.add(now - *m_lastArrival);
+  // chase-at-demand: a pipeline below Eq. (1)'s demand from the measured DRD_est cannot keep up
+  // with production, and no detection period would show the latest data: raise it now
+  if (m_opts.chaseAtDemand && m_state == State::Chasing && m_lambda < std::min(demand(), m_opts.maxPipeline)) {
+    m_lambda = std::min(demand(), m_opts.maxPipeline);
+    m_stability.reset();
+    m_arrivalsSinceChange = 0;
+    m_freshSeen = false;
+  }
+  std::optional<Duration> dArr;
+  if (m_lastArrival) {
+    dArr = now - *m_lastArrival;
+    m_stability.add(*dArr);
+  }
   m_lastArrival = now;
+  if (onArrival)
+    onArrival(FrameArrival{.at = now - m_startTime,
+                           .type = fr.type,
+                           .number = fr.number,
+                           .arrival = dArr,
+                           .drd = m_drd.latest(now),
+                           .drdEst = m_drdEst.latest(now),
+                           .generationDelay = fr.header->generationDelay,
+                           .pipeline = m_lambda,
+                           .state = toString(m_state),
+                           .stale = stale});
   ++m_arrivalsSinceChange;
   ++m_arrivalsInPeriod;
   if (m_state == State::Chasing && m_stability.latest()) {
@@ -922,6 +962,8 @@ void StreamConsumer::startChallenge()
   m_extra->name = m_meta.threads[*higher].name;
   m_extra->played = false;
   m_extra->startDelta = m_extra->nextDelta = m_main->nextDelta;
+  if (m_opts.challengeProbe == "increment")
+    m_extra->share = (m_meta.threads[*higher].bitrate.bps() - cur.bps()) / m_meta.threads[*higher].bitrate.bps();
   const double frameBytes = m_meta.threads[*higher].bitrate.bps() / 8 / m_meta.sampleRate;
   m_extra->initialM[static_cast<int>(FrameType::Delta)] =
     std::max<size_t>(1, static_cast<size_t>(std::ceil(frameBytes / double(m_opts.assumedPayload))));

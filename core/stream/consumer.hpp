@@ -16,7 +16,9 @@
 //   the latest on (Eq. 1 from `initialDrd` unless given); once the key frame arrives, the delta
 //   frames of its GOP before the pipeline's first are fetched too. After each detection period
 //   in which the stability estimator (Eq. 3) had its 2N + K arrivals and did not report the
-//   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust.
+//   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust. With
+//   chaseAtDemand, an arrival that finds lambda_p below Eq. (1)'s demand from the measured
+//   DRD_est raises it to the demand at once (the estimator starts over).
 // - Adjust: rendering may begin; each detection period the pipeline is withheld (x3/4, not
 //   below the demand lambda_d of Eq. 1). Stale data (a delta frame the producer had made
 //   before its Interest came: d_gen = 0) after a withholding restores the previous size ->
@@ -31,8 +33,10 @@
 //   frame numbers), measured and never played. After `challengeDuration`, when no Interest of
 //   either was lost and DRD_est stayed within `challengeDrdRise` (+10 ms) of the value before,
 //   the consumer switches up; congestion, or a failed test, -> Fetching with the interval
-//   doubled. A switch re-bootstraps on the new thread (WaitInitial) and drops the old one's
-//   buffered frames.
+//   doubled. With challengeProbe = increment, only the share (B_h - B_c) / B_h of each of the
+//   higher thread's frames' segments is asked for (data first), so that current + additional
+//   load the path as the higher thread alone would. A switch re-bootstraps on the new thread (WaitInitial) and drops
+//   the old one's buffered frames.
 // - Ended: the producer ended the stream (the end-of-stream marker, core/stream/wire.hpp: in
 //   the metadata, or answering an Interest for a frame past the last) and playout passed its
 //   last frame; nothing more is sent. Once the end is known no frame past it is asked for, no
@@ -59,8 +63,10 @@
 // later frame is ready; a delta frame whose GOP key frame was not rendered is skipped and
 // counted lost (it cannot be decoded); with nothing ready playback stalls until the buffer is
 // back at the target.
-// Trace events: none yet (the catalogue, core/runtime/events.hpp, has no stream kinds); state
-// changes go to onStateChange and the log.
+// Trace events: none in the catalogue yet (core/runtime/events.hpp has no stream kinds); state
+// changes go to onStateChange and the log, each arrival of a frame of the played thread that
+// the stability estimator sees (pipelined delta frames and key frames) to onArrival, a
+// FrameArrival whose fields visitArrival lists (Fig. 21's D_arr and DRD').
 
 #include "core/app/endpoint.hpp"
 #include "core/runtime/env.hpp"
@@ -88,6 +94,10 @@ struct StreamConsumerOptions
   Duration initialDrd = std::chrono::milliseconds(150);
   Duration drdWindow = std::chrono::milliseconds(200); ///< DRD' averaging window (the code)
   std::string stability = "medium";                    ///< Eq. (3) parameter set: low, medium, high
+  /// Chasing never runs below the Interest demand of Eq. (1) from the measured DRD_est: the
+  /// first arrivals raise a smaller lambda_p^0 at once (ndnlab's; the paper waits for a
+  /// detection period to burst).
+  bool chaseAtDemand = false;
   /// Wait after each pipeline change before the next; 0: automatic (Chasing: the 2N + K
   /// arrivals the stability estimator needs; Adjust and Fetching: DRD_est + 2T).
   Duration detectionPeriod{0};
@@ -108,8 +118,13 @@ struct StreamConsumerOptions
   Duration challengeInterval = std::chrono::milliseconds(2000); ///< Fetching without congestion before Challenge
   Duration challengeDuration = std::chrono::milliseconds(4000); ///< one Challenge
   double challengeDrdRise = 0.2;                                ///< DRD_est may grow this much (share) in a Challenge
-  Duration congestionWindow = std::chrono::milliseconds(1000);  ///< timeouts/Nacks counted over this window
-  size_t congestionEvents = 3;                                  ///< this many in the window: switch down
+  /// What a Challenge fetches of the higher thread: "full" (the paper's Sect. 4.1.5: all of it,
+  /// beside the current one) or "increment" (of each frame the share (B_h - B_c) / B_h of its
+  /// segments, so that the Challenge adds what the switch would add: it tests the higher
+  /// bitrate B_h, not B_h + B_c).
+  std::string challengeProbe = "full";
+  Duration congestionWindow = std::chrono::milliseconds(1000); ///< timeouts/Nacks counted over this window
+  size_t congestionEvents = 3;                                 ///< this many in the window: switch down
 
   /// Throws std::invalid_argument naming the bad value.
   void validate() const;
@@ -151,6 +166,7 @@ struct StreamConsumerStats
   uint64_t bitrateSwitches = 0;
   uint64_t challenges = 0;
   Bytes bytes;                  ///< segment payload octets received, every thread
+  Bytes challengeBytes;         ///< of them, the additional media's of the Challenges
   Duration elapsed{0};          ///< start() to now (or to stop())
   uint64_t interestsSent = 0;   ///< segment Interests, retransmissions included
   uint64_t retransmissions = 0; ///< segment Interests that were retransmissions
@@ -192,6 +208,7 @@ void visitMetrics(const StreamConsumerStats& s, Visitor&& v)
   v(Metric{"bitrate_switches", "", "thread switches"}, s.bitrateSwitches);
   v(Metric{"challenges", "", "Challenge states entered"}, s.challenges);
   v(Metric{"bytes", "B", "segment payload received"}, s.bytes.count());
+  v(Metric{"challenge_bytes", "B", "segment payload of the Challenges' additional media"}, s.challengeBytes.count());
   v(Metric{"throughput_mbps", "Mbit/s", "payload bits per elapsed time"}, s.throughput().mbps());
   v(Metric{"interests_sent", "", "segment Interests, retransmissions included"}, s.interestsSent);
   v(Metric{"retransmissions", "", "segment Interests that were retransmissions"}, s.retransmissions);
@@ -201,6 +218,41 @@ void visitMetrics(const StreamConsumerStats& s, Visitor&& v)
   v(Metric{"stale_frames", "", "delta frames made before their Interest came"}, s.staleFrames);
   v(Metric{"malformed_data", "", "segments refused: undecodable, or not a shard of their frame"}, s.malformedData);
   v(Metric{"rebootstraps", "", "re-bootstraps (thread switches)"}, s.rebootstraps);
+}
+
+/// One frame arrival the stability estimator sees (the first segment of a pipelined delta
+/// frame or of a key frame of the played thread): the series of the paper's Fig. 21.
+struct FrameArrival
+{
+  Duration at{0}; ///< since start()
+  FrameType type = FrameType::Delta;
+  uint64_t number = 0;             ///< in its type's numbering
+  std::optional<Duration> arrival; ///< D_arr: since the previous arrival (none for the first after a (re)bootstrap)
+  Duration drd{0};                 ///< DRD': the mean of the DRD' window at this arrival
+  Duration drdEst{0};              ///< DRD_est: DRD' - d_gen, averaged the same way
+  Duration generationDelay{0};     ///< d_gen of this segment: how long its Interest waited at the producer
+  size_t pipeline = 0;             ///< lambda_p
+  std::string_view state;          ///< the state before this arrival's effect (toString)
+  bool stale = false;              ///< made before its Interest came (d_gen = 0)
+};
+
+/// Calls v(column, value) for each field of a FrameArrival, in column order; `value` is a
+/// double, uint64_t or std::string_view. D_arr is -1 when there is none.
+template<typename Visitor>
+void visitArrival(const FrameArrival& a, Visitor&& v)
+{
+  using fields::Metric;
+  v(Metric{"time_ms", "ms", "since the consumer started"}, toMillis(a.at));
+  v(Metric{"type", "", "key or delta"}, std::string_view(a.type == FrameType::Key ? "key" : "delta"));
+  v(Metric{"frame", "", "frame number in its type's numbering"}, a.number);
+  v(Metric{"d_arr_ms", "ms", "D_arr, since the previous arrival; -1 for none"},
+    a.arrival ? toMillis(*a.arrival) : -1.0);
+  v(Metric{"drd_ms", "ms", "DRD', mean of its window"}, toMillis(a.drd));
+  v(Metric{"drd_est_ms", "ms", "DRD_est (DRD' - d_gen)"}, toMillis(a.drdEst));
+  v(Metric{"d_gen_ms", "ms", "generation delay of the frame's first segment"}, toMillis(a.generationDelay));
+  v(Metric{"lambda", "", "lambda_p, frames"}, uint64_t(a.pipeline));
+  v(Metric{"state", "", "consumer state at the arrival"}, a.state);
+  v(Metric{"stale", "", "1: made before its Interest came"}, uint64_t(a.stale));
 }
 
 class StreamConsumer
@@ -225,6 +277,8 @@ public:
   std::function<void(const RenderedFrame&)> onFrame;
   /// Every state change.
   std::function<void(State from, State to)> onStateChange;
+  /// Each frame arrival the stability estimator sees (FrameArrival).
+  std::function<void(const FrameArrival&)> onArrival;
   /// Once, on entering Failed.
   std::function<void(const std::string& why)> onError;
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""NDN-RTC Table 1 and Figs. 19, 22-24 in ns-3 (issue 29 item 4), computed from the stored runs
-of table1.toml, fig19.toml, fig22.toml and fig23.toml: the paper's Table 1 beside ours (median
-[min-max] over the seeds), the faces and consumers of the Fig. 18 tests,
-the chasing period against link latency for the three estimator sets (a table, and with
---figures the plot), and the paper's claims (ndnlab.paper.rtsd.CLAIMS: one per cell of Table 1,
-and Fig. 22's directions) judged two-sided by ndnlab.repro.
+"""NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a), 5(b)), computed from the
+stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml,
+fit.toml and startup.toml: the paper's Table 1 beside ours (median [min-max] over the seeds), the faces
+and consumers of the Fig. 18 tests, the chasing period against link latency, loss recovery,
+D_arr and DRD' over the bootstrapping (from each run's stream-arrivals.csv), Table 2's
+utilisation and Fig. 25's throughput per second (stream-series.csv), the increment probe and
+the start-up runs; with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png;
+the paper's claims (ndnlab.paper.rtsd.CLAIMS) and items 5(a)-(b)'s targets (ABR_CLAIMS,
+STARTUP_CLAIMS) judged two-sided by ndnlab.repro.
 
 Usage: report.py [--specs DIR] [--out FILE.md] [--json FILE.json] [--figures DIR]
 Exit 0, or 1 when a claim has no runs.
 """
 import argparse
+import csv
 import json
+import math
 import pathlib
 import statistics
 
@@ -19,8 +24,8 @@ from ndnlab.paper import rtsd
 
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
-           "table1.toml, fig19.toml, fig22.toml, fig23.toml, table1-emu.toml and fig19-emu.toml; without --emu and "
-           "root, the same report but the real-daemon tables)")
+           "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
+           "table1-emu.toml and fig19-emu.toml; without --emu and root, the same report but the real-daemon tables)")
 # what else the runs say about each row, beside Table 1's columns
 EXTRA = (("stream.first_frame_ms", "first frame (ms)"), ("stream.frames_rendered", "frames rendered"),
          ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"),
@@ -33,6 +38,103 @@ def cell(vs):
         return "-"
     m, lo, hi = statistics.median(vs), min(vs), max(vs)
     return repro.fmt(m) if lo == hi else f"{repro.fmt(m)} [{repro.fmt(lo)}-{repro.fmt(hi)}]"
+
+
+def read_csv(path):
+    """The rows of a run's trace file as dicts, or [] when the run wrote none."""
+    if not path.exists():
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def arrivals_metrics(rows, drd_final_ms):
+    """Fig. 21's metrics of one run from its stream-arrivals.csv (one row per frame arrival the
+    stability estimator saw): trace.darr_sd_ratio (the standard deviation of D_arr over the
+    arrivals in Chasing over that in Fetching), trace.darr_median_fetching_ms, and
+    trace.drd_chasing_over_final (DRD' at the last arrival in Chasing over the resulting DRD')."""
+    darr = {"chasing": [], "fetching": []}
+    drd_chasing = math.nan
+    for r in rows:
+        d = float(r["d_arr_ms"])
+        if r["state"] == "chasing":
+            drd_chasing = float(r["drd_ms"])
+        if d >= 0 and r["state"] in darr:
+            darr[r["state"]].append(d)
+    out = {}
+    if len(darr["chasing"]) > 1 and len(darr["fetching"]) > 1:
+        sd_f = statistics.pstdev(darr["fetching"])
+        out["trace.darr_sd_ratio"] = statistics.pstdev(darr["chasing"]) / sd_f if sd_f > 0 else math.inf
+    if darr["fetching"]:
+        out["trace.darr_median_fetching_ms"] = statistics.median(darr["fetching"])
+    if drd_final_ms and drd_final_ms > 0 and math.isfinite(drd_chasing):
+        out["trace.drd_chasing_over_final"] = drd_chasing / drd_final_ms
+    return out
+
+
+def series_metrics(rows, stream_s, consumer_start_s):
+    """Fig. 25's metrics of one run from its stream-series.csv (one row per second of the
+    consumer's run): trace.first_challenge_s (the start of the first second with additional
+    media), trace.switch_up_s (the start of the first second that ended on the middle thread,
+    1000k), trace.final_thread_kbps (the thread played at the end), trace.late_link_kbps (mean
+    link kbit/s over the seconds from 30 s to the end of the stream), and the mean payload and
+    link kbit/s over the seconds that ended in Challenge or in Fetching
+    (trace.<state>_<payload|link>_kbps)."""
+    out = {}
+    if not rows:
+        return out
+    first = [float(r["time_s"]) - 1 for r in rows if float(r["challenge_kbps"]) > 0]
+    if first:
+        out["trace.first_challenge_s"] = first[0]
+    up = [float(r["time_s"]) - 1 for r in rows if r["thread"] == "1000k"]
+    if up:
+        out["trace.switch_up_s"] = up[0]
+    thread = rows[-1]["thread"]
+    if thread.endswith("k"):
+        out["trace.final_thread_kbps"] = float(thread[:-1])
+    end = stream_s - consumer_start_s
+    late = [float(r["link_kbps"]) for r in rows if 30 < float(r["time_s"]) <= end]
+    if late:
+        out["trace.late_link_kbps"] = statistics.mean(late)
+    for state in ("challenge", "fetching"):
+        for col in ("payload", "link"):
+            vs = [float(r[f"{col}_kbps"]) for r in rows if r["state"] == state and float(r["time_s"]) <= end]
+            if vs:
+                out[f"trace.{state}_{col}_kbps"] = statistics.mean(vs)
+    if out.get("trace.fetching_payload_kbps"):
+        out["trace.link_over_payload"] = out["trace.fetching_link_kbps"] / out["trace.fetching_payload_kbps"]
+    return out
+
+
+def param(row, name, default):
+    """A run's numeric parameter, or the scenario's default when the run did not record it."""
+    v = row.get(name)
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return default
+    return default if math.isnan(v) else v
+
+
+def with_traces(spec_dir, name):
+    """(DataFrame, store) of spec_dir/name.toml with the trace.* metrics of each run added, or
+    (None, None) when it has no runs."""
+    from ndnlab.data import UsageError, load
+    try:
+        df, _, store = load(str(spec_dir / f"{name}.toml"))
+    except (UsageError, OSError):
+        return None, None
+    if df is None or not len(df):
+        return None, None
+    df = df.copy()
+    for i, row in df.iterrows():
+        run = store.run_dir(row["key"])
+        m = arrivals_metrics(read_csv(run / "stream-arrivals.csv"), row.get("stream.drd_final_ms"))
+        m.update(series_metrics(read_csv(run / "stream-series.csv"), param(row, "StreamTime", 20.0),
+                                param(row, "ConsumerStart", 1.0)))
+        for k, v in m.items():
+            df.loc[i, k] = v
+    return df, store
 
 
 def emu_section(sim, emu):
@@ -137,6 +239,203 @@ def fig22_section(df, figures):
     return lines
 
 
+STATE_COLOURS = {"chasing": "#f2d7d5", "adjust": "#fdebd0", "fetching": "#ffffff", "challenge": "#d6eaf8"}
+
+
+def fig21_section(df, store, figures):
+    """D_arr and DRD' over the bootstrapping (fig21.toml): the per-run summary metrics and the
+    plot of one run from lambda_p^0 = 30 (the paper's Test Run #1) and one from Eq. (1)."""
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    keys = (("stream.chasing_ms", "chasing (ms)"), ("stream.backoff_ms", "back-off (ms)"),
+            ("stream.lambda_final", "lambda_p^final"), ("stream.drd_final_ms", "resulting DRD' (ms)"),
+            ("trace.darr_sd_ratio", "sd D_arr chasing / fetching"),
+            ("trace.darr_median_fetching_ms", "median D_arr fetching (ms)"),
+            ("trace.drd_chasing_over_final", "DRD' end of chasing / resulting"))
+    lines = ["", "## Fig. 21: D_arr and DRD' during bootstrapping", "",
+             "Runs: fig21.toml (table1.toml's set-up, the consumer's frame arrivals traced: StreamTrace, "
+             f"stream-arrivals.csv; seeds {', '.join(map(str, seeds)) or 'none'}); lambda_p^0 = 30 is the paper's "
+             "Test Run #1, 0 the pipeline of Eq. (1) (4). D_arr is the time between two frame arrivals the "
+             "stability estimator sees; DRD' the mean of the DRD' window at each arrival. Median [min-max]:", "",
+             "| lambda_p^0 | " + " | ".join(label for _, label in keys) + " |", "|---|" + "---|" * len(keys)]
+    for lam in (30, 0):
+        cells = []
+        for metric, _ in keys:
+            vs = list(repro.per_seed(df, {"InitialPipeline": lam}, metric).values()) if df is not None else []
+            cells.append(cell(vs))
+        lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+    if figures and df is not None:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+        for ax, lam in zip(axes, (30, 0)):
+            rows = df[(df["InitialPipeline"] == lam) & (df["seed"] == seeds[0])]
+            if not len(rows):
+                continue
+            arr = read_csv(store.run_dir(rows.iloc[0]["key"]) / "stream-arrivals.csv")
+            t = [float(r["time_ms"]) / 1000 for r in arr]
+            # the state of each stretch as a band, chasing and adjust shaded (the paper's white areas)
+            start = 0
+            for i in range(1, len(arr) + 1):
+                if i == len(arr) or arr[i]["state"] != arr[start]["state"]:
+                    end = t[i] if i < len(arr) else t[-1]
+                    ax.axvspan(t[start], end, color=STATE_COLOURS.get(arr[start]["state"], "#ffffff"), lw=0)
+                    start = i
+            darr = [(x, float(r["d_arr_ms"])) for x, r in zip(t, arr) if float(r["d_arr_ms"]) >= 0]
+            ax.plot([p[0] for p in darr], [p[1] for p in darr], ".", ms=3, label="D_arr (ms)")
+            ax.plot(t, [float(r["drd_ms"]) for r in arr], "-", label="DRD' (ms)")
+            ax.axhline(1000 / 30, color="grey", ls=":", lw=1, label="T = 33.3 ms")
+            ax.set_yscale("log")
+            ax.set_ylabel("ms")
+            ax.set_title(f"lambda_p^0 = {lam or 'Eq. (1)'}, seed {seeds[0]}: chasing (red), adjust (orange), "
+                         "fetching (white)", fontsize=8)
+            ax.legend(fontsize=7, loc="upper right")
+        axes[-1].set_xlabel("time since the consumer started (s)")
+        fig.suptitle("rtsd-star in ns-3: D_arr and DRD' during bootstrapping (Fig. 21)", fontsize=9)
+        fig.tight_layout()
+        figures.mkdir(parents=True, exist_ok=True)
+        fig.savefig(figures / "rtsd-fig21.png", dpi=90)
+        plt.close(fig)
+        lines += ["", "Plot: [rtsd-fig21.png](rtsd-fig21.png)."]
+    return lines
+
+
+def fig25_section(df, store, abr, abr_store, figures):
+    """Table 2 (utilisation per RTT) and Fig. 25 (throughput per second at 0 ms), from
+    fig25.toml, and the increment probe beside the paper's Challenge (abr.toml)."""
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    keys = (("l2_utilization", "L2 utilisation"), ("stream.throughput_mbps", "payload Mbit/s"),
+            ("stream.challenges", "Challenges"), ("stream.bitrate_switches", "switches"),
+            ("trace.final_thread_kbps", "thread at the end (kbit/s)"), ("stream.stalls", "stalls"),
+            ("stream.stall_ms", "stall (ms)"), ("stream.frames_lost", "frames lost"),
+            ("stream.frames_rendered", "frames rendered"))
+    lines = ["", "## Table 2 and Fig. 25: adaptive bitrate over a 4000 kbit/s bottleneck", "",
+             "Runs: fig25.toml (rtsd-star, L1 10 Mbit/s, L2 4 Mbit/s, both links with the one-way delay RTT / 4; "
+             "threads of 200, 1000 and 3000 kbit/s at 30 frames/s for 60 s, 20 % FEC, 1000-byte segments; the "
+             "consumer from 1 s on the lowest, Adaptive, the paper's Challenge; seeds "
+             f"{', '.join(map(str, seeds)) or 'none'}). Utilisation: octets L2 carried toward CP2 per second of the "
+             "consumer's run over 4 Mbit/s. Median [min-max]:", "",
+             "| RTT (ms) | paper | " + " | ".join(label for _, label in keys) + " |",
+             "|---|---|" + "---|" * len(keys)]
+    for rtt, delay in rtsd.TABLE2_DELAYS.items():
+        cells = []
+        for metric, _ in keys:
+            vs = list(repro.per_seed(df, {"Delay": delay}, metric).values()) if df is not None else []
+            cells.append(cell(vs))
+        lines.append(f"| {rtt} | {rtsd.TABLE2[rtt]:.1%} | " + " | ".join(cells) + " |")
+    lines += ["", "Fig. 25's moments at 0 ms (seconds since the consumer started, to the second; median [min-max]):",
+              "", "| first Challenge (s) | on 1000k from (s) | L2 kbit/s from 30 s | kbit/s in Challenges: payload "
+              "| L2 | kbit/s in Fetching: payload | L2 |", "|---|---|---|---|---|---|---|"]
+    cells = []
+    for metric in ("trace.first_challenge_s", "trace.switch_up_s", "trace.late_link_kbps",
+                   "trace.challenge_payload_kbps", "trace.challenge_link_kbps", "trace.fetching_payload_kbps",
+                   "trace.fetching_link_kbps"):
+        vs = list(repro.per_seed(df, {"Delay": "0ms"}, metric).values()) if df is not None else []
+        cells.append(cell(vs))
+    lines.append("| " + " | ".join(cells) + " |")
+    ratio = list(repro.per_seed(df, {"Delay": "0ms"}, "trace.link_over_payload").values()) if df is not None else []
+    if ratio:
+        r = statistics.median(ratio)
+        lines += ["", f"In Fetching, L2 carries {repro.fmt(r)} [{repro.fmt(min(ratio))}-{repro.fmt(max(ratio))}] times "
+                  "the segment payload (names, signatures, segment headers, NDNLPv2 and PPP framing): at that ratio "
+                  f"the 3000 kbit/s thread with 20 % parity needs {3000 * 1.2 * r:.0f} kbit/s of L2, the 1000 kbit/s "
+                  f"thread {1000 * 1.2 * r:.0f}, and 1000 + 3000 kbit/s in a Challenge {4000 * 1.2 * r:.0f}."]
+    if abr is not None:
+        lines += ["", "### Beyond the paper: the increment probe (issue 29 item 5(a))", "",
+                  "Runs: abr.toml (fig25.toml's set-up for ChallengeProbe = full, the paper's Challenge and the named "
+                  "baseline, and increment; seeds "
+                  f"{', '.join(str(int(s)) for s in sorted(abr['seed'].unique()))}). Median [min-max]:", "",
+                  "| RTT (ms) | probe | " + " | ".join(label for _, label in keys) + " |",
+                  "|---|---|" + "---|" * len(keys)]
+        for rtt, delay in rtsd.TABLE2_DELAYS.items():
+            for probe in ("full", "increment"):
+                cells = []
+                for metric, _ in keys:
+                    vs = list(repro.per_seed(abr, {"Delay": delay, "ChallengeProbe": probe}, metric).values())
+                    cells.append(cell(vs))
+                lines.append(f"| {rtt} | {probe} | " + " | ".join(cells) + " |")
+    if figures and df is not None:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+        panels = [(axes[0], df, store, {"Delay": "0ms"}, "paper's Challenge (fig25.toml), RTT 0 ms")]
+        if abr is not None:
+            panels.append((axes[1], abr, abr_store, {"Delay": "0ms", "ChallengeProbe": "increment"},
+                           "increment probe (abr.toml), RTT 0 ms"))
+        for ax, frame, st, where, title in panels:
+            sel = frame
+            for k, v in where.items():
+                sel = sel[sel[k] == v]
+            sel = sel[sel["seed"] == sel["seed"].min()]
+            if not len(sel):
+                continue
+            rows = read_csv(st.run_dir(sel.iloc[0]["key"]) / "stream-series.csv")
+            t = [float(r["time_s"]) for r in rows]
+            for r, x in zip(rows, t):
+                ax.axvspan(x - 1, x, color=STATE_COLOURS.get(r["state"], "#ffffff"), lw=0)
+            ax.plot(t, [float(r["link_kbps"]) for r in rows], "-", label="L2 toward CP2 (kbit/s)")
+            ax.plot(t, [float(r["payload_kbps"]) - float(r["challenge_kbps"]) for r in rows], "-",
+                    label="payload, current media")
+            ax.plot(t, [float(r["challenge_kbps"]) for r in rows], "-", label="payload, additional media")
+            ax.axhline(4000, color="grey", ls=":", lw=1)
+            ax.set_ylabel("kbit/s")
+            ax.set_title(f"{title}, seed {int(sel.iloc[0]['seed'])}: Challenge blue, chasing red, adjust orange",
+                         fontsize=8)
+            ax.legend(fontsize=7, loc="center right")
+        axes[-1].set_xlabel("time since the consumer started (s)")
+        fig.suptitle("rtsd-star in ns-3: throughput per second over a 4000 kbit/s L2 (Fig. 25)", fontsize=9)
+        fig.tight_layout()
+        figures.mkdir(parents=True, exist_ok=True)
+        fig.savefig(figures / "rtsd-fig25.png", dpi=90)
+        plt.close(fig)
+        lines += ["", "Plot: [rtsd-fig25.png](rtsd-fig25.png)."]
+    return lines
+
+
+def startup_section(table1, df):
+    """Start-up (issue 29 item 5(b)): lambda_p^final, the chasing period, the first frame and the
+    device-queue drops at CP2 per lambda_p^0, with the scenario's 100-packet queues (table1.toml)
+    and with 1000-packet ones (startup.toml), chase-at-demand off and on."""
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    keys = (("stream.lambda_final", "lambda_p^final"), ("stream.chasing_ms", "chasing (ms)"),
+            ("stream.first_frame_ms", "first frame (ms)"), ("nodes.cp2.queue_drops", "CP2 queue drops"))
+    lines = ["", "## Start-up (issue 29 item 5(b))", "",
+             "Runs: table1.toml (100-packet device queues) and startup.toml (the same with 1000-packet queues, "
+             "ChaseAtDemand off and on; seeds " f"{', '.join(map(str, seeds)) or 'none'}). Median [min-max]:", "",
+             "| lambda_p^0 | queue | chase-at-demand | " + " | ".join(label for _, label in keys) + " |",
+             "|---|---|---|" + "---|" * len(keys)]
+    for lam in rtsd.LAMBDA0:
+        for queue, frame, where in (("100p", table1, {"InitialPipeline": lam}),
+                                    ("1000p", df, {"InitialPipeline": lam, "ChaseAtDemand": False}),
+                                    ("1000p", df, {"InitialPipeline": lam, "ChaseAtDemand": True})):
+            cells = []
+            for metric, _ in keys:
+                vs = list(repro.per_seed(frame, where, metric).values()) if frame is not None else []
+                cells.append(cell(vs))
+            on = "on" if where.get("ChaseAtDemand") else "off"
+            lines.append(f"| {lam} | {queue} | {on} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def fit_section(df):
+    """Each thread alone over the 4000 kbit/s L2 (fit.toml, Adaptive off): the bound on any
+    consumer that only switches threads (issue 29 item 5(a))."""
+    if df is None:
+        return []
+    seeds = sorted(int(s) for s in df["seed"].unique())
+    keys = (("l2_utilization", "L2 utilisation"), ("stream.frames_rendered", "frames rendered"),
+            ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"))
+    lines = ["", "Each thread alone (fit.toml: fig25.toml's set-up, Adaptive off, the consumer on one thread from the "
+             f"start; seeds {', '.join(map(str, seeds))}), median [min-max]:", "",
+             "| RTT (ms) | thread | " + " | ".join(label for _, label in keys) + " |", "|---|---|" + "---|" * len(keys)]
+    for rtt, delay in rtsd.TABLE2_DELAYS.items():
+        for thread in ("1000k", "3000k"):
+            cells = [cell(list(repro.per_seed(df, {"Delay": delay, "Thread": thread}, m).values())) for m, _ in keys]
+            lines.append(f"| {rtt} | {thread} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def fig23_section(df):
     """Frames rendered, requested, recovered by FEC and by retransmission, and lost, per link
     loss and payload size (median [min-max])."""
@@ -167,9 +466,13 @@ def main(argv=None):
     ap.add_argument("--specs", type=pathlib.Path, default=HERE, help="the directory of table1.toml and fig22.toml")
     ap.add_argument("--out", type=pathlib.Path)
     ap.add_argument("--json", type=pathlib.Path)
-    ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig22.png")
+    ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig21.png, -fig22.png, -fig25.png")
     args = ap.parse_args(argv)
-    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu"])
+    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu", "startup",
+                                               "fit"])
+    stores = {}
+    for name in ("fig21", "fig25", "abr"):
+        frames[name], stores[name] = with_traces(args.specs, name)
     df = frames["table1"]
     evaluations = repro.evaluate_all(rtsd.CLAIMS, frames)
     seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
@@ -177,8 +480,8 @@ def main(argv=None):
                if ev.claim.campaign == "table1"}
 
     lines = [repro.generated_line(COMMAND), "",
-             "# NDN-RTC Table 1 (consumer bootstrapping) in ns-3", "",
-             f"Paper: {rtsd.CITATION}, Sect. 5.2.1, Table 1.", "",
+             "# NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3", "",
+             f"Paper: {rtsd.CITATION}, Sect. 5.1-5.2.3, Tables 1-2, Figs. 19, 21-25.", "",
              f"Runs: `experiments/rtsd/run` (table1.toml: scenario rtsd-star, the paper's Fig. 20 "
              f"topology CP1 -L1- R -L2- CP2, 10 Mbit/s and 25 ms per link (100 ms RTT), one 1000 kbit/s "
              f"stream at 30 frames/s, 1000-byte segments, 20 % FEC, Medium stability estimator; seeds "
@@ -212,6 +515,10 @@ def main(argv=None):
     lines += fig19_section(frames["fig19"], frames["fig19-emu"])
     lines += fig22_section(frames["fig22"], args.figures)
     lines += fig23_section(frames["fig23"])
+    lines += fig21_section(frames["fig21"], stores["fig21"], args.figures)
+    lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures)
+    lines += fit_section(frames["fit"])
+    lines += startup_section(frames["table1"], frames["startup"])
     lines += ["", "## The claims, judged", ""]
     lines += repro.rows(evaluations)
     lines += ["", repro.summary(evaluations), "",
@@ -223,14 +530,31 @@ def main(argv=None):
     notes = [c for c in rtsd.CLAIMS if c.note]
     if notes:
         lines += ["", "Notes:", ""] + [f"- {c.id}: {c.note}" for c in notes]
+    targets = repro.evaluate_all(rtsd.ABR_CLAIMS, frames)
+    lines += ["", "## Beyond the paper: the targets of issue 29 item 5(a), judged", "",
+              "Not claims of the paper: the issue's targets for an adaptive consumer that uses the link (utilisation "
+              f">= {rtsd.ABR_TARGET:.0%} of L2 at every RTT, no stall after start-up), for the increment probe, and "
+              "its utilisation against the paper's Challenge in the same campaign (abr.toml), two-sided.", ""]
+    lines += repro.rows(targets)
+    lines += ["", repro.summary(targets)]
+    startup = repro.evaluate_all(rtsd.STARTUP_CLAIMS, frames)
+    lines += ["", "## Beyond the paper: the targets of issue 29 item 5(b), judged", "",
+              "Not claims of the paper: lambda_p^final equal to the Interest demand (4) from every lambda_p^0 of "
+              f"Table 1, and the first frame within {rtsd.STARTUP_FIRST_FRAME_MS:g} ms of the consumer's start at "
+              "100 ms RTT, on startup.toml (1000-packet queues), chase-at-demand off and on.", ""]
+    lines += repro.rows(startup)
+    lines += ["", repro.summary(startup)]
+    targets = targets + startup
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text)
     else:
         print(text, end="")
     if args.json:
-        args.json.write_text(json.dumps(repro.as_json(evaluations, COMMAND), indent=2) + "\n")
-    return 1 if any(ev.verdict == "not run" for ev in evaluations) else 0
+        out = repro.as_json(evaluations, COMMAND)
+        out["targets"] = repro.as_json(targets, COMMAND)
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    return 1 if any(ev.verdict == "not run" for ev in evaluations + targets) else 0
 
 
 if __name__ == "__main__":

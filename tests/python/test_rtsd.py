@@ -37,8 +37,8 @@ def test_rtsd_star_writes_the_stream_keys_the_claims_read():
     out = subprocess.run([str(SIM), "rtsd-star", "--StreamTime=4", "--InitialPipeline=4"], check=True,
                          capture_output=True, text=True, timeout=300)
     metrics = flatten(json.loads(out.stdout)["metrics"])
-    for c in rtsd.CLAIMS:
-        if c.campaign != "fig19":  # rtsd-scale's, below
+    for c in rtsd.CLAIMS + rtsd.ABR_CLAIMS:
+        if c.campaign != "fig19" and not c.metric.startswith("trace."):  # rtsd-scale's, below; traces, after
             assert c.metric in metrics, c.metric
     for key in ("stream.first_frame_ms", "stream.frames_rendered", "stream.frames_lost", "stream.stalls",
                 "stream.latency_median_ms", "stream.state"):
@@ -57,3 +57,28 @@ def test_rtsd_scale_writes_the_keys_the_fig19_claims_read():
         for c in rtsd.FIG19_CLAIMS:
             if c.where["Test"] == test:
                 assert c.metric in metrics, (test, c.metric)
+
+
+def test_stream_trace_files_give_the_trace_metrics_the_claims_read(tmp_path):
+    """StreamTrace=true writes stream-arrivals.csv and stream-series.csv with the columns
+    experiments/rtsd/report.py reads, and its trace.* metrics are the ones the claims name."""
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    sys.path.insert(0, str(ROOT / "experiments" / "rtsd"))
+    import report  # noqa: E402
+    subprocess.run([str(SIM), "rtsd-star", "--StreamTime=12", "--InitialPipeline=30", "--Rate=10Mbps,4Mbps",
+                    "--Delay=0ms", "--Bitrates=200k,1000k", "--Adaptive=true", "--StreamTrace=true",
+                    "--Traces=none", "--out", str(tmp_path)], check=True, capture_output=True, text=True, timeout=300)
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert {"stream-arrivals.csv", "stream-series.csv"} <= set(result["traces"])
+    arrivals = report.read_csv(tmp_path / "stream-arrivals.csv")
+    assert arrivals and {"time_ms", "d_arr_ms", "drd_ms", "state", "lambda"} <= set(arrivals[0])
+    assert arrivals[0]["state"] == "chasing" and float(arrivals[0]["d_arr_ms"]) == -1
+    series = report.read_csv(tmp_path / "stream-series.csv")
+    assert [float(r["time_s"]) for r in series[:3]] == [1, 2, 3]
+    metrics = report.arrivals_metrics(arrivals, result["metrics"]["stream"]["drd_final_ms"])
+    metrics.update(report.series_metrics(series, 12, 1))
+    wanted = {c.metric for c in rtsd.CLAIMS if c.metric.startswith("trace.")}
+    # a 12 s run: it may not reach the 1000k thread, and has nothing after 30 s
+    assert wanted - {"trace.switch_up_s", "trace.late_link_kbps"} <= set(metrics), wanted - set(metrics)
+    assert metrics["trace.first_challenge_s"] >= 1

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -234,6 +235,66 @@ TEST_P(Bootstrap, EndsInFetchingAtTheDemand)
 }
 
 INSTANTIATE_TEST_SUITE_P(Table1, Bootstrap, ::testing::Values(30, 15, 5, 4, 3, 2));
+
+// chase-at-demand: lambda_p^0 below the demand is raised by the first arrivals, so the
+// consumer from 2 detects the latest data and renders as soon as the one from Eq. (1)
+TEST(StreamConsumerTest, ChaseAtDemandRaisesASmallInitialPipeline)
+{
+  std::map<std::string, Duration> firstFrame;
+  for (const bool on : {false, true}) {
+    StreamConsumerOptions o = withPipeline(2);
+    o.chaseAtDemand = on;
+    Rig rig(50ms, o);
+    rig.env.advance(1s);
+    rig.consumer.start();
+    rig.env.advance(10s);
+    const auto s = rig.consumer.stats();
+    ASSERT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+    EXPECT_EQ(s.lambdaFinal, 4u) << rig.history();
+    EXPECT_EQ(s.framesLost, 0u);
+    ASSERT_TRUE(s.timeToFirstFrame.has_value());
+    firstFrame[on ? "on" : "off"] = *s.timeToFirstFrame;
+  }
+  EXPECT_GT(firstFrame["off"], 2s) << "the paper's way: a detection period at 2 before the burst";
+  EXPECT_LT(firstFrame["on"], 1300ms) << "one detection of 2N + K arrivals after the first, then the buffer";
+}
+
+// --- Fig. 21: D_arr and DRD' over the bootstrapping -------------------------------------------
+
+TEST(StreamConsumerTest, ArrivalsTraceTheBootstrapping)
+{
+  Rig rig(50ms, withPipeline(30));
+  std::vector<FrameArrival> arrivals;
+  rig.consumer.onArrival = [&](const FrameArrival& a) { arrivals.push_back(a); };
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  ASSERT_EQ(rig.consumer.state(), State::Fetching) << rig.history();
+  ASSERT_GT(arrivals.size(), 200u);
+  EXPECT_FALSE(arrivals.front().arrival.has_value()) << "no D_arr before the first arrival";
+  EXPECT_EQ(arrivals.front().state, "chasing");
+  EXPECT_EQ(arrivals.front().pipeline, 30u);
+  std::vector<double> fetching;
+  double lastChasingDrd = 0;
+  for (size_t i = 1; i < arrivals.size(); ++i) {
+    ASSERT_TRUE(arrivals[i].arrival.has_value());
+    ASSERT_GE(arrivals[i].at, arrivals[i - 1].at) << "in time order";
+    EXPECT_EQ(*arrivals[i].arrival, arrivals[i].at - arrivals[i - 1].at) << "D_arr: since the previous arrival";
+    if (arrivals[i].state == "chasing")
+      lastChasingDrd = toMillis(arrivals[i].drd);
+    if (arrivals[i].state == "fetching" && arrivals[i].type == FrameType::Delta)
+      fetching.push_back(toMillis(*arrivals[i].arrival));
+  }
+  ASSERT_GT(fetching.size(), 100u);
+  std::sort(fetching.begin(), fetching.end());
+  EXPECT_NEAR(fetching[fetching.size() / 2], toMillis(Rig::T), 3) << "D_arr settles at T once fetching";
+  const FrameArrival& last = arrivals.back();
+  EXPECT_EQ(last.pipeline, 4u);
+  EXPECT_GT(lastChasingDrd, toMillis(last.drd)) << "30 frames ahead wait at the producer: DRD' falls as lambda_p does";
+  size_t columns = 0;
+  visitArrival(last, [&](const fields::Metric&, const auto&) { ++columns; });
+  EXPECT_EQ(columns, 10u);
+}
 
 // --- stale data from a cache ----------------------------------------------------------------
 
@@ -521,6 +582,7 @@ TEST(StreamConsumerTest, BadOptionsRefused)
   refused([](auto& o) { o.initialPipeline = 1000; });
   refused([](auto& o) { o.parityRatio = 2; });
   refused([](auto& o) { o.interestLifetime = 0ms; });
+  refused([](auto& o) { o.challengeProbe = "half"; });
   EXPECT_NO_THROW(StreamConsumer(env, ep, "/alice", StreamConsumerOptions{}));
 }
 
@@ -587,7 +649,7 @@ TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
     }
   });
   EXPECT_EQ(names.size(), n);
-  EXPECT_EQ(n, 23u) << "a field for every member of StreamConsumerOptions";
+  EXPECT_EQ(n, 25u) << "a field for every member of StreamConsumerOptions";
 }
 
 // --- adaptive bitrate -------------------------------------------------------------------------
@@ -634,6 +696,33 @@ TEST(StreamConsumerTest, ChallengeRefusedOnANarrowLink)
   EXPECT_EQ(s.bitrateSwitches, 0u) << rig.history();
   EXPECT_EQ(s.thread, "lo");
   EXPECT_GT(s.framesRendered, 400u);
+}
+
+// lo + hi does not fit, hi alone does: the paper's Challenge (the higher thread whole, beside
+// the current one) is refused; the increment probe asks for hi's extra share only and switches.
+TEST(StreamConsumerTest, IncrementProbeTestsTheHigherBitrateAlone)
+{
+  for (const std::string probe : {"full", "increment"}) {
+    StreamConsumerOptions o = adaptive();
+    o.challengeProbe = probe;
+    Rig rig(20ms, o, twoBitrates());
+    rig.link.rate = Rate::kbps(1700);
+    rig.env.advance(1s);
+    rig.consumer.start();
+    rig.env.advance(30s);
+    const auto s = rig.consumer.stats();
+    EXPECT_GE(s.challenges, 1u) << probe << ": " << rig.history();
+    EXPECT_GT(s.challengeBytes.count(), 0u) << probe;
+    if (probe == "full") {
+      EXPECT_EQ(s.thread, "lo") << "lo + hi queue at the bottleneck: DRD_est rises, refused; " << rig.history();
+      EXPECT_EQ(s.bitrateSwitches, 0u);
+    }
+    else {
+      EXPECT_EQ(s.thread, "hi") << rig.history();
+      EXPECT_EQ(s.bitrateSwitches, 1u) << rig.history();
+      EXPECT_EQ(s.framesLost, 0u);
+    }
+  }
 }
 
 TEST(StreamConsumerTest, CongestionSwitchesDown)

@@ -132,7 +132,10 @@ ns3::TypeId StreamConsumerApp::GetTypeId()
                                       "ndnlab::sim::StreamConsumerApp::FrameCallback")
                       .AddTraceSource("State", "Each state change (Fig. 10): from, to",
                                       ns3::MakeTraceSourceAccessor(&StreamConsumerApp::m_stateTrace),
-                                      "ndnlab::sim::StreamConsumerApp::StateCallback");
+                                      "ndnlab::sim::StreamConsumerApp::StateCallback")
+                      .AddTraceSource("Arrival", "Each frame arrival the stability estimator sees (Fig. 21)",
+                                      ns3::MakeTraceSourceAccessor(&StreamConsumerApp::m_arrivalTrace),
+                                      "ndnlab::sim::StreamConsumerApp::ArrivalCallback");
     return addOptionAttributes<O>(t, streamConsumerFields(), [](ns3::ObjectBase* o) {
       auto* a = dynamic_cast<StreamConsumerApp*>(o);
       return a ? &a->m_opts : nullptr;
@@ -158,6 +161,7 @@ void StreamConsumerApp::StartEngine()
   m_error.clear();
   m_engine = std::make_unique<stream::StreamConsumer>(GetStack()->GetEnv(), *GetEndpoint(), GetPrefix(), m_opts);
   m_engine->onFrame = [this](const stream::RenderedFrame& f) { m_frameTrace(f); };
+  m_engine->onArrival = [this](const stream::FrameArrival& a) { m_arrivalTrace(a); };
   m_engine->onStateChange = [this](stream::StreamConsumer::State from, stream::StreamConsumer::State to) {
     m_state = to;
     m_stateTrace(std::string(toString(from)), std::string(toString(to)));

@@ -5,8 +5,9 @@
 //   by a stream::SyntheticFeed (Bitrates: one thread per bitrate, in lockstep, Gop frames per
 //   key frame, Frames frames before the end-of-stream marker; 0: until the app stops).
 // - StreamConsumerApp: stream::StreamConsumer of `<Prefix>/<Stream>`; its result is
-//   GetStats() (stream::visitMetrics lists it); trace sources "Frame" (each rendered frame)
-//   and "State" (each state change, as toString names).
+//   GetStats() (stream::visitMetrics lists it); trace sources "Frame" (each rendered frame),
+//   "State" (each state change, as toString names) and "Arrival" (each frame arrival the
+//   stability estimator sees, stream::visitArrival lists its fields).
 //
 // Attributes: Prefix, and the fields of StreamProducerOptions (producer-fields.hpp; with
 // Signing, Bitrates, SampleRate, Gop, Frames) and StreamConsumerOptions (consumer-fields.hpp).
@@ -63,6 +64,7 @@ class StreamConsumerApp : public NdnApp
 public:
   using FrameCallback = void (*)(const stream::RenderedFrame&);
   using StateCallback = void (*)(const std::string& from, const std::string& to);
+  using ArrivalCallback = void (*)(const stream::FrameArrival&);
 
   static ns3::TypeId GetTypeId();
   StreamConsumerApp();
@@ -91,6 +93,7 @@ private:
   std::optional<stream::StreamConsumerStats> m_last;
   ns3::TracedCallback<const stream::RenderedFrame&> m_frameTrace;
   ns3::TracedCallback<const std::string&, const std::string&> m_stateTrace;
+  ns3::TracedCallback<const stream::FrameArrival&> m_arrivalTrace;
 };
 
 } // namespace ndnlab::sim

@@ -7,7 +7,8 @@
 // conferencing pairs did. The run ends when every consumer has ended (or failed), or at
 // MaxTime. result.json: `stream.*` (CP2's consumer, stream::visitMetrics), `stream_reverse.*`
 // (CP1's, Bidirectional only), `producer.*`, `l2_utilization` (R's octets toward CP2 over the
-// consumer's run, per L2's rate) and per-node frame counters.
+// consumer's run, per L2's rate) and per-node frame counters; with StreamTrace, CP2's
+// consumer's stream-arrivals.csv and stream-series.csv (stream-kit.hpp, StreamTraceFiles).
 
 #include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/helper/route-helper.hpp"
@@ -41,6 +42,7 @@ std::vector<ParamSpec> starParams()
     {"Queue", ParamType::String, "100p", "", std::string("device queue size: >= 1p, or >= 1500B") + LinkListDoc},
     csSizeParam(),
     {"Bidirectional", ParamType::Bool, "false", "", "CP2 publishes a stream too, which CP1 plays (the paper's pairs)"},
+    streamTraceParam(),
   };
   return joinParams({links, streamParams(), runParams(120)});
 }
@@ -129,6 +131,7 @@ void runStar(RunContext& ctx)
   uint64_t l2Bytes = 0;
   towardCp2->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeBoundCallback(&countOctets, &l2Bytes));
 
+  StreamTraceFiles streamTrace(ctx, consumer, &l2Bytes);
   P2pDropCounter drops(all);
   ScenarioTraces traces(ctx, nodes);
 

@@ -204,6 +204,65 @@ void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers)
     c->onFinished = finished;
 }
 
+namespace {
+
+/// One row of stream-arrivals.csv.
+void writeArrival(std::ofstream* out, const stream::FrameArrival& a)
+{
+  const char* sep = "";
+  stream::visitArrival(a, [&](const fields::Metric&, const auto& v) {
+    *out << sep << v;
+    sep = ",";
+  });
+  *out << '\n';
+}
+
+} // namespace
+
+ParamSpec streamTraceParam()
+{
+  return {"StreamTrace", ParamType::Bool, "false", "",
+          "with --out: stream-arrivals.csv (each frame arrival: D_arr, DRD', lambda_p) and stream-series.csv "
+          "(kbit/s each second) of the consumer"};
+}
+
+StreamTraceFiles::StreamTraceFiles(RunContext& ctx, ns3::Ptr<StreamConsumerApp> consumer, const uint64_t* linkOctets)
+  : m_consumer(consumer), m_linkOctets(linkOctets)
+{
+  if (!ctx.hasOutDir() || !ctx.params().getBool("StreamTrace"))
+    return;
+  m_arrivals = ctx.openTrace("stream-arrivals.csv");
+  m_series = ctx.openTrace("stream-series.csv");
+  const char* sep = "";
+  stream::visitArrival(stream::FrameArrival{}, [&](const fields::Metric& m, const auto&) {
+    *m_arrivals << sep << m.key;
+    sep = ",";
+  });
+  *m_arrivals << '\n';
+  *m_series << "time_s,state,thread,payload_kbps,challenge_kbps,link_kbps\n";
+  consumer->TraceConnectWithoutContext("Arrival", ns3::MakeBoundCallback(&writeArrival, m_arrivals.get()));
+  ns3::Simulator::Schedule(ns3::Seconds(ctx.params().getDouble("ConsumerStart") + 1), &StreamTraceFiles::sample, this);
+}
+
+StreamTraceFiles::~StreamTraceFiles() = default;
+
+void StreamTraceFiles::sample()
+{
+  using S = stream::StreamConsumer::State;
+  const stream::StreamConsumerStats st = m_consumer->GetStats();
+  const uint64_t bytes = st.bytes.count(), challenge = st.challengeBytes.count(), link = *m_linkOctets;
+  m_t += 1;
+  *m_series << m_t << ',' << toString(m_consumer->GetState()) << ',' << st.thread << ','
+            << static_cast<double>(bytes - m_bytes) * 8 / 1000 << ','
+            << static_cast<double>(challenge - m_challengeBytes) * 8 / 1000 << ','
+            << static_cast<double>(link - m_link) * 8 / 1000 << '\n';
+  m_bytes = bytes;
+  m_challengeBytes = challenge;
+  m_link = link;
+  if (m_consumer->GetState() != S::Ended && m_consumer->GetState() != S::Failed)
+    ns3::Simulator::Schedule(ns3::Seconds(1), &StreamTraceFiles::sample, this);
+}
+
 nlohmann::json streamMetrics(const StreamConsumerApp& app)
 {
   nlohmann::json j = nlohmann::json::object();

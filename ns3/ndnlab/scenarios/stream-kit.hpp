@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,36 @@ nlohmann::json streamApps(const Params& params, const std::string& prefix, const
 /// Stops the simulation once every consumer of `consumers` (null ones left out) has ended or
 /// failed.
 void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers);
+
+/// The StreamTrace parameter (bool): the consumer's series files (StreamTraceFiles).
+ParamSpec streamTraceParam();
+
+/// With StreamTrace=true and --out, the series of one consumer, for NDN-RTC's Figs. 21 and 25:
+/// - stream-arrivals.csv: one row per frame arrival the stability estimator sees, the columns
+///   of stream::visitArrival (D_arr, DRD', DRD_est, d_gen, lambda_p, state);
+/// - stream-series.csv: one row per second of the consumer's run, `time_s` (the end of the
+///   second, since the consumer started), `state` and `thread` at its end, and the kbit/s of
+///   that second: `payload_kbps` (segment payload received, every thread), `challenge_kbps`
+///   (of it, a Challenge's additional media) and `link_kbps` (octets of `*linkOctets`, the
+///   scenario's count of what the link toward the consumer sent, headers included).
+/// Nothing otherwise. `linkOctets` must outlive the simulation.
+class StreamTraceFiles
+{
+public:
+  StreamTraceFiles(RunContext& ctx, ns3::Ptr<StreamConsumerApp> consumer, const uint64_t* linkOctets);
+  ~StreamTraceFiles();
+  StreamTraceFiles(const StreamTraceFiles&) = delete;
+  StreamTraceFiles& operator=(const StreamTraceFiles&) = delete;
+
+private:
+  void sample();
+
+  ns3::Ptr<StreamConsumerApp> m_consumer;
+  const uint64_t* m_linkOctets;
+  std::unique_ptr<std::ofstream> m_arrivals, m_series;
+  double m_t = 0;
+  uint64_t m_bytes = 0, m_challengeBytes = 0, m_link = 0;
+};
 
 /// The consumer's result fields (stream::visitMetrics, numeric ones), its final `state` and,
 /// when it failed, `error`.
