@@ -46,6 +46,7 @@ DEFAULT_QUEUE = "100p"  # ns-3's DropTailQueue default
 WIFI_MTU = 2296  # ns-3 WifiNetDevice: 2304-octet MSDUs less the 8-octet LLC/SNAP header
 CLONE_NEWNET = 0x40000000
 TC_H_ROOT = 0xFFFFFFFF
+BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
 NUD_PERMANENT = 0x80  # a neighbour entry the kernel never resolves again (linux/neighbour.h)
 _NAME_RE = re.compile(r"^[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*$")
 _NS_RE = re.compile(rf"^{NS_PREFIX}-([0-9a-f]+)-(.+)$")
@@ -541,14 +542,19 @@ class Network:
         return self._address_link(link)
 
     def add_wifi_channel(self, nodes, program, radio, positions, range_m=0.0, mtu=None, seed=1, run=1,
-                         stream=None, stats=None, log=None, ready_timeout=20.0, argv_prefix=(), pcap=None):
+                         stream=None, stats=None, log=None, ready_timeout=20.0, argv_prefix=(), pcap=None,
+                         broadcast_from=()):
         """One 802.11 ad hoc channel joining `nodes` (node i at x = positions[i] metres on a
         line, radio range `range_m`, 0 = none), simulated in real time by `program`
         (ndnlab-emu-link --link wifi-adhoc: the radio of `ndnlab sim wifi-chain` and
         `wifi-hidden`), a tap in each node. `radio` holds the flags of add_wifi_link but
         distance and frame-loss; `pcap`: one file per node, in the order of `nodes`. The taps
         get the next free /24 (.1, .2, ... in node order) once the program is ready, and every
-        node a permanent neighbour entry for every other. Returns the Channel (`process` set)."""
+        node a permanent neighbour entry for every other: its MAC, or for the nodes of
+        `broadcast_from` the broadcast MAC, so that what they send to one neighbour's address
+        goes on the air group-addressed (no ACK, no retry; the kernels of other nodes do not
+        forward a unicast IP packet received in a broadcast frame). Returns the Channel
+        (`process` set)."""
         self._check_open()
         nodes = tuple(nodes)
         if len(nodes) < 2 or len(set(nodes)) != len(nodes) or len(positions) != len(nodes):
@@ -579,7 +585,8 @@ class Network:
         for node, dev in zip(nodes, devs):
             for peer, addr in zip(nodes, channel.addrs):
                 if peer != node:
-                    self._ipr[node].neigh("replace", dst=addr, lladdr=macs[peer],
+                    mac = BROADCAST_MAC if node in broadcast_from else macs[peer]
+                    self._ipr[node].neigh("replace", dst=addr, lladdr=mac,
                                           ifindex=self._index(node, dev), state=NUD_PERMANENT)
         return channel
 

@@ -23,7 +23,8 @@ Each link is shaped by one mechanism, recorded in result.json:
   wifi); or of kind "wifi-adhoc" (wifi-chain, wifi-hidden): one ad hoc channel of all its
   nodes, a tap in each (ndnlab-emu-link --link wifi-adhoc). Addressing=unicast gives each node
   a UDP unicast face per neighbour it routes to or is routed to by (unicast 802.11 frames, ACK
-  and retries), Addressing=broadcast a UDP multicast face (group-addressed frames, no ACK).
+  and retries; group-addressed from the description's `ad_hoc_nodes`, as the simulator's ad hoc
+  faces), Addressing=broadcast a UDP multicast face (group-addressed frames, no ACK).
 
 A run records the machine's CPU load; when it was saturated the emulation ran slower than the
 network it stands for, and the result says so (`saturated`). Exit status: 0 the run went to its
@@ -365,10 +366,14 @@ class Emulation:
                 # one channel, node i at positions_m[i]; seed, run and streams as below
                 radio = {"standard": lk["standard"], "data-mode": lk["data_mode_override"],
                          "broadcast-at-data-rate": lk["broadcast_at_data_rate"], "ampdu": lk["ampdu"]}
+                # an ad hoc face (the description's ad_hoc_nodes: wifi-chain's relay) names no
+                # destination in the simulator, so its frames are broadcast; with unicast
+                # faces the same comes from the broadcast MAC in the node's neighbour entries
                 link = net.add_wifi_channel(lk["nodes"], self.emu_link, radio, lk["positions_m"],
                                             lk["range_m"], mtu=lk["mtu"], seed=1, run=self.seed,
                                             stats=self.link_file(i, ".json"), log=self.link_file(i, ".log"),
-                                            pcap=self.pcap_files(i))
+                                            pcap=self.pcap_files(i),
+                                            broadcast_from=self.network.get("ad_hoc_nodes", ()))
             elif mech == "ns3-wifi":
                 # station a, access point b; ns-3 seed 1, run = the run's seed and the radio's
                 # streams from the scenario's first one: `ndnlab sim --run=S` draws the same
