@@ -640,6 +640,9 @@ std::vector<ConfigKey> buildKeys()
   k.push_back(intKey(
     "face_system.multicast", "mtu", "MTU of the multicast face, bytes",
     [](O& o) -> decltype(auto) { return (o.faceSystem.multicastMtu); }, 64, io::UdpMaxPayloadV4));
+  k.push_back(boolKey("face_system.multicast", "ad_hoc",
+                      "the multicast face's link type is ad hoc (members may not hear each other), not multi-access",
+                      [](O& o) -> decltype(auto) { return (o.faceSystem.multicast.adHoc); }));
   k.push_back(mediumKey("face_system.multicast", "physical medium of the multicast face: wired, wireless",
                         [](O& o) -> decltype(auto) { return (o.faceSystem.multicastMedium); }));
 

@@ -21,7 +21,7 @@ TransportInfo multicastInfo(const UdpMulticastOptions& o)
   info.remoteUri = "udp4://" + o.group + ":" + std::to_string(o.port);
   info.scope = face::FaceScope::NonLocal;
   info.persistency = face::FacePersistency::Permanent;
-  info.linkType = face::LinkType::MultiAccess;
+  info.linkType = o.adHoc ? face::LinkType::AdHoc : face::LinkType::MultiAccess;
   info.mtu = UdpMaxPayloadV4;
   return info;
 }

@@ -23,6 +23,9 @@ struct UdpMulticastOptions
   /// IP_MULTICAST_LOOP: deliver our own datagrams to other sockets of this host (lets several
   /// daemons on one host share the group); our own datagrams are then filtered by source port.
   bool loopback = false;
+  /// Link type ad hoc instead of multi-access: members may not hear each other (a wireless
+  /// relay forwards out of the face it received on, as NFD's ad hoc faces).
+  bool adHoc = false;
   /// SO_SNDBUF and SO_RCVBUF, bytes; 0 = kernel default.
   int socketBufferSize = 4 * 1024 * 1024;
   /// Datagrams read per wakeup before yielding.

@@ -140,6 +140,7 @@ interface_address = "127.0.0.1"
 ttl = 4
 loopback = true
 mtu = 1200
+ad_hoc = true
 medium = "wireless"
 [face_system.ether]
 enabled = true

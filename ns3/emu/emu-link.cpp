@@ -1,7 +1,8 @@
 // ndnlab-emu-link: joins two Linux network namespaces through one link simulated by ns-3 in
 // real time: a full-duplex point-to-point link (rate, propagation delay, random loss, drop-tail
-// queue; `--link p2p`, the default) or an 802.11 BSS of one station and one access point
-// (`--link wifi`, the `wifi-one-hop` scenario's radio).
+// queue; `--link p2p`, the default), an 802.11 BSS of one station and one access point
+// (`--link wifi`, the `wifi-one-hop` scenario's radio), or one 802.11 ad hoc channel of N nodes
+// (`--link wifi-adhoc`, the radio of `wifi-chain` and `wifi-hidden`), one tap per node.
 //
 // Why: the kernels ndnlab runs on have tbf/htb but no netem, so delay and loss cannot come from
 // `tc` (docs/decisions/0005-emulation-engine.md, issue 27 item 2).
@@ -43,10 +44,26 @@
 //   LLC/SNAP and 802.11 headers; the taps' MTU is the Wi-Fi device's (2296) unless --mtu is lower.
 // - 'ready' is printed once the station has associated (simulated time runs from the start).
 //
-// `--pcap-a FILE`, `--pcap-b FILE`: ns-3's own pcap of each tap port (PcapHelper on the
-// FdNetDevice's PromiscSniffer): every Ethernet frame the kernel of that end sent into the link
-// and every one the link delivered to it, both models alike; timestamps are the simulator's
-// clock, which in real time counts from the program's start.
+// `--link wifi-adhoc` (issue 27: the multi-hop BLEnD scenarios on real daemons):
+//
+//   netns 0: kernel <-> tap <-fd-> FdNetDevice <-promisc-> WifiNetDevice (ad hoc, x0) )))
+//   netns 1: kernel <-> tap <-fd-> FdNetDevice <-promisc-> WifiNetDevice (ad hoc, x1) )))  one
+//   ...                                                                                    channel
+//   netns N-1: ...                                                  WifiNetDevice (ad hoc, xN-1) )))
+//
+// - The nodes are sim::WifiAdhoc as makeAdhocLine (wifi-multihop-kit) builds them: node i at
+//   x = --positions[i] on a line, a RangePropagationLossModel cut-off at --range after the
+//   log-distance loss, standard, data mode, broadcast at the data rate, A-MPDU, and the seed,
+//   run and streams of `ndnlab sim`; sim::applyRadioOverrides on top.
+// - Each node is one WifiPort: its tap's kernel MAC is its device's address, what the kernel
+//   sends goes on the air from that node (unicast 802.11 with ACK and retries to a unicast
+//   address, group-addressed otherwise), and what its MAC forwards up (frames to it, or group-
+//   addressed ones it decoded) goes to its kernel. No association: 'ready' once the taps are up.
+//
+// `--pcap-a FILE`, `--pcap-b FILE` (wifi-adhoc: `--pcap FILE` per port): ns-3's own pcap of each
+// tap port (PcapHelper on the FdNetDevice's PromiscSniffer): every Ethernet frame the kernel of
+// that end sent into the link and every one the link delivered to it, all models alike;
+// timestamps are the simulator's clock, which in real time counts from the program's start.
 //
 // Threads: ns-3 starts one reader thread per FdNetDevice (blocking read() on the tap), which
 // schedules each frame into the simulator "now" in real time. Everything else runs on the main
@@ -61,6 +78,7 @@
 // `Singleton<T>()` constructors GCC 12 rejects in C++20 mode (ns-3.37 targets C++17).
 // point-to-point-net-device.h must precede point-to-point-channel.h, which is not
 // self-contained in C++20 mode (Ptr<> of an incomplete PointToPointNetDevice).
+#include "ns3/ndnlab/helper/wifi-adhoc.hpp"
 #include "ns3/ndnlab/helper/wifi-one-hop.hpp"
 #include "ns3/ndnlab/helper/wifi-radio.hpp"
 
@@ -111,6 +129,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -140,11 +159,22 @@ struct Ipv4Cidr
 enum class LinkModel {
   PointToPoint, ///< `--link p2p`: PointToPointNetDevice pair (rate, delay, loss, queue)
   Wifi,         ///< `--link wifi`: sim::WifiOneHop (station on end A, access point on end B)
+  WifiAdhoc,    ///< `--link wifi-adhoc`: sim::WifiAdhoc, one node per --ns/--dev port
+};
+
+/// One port of `--link wifi-adhoc`: a tap in a namespace, as `--ns NAME --dev TAP [--addr CIDR]
+/// [--pcap FILE]` (the flags after an --ns belong to its port).
+struct PortSpec
+{
+  std::string ns;               ///< network namespace (name under /run/netns)
+  std::string dev;              ///< tap device created in it
+  std::optional<Ipv4Cidr> addr; ///< if set, assigned to the tap (else the caller does it)
+  std::string pcap;             ///< if not empty, pcap of the tap's frames both ways (Ethernet)
 };
 
 struct EmuLinkOptions
 {
-  LinkModel model = LinkModel::PointToPoint;              ///< --link p2p|wifi
+  LinkModel model = LinkModel::PointToPoint;              ///< --link p2p|wifi|wifi-adhoc
   std::string nsA;                                        ///< network namespace of end A (name under /run/netns)
   std::string devA;                                       ///< tap device created in namespace A
   std::string nsB;                                        ///< network namespace of end B
@@ -168,6 +198,9 @@ struct EmuLinkOptions
   std::string statsJsonPath;     ///< if not empty, counters are written here at exit
   std::string pcapA;             ///< if not empty, pcap of tap A's frames both ways (Ethernet)
   std::string pcapB;             ///< if not empty, pcap of tap B's frames both ways (Ethernet)
+  std::vector<PortSpec> ports;   ///< wifi-adhoc: the nodes' taps, node i = ports[i]
+  std::vector<double> positions; ///< wifi-adhoc: x of node i on a line, metres (--positions)
+  double range = 0;              ///< wifi-adhoc: radio range, metres; 0 = log-distance loss only
 };
 
 /// A bad command-line value; main() prints it and exits with status 2.
@@ -186,20 +219,28 @@ public:
 
 constexpr std::string_view USAGE =
   "usage: ndnlab-emu-link --ns-a NAME --dev-a TAP --ns-b NAME --dev-b TAP [--link p2p|wifi]\n"
+  "       ndnlab-emu-link --link wifi-adhoc --positions X0,X1,... (--ns NAME --dev TAP [--addr CIDR]\n"
+  "                       [--pcap FILE])... [--range 0]\n"
   "         p2p:  [--rate 100Mbps] [--delay 10ms] [--loss 0.01] [--queue 100p|150000B]\n"
   "         wifi: [--standard 11b|11n-5|11n-2.4] [--data-mode MODE] [--distance 5] [--frame-loss 0]\n"
   "               [--broadcast-at-data-rate true|false] [--ampdu true|false]\n"
+  "         wifi-adhoc: the radio flags of wifi but --distance and --frame-loss\n"
   "         [--seed N] [--run N] [--stream N] [--mtu 1500] [--addr-a CIDR] [--addr-b CIDR]\n"
   "         [--stats-json PATH] [--pcap-a FILE] [--pcap-b FILE]\n"
   "  wifi: end A is the station, end B the access point of ndnlab sim's wifi-one-hop radio;\n"
   "  --stream is the first of its RNG streams (default 2000000, as the scenario's)\n"
+  "  wifi-adhoc: one 802.11 ad hoc channel of ndnlab sim's wifi-chain and wifi-hidden radio\n"
+  "  (sim::WifiAdhoc): node i at x = the i-th of --positions (metres, on a line) with the tap of\n"
+  "  the i-th --ns/--dev port (2..64 ports); --range cuts the signal off beyond it (metres; 0 =\n"
+  "  none): nodes farther apart neither decode nor sense each other; --addr and --pcap after an\n"
+  "  --ns belong to that port; --stats-json has each port's counters (ports[i])\n"
   "  rate units: bps kbps Mbps Gbps (also kbit/s Mbit/s Gbit/s), decimal prefixes\n"
   "  delay units: s ms us ns; loss is a probability per frame in [0, 1]\n"
   "  losses: ns-3 seed, run and the two streams stream, stream + 1 (B->A, A->B); vary --run\n"
   "  for independent replications (ns-3: runs are disjoint substreams, seeds need not be)\n"
   "  --pcap-a/--pcap-b: ns-3's pcap (Ethernet) of each tap's frames, both directions\n"
-  "  Prints 'ready' on stdout once both taps exist and are up (wifi: and the station has\n"
-  "  associated); stops on SIGINT/SIGTERM.\n";
+  "  Prints 'ready' on stdout once all taps exist and are up (wifi: and the station has\n"
+  "  associated); stops on SIGINT/SIGTERM. Exit status 2 on bad input, 1 when set-up fails.\n";
 
 /// Splits "123.5unit" into its number and unit; throws UsageError if there is no number.
 std::pair<double, std::string_view> splitNumberUnit(std::string_view flag, std::string_view text)
@@ -359,6 +400,66 @@ constexpr int64_t WIFI_FIRST_STREAM = 2'000'000;
 constexpr std::array<std::string_view, 4> P2P_FLAGS = {"--rate", "--delay", "--loss", "--queue"};
 constexpr std::array<std::string_view, 6> WIFI_FLAGS = {
   "--standard", "--data-mode", "--distance", "--frame-loss", "--broadcast-at-data-rate", "--ampdu"};
+/// The flags of --link wifi-adhoc only, and those of the two-end links only.
+constexpr std::array<std::string_view, 6> ADHOC_FLAGS = {"--ns", "--dev", "--addr", "--pcap", "--positions", "--range"};
+constexpr std::array<std::string_view, 8> TWO_END_FLAGS = {"--ns-a",   "--dev-a",  "--ns-b",   "--dev-b",
+                                                           "--addr-a", "--addr-b", "--pcap-a", "--pcap-b"};
+/// Most ports of one ad hoc channel (ndnlab emu runs at most 32 daemons).
+constexpr size_t MAX_PORTS = 64;
+
+/// "0,20,40": metres, each in [0, 1e6].
+std::vector<double> parsePositions(std::string_view flag, std::string_view text)
+{
+  std::vector<double> xs;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string_view item =
+      text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    auto [x, unit] = splitNumberUnit(flag, item);
+    if (!unit.empty() || x > 1e6) {
+      throw UsageError(std::string(flag) + ": '" + std::string(item) + "' is not a position in metres in [0, 1e6]");
+    }
+    xs.push_back(x);
+    if (comma == std::string_view::npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  return xs;
+}
+
+/// The last port an --ns opened, for the flags that follow it.
+PortSpec& currentPort(EmuLinkOptions& opts, std::string_view flag)
+{
+  if (opts.ports.empty()) {
+    throw UsageError(std::string(flag) + " before any --ns: it belongs to the port of the --ns before it");
+  }
+  return opts.ports.back();
+}
+
+/// Checks the flags of `--link wifi-adhoc` once all are read.
+void checkAdhocPorts(const EmuLinkOptions& opts)
+{
+  if (opts.ports.size() < 2 || opts.ports.size() > MAX_PORTS) {
+    throw UsageError("--link wifi-adhoc needs 2.." + std::to_string(MAX_PORTS) +
+                     " ports (--ns NAME --dev TAP each), got " + std::to_string(opts.ports.size()));
+  }
+  std::set<std::pair<std::string, std::string>> seen;
+  for (size_t i = 0; i < opts.ports.size(); ++i) {
+    const PortSpec& port = opts.ports[i];
+    if (port.dev.empty()) {
+      throw UsageError("port " + std::to_string(i) + " (--ns " + port.ns + ") has no --dev");
+    }
+    if (!seen.emplace(port.ns, port.dev).second) {
+      throw UsageError("two ports name tap " + port.dev + " in namespace " + port.ns);
+    }
+  }
+  if (opts.positions.size() != opts.ports.size()) {
+    throw UsageError("--positions: " + std::to_string(opts.positions.size()) + " positions for " +
+                     std::to_string(opts.ports.size()) + " ports (one x in metres per port)");
+  }
+}
 
 /// Parses "--flag value" and "--flag=value"; throws UsageError on anything else.
 EmuLinkOptions parseCommandLine(int argc, char** argv)
@@ -394,8 +495,11 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
       else if (value == "wifi") {
         opts.model = LinkModel::Wifi;
       }
+      else if (value == "wifi-adhoc") {
+        opts.model = LinkModel::WifiAdhoc;
+      }
       else {
-        throw UsageError("--link: '" + std::string(value) + "' is not p2p or wifi");
+        throw UsageError("--link: '" + std::string(value) + "' is not p2p, wifi or wifi-adhoc");
       }
     }
     else if (flag == "--standard") {
@@ -426,6 +530,31 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
     }
     else if (flag == "--ampdu") {
       opts.radio.ampdu = parseBool(flag, value);
+    }
+    else if (flag == "--ns") {
+      opts.ports.push_back(PortSpec{checkName(flag, value, 255), "", std::nullopt, ""});
+    }
+    else if (flag == "--dev") {
+      currentPort(opts, flag).dev = checkName(flag, value, IFNAMSIZ - 1);
+    }
+    else if (flag == "--addr") {
+      currentPort(opts, flag).addr = parseCidr(flag, value);
+    }
+    else if (flag == "--pcap") {
+      if (value.empty()) {
+        throw UsageError(std::string(flag) + " needs a file name");
+      }
+      currentPort(opts, flag).pcap = std::string(value);
+    }
+    else if (flag == "--positions") {
+      opts.positions = parsePositions(flag, value);
+    }
+    else if (flag == "--range") {
+      auto [metres, unit] = splitNumberUnit(flag, value);
+      if (!unit.empty() || metres > 1e6) {
+        throw UsageError(std::string(flag) + ": '" + std::string(value) + "' is not a range in metres in [0, 1e6]");
+      }
+      opts.range = metres;
     }
     else if (flag == "--ns-a") {
       opts.nsA = checkName(flag, value, 255);
@@ -482,21 +611,34 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
       throw UsageError("unknown option '" + std::string(flag) + "'");
     }
   }
-  if (opts.nsA.empty() || opts.devA.empty() || opts.nsB.empty() || opts.devB.empty()) {
-    throw UsageError("--ns-a, --dev-a, --ns-b and --dev-b are required");
+  const char* model = opts.model == LinkModel::Wifi        ? "wifi"
+                      : opts.model == LinkModel::WifiAdhoc ? "wifi-adhoc"
+                                                           : "p2p";
+  auto refuse = [&opts, model](std::span<const std::string_view> flags) {
+    for (std::string_view f : flags) {
+      if (opts.given.contains(std::string(f))) {
+        throw UsageError(std::string(f) + " is not an option of --link " + model);
+      }
+    }
+  };
+  if (opts.model == LinkModel::WifiAdhoc) {
+    refuse(P2P_FLAGS);
+    refuse(TWO_END_FLAGS);
+    refuse(std::array<std::string_view, 2>{"--distance", "--frame-loss"}); // the positions; no frame loss model
+    checkAdhocPorts(opts);
   }
-  if (opts.nsA == opts.nsB && opts.devA == opts.devB) {
-    throw UsageError("both ends name the same tap in the same namespace");
-  }
-  const bool wifi = opts.model == LinkModel::Wifi;
-  const std::span<const std::string_view> other =
-    wifi ? std::span<const std::string_view>(P2P_FLAGS) : std::span<const std::string_view>(WIFI_FLAGS);
-  for (std::string_view f : other) {
-    if (opts.given.contains(std::string(f))) {
-      throw UsageError(std::string(f) + " is not an option of --link " + (wifi ? "wifi" : "p2p"));
+  else {
+    refuse(ADHOC_FLAGS);
+    refuse(opts.model == LinkModel::Wifi ? std::span<const std::string_view>(P2P_FLAGS)
+                                         : std::span<const std::string_view>(WIFI_FLAGS));
+    if (opts.nsA.empty() || opts.devA.empty() || opts.nsB.empty() || opts.devB.empty()) {
+      throw UsageError("--ns-a, --dev-a, --ns-b and --dev-b are required");
+    }
+    if (opts.nsA == opts.nsB && opts.devA == opts.devB) {
+      throw UsageError("both ends name the same tap in the same namespace");
     }
   }
-  if (wifi && !opts.given.contains("--stream")) {
+  if (opts.model != LinkModel::PointToPoint && !opts.given.contains("--stream")) {
     opts.stream = WIFI_FIRST_STREAM;
   }
   return opts;
@@ -1000,38 +1142,56 @@ private:
   RealtimeLoop m_loop;
 };
 
-/// Counters of one direction of a Wi-Fi link (a_to_b: what the station sends to the access
-/// point). Frames and bytes are Ethernet frames as the taps carry them (14-byte header
-/// included); the MAC counters are the sender's, phyRxDrops the receiver's.
-struct WifiDirectionCounters
+/// Counters of one Wi-Fi node's port: the frames its tap carried each way (Ethernet frames,
+/// 14-byte header included) and what its own radio dropped, retried and failed to receive.
+struct WifiPortCounters
 {
-  uint64_t framesIn = 0; ///< read from the ingress tap
+  uint64_t framesIn = 0; ///< read from the tap, handed to the node's radio
   uint64_t bytesIn = 0;
-  uint64_t framesOut = 0; ///< written to the egress tap
+  uint64_t framesOut = 0; ///< received by the node's radio, written to the tap
   uint64_t bytesOut = 0;
   uint64_t oversizeDrops = 0; ///< DROP: payload larger than the MTU
-  uint64_t writeErrors = 0;   ///< DROP: write() to the egress tap failed
+  uint64_t writeErrors = 0;   ///< DROP: write() to the tap failed
   uint64_t macTxDrops = 0;    ///< DROP: refused by the MAC before queueing (MacTxDrop; e.g. not associated)
   uint64_t queueDrops = 0;    ///< DROP: the MAC queue was full (DroppedMpdu, failed enqueue)
   uint64_t lifetimeDrops = 0; ///< DROP: queued longer than the queue's MaxDelay (DroppedMpdu, expired lifetime)
   uint64_t retryDrops = 0;    ///< DROP: unicast frame not acknowledged within the retry limit
   uint64_t retries = 0;       ///< failed unicast transmissions (MacTxDataFailed): each was retried or dropped
-  uint64_t phyRxDrops = 0;    ///< frames the receiver's PHY did not deliver (PhyRxDrop: collisions, noise,
-                              ///< FrameLoss, reception aborted by its own transmission)
+  uint64_t phyRxDrops = 0;    ///< frames this PHY did not deliver (PhyRxDrop: collisions, noise, FrameLoss,
+                              ///< reception aborted by its own transmission)
 };
 
-/// One direction of the Wi-Fi link: ingress tap port -> sending Wi-Fi device ))) receiving
-/// Wi-Fi device -> egress tap port.
-class WifiDirection
+/// One Wi-Fi node's port: its tap <-> its WifiNetDevice. The kernel's frames go on the air from
+/// this node, and the frames this node's MAC forwards up go to its kernel. Both `--link wifi`
+/// (two ports) and `--link wifi-adhoc` (one per node) are built of these.
+class WifiPort
 {
 public:
-  WifiDirection(ns3::Ptr<ns3::WifiNetDevice> wifiTx, ns3::Ptr<ns3::FdNetDevice> egressTap, uint16_t mtu)
-    : m_wifiTx(std::move(wifiTx)), m_egressTap(std::move(egressTap)), m_mtu(mtu)
+  WifiPort(ns3::Ptr<ns3::WifiNetDevice> wifi, ns3::Ptr<ns3::FdNetDevice> tap, uint16_t mtu)
+    : m_wifi(std::move(wifi)), m_tap(std::move(tap)), m_mtu(mtu)
   {}
+  WifiPort(const WifiPort&) = delete;
+  WifiPort& operator=(const WifiPort&) = delete;
 
-  /// Upper interface of the ingress FdNetDevice (promiscuous): a frame the kernel sent. The
-  /// kernel's source MAC is the sending Wi-Fi device's own address, so Send() keeps it; the
-  /// Ethernet destination decides unicast or group-addressed 802.11.
+  /// Connects the handlers (the callbacks hold `this`: it must not move afterwards). The
+  /// devices' own (non-promiscuous) receive callbacks have no protocol handlers here and
+  /// become no-ops.
+  void wire()
+  {
+    m_tap->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiPort::onTapFrame, this));
+    m_tap->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
+    m_wifi->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiPort::onWifiFrame, this));
+    m_wifi->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
+    m_wifi->GetMac()->TraceConnectWithoutContext("MacTxDrop", ns3::MakeCallback(&WifiPort::onMacTxDrop, this));
+    m_wifi->GetMac()->TraceConnectWithoutContext("DroppedMpdu", ns3::MakeCallback(&WifiPort::onDroppedMpdu, this));
+    m_wifi->GetRemoteStationManager()->TraceConnectWithoutContext("MacTxDataFailed",
+                                                                  ns3::MakeCallback(&WifiPort::onDataFailed, this));
+    m_wifi->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&WifiPort::onPhyRxDrop, this));
+  }
+
+  /// Upper interface of the tap's FdNetDevice (promiscuous): a frame the kernel sent. The
+  /// kernel's source MAC is the node's Wi-Fi address, so Send() keeps it; the Ethernet
+  /// destination decides unicast or group-addressed 802.11.
   bool onTapFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> payload, uint16_t etherType,
                   const ns3::Address&, const ns3::Address& destination, ns3::NetDevice::PacketType)
   {
@@ -1041,19 +1201,19 @@ public:
       ++m_counters.oversizeDrops;
       return true;
     }
-    m_wifiTx->Send(payload->Copy(), destination, etherType); // drops are counted by the MAC traces
+    m_wifi->Send(payload->Copy(), destination, etherType); // drops are counted by the MAC traces
     return true;
   }
 
-  /// Upper interface of the receiving Wi-Fi device (promiscuous): a frame the MAC forwards up.
+  /// Upper interface of the node's Wi-Fi device (promiscuous): a frame its MAC forwards up.
   bool onWifiFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet> payload, uint16_t etherType,
                    const ns3::Address& source, const ns3::Address& destination, ns3::NetDevice::PacketType type)
   {
     if (type == ns3::NetDevice::NS3_PACKET_OTHERHOST) { // NS3_: <linux/if_packet.h> defines the other
-      return true;                                      // for a third station: none in this BSS
+      return true;                                      // a unicast frame for another node
     }
     uint32_t size = payload->GetSize() + ETHERNET_HEADER_BYTES;
-    if (m_egressTap->SendFrom(payload->Copy(), source, destination, etherType)) {
+    if (m_tap->SendFrom(payload->Copy(), source, destination, etherType)) {
       ++m_counters.framesOut;
       m_counters.bytesOut += size;
     }
@@ -1063,6 +1223,10 @@ public:
     return true;
   }
 
+  const WifiPortCounters& counters() const { return m_counters; }
+  ns3::Ptr<ns3::FdNetDevice> tap() const { return m_tap; }
+
+private:
   void onMacTxDrop(ns3::Ptr<const ns3::Packet>) { ++m_counters.macTxDrops; }
 
   void onDroppedMpdu(ns3::WifiMacDropReason reason, ns3::Ptr<const ns3::WifiMpdu>)
@@ -1079,16 +1243,52 @@ public:
 
   void onPhyRxDrop(ns3::Ptr<const ns3::Packet>, ns3::WifiPhyRxfailureReason) { ++m_counters.phyRxDrops; }
 
-  const WifiDirectionCounters& counters() const { return m_counters; }
-
-private:
   static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 
-  ns3::Ptr<ns3::WifiNetDevice> m_wifiTx;
-  ns3::Ptr<ns3::FdNetDevice> m_egressTap;
+  ns3::Ptr<ns3::WifiNetDevice> m_wifi;
+  ns3::Ptr<ns3::FdNetDevice> m_tap;
   uint16_t m_mtu;
-  WifiDirectionCounters m_counters;
+  WifiPortCounters m_counters;
 };
+
+/// The MAC drop, retry and receive counters of a port, as JSON members (no braces).
+void writeRadioCounters(std::ostream& os, const WifiPortCounters& c)
+{
+  os << "\"mac_tx_drops\": " << c.macTxDrops << ", \"queue_drops\": " << c.queueDrops
+     << ", \"lifetime_drops\": " << c.lifetimeDrops << ", \"retry_drops\": " << c.retryDrops
+     << ", \"retries\": " << c.retries << ", \"phy_rx_drops\": " << c.phyRxDrops;
+}
+
+/// The PHY transmissions of a device, as JSON members (no braces).
+void writePhyCounts(std::ostream& os, const sim::WifiPhyCounts& c)
+{
+  os << "\"phy_tx\": " << c.all << ", \"phy_tx_data\": " << c.data << ", \"phy_tx_ctl\": " << c.ctl
+     << ", \"phy_tx_mgt\": " << c.mgt;
+}
+
+/// Applies the run's radio overrides (--data-mode, --broadcast-at-data-rate, --ampdu) to the
+/// built devices and settles the taps' MTU (default: the Wi-Fi device's); returns the data mode
+/// in use. Throws UsageError for a data mode the standard lacks or an MTU above the device's.
+std::string applyRadio(const ns3::NetDeviceContainer& devices, EmuLinkOptions& opts, const std::string& standardMode)
+{
+  std::string dataMode;
+  try {
+    dataMode = sim::applyRadioOverrides(devices, opts.radio, standardMode);
+  }
+  catch (const std::invalid_argument& e) {
+    throw UsageError("--data-mode " + opts.radio.dataMode + ": not a mode of --standard " + opts.wifi.standard + "; " +
+                     e.what());
+  }
+  const uint16_t deviceMtu = devices.Get(0)->GetMtu();
+  if (!opts.given.contains("--mtu")) {
+    opts.mtu = deviceMtu;
+  }
+  else if (opts.mtu > deviceMtu) {
+    throw UsageError("--mtu " + std::to_string(opts.mtu) + ": above the Wi-Fi device's MTU " +
+                     std::to_string(deviceMtu));
+  }
+  return dataMode;
+}
 
 /// The Wi-Fi link: `ndnlab sim wifi-one-hop`'s two nodes (sim::WifiOneHop; station = end A,
 /// access point = end B), each with a tap port added.
@@ -1099,21 +1299,7 @@ public:
   /// the Wi-Fi device's.
   explicit WifiLink(EmuLinkOptions& opts) : m_opts(opts), m_wifi(opts.wifi, opts.stream)
   {
-    try {
-      m_dataMode = sim::applyRadioOverrides(m_wifi.devices, opts.radio, m_wifi.dataMode);
-    }
-    catch (const std::invalid_argument& e) {
-      throw UsageError("--data-mode " + opts.radio.dataMode + ": not a mode of --standard " + opts.wifi.standard +
-                       "; " + e.what());
-    }
-    const uint16_t deviceMtu = station()->GetMtu();
-    if (!opts.given.contains("--mtu")) {
-      opts.mtu = deviceMtu;
-    }
-    else if (opts.mtu > deviceMtu) {
-      throw UsageError("--mtu " + std::to_string(opts.mtu) + ": above the Wi-Fi device's MTU " +
-                       std::to_string(deviceMtu));
-    }
+    m_dataMode = applyRadio(m_wifi.devices, opts, m_wifi.dataMode);
     m_phy.emplace(m_wifi.devices);
   }
 
@@ -1124,18 +1310,16 @@ public:
   /// connects both directions.
   void attach(const TapPort& tapA, const TapPort& tapB)
   {
-    m_tapA = makeTapPort(m_wifi.station(), tapA, m_opts.mtu);
-    m_tapB = makeTapPort(m_wifi.accessPoint(), tapB, m_opts.mtu);
-    m_aToB.emplace(station(), m_tapB, m_opts.mtu);
-    m_bToA.emplace(accessPoint(), m_tapA, m_opts.mtu);
-    wire(*m_aToB, m_tapA, station(), accessPoint());
-    wire(*m_bToA, m_tapB, accessPoint(), station());
+    m_a.emplace(station(), makeTapPort(m_wifi.station(), tapA, m_opts.mtu), m_opts.mtu);
+    m_b.emplace(accessPoint(), makeTapPort(m_wifi.accessPoint(), tapB, m_opts.mtu), m_opts.mtu);
+    m_a->wire();
+    m_b->wire();
     station()->GetMac()->TraceConnectWithoutContext("Assoc", ns3::MakeCallback(&WifiLink::onAssociated, this));
     station()->GetMac()->TraceConnectWithoutContext("DeAssoc", ns3::MakeCallback(&WifiLink::onDeassociated, this));
   }
 
-  ns3::Ptr<ns3::FdNetDevice> tapA() const { return m_tapA; }
-  ns3::Ptr<ns3::FdNetDevice> tapB() const { return m_tapB; }
+  ns3::Ptr<ns3::FdNetDevice> tapA() const { return m_a->tap(); }
+  ns3::Ptr<ns3::FdNetDevice> tapB() const { return m_b->tap(); }
 
   /// Runs in real time until SIGINT/SIGTERM; `ready` prints once the station has associated.
   /// Returns false when it did not associate within ASSOCIATION_TIMEOUT.
@@ -1149,18 +1333,24 @@ public:
 
   void writeStats(std::ostream& os) const
   {
-    auto direction = [&os](const char* name, const WifiDirectionCounters& c) {
+    // one direction: the frames the sender's tap took in and the receiver's tap gave out, the
+    // sender's MAC drops and retries, the receiver's PHY drops
+    auto direction = [&os](const char* name, const WifiPortCounters& tx, const WifiPortCounters& rx) {
+      WifiPortCounters c = tx;
+      c.framesOut = rx.framesOut;
+      c.bytesOut = rx.bytesOut;
+      c.writeErrors = rx.writeErrors;
+      c.phyRxDrops = rx.phyRxDrops;
       os << "  \"" << name << "\": {\"frames_in\": " << c.framesIn << ", \"bytes_in\": " << c.bytesIn
          << ", \"frames_out\": " << c.framesOut << ", \"bytes_out\": " << c.bytesOut
-         << ", \"oversize_drops\": " << c.oversizeDrops << ", \"write_errors\": " << c.writeErrors
-         << ", \"mac_tx_drops\": " << c.macTxDrops << ", \"queue_drops\": " << c.queueDrops
-         << ", \"lifetime_drops\": " << c.lifetimeDrops << ", \"retry_drops\": " << c.retryDrops
-         << ", \"retries\": " << c.retries << ", \"phy_rx_drops\": " << c.phyRxDrops << "},\n";
+         << ", \"oversize_drops\": " << c.oversizeDrops << ", \"write_errors\": " << c.writeErrors << ", ";
+      writeRadioCounters(os, c);
+      os << "},\n";
     };
     auto phy = [this, &os](const char* name, size_t i, bool last) {
-      const sim::WifiPhyCounts& c = m_phy->counts(i);
-      os << "    \"" << name << "\": {\"phy_tx\": " << c.all << ", \"phy_tx_data\": " << c.data
-         << ", \"phy_tx_ctl\": " << c.ctl << ", \"phy_tx_mgt\": " << c.mgt << "}" << (last ? "\n" : ",\n");
+      os << "    \"" << name << "\": {";
+      writePhyCounts(os, m_phy->counts(i));
+      os << "}" << (last ? "\n" : ",\n");
     };
     os << "{\n";
     os << "  \"config\": {\"link\": \"wifi\", \"standard\": \"" << m_opts.wifi.standard << "\", \"data_mode\": \""
@@ -1178,8 +1368,8 @@ public:
       os << "null";
     }
     os << ",\n  \"deassociations\": " << m_deassociations << ",\n";
-    direction("a_to_b", m_aToB->counters());
-    direction("b_to_a", m_bToA->counters());
+    direction("a_to_b", m_a->counters(), m_b->counters());
+    direction("b_to_a", m_b->counters(), m_a->counters());
     os << "  \"phy\": {\n";
     phy("a", 0, false);
     phy("b", 1, true);
@@ -1195,22 +1385,6 @@ private:
   ns3::Ptr<ns3::WifiNetDevice> accessPoint() const
   {
     return ns3::DynamicCast<ns3::WifiNetDevice>(m_wifi.devices.Get(1));
-  }
-
-  /// Connects one direction's handlers; the nodes' own (non-promiscuous) receive callbacks
-  /// have no protocol handlers here and become no-ops.
-  void wire(WifiDirection& dir, const ns3::Ptr<ns3::FdNetDevice>& ingressTap,
-            const ns3::Ptr<ns3::WifiNetDevice>& sender, const ns3::Ptr<ns3::WifiNetDevice>& receiver)
-  {
-    ingressTap->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiDirection::onTapFrame, &dir));
-    ingressTap->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
-    receiver->SetPromiscReceiveCallback(ns3::MakeCallback(&WifiDirection::onWifiFrame, &dir));
-    receiver->SetReceiveCallback(ns3::MakeCallback(&ignoreFrame));
-    sender->GetMac()->TraceConnectWithoutContext("MacTxDrop", ns3::MakeCallback(&WifiDirection::onMacTxDrop, &dir));
-    sender->GetMac()->TraceConnectWithoutContext("DroppedMpdu", ns3::MakeCallback(&WifiDirection::onDroppedMpdu, &dir));
-    sender->GetRemoteStationManager()->TraceConnectWithoutContext(
-      "MacTxDataFailed", ns3::MakeCallback(&WifiDirection::onDataFailed, &dir));
-    receiver->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&WifiDirection::onPhyRxDrop, &dir));
   }
 
   void onAssociated(ns3::Mac48Address)
@@ -1238,13 +1412,99 @@ private:
   sim::WifiOneHop m_wifi;
   std::string m_dataMode;
   std::optional<sim::WifiPhyCounter> m_phy;
-  ns3::Ptr<ns3::FdNetDevice> m_tapA, m_tapB;
-  std::optional<WifiDirection> m_aToB, m_bToA;
+  std::optional<WifiPort> m_a, m_b;
   RealtimeLoop m_loop;
   std::function<void()> m_ready;
   std::optional<ns3::Time> m_associatedAt;
   uint64_t m_deassociations = 0;
   bool m_associationFailed = false;
+};
+
+/// The ad hoc channel: `ndnlab sim wifi-chain`'s and `wifi-hidden`'s radio (sim::WifiAdhoc,
+/// built as makeAdhocLine builds it: node i at (positions[i], 0, 0), the range cut-off, the
+/// standard's data mode, broadcast at the data rate, A-MPDU), each node with a tap port.
+class WifiAdhocLink
+{
+public:
+  /// Builds the nodes and their devices. Throws UsageError for a data mode the standard lacks,
+  /// or an MTU above the Wi-Fi device's.
+  explicit WifiAdhocLink(EmuLinkOptions& opts) : m_opts(opts), m_wifi(adhocOptions(opts), opts.stream)
+  {
+    m_dataMode = applyRadio(m_wifi.devices, opts, m_wifi.dataMode);
+    m_phy.emplace(m_wifi.devices);
+  }
+
+  /// The Wi-Fi address of node `i`: its tap's kernel MAC.
+  ns3::Mac48Address address(size_t i) const
+  {
+    return ns3::Mac48Address::ConvertFrom(m_wifi.devices.Get(static_cast<uint32_t>(i))->GetAddress());
+  }
+
+  /// Adds the tap ports (taps[i] on node i, its kernel MAC = address(i)) and connects them.
+  void attach(const std::vector<TapPort>& taps)
+  {
+    for (size_t i = 0; i < taps.size(); ++i) {
+      const auto node = static_cast<uint32_t>(i);
+      m_ports.push_back(std::make_unique<WifiPort>(ns3::DynamicCast<ns3::WifiNetDevice>(m_wifi.devices.Get(node)),
+                                                   makeTapPort(m_wifi.nodes.Get(node), taps[i], m_opts.mtu),
+                                                   m_opts.mtu));
+      m_ports.back()->wire();
+    }
+  }
+
+  ns3::Ptr<ns3::FdNetDevice> tap(size_t i) const { return m_ports.at(i)->tap(); }
+
+  /// Runs in real time until SIGINT/SIGTERM; `ready` runs at the first poll (no association
+  /// in ad hoc mode: the channel carries frames from the start).
+  void run(std::function<void()> ready) { m_loop.run(std::move(ready)); }
+
+  void writeStats(std::ostream& os) const
+  {
+    os << "{\n";
+    os << "  \"config\": {\"link\": \"wifi-adhoc\", \"standard\": \"" << m_opts.wifi.standard << "\", \"data_mode\": \""
+       << m_dataMode << "\", \"positions_m\": [";
+    for (size_t i = 0; i < m_opts.positions.size(); ++i) {
+      os << (i ? ", " : "") << m_opts.positions[i];
+    }
+    os << "], \"range_m\": " << m_opts.range
+       << ", \"broadcast_at_data_rate\": " << (m_opts.wifi.broadcastAtDataRate ? "true" : "false")
+       << ", \"ampdu\": " << (m_opts.radio.ampdu ? "true" : "false") << ", \"seed\": " << m_opts.seed
+       << ", \"run\": " << m_opts.run << ", \"stream\": " << m_opts.stream << ", \"mtu\": " << m_opts.mtu << "},\n";
+    m_loop.writeStats(os);
+    os << "  \"ports\": [\n";
+    for (size_t i = 0; i < m_ports.size(); ++i) {
+      const WifiPortCounters& c = m_ports[i]->counters();
+      os << "    {\"ns\": \"" << m_opts.ports[i].ns << "\", \"dev\": \"" << m_opts.ports[i].dev << "\", \"mac\": \""
+         << address(i) << "\", \"frames_in\": " << c.framesIn << ", \"bytes_in\": " << c.bytesIn
+         << ", \"frames_out\": " << c.framesOut << ", \"bytes_out\": " << c.bytesOut
+         << ", \"oversize_drops\": " << c.oversizeDrops << ", \"write_errors\": " << c.writeErrors << ", ";
+      writeRadioCounters(os, c);
+      os << ", ";
+      writePhyCounts(os, m_phy->counts(i));
+      os << "}" << (i + 1 < m_ports.size() ? ",\n" : "\n");
+    }
+    os << "  ]\n}\n";
+  }
+
+private:
+  static sim::WifiAdhocOptions adhocOptions(const EmuLinkOptions& opts)
+  {
+    sim::WifiAdhocOptions o;
+    o.standard = opts.wifi.standard;
+    o.broadcastAtDataRate = opts.wifi.broadcastAtDataRate;
+    o.range = opts.range;
+    for (double x : opts.positions) {
+      o.positions.emplace_back(x, 0, 0);
+    }
+    return o;
+  }
+
+  EmuLinkOptions& m_opts;
+  sim::WifiAdhoc m_wifi;
+  std::string m_dataMode;
+  std::optional<sim::WifiPhyCounter> m_phy;
+  std::vector<std::unique_ptr<WifiPort>> m_ports;
+  RealtimeLoop m_loop;
 };
 
 /// Selects the real-time scheduler; must run before the first Simulator call.
@@ -1264,17 +1524,18 @@ void configureSimulator(const EmuLinkOptions& opts)
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
 
-/// The pcaps of --pcap-a and --pcap-b: ns-3's PcapHelper on each tap port's PromiscSniffer,
+/// The pcaps of --pcap-a and --pcap-b (--pcap per port): ns-3's PcapHelper on each tap port's PromiscSniffer,
 /// which sees every frame the kernel wrote to the tap (FdNetDevice::ForwardUp) and every frame
 /// written to it (SendFrom). close() flushes them; it must run after the simulator stopped.
 class TapCaptures
 {
 public:
-  TapCaptures(const EmuLinkOptions& opts, const ns3::Ptr<ns3::FdNetDevice>& tapA,
-              const ns3::Ptr<ns3::FdNetDevice>& tapB)
+  /// One capture per (file, tap port); an empty file name captures nothing.
+  explicit TapCaptures(const std::vector<std::pair<std::string, ns3::Ptr<ns3::FdNetDevice>>>& ports)
   {
-    capture(opts.pcapA, tapA);
-    capture(opts.pcapB, tapB);
+    for (const auto& [path, dev] : ports) {
+      capture(path, dev);
+    }
   }
   TapCaptures(const TapCaptures&) = delete;
   TapCaptures& operator=(const TapCaptures&) = delete;
@@ -1331,7 +1592,7 @@ int runPointToPoint(const EmuLinkOptions& opts)
 
   configureSimulator(opts);
   EmuLink link(opts, tapA, tapB);
-  TapCaptures captures(opts, link.tapA(), link.tapB());
+  TapCaptures captures({{opts.pcapA, link.tapA()}, {opts.pcapB, link.tapB()}});
 
   std::cout << "ready " << opts.nsA << ":" << opts.devA << "(" << tapA.kernelMac << ") <-> " << opts.nsB << ":"
             << opts.devB << "(" << tapB.kernelMac << ")" << std::endl;
@@ -1352,7 +1613,7 @@ int runWifi(EmuLinkOptions opts)
   TapPort tapA = openTapInNamespace(opts.nsA, opts.devA, opts.mtu, opts.addrA, link.stationAddress());
   TapPort tapB = openTapInNamespace(opts.nsB, opts.devB, opts.mtu, opts.addrB, link.accessPointAddress());
   link.attach(tapA, tapB);
-  TapCaptures captures(opts, link.tapA(), link.tapB());
+  TapCaptures captures({{opts.pcapA, link.tapA()}, {opts.pcapB, link.tapB()}});
 
   bool associated = link.run([&] {
     std::cout << "ready " << opts.nsA << ":" << opts.devA << "(" << tapA.kernelMac << ", station) <-> " << opts.nsB
@@ -1368,6 +1629,38 @@ int runWifi(EmuLinkOptions opts)
   return 0;
 }
 
+/// As runWifi: the channel first (a bad data mode is refused before any tap exists), then one
+/// tap per node with its Wi-Fi device's address; 'ready' once the reader threads run.
+int runWifiAdhoc(EmuLinkOptions opts)
+{
+  configureSimulator(opts);
+  WifiAdhocLink link(opts);
+  std::vector<TapPort> taps;
+  for (size_t i = 0; i < opts.ports.size(); ++i) {
+    const PortSpec& port = opts.ports[i];
+    taps.push_back(openTapInNamespace(port.ns, port.dev, opts.mtu, port.addr, link.address(i)));
+  }
+  link.attach(taps);
+  std::vector<std::pair<std::string, ns3::Ptr<ns3::FdNetDevice>>> pcaps;
+  for (size_t i = 0; i < opts.ports.size(); ++i) {
+    pcaps.emplace_back(opts.ports[i].pcap, link.tap(i));
+  }
+  TapCaptures captures(pcaps);
+
+  link.run([&] {
+    std::cout << "ready " << opts.ports.size() << " ports:";
+    for (size_t i = 0; i < opts.ports.size(); ++i) {
+      std::cout << " " << opts.ports[i].ns << ":" << opts.ports[i].dev << "(" << taps[i].kernelMac << ", x "
+                << opts.positions[i] << " m)";
+    }
+    std::cout << std::endl;
+  });
+  captures.close();
+  writeStatsFile(opts, link);
+  ns3::Simulator::Destroy();
+  return 0;
+}
+
 int run(const EmuLinkOptions& opts)
 {
   // A stop signal only sets a flag that the poll event reads. It must never land on an ns-3
@@ -1376,7 +1669,12 @@ int run(const EmuLinkOptions& opts)
   // unblocks them on the main thread; one arriving before that waits, pending.
   installStopSignals();
   setStopSignalsBlocked(true);
-  return opts.model == LinkModel::Wifi ? runWifi(opts) : runPointToPoint(opts);
+  switch (opts.model) {
+    case LinkModel::Wifi: return runWifi(opts);
+    case LinkModel::WifiAdhoc: return runWifiAdhoc(opts);
+    case LinkModel::PointToPoint: break;
+  }
+  return runPointToPoint(opts);
 }
 
 } // namespace ndnlab::emu

@@ -105,9 +105,7 @@ def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
     # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way
     params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0,0.3", "--App=ping",
               "--PingCount=20", "--PingInterval=50", "--PingTimeout=500", "--StartTime=0.2"]
-    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
-    assert r.returncode == 0, r.stderr
-    result = json.loads(r.stdout)
+    result = emu_json(tmp_path / "emu", *params)
     m = result["metrics"]
     assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
     assert m["pings_sent"] == 20
@@ -217,6 +215,13 @@ def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):
     assert set(m["nodes"]) == set(s["nodes"])
 
 
+def emu_json(out, *params):
+    """result.json of `ndnlab emu PARAMS --out OUT`, which must exit 0."""
+    r = emu(*params, "--out", out, "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
 def sim_metrics(params):
     sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True, timeout=120)
     assert sim.returncode == 0, sim.stderr
@@ -235,9 +240,7 @@ def assert_same_keys(emu_metrics, sim_metrics, nested=("nodes", "bundling")):
 def test_wifi_one_hop_fetches_bit_exact_over_80211b_with_bundling(tmp_path, addressing):
     params = ["wifi-one-hop", "--Standard=80211b", f"--Addressing={addressing}", "--BundleInterval=8",
               "--FileSize=300KiB", "--StartTime=0.2"]
-    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
-    assert r.returncode == 0, r.stderr
-    result = json.loads(r.stdout)
+    result = emu_json(tmp_path / "emu", *params)
     m = result["metrics"]
     assert m["completed"] and m["bit_exact"] and m["bytes"] == 300 << 10
     [link] = result["links"]
@@ -266,6 +269,75 @@ def test_wifi_one_hop_fetches_bit_exact_over_80211b_with_bundling(tmp_path, addr
         assert station_acks < m["segments"] // 10
         assert stats["b_to_a"]["retries"] == 0
     assert_same_keys(m, sim_metrics(params))
+
+
+def test_wifi_chain_fetches_bit_exact_over_two_ad_hoc_hops(tmp_path):
+    # consumer - relay - producer on one 802.11b ad hoc channel, the ends hidden from each
+    # other (Range 30 m, 20 m apart): every segment crosses the relay, BLEnD bundles per hop
+    params = ["wifi-chain", "--Standard=80211b", "--BundleInterval=4", "--FileSize=100KiB", "--StartTime=0.2"]
+    result = emu_json(tmp_path / "emu", *params)
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"] and m["bytes"] == 100 << 10
+    [link] = result["links"]
+    assert (link["mechanism"], link["kind"]) == ("ns3-wifi", "wifi-adhoc")
+    assert link["nodes"] == ["consumer", "relay", "producer"] and link["positions_m"] == [0, 20, 40]
+    assert m["data_mode"] == link["data_mode"] == "DsssRate11Mbps"
+    stats = json.loads(next((tmp_path / "emu").glob("link0-*.json")).read_text())
+    assert stats["config"]["link"] == "wifi-adhoc" and stats["config"]["range_m"] == 30
+    assert (stats["config"]["seed"], stats["config"]["run"], stats["config"]["stream"]) == (1, 1, 2_000_000)
+    consumer, relay, producer = (link["ports"][n] for n in ("consumer", "relay", "producer"))
+    # the relay carried the transfer both ways: it took every Data from the producer's hop
+    # and sent each on to the consumer
+    assert relay["frames_in"] >= m["segments"] and relay["frames_out"] >= m["segments"]
+    assert producer["frames_in"] >= m["segments"] and consumer["frames_out"] >= m["segments"]
+    # the ends send unicast frames to the relay, which ACKs each (the producer's Data too);
+    # the relay's face is ad hoc, as in the simulator: it broadcasts, so nothing it sends is
+    # retried and the consumer ACKs nothing
+    assert m["nodes"]["relay"]["phy_tx_ctl"] >= m["segments"] and relay["retries"] == 0
+    assert m["nodes"]["consumer"]["phy_tx_ctl"] < m["segments"] // 10
+    # per hop BLEnD: the consumer's daemon bundles, the relay's regenerates and bundles again
+    bundling = {n: m["nodes"][n]["bundling"] for n in ("consumer", "relay", "producer")}
+    assert bundling["consumer"]["bundles_out"] > 0 and bundling["relay"]["interests_regenerated"] > 0
+    assert bundling["relay"]["bundles_out"] > 0 and bundling["producer"]["bundles_in"] > 0
+    sim = sim_metrics(params)
+    assert_same_keys(m, sim, nested=("nodes",))
+    for n in ("consumer", "relay", "producer"):
+        assert set(m["nodes"][n]["bundling"]) == set(sim["nodes"][n]["bundling"])
+
+
+def test_wifi_hidden_completes_both_fetches_with_the_simulators_keys(tmp_path):
+    # B fetches from A and C from D, B and C hidden from each other; group-addressed frames
+    params = ["wifi-hidden", "--Standard=80211b", "--FileSize=40KiB", "--StartTime=0.2"]
+    result = emu_json(tmp_path / "emu", *params)
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"]
+    assert {f: m["flows"][f]["bytes"] for f in m["flows"]} == {"b_from_a": 40 << 10, "c_from_d": 40 << 10}
+    assert 0.5 <= m["fairness"] <= 1.0
+    [link] = result["links"]
+    assert link["nodes"] == ["b", "a", "d", "c"] and link["addressing"] == "broadcast"
+    sim = sim_metrics(params)
+    assert_same_keys(m, sim, nested=("nodes", "flows"))
+
+
+def test_emu_link_refuses_bad_ad_hoc_ports_with_exit_2():
+    prog = BUILD / "ns3" / "emu" / "ndnlab-emu-link"
+    for argv, fragment in [
+        (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--positions", "0"], "2..64 ports"),
+        (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--ns", "y", "--dev", "t1", "--positions", "0"],
+         "1 positions for 2 ports"),
+        (["--link", "wifi-adhoc", "--dev", "t0"], "before any --ns"),
+        (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--ns", "x", "--dev", "t0", "--positions", "0,1"],
+         "two ports name"),
+        (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--ns", "y", "--dev", "t1", "--positions", "0,1",
+          "--distance", "5"], "--distance is not an option of --link wifi-adhoc"),
+        (["--ns-a", "x", "--dev-a", "t0", "--ns-b", "y", "--dev-b", "t1", "--ns", "z"],
+         "--ns is not an option of --link p2p"),
+        (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--ns", "y", "--dev", "t1", "--positions", "0,1",
+          "--data-mode", "HtMcs3"], "not a mode of --standard 11b"),
+    ]:
+        r = subprocess.run([prog, *argv], capture_output=True, text=True, timeout=30)
+        assert r.returncode == 2, (argv, r.stderr)
+        assert fragment in r.stderr, (argv, r.stderr)
 
 
 def pcap_frames(path):
@@ -463,7 +535,9 @@ def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
 
 @pytest.mark.parametrize("args, fragment", [
     (["no-such-scenario"], "unknown scenario"),
-    (["wifi-chain"], "no network description"),
+    (["rtsd-scale"], "no network description"),
+    (["wifi-chain", "--link-mode", "tbf"], "802.11"),
+    (["wifi-hidden", "--DataMode=HtMcs3"], "--DataMode=HtMcs3"),
     (["wifi-one-hop", "--DataMode=HtMcs3"], "--DataMode=HtMcs3"),  # an 802.11n mode on 802.11b
     (["wifi-one-hop", "--Standard=80211g"], "--Standard"),
     (["wifi-one-hop", "--Pcap=true"], "--Pcap"),

@@ -3,6 +3,8 @@
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 
+#include "core/fw/forwarder.hpp"
+
 #include <limits>
 #include <stdexcept>
 
@@ -72,6 +74,36 @@ WifiAdhoc makeAdhocLine(const Params& params, const std::vector<double>& slots)
   WifiAdhoc wifi(opts);
   wifi.dataMode = applyRadioOverrides(params, wifi.devices, wifi.dataMode);
   return wifi;
+}
+
+nlohmann::json adhocNetwork(const Params& params, const std::vector<std::string>& names,
+                            const std::vector<double>& slots)
+{
+  const WifiAdhoc wifi = makeAdhocLine(params, slots);
+  const double d = params.getDouble("Distance");
+  nlohmann::json positions = nlohmann::json::array();
+  for (double s : slots)
+    positions.push_back(s * d);
+  const nlohmann::json link = {{"nodes", names},
+                               {"kind", "wifi-adhoc"},
+                               {"standard", wifiStandard(params)},
+                               {"data_mode", wifi.dataMode},
+                               {"data_mode_override", params.getString("DataMode")},
+                               {"positions_m", positions},
+                               {"range_m", params.getDouble("Range")},
+                               {"broadcast_at_data_rate", params.getBool("BroadcastAtDataRate")},
+                               {"ampdu", params.getBool("Ampdu")},
+                               {"addressing", params.getString("Addressing")},
+                               {"mtu", wifi.devices.Get(0)->GetMtu()}};
+  return {{"nodes", names},
+          {"links", {link}},
+          {"cs_size", params.getInt("CsSize")},
+          {"strategy", fw::ForwarderOptions{}.defaultStrategy.toUri()},
+          {"daemon_config", bundlingDaemonConfig(params)},
+          {"extra_metrics", {{"data_mode", wifi.dataMode}}},
+          {"bundling_metrics", names},
+          {"bundling_in", "nodes"},
+          {"max_time_s", params.getDouble("MaxTime")}};
 }
 
 nlohmann::json nodeReport(const WifiAdhoc& wifi, const WifiPhyCounter& phy, uint32_t i)

@@ -21,6 +21,16 @@ std::vector<ParamSpec> multihopRadioParams(const std::string& defaultAddressing,
 /// when asked. Throws UsageError for bad values.
 WifiAdhoc makeAdhocLine(const Params& params, const std::vector<double>& slots);
 
+/// The network description (Scenario::network) of an ad hoc line for `ndnlab emu`: `names[i]`
+/// at slots[i] x Distance, all on one link of kind "wifi-adhoc" that ndnlab-emu-link builds
+/// with WifiAdhoc from the same values (positions_m, range_m, standard, data mode, broadcast
+/// rate, A-MPDU, addressing, MTU), every node's CS, the daemons' BLEnD keys, `data_mode` and
+/// each node's `bundling` in its node report. The caller adds routes (with `next_hops`, the
+/// neighbour each node forwards to, as RouteHelper::AddRoute) and apps. Builds the radio as the
+/// run does, so that a DataMode of another standard is refused here (UsageError).
+nlohmann::json adhocNetwork(const Params& params, const std::vector<std::string>& names,
+                            const std::vector<double>& slots);
+
 /// nodeFrames() of `node` plus the PHY counts of device `i` and its BLEnD counters.
 nlohmann::json nodeReport(const WifiAdhoc& wifi, const WifiPhyCounter& phy, uint32_t i);
 

@@ -282,7 +282,7 @@ TEST(Scenarios, NetworkDescribesWhatTheRunBuilds)
   EXPECT_EQ(n["apps"][0]["file_size"], 10 * 1024 * 1024);
   // a value the tools cannot run, a scenario without a description, a bad value: usage errors
   expectUsageError({"p2p-chain", "--Consumer=one-interest", "--Hops=1", "--network"}, "one-interest");
-  expectUsageError({"wifi-chain", "--network"}, "no network description");
+  expectUsageError({"dcib-no-loss", "--network"}, "no network description");
   expectUsageError({"p2p-chain", "--Rate=fast", "--network"}, "--Rate");
   auto d = runCli({"dumbbell", "--Consumer1Delay=2", "--network"});
   ASSERT_EQ(d.exitCode, 0) << d.result.dump();
@@ -320,6 +320,49 @@ TEST(Scenarios, WifiNetworkDescribesTheRadioAndTheDaemonsBundling)
   auto off = runCli({"wifi-one-hop", "--network"});
   ASSERT_EQ(off.exitCode, 0);
   EXPECT_EQ(off.result["daemon_config"]["face_system.link"]["bundling"], false);
+}
+
+TEST(Scenarios, AdhocNetworksDescribeTheChannelRoutesAndFlows)
+{
+  // wifi-chain: three nodes on one ad hoc channel, Distance apart, the relay forwarding
+  auto r = runCli({"wifi-chain", "--Distance=25", "--Range=40", "--BundleInterval=4", "--network"});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& chain = r.result;
+  EXPECT_EQ(chain["nodes"], nlohmann::json({"consumer", "relay", "producer"}));
+  ASSERT_EQ(chain["links"].size(), 1u);
+  const auto& link = chain["links"][0];
+  EXPECT_EQ(link["kind"], "wifi-adhoc");
+  EXPECT_EQ(link["nodes"], chain["nodes"]);
+  EXPECT_EQ(link["positions_m"], nlohmann::json({0.0, 25.0, 50.0}));
+  EXPECT_EQ(link["range_m"], 40.0);
+  EXPECT_EQ(link["standard"], "11b");
+  EXPECT_EQ(link["data_mode"], "DsssRate11Mbps");
+  EXPECT_EQ(link["addressing"], "unicast"); // the scenario's default
+  EXPECT_EQ(link["mtu"], 2296);
+  EXPECT_EQ(chain["routes"][0]["next_hops"], nlohmann::json({{"consumer", "relay"}, {"relay", "producer"}}));
+  EXPECT_EQ(chain["daemon_config"]["face_system.link"]["bundle_interval"], 4);
+  EXPECT_EQ(chain["bundling_metrics"], chain["nodes"]);
+  EXPECT_EQ(chain["apps"][1]["node"], "consumer");
+  EXPECT_EQ(chain["apps"][0]["node"], "producer");
+
+  // wifi-hidden: B, A, D, C on the line; B fetches from A, C from D (StartDelayC later)
+  auto h = runCli({"wifi-hidden", "--StartDelayC=0.5", "--StartTime=1", "--network"});
+  ASSERT_EQ(h.exitCode, 0) << h.result.dump();
+  const auto& hidden = h.result;
+  EXPECT_EQ(hidden["links"][0]["nodes"], nlohmann::json({"b", "a", "d", "c"}));
+  EXPECT_EQ(hidden["links"][0]["positions_m"], nlohmann::json({0.0, 20.0, 40.0, 60.0}));
+  EXPECT_EQ(hidden["links"][0]["addressing"], "broadcast");
+  ASSERT_EQ(hidden["routes"].size(), 2u);
+  EXPECT_EQ(hidden["routes"][1]["next_hops"], nlohmann::json({{"c", "d"}}));
+  const auto& apps = hidden["apps"];
+  ASSERT_EQ(apps.size(), 4u);
+  EXPECT_EQ(apps[1]["flow"], "b_from_a");
+  EXPECT_EQ(apps[1]["start_s"], 1.0);
+  EXPECT_EQ(apps[3]["flow"], "c_from_d");
+  EXPECT_EQ(apps[3]["start_s"], 1.5);
+  EXPECT_EQ(apps[2]["content_seed"], 2);
+  EXPECT_EQ(hidden["metrics"], "wifi-hidden");
+  expectUsageError({"wifi-hidden", "--DataMode=HtMcs3", "--network"}, "not a mode of --Standard=80211b");
 }
 
 TEST(Scenarios, DumbbellSharesTheBottleneck)

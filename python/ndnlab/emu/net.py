@@ -46,6 +46,7 @@ DEFAULT_QUEUE = "100p"  # ns-3's DropTailQueue default
 WIFI_MTU = 2296  # ns-3 WifiNetDevice: 2304-octet MSDUs less the 8-octet LLC/SNAP header
 CLONE_NEWNET = 0x40000000
 TC_H_ROOT = 0xFFFFFFFF
+BROADCAST_MAC = "ff:ff:ff:ff:ff:ff"
 NUD_PERMANENT = 0x80  # a neighbour entry the kernel never resolves again (linux/neighbour.h)
 _NAME_RE = re.compile(r"^[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*$")
 _NS_RE = re.compile(rf"^{NS_PREFIX}-([0-9a-f]+)-(.+)$")
@@ -253,6 +254,45 @@ class Link:
         """The node at the other end from `node`."""
         self.end(node)
         return self.b if node == self.a else self.a
+
+    @property
+    def nodes(self):
+        """The nodes it joins: (a, b)."""
+        return self.a, self.b
+
+
+@dataclasses.dataclass(frozen=True)
+class Channel:
+    """One 802.11 ad hoc channel of ndnlab-emu-link --link wifi-adhoc: the tap `devs[i]` with
+    address `addrs[i]` in node `nodes[i]`, all in `subnet` (a /24 of its own: .1, .2, ... in
+    the order of the nodes). Which nodes hear each other is the radio's business (positions,
+    range); every node has a permanent neighbour entry for every other."""
+    index: int
+    nodes: tuple
+    devs: tuple
+    addrs: tuple
+    subnet: str
+    mtu: int
+    process: subprocess.Popen | None = dataclasses.field(default=None, compare=False)  # its link process
+
+    def end(self, node):
+        """(device, address) of the channel's tap in `node`."""
+        if node not in self.nodes:
+            raise ValueError(f"channel {'-'.join(self.nodes)} does not reach {node!r}")
+        i = self.nodes.index(node)
+        return self.devs[i], self.addrs[i]
+
+
+def _radio_flags(radio):
+    """ndnlab-emu-link's flags of a radio dict ({"standard": "11b", "ampdu": False, ...});
+    empty values keep the program's defaults."""
+    argv = []
+    for key, value in radio.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        if value != "":
+            argv += [f"--{key}", str(value)]
+    return argv
 
 
 def _read_ready(proc, timeout):
@@ -490,12 +530,7 @@ class Network:
         The program prints 'ready' once the station has associated; the taps then get the next
         free /24 as add_link's veths do. Otherwise as add_emulated_link."""
         i, net, dev_a, dev_b = self._claim_link(a, b)
-        argv = ["--link", "wifi", "--seed", str(seed), "--run", str(run)]
-        for key, value in radio.items():
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            if value != "":
-                argv += [f"--{key}", str(value)]
+        argv = ["--link", "wifi", "--seed", str(seed), "--run", str(run), *_radio_flags(radio)]
         if stream is not None:
             argv += ["--stream", str(stream)]
         if mtu is not None:
@@ -506,15 +541,69 @@ class Network:
                     mtu or WIFI_MTU, 0.0, 0.0, proc)
         return self._address_link(link)
 
+    def add_wifi_channel(self, nodes, program, radio, positions, range_m=0.0, mtu=None, seed=1, run=1,
+                         stream=None, stats=None, log=None, ready_timeout=20.0, argv_prefix=(), pcap=None,
+                         broadcast_from=()):
+        """One 802.11 ad hoc channel joining `nodes` (node i at x = positions[i] metres on a
+        line, radio range `range_m`, 0 = none), simulated in real time by `program`
+        (ndnlab-emu-link --link wifi-adhoc: the radio of `ndnlab sim wifi-chain` and
+        `wifi-hidden`), a tap in each node. `radio` holds the flags of add_wifi_link but
+        distance and frame-loss; `pcap`: one file per node, in the order of `nodes`. The taps
+        get the next free /24 (.1, .2, ... in node order) once the program is ready, and every
+        node a permanent neighbour entry for every other: its MAC, or for the nodes of
+        `broadcast_from` the broadcast MAC, so that what they send to one neighbour's address
+        goes on the air group-addressed (no ACK, no retry; the kernels of other nodes do not
+        forward a unicast IP packet received in a broadcast frame). Returns the Channel
+        (`process` set)."""
+        self._check_open()
+        nodes = tuple(nodes)
+        if len(nodes) < 2 or len(set(nodes)) != len(nodes) or len(positions) != len(nodes):
+            raise ValueError(f"channel {nodes}: two or more distinct nodes, one position each")
+        i, net = self._claim_index(nodes)
+        devs = tuple(self._next_dev(n) for n in nodes)
+        argv = ["--link", "wifi-adhoc", "--seed", str(seed), "--run", str(run),
+                "--positions", ",".join(repr(float(x)) for x in positions), "--range", repr(float(range_m))]
+        argv += _radio_flags(radio)
+        if stream is not None:
+            argv += ["--stream", str(stream)]
+        if mtu is not None:
+            argv += ["--mtu", str(mtu)]
+        for k, (node, dev) in enumerate(zip(nodes, devs)):
+            argv += ["--ns", self.nodes[node], "--dev", dev]
+            if pcap:
+                argv += ["--pcap", str(pcap[k])]
+        proc = self._launch(program, argv, stats, log, ready_timeout, argv_prefix, f"channel {'-'.join(nodes)}")
+        channel = Channel(i, nodes, devs, tuple(f"{net}.{k + 1}" for k in range(len(nodes))), f"{net}.0/24",
+                          mtu or WIFI_MTU, proc)
+        self.links.append(channel)
+        for node, dev, addr in zip(nodes, devs, channel.addrs):
+            ipr = self._ipr[node]
+            idx = self._index(node, dev)
+            ipr.addr("add", index=idx, address=addr, prefixlen=24)
+            ipr.link("set", index=idx, state="up")
+        macs = {node: self.mac(node, dev) for node, dev in zip(nodes, devs)}
+        for node, dev in zip(nodes, devs):
+            for peer, addr in zip(nodes, channel.addrs):
+                if peer != node:
+                    mac = BROADCAST_MAC if node in broadcast_from else macs[peer]
+                    self._ipr[node].neigh("replace", dst=addr, lladdr=mac,
+                                          ifindex=self._index(node, dev), state=NUD_PERMANENT)
+        return channel
+
     def _start_link_process(self, a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
                             argv_prefix, pcap=None):
         """Starts `program` between tap `dev_a` in `a` and `dev_b` in `b` and waits for 'ready'."""
-        argv = [*argv_prefix, str(program), "--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b],
-                "--dev-b", dev_b, *argv]
-        if stats:
-            argv += ["--stats-json", str(stats)]
+        argv = ["--ns-a", self.nodes[a], "--dev-a", dev_a, "--ns-b", self.nodes[b], "--dev-b", dev_b, *argv]
         if pcap:
             argv += ["--pcap-a", str(pcap[0]), "--pcap-b", str(pcap[1])]
+        return self._launch(program, argv, stats, log, ready_timeout, argv_prefix, f"link {a}-{b}")
+
+    def _launch(self, program, argv, stats, log, ready_timeout, argv_prefix, what):
+        """Starts link process `program` with `argv` (tracked like any process) and waits for
+        its 'ready' line; RuntimeError (naming `what`) when it does not come."""
+        argv = [*argv_prefix, str(program), *argv]
+        if stats:
+            argv += ["--stats-json", str(stats)]
         with open(log or os.devnull, "w") as err:
             proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True,
                                     start_new_session=True)
@@ -522,7 +611,7 @@ class Network:
         if not _read_ready(proc, ready_timeout):
             why = pathlib.Path(log).read_text()[-500:].strip() if log else "(no log)"
             state = f"exited {proc.returncode}" if proc.poll() is not None else "still not ready"
-            raise RuntimeError(f"{pathlib.Path(str(program)).name} for link {a}-{b}: {state} after "
+            raise RuntimeError(f"{pathlib.Path(str(program)).name} for {what}: {state} after "
                                f"{ready_timeout:.0f} s: {why}")
         return proc
 
@@ -593,16 +682,21 @@ class Network:
 
     def _claim_link(self, a, b):
         """(index, /24 prefix "10.x.y", device in a, device in b) of a new link a-b."""
-        self._check_open()
-        for n in (a, b):
-            if n not in self.nodes:
-                raise ValueError(f"unknown node {n!r}")
         if a == b:
             raise ValueError("a link needs two nodes")
+        i, net = self._claim_index((a, b))
+        return i, net, self._next_dev(a), self._next_dev(b)
+
+    def _claim_index(self, nodes):
+        """(index, /24 prefix "10.x.y") of a new link or channel among `nodes`."""
+        self._check_open()
+        for n in nodes:
+            if n not in self.nodes:
+                raise ValueError(f"unknown node {n!r}")
         i = len(self.links)
         if i >= 55 * 256:
             raise ValueError("too many links")
-        return i, f"10.{200 + i // 256}.{i % 256}", self._next_dev(a), self._next_dev(b)
+        return i, f"10.{200 + i // 256}.{i % 256}"
 
     def _next_dev(self, node):
         dev = f"eth{self._ndev[node]}"
@@ -692,12 +786,13 @@ class Network:
 
     def route_all(self):
         """Routes in every node to every link's subnet along a shortest path (fewest hops; ties
-        go to the earliest link), so that any two nodes reach each other. Returns the number of
-        routes added."""
+        go to the earliest link), so that any two nodes reach each other; over two-end links
+        only (a Channel's routes depend on who hears whom). Returns the number of routes added."""
         added = 0
+        links = [lk for lk in self.links if isinstance(lk, Link)]
         for src in self.nodes:
-            dist, first = shortest_paths(self.nodes, self.links, src)
-            for link in self.links:
+            dist, first = shortest_paths(self.nodes, links, src)
+            for link in links:
                 if src in (link.a, link.b):
                     continue
                 ends = [e for e in (link.a, link.b) if e in dist]

@@ -20,8 +20,11 @@ Each link is shaped by one mechanism, recorded in result.json:
   delay and loss, since the impairment is per daemon, not per link;
 - "ns3-wifi": a link of kind "wifi" (wifi-one-hop): ns-3's 802.11 model of `ndnlab sim`, one
   station and one access point, run in real time between two taps (ndnlab-emu-link --link
-  wifi). Addressing=unicast gives each end a UDP unicast face (unicast 802.11 frames, ACK and
-  retries), Addressing=broadcast a UDP multicast face (group-addressed frames, no ACK).
+  wifi); or of kind "wifi-adhoc" (wifi-chain, wifi-hidden): one ad hoc channel of all its
+  nodes, a tap in each (ndnlab-emu-link --link wifi-adhoc). Addressing=unicast gives each node
+  a UDP unicast face per neighbour it routes to or is routed to by (unicast 802.11 frames, ACK
+  and retries; group-addressed from the description's `ad_hoc_nodes`, as the simulator's ad hoc
+  faces), Addressing=broadcast a UDP multicast face (group-addressed frames, no ACK).
 
 A run records the machine's CPU load; when it was saturated the emulation ran slower than the
 network it stands for, and the result says so (`saturated`). Exit status: 0 the run went to its
@@ -60,6 +63,8 @@ LAG_SHARE_OF_DELAY = 0.05
 MIN_LAG_US = 100
 # ndnlab-emu-link --link wifi: the sender's MAC drops, by reason
 WIFI_MAC_DROPS = ("mac_tx_drops", "queue_drops", "lifetime_drops", "retry_drops")
+# ... and each radio's transmissions by frame type (the simulator's WifiPhyCounter)
+PHY_TX_COUNTERS = ("phy_tx", "phy_tx_data", "phy_tx_ctl", "phy_tx_mgt")
 # `ndnlab ctl face list`'s bundles={...} -> the simulator's keys (bundling-kit.cpp bundleCounters)
 BUNDLE_COUNTERS = {"out": "bundles_out", "absorbed": "interests_absorbed", "in": "bundles_in",
                    "regenerated": "interests_regenerated", "gap-filled": "interests_gap_filled",
@@ -117,10 +122,10 @@ def plan_links(network, mode):
     if len(network["nodes"]) > MAX_NODES:
         raise UsageError(f"{len(network['nodes'])} nodes: ndnlab emu runs at most {MAX_NODES} "
                          "daemons on one machine")
-    wifi = [lk for lk in links if lk.get("kind") == "wifi"]
+    wifi = [lk for lk in links if is_wifi(lk)]
     if wifi:
         if mode in ("tbf", "impair"):
-            raise UsageError(f"--link-mode {mode}: link {wifi[0]['a']}-{wifi[0]['b']} is 802.11, "
+            raise UsageError(f"--link-mode {mode}: link {link_name(wifi[0])} is 802.11, "
                              "which only ns-3 emulates (--link-mode auto or ns3)")
         if len(wifi) != len(links):
             raise UsageError("a network of 802.11 and other links: ndnlab emu runs one kind at a "
@@ -156,26 +161,51 @@ def plan_links(network, mode):
     return mechanisms, warnings
 
 
+def link_nodes(lk):
+    """The nodes of a described link: [a, b], or an ad hoc channel's `nodes`."""
+    return list(lk["nodes"]) if "nodes" in lk else [lk["a"], lk["b"]]
+
+
+def link_name(lk):
+    return "-".join(link_nodes(lk))
+
+
+def is_wifi(lk):
+    """An 802.11 link: a BSS of two ("wifi") or an ad hoc channel of several ("wifi-adhoc")."""
+    return lk.get("kind") in ("wifi", "wifi-adhoc")
+
+
 def next_hops(network, links):
-    """The routes toward each prefix's origin, [(node, prefix, Link, cost)]: the first hop of a
-    shortest path (fewest hops; cost 0); or, for a route with `all_paths`, one on every link
-    whose peer reaches the origin, of cost 1 + the peer's hops to it (RouteHelper's all-paths
-    routes: a node can fall back on a longer path)."""
+    """The routes toward each prefix's origin, [(node, prefix, Link or Channel, neighbour, cost)]:
+    a route's own `next_hops` ({node: neighbour}, on the channel they share: an ad hoc channel,
+    where who hears whom is the radio's business; cost 0); for a route with `all_paths`, one on
+    every link whose peer reaches the origin, of cost 1 + the peer's hops to it (RouteHelper's
+    all-paths routes: a node can fall back on a longer path); else the first hop of a shortest
+    path (fewest hops; cost 0)."""
     hops = []
+    two_end = [lk for lk in links if isinstance(lk, emunet.Link)]
     for route in network["routes"]:
         origin, prefix = route["origin"], route["prefix"]
+        if "next_hops" in route:
+            for node, via in route["next_hops"].items():
+                link = next((lk for lk in links if node in lk.nodes and via in lk.nodes), None)
+                if link is None:
+                    raise EmuError(f"route {prefix}: {node} and {via} share no link")
+                hops.append((node, prefix, link, via, 0))
+            continue
         if route.get("all_paths"):
-            dist, _ = emunet.shortest_paths(network["nodes"], links, origin)
-            hops += [(node, prefix, link, 1 + dist[link.peer(node)])
+            dist, _ = emunet.shortest_paths(network["nodes"], two_end, origin)
+            hops += [(node, prefix, link, link.peer(node), 1 + dist[link.peer(node)])
                      for node in network["nodes"] if node != origin and node in dist
-                     for link in links if node in (link.a, link.b) and link.peer(node) in dist]
+                     for link in two_end if node in (link.a, link.b) and link.peer(node) in dist]
             continue
         for node in network["nodes"]:
             if node == origin:
                 continue
-            dist, first = emunet.shortest_paths(network["nodes"], links, node)
+            dist, first = emunet.shortest_paths(network["nodes"], two_end, node)
             if origin in dist:
-                hops.append((node, prefix, first[origin], 0))
+                link = first[origin]
+                hops.append((node, prefix, link, link.peer(node), 0))
     return hops
 
 
@@ -190,7 +220,8 @@ def toml_value(v):
 def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None, tcp=False, ether=()):
     """ndnlabd's configuration of `node`: UDP faces of `mtu` (the smallest of its links'), the
     scenario's own keys (`daemon_config` of the description), and with `multicast` (the
-    address of the node's Wi-Fi end) a wireless UDP multicast face on that interface; with
+    address of the node's Wi-Fi end) a wireless UDP multicast face on that interface (ad hoc
+    on the description's `ad_hoc_nodes`: a relay sends out of the face it received on); with
     `tcp`, a TCP listener on the same port (--faces tcp); with `ether` (interface names),
     Ethernet faces on those interfaces, unicast only (--faces ether)."""
     cs = int(network["cs_size"])
@@ -220,7 +251,10 @@ def daemon_config(run_dir, node, network, seed, impair, mtu=1500, multicast=None
     if multicast:
         lines += ["[face_system.multicast]", "enabled = true", f'group = "{MULTICAST_GROUP}"',
                   f"port = {MULTICAST_PORT}", f'interface_address = "{multicast}"',
-                  f"mtu = {mtu - IP_UDP_HEADERS}", 'medium = "wireless"', ""]
+                  f"mtu = {mtu - IP_UDP_HEADERS}", 'medium = "wireless"']
+        if node in network.get("ad_hoc_nodes", ()):
+            lines += ["ad_hoc = true"]
+        lines += [""]
     for table, keys in network.get("daemon_config", {}).items():
         lines += [f"[{table}]", *(f"{k} = {toml_value(v)}" for k, v in keys.items()), ""]
     if impair:
@@ -234,7 +268,7 @@ def multicast_link(lk):
     reach each other through a UDP multicast face, whose Ethernet destination is a group
     address, so that ns-3 sends each frame group-addressed (no ACK, no retry) as the
     simulator's broadcast faces do."""
-    return lk.get("kind") == "wifi" and lk.get("addressing") == "broadcast"
+    return is_wifi(lk) and lk.get("addressing") == "broadcast"
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -303,15 +337,14 @@ class Emulation:
     def link_file(self, i, suffix):
         """The run directory's file of link `i`'s process: counters (.json), messages (.log);
         with `.<node>.pcap` the capture of the link's end in that node."""
-        lk = self.network["links"][i]
-        return self.run_dir / f"link{i}-{lk['a']}-{lk['b']}{suffix}"
+        return self.run_dir / f"link{i}-{link_name(self.network['links'][i])}{suffix}"
 
     def pcap_files(self, i):
-        """(capture of end a, capture of end b) of link `i`, or None without --pcap."""
+        """The captures of link `i`'s ends (a, b; a channel's nodes in order), or None without
+        --pcap."""
         if not self.pcap:
             return None
-        lk = self.network["links"][i]
-        return self.link_file(i, f".{lk['a']}.pcap"), self.link_file(i, f".{lk['b']}.pcap")
+        return tuple(self.link_file(i, f".{n}.pcap") for n in link_nodes(self.network["links"][i]))
 
     def socket(self, node):
         return self.run_dir / f"{node}.sock"
@@ -341,6 +374,18 @@ class Emulation:
                     lk["queue"], seed=1, run=self.seed, stream=lk.get("loss_stream", 2 * i),
                     stats=self.link_file(i, ".json"),
                     log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
+            elif lk.get("kind") == "wifi-adhoc":
+                # one channel, node i at positions_m[i]; seed, run and streams as below
+                radio = {"standard": lk["standard"], "data-mode": lk["data_mode_override"],
+                         "broadcast-at-data-rate": lk["broadcast_at_data_rate"], "ampdu": lk["ampdu"]}
+                # an ad hoc face (the description's ad_hoc_nodes: wifi-chain's relay) names no
+                # destination in the simulator, so its frames are broadcast; with unicast
+                # faces the same comes from the broadcast MAC in the node's neighbour entries
+                link = net.add_wifi_channel(lk["nodes"], self.emu_link, radio, lk["positions_m"],
+                                            lk["range_m"], mtu=lk["mtu"], seed=1, run=self.seed,
+                                            stats=self.link_file(i, ".json"), log=self.link_file(i, ".log"),
+                                            pcap=self.pcap_files(i),
+                                            broadcast_from=self.network.get("ad_hoc_nodes", ()))
             elif mech == "ns3-wifi":
                 # station a, access point b; ns-3 seed 1, run = the run's seed and the radio's
                 # streams from the scenario's first one: `ndnlab sim --run=S` draws the same
@@ -368,7 +413,7 @@ class Emulation:
         for node in nodes:
             cfg = self.run_dir / f"{node}.toml"
             mine = [(link, lk) for link, lk in zip(self.links, self.network["links"])
-                    if node in (link.a, link.b)]
+                    if node in link.nodes]
             mtu = min((link.mtu for link, _ in mine), default=1500)
             multicast = next((link.end(node)[1] for link, lk in mine if multicast_link(lk)), None)
             ether = [link.end(node)[0] for link, _ in mine] if self.faces == "ether" else ()
@@ -388,31 +433,39 @@ class Emulation:
                 time.sleep(0.05)
         mircc = self.network.get("mircc")
         hops = next_hops(self.network, self.links)
-        routed = {(node, link.index) for node, _, link, _ in hops}
+        routed = {(node, link.index) for node, _, link, _, _ in hops}
         for link, lk in zip(self.links, self.network["links"]):
             if multicast_link(lk):
                 continue  # the daemons' multicast face, from their configuration
+            if isinstance(link, emunet.Channel):
+                # a unicast face each way between the neighbours a route joins (the peer's end
+                # would be on-demand; made here, it is wireless from the start)
+                pairs = {p for node, _, ln, via, _ in hops if ln is link
+                         for p in ((node, via), (via, node))}
+                for node, via in sorted(pairs):
+                    self.ctl(node, "face", "create", *self.face_uri(link, node, via), "--medium", "wireless")
+                continue
             for node in (link.a, link.b):
                 if self.faces != "udp" and (node, link.index) not in routed:
                     continue  # a connection (TCP) or face (Ethernet) per link and direction of
                     # routes: the peer's face is the accepted or on-demand one
                 # MIRCC: the capacity of the link the face's Data come back over
                 extra = ["--mircc-capacity", str(int(lk["rate_bps"]))] if mircc else []
-                if lk.get("kind") == "wifi":
+                if is_wifi(lk):
                     extra = ["--medium", "wireless"]  # BLEnD bundles on wireless faces only
                 self.ctl(node, "face", "create", *self.face_uri(link, node), *extra)
         kinds = {link.index: lk for link, lk in zip(self.links, self.network["links"])}
-        for node, prefix, link, cost in hops:
+        for node, prefix, link, via, cost in hops:
             face = (f"udp4://{MULTICAST_GROUP}:{MULTICAST_PORT}" if multicast_link(kinds[link.index])
-                    else self.face_uri(link, node)[0])
+                    else self.face_uri(link, node, via)[0])
             self.ctl(node, "route", "add", prefix, face, str(cost))
         for choice in self.network.get("strategies", []):
             self.ctl(choice["node"], "strategy", "set", choice["prefix"], choice["strategy"])
 
-    def face_uri(self, link, node):
-        """[remote FaceUri] (and the LocalUri an Ethernet face needs) of `node`'s face to its
-        peer on `link`, of the run's face kind."""
-        peer = link.peer(node)
+    def face_uri(self, link, node, peer=None):
+        """[remote FaceUri] (and the LocalUri an Ethernet face needs) of `node`'s face to `peer`
+        (default: the other end) on `link`, of the run's face kind."""
+        peer = peer or link.peer(node)
         if self.faces == "ether":
             return [f"ether://[{self.net.mac(peer, link.end(peer)[0])}]", f"dev://{link.end(node)[0]}"]
         return [f"{self.faces}4://{link.end(peer)[1]}:{UDP_PORT}"]
@@ -534,7 +587,7 @@ class Emulation:
         if event["action"] != "isolate":
             raise EmuError(f"event {event['action']!r} at {event['at_s']} s: ndnlab emu does not know it")
         for link in self.links:
-            if event["node"] in (link.a, link.b):
+            if event["node"] in link.nodes:
                 self.net.set_state(event["node"], link.end(event["node"])[0], up=False)
         self.events_done.append({**event, "done_s": round(now, 3)})
         self.progress(f"{now:6.1f} s: {event['node']} isolated ({event['action']})")
@@ -593,7 +646,7 @@ class Emulation:
             tx = rx = txb = rxb = qdrops = 0
             wired = False
             for link, mech in zip(self.links, self.mechanisms):
-                if node not in (link.a, link.b):
+                if node not in link.nodes:
                     continue
                 dev = link.end(node)[0]
                 k = self.net.device_counters(node, dev)
@@ -630,7 +683,11 @@ class Emulation:
         reports = []
         capture_drops = capture_drops or {}
         for i, (lk, link, mech) in enumerate(zip(self.network["links"], self.links, self.mechanisms)):
-            if mech == "ns3-wifi":
+            if lk.get("kind") == "wifi-adhoc":
+                rep = {"nodes": link_nodes(lk), "mechanism": mech, "kind": "wifi-adhoc",
+                       **{k: lk[k] for k in ("standard", "data_mode", "positions_m", "range_m",
+                                             "broadcast_at_data_rate", "ampdu", "addressing", "mtu")}}
+            elif mech == "ns3-wifi":
                 rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "kind": "wifi",
                        **{k: lk[k] for k in ("standard", "data_mode", "distance_m", "frame_loss",
                                              "broadcast_at_data_rate", "ampdu", "addressing", "mtu")}}
@@ -640,23 +697,33 @@ class Emulation:
             if link.process is not None:
                 # frames the kernel could not hand to the link process (its tap ring was full)
                 taps = {n: self.net.device_counters(n, link.end(n)[0])["tx_dropped"]
-                        for n in (link.a, link.b)}
+                        for n in link.nodes}
                 self.net.stop(link.process, timeout=10)
                 path = self.link_file(i, ".json")
                 stats = json.loads(path.read_text()) if path.exists() else {}
                 rep["realtime"] = stats.get("realtime")
-                for direction, src, dst in (("a_to_b", lk["a"], lk["b"]), ("b_to_a", lk["b"], lk["a"])):
-                    d = stats.get(direction, {})
-                    rep[direction] = d
-                    if mech != "ns3-wifi":
-                        nodes[src]["queue_drops"] += d.get("queue_drops", 0)
-                        nodes[dst]["loss_drops"] += d.get("loss_drops", 0)
-                if mech == "ns3-wifi":
-                    # the frames each radio sent, by type, as the simulator's WifiPhyCounter
-                    for end, node in (("a", lk["a"]), ("b", lk["b"])):
-                        nodes[node].update(stats.get("phy", {}).get(end, {}))
-                    rep["associated_s"] = stats.get("associated_s")
-                    rep["deassociations"] = stats.get("deassociations")
+                if lk.get("kind") == "wifi-adhoc":
+                    # per node: its tap's frames each way, its radio's MAC drops, retries, PHY
+                    # receive drops, and the frames it sent by type (the simulator's
+                    # WifiPhyCounter keys, into the node's report)
+                    ports = stats.get("ports", [])
+                    rep["ports"] = {n: {k: v for k, v in port.items() if k not in ("ns", "dev")}
+                                    for n, port in zip(link.nodes, ports)}
+                    for n, port in zip(link.nodes, ports):
+                        nodes[n].update({k: port[k] for k in PHY_TX_COUNTERS})
+                else:
+                    for direction, src, dst in (("a_to_b", lk["a"], lk["b"]), ("b_to_a", lk["b"], lk["a"])):
+                        d = stats.get(direction, {})
+                        rep[direction] = d
+                        if mech != "ns3-wifi":
+                            nodes[src]["queue_drops"] += d.get("queue_drops", 0)
+                            nodes[dst]["loss_drops"] += d.get("loss_drops", 0)
+                    if mech == "ns3-wifi":
+                        # the frames each radio sent, by type, as the simulator's WifiPhyCounter
+                        for end, node in (("a", lk["a"]), ("b", lk["b"])):
+                            nodes[node].update(stats.get("phy", {}).get(end, {}))
+                        rep["associated_s"] = stats.get("associated_s")
+                        rep["deassociations"] = stats.get("deassociations")
                 rep["tap_tx_dropped"] = taps
                 rt = stats.get("realtime") or {}
                 lost = sum(taps.values())
@@ -667,7 +734,7 @@ class Emulation:
             files = self.pcap_files(i)
             if files:
                 # one file per end, named link<i>-<a>-<b>.<node>.pcap, in the run directory
-                rep["pcap"] = {node: f.name for node, f in zip((lk["a"], lk["b"]), files)}
+                rep["pcap"] = {node: f.name for node, f in zip(link_nodes(lk), files)}
                 rep["pcap_by"] = "ns-3" if link.process is not None else "tcpdump"
                 if i in capture_drops:
                     rep["pcap_kernel_drops"] = capture_drops[i]
@@ -800,14 +867,45 @@ def aggregate(flows):
     }
 
 
+def hidden_metrics(network, flows):
+    """wifi-hidden's two fetches (B from A, C from D) under the simulated run's keys
+    (runWifiHidden): content bytes of both over the span from the first start to the last end,
+    the flows' goodputs summed, the slower one, Jain's index of the two, completion of the
+    later one from B's start, and the counters summed; each flow's own under `flows`."""
+    starts = {a["flow"]: a["start_s"] for a in network["apps"] if a.get("flow")}
+    first = min(f["_start"] for f in flows.values())
+    last = max(f["_end"] for f in flows.values())
+    goodputs = [f.get("goodput_mbps", 0.0) for f in flows.values()]
+    total, squares = sum(goodputs), sum(g * g for g in goodputs)
+    completed = all(f["completed"] for f in flows.values())
+    t0 = min(starts.values())
+    for f in flows.values():
+        f.pop("_start", None)
+        f.pop("_end", None)
+    return {
+        "goodput_mbps": sum(f["bytes"] for f in flows.values()) * 8 / (last - first) / 1e6 if last > first else 0.0,
+        "goodput_sum_mbps": total,
+        "goodput_min_mbps": min(goodputs),
+        "fairness": total * total / (len(goodputs) * squares) if squares > 0 else 0.0,
+        "completed": completed,
+        "bit_exact": all(f["bit_exact"] for f in flows.values()),
+        "completion_time_s": (max(f["completion_time_s"] + starts[name] - t0 for name, f in flows.items())
+                              if completed else None),
+        **{k: sum(f.get(k, 0) for f in flows.values())
+           for k in ("retransmissions", "timeouts", "interests_sent", "data_received")},
+        "flows": flows,
+    }
+
+
 # --- command line ------------------------------------------------------------------------------
 
 USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
                   [--link-mode auto|ns3|tbf|impair] [--pcap] [--quiet]
 
 Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
-mircc-dumbbell, wifi-one-hop, rtsd-star, rtsd-scale) on real daemons: one ndnlabd per node in its own network
-namespace, links shaped as the scenario says (802.11 by ns-3 in real time), the same parameters
+mircc-dumbbell, wifi-one-hop, wifi-chain, wifi-hidden, rtsd-star, rtsd-scale) on real daemons:
+one ndnlabd per node in its own network namespace, links shaped as the scenario says (802.11 by
+ns-3 in real time), the same parameters
 (--Name=value, checked by the simulator) and a result.json with the same metric keys as
 `ndnlab sim`, plus backend "emu". Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
 """
@@ -915,7 +1013,7 @@ def main(argv=None):
                 elif app["tool"] == "perf-client":
                     flows[app["node"]] = perf_metrics(rc, out, started, ended)
                 else:
-                    flows[app["node"]] = fetch_metrics(app, rc, out, started, ended,
+                    flows[app.get("flow", app["node"])] = fetch_metrics(app, rc, out, started, ended,
                                                        content.get(app["name"]),
                                                        nodes[app["node"]]["data_in"])
     except (EmuError, OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
@@ -931,11 +1029,16 @@ def main(argv=None):
     elif network.get("metrics") == "rtsd-star":
         metrics = stream_metrics.metrics(network, finished, [p["_out"] for p in producers if "_out" in p],
                                          links)
+    elif network.get("metrics") == "wifi-hidden":
+        metrics = hidden_metrics(network, flows)
     else:
         metrics = aggregate(flows)
     metrics.update(network.get("extra_metrics", {}))
     metrics["nodes"] = nodes
-    if network.get("bundling_metrics"):
+    if network.get("bundling_in") == "nodes":  # the multi-hop Wi-Fi scenarios' nodeReport
+        for n, counters in bundling.items():
+            nodes[n]["bundling"] = counters
+    elif network.get("bundling_metrics"):
         metrics["bundling"] = bundling
     cpu_summary = cpu.summary()
     saturated = cpu_summary["mean_busy_percent"] >= SATURATED_BUSY_PERCENT
@@ -1003,6 +1106,14 @@ def summary_text(result):
     if "retransmissions" in m:
         lines.append(f"  retransmissions {m['retransmissions']}, timeouts {m.get('timeouts', 0)}")
     for lk in result["links"]:
+        if lk.get("kind") == "wifi-adhoc":
+            ports = lk.get("ports", {})
+            lines.append(f"  channel {'-'.join(lk['nodes'])}: {lk['mechanism']}, {lk['standard']} "
+                         f"{lk['data_mode']} ad hoc, x = {', '.join(f'{x:g}' for x in lk['positions_m'])} m, "
+                         f"range {lk['range_m']:g} m, {lk['addressing']}; retries "
+                         f"{'/'.join(str(p.get('retries', 0)) for p in ports.values())}, MAC drops "
+                         f"{sum(p.get(k, 0) for p in ports.values() for k in WIFI_MAC_DROPS)}")
+            continue
         if lk.get("kind") == "wifi":
             ab, ba = lk.get("a_to_b", {}), lk.get("b_to_a", {})
             lines.append(f"  link {lk['a']}-{lk['b']}: {lk['mechanism']}, {lk['standard']} "
