@@ -535,7 +535,7 @@ def test_without_privileges_it_exits_2_before_touching_anything(tmp_path):
 
 @pytest.mark.parametrize("args, fragment", [
     (["no-such-scenario"], "unknown scenario"),
-    (["rtsd-scale"], "no network description"),
+    (["dcib-no-loss"], "no network description"),
     (["wifi-chain", "--link-mode", "tbf"], "802.11"),
     (["wifi-hidden", "--DataMode=HtMcs3"], "--DataMode=HtMcs3"),
     (["wifi-one-hop", "--DataMode=HtMcs3"], "--DataMode=HtMcs3"),  # an 802.11n mode on 802.11b
