@@ -25,11 +25,22 @@ from ndnlab.paper import rtsd
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
            "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
-           "table1-emu.toml and fig19-emu.toml; without --emu and root, the same report but the real-daemon tables)")
+           "table1-emu.toml, fig19-emu.toml, fig22-emu.toml and fig23-emu.toml; without --emu and root, the same report "
+           "but the real-daemon tables)")
 # what else the runs say about each row, beside Table 1's columns
 EXTRA = (("stream.first_frame_ms", "first frame (ms)"), ("stream.frames_rendered", "frames rendered"),
          ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"),
          ("stream.latency_median_ms", "latency median (ms)"))
+
+
+def save_figure(fig, figures, name):
+    """Writes `fig` to figures/name and closes it; the report's line that links it."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout()
+    figures.mkdir(parents=True, exist_ok=True)
+    fig.savefig(figures / name, dpi=90)
+    plt.close(fig)
+    return ["", f"Plot: [{name}]({name})."]
 
 
 def cell(vs):
@@ -200,16 +211,9 @@ def fig19_section(df, emu=None):
     return lines
 
 
-def fig22_section(df, figures):
-    """The chasing period per link delay and estimator set (median [min-max]), and the plot."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
-    lines = ["", "## Fig. 22: chasing period against link latency", "",
-             "Runs: fig22.toml (rtsd-star, both links 10 Mbit/s with the delay below, RTT = 4 x delay, one "
-             "1000 kbit/s stream at 30 frames/s for 20 s, lambda_p^0 from Eq. (1); seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). The paper's figure lost its values in the stored text; "
-             "its sentences are judged below as directions. Chasing period (ms), median [min-max]:", "",
-             "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
-    medians = {}
+def fig22_rows(df):
+    """Fig. 22's table rows from `df` (one backend's runs) and {(delay, set): median}."""
+    rows, medians = [], {}
     for d in rtsd.FIG22_DELAYS:
         cells = []
         for st in rtsd.FIG22_SETS:
@@ -218,7 +222,32 @@ def fig22_section(df, figures):
             if vs:
                 medians[(d, st)] = statistics.median(vs)
             cells.append(cell(vs))
-        lines.append(f"| {d} | " + " | ".join(cells) + " |")
+        rows.append(f"| {d} | " + " | ".join(cells) + " |")
+    return rows, medians
+
+
+def emu_seeds(emu):
+    return ", ".join(str(int(s)) for s in sorted(emu["seed"].unique()))
+
+
+def fig22_section(df, figures, emu=None):
+    """The chasing period per link delay and estimator set (median [min-max]), and the plot;
+    with `emu` (fig22-emu.toml), the same table from the runs on real daemons."""
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    lines = ["", "## Fig. 22: chasing period against link latency", "",
+             "Runs: fig22.toml (rtsd-star, both links 10 Mbit/s with the delay below, RTT = 4 x delay, one "
+             "1000 kbit/s stream at 30 frames/s for 20 s, lambda_p^0 from Eq. (1); seeds "
+             f"{', '.join(map(str, seeds)) or 'none'}). The paper's figure lost its values in the stored text; "
+             "its sentences are judged below as directions. Chasing period (ms), median [min-max]:", "",
+             "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
+    rows, medians = fig22_rows(df)
+    lines += rows
+    if emu is not None:
+        lines += ["", "The same runs on real daemons (fig22-emu.toml, `ndnlab emu`: three ndnlabd in network namespaces, "
+                  f"the links simulated by ns-3 in real time; seeds {emu_seeds(emu)}); chasing period (ms), median "
+                  "[min-max]:", "",
+                  "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
+        lines += fig22_rows(emu)[0]
     if figures and medians:
         import matplotlib
         matplotlib.use("Agg")
@@ -231,11 +260,7 @@ def fig22_section(df, figures):
         ax.set_ylabel("chasing period (ms)")
         ax.set_title("rtsd-star in ns-3: chasing period per estimator set (Fig. 22)", fontsize=9)
         ax.legend()
-        fig.tight_layout()
-        figures.mkdir(parents=True, exist_ok=True)
-        fig.savefig(figures / "rtsd-fig22.png", dpi=90)
-        plt.close(fig)
-        lines += ["", "Plot: [rtsd-fig22.png](rtsd-fig22.png)."]
+        lines += save_figure(fig, figures, "rtsd-fig22.png")
     return lines
 
 
@@ -292,11 +317,7 @@ def fig21_section(df, store, figures):
             ax.legend(fontsize=7, loc="upper right")
         axes[-1].set_xlabel("time since the consumer started (s)")
         fig.suptitle("rtsd-star in ns-3: D_arr and DRD' during bootstrapping (Fig. 21)", fontsize=9)
-        fig.tight_layout()
-        figures.mkdir(parents=True, exist_ok=True)
-        fig.savefig(figures / "rtsd-fig21.png", dpi=90)
-        plt.close(fig)
-        lines += ["", "Plot: [rtsd-fig21.png](rtsd-fig21.png)."]
+        lines += save_figure(fig, figures, "rtsd-fig21.png")
     return lines
 
 
@@ -385,11 +406,7 @@ def fig25_section(df, store, abr, abr_store, figures):
             ax.legend(fontsize=7, loc="center right")
         axes[-1].set_xlabel("time since the consumer started (s)")
         fig.suptitle("rtsd-star in ns-3: throughput per second over a 4000 kbit/s L2 (Fig. 25)", fontsize=9)
-        fig.tight_layout()
-        figures.mkdir(parents=True, exist_ok=True)
-        fig.savefig(figures / "rtsd-fig25.png", dpi=90)
-        plt.close(fig)
-        lines += ["", "Plot: [rtsd-fig25.png](rtsd-fig25.png)."]
+        lines += save_figure(fig, figures, "rtsd-fig25.png")
     return lines
 
 
@@ -436,13 +453,31 @@ def fit_section(df):
     return lines
 
 
-def fig23_section(df):
+FIG23_KEYS = (("stream.frames_requested", "requested"), ("stream.frames_rendered", "rendered"),
+              ("stream.frames_fec", "FEC"), ("stream.frames_rtx", "RTX"), ("stream.frames_lost", "lost"),
+              ("stream.first_frame_ms", "first frame (ms)"))
+
+
+def fig23_rows(df):
+    """Figs. 23-24's table rows from `df` (one backend's runs)."""
+    rows = []
+    for loss in rtsd.FIG23_LOSSES:
+        for payload in rtsd.FIG23_PAYLOADS:
+            cells = []
+            for metric, _ in FIG23_KEYS:
+                vs = list(repro.per_seed(df, {"Loss": loss, "PayloadSize": payload}, metric).values()) \
+                    if df is not None else []
+                cells.append(cell(vs))
+            rows.append(f"| {loss:g} | {payload} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def fig23_section(df, emu=None):
     """Frames rendered, requested, recovered by FEC and by retransmission, and lost, per link
-    loss and payload size (median [min-max])."""
+    loss and payload size (median [min-max]); with `emu` (fig23-emu.toml), the same table from
+    the runs on real daemons."""
     seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
-    keys = (("stream.frames_requested", "requested"), ("stream.frames_rendered", "rendered"),
-            ("stream.frames_fec", "FEC"), ("stream.frames_rtx", "RTX"), ("stream.frames_lost", "lost"),
-            ("stream.first_frame_ms", "first frame (ms)"))
+    keys = FIG23_KEYS
     lines = ["", "## Figs. 23-24: loss recovery for 1000- and 8000-byte payloads", "",
              "Runs: fig23.toml (rtsd-star, 10 Mbit/s and 25 ms per link, each link losing the given share of "
              "frames both ways, one 1000 kbit/s stream at 30 frames/s for 20 s with 20 % parity; seeds "
@@ -450,14 +485,13 @@ def fig23_section(df):
              "Frames, median [min-max]:", "",
              "| loss | payload (B) | " + " | ".join(label for _, label in keys) + " |",
              "|---|---|" + "---|" * len(keys)]
-    for loss in rtsd.FIG23_LOSSES:
-        for payload in rtsd.FIG23_PAYLOADS:
-            cells = []
-            for metric, _ in keys:
-                vs = list(repro.per_seed(df, {"Loss": loss, "PayloadSize": payload}, metric).values()) \
-                    if df is not None else []
-                cells.append(cell(vs))
-            lines.append(f"| {loss:g} | {payload} | " + " | ".join(cells) + " |")
+    lines += fig23_rows(df)
+    if emu is not None:
+        lines += ["", "The same runs on real daemons (fig23-emu.toml, `ndnlab emu`: the links' losses drawn by ns-3 in "
+                  f"real time from the simulator's streams; seeds {emu_seeds(emu)}). Frames, median [min-max]:", "",
+                  "| loss | payload (B) | " + " | ".join(label for _, label in keys) + " |",
+                  "|---|---|" + "---|" * len(keys)]
+        lines += fig23_rows(emu)
     return lines
 
 
@@ -468,8 +502,8 @@ def main(argv=None):
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig21.png, -fig22.png, -fig25.png")
     args = ap.parse_args(argv)
-    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu", "startup",
-                                               "fit"])
+    frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu",
+                                               "fig22-emu", "fig23-emu", "startup", "fit"])
     stores = {}
     for name in ("fig21", "fig25", "abr"):
         frames[name], stores[name] = with_traces(args.specs, name)
@@ -513,8 +547,8 @@ def main(argv=None):
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     lines += emu_section(df, frames["table1-emu"])
     lines += fig19_section(frames["fig19"], frames["fig19-emu"])
-    lines += fig22_section(frames["fig22"], args.figures)
-    lines += fig23_section(frames["fig23"])
+    lines += fig22_section(frames["fig22"], args.figures, frames["fig22-emu"])
+    lines += fig23_section(frames["fig23"], frames["fig23-emu"])
     lines += fig21_section(frames["fig21"], stores["fig21"], args.figures)
     lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures)
     lines += fit_section(frames["fit"])
