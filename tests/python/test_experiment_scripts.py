@@ -105,7 +105,8 @@ def test_dry_run_prints_the_commands_and_writes_no_report(tree):
     assert not (out / "report.md").exists() and not list(out.glob("*.png"))
     done = script(tree, "dcib/run.sh", "--dry-run", "--no-check")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("dry run: ") == 9
+    assert done.stdout.count("dry run: ") == 5 + 9  # the premise's campaigns, then section IV's
+    assert done.stdout.index("premise/results/regime/runs/") < done.stdout.index("results/artificial-loss/runs/")
     assert snapshot(tree) == before  # figures/ and paper-table.md untouched
 
 
@@ -113,7 +114,9 @@ def test_failed_campaigns_leave_the_table_and_figures_as_they_were(tree):
     before = snapshot(tree)
     done = script(tree, "dcib/run.sh", "--workers", "1", NDNLAB_SIM=str(tree / "nosuch-sim"))
     assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr.count("simulator not found") == 9
+    # the premise stops at its first campaign; section IV's nine each try
+    assert done.stderr.count("simulator not found") == 1 + 9
+    assert "run.sh: the premise (premise/run) exited with status 2" in done.stderr
     assert "figures/ and paper-table.md not regenerated (a campaign failed)" in done.stderr
     assert snapshot(tree) == before
 
@@ -157,17 +160,23 @@ def test_campaign_check_names_specs_whose_store_lacks_runs(tree):
 
 
 @pytest.mark.parametrize("status", [130, 143, 129])
-def test_dcib_stops_at_an_interrupted_campaign(tree, status):
+@pytest.mark.parametrize("where", ["premise", "section IV"])
+def test_dcib_stops_at_an_interrupted_campaign(tree, status, where):
     """A Ctrl-C (SIGTERM, SIGHUP) stops `ndnlab campaign` with 130 (143, 129): the script stops
-    too, instead of starting the next campaign. A stand-in python3 plays the interrupted
-    campaign; every other python3 command is the real one."""
+    too, instead of starting the next campaign, whether it hits the premise (run first) or a
+    section IV campaign. A stand-in python3 plays the interrupted campaign (and, for section IV,
+    premise campaigns and a premise report that succeed at once); every other python3 command
+    is the real one."""
     bin_dir = tree / "bin"
     bin_dir.mkdir()
     stand_in = bin_dir / "python3"
+    premise_ok = ('case "$4$1" in */premise/*) echo "$4$1" >> "{log}.premise"; exit 0 ;; esac\n'
+                  if where == "section IV" else "")
     stand_in.write_text(
         '#!/bin/sh\n'
-        'if [ "$1 $2 $3" = "-m ndnlab campaign" ]; then\n'
-        f'  echo "$4" >> "{tree}/campaigns.log"; exit {status}\n'
+        'if [ "$1 $2 $3" = "-m ndnlab campaign" ] || [ "${1##*/}" = report.py ]; then\n'
+        + premise_ok.format(log=tree / "campaigns.log")
+        + f'  echo "$4" >> "{tree}/campaigns.log"; exit {status}\n'
         'fi\n'
         f'exec "{sys.executable}" "$@"\n')
     stand_in.chmod(0o755)
@@ -175,7 +184,12 @@ def test_dcib_stops_at_an_interrupted_campaign(tree, status):
     done = script(tree, "dcib/run.sh", "--workers", "1",
                   PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     assert done.returncode == status, done.stdout + done.stderr
-    assert (tree / "campaigns.log").read_text().splitlines() == [
-        str(tree / "experiments" / "dcib" / "artificial-loss.toml")]
-    assert f"run.sh: campaign artificial-loss.toml interrupted (status {status})" in done.stderr
-    assert snapshot(tree) == before
+    dcib = tree / "experiments" / "dcib"
+    if where == "premise":
+        assert (tree / "campaigns.log").read_text().splitlines() == [str(dcib / "premise" / "regime.toml")]
+        assert f"run.sh: the premise was interrupted (status {status}); section IV does not run" in done.stderr
+        assert snapshot(tree) == before
+    else:
+        assert len((tree / "campaigns.log.premise").read_text().splitlines()) == 5 + 1  # campaigns, report
+        assert (tree / "campaigns.log").read_text().splitlines() == [str(dcib / "artificial-loss.toml")]
+        assert f"run.sh: campaign artificial-loss.toml interrupted (status {status})" in done.stderr
