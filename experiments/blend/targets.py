@@ -197,6 +197,17 @@ def paper_claims(spec_path):
             f"{repro.CI_METHOD}.", "", *repro.rows(evaluations), "", repro.summary(evaluations)]
 
 
+def _generated(spec_path):
+    """The generated-by line: this script on `spec_path`, relative to the repository root."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    spec = pathlib.Path(spec_path).resolve()
+    try:
+        spec = spec.relative_to(root)
+    except ValueError:
+        pass
+    return repro.generated_line(f"experiments/blend/targets.py {spec}")
+
+
 def build(spec_path):
     try:
         df = load_results(spec_path)
@@ -204,12 +215,12 @@ def build(spec_path):
         print(f"targets: {spec_path}: {e}", file=sys.stderr)
         df = None
     if df is None or df.empty:
-        lines = [f"# Issue 4 targets: {pathlib.Path(spec_path).name}", "",
+        lines = [_generated(spec_path), "", f"# Issue 4 targets: {pathlib.Path(spec_path).name}", "",
                  "No runs in the store: every target and claim is not run."] + paper_claims(spec_path)
         return "\n".join(lines) + "\n"
     df = df[df["status"] == STATUS_OK]
     params = df.attrs.get("params", [])
-    lines = [f"# Issue 4 targets: {pathlib.Path(spec_path).name}", ""]
+    lines = [_generated(spec_path), "", f"# Issue 4 targets: {pathlib.Path(spec_path).name}", ""]
     has_bound = (df["Consumer"] == "one-interest").any()
     if has_bound:
         grouping = [p for p in ("Standard", "DataMode", "Addressing", "Ampdu")
@@ -228,7 +239,8 @@ def build(spec_path):
                   "paper's configuration (broadcast addressing, no A-MPDU, the standard's own "
                   "rate); other link modes are reported."]
         if not _ndnlab_runs(df[df["Consumer"] != "one-interest"]).empty:
-            lines += ["BLEnD BI=15 follows the paper's rules; ndnlab BLEnD is the configuration "
+            lines += ["BLEnD BI=15 is the paper's mechanism with ndnlab's encoder rule (the paper's rules as written, "
+                      "where run, have a column of their own); ndnlab BLEnD is the configuration "
                       "beyond the paper (BI 64, encoder-side loss detection, paced consumer; "
                       "docs/results/blend-beyond.md). The 95% target is checked for both."]
         lines += [""]
