@@ -564,21 +564,22 @@ def main(argv=None):
     notes = [c for c in rtsd.CLAIMS if c.note]
     if notes:
         lines += ["", "Notes:", ""] + [f"- {c.id}: {c.note}" for c in notes]
-    targets = repro.evaluate_all(rtsd.ABR_CLAIMS, frames)
-    lines += ["", "## Beyond the paper: the targets of issue 29 item 5(a), judged", "",
-              "Not claims of the paper: the issue's targets for an adaptive consumer that uses the link (utilisation "
-              f">= {rtsd.ABR_TARGET:.0%} of L2 at every RTT, no stall after start-up), for the increment probe, and "
-              "its utilisation against the paper's Challenge in the same campaign (abr.toml), two-sided.", ""]
-    lines += repro.rows(targets)
-    lines += ["", repro.summary(targets)]
-    startup = repro.evaluate_all(rtsd.STARTUP_CLAIMS, frames)
-    lines += ["", "## Beyond the paper: the targets of issue 29 item 5(b), judged", "",
-              "Not claims of the paper: lambda_p^final equal to the Interest demand (4) from every lambda_p^0 of "
-              f"Table 1, and the first frame within {rtsd.STARTUP_FIRST_FRAME_MS:g} ms of the consumer's start at "
-              "100 ms RTT, on startup.toml (1000-packet queues), chase-at-demand off and on.", ""]
-    lines += repro.rows(startup)
-    lines += ["", repro.summary(startup)]
-    targets = targets + startup
+    targets = []
+    for item, claims, what in (
+            ("5(a)", rtsd.ABR_CLAIMS,
+             "the issue's targets for an adaptive consumer that uses the link (utilisation "
+             f">= {rtsd.ABR_TARGET:.0%} of L2 at every RTT, no stall after start-up), for the increment probe, and "
+             "its utilisation against the paper's Challenge in the same campaign (abr.toml), two-sided."),
+            ("5(b)", rtsd.STARTUP_CLAIMS,
+             "lambda_p^final equal to the Interest demand (4) from every lambda_p^0 of "
+             f"Table 1, and the first frame within {rtsd.STARTUP_FIRST_FRAME_MS:g} ms of the consumer's start at "
+             "100 ms RTT, on startup.toml (1000-packet queues), chase-at-demand off and on.")):
+        judged = repro.evaluate_all(claims, frames)
+        lines += ["", f"## Beyond the paper: the targets of issue 29 item {item}, judged", "",
+                  f"Not claims of the paper: {what}", ""]
+        lines += repro.rows(judged)
+        lines += ["", repro.summary(judged)]
+        targets += judged
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text)
