@@ -165,7 +165,7 @@ void StreamConsumerApp::StartEngine()
   m_engine->onStateChange = [this](stream::StreamConsumer::State from, stream::StreamConsumer::State to) {
     m_state = to;
     m_stateTrace(std::string(toString(from)), std::string(toString(to)));
-    if ((to == stream::StreamConsumer::State::Ended || to == stream::StreamConsumer::State::Failed) && onFinished)
+    if (IsFinished() && onFinished)
       onFinished();
   };
   m_engine->onError = [this](const std::string& why) {

@@ -76,6 +76,11 @@ public:
   stream::StreamConsumerStats GetStats() const;
   /// The engine's state (Inactive before the start, Stopped after).
   stream::StreamConsumer::State GetState() const { return m_state; }
+  /// Ended or Failed: the consumer will do nothing more.
+  bool IsFinished() const
+  {
+    return m_state == stream::StreamConsumer::State::Ended || m_state == stream::StreamConsumer::State::Failed;
+  }
   /// Why the consumer failed (empty unless Failed).
   const std::string& GetError() const { return m_error; }
 

@@ -555,7 +555,6 @@ void runMirccDumbbell(RunContext& ctx)
 /// stop times; `ndnlab serve` with segments whose frames take 1,250 bytes on the emulated link.
 nlohmann::json mirccNetwork(const Params& params)
 {
-  checkMircc(params);
   const Times times = parseTimes(params);
   const std::string cc = params.getString("Cc");
   if (cc == "mircc" && params.getString("RateConsumer") != "get")

@@ -245,7 +245,6 @@ void runScale(RunContext& ctx)
 /// whose sent octets `faces.*` count per second, with faceRates' windows.
 nlohmann::json scaleNetwork(const Params& params)
 {
-  checkScale(params);
   const Layout l = layout(params);
   nlohmann::json links = nlohmann::json::array();
   for (size_t i = 0; i < l.ends.size(); ++i)

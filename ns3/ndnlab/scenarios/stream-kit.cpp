@@ -194,9 +194,8 @@ void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers)
     if (c)
       all.push_back(c);
   auto finished = [all] {
-    using S = stream::StreamConsumer::State;
     for (const auto& c : all)
-      if (c->GetState() != S::Ended && c->GetState() != S::Failed)
+      if (!c->IsFinished())
         return;
     ns3::Simulator::Stop();
   };
@@ -248,7 +247,6 @@ StreamTraceFiles::~StreamTraceFiles() = default;
 
 void StreamTraceFiles::sample()
 {
-  using S = stream::StreamConsumer::State;
   const stream::StreamConsumerStats st = m_consumer->GetStats();
   const uint64_t bytes = st.bytes.count(), challenge = st.challengeBytes.count(), link = *m_linkOctets;
   m_t += 1;
@@ -259,7 +257,7 @@ void StreamTraceFiles::sample()
   m_bytes = bytes;
   m_challengeBytes = challenge;
   m_link = link;
-  if (m_consumer->GetState() != S::Ended && m_consumer->GetState() != S::Failed)
+  if (!m_consumer->IsFinished())
     ns3::Simulator::Schedule(ns3::Seconds(1), &StreamTraceFiles::sample, this);
 }
 
