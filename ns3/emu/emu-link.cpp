@@ -407,6 +407,18 @@ constexpr std::array<std::string_view, 8> TWO_END_FLAGS = {"--ns-a",   "--dev-a"
 /// Most ports of one ad hoc channel (ndnlab emu runs at most 32 daemons).
 constexpr size_t MAX_PORTS = 64;
 
+/// Metres without a unit, in [0, 1e6], or (0, 1e6] unless `zeroAllowed`; `what` names the value
+/// in the error ("a distance").
+double parseMetres(std::string_view flag, std::string_view text, std::string_view what, bool zeroAllowed)
+{
+  auto [metres, unit] = splitNumberUnit(flag, text);
+  if (!unit.empty() || (zeroAllowed ? metres < 0 : !(metres > 0)) || metres > 1e6) {
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not " + std::string(what) +
+                     " in metres in " + (zeroAllowed ? "[" : "(") + "0, 1e6]");
+  }
+  return metres;
+}
+
 /// "0,20,40": metres, each in [0, 1e6].
 std::vector<double> parsePositions(std::string_view flag, std::string_view text)
 {
@@ -416,11 +428,7 @@ std::vector<double> parsePositions(std::string_view flag, std::string_view text)
     size_t comma = text.find(',', start);
     std::string_view item =
       text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    auto [x, unit] = splitNumberUnit(flag, item);
-    if (!unit.empty() || x > 1e6) {
-      throw UsageError(std::string(flag) + ": '" + std::string(item) + "' is not a position in metres in [0, 1e6]");
-    }
-    xs.push_back(x);
+    xs.push_back(parseMetres(flag, item, "a position", true));
     if (comma == std::string_view::npos) {
       break;
     }
@@ -515,11 +523,7 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
       opts.radio.dataMode = std::string(value); // checked against the PHY once it exists
     }
     else if (flag == "--distance") {
-      auto [metres, unit] = splitNumberUnit(flag, value);
-      if (!unit.empty() || !(metres > 0) || metres > 1e6) {
-        throw UsageError(std::string(flag) + ": '" + std::string(value) + "' is not a distance in metres in (0, 1e6]");
-      }
-      opts.wifi.distance = metres;
+      opts.wifi.distance = parseMetres(flag, value, "a distance", false);
     }
     else if (flag == "--frame-loss") {
       opts.wifi.frameLoss = parseProbability(flag, value);
@@ -550,11 +554,7 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
       opts.positions = parsePositions(flag, value);
     }
     else if (flag == "--range") {
-      auto [metres, unit] = splitNumberUnit(flag, value);
-      if (!unit.empty() || metres > 1e6) {
-        throw UsageError(std::string(flag) + ": '" + std::string(value) + "' is not a range in metres in [0, 1e6]");
-      }
-      opts.range = metres;
+      opts.range = parseMetres(flag, value, "a range", true);
     }
     else if (flag == "--ns-a") {
       opts.nsA = checkName(flag, value, 255);
