@@ -575,20 +575,7 @@ class Network:
         proc = self._launch(program, argv, stats, log, ready_timeout, argv_prefix, f"channel {'-'.join(nodes)}")
         channel = Channel(i, nodes, devs, tuple(f"{net}.{k + 1}" for k in range(len(nodes))), f"{net}.0/24",
                           mtu or WIFI_MTU, proc)
-        self.links.append(channel)
-        for node, dev, addr in zip(nodes, devs, channel.addrs):
-            ipr = self._ipr[node]
-            idx = self._index(node, dev)
-            ipr.addr("add", index=idx, address=addr, prefixlen=24)
-            ipr.link("set", index=idx, state="up")
-        macs = {node: self.mac(node, dev) for node, dev in zip(nodes, devs)}
-        for node, dev in zip(nodes, devs):
-            for peer, addr in zip(nodes, channel.addrs):
-                if peer != node:
-                    mac = BROADCAST_MAC if node in broadcast_from else macs[peer]
-                    self._ipr[node].neigh("replace", dst=addr, lladdr=mac,
-                                          ifindex=self._index(node, dev), state=NUD_PERMANENT)
-        return channel
+        return self._address_link(channel, broadcast_from)
 
     def _start_link_process(self, a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
                             argv_prefix, pcap=None):
@@ -615,26 +602,32 @@ class Network:
                                f"{ready_timeout:.0f} s: {why}")
         return proc
 
-    def _address_link(self, link):
-        """Gives the taps of an emulated link their addresses and brings them up."""
+    def _address_link(self, link, broadcast_from=()):
+        """Gives the taps of an emulated link or channel their addresses, brings them up and
+        pins their neighbours (_pin_neighbours)."""
         self.links.append(link)
-        for node, dev, addr in ((link.a, link.dev_a, link.addr_a), (link.b, link.dev_b, link.addr_b)):
+        for node in link.nodes:
+            dev, addr = link.end(node)
             ipr = self._ipr[node]
             idx = self._index(node, dev)
             ipr.addr("add", index=idx, address=addr, prefixlen=24)
             ipr.link("set", index=idx, state="up")
-        self._pin_neighbours(link)
+        self._pin_neighbours(link, broadcast_from)
         return link
 
-    def _pin_neighbours(self, link):
-        """Each end of `link` knows the other's MAC address from the start (a permanent
-        neighbour entry), so no ARP crosses the link: a simulated link has none, and an ARP
-        request lost on a lossy link holds the IPv4 packets behind it for a second."""
-        macs = {node: self.mac(node, dev) for node, dev in ((link.a, link.dev_a), (link.b, link.dev_b))}
-        for node in (link.a, link.b):
-            peer = link.peer(node)
-            self._ipr[node].neigh("replace", dst=link.end(peer)[1], lladdr=macs[peer],
-                                  ifindex=self._index(node, link.end(node)[0]), state=NUD_PERMANENT)
+    def _pin_neighbours(self, link, broadcast_from=()):
+        """Each end of `link` (a Link, or every node of a Channel) knows every other's MAC address
+        from the start (a permanent neighbour entry), so no ARP crosses the link: a simulated
+        link has none, and an ARP request lost on a lossy link holds the IPv4 packets behind it
+        for a second. The nodes of `broadcast_from` get the broadcast MAC for every peer instead
+        (add_wifi_channel)."""
+        macs = {node: self.mac(node, link.end(node)[0]) for node in link.nodes}
+        for node in link.nodes:
+            for peer in link.nodes:
+                if peer != node:
+                    self._ipr[node].neigh("replace", dst=link.end(peer)[1],
+                                          lladdr=BROADCAST_MAC if node in broadcast_from else macs[peer],
+                                          ifindex=self._index(node, link.end(node)[0]), state=NUD_PERMANENT)
 
     def mac(self, node, dev):
         """The MAC address of `dev` in `node` ("02:..:..", lower case)."""
