@@ -688,11 +688,13 @@ void StreamConsumer::frameArrived(Fetch& f, Frame& fr, bool stale)
   }
   // chase-at-demand: a pipeline below Eq. (1)'s demand from the measured DRD_est cannot keep up
   // with production, and no detection period would show the latest data: raise it now
-  if (m_opts.chaseAtDemand && m_state == State::Chasing && m_lambda < std::min(demand(), m_opts.maxPipeline)) {
-    m_lambda = std::min(demand(), m_opts.maxPipeline);
-    m_stability.reset();
-    m_arrivalsSinceChange = 0;
-    m_freshSeen = false;
+  if (m_opts.chaseAtDemand && m_state == State::Chasing) {
+    if (const size_t atDemand = std::min(demand(), m_opts.maxPipeline); m_lambda < atDemand) {
+      m_lambda = atDemand;
+      m_stability.reset();
+      m_arrivalsSinceChange = 0;
+      m_freshSeen = false;
+    }
   }
   std::optional<Duration> dArr;
   if (m_lastArrival) {
