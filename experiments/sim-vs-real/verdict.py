@@ -79,6 +79,10 @@ def judge(rows, store):
     rtt = ratio(rows, RTT)
     window = ratio(rows, METRIC, RTT)
     cpu = max(o["cpu"]["mean_busy_percent"] for o in own)
+    # what the calibration took off the ns-3 real-time links' delay (docs/emulation.md; runs
+    # from before it have no latency_offset_s)
+    offsets = [lk["latency_offset_s"] for o in own if o.get("link_calibration")
+               for lk in o["links"] if "latency_offset_s" in lk]
     # a lossless transfer that is mostly slow start turns on how many times the first queue
     # overflow cuts the window: when the backends' counts differ, that is the difference
     dec = (decreases(rows, "ns3"), decreases(rows, "emu"))
@@ -104,7 +108,9 @@ def judge(rows, store):
             "difference": diff, "rtt_difference": rtt, "window_difference": window,
             "ns3_decreases_median": dec[0], "emu_decreases_median": dec[1],
             "saturated": saturated, "link_fell_behind": late,
-            "emu_cpu_max_mean_busy_percent": cpu, "verdict": verdict}
+            "emu_cpu_max_mean_busy_percent": cpu,
+            "emu_latency_offset_us": [1e6 * min(offsets), 1e6 * max(offsets)] if offsets else None,
+            "verdict": verdict}
 
 
 def fmt_decreases(v):
@@ -157,6 +163,11 @@ def main(argv=None):
               "docs/emulation.md). RTT: median `rtt_avg_ms`; goodput x RTT: the median of each "
               "run's product, the data in flight, which a loss-limited window sets whatever the RTT. "
               "Window decreases: the median of the consumer's `loss_decreases`."]
+    offsets = [x for v in verdicts.values() if v["emu_latency_offset_us"] for x in v["emu_latency_offset_us"]]
+    if offsets:
+        lines += ["", f"Calibrated links (docs/emulation.md): each ns-3 real-time link took what its "
+                  f"process adds to a frame by itself, measured before the run, off its modelled "
+                  f"delay: {min(offsets):.0f}-{max(offsets):.0f} us (`links[].latency_offset_s`)."]
     if by_rtt:
         lines += ["", f"{by_rtt} of the cells beyond {TOLERANCE:.0%} have goodput x RTT within "
                   f"{TOLERANCE:.0%}: the same windows over a longer emulated RTT (daemons, taps "

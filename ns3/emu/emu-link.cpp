@@ -17,6 +17,9 @@
 // - The link is ns-3's point-to-point model, the one `ndnlab sim` uses: DataRate serialises each
 //   frame, the channel Delay is the one-way propagation delay, the device TxQueue is a DropTail
 //   queue, and a RateErrorModel (unit: packet) on the receiving device drops frames at random.
+//   The channel's Delay is --delay less --latency-offset: the time the emulation adds to every
+//   frame by itself (the tap reader thread's wake-up, the real-time scheduler's late wake-ups,
+//   the tap write), which ndnlab emu measures before a run, so that frames cross in --delay.
 // - PointToPointNetDevice only knows the PPP numbers of IPv4 and IPv6, so every frame is sent as
 //   PPP "IPv4" and its real Ethernet source, destination and EtherType ride along in a packet tag
 //   (FrameAddressTag, zero bytes on the simulated wire). Each frame therefore costs
@@ -181,6 +184,8 @@ struct EmuLinkOptions
   std::string devB;                                       ///< tap device created in namespace B
   ns3::DataRate rate{100'000'000};                        ///< link rate, each direction (PPP framing counted)
   ns3::Time delay = ns3::MilliSeconds(10);                ///< one-way propagation delay
+  ns3::Time latencyOffset;                                ///< p2p: taken off the modelled delay: the time
+                                                          ///< the emulation itself adds to a frame
   double lossProbability = 0.0;                           ///< probability that a frame is lost, each direction, [0, 1]
   ns3::QueueSize queue{ns3::QueueSizeUnit::PACKETS, 100}; ///< DropTail limit, each direction
   uint32_t seed = 1;                                      ///< ns-3 RNG seed (RngSeedManager::SetSeed)
@@ -222,6 +227,7 @@ constexpr std::string_view USAGE =
   "       ndnlab-emu-link --link wifi-adhoc --positions X0,X1,... (--ns NAME --dev TAP [--addr CIDR]\n"
   "                       [--pcap FILE])... [--range 0]\n"
   "         p2p:  [--rate 100Mbps] [--delay 10ms] [--loss 0.01] [--queue 100p|150000B]\n"
+  "               [--latency-offset 0us]\n"
   "         wifi: [--standard 11b|11n-5|11n-2.4] [--data-mode MODE] [--distance 5] [--frame-loss 0]\n"
   "               [--broadcast-at-data-rate true|false] [--ampdu true|false]\n"
   "         wifi-adhoc: the radio flags of wifi but --distance and --frame-loss\n"
@@ -236,6 +242,9 @@ constexpr std::string_view USAGE =
   "  --ns belong to that port; --stats-json has each port's counters (ports[i])\n"
   "  rate units: bps kbps Mbps Gbps (also kbit/s Mbit/s Gbit/s), decimal prefixes\n"
   "  delay units: s ms us ns; loss is a probability per frame in [0, 1]\n"
+  "  --latency-offset: the time the emulation itself adds to each frame (tap, threads, timer\n"
+  "  wake-ups; ndnlab emu measures it), taken off the channel's delay (not below 0), so frames\n"
+  "  cross in about --delay plus their transmission time\n"
   "  losses: ns-3 seed, run and the two streams stream, stream + 1 (B->A, A->B); vary --run\n"
   "  for independent replications (ns-3: runs are disjoint substreams, seeds need not be)\n"
   "  --pcap-a/--pcap-b: ns-3's pcap (Ethernet) of each tap's frames, both directions\n"
@@ -397,7 +406,7 @@ bool parseBool(std::string_view flag, std::string_view text)
 constexpr int64_t WIFI_FIRST_STREAM = 2'000'000;
 
 /// The flags of one link model only.
-constexpr std::array<std::string_view, 4> P2P_FLAGS = {"--rate", "--delay", "--loss", "--queue"};
+constexpr std::array<std::string_view, 5> P2P_FLAGS = {"--rate", "--delay", "--loss", "--queue", "--latency-offset"};
 constexpr std::array<std::string_view, 6> WIFI_FLAGS = {
   "--standard", "--data-mode", "--distance", "--frame-loss", "--broadcast-at-data-rate", "--ampdu"};
 /// The flags of --link wifi-adhoc only, and those of the two-end links only.
@@ -573,6 +582,9 @@ EmuLinkOptions parseCommandLine(int argc, char** argv)
     }
     else if (flag == "--delay") {
       opts.delay = parseDelay(flag, value);
+    }
+    else if (flag == "--latency-offset") {
+      opts.latencyOffset = parseDelay(flag, value);
     }
     else if (flag == "--loss") {
       opts.lossProbability = parseProbability(flag, value);
@@ -1051,6 +1063,13 @@ bool ignoreFrame(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<const ns3::Packet>, uint16_t
   return true;
 }
 
+/// The channel's delay: the modelled one less what the emulation itself adds (--latency-offset),
+/// never below zero.
+ns3::Time channelDelay(const EmuLinkOptions& opts)
+{
+  return opts.latencyOffset < opts.delay ? opts.delay - opts.latencyOffset : ns3::Time(0);
+}
+
 /// The whole link: two nodes, each with a tap port and one end of the point-to-point channel.
 class EmuLink
 {
@@ -1066,7 +1085,7 @@ public:
     m_linkB = makeLinkEnd(nodeB, opts.stream + 1); // loses A->B frames
 
     auto channel = ns3::CreateObject<ns3::PointToPointChannel>();
-    channel->SetAttribute("Delay", ns3::TimeValue(opts.delay));
+    channel->SetAttribute("Delay", ns3::TimeValue(channelDelay(opts)));
     m_linkA->Attach(channel);
     m_linkB->Attach(channel);
 
@@ -1093,9 +1112,12 @@ public:
     };
     os << "{\n";
     os << "  \"config\": {\"rate_bps\": " << m_opts.rate.GetBitRate()
-       << ", \"delay_ns\": " << m_opts.delay.GetNanoSeconds() << ", \"loss\": " << m_opts.lossProbability
-       << ", \"queue\": \"" << m_opts.queue << "\", \"seed\": " << m_opts.seed << ", \"run\": " << m_opts.run
-       << ", \"stream\": " << m_opts.stream << ", \"mtu\": " << m_opts.mtu << "},\n";
+       << ", \"delay_ns\": " << m_opts.delay.GetNanoSeconds()
+       << ", \"latency_offset_ns\": " << m_opts.latencyOffset.GetNanoSeconds()
+       << ", \"channel_delay_ns\": " << channelDelay(m_opts).GetNanoSeconds()
+       << ", \"loss\": " << m_opts.lossProbability << ", \"queue\": \"" << m_opts.queue
+       << "\", \"seed\": " << m_opts.seed << ", \"run\": " << m_opts.run << ", \"stream\": " << m_opts.stream
+       << ", \"mtu\": " << m_opts.mtu << "},\n";
     m_loop.writeStats(os);
     direction("a_to_b", m_aToB->counters(), false);
     direction("b_to_a", m_bToA->counters(), true);

@@ -86,6 +86,10 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
                for f in sorted((tmp_path / "emu").glob("link*.json"))]
     assert [(c["seed"], c["run"]) for c in configs] == [(1, result["seed"])] * 2
     assert len({c["stream"] for c in configs}) == 2
+    # not calibrated unless asked: each channel holds a frame the whole 2 ms
+    assert result["link_calibration"] is False
+    assert [lk["latency_offset_s"] for lk in result["links"]] == [0, 0]
+    assert [c["channel_delay_ns"] for c in configs] == [2_000_000] * 2
     # the same keys as the simulated run of the same parameters
     sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True,
                          timeout=120)
@@ -102,17 +106,26 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
 
 
 def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
-    # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way
+    # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way;
+    # calibrated: both links (one rate and delay, measured once) take the link process's own
+    # time per frame off the simulated 5 ms, never more than all of it
     params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0,0.3", "--App=ping",
               "--PingCount=20", "--PingInterval=50", "--PingTimeout=500", "--StartTime=0.2"]
-    result = emu_json(tmp_path / "emu", *params)
+    result = emu_json(tmp_path / "emu", *params, "--link-calibration")
     m = result["metrics"]
     assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
+    assert result["link_calibration"] is True
+    offsets = [lk["latency_offset_s"] for lk in result["links"]]
+    assert offsets[0] == offsets[1] and 0 <= offsets[0] <= 5e-3
+    assert result["links"][0]["calibration"]["echoes"] >= 10
+    configs = [json.loads(f.read_text())["config"] for f in sorted((tmp_path / "emu").glob("link*.json"))]
+    assert [c["delay_ns"] - c["channel_delay_ns"] for c in configs] == \
+        [round(o * 1e9) for o in offsets] == [c["latency_offset_ns"] for c in configs]
     assert m["pings_sent"] == 20
     assert 0 < m["pings_received"] < 20
     assert m["pings_timed_out"] == 20 - m["pings_received"]
     assert m["loss_percent"] == pytest.approx(100 * m["pings_timed_out"] / 20)
-    assert m["rtt_min_ms"] >= 20  # four 5 ms crossings per round trip
+    assert m["rtt_min_ms"] >= 4 * (5 - 1e3 * offsets[0])  # four crossings per round trip
     # the pings were lost where the link lost frames
     assert m["nodes"]["n1"]["loss_drops"] + m["nodes"]["n2"]["loss_drops"] > 0
     assert m["nodes"]["n0"]["loss_drops"] == 0
@@ -319,7 +332,7 @@ def test_wifi_hidden_completes_both_fetches_with_the_simulators_keys(tmp_path):
     assert_same_keys(m, sim, nested=("nodes", "flows"))
 
 
-def test_emu_link_refuses_bad_ad_hoc_ports_with_exit_2():
+def test_emu_link_refuses_bad_ports_and_options_with_exit_2():
     prog = BUILD / "ns3" / "emu" / "ndnlab-emu-link"
     for argv, fragment in [
         (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--positions", "0"], "2..64 ports"),
@@ -334,6 +347,10 @@ def test_emu_link_refuses_bad_ad_hoc_ports_with_exit_2():
          "--ns is not an option of --link p2p"),
         (["--link", "wifi-adhoc", "--ns", "x", "--dev", "t0", "--ns", "y", "--dev", "t1", "--positions", "0,1",
           "--data-mode", "HtMcs3"], "not a mode of --standard 11b"),
+        (["--ns-a", "x", "--dev-a", "t0", "--ns-b", "y", "--dev-b", "t1", "--latency-offset", "-1us"],
+         "must not be negative"),
+        (["--link", "wifi", "--ns-a", "x", "--dev-a", "t0", "--ns-b", "y", "--dev-b", "t1",
+          "--latency-offset", "1us"], "--latency-offset is not an option of --link wifi"),
     ]:
         r = subprocess.run([prog, *argv], capture_output=True, text=True, timeout=30)
         assert r.returncode == 2, (argv, r.stderr)

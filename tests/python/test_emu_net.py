@@ -270,3 +270,19 @@ def test_a_tag_in_use_is_refused():
         with pytest.raises(ValueError):
             emu.Network(tag=net.tag)
         assert namespaces(net.tag) == [f"ndnlab-{net.tag}-a"]
+
+
+def test_link_excess_is_half_the_shortest_round_trip_difference_less_the_model():
+    # 64-octet echoes over 1 ms at 10 Mbit/s: 94 octets of model frame, 75.2 us each way
+    veth = [100e-6, 90e-6, 500e-6]  # shortest 90 us
+    link = [2.5e-3, 2.45e-3, 2.3e-3, 9e-3]  # shortest 2.3 ms
+    excess = emu.link_excess(link, veth, 10e6, 1e-3, size=64)
+    assert excess == pytest.approx((2.3e-3 - 90e-6) / 2 - 1e-3 - 94 * 8 / 10e6)
+    assert emu.link_excess(veth, veth, 10e6, 1e-3) < 0  # faster than the model: negative
+
+
+def test_udp_echoes_cross_a_veth_link():
+    with emu.Network() as net:
+        link = chain(net, n=2)[0]
+        rtts = net.udp_echo_rtts("n0", "n1", link.addr_b, 12)
+    assert len(rtts) == 12 and all(0 < r < 2.0 for r in rtts)

@@ -108,6 +108,40 @@ def run_in(netns_name, argv, *, input=None, timeout=None, check=False, capture_o
     return result
 
 
+def link_excess(rtts_link, rtts_veth, rate, delay, size=64):
+    """The time (s) an emulated link of `rate` (bit/s) and `delay` (s) adds to a frame each way
+    beyond its model: half the difference of the shortest round trips over it and over a veth
+    pair between the same namespaces (which cancels the kernels' and the measuring threads'
+    share), less the modelled delay and the frame's transmission time (IPv4, UDP and 2 octets
+    of PPP, as ndnlab-emu-link counts). The shortest, not the median: a round trip that met a
+    busy CPU says nothing about the link, and taking too much off a delay is worse than taking
+    too little. Negative when the link was faster than its model."""
+    return (min(rtts_link) - min(rtts_veth)) / 2 - delay - (size + 28 + 2) * 8 / rate
+
+
+def measure_link_latency(program, rate, delay, mtu=1500, size=64):
+    """What the real-time link process `program` adds by itself to each frame at `rate` (bit/s)
+    and `delay` (s): a lossless emulated link and a veth pair between two namespaces of their
+    own, UDP echoes over each (about 1 s of echoes, at least 10), link_excess of the two.
+    Returns {"excess_s", "rtt_link_ms", "rtt_veth_ms" (the shortest round trips), "echoes"};
+    RuntimeError when no echo came back."""
+    count = max(10, min(40, int(1.0 / (2 * delay + 1e-3))))
+    with Network() as net:
+        net.add_node("a", forward=False)
+        net.add_node("b", forward=False)
+        emulated = net.add_emulated_link("a", "b", program, rate, delay, mtu=mtu)
+        veth = net.add_link("a", "b", mtu=mtu)
+        warm = 2  # the first echoes meet cold caches and the links' start
+        rtt_link = net.udp_echo_rtts("a", "b", emulated.addr_b, count + warm, size)[warm:]
+        rtt_veth = net.udp_echo_rtts("a", "b", veth.addr_b, count + warm, size)[warm:]
+    if not rtt_link or not rtt_veth:
+        raise RuntimeError(f"{program}: no UDP echo came back across the calibration link")
+    return {"excess_s": link_excess(rtt_link, rtt_veth, rate, delay, size),
+            "rtt_link_ms": 1e3 * min(rtt_link),
+            "rtt_veth_ms": 1e3 * min(rtt_veth),
+            "echoes": len(rtt_link)}
+
+
 def _ns_inode(name):
     st = os.stat(NETNS_DIR / name)
     return st.st_dev, st.st_ino
@@ -495,7 +529,7 @@ class Network:
 
     def add_emulated_link(self, a, b, program, rate, delay, loss=0.0, queue=None, mtu=1500,
                           seed=1, run=1, stream=0, stats=None, log=None, ready_timeout=20.0,
-                          argv_prefix=(), pcap=None):
+                          argv_prefix=(), pcap=None, latency_offset=0.0):
         """A link between nodes `a` and `b` simulated in real time by `program`
         (ndnlab-emu-link: ns-3's point-to-point model with `rate` bit/s, `delay` s one way,
         `loss` per frame, drop-tail `queue`), for what tbf cannot give (delay, loss); its losses
@@ -507,12 +541,15 @@ class Network:
         `stats` (a JSON file written when it stops), its messages to the file `log` (discarded
         when None); `argv_prefix` runs it under a wrapper (e.g. `chrt -f 10`); `pcap` = (file
         of end a, file of end b): ns-3's pcap of each tap's frames, both ways (flushed when the
-        program stops). Returns the Link (`process` set)."""
+        program stops); `latency_offset` (s): what the emulation adds to each frame by itself
+        (measure_link_latency), taken off the simulated delay. Returns the Link (`process`
+        set)."""
         i, net, dev_a, dev_b = self._claim_link(a, b)
         unit, size = parse_queue(queue or DEFAULT_QUEUE)
         argv = ["--rate", f"{int(rate)}bps", "--delay", f"{int(round(delay * 1e9))}ns",
                 "--loss", repr(float(loss)), "--queue", f"{size}{unit}", "--seed", str(seed),
-                "--run", str(run), "--stream", str(stream), "--mtu", str(mtu)]
+                "--run", str(run), "--stream", str(stream), "--mtu", str(mtu),
+                "--latency-offset", f"{int(round(latency_offset * 1e9))}ns"]
         proc = self._start_link_process(a, b, dev_a, dev_b, program, argv, stats, log, ready_timeout,
                                         argv_prefix, pcap)
         link = Link(i, a, b, dev_a, dev_b, f"{net}.1", f"{net}.2", f"{net}.0/24", rate, queue, mtu,
@@ -804,6 +841,39 @@ class Network:
     def socket(self, node, family=socket.AF_INET, type=socket.SOCK_STREAM, proto=0):
         """A socket of `node`'s namespace (close it before close(): it keeps the namespace)."""
         return self.call(node, socket.socket, family, type, proto)
+
+    def udp_echo_rtts(self, a, b, addr_b, count, size=64, timeout=2.0):
+        """Round-trip times (s) of `count` UDP datagrams of `size` payload octets sent one at a
+        time from node `a` to an echo in node `b` at its address `addr_b`; a lost one is left
+        out."""
+        with self.socket(b, type=socket.SOCK_DGRAM) as server, \
+                self.socket(a, type=socket.SOCK_DGRAM) as client:
+            server.bind((addr_b, 0))
+            server.settimeout(timeout)
+            client.settimeout(timeout)
+
+            def echo():
+                for _ in range(count):
+                    try:
+                        data, peer = server.recvfrom(65536)
+                    except OSError:
+                        return
+                    server.sendto(data, peer)
+
+            t = threading.Thread(target=echo, name="ndnlab-echo", daemon=True)
+            t.start()
+            rtts = []
+            payload = bytes(size)
+            for _ in range(count):
+                t0 = time.perf_counter()
+                client.sendto(payload, server.getsockname())
+                try:
+                    client.recv(65536)
+                except OSError:
+                    continue
+                rtts.append(time.perf_counter() - t0)
+            t.join(timeout)
+        return rtts
 
     def popen(self, node, argv, watch=True, **kw):
         """subprocess.Popen(argv, **kw) inside `node`, tracked: close() stops it, and with

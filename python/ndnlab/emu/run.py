@@ -14,7 +14,10 @@ Each link is shaped by one mechanism, recorded in result.json:
 - "tbf": rate and drop-tail queue by kernel tbf on both veth ends (a link without delay or
   loss);
 - "ns3-realtime": rate, delay, loss and queue by ns-3's point-to-point model run in real time
-  between two taps (ndnlab-emu-link), since these kernels have no netem;
+  between two taps (ndnlab-emu-link), since these kernels have no netem; with
+  --link-calibration, the time such a link process adds to each frame by itself is measured
+  before the run per rate and delay (UDP echoes over a calibration link and over a veth pair)
+  and taken off the simulated delay (links[].latency_offset_s);
 - "impair" (--link-mode impair): rate by tbf, delay and loss by each daemon's egress
   impairment of its UDP faces ([face_system.udp.impair]); only when every link has the same
   delay and loss, since the impairment is per daemon, not per link;
@@ -316,6 +319,7 @@ class Emulation:
     def __init__(self, network, mechanisms, run_dir, seed, progress=None, tcpdump=None,
                  pcap=False, faces="udp"):
         self.network = network
+        self.latency = {}  # (rate_bps, delay_s) -> measure_link_latency(): calibrate()
         self.faces = faces  # the daemons' faces to each other: "udp" or "tcp" (--faces)
         self.mechanisms = mechanisms
         self.run_dir = run_dir
@@ -333,6 +337,23 @@ class Emulation:
         self.daemons = {}
         self.events_done = []  # the description's events as they happened (result.json events)
         self.sent_octets = {}  # rate_faces name -> {whole second since t0: octets sent in it}
+
+    def calibrate(self):
+        """Measures, once per rate and delay of the ns3-realtime links, what the link process
+        adds to each frame by itself (net.measure_link_latency), for build() to take off the
+        simulated delay: frames then cross in the modelled time (docs/results/emulation.md)."""
+        for lk, mech in zip(self.network["links"], self.mechanisms):
+            key = (lk["rate_bps"], lk["delay_s"]) if mech == "ns3-realtime" else None
+            if key and key not in self.latency:
+                self.latency[key] = emunet.measure_link_latency(self.emu_link, *key)
+                self.progress(f"link at {key[0] / 1e6:g} Mbit/s, {key[1] * 1e3:g} ms: the link process "
+                              f"adds {self.latency[key]['excess_s'] * 1e6:.0f} us to each frame")
+
+    def latency_offset(self, lk):
+        """What build() takes off link `lk`'s simulated delay: the measured excess, within
+        [0, delay] (0 without calibrate())."""
+        m = self.latency.get((lk["rate_bps"], lk["delay_s"]))
+        return min(max(m["excess_s"], 0.0), lk["delay_s"]) if m else 0.0
 
     def link_file(self, i, suffix):
         """The run directory's file of link `i`'s process: counters (.json), messages (.log);
@@ -373,7 +394,8 @@ class Emulation:
                     lk["a"], lk["b"], self.emu_link, lk["rate_bps"], lk["delay_s"], lk["loss"],
                     lk["queue"], seed=1, run=self.seed, stream=lk.get("loss_stream", 2 * i),
                     stats=self.link_file(i, ".json"),
-                    log=self.link_file(i, ".log"), pcap=self.pcap_files(i))
+                    log=self.link_file(i, ".log"), pcap=self.pcap_files(i),
+                    latency_offset=self.latency_offset(lk))
             elif lk.get("kind") == "wifi-adhoc":
                 # one channel, node i at positions_m[i]; seed, run and streams as below
                 radio = {"standard": lk["standard"], "data-mode": lk["data_mode_override"],
@@ -694,6 +716,9 @@ class Emulation:
             else:
                 rep = {"a": lk["a"], "b": lk["b"], "mechanism": mech, "rate_bps": lk["rate_bps"],
                        "delay_s": lk["delay_s"], "loss": lk["loss"], "queue": lk["queue"]}
+                if mech == "ns3-realtime":
+                    rep["latency_offset_s"] = self.latency_offset(lk)
+                    rep["calibration"] = self.latency.get((lk["rate_bps"], lk["delay_s"]))
             if link.process is not None:
                 # frames the kernel could not hand to the link process (its tap ring was full)
                 taps = {n: self.net.device_counters(n, link.end(n)[0])["tx_dropped"]
@@ -900,7 +925,7 @@ def hidden_metrics(network, flows):
 # --- command line ------------------------------------------------------------------------------
 
 USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
-                  [--link-mode auto|ns3|tbf|impair] [--pcap] [--quiet]
+                  [--link-mode auto|ns3|tbf|impair] [--link-calibration] [--pcap] [--quiet]
 
 Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
 mircc-dumbbell, wifi-one-hop, wifi-chain, wifi-hidden, rtsd-star, rtsd-scale) on real daemons:
@@ -933,6 +958,11 @@ def parse_args(argv):
                              "over it) or Ethernet (NDN straight on the link, EtherType 0x8624; "
                              "the face from the end that routes over it); recorded in "
                              "result.json (faces)")
+    parser.add_argument("--link-calibration", action="store_true",
+                        help="before the run, measure what each ns-3 real-time point-to-point "
+                             "link process adds to a frame by itself (per rate and delay, UDP "
+                             "echoes) and take it off the link's simulated delay "
+                             "(links[].latency_offset_s, links[].calibration)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--pcap", action="store_true",
                         help="capture every link end into the run directory, "
@@ -991,6 +1021,8 @@ def main(argv=None):
     cpu = CpuMeter()
     t_start = time.monotonic()
     try:
+        if args.link_calibration:
+            emu.calibrate()
         with emunet.Network() as net:
             say(f"{args.scenario}: {len(network['nodes'])} nodes, {len(network['links'])} links "
                 f"({', '.join(sorted(set(mechanisms)))}); run {net.tag}, files in {run_dir}")
@@ -1048,6 +1080,7 @@ def main(argv=None):
         "parameters": network["parameters"],
         "seed": args.seed,
         "faces": args.faces,
+        "link_calibration": args.link_calibration,
         "metrics": metrics,
         "links": links,
         "cpu": cpu_summary,
