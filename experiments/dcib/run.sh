@@ -1,11 +1,15 @@
 #!/bin/bash
 # DCIB's premise first (premise/run: the paper's Figs. 2-4, the baseline section IV is measured
-# against), then every section IV campaign, the figures and the paper table, and at the end the
-# paper's claims judged two-sided (claims.py: docs/results/dcib-verdicts.md and
-# docs/results/dcib/verdicts.json), printed last (experiments/dcib/README.md).
+# against), then every section IV campaign (ndnlab's earlier ones with 4 MB sockets, then
+# iv-premise/: IV-A to IV-D again on the premise's Linux-like hosts), the figures and the paper
+# table, and at the end the paper's claims judged two-sided: claims.py (the earlier campaigns:
+# docs/results/dcib-verdicts.md, docs/results/dcib/verdicts.json) and iv-premise/claims.py (the
+# paper's DCIB and +I side by side on the premise's hosts: docs/results/dcib-iv-verdicts.md,
+# docs/results/dcib/iv-verdicts.json), printed last (experiments/dcib/README.md).
 #   experiments/dcib/run.sh [campaign options, e.g. --workers N]
 # ndnlab-sim comes from $NDNLAB_SIM, PATH or build/ns3/runner (configure with
-# -DNDNLAB_WITH_NS3=ON). Finished runs are kept in experiments/dcib/results/ and not rerun.
+# -DNDNLAB_WITH_NS3=ON). Finished runs are kept in experiments/dcib/results/ (iv-premise/results/)
+# and not rerun.
 # With --dry-run only the campaign commands are printed. figures/ and paper-table.md are
 # rewritten only after every campaign succeeded and the stores hold a successful result of each
 # run.
@@ -20,8 +24,11 @@ root="$(cd "$here/../.." && pwd)"
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 campaigns=(artificial-loss artificial-loss-noncoop artificial-loss-coop no-loss no-loss-8
            no-loss-bbr no-loss-bbr-32 limited-buffer fct)
+# section IV on the premise's hosts, in the order of issue 31's priorities
+premise_iv=(artificial-loss no-loss mtu1500 limited-buffer limited-buffer-no-loss fct)
 specs=()
 for c in "${campaigns[@]}"; do specs+=("$here/$c.toml"); done
+for c in "${premise_iv[@]}"; do specs+=("$here/iv-premise/$c.toml"); done
 
 for arg in "$@"; do
   case "$arg" in
@@ -49,13 +56,13 @@ for spec in "${specs[@]}"; do
   python3 -m ndnlab campaign "$spec" "$@" || rc=$?
   case $rc in
     129|130|143) # interrupted: stop here, as a Ctrl-C means the whole job
-      echo "run.sh: campaign $(basename "$spec") interrupted (status $rc); the remaining" \
+      echo "run.sh: campaign ${spec#"$here"/} interrupted (status $rc); the remaining" \
            "campaigns do not run, figures/ and paper-table.md not regenerated" >&2
       exit $rc
       ;;
   esac
   if [ $rc -ne 0 ]; then
-    echo "run.sh: campaign $(basename "$spec") exited with status $rc" >&2
+    echo "run.sh: campaign ${spec#"$here"/} exited with status $rc" >&2
     if [ $rc -gt $status ]; then status=$rc; fi
   fi
 done
@@ -74,5 +81,9 @@ mkdir -p "$root/docs/results/dcib"
 rc=0
 python3 "$here/claims.py" --out "$root/docs/results/dcib-verdicts.md" \
   --json "$root/docs/results/dcib/verdicts.json" > /dev/null || rc=$?
+python3 "$here/iv-premise/claims.py" --out "$root/docs/results/dcib-iv-verdicts.md" \
+  --json "$root/docs/results/dcib/iv-verdicts.json" > /dev/null || rc=$?
 cat "$root/docs/results/dcib-verdicts.md"
+echo
+cat "$root/docs/results/dcib-iv-verdicts.md"
 exit $rc

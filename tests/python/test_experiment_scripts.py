@@ -105,7 +105,9 @@ def test_dry_run_prints_the_commands_and_writes_no_report(tree):
     assert not (out / "report.md").exists() and not list(out.glob("*.png"))
     done = script(tree, "dcib/run.sh", "--dry-run", "--no-check")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("dry run: ") == 5 + 9  # the premise's campaigns, then section IV's
+    # the premise's campaigns, then section IV's: the earlier ones, then those on the premise's hosts
+    assert done.stdout.count("dry run: ") == 5 + 9 + 6
+    assert "iv-premise/results/artificial-loss/runs/" in done.stdout
     assert done.stdout.index("premise/results/regime/runs/") < done.stdout.index("results/artificial-loss/runs/")
     assert snapshot(tree) == before  # figures/ and paper-table.md untouched
 
@@ -114,8 +116,8 @@ def test_failed_campaigns_leave_the_table_and_figures_as_they_were(tree):
     before = snapshot(tree)
     done = script(tree, "dcib/run.sh", "--workers", "1", NDNLAB_SIM=str(tree / "nosuch-sim"))
     assert done.returncode == 2, done.stdout + done.stderr
-    # the premise stops at its first campaign; section IV's nine each try
-    assert done.stderr.count("simulator not found") == 1 + 9
+    # the premise stops at its first campaign; section IV's nine and iv-premise's six each try
+    assert done.stderr.count("simulator not found") == 1 + 9 + 6
     assert "run.sh: the premise (premise/run) exited with status 2" in done.stderr
     assert "figures/ and paper-table.md not regenerated (a campaign failed)" in done.stderr
     assert snapshot(tree) == before

@@ -236,3 +236,76 @@ PREMISE_CLAIMS = (
                "dci_utilization", THROUGHPUT, {"Tcp": tcp, "LossRate": 0.03}, tolerance=PREMISE_DROP,
                expect="lower", baseline={"Tcp": tcp, "LossRate": 0.0}) for tcp in PREMISE_TCPS],
 )
+
+
+# Section IV again, against the premise's baseline (issue 31 item 3; experiments/dcib/iv-premise/):
+# the premise's Linux-like hosts (3 MB socket buffers, docs/results/dcib-premise.md), 8 seeds per
+# cell, the paper's metric (the throughput on the DCI link), and per paper claim two verdicts side
+# by side: the paper's DCIB alone (A: stalled, stock hosts; the low-priority buffer in IV-C and
+# IV-D) and ndnlab's one variant, named before any of these runs: the same plus duplicate-ACK
+# interception at the source edge router (+I; the paper's future work, the one option that acts in
+# every experiment). Nothing else of ndnlab's options counts here; no best-of-many per cell.
+IV_PREMISE_HOSTS = {"SocketBuffer": 3.0, "Mtu": 9000, "BufferBdp": 1.0, "DupAckThreshold": 3}
+IV_PREMISE_SEEDS = 8
+IV_PREMISE_VARIANT = {"InterceptDupAcks": True, "DupAckSackGaps": True, "DupAckLocalDrops": False,
+                      "DupAckRepair": False}
+IV_PREMISE_DEFAULTS = {**VARIANT_DEFAULTS, "DupAckSackGaps": True, "Mtu": 9000}
+DCI_LINK = ("the overall throughput at the DCI link (IV-A: \"We demonstrate the performance by measuring "
+            "the overall throughput at the DCI link\"), with DCIB over the same TCP without it; ours: "
+            "dci_utilization, bytes the source edge router's DCI device sent in 0.5-2 s (edge copies and "
+            "retransmissions included) over the 10 Gbps, paired by seed")
+
+
+def _iv(id, label, source, campaign, tcp, factor, cell=None, mode="stalled", metric="dci_utilization", note=""):
+    """(the paper's DCIB, the same + I): two Claims of one paper claim on the premise's hosts."""
+    hosts = {**IV_PREMISE_HOSTS, **(cell or {})}
+    fct = metric == "fct_mean_ms"
+    common = dict(source=source, metric=metric, definition=FCT if fct else DCI_LINK, kind="ratio",
+                  paper=factor, tolerance=FCT_TOLERANCE if fct else GAIN_TOLERANCE, relative=not fct, tie=TIE,
+                  baseline={"Dcib": False, "Tcp": tcp, **hosts}, campaign=campaign, note=note,
+                  defaults=IV_PREMISE_DEFAULTS)
+    paper_dcib = {**_paper_dcib(mode), "Tcp": tcp, **hosts}
+    return (Claim(id=f"{id}-a", label=f"{label} (paper's DCIB)", where=paper_dcib, **common),
+            Claim(id=f"{id}-i", label=f"{label} (+I)", where={**paper_dcib, **IV_PREMISE_VARIANT}, **common))
+
+
+TCP_NAMES = {"reno": "Reno", "cubic": "Cubic", "bbr": "BBR"}
+_IV_C_NOTE = "one factor for RTT 10-30 ms in the paper, judged at each RTT"
+IV_PREMISE_CLAIMS = (
+    # IV-A, Fig. 10 (experiments/dcib/iv-premise/artificial-loss.toml)
+    _iv("iv-a-coop-reno", "IV-A cooperative loss, Reno: x6", "IV-A, Fig. 10b", "artificial-loss", "reno", 6.0,
+        {"WanLoss": "cooperative"}),
+    _iv("iv-a-coop-cubic", "IV-A cooperative loss, Cubic: x4.5", "IV-A, Fig. 10c", "artificial-loss", "cubic", 4.5,
+        {"WanLoss": "cooperative"}),
+    _iv("iv-a-noncoop-reno", "IV-A non-cooperative loss, Reno: x4", "IV-A, Fig. 10b", "artificial-loss", "reno",
+        4.0, {"WanLoss": "non-cooperative"}),
+    _iv("iv-a-noncoop-cubic", "IV-A non-cooperative loss, Cubic: x3.24", "IV-A, Fig. 10c", "artificial-loss",
+        "cubic", 3.24, {"WanLoss": "non-cooperative"}),
+    # the same cell with 1500-byte frames (mtu1500.toml), beside its 9000-byte twin above
+    _iv("iv-a-coop-cubic-1500", "IV-A cooperative loss, Cubic, 1500 B frames: x4.5", "IV-A, Fig. 10c", "mtu1500",
+        "cubic", 4.5, {"WanLoss": "cooperative", "Mtu": 1500},
+        note="the paper states no frame size; the 9000-byte twin is iv-a-coop-cubic"),
+    # IV-B, Fig. 11 (no-loss.toml): 1.85x is BBR's mean (2.4x its median, same paragraph)
+    _iv("iv-b-reno", "IV-B no loss, Reno: x1.24", "IV-B, Fig. 11a", "no-loss", "reno", 1.24,
+        note="the paper states no buffer for IV-B; 1 BDP is ndnlab's reading"),
+    _iv("iv-b-cubic", "IV-B no loss, Cubic: x3.6", "IV-B, Fig. 11b", "no-loss", "cubic", 3.6,
+        note="the paper states no buffer for IV-B; 1 BDP is ndnlab's reading"),
+    _iv("iv-b-bbr", "IV-B no loss, BBR: x1.85 (mean)", "IV-B, Fig. 11c", "no-loss", "bbr", 1.85,
+        note="1.85x is the mean, 2.4x the median (same paragraph); the paper states no buffer for IV-B"),
+    # IV-C, Fig. 12 (limited-buffer.toml with IV-A's 5% cooperative loss, limited-buffer-no-loss.toml without)
+    *[_iv(f"iv-c-{tcp}-rtt{rtt}{suffix}",
+          f"IV-C limited buffer, {loss}, {TCP_NAMES[tcp]}, RTT {rtt} ms: x{f:g}",
+          f"IV-C, Fig. 12{'a' if tcp == 'cubic' else 'b'}", campaign, tcp, f, {"Rtt": rtt, "WanLoss": wan},
+          mode="lowprio", note=_IV_C_NOTE + ("; the 5% cooperative WAN loss is ndnlab's assumption (the paper "
+                                             "states none)" if wan != "none" else ""))
+      for suffix, loss, campaign, wan in (("", "5% cooperative loss", "limited-buffer", "cooperative"),
+                                          ("-noloss", "no loss", "limited-buffer-no-loss", "none"))
+      for tcp, f in (("cubic", 5.0), ("bbr", 7.0)) for rtt in (10, 20, 30)],
+    # IV-D, Fig. 13 (fct.toml): Cubic simulated; Sec. VI gives 67 / 85 / 88% for Reno / Cubic / BBR
+    _iv("iv-d-cubic", "IV-D FCT, Cubic: -88%", "IV-D, Fig. 13", "fct", "cubic", 0.12, mode="lowprio",
+        metric="fct_mean_ms", note="Sec. VI and the abstract say 85% for Cubic"),
+    _iv("iv-d-reno", "FCT, Reno: -67%", "Sec. VI", "fct", "reno", 0.33, mode="lowprio", metric="fct_mean_ms",
+        note="only in the conclusion: IV-D simulated Cubic alone"),
+    _iv("iv-d-bbr", "FCT, BBR: -88%", "Sec. VI", "fct", "bbr", 0.12, mode="lowprio", metric="fct_mean_ms",
+        note="only in the conclusion: IV-D simulated Cubic alone; our BBR means are over completed flows"),
+)
