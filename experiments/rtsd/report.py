@@ -528,8 +528,9 @@ def recovery_section(df):
              "Runs: recovery.toml (fig23.toml's set-up at loss 0.05 and 0.1; the paper's configuration: Recovery = "
              "checkpoint, one retransmission gamma x DRD_est before the deadline, and the paper's playout target; "
              "ndnlab's: Recovery = repeat, each missing segment asked again every DRD_est + T/2 until playout "
-             "passes its frame, and ResidualLoss = 0.01, a playout target with room for the rounds the measured "
-             f"loss needs; seeds {', '.join(map(str, seeds)) or 'none'}). Rendered share: "
+             "passes its frame, ResidualLoss = 0.001, a playout target with room for the rounds the measured "
+             "loss needs, and the metadata Interest re-issued after 250 ms, up to 20 times; seeds "
+             f"{', '.join(map(str, seeds)) or 'none'}). Rendered share: "
              "frames rendered over the 570 frames from the key frame the consumer joins at. Median [min-max]:", "",
              "| payload (B) | loss | configuration | " + " | ".join(label for _, label in RECOVERY_KEYS) + " |",
              "|---|---|---|" + "---|" * len(RECOVERY_KEYS)]

@@ -343,8 +343,8 @@ def _startup():
 # checkpoint, the paper's playout target), with ours against it two-sided.
 RECOVERY_TARGET_1000 = 0.99
 RECOVERY_PLAYS = 0.90
-RECOVERY_PAPER = {"Recovery": "checkpoint", "ResidualLoss": 0}
-RECOVERY_OURS = {"Recovery": "repeat", "ResidualLoss": 0.01}
+RECOVERY_PAPER = {"Recovery": "checkpoint", "ResidualLoss": 0, "MetadataLifetime": 1000, "MetadataRetries": 3}
+RECOVERY_OURS = {"Recovery": "repeat", "ResidualLoss": 0.001, "MetadataLifetime": 250, "MetadataRetries": 20}
 RECOVERY_CONFIGS = (("the paper's configuration", RECOVERY_PAPER), ("ndnlab's recovery", RECOVERY_OURS))
 RECOVERY_LOSSES = (0.05, 0.1)
 RENDERED_SHARE = ("frames rendered over the frames of the stream from the key frame the consumer joins at (the "
