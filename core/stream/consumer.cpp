@@ -682,7 +682,10 @@ void StreamConsumer::onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h)
   }
 
   // last: these may play out (and forget) frames, this one included
-  const bool stale = fr.type == FrameType::Delta && fr.pipelined && h.generationDelay == Duration::zero();
+  // (recovery = repeat: a frame asked for again before anything came may first answer a later
+  // Interest, made before it came; that says nothing of the pipeline)
+  const bool stale =
+    fr.type == FrameType::Delta && fr.pipelined && h.generationDelay == Duration::zero() && !(repeat() && fr.rtxDone);
   if (fr.pipelined || fr.type == FrameType::Key)
     frameArrived(f, fr, stale);
   if (m_main.get() == &f && (m_state == State::Chasing || m_state == State::Adjust || m_state == State::Fetching ||
