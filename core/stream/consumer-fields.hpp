@@ -50,6 +50,19 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
               .doc = "Retransmission checkpoint, in DRD_est before the playout deadline",
               .range = Range::fraction(true)},
              NDNLAB_FIELD_REF(o.gamma)));
+  v(field<O>({.name = "recovery",
+              .doc = "Loss recovery: checkpoint (the paper: once, gamma x DRD_est before the deadline) or repeat "
+                     "(until the deadline)"},
+             NDNLAB_FIELD_REF(o.recovery), {"checkpoint", "repeat"}));
+  v(field<O>({.name = "residual-loss",
+              .doc = "Playout target with room for the Interest rounds that leave a segment missing with at most "
+                     "this probability at the measured loss; 0: the paper's target",
+              .range = Range::closed(0, 0.5)},
+             NDNLAB_FIELD_REF(o.residualLoss)));
+  v(field<O>({.name = "max-playout",
+              .doc = "Bound of the playout target raised by residual-loss",
+              .range = Range::positive(MaxMs)},
+             NDNLAB_FIELD_REF(o.maxPlayout)));
   v(field<O>({.name = "interest-lifetime", .doc = "Lifetime of segment Interests", .range = Range::positive(MaxMs)},
              NDNLAB_FIELD_REF(o.interestLifetime)));
   v(field<O>({.name = "metadata-lifetime",

@@ -79,6 +79,10 @@ void StreamConsumerOptions::validate() const
   if (challengeInterval <= Duration::zero() || challengeDuration <= Duration::zero() ||
       congestionWindow <= Duration::zero())
     throw std::invalid_argument("challenge interval, challenge duration and congestion window must be positive");
+  if (recovery != "checkpoint" && recovery != "repeat")
+    throw std::invalid_argument("recovery must be checkpoint or repeat");
+  if (!(residualLoss >= 0 && residualLoss <= 0.5) || maxPlayout <= Duration::zero())
+    throw std::invalid_argument("residual loss must be in [0, 0.5], max playout positive");
   if (challengeProbe != "full" && challengeProbe != "increment")
     throw std::invalid_argument("challenge probe must be full or increment");
   if (!(challengeDrdRise >= 0) || congestionEvents < 1)
@@ -92,6 +96,7 @@ struct StreamConsumer::Frame
   struct Seg
   {
     std::optional<TimePoint> sent; ///< first transmission (DRD' samples only from it)
+    TimePoint last{};              ///< the last transmission
     bool retx = false;             ///< sent more than once
     bool recovery = false;         ///< re-sent to recover a loss (not only because the lifetime ran out)
     bool have = false;
@@ -112,7 +117,7 @@ struct StreamConsumer::Frame
   bool complete = false;
   Buffer payload;
   bool fec = false, rtx = false, rtxDone = false;
-  TimerId checkTimer = 0;
+  TimerId checkTimer = 0; ///< the checkpoint, or (recovery = repeat) the next recovery round
 
   std::vector<Seg>& segs(SegmentKind k) { return k == SegmentKind::Data ? data : parity; }
 };
@@ -447,6 +452,7 @@ void StreamConsumer::expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint6
     s.retx = true;
   else
     s.sent = m_env.now();
+  s.last = m_env.now();
   s.recovery = s.recovery || retx;
   m_env.timers().cancel(s.timer);
   s.timeoutId = m_nextTimeoutId++;
@@ -651,17 +657,35 @@ void StreamConsumer::onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h)
     for (auto& [key, other] : f.frames) {
       if (key.first != FrameType::Delta || key.second >= fr.number)
         continue;
-      if (!other.header && !other.rtxDone && other.requested <= fr.requested)
+      if (other.header || other.requested > fr.requested)
+        continue;
+      if (repeat() && f.played && !other.checkTimer)
+        recover(f, other);
+      else if (!repeat() && !other.rtxDone)
         retransmitMissing(f, other);
     }
+    // recovery = repeat: the key frame of this one's GOP, made before it, likewise
+    if (repeat() && f.played && h.gopKey)
+      if (auto k = f.frames.find({FrameType::Key, *h.gopKey});
+          k != f.frames.end() && !k->second.header && !k->second.checkTimer)
+        recover(f, k->second);
   }
 
-  // the retransmission checkpoint, P_RTX = gamma x DRD_est before the playout deadline
-  const TimePoint check = std::max(deadlineOf(fr) - scaled(drdEst(), m_opts.gamma), now + period() / 4);
-  fr.checkTimer = m_env.timers().schedule(check - now, [this, type = fr.type, n = fr.number] { checkpoint(type, n); });
+  if (repeat()) { // the first recovery round once the frame's other segments had time to come
+    if (f.played)
+      armRecovery(fr, now + period() / 2);
+  }
+  else { // the retransmission checkpoint, P_RTX = gamma x DRD_est before the playout deadline
+    const TimePoint check = std::max(deadlineOf(fr) - scaled(drdEst(), m_opts.gamma), now + period() / 4);
+    fr.checkTimer =
+      m_env.timers().schedule(check - now, [this, type = fr.type, n = fr.number] { checkpoint(type, n); });
+  }
 
   // last: these may play out (and forget) frames, this one included
-  const bool stale = fr.type == FrameType::Delta && fr.pipelined && h.generationDelay == Duration::zero();
+  // (recovery = repeat: a frame asked for again before anything came may first answer a later
+  // Interest, made before it came; that says nothing of the pipeline)
+  const bool stale =
+    fr.type == FrameType::Delta && fr.pipelined && h.generationDelay == Duration::zero() && !(repeat() && fr.rtxDone);
   if (fr.pipelined || fr.type == FrameType::Key)
     frameArrived(f, fr, stale);
   if (m_main.get() == &f && (m_state == State::Chasing || m_state == State::Adjust || m_state == State::Fetching ||
@@ -734,7 +758,7 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
     fr.payload = fec::join(fr.dataShards, fr.header->frameLength);
     done = true;
   }
-  else if (m > 0 && fr.dataHave + fr.parityHave >= k && (atCheckpoint || fr.rtxDone)) {
+  else if (m > 0 && fr.dataHave + fr.parityHave >= k && (atCheckpoint || fr.rtxDone || repeat())) {
     std::vector<std::optional<fec::ShardView>> shards(k + m);
     for (size_t i = 0; i < k; ++i)
       if (fr.data[i].have)
@@ -750,7 +774,7 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
     }
   }
   if (!done) {
-    if (atCheckpoint && !fr.rtxDone)
+    if (atCheckpoint && !fr.rtxDone && !repeat())
       retransmitMissing(f, fr);
     return;
   }
@@ -792,6 +816,60 @@ void StreamConsumer::retransmitMissing(Fetch& f, Frame& fr)
   if (!fr.header) // nothing came: parity too, any k of them will do
     for (size_t i = 0; i < fr.parity.size(); ++i)
       expressSegment(f, fr, SegmentKind::Parity, i, true);
+}
+
+Duration StreamConsumer::recoveryInterval() const
+{
+  return drdEst() + period() / 2;
+}
+
+void StreamConsumer::armRecovery(Frame& fr, TimePoint at)
+{
+  m_env.timers().cancel(fr.checkTimer);
+  const TimePoint now = m_env.now();
+  fr.checkTimer = m_env.timers().schedule(std::max(at, now) - now, [this, type = fr.type, n = fr.number] {
+    if (!m_main)
+      return;
+    auto it = m_main->frames.find({type, n});
+    if (it == m_main->frames.end() || it->second.complete)
+      return;
+    it->second.checkTimer = 0;
+    recover(*m_main, it->second);
+  });
+}
+
+void StreamConsumer::recover(Fetch& f, Frame& fr)
+{
+  const TimePoint now = m_env.now();
+  const Duration rto = recoveryInterval();
+  // a segment is overdue DRD_est + T/2 after its last Interest; one whose Interest waited for
+  // the frame's production, T/2 after the frame's first segment came (they leave together)
+  const size_t k = fr.header ? fr.header->dataSegments : fr.data.size();
+  const size_t m = fr.header ? fr.header->paritySegments : fr.parity.size();
+  std::optional<TimePoint> next;
+  bool asked = false;
+  for (SegmentKind kind : {SegmentKind::Data, SegmentKind::Parity}) {
+    auto& segs = fr.segs(kind);
+    for (size_t i = 0; i < segs.size(); ++i) {
+      if (segs[i].have || !f.wants(kind, i, k, m))
+        continue;
+      TimePoint due = segs[i].last + rto;
+      if (fr.firstArrival && segs[i].last <= *fr.firstArrival)
+        due = std::min(due, *fr.firstArrival + period() / 2);
+      if (due <= now) {
+        expressSegment(f, fr, kind, i, true);
+        asked = true;
+        due = now + rto;
+      }
+      next = next ? std::min(*next, due) : due;
+    }
+  }
+  if (asked && !fr.rtxDone) {
+    fr.rtxDone = true;
+    congestion(); // a loss, once per frame
+  }
+  if (next)
+    armRecovery(fr, *next);
 }
 
 // --- the pipeline: detection periods and states ---------------------------------------------
@@ -1035,7 +1113,15 @@ Duration StreamConsumer::playable() const
 Duration StreamConsumer::targetPlayable() const
 {
   const Duration jitter = scaled(std::chrono::milliseconds(1), m_jitterMs);
-  return scaled(jitter, m_opts.alpha) + scaled(drdEst(), m_opts.beta);
+  const Duration paper = scaled(jitter, m_opts.alpha) + scaled(drdEst(), m_opts.beta);
+  if (m_opts.residualLoss <= 0 || m_stats.interestsSent == 0)
+    return paper;
+  // the measured share of segment Interests that needed another one: the loss of one round
+  const double p =
+    std::clamp(static_cast<double>(m_stats.retransmissions) / static_cast<double>(m_stats.interestsSent), 1e-3, 0.95);
+  const double rounds = std::ceil(std::log(m_opts.residualLoss) / std::log(p) - 1e-9);
+  const Duration raised = scaled(jitter, m_opts.alpha) + scaled(recoveryInterval(), std::max(1.0, rounds));
+  return std::max(paper, std::min(raised, m_opts.maxPlayout));
 }
 
 TimePoint StreamConsumer::deadlineOf(const Frame& fr) const
@@ -1116,9 +1202,20 @@ void StreamConsumer::onPlayoutTick()
 void StreamConsumer::skipCursor()
 {
   ++m_stats.framesLost; // missed its playout deadline
-  NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": playback ", m_cursor, " missed its deadline");
-  if (auto it = m_main->byPlayback.find(m_cursor); it != m_main->byPlayback.end())
+  auto it = m_main->byPlayback.find(m_cursor);
+  if (it == m_main->byPlayback.end()) {
+    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": playback ", m_cursor, " missed its deadline, nothing came");
+  }
+  else {
     m_main->passed[static_cast<int>(it->second.first)] = it->second.second;
+    if (auto f = m_main->frames.find(it->second); f != m_main->frames.end() && f->second.header) {
+      const Frame& fr = f->second;
+      NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": playback ", m_cursor, " missed its deadline with ",
+                 fr.dataHave, "/", fr.header->dataSegments, " data, ", fr.parityHave, "/", fr.header->paritySegments,
+                 " parity, ", toMillis(m_env.now() - *fr.firstArrival), " ms after its first segment",
+                 fr.rtxDone ? ", asked again" : "");
+    }
+  }
   ++m_cursor;
 }
 
@@ -1208,6 +1305,8 @@ void StreamConsumer::render(Frame& fr)
   const auto& lastKey = m_main->renderedKey;
   if (fr.type == FrameType::Delta && (!fr.header->gopKey || !lastKey || *fr.header->gopKey != *lastKey)) {
     ++m_stats.framesLost;
+    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": playback ", fr.header->playbackNumber,
+               " lost: its GOP's key frame was not rendered");
     return;
   }
   if (fr.type == FrameType::Key)

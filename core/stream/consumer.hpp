@@ -52,7 +52,9 @@
 // segments; at its retransmission checkpoint (P_RTX = gamma x DRD_est before its playout
 // deadline) an incomplete frame is decoded from any k of its data and parity segments (FEC),
 // else its missing data segments are asked for again, once. A delta frame with nothing back
-// when a later one arrives is asked for again whole. Segment Interests whose lifetime runs out
+// when a later one arrives is asked for again whole. With recovery = repeat (ndnlab's) there is
+// no checkpoint: missing segments are asked for again in rounds until playout passes the frame
+// (StreamConsumerOptions::recovery). Segment Interests whose lifetime runs out
 // are re-expressed (a paused producer resumes into a waiting pipeline).
 //
 // Playout (Fig. 8) starts at the newest complete key frame once S_pl (complete frames ahead x
@@ -104,7 +106,19 @@ struct StreamConsumerOptions
   size_t maxPipeline = 64; ///< bursting stops at this many frames (> 0; the code: 1 s worth)
   double alpha = 1;        ///< S_tpl = alpha x jitter + beta x DRD_est (Sect. 4.1.4)
   double beta = 2;
-  double gamma = 1;                                            ///< P_RTX = gamma x DRD_est, in (0, min(1, beta)]
+  double gamma = 1; ///< P_RTX = gamma x DRD_est, in (0, min(1, beta)]
+  /// How lost segments are asked for again: "checkpoint" (the paper's Sect. 4.1.4: once, at
+  /// P_RTX before the frame's playout deadline; FEC decoded there too) or "repeat" (ndnlab's:
+  /// a segment missing T/2 after its frame's first segment came, or DRD_est + T/2 after its
+  /// last Interest, is asked for again, and again each DRD_est + T/2, until playout passes the
+  /// frame; FEC decoded as soon as any k segments are there).
+  std::string recovery = "checkpoint";
+  /// 0: the paper's playout target. Else the target is raised to alpha x jitter + n x (DRD_est
+  /// + T/2), n = ceil(ln(this) / ln(p)) Interest rounds, p the measured share of segment
+  /// Interests that were retransmissions: room for enough rounds that a segment is still
+  /// missing at its deadline with at most this probability (at most `maxPlayout`).
+  double residualLoss = 0;
+  Duration maxPlayout = std::chrono::milliseconds(2000);       ///< the raised target's bound
   Duration interestLifetime = std::chrono::milliseconds(2000); ///< segment Interests (the code's)
   Duration metadataLifetime = std::chrono::milliseconds(1000); ///< metadata Interests; re-issued after it
   size_t metadataRetries = 3;                                  ///< re-issues before Failed
@@ -328,6 +342,14 @@ private:
   void tryComplete(Fetch& f, Frame& fr, bool checkpoint);
   void checkpoint(FrameType type, uint64_t number);
   void retransmitMissing(Fetch& f, Frame& fr);
+  // recovery = repeat
+  bool repeat() const { return m_opts.recovery == "repeat"; }
+  /// DRD_est + T/2: how long a segment Interest is given before it is asked again.
+  Duration recoveryInterval() const;
+  /// Asks again for the segments of `fr` (of the played thread) that are overdue, and arms the
+  /// next round at the earliest one still pending.
+  void recover(Fetch& f, Frame& fr);
+  void armRecovery(Frame& fr, TimePoint at);
   void frameArrived(Fetch& f, Frame& fr, bool stale);
 
   // the end of the stream

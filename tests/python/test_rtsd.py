@@ -82,3 +82,26 @@ def test_stream_trace_files_give_the_trace_metrics_the_claims_read(tmp_path):
     # a 12 s run: it may not reach the 1000k thread, and has nothing after 30 s
     assert wanted - {"trace.switch_up_s", "trace.late_link_kbps"} <= set(metrics), wanted - set(metrics)
     assert metrics["trace.first_challenge_s"] >= 1
+
+
+def test_rendered_share_counts_the_frames_from_the_key_frame_joined():
+    """Item 5(c)'s rendered share: over the frames from the latest key frame at the consumer's
+    start to the stream's end (570 in recovery.toml: 600 frames, joined at frame 30)."""
+    sys.path.insert(0, str(ROOT / "experiments" / "rtsd"))
+    import report  # noqa: E402
+    assert report.joined_frames({"StreamTime": 20, "Fps": 30, "ConsumerStart": 1, "Gop": 30}) == 570
+    assert report.joined_frames({"StreamTime": 20, "Fps": 30, "ConsumerStart": 1.5, "Gop": 30}) == 570
+    assert report.joined_frames({}) == 570  # the scenario's defaults
+
+
+def test_recovery_claims_name_knobs_of_rtsd_star():
+    """The configurations item 5(c)'s claims compare are rtsd-star knobs, and both run."""
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    for _, config in rtsd.RECOVERY_CONFIGS:
+        args = [f"--{k}={v}" for k, v in config.items()]
+        out = subprocess.run([str(SIM), "rtsd-star", "--StreamTime=4", "--Loss=0.05", *args], check=True,
+                             capture_output=True, text=True, timeout=300)
+        metrics = flatten(json.loads(out.stdout)["metrics"])
+        assert metrics["stream.frames_rendered"] > 0
+    assert {c.metric for c in rtsd.RECOVERY_CLAIMS} == {"stream.rendered_share", "stream.first_frame_ms"}

@@ -391,6 +391,107 @@ TEST(StreamConsumerTest, WithoutParityEveryRecoveryIsARetransmission)
   consumer.stop();
 }
 
+StreamConsumerOptions withRecovery(std::string recovery)
+{
+  StreamConsumerOptions o;
+  o.recovery = std::move(recovery);
+  return o;
+}
+
+/// Runs a rig whose link drops the first `drops` Data of every segment of delta frame 200 (data
+/// and parity: neither FEC nor one retransmission can bring it back) and nothing else.
+StreamConsumerStats runDroppingOneFrame(StreamConsumerOptions o, int drops)
+{
+  Rig rig(50ms, std::move(o));
+  const Name frame = frameName(streamBase("/alice", "camera"), "hi", FrameType::Delta, 200);
+  std::map<Name, int> seen;
+  auto inner = rig.link.producer.dataSink;
+  rig.link.producer.dataSink = [&](const Data& d) {
+    if (frame.isPrefixOf(d.name()) && seen[d.name()]++ < drops)
+      return;
+    inner(d);
+  };
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(12s);
+  EXPECT_FALSE(seen.empty()) << "frame 200 was asked for";
+  return rig.consumer.stats();
+}
+
+TEST(StreamConsumerTest, CheckpointRecoveryAsksAgainOnce)
+{
+  // the paper's: the frame's Interests again when the next frame comes, and never after
+  const auto s = runDroppingOneFrame(withRecovery("checkpoint"), 2);
+  EXPECT_EQ(s.framesLost, 1u);
+  EXPECT_EQ(s.recoveredByRtx, 0u);
+}
+
+TEST(StreamConsumerTest, RepeatRecoveryAsksAgainUntilTheDeadline)
+{
+  // ndnlab's: asked again each DRD_est + T/2 (110 ms) while the frame waits for its playout
+  const auto s = runDroppingOneFrame(withRecovery("repeat"), 2);
+  EXPECT_EQ(s.framesLost, 0u);
+  EXPECT_GE(s.recoveredByRtx, 1u);
+  // a frame never answered is given up when playout passes it: lost, and no more Interests
+  const auto gone = runDroppingOneFrame(withRecovery("repeat"), 1000);
+  EXPECT_EQ(gone.framesLost, 1u);
+  EXPECT_LT(gone.retransmissions, 30u) << "rounds stop at the frame's playout deadline";
+}
+
+TEST(StreamConsumerTest, RepeatRecoveryLosesFewerFramesOnALossyLink)
+{
+  auto run = [](std::string recovery) {
+    Rig rig(50ms, withRecovery(std::move(recovery)));
+    rig.link.dataLoss = 0.15;
+    rig.link.interestLoss = 0.05;
+    rig.env.advance(1s);
+    rig.consumer.start();
+    rig.env.advance(30s);
+    for (const auto& r : rig.rendered)
+      EXPECT_TRUE(r.sizeOk) << "playback " << r.playback;
+    return rig.consumer.stats();
+  };
+  const auto paper = run("checkpoint");
+  const auto ours = run("repeat");
+  EXPECT_GT(paper.framesLost, 0u);
+  EXPECT_LT(ours.framesLost, paper.framesLost);
+  EXPECT_GT(ours.framesRendered, paper.framesRendered);
+  EXPECT_LT(ours.framesLost * 100, ours.framesRendered) << "under 1 % lost";
+}
+
+TEST(StreamConsumerTest, ResidualLossRaisesThePlayoutTargetWithTheMeasuredLoss)
+{
+  auto run = [](double dataLoss, double residual) {
+    StreamConsumerOptions o = withRecovery("repeat");
+    o.residualLoss = residual;
+    o.maxPlayout = 1500ms;
+    auto rig = std::make_unique<Rig>(50ms, o);
+    rig->link.dataLoss = dataLoss;
+    rig->env.advance(1s);
+    rig->consumer.start();
+    rig->env.advance(10s);
+    const auto s = rig->consumer.stats();
+    const Duration paper = rig->consumer.drdEst() * 2; // beta x DRD_est, and alpha x jitter below
+    return std::tuple{rig->consumer.targetPlayable(), paper, s};
+  };
+  // lossless: the paper's target (one round fits in it)
+  {
+    const auto [withOption, paper, s] = run(0, 0.01);
+    EXPECT_EQ(s.retransmissions, 0u);
+    const auto [without, paper2, s2] = run(0, 0);
+    EXPECT_EQ(withOption, without);
+  }
+  // 20 % of Data lost: ln 0.01 / ln 0.2 -> 3 rounds of DRD_est + T/2 at least, at most 1500 ms
+  {
+    const auto [target, paper, s] = run(0.2, 0.01);
+    EXPECT_GT(s.retransmissions * 10, s.interestsSent) << "more than 10 % asked again";
+    EXPECT_GE(target, 3 * (paper / 2 + Rig::T / 2));
+    EXPECT_LE(target, 1500ms);
+    const auto [plain, paper2, s2] = run(0.2, 0);
+    EXPECT_GT(target, plain);
+  }
+}
+
 TEST(StreamConsumerTest, ForgedSegmentIsACountedDrop)
 {
   Rig rig(50ms, StreamConsumerOptions{});
@@ -583,6 +684,9 @@ TEST(StreamConsumerTest, BadOptionsRefused)
   refused([](auto& o) { o.parityRatio = 2; });
   refused([](auto& o) { o.interestLifetime = 0ms; });
   refused([](auto& o) { o.challengeProbe = "half"; });
+  refused([](auto& o) { o.recovery = "sometimes"; });
+  refused([](auto& o) { o.residualLoss = 0.9; });
+  refused([](auto& o) { o.maxPlayout = 0ms; });
   EXPECT_NO_THROW(StreamConsumer(env, ep, "/alice", StreamConsumerOptions{}));
 }
 
@@ -649,7 +753,7 @@ TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
     }
   });
   EXPECT_EQ(names.size(), n);
-  EXPECT_EQ(n, 25u) << "a field for every member of StreamConsumerOptions";
+  EXPECT_EQ(n, 28u) << "a field for every member of StreamConsumerOptions";
 }
 
 // --- adaptive bitrate -------------------------------------------------------------------------
