@@ -795,15 +795,21 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
   maybeStartPlayout();
 }
 
-void StreamConsumer::checkpoint(FrameType type, uint64_t number)
+StreamConsumer::Frame* StreamConsumer::firedCheck(FrameType type, uint64_t number)
 {
   if (!m_main)
-    return;
+    return nullptr;
   auto it = m_main->frames.find({type, number});
   if (it == m_main->frames.end() || it->second.complete)
-    return;
+    return nullptr;
   it->second.checkTimer = 0;
-  tryComplete(*m_main, it->second, true);
+  return &it->second;
+}
+
+void StreamConsumer::checkpoint(FrameType type, uint64_t number)
+{
+  if (Frame* fr = firedCheck(type, number))
+    tryComplete(*m_main, *fr, true);
 }
 
 void StreamConsumer::retransmitMissing(Fetch& f, Frame& fr)
@@ -828,13 +834,8 @@ void StreamConsumer::armRecovery(Frame& fr, TimePoint at)
   m_env.timers().cancel(fr.checkTimer);
   const TimePoint now = m_env.now();
   fr.checkTimer = m_env.timers().schedule(std::max(at, now) - now, [this, type = fr.type, n = fr.number] {
-    if (!m_main)
-      return;
-    auto it = m_main->frames.find({type, n});
-    if (it == m_main->frames.end() || it->second.complete)
-      return;
-    it->second.checkTimer = 0;
-    recover(*m_main, it->second);
+    if (Frame* fired = firedCheck(type, n))
+      recover(*m_main, *fired);
   });
 }
 

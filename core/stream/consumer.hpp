@@ -340,6 +340,9 @@ private:
   void handleSegment(Fetch& f, const StreamName& sn, const Data& data);
   void onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h);
   void tryComplete(Fetch& f, Frame& fr, bool checkpoint);
+  /// The played thread's frame whose check timer (checkpoint or recovery round) just fired, its
+  /// timer cleared; nullptr when the frame is complete or gone.
+  Frame* firedCheck(FrameType type, uint64_t number);
   void checkpoint(FrameType type, uint64_t number);
   void retransmitMissing(Fetch& f, Frame& fr);
   // recovery = repeat
