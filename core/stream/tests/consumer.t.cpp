@@ -438,6 +438,43 @@ TEST(StreamConsumerTest, RepeatRecoveryAsksAgainUntilTheDeadline)
   EXPECT_LT(gone.retransmissions, 30u) << "rounds stop at the frame's playout deadline";
 }
 
+/// Runs a rig whose link loses the first Interest for each segment of delta frame 200 and
+/// nothing else, and returns the states the consumer entered after its first Fetching.
+std::vector<State> statesAfterLosingOneFramesInterests(StreamConsumerOptions o)
+{
+  Rig rig(50ms, std::move(o));
+  const Name frame = frameName(streamBase("/alice", "camera"), "hi", FrameType::Delta, 200);
+  std::set<Name> seen;
+  auto inner = rig.link.consumer.interestSink;
+  rig.link.consumer.interestSink = [&](const Interest& i) {
+    if (frame.isPrefixOf(i.name()) && seen.insert(i.name()).second)
+      return;
+    inner(i);
+  };
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(12s);
+  EXPECT_EQ(rig.consumer.stats().framesLost, 0u) << rig.history();
+  const auto fetching = rig.firstEntry(State::Fetching);
+  EXPECT_TRUE(fetching.has_value()) << rig.history();
+  std::vector<State> after;
+  for (auto& [t, s] : rig.states)
+    if (fetching && t > *fetching)
+      after.push_back(s);
+  return after;
+}
+
+TEST(StreamConsumerTest, RepeatRecoveryDoesNotReadAReaskedFrameAsStaleData)
+{
+  // frame 200 is made before its second Interests come: d_gen = 0. The paper's consumer reads
+  // that as a pipeline behind production and goes back to Chasing; with recovery = repeat the
+  // frame was asked for again, which says nothing of the pipeline
+  const auto paper = statesAfterLosingOneFramesInterests(withRecovery("checkpoint"));
+  const auto ours = statesAfterLosingOneFramesInterests(withRecovery("repeat"));
+  EXPECT_NE(std::find(paper.begin(), paper.end(), State::Chasing), paper.end());
+  EXPECT_EQ(std::find(ours.begin(), ours.end(), State::Chasing), ours.end());
+}
+
 TEST(StreamConsumerTest, RepeatRecoveryLosesFewerFramesOnALossyLink)
 {
   auto run = [](std::string recovery) {
