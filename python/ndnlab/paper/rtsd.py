@@ -354,34 +354,38 @@ RENDERED_SHARE = ("frames rendered over the frames of the stream from the key fr
 FIRST_FRAME = "time from the consumer's start to its first rendered frame, -1 if none (stream.first_frame_ms)"
 
 
-def _recovery():
+def _recovery(campaign="recovery", prefix="rec", where_run=""):
+    """Item 5(c)'s claims on `campaign`: recovery.toml in ns-3, or the same runs on real daemons
+    (recovery-emu.toml, ids rec-emu.N, `where_run` ", real daemons")."""
+    target = f"issue 29 item 5(c) (target{where_run})"
+    against = f"issue 29 item 5(c) (against the baseline{where_run})"
     out = []
     n = 0
     for tag, config in RECOVERY_CONFIGS:
         n += 1
-        out.append(Claim(id=f"rec.{n}", source="issue 29 item 5(c) (target)", metric="stream.rendered_share",
+        out.append(Claim(id=f"{prefix}.{n}", source=target, metric="stream.rendered_share",
                          definition=RENDERED_SHARE, kind="bound", paper=RECOVERY_TARGET_1000, expect="above",
-                         where={"PayloadSize": 1000, "Loss": 0.05, **config}, campaign="recovery",
+                         where={"PayloadSize": 1000, "Loss": 0.05, **config}, campaign=campaign,
                          label=f"{tag}, 1000-byte payloads, loss 0.05: >= 99 % of frames rendered"))
         for loss in RECOVERY_LOSSES:
             where = {"PayloadSize": 8000, "Loss": loss, **config}
             n += 1
-            out.append(Claim(id=f"rec.{n}", source="issue 29 item 5(c) (target)", metric="stream.first_frame_ms",
+            out.append(Claim(id=f"{prefix}.{n}", source=target, metric="stream.first_frame_ms",
                              definition=FIRST_FRAME, kind="bound", paper=0.0, expect="above", where=where,
-                             campaign="recovery", label=f"{tag}, 8000-byte payloads, loss {loss:g}: playback starts"))
+                             campaign=campaign, label=f"{tag}, 8000-byte payloads, loss {loss:g}: playback starts"))
             n += 1
-            out.append(Claim(id=f"rec.{n}", source="issue 29 item 5(c) (target)", metric="stream.rendered_share",
+            out.append(Claim(id=f"{prefix}.{n}", source=target, metric="stream.rendered_share",
                              definition=RENDERED_SHARE, kind="bound", paper=RECOVERY_PLAYS, expect="above",
-                             where=where, campaign="recovery",
+                             where=where, campaign=campaign,
                              label=f"{tag}, 8000-byte payloads, loss {loss:g}: >= 90 % of frames rendered"))
     for payload in FIG23_PAYLOADS:
         for loss in RECOVERY_LOSSES:
             n += 1
-            out.append(Claim(id=f"rec.{n}", source="issue 29 item 5(c) (against the baseline)",
+            out.append(Claim(id=f"{prefix}.{n}", source=against,
                              metric="stream.rendered_share", definition=RENDERED_SHARE, kind="direction",
                              tolerance=DIRECTION_BAND, where={"PayloadSize": payload, "Loss": loss, **RECOVERY_OURS},
                              baseline={"PayloadSize": payload, "Loss": loss, **RECOVERY_PAPER}, expect="higher",
-                             campaign="recovery",
+                             campaign=campaign,
                              label=f"{payload}-byte payloads, loss {loss:g}: ndnlab's recovery renders more than the "
                                    "paper's"))
     return tuple(out)
@@ -397,5 +401,6 @@ FIG25_CLAIMS = _fig25()
 ABR_CLAIMS = _abr()
 STARTUP_CLAIMS = _startup()
 RECOVERY_CLAIMS = _recovery()
+RECOVERY_EMU_CLAIMS = _recovery("recovery-emu", "rec-emu", ", real daemons")
 CLAIMS = (TABLE1_CLAIMS + FIG19_CLAIMS + FIG21_CLAIMS + FIG22_CLAIMS + FIG23_CLAIMS + FIG25_CLAIMS
           + TABLE2_CLAIMS)
