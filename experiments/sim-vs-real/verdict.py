@@ -79,6 +79,11 @@ def judge(rows, store):
     rtt = ratio(rows, RTT)
     window = ratio(rows, METRIC, RTT)
     cpu = max(o["cpu"]["mean_busy_percent"] for o in own)
+    # how long the emulation's processes waited for a CPU, per Data fetched: latency the
+    # network they stand for does not have (runs from before this was measured have none)
+    waits = [1e3 * o["cpu"]["run_queue_wait_s"] / r["data_received"] for o, r in zip(own, rows["emu"])
+             if "run_queue_wait_s" in o["cpu"] and float(r.get("data_received", 0) or 0) > 0]
+    policies = sorted({o.get("scheduling", {}).get("policy", "normal") for o in own})
     # what the calibration took off the ns-3 real-time links' delay (docs/emulation.md; runs
     # from before it have no latency_offset_s)
     offsets = [lk["latency_offset_s"] for o in own if o.get("link_calibration")
@@ -109,6 +114,8 @@ def judge(rows, store):
             "ns3_decreases_median": dec[0], "emu_decreases_median": dec[1],
             "saturated": saturated, "link_fell_behind": late,
             "emu_cpu_max_mean_busy_percent": cpu,
+            "emu_cpu_wait_ms_per_data": statistics.median(waits) if waits else None,
+            "emu_scheduling": policies,
             "emu_latency_offset_us": [1e6 * min(offsets), 1e6 * max(offsets)] if offsets else None,
             "verdict": verdict}
 
@@ -116,6 +123,10 @@ def judge(rows, store):
 def fmt_decreases(v):
     a, b = v["ns3_decreases_median"], v["emu_decreases_median"]
     return "-" if a is None or b is None else f"{a:g} / {b:g}"
+
+
+def fmt_wait(x):
+    return "-" if x is None else f"{x:.3f}"
 
 
 def main(argv=None):
@@ -135,13 +146,14 @@ def main(argv=None):
         df, spec, store = load(path)
         lines += [f"## {spec.name} ({spec.scenario}, seeds {', '.join(map(str, spec.seeds))})", "",
                   "| cell | ns-3 | emu | emu vs ns-3 | RTT emu vs ns-3 | goodput x RTT emu vs ns-3 "
-                  "| window decreases ns-3 / emu | emu CPU busy (highest run mean) | verdict |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "| window decreases ns-3 / emu | emu CPU busy (highest run mean) "
+                  "| emu CPU wait per Data (ms) | verdict |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for label, rows in cells(df, spec).items():
             v = judge(rows, store)
             if v is None:
                 missing = True
-                lines.append(f"| {label} | | | | | | | | missing runs |")
+                lines.append(f"| {label} | | | | | | | | | missing runs |")
                 continue
             verdicts[f"{spec.name}: {label}"] = v
             lines.append(
@@ -149,7 +161,7 @@ def main(argv=None):
                 f"| {v['emu_median']:.2f} [{v['emu_min']:.2f}-{v['emu_max']:.2f}] "
                 f"| {v['difference']:+.1%} | {pct(v['rtt_difference'])} | {pct(v['window_difference'])} "
                 f"| {fmt_decreases(v)} | {v['emu_cpu_max_mean_busy_percent']:.0f} % "
-                f"| {v['verdict']} |")
+                f"| {fmt_wait(v['emu_cpu_wait_ms_per_data'])} | {v['verdict']} |")
         lines.append("")
     judged = [v for v in verdicts.values() if not v["saturated"] and not v["link_fell_behind"]]
     within = sum(1 for v in judged if v["verdict"] == "within 10 %")
@@ -163,6 +175,12 @@ def main(argv=None):
               "docs/emulation.md). RTT: median `rtt_avg_ms`; goodput x RTT: the median of each "
               "run's product, the data in flight, which a loss-limited window sets whatever the RTT. "
               "Window decreases: the median of the consumer's `loss_decreases`."]
+    policies = sorted({p for v in verdicts.values() for p in v["emu_scheduling"]})
+    lines += ["", "Scheduling of the emulation's daemons, tools and link processes (result.json "
+              f"`scheduling`): {', '.join({'rr': 'SCHED_RR (real time)'}.get(p, p) for p in policies)}. "
+              "CPU wait per Data: the time the emulation's processes spent runnable but waiting for a "
+              "core (`cpu.run_queue_wait_s`, summed over their threads) over the Data fetched, median over "
+              "the seeds: latency the emulated network does not have."]
     offsets = [x for v in verdicts.values() if v["emu_latency_offset_us"] for x in v["emu_latency_offset_us"]]
     if offsets:
         lines += ["", f"Calibrated links (docs/emulation.md): each ns-3 real-time link took what its "

@@ -65,10 +65,14 @@ def left_behind(tag, run_dir):
 def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path):
     params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=2ms", "--Loss=0,0.02",
               "--FileSize=1MiB", "--Consumer=cubic"]
-    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet", "--no-link-calibration")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert result == json.loads((tmp_path / "emu" / "result.json").read_text())
+    # the real-time scheduler where permitted, and what the processes spent on and waiting for a CPU
+    rt_ok, _ = emunet.realtime_scheduling(10)
+    assert result["scheduling"]["policy"] == ("rr" if rt_ok else "normal")
+    assert result["cpu"]["processes_cpu_s"] > 0 and result["cpu"]["run_queue_wait_s"] >= 0
     m = result["metrics"]
     assert result["backend"] == "emu"
     assert m["completed"] and m["bit_exact"] and m["bytes"] == 1 << 20
@@ -86,7 +90,7 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
                for f in sorted((tmp_path / "emu").glob("link*.json"))]
     assert [(c["seed"], c["run"]) for c in configs] == [(1, result["seed"])] * 2
     assert len({c["stream"] for c in configs}) == 2
-    # not calibrated unless asked: each channel holds a frame the whole 2 ms
+    # not calibrated when told not to: each channel holds a frame the whole 2 ms
     assert result["link_calibration"] is False
     assert [lk["latency_offset_s"] for lk in result["links"]] == [0, 0]
     assert [c["channel_delay_ns"] for c in configs] == [2_000_000] * 2
@@ -107,11 +111,11 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
 
 def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
     # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way;
-    # calibrated: both links (one rate and delay, measured once) take the link process's own
+    # calibrated (the default): both links (one rate and delay, measured once) take the link process's own
     # time per frame off the simulated 5 ms, never more than all of it
     params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0,0.3", "--App=ping",
               "--PingCount=20", "--PingInterval=50", "--PingTimeout=500", "--StartTime=0.2"]
-    result = emu_json(tmp_path / "emu", *params, "--link-calibration")
+    result = emu_json(tmp_path / "emu", *params)  # calibrated by default
     m = result["metrics"]
     assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
     assert result["link_calibration"] is True
@@ -503,9 +507,10 @@ def start_long_run(tmp_path):
     proc = subprocess.Popen(emu_cmd("p2p-chain", "--Hops=2", "--Rate=2Mbps", "--Delay=1ms",
                                     "--FileSize=100MiB", "--StartTime=0", "--out", tmp_path),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
-    line = proc.stderr.readline()
-    m = re.search(r"run ([0-9a-f]+),", line)
-    assert m, line + proc.stderr.read()
+    seen = ""
+    while not (m := re.search(r"run ([0-9a-f]+),", line := proc.stderr.readline())):  # after calibration's
+        seen += line
+        assert line, seen + proc.stderr.read()
     tag = m[1]
     deadline = time.monotonic() + 30
     while not list(tmp_path.glob("get-*.log")):

@@ -286,3 +286,27 @@ def test_udp_echoes_cross_a_veth_link():
         link = chain(net, n=2)[0]
         rtts = net.udp_echo_rtts("n0", "n1", link.addr_b, 12)
     assert len(rtts) == 12 and all(0 < r < 2.0 for r in rtts)
+
+
+def test_processes_run_under_the_real_time_scheduler_when_asked():
+    ok, why = emu.realtime_scheduling(10)
+    if not ok:
+        pytest.skip(why)
+    with emu.Network(priority=10) as net:
+        net.add_node("a", forward=False)
+        rt = net.popen("a", [sys.executable, "-c", SLEEPER])
+        with emu.Network() as plain:
+            plain.add_node("a", forward=False)
+            normal = plain.popen("a", [sys.executable, "-c", SLEEPER])
+            # /proc/<pid>/stat fields 40 and 41: real-time priority and policy (0 SCHED_OTHER,
+            # 2 SCHED_RR); after the ")" closing the name, field n is item n - 3
+            fields = {p: pathlib.Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                      for p in (rt, normal)}
+            assert (fields[rt][40 - 3], fields[rt][41 - 3]) == ("10", "2")
+            assert fields[normal][41 - 3] == "0"
+            # both are sampled: time on a CPU and waiting for one, per thread
+            times = emu.thread_times(net.running_pids() + plain.running_pids())
+            assert rt.pid in times and normal.pid in times
+            assert all(cpu >= 0 and wait >= 0 for cpu, wait in times.values())
+    # the calling thread itself is untouched
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER

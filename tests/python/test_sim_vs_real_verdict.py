@@ -21,15 +21,19 @@ def verdict():
 class FakeStore:
     """run_dir(key) -> a directory whose result.json holds what the emulated run recorded."""
 
-    def __init__(self, tmp_path, saturated=False):
+    def __init__(self, tmp_path, saturated=False, cpu=None, scheduling=None):
         self.root = tmp_path
         self.saturated = saturated
+        self.cpu = {"mean_busy_percent": 20.0, **(cpu or {})}
+        self.scheduling = scheduling
 
     def run_dir(self, key):
         d = self.root / key
         d.mkdir(exist_ok=True)
-        (d / "result.json").write_text(json.dumps(
-            {"saturated": self.saturated, "kept_up": True, "cpu": {"mean_busy_percent": 20.0}}))
+        own = {"saturated": self.saturated, "kept_up": True, "cpu": self.cpu}
+        if self.scheduling:
+            own["scheduling"] = self.scheduling
+        (d / "result.json").write_text(json.dumps(own))
         return d
 
 
@@ -71,3 +75,15 @@ def test_no_decreases_metric(verdict, tmp_path):
     assert v["ns3_decreases_median"] is None
     assert v["verdict"] == "differs by more than 10 %"
     assert math.isnan(v["rtt_difference"])
+
+
+def test_cpu_wait_per_data_and_the_scheduling_are_reported(verdict, tmp_path):
+    emu = [{**r, "data_received": 2000} for r in rows([9.5, 9.6, 9.7], [1, 1, 1])]
+    v = verdict.judge({"ns3": rows([10, 10, 10], [1, 1, 1], backend="ns3"), "emu": emu},
+                      FakeStore(tmp_path, cpu={"run_queue_wait_s": 0.5}, scheduling={"policy": "rr"}))
+    assert v["emu_cpu_wait_ms_per_data"] == pytest.approx(0.25)
+    assert v["emu_scheduling"] == ["rr"]
+    # runs from before either was recorded: no wait, the normal scheduler
+    old = verdict.judge({"ns3": rows([10, 10, 10], [1, 1, 1], backend="ns3"),
+                         "emu": rows([9.5, 9.6, 9.7], [1, 1, 1])}, FakeStore(tmp_path))
+    assert old["emu_cpu_wait_ms_per_data"] is None and old["emu_scheduling"] == ["normal"]

@@ -16,6 +16,7 @@ These kernels have tbf and htb but no netem (docs/decisions/0005), so links carr
 only; delay and loss come from elsewhere (ns-3 real-time links, the daemon's impairment).
 """
 import atexit
+import contextlib
 import dataclasses
 import errno
 import json
@@ -55,14 +56,18 @@ _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
 
 # --- namespace plumbing ------------------------------------------------------------------------
 
-def _in_netns(nsfd, fn, *args, **kw):
-    """fn(*args, **kw) on a thread inside the namespace open as `nsfd`; its result or exception.
-    Sockets and child processes made there belong to the namespace."""
+def _in_netns(nsfd, fn, *args, priority=None, **kw):
+    """fn(*args, **kw) on a thread inside the namespace open as `nsfd` (None: this process's);
+    its result or exception. Sockets and child processes made there belong to the namespace;
+    with `priority` the thread, and the processes it starts, run under SCHED_RR at it."""
     out = {}
 
     def body():
         try:
-            _netns.setns(nsfd, flags=0)
+            if nsfd is not None:
+                _netns.setns(nsfd, flags=0)
+            if priority is not None:  # sched_setscheduler(0): this thread only; a fork inherits it
+                os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(priority))
             out["value"] = fn(*args, **kw)
         except BaseException as e:  # handed to the caller's thread
             out["error"] = e
@@ -119,14 +124,15 @@ def link_excess(rtts_link, rtts_veth, rate, delay, size=64):
     return (min(rtts_link) - min(rtts_veth)) / 2 - delay - (size + 28 + 2) * 8 / rate
 
 
-def measure_link_latency(program, rate, delay, mtu=1500, size=64):
+def measure_link_latency(program, rate, delay, mtu=1500, size=64, priority=None):
     """What the real-time link process `program` adds by itself to each frame at `rate` (bit/s)
     and `delay` (s): a lossless emulated link and a veth pair between two namespaces of their
-    own, UDP echoes over each (about 1 s of echoes, at least 10), link_excess of the two.
+    own, UDP echoes over each (about 1 s of echoes, at least 10), link_excess of the two; the
+    link process under SCHED_RR at `priority` when given, as in the run it calibrates.
     Returns {"excess_s", "rtt_link_ms", "rtt_veth_ms" (the shortest round trips), "echoes"};
     RuntimeError when no echo came back."""
     count = max(10, min(40, int(1.0 / (2 * delay + 1e-3))))
-    with Network() as net:
+    with Network(priority=priority) as net:
         net.add_node("a", forward=False)
         net.add_node("b", forward=False)
         emulated = net.add_emulated_link("a", "b", program, rate, delay, mtu=mtu)
@@ -208,6 +214,51 @@ def _remove_ns(name):
         _netns.remove(name)
     except FileNotFoundError:
         pass
+
+
+def realtime_scheduling(priority):
+    """(ok, reason): whether processes may be started here under SCHED_RR at `priority`
+    (root or CAP_SYS_NICE, and a real-time budget the cgroup grants). Probed on a thread that
+    ends at once."""
+    try:
+        _in_netns(None, lambda: None, priority=priority)
+    except OSError as e:
+        return False, f"SCHED_RR {priority} refused: {e.strerror}"
+    return True, ""
+
+
+@contextlib.contextmanager
+def realtime_thread(priority):
+    """The calling thread under SCHED_RR at `priority` inside the block (unchanged when None),
+    its policy before restored after. Threads it starts inherit the policy."""
+    if priority is None:
+        yield
+        return
+    before = os.sched_getscheduler(0), os.sched_getparam(0)
+    os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(priority))
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, *before)
+
+
+def thread_times(pids):
+    """{tid: (cpu_ns, wait_ns)} for every thread of the processes `pids` still running: its time
+    on a CPU and its time runnable but waiting for one (/proc/<pid>/task/<tid>/schedstat)."""
+    out = {}
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    on_cpu, waiting = f.read().split()[:2]
+            except (OSError, ValueError):
+                continue
+            out[int(tid)] = (int(on_cpu), int(waiting))
+    return out
 
 
 def check_privileges():
@@ -437,13 +488,14 @@ class Network:
     """Namespaces, links and processes of one run; a context manager. `grace` is how long
     close() waits after SIGTERM before SIGKILL, in seconds."""
 
-    def __init__(self, tag=None, grace=2.0):
+    def __init__(self, tag=None, grace=2.0, priority=None):
         if _PYROUTE2_ERROR:
             raise RuntimeError(f"pyroute2 is not installed: {_PYROUTE2_ERROR}")
         self.tag = tag or uuid.uuid4().hex[:8]
         if not re.fullmatch(r"[0-9a-f]+", self.tag):
             raise ValueError(f"tag {self.tag!r}: lower-case hex digits")
         self.grace = grace
+        self.priority = priority  # SCHED_RR priority of the processes started, None: normal
         self.pid = os.getpid()  # only this process tears the network down, not a fork of it
         self.nodes = {}  # node -> namespace name
         self.links = []
@@ -629,8 +681,8 @@ class Network:
         if stats:
             argv += ["--stats-json", str(stats)]
         with open(log or os.devnull, "w") as err:
-            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True,
-                                    start_new_session=True)
+            proc = _in_netns(None, subprocess.Popen, argv, stdout=subprocess.PIPE, stderr=err, text=True,
+                             start_new_session=True, priority=self.priority)
         self._procs.append(_Tracked("host", tuple(argv), proc, True, True))
         if not _read_ready(proc, ready_timeout):
             why = pathlib.Path(log).read_text()[-500:].strip() if log else "(no log)"
@@ -875,14 +927,19 @@ class Network:
             t.join(timeout)
         return rtts
 
+    def running_pids(self):
+        """The process ids of the tracked processes still running (link processes included)."""
+        return [t.proc.pid for t in self._procs if t.proc.poll() is None]
+
     def popen(self, node, argv, watch=True, **kw):
         """subprocess.Popen(argv, **kw) inside `node`, tracked: close() stops it, and with
         `watch` check_processes() reports it if it exits unasked. It leads a new session
-        (start_new_session=True unless given) so that stopping it reaches its children."""
+        (start_new_session=True unless given) so that stopping it reaches its children; with
+        the network's `priority` it runs under SCHED_RR at it."""
         self._check_open()
         kw.setdefault("start_new_session", True)
         argv = tuple(str(a) for a in argv)
-        proc = _in_netns(self._fds[node], subprocess.Popen, list(argv), **kw)
+        proc = _in_netns(self._fds[node], subprocess.Popen, list(argv), priority=self.priority, **kw)
         self._procs.append(_Tracked(node, argv, proc, kw["start_new_session"], watch))
         return proc
 

@@ -14,8 +14,8 @@ Each link is shaped by one mechanism, recorded in result.json:
 - "tbf": rate and drop-tail queue by kernel tbf on both veth ends (a link without delay or
   loss);
 - "ns3-realtime": rate, delay, loss and queue by ns-3's point-to-point model run in real time
-  between two taps (ndnlab-emu-link), since these kernels have no netem; with
-  --link-calibration, the time such a link process adds to each frame by itself is measured
+  between two taps (ndnlab-emu-link), since these kernels have no netem; unless
+  --no-link-calibration, the time such a link process adds to each frame by itself is measured
   before the run per rate and delay (UDP echoes over a calibration link and over a veth pair)
   and taken off the simulated delay (links[].latency_offset_s);
 - "impair" (--link-mode impair): rate by tbf, delay and loss by each daemon's egress
@@ -29,8 +29,12 @@ Each link is shaped by one mechanism, recorded in result.json:
   and retries; group-addressed from the description's `ad_hoc_nodes`, as the simulator's ad hoc
   faces), Addressing=broadcast a UDP multicast face (group-addressed frames, no ACK).
 
-A run records the machine's CPU load; when it was saturated the emulation ran slower than the
-network it stands for, and the result says so (`saturated`). Exit status: 0 the run went to its
+The daemons, tools and link processes run under the real-time scheduler (SCHED_RR, --priority)
+where permitted: it puts a woken process on an idle core at once, where the normal scheduler
+often queues it behind a busy one, and that wait is latency the emulated network does not have.
+A run records the machine's CPU load and its processes' time on a CPU and waiting for one
+(cpu.processes_cpu_s, cpu.run_queue_wait_s); when the machine was saturated the emulation ran
+slower than the network it stands for, and the result says so (`saturated`). Exit status: 0 the run went to its
 end (the fetch's own outcome is in the metrics), 1 the emulation failed (a daemon or link
 process died, set-up failed), 2 bad arguments or no privileges (nothing was touched).
 """
@@ -59,7 +63,12 @@ MULTICAST_GROUP, MULTICAST_PORT = "224.0.23.170", 56363  # ndnlabd's (and NFD's)
 EMU_LINK_GOOD_BPS = 200e6
 EMU_LINK_MAX_BPS = 400e6
 MAX_NODES = 32
-SATURATED_BUSY_PERCENT = 80.0  # mean busy share of all cores; docs/results/emulation.md
+# mean busy share of all cores (under the real-time scheduler: of the emulation's own
+# processes); docs/results/emulation.md
+SATURATED_BUSY_PERCENT = 80.0
+# --priority auto|realtime: the emulation's daemons, tools and link processes under SCHED_RR at
+# this priority, so nothing else on the machine delays them (docs/emulation.md)
+REALTIME_PRIORITY = 10
 # An ns-3 real-time link kept up when no tap dropped a frame and its mean lateness was at most
 # this share of its one-way delay, or MIN_LAG_US for short delays.
 LAG_SHARE_OF_DELAY = 0.05
@@ -277,11 +286,19 @@ def multicast_link(lk):
 # --- the run -----------------------------------------------------------------------------------
 
 class CpuMeter:
-    """Busy share of all cores, from /proc/stat, sampled every 0.1 s while fetches run."""
+    """Busy share of all cores, from /proc/stat, sampled every 0.1 s while fetches run; with
+    `pids` (a callable: the emulation's running processes), also their threads' time on a CPU
+    and their time runnable but waiting for one (the run queue): with more processes than
+    cores they wait for each other, and that wait is latency the network they stand for does
+    not have."""
 
-    def __init__(self):
+    def __init__(self, pids=None):
         self.samples = []
         self._last = self._read()
+        self.pids = pids
+        self._base = {}  # tid -> (cpu_ns, wait_ns) at restart()
+        self._threads = {}  # tid -> the latest (cpu_ns, wait_ns)
+        self._t0 = self._t_last = time.monotonic()
 
     @staticmethod
     def _read():
@@ -294,6 +311,12 @@ class CpuMeter:
         """Forgets the samples so far; the next sample covers the time from now."""
         self.samples = []
         self._last = self._read()
+        self._base = self._read_threads()
+        self._threads = dict(self._base)
+        self._t0 = self._t_last = time.monotonic()
+
+    def _read_threads(self):
+        return emunet.thread_times(self.pids()) if self.pids else {}
 
     def sample(self):
         """Records and returns the busy share (%) since the previous sample (0 when no time
@@ -301,6 +324,8 @@ class CpuMeter:
         total, idle = self._read()
         dt, di = total - self._last[0], idle - self._last[1]
         self._last = (total, idle)
+        self._threads.update(self._read_threads())
+        self._t_last = time.monotonic()
         if dt <= 0:
             return 0.0
         self.samples.append(100.0 * (1 - di / dt))
@@ -308,8 +333,29 @@ class CpuMeter:
 
     def summary(self):
         s = self.samples or [0.0]
-        return {"cores": os.cpu_count(), "mean_busy_percent": round(sum(s) / len(s), 1),
-                "max_busy_percent": round(max(s), 1), "samples": len(self.samples)}
+        out = {"cores": os.cpu_count(), "mean_busy_percent": round(sum(s) / len(s), 1),
+               "max_busy_percent": round(max(s), 1), "samples": len(self.samples)}
+        if self.pids:
+            # a thread started after restart() counts from zero; one that ended keeps its last sample
+            spent = [tuple(now[k] - self._base.get(tid, (0, 0))[k] for k in (0, 1))
+                     for tid, now in self._threads.items()]
+            out["processes_cpu_s"] = round(sum(c for c, _ in spent) / 1e9, 4)
+            out["run_queue_wait_s"] = round(sum(w for _, w in spent) / 1e9, 4)
+            out["duration_s"] = round(self._t_last - self._t0, 3)
+            # the emulation's own share of all cores over that time
+            out["processes_busy_percent"] = round(100.0 * out["processes_cpu_s"]
+                                                  / (out["cores"] * out["duration_s"]), 1) \
+                if out["duration_s"] > 0 else 0.0
+        return out
+
+    def saturated(self, realtime):
+        """Whether the emulation could not have the CPU it needed: under the real-time scheduler
+        nothing else delays its processes and its own busy share counts; under the normal one,
+        the busy share of the whole machine."""
+        summary = self.summary()
+        busy = summary.get("processes_busy_percent", summary["mean_busy_percent"]) if realtime \
+            else summary["mean_busy_percent"]
+        return busy >= SATURATED_BUSY_PERCENT
 
 
 class Emulation:
@@ -317,8 +363,9 @@ class Emulation:
     ndnlab.emu.net.Network, runs its applications, collects the result."""
 
     def __init__(self, network, mechanisms, run_dir, seed, progress=None, tcpdump=None,
-                 pcap=False, faces="udp"):
+                 pcap=False, faces="udp", priority=None):
         self.network = network
+        self.priority = priority  # SCHED_RR priority of the processes (--priority), None: normal
         self.latency = {}  # (rate_bps, delay_s) -> measure_link_latency(): calibrate()
         self.faces = faces  # the daemons' faces to each other: "udp" or "tcp" (--faces)
         self.mechanisms = mechanisms
@@ -345,7 +392,7 @@ class Emulation:
         for lk, mech in zip(self.network["links"], self.mechanisms):
             key = (lk["rate_bps"], lk["delay_s"]) if mech == "ns3-realtime" else None
             if key and key not in self.latency:
-                self.latency[key] = emunet.measure_link_latency(self.emu_link, *key)
+                self.latency[key] = emunet.measure_link_latency(self.emu_link, *key, priority=self.priority)
                 self.progress(f"link at {key[0] / 1e6:g} Mbit/s, {key[1] * 1e3:g} ms: the link process "
                               f"adds {self.latency[key]['excess_s'] * 1e6:.0f} us to each frame")
 
@@ -925,7 +972,8 @@ def hidden_metrics(network, flows):
 # --- command line ------------------------------------------------------------------------------
 
 USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
-                  [--link-mode auto|ns3|tbf|impair] [--link-calibration] [--pcap] [--quiet]
+                  [--link-mode auto|ns3|tbf|impair] [--no-link-calibration]
+                  [--priority auto|realtime|normal] [--pcap] [--quiet]
 
 Runs SCENARIO (one of `ndnlab sim`'s with a network description: p2p-chain, dumbbell,
 mircc-dumbbell, wifi-one-hop, wifi-chain, wifi-hidden, rtsd-star, rtsd-scale) on real daemons:
@@ -958,11 +1006,17 @@ def parse_args(argv):
                              "over it) or Ethernet (NDN straight on the link, EtherType 0x8624; "
                              "the face from the end that routes over it); recorded in "
                              "result.json (faces)")
-    parser.add_argument("--link-calibration", action="store_true",
+    parser.add_argument("--link-calibration", action=argparse.BooleanOptionalAction, default=True,
                         help="before the run, measure what each ns-3 real-time point-to-point "
                              "link process adds to a frame by itself (per rate and delay, UDP "
                              "echoes) and take it off the link's simulated delay "
-                             "(links[].latency_offset_s, links[].calibration)")
+                             "(links[].latency_offset_s, links[].calibration); on by default")
+    parser.add_argument("--priority", choices=("auto", "realtime", "normal"), default="auto",
+                        help="the scheduling of the emulation's daemons, tools and link "
+                             f"processes: realtime (SCHED_RR {REALTIME_PRIORITY}: nothing else "
+                             "on the machine delays them; exit 2 where it is refused), normal "
+                             "(the default scheduler), auto (default: realtime where permitted, "
+                             "else normal with a warning); recorded in result.json (scheduling)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--pcap", action="store_true",
                         help="capture every link end into the run directory, "
@@ -997,6 +1051,17 @@ def main(argv=None):
                                                 "802.11 links run BLEnD over UDP faces (unicast or multicast)"))
         find_program("ndnlab")
         find_program("ndnlabd")
+        priority, scheduling = None, {"policy": "normal", "reason": "--priority normal"}
+        if args.priority != "normal":
+            ok, why = emunet.realtime_scheduling(REALTIME_PRIORITY)
+            if ok:
+                priority, scheduling = REALTIME_PRIORITY, {"policy": "rr", "priority": REALTIME_PRIORITY}
+            elif args.priority == "realtime":
+                raise UsageError(f"--priority realtime: {why}")
+            else:
+                scheduling = {"policy": "normal", "reason": why}
+                warnings.append(f"{why}: the emulation's processes run under the normal scheduler, "
+                                "where other work on the machine delays them")
         tcpdump = None
         if args.pcap and {"tbf", "impair"} & set(mechanisms):
             tcpdump = shutil.which("tcpdump")
@@ -1017,13 +1082,17 @@ def main(argv=None):
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "result.json").unlink(missing_ok=True)
     emu = Emulation(network, mechanisms, run_dir.resolve(), args.seed, say, tcpdump, args.pcap,
-                    faces=args.faces)
+                    faces=args.faces, priority=priority)
     cpu = CpuMeter()
     t_start = time.monotonic()
     try:
         if args.link_calibration:
             emu.calibrate()
-        with emunet.Network() as net:
+        # the orchestrator's own thread above the emulation's processes: its samples, start
+        # times and checks keep their time when the emulation takes every core
+        with emunet.Network(priority=priority) as net, \
+                emunet.realtime_thread(None if priority is None else priority + 1):
+            cpu.pids = net.running_pids
             say(f"{args.scenario}: {len(network['nodes'])} nodes, {len(network['links'])} links "
                 f"({', '.join(sorted(set(mechanisms)))}); run {net.tag}, files in {run_dir}")
             emu.build(net)
@@ -1073,7 +1142,7 @@ def main(argv=None):
     elif network.get("bundling_metrics"):
         metrics["bundling"] = bundling
     cpu_summary = cpu.summary()
-    saturated = cpu_summary["mean_busy_percent"] >= SATURATED_BUSY_PERCENT
+    saturated = cpu.saturated(priority is not None)
     result = {
         "backend": "emu",
         "scenario": network["scenario"],
@@ -1081,6 +1150,7 @@ def main(argv=None):
         "seed": args.seed,
         "faces": args.faces,
         "link_calibration": args.link_calibration,
+        "scheduling": scheduling,
         "metrics": metrics,
         "links": links,
         "cpu": cpu_summary,
@@ -1159,6 +1229,11 @@ def summary_text(result):
     cpu = result["cpu"]
     lines.append(f"  CPU {cpu['mean_busy_percent']:.0f} % busy on average "
                  f"({cpu['cores']} cores){'; SATURATED: the emulation ran slower than the network' if result['saturated'] else ''}")
+    if "run_queue_wait_s" in cpu:
+        sched = result.get("scheduling", {})
+        lines.append(f"  the emulation's processes: {cpu['processes_cpu_s']:.2f} s on a CPU, "
+                     f"{cpu['run_queue_wait_s']:.2f} s waiting for one "
+                     f"({'SCHED_RR ' + str(sched['priority']) if sched.get('policy') == 'rr' else 'normal scheduler'})")
     if not result["kept_up"]:
         lines.append("  an ns-3 real-time link fell behind (late polls or tap drops): see links[].realtime")
     return "\n".join(lines)
