@@ -33,6 +33,9 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
   v(field<O>({.name = "chase-at-demand",
               .doc = "Chasing raises a pipeline below Eq. (1)'s demand from the measured DRD at once"},
              NDNLAB_FIELD_REF(o.chaseAtDemand)));
+  v(field<O>({.name = "early-playout",
+              .doc = "Rendering may begin in Chasing once fresh data came and the buffer holds its target"},
+             NDNLAB_FIELD_REF(o.earlyPlayout)));
   v(field<O>({.name = "detection-period",
               .doc = "Wait after each pipeline change; 0: automatic",
               .range = Range::nonNegative(MaxMs)},

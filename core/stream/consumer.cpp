@@ -1134,8 +1134,10 @@ TimePoint StreamConsumer::deadlineOf(const Frame& fr) const
 
 void StreamConsumer::maybeStartPlayout()
 {
+  const bool liveInChasing = m_opts.earlyPlayout && m_state == State::Chasing && m_freshSeen;
   if (m_playing || !m_main ||
-      !(m_end || m_state == State::Adjust || m_state == State::Fetching || m_state == State::Challenge))
+      !(m_end || liveInChasing || m_state == State::Adjust || m_state == State::Fetching ||
+        m_state == State::Challenge))
     return;
   // from the newest key frame that is complete: the bootstrap's, or a later one when chasing
   // took longer than a GOP

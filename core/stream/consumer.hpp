@@ -18,7 +18,9 @@
 //   in which the stability estimator (Eq. 3) had its 2N + K arrivals and did not report the
 //   latest data, the pipeline is burst (x2). K stable frame arrivals in a row -> Adjust. With
 //   chaseAtDemand, an arrival that finds lambda_p below Eq. (1)'s demand from the measured
-//   DRD_est raises it to the demand at once (the estimator starts over).
+//   DRD_est raises it to the demand at once (the estimator starts over). With earlyPlayout,
+//   rendering may begin in Chasing once fresh data came (a frame the producer made after its
+//   Interest: the pipeline has reached the live edge).
 // - Adjust: rendering may begin; each detection period the pipeline is withheld (x3/4, not
 //   below the demand lambda_d of Eq. 1). Stale data (a delta frame the producer had made
 //   before its Interest came: d_gen = 0) after a withholding restores the previous size ->
@@ -100,6 +102,10 @@ struct StreamConsumerOptions
   /// first arrivals raise a smaller lambda_p^0 at once (ndnlab's; the paper waits for a
   /// detection period to burst).
   bool chaseAtDemand = false;
+  /// Rendering may begin in Chasing once a fresh frame came (made after its Interest came: the
+  /// pipeline is at the live edge) and the buffer holds its target, instead of only once the
+  /// stability estimator ends Chasing (ndnlab's; the paper renders from Adjust on).
+  bool earlyPlayout = false;
   /// Wait after each pipeline change before the next; 0: automatic (Chasing: the 2N + K
   /// arrivals the stability estimator needs; Adjust and Fetching: DRD_est + 2T).
   Duration detectionPeriod{0};
