@@ -26,7 +26,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
            "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
            "recovery.toml, "
-           "table1-emu.toml, fig19-emu.toml, fig22-emu.toml, fig23-emu.toml and recovery-emu.toml; without --emu and "
+           "table1-emu.toml, fig19-emu.toml, fig22-emu.toml, fig23-emu.toml, recovery-emu.toml and startup-emu.toml; "
+           "without --emu and "
            "root, the same report "
            "but the real-daemon tables)")
 # what else the runs say about each row, beside Table 1's columns
@@ -430,7 +431,7 @@ def fig25_section(df, store, abr, abr_store, figures):
     return lines
 
 
-def startup_section(table1, df):
+def startup_section(table1, df, emu=None):
     """Start-up (issue 29 item 5(b)): lambda_p^final, the chasing period, the first frame and the
     device-queue drops at CP2 per lambda_p^0, with the scenario's 100-packet queues (table1.toml)
     and with 1000-packet ones (startup.toml), chase-at-demand off and on, and on with early
@@ -455,6 +456,14 @@ def startup_section(table1, df):
                       if frame is not None else [])
                 cells.append(cell(vs))
             lines.append(f"| {lam} | {queue} | {tag} | " + " | ".join(cells) + " |")
+    if emu is not None:
+        lines += ["", "Chase-at-demand with early playout on real daemons (startup-emu.toml, `ndnlab emu`: three "
+                  "ndnlabd in network namespaces, the links simulated by ns-3 in real time with 1000-packet queues; "
+                  f"seeds {emu_seeds(emu)}). Median [min-max]:", "",
+                  "| lambda_p^0 | " + " | ".join(label for _, label in keys) + " |", "|---|" + "---|" * len(keys)]
+        for lam in rtsd.LAMBDA0:
+            cells = [cell(list(repro.per_seed(emu, {"InitialPipeline": lam}, m).values())) for m, _ in keys]
+            lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -569,7 +578,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu",
                                                "fig22-emu", "fig23-emu", "startup", "fit", "recovery",
-                                               "recovery-emu"])
+                                               "recovery-emu", "startup-emu"])
     for name in ("recovery", "recovery-emu"):
         frames[name] = with_rendered_share(frames[name])
     stores = {}
@@ -620,7 +629,7 @@ def main(argv=None):
     lines += fig21_section(frames["fig21"], stores["fig21"], args.figures)
     lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures)
     lines += fit_section(frames["fit"])
-    lines += startup_section(frames["table1"], frames["startup"])
+    lines += startup_section(frames["table1"], frames["startup"], frames["startup-emu"])
     lines += recovery_section(frames["recovery"], frames["recovery-emu"])
     lines += ["", "## The claims, judged", ""]
     lines += repro.rows(evaluations)
@@ -639,11 +648,12 @@ def main(argv=None):
              "the issue's targets for an adaptive consumer that uses the link (utilisation "
              f">= {rtsd.ABR_TARGET:.0%} of L2 at every RTT, no stall after start-up), for the increment probe, and "
              "its utilisation against the paper's Challenge in the same campaign (abr.toml), two-sided."),
-            ("5(b)", rtsd.STARTUP_CLAIMS,
+            ("5(b)", rtsd.STARTUP_CLAIMS + (rtsd.STARTUP_EMU_CLAIMS if frames["startup-emu"] is not None else ()),
              "lambda_p^final equal to the Interest demand (4) from every lambda_p^0 of "
              f"Table 1, and the first frame within {rtsd.STARTUP_FIRST_FRAME_MS:g} ms of the consumer's start at "
              "100 ms RTT, on startup.toml (1000-packet queues), chase-at-demand off and on, and on with early "
-             "playout."),
+             "playout (the last also on real daemons, startup-emu.toml, su-emu.N, judged when its runs are "
+             "stored)."),
             ("5(c)", rtsd.RECOVERY_CLAIMS + (rtsd.RECOVERY_EMU_CLAIMS if frames["recovery-emu"] is not None else ()),
              f"1000-byte payloads render >= {rtsd.RECOVERY_TARGET_1000:.0%} of the frames at 5 % loss, and "
              f"8000-byte payloads play (playback starts and >= {rtsd.RECOVERY_PLAYS:.0%} of the frames rendered) "

@@ -117,3 +117,15 @@ def test_recovery_claims_on_real_daemons_judge_the_same_cells():
         assert emu.id != sim.id
     spec = tomllib.loads((ROOT / "experiments" / "rtsd" / "recovery-emu.toml").read_text())
     assert spec["campaign"]["name"] == "rtsd-recovery-emu" and spec["campaign"]["backend"] == "emu"
+
+
+def test_startup_claims_on_real_daemons_judge_ndnlabs_configuration():
+    """Item 5(b) on real daemons: the claims of chase-at-demand with early playout, on
+    startup-emu.toml's runs, which hold that configuration only."""
+    ours = [c for c in rtsd.STARTUP_CLAIMS if c.where.get("EarlyPlayout")]
+    assert len(rtsd.STARTUP_EMU_CLAIMS) == len(ours) == 2 * len(rtsd.LAMBDA0)
+    for sim, emu in zip(ours, rtsd.STARTUP_EMU_CLAIMS):
+        assert (emu.campaign, emu.where, emu.paper, emu.metric) == ("startup-emu", sim.where, sim.paper, sim.metric)
+    spec = tomllib.loads((ROOT / "experiments" / "rtsd" / "startup-emu.toml").read_text())
+    assert spec["campaign"]["backend"] == "emu"
+    assert spec["grid"]["ChaseAtDemand"] == [True] and spec["grid"]["EarlyPlayout"] == [True]

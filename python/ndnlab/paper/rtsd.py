@@ -318,22 +318,25 @@ STARTUP_CONFIGS = (("the paper's chasing", {"ChaseAtDemand": False, "EarlyPlayou
 STARTUP_DEFAULTS = {"EarlyPlayout": False}  # runs from before the knob
 
 
-def _startup():
+def _startup(campaign="startup", prefix="su", configs=STARTUP_CONFIGS, where_run=""):
+    """Item 5(b)'s claims on `campaign`: startup.toml in ns-3, or ndnlab's configuration on real
+    daemons (startup-emu.toml, ids su-emu.N, `where_run` ", real daemons")."""
+    source = f"issue 29 item 5(b) (target{where_run})"
     out = []
     n = 0
     for lam in LAMBDA0:
-        for tag, config in STARTUP_CONFIGS:
+        for tag, config in configs:
             where = {"InitialPipeline": lam, **config}
             n += 1
-            out.append(Claim(id=f"su.{n}", source="issue 29 item 5(b) (target)", metric="stream.lambda_final",
+            out.append(Claim(id=f"{prefix}.{n}", source=source, metric="stream.lambda_final",
                              definition=COLUMNS[3][4], kind="absolute", paper=4.0, tolerance=LAMBDA_TOLERANCE,
-                             relative=False, where=where, campaign="startup", defaults=STARTUP_DEFAULTS,
+                             relative=False, where=where, campaign=campaign, defaults=STARTUP_DEFAULTS,
                              label=f"lambda_p^0 = {lam}, {tag}: lambda_p^final = the demand, 4"))
             n += 1
-            out.append(Claim(id=f"su.{n}", source="issue 29 item 5(b) (target)", metric="stream.first_frame_ms",
+            out.append(Claim(id=f"{prefix}.{n}", source=source, metric="stream.first_frame_ms",
                              definition="time from the consumer's start to its first rendered frame "
                                         "(stream.first_frame_ms)", kind="bound", paper=STARTUP_FIRST_FRAME_MS,
-                             expect="below", where=where, campaign="startup", defaults=STARTUP_DEFAULTS,
+                             expect="below", where=where, campaign=campaign, defaults=STARTUP_DEFAULTS,
                              label=f"lambda_p^0 = {lam}, {tag}: first frame within 1 s"))
     return tuple(out)
 
@@ -404,6 +407,7 @@ TABLE2_CLAIMS = _table2()
 FIG25_CLAIMS = _fig25()
 ABR_CLAIMS = _abr()
 STARTUP_CLAIMS = _startup()
+STARTUP_EMU_CLAIMS = _startup("startup-emu", "su-emu", STARTUP_CONFIGS[2:], ", real daemons")
 RECOVERY_CLAIMS = _recovery()
 RECOVERY_EMU_CLAIMS = _recovery("recovery-emu", "rec-emu", ", real daemons")
 CLAIMS = (TABLE1_CLAIMS + FIG19_CLAIMS + FIG21_CLAIMS + FIG22_CLAIMS + FIG23_CLAIMS + FIG25_CLAIMS
