@@ -430,15 +430,25 @@ void StreamConsumer::requestFrame(Fetch& f, FrameType type, uint64_t number, boo
   const size_t p = f.estimateParity(type, m_opts.parityRatio);
   fr.data.resize(k);
   fr.parity.resize(p);
-  for (size_t i = 0; i < k; ++i)
-    if (f.wants(SegmentKind::Data, i, k, p))
-      expressSegment(f, fr, SegmentKind::Data, i, false);
-  for (size_t i = 0; i < p; ++i)
-    if (f.wants(SegmentKind::Parity, i, k, p))
-      expressSegment(f, fr, SegmentKind::Parity, i, false);
+  expressRun(f, fr, SegmentKind::Data, 0, k, k, p);
+  expressRun(f, fr, SegmentKind::Parity, 0, p, k, p);
 }
 
-void StreamConsumer::expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint64_t seg, bool retx)
+void StreamConsumer::expressRun(Fetch& f, Frame& fr, SegmentKind kind, size_t from, size_t to, size_t k, size_t p)
+{
+  // the segments wanted of [from, to) are one run (Fetch::wants keeps a prefix of each kind);
+  // each Interest's BundleTag spans the rest of it, so that a BLEnD link can send the run as
+  // one bundle (docs/mechanisms/bundling.md)
+  size_t end = from;
+  for (size_t i = from; i < to; ++i)
+    if (f.wants(kind, i, k, p))
+      end = i + 1;
+  for (size_t i = from; i < end; ++i)
+    if (f.wants(kind, i, k, p))
+      expressSegment(f, fr, kind, i, false, static_cast<uint32_t>(end - i));
+}
+
+void StreamConsumer::expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint64_t seg, bool retx, uint32_t span)
 {
   auto& segs = fr.segs(kind);
   if (seg >= segs.size())
@@ -454,6 +464,8 @@ void StreamConsumer::expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint6
     s.sent = m_env.now();
   s.last = m_env.now();
   s.recovery = s.recovery || retx;
+  // a segment asked again goes alone (BLEnD's fast recovery)
+  i.tags.bundle = BundleTag{s.retx, s.retx ? 1 : span};
   m_env.timers().cancel(s.timer);
   s.timeoutId = m_nextTimeoutId++;
   Fetch* fp = &f;
@@ -615,9 +627,7 @@ void StreamConsumer::onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h)
     const size_t had = v->size();
     v->resize(n);
     const SegmentKind kind = v == &fr.data ? SegmentKind::Data : SegmentKind::Parity;
-    for (size_t i = had; i < n; ++i)
-      if (f.wants(kind, i, k, m))
-        expressSegment(f, fr, kind, i, false);
+    expressRun(f, fr, kind, had, n, k, m);
   }
   fr.dataShards.resize(k);
   fr.parityShards.resize(m);

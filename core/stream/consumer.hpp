@@ -341,7 +341,12 @@ private:
 
   void fillPipeline(Fetch& f);
   void requestFrame(Fetch& f, FrameType type, uint64_t number, bool pipelined);
-  void expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint64_t seg, bool retx);
+  /// One Interest for segment `seg` of `kind`; `span`: the segments of the frame's run it asks
+  /// for from `seg` on (its BundleTag's window; 1 when asked again).
+  void expressSegment(Fetch& f, Frame& fr, SegmentKind kind, uint64_t seg, bool retx, uint32_t span = 1);
+  /// Interests for the wanted segments of `kind` in [from, to) of a frame of k data and p
+  /// parity segments, each tagged with the rest of the run.
+  void expressRun(Fetch& f, Frame& fr, SegmentKind kind, size_t from, size_t to, size_t k, size_t p);
   void onSegmentTimeout(Fetch* f, FrameType type, uint64_t number, SegmentKind kind, uint64_t seg, uint64_t id);
   void handleSegment(Fetch& f, const StreamName& sn, const Data& data);
   void onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h);

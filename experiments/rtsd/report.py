@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a), 5(b)), computed from the
+"""NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a)-(d)), computed from the
 stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml,
-fit.toml, startup.toml and recovery.toml: the paper's Table 1 beside ours (median [min-max] over the seeds), the faces
-and consumers of the Fig. 18 tests, the chasing period against link latency, loss recovery,
-D_arr and DRD' over the bootstrapping (from each run's stream-arrivals.csv), Table 2's
-utilisation and Fig. 25's throughput per second (stream-series.csv), the increment probe and
-the start-up and loss-recovery runs; with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png;
+fit.toml, startup.toml, recovery.toml and bundling.toml: the paper's Table 1 beside ours (median
+[min-max] over the seeds), the faces and consumers of the Fig. 18 tests, the chasing period
+against link latency, loss recovery, D_arr and DRD' over the bootstrapping (from each run's
+stream-arrivals.csv), Table 2's utilisation and Fig. 25's throughput per second
+(stream-series.csv), the increment probe, the start-up and loss-recovery runs, and the stream
+over a Wi-Fi hop with and without BLEnD bundling (item 5(d), also alone with --bundling FILE);
+with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png;
 the paper's claims (ndnlab.paper.rtsd.CLAIMS) and items 5(a)-(c)'s targets (ABR_CLAIMS,
 STARTUP_CLAIMS, RECOVERY_CLAIMS) judged two-sided by ndnlab.repro.
 
-Usage: report.py [--specs DIR] [--out FILE.md] [--json FILE.json] [--figures DIR]
+Usage: report.py [--specs DIR] [--out FILE.md] [--json FILE.json] [--figures DIR] [--bundling FILE.md]
+       report.py --bundling-only [--bundling FILE.md]   # item 5(d)'s section alone
 Exit 0, or 1 when a claim has no runs.
 """
 import argparse
@@ -25,7 +28,7 @@ from ndnlab.paper import rtsd
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
            "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
-           "recovery.toml, "
+           "recovery.toml, bundling.toml, "
            "table1-emu.toml, fig19-emu.toml, fig22-emu.toml, fig23-emu.toml, recovery-emu.toml and startup-emu.toml; "
            "without --emu and "
            "root, the same report "
@@ -569,17 +572,91 @@ def recovery_section(df, emu=None):
     return lines
 
 
+BUNDLING_STANDARDS = ("80211b", "80211n")
+BUNDLING_ADDRESSING = ("broadcast", "unicast")
+BUNDLING_LOSSES = (0, 0.05)
+BUNDLING_BI = (0, 15)
+BUNDLING_KEYS = (("stream.rendered_share", "rendered share"), ("stream.frames_rendered", "rendered"),
+                 ("stream.first_frame_ms", "first frame (ms)"), ("stream.latency_median_ms", "latency median (ms)"),
+                 ("stream.drd_est_ms", "DRD_est (ms)"), ("stream.lambda_final", "lambda_p^final"),
+                 ("stream.stalls", "stalls"), ("stream.retransmissions", "retransmissions"),
+                 ("nodes.consumer.tx_frames", "station NDN frames"),
+                 ("bundling.consumer.interests_absorbed", "Interests absorbed"))
+# the columns that count (whole numbers, written as such)
+BUNDLING_COUNTS = {"stream.frames_rendered", "stream.lambda_final", "stream.stalls", "stream.retransmissions",
+                   "nodes.consumer.tx_frames", "bundling.consumer.interests_absorbed"}
+BUNDLING_COMMAND = ("experiments/rtsd/report.py --bundling docs/results/rtsd-bundling.md (from the stored runs of "
+                    "experiments/rtsd/bundling.toml; experiments/rtsd/run writes it)")
+
+
+def count_cell(vs):
+    """cell() of counts: whole numbers in full (a median of an even count of seeds may end in .5)."""
+    if not vs:
+        return "-"
+    m, lo, hi = statistics.median(vs), min(vs), max(vs)
+    f = lambda x: f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"  # noqa: E731
+    return f(m) if lo == hi else f"{f(m)} [{f(lo)}-{f(hi)}]"
+
+
+def bundling_rows(df):
+    """Item 5(d)'s table rows: per Standard, Addressing, FrameLoss and BI, median [min-max] over
+    the seeds of BUNDLING_KEYS and of the PHY frames both nodes sent (ACKs included)."""
+    lines = ["| standard | addressing | frame loss | BI | " + " | ".join(label for _, label in BUNDLING_KEYS)
+             + " | PHY frames |",
+             "|---|---|---|---|" + "---|" * (len(BUNDLING_KEYS) + 1)]
+    for standard in BUNDLING_STANDARDS:
+        for addressing in BUNDLING_ADDRESSING:
+            for loss in BUNDLING_LOSSES:
+                for bi in BUNDLING_BI:
+                    where = {"Standard": standard, "Addressing": addressing, "FrameLoss": loss,
+                             "BundleInterval": bi}
+                    cells = [(count_cell if m in BUNDLING_COUNTS else cell)(
+                        list(repro.per_seed(df, where, m).values()) if df is not None else [])
+                        for m, _ in BUNDLING_KEYS]
+                    sta = repro.per_seed(df, where, "nodes.consumer.phy_tx") if df is not None else {}
+                    ap = repro.per_seed(df, where, "nodes.producer.phy_tx") if df is not None else {}
+                    cells.append(count_cell([sta[s] + ap[s] for s in sorted(sta) if s in ap]))
+                    lines.append(f"| {standard} | {addressing} | {loss:g} | {bi} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def bundling_section(df):
+    """Item 5(d): NDN-RTC's stream over BLEnD's Wi-Fi hop, without bundling and with BI = 15
+    (bundling.toml), median [min-max] over the seeds."""
+    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
+    lines = ["", "## Item 5(d): the stream through BLEnD bundling on a Wi-Fi hop", "",
+             "Runs: bundling.toml (wifi-one-hop with App=stream: the access point publishes one 1000 kbit/s stream "
+             "at 30 frames/s for 20 s with 20 % parity in 1000-byte segments, the station 5 m away plays it from 1 s; "
+             "802.11b at 11 Mbit/s and 802.11n at 24 Mbit/s, broadcast and unicast addressing, each decoded frame "
+             "lost with the given probability; BLEnD off (BI = 0) or at the paper's BI = 15; seeds "
+             f"{', '.join(map(str, seeds)) or 'none'}). Rendered share: frames rendered over the 570 frames from "
+             "the key frame the consumer joins at; station NDN frames: the frames the station's NDN face sent "
+             "(Interests, a bundle standing for several); Interests absorbed: the Interests the station's bundles stood "
+             "for and its link did not send; PHY frames: every frame both radios sent (ACKs and management "
+             "included). Median [min-max]:", ""]
+    lines += bundling_rows(df)
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--specs", type=pathlib.Path, default=HERE, help="the directory of table1.toml and fig22.toml")
     ap.add_argument("--out", type=pathlib.Path)
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--figures", type=pathlib.Path, help="directory for rtsd-fig21.png, -fig22.png, -fig25.png")
+    ap.add_argument("--bundling", type=pathlib.Path,
+                    help="also write item 5(d)'s section alone, as a generated file (docs/results/rtsd-bundling.md)")
+    ap.add_argument("--bundling-only", action="store_true",
+                    help="only item 5(d)'s section: to --bundling, else to stdout; exit 1 when it has no runs")
     args = ap.parse_args(argv)
+    if args.bundling_only:
+        return write_bundling(args.specs, args.bundling)
     frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu",
                                                "fig22-emu", "fig23-emu", "startup", "fit", "recovery",
-                                               "recovery-emu", "startup-emu"])
-    for name in ("recovery", "recovery-emu"):
+                                               "recovery-emu", "startup-emu", "bundling"])
+    if args.bundling:
+        write_bundling(args.specs, args.bundling, frames["bundling"])
+    for name in ("recovery", "recovery-emu", "bundling"):
         frames[name] = with_rendered_share(frames[name])
     stores = {}
     for name in ("fig21", "fig25", "abr"):
@@ -631,6 +708,7 @@ def main(argv=None):
     lines += fit_section(frames["fit"])
     lines += startup_section(frames["table1"], frames["startup"], frames["startup-emu"])
     lines += recovery_section(frames["recovery"], frames["recovery-emu"])
+    lines += bundling_section(frames["bundling"])
     lines += ["", "## The claims, judged", ""]
     lines += repro.rows(evaluations)
     lines += ["", repro.summary(evaluations), "",
@@ -676,6 +754,23 @@ def main(argv=None):
         out["targets"] = repro.as_json(targets, COMMAND)
         args.json.write_text(json.dumps(out, indent=2) + "\n")
     return 1 if any(ev.verdict == "not run" for ev in evaluations + targets) else 0
+
+
+def write_bundling(specs, out, df=None):
+    """Item 5(d)'s section as a document of its own (the file docs/mechanisms/streaming.md
+    quotes) to `out`, or stdout; 1 when bundling.toml has no stored runs."""
+    if df is None:
+        df = repro.load_campaigns(specs, ["bundling"])["bundling"]
+    df = with_rendered_share(df)
+    lines = [repro.generated_line(BUNDLING_COMMAND), "",
+             "# NDN-RTC's stream through BLEnD bundling on a Wi-Fi hop (issue 29 item 5(d))"]
+    lines += bundling_section(df)[2:]
+    text = "\n".join(lines) + "\n"
+    if out:
+        out.write_text(text)
+    else:
+        print(text, end="")
+    return 0 if df is not None else 1
 
 
 if __name__ == "__main__":

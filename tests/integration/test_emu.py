@@ -6,7 +6,8 @@ over rtsd-star (the same keys as the simulated run); rtsd-scale's two tests, R1 
 isolation in the failover test; a chain pinged across, losing
 the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a chain over
 TCP faces and over Ethernet faces; a tbf link's rate respected; wifi-one-hop
-over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes; pcaps of every link
+over ns-3's 802.11b in real time with BLEnD bundling, both Addressing modes, and a stream
+played through it; pcaps of every link
 end with --pcap, none without; nothing left behind after success, SIGINT or a killed daemon;
 exit 2 without privileges."""
 import json
@@ -180,6 +181,24 @@ def test_rtsd_star_plays_a_stream_on_real_daemons_with_the_simulators_keys(tmp_p
     assert_same_keys(m, sim, nested=("nodes",))
     assert set(s) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
     assert sim["stream"]["state"] == "ended"
+
+
+def test_wifi_one_hop_plays_a_stream_through_bundling_daemons_with_the_simulators_keys(tmp_path):
+    # issue 29 item 5(d) on real daemons: the access point's daemon serves 3 s of a 500 kbit/s
+    # stream the station's daemon plays over the emulated 802.11b radio, BLEnD at BI 15
+    params = ["wifi-one-hop", "--App=stream", "--Standard=80211b", "--BundleInterval=15", "--Bitrates=500k",
+              "--StreamTime=3", "--ConsumerStart=0.5", "--MaxTime=30"]
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)["metrics"]
+    s = m["stream"]
+    assert s["state"] == "ended", s
+    assert s["frames_rendered"] > 0 and m["producer"]["frames"] == 90
+    # the player's Interests reached the station's daemon tagged: it bundled them
+    assert m["bundling"]["consumer"]["bundles_out"] > 0 and m["bundling"]["producer"]["interests_regenerated"] > 0
+    sim = sim_metrics(params)
+    assert_same_keys(m, sim)
+    assert set(s) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
 
 
 @pytest.mark.parametrize("test", ["consumers", "failover"])

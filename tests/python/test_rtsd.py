@@ -129,3 +129,56 @@ def test_startup_claims_on_real_daemons_judge_ndnlabs_configuration():
     spec = tomllib.loads((ROOT / "experiments" / "rtsd" / "startup-emu.toml").read_text())
     assert spec["campaign"]["backend"] == "emu"
     assert spec["grid"]["ChaseAtDemand"] == [True] and spec["grid"]["EarlyPlayout"] == [True]
+
+
+def sim_json(*args):
+    out = subprocess.run([str(SIM), *args], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_wifi_one_hop_plays_the_stream_with_and_without_bundling():
+    """Item 5(d): the access point publishes the stream, the station plays it to its end, with
+    rtsd-star's stream.* keys and the Wi-Fi counters; at BI = 15 the station's link bundles the
+    Interests of each frame's runs, so it sends fewer NDN frames for the same frames."""
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    star = flatten(sim_json("rtsd-star", "--StreamTime=3")["metrics"])
+    runs = {}
+    for bi in (0, 15):
+        result = sim_json("wifi-one-hop", "--App=stream", "--StreamTime=3", "--PayloadSize=1000",
+                          "--ParityRatio=0.2", "--Traces=none", f"--BundleInterval={bi}")
+        assert result["parameters"]["App"] == "stream"
+        runs[bi] = m = flatten(result["metrics"])
+        assert m["stream.state"] == "ended"
+        assert m["stream.frames_rendered"] > 0
+        assert {k for k in star if k.startswith(("stream.", "producer."))} <= set(m)
+        for node in ("consumer", "producer"):
+            assert m[f"nodes.{node}.phy_tx"] > 0 and m[f"nodes.{node}.tx_frames"] > 0
+        assert "completed" not in m  # no fetch ran
+    assert runs[0]["bundling.consumer.bundles_out"] == 0
+    assert runs[15]["bundling.consumer.bundles_out"] > 0 and runs[15]["bundling.consumer.interests_absorbed"] > 0
+    assert runs[15]["bundling.producer.interests_regenerated"] > 0
+    assert runs[15]["nodes.consumer.tx_frames"] < runs[0]["nodes.consumer.tx_frames"]
+
+
+def test_wifi_one_hop_stream_on_real_daemons_and_bad_values():
+    """--network describes the stream tools as rtsd-star does (under the access point's
+    prefix); a stream knob out of range, or a fetch-only value, is a usage error (exit 2)."""
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    net = sim_json("wifi-one-hop", "--App=stream", "--BundleInterval=15", "--Fps=25", "--network")
+    assert [a["tool"] for a in net["apps"]] == ["stream-publish", "stream-play"]
+    assert [a["node"] for a in net["apps"]] == ["producer", "consumer"]
+    assert net["apps"][0]["prefix"] == net["apps"][1]["name"] == "/lab/rtc/ap"
+    assert net["apps"][0]["args"][net["apps"][0]["args"].index("--fps") + 1] == "25"
+    assert net["metrics"] == "rtsd-star" and net["daemon_config"]["face_system.link"]["bundle_interval"] == 15
+    fetch = sim_json("wifi-one-hop", "--network")
+    assert [a["tool"] for a in fetch["apps"]] != ["stream-publish", "stream-play"] and "metrics" not in fetch
+    for args, fragment in ((["--App=video"], "--App"),
+                           (["--App=stream", "--Bitrates=200k,200k"], "given twice"),
+                           (["--App=stream", "--PayloadSize=8500"], "PayloadSize"),
+                           (["--App=stream", "--Fps=0"], "--Fps")):
+        out = subprocess.run([str(SIM), "wifi-one-hop", *args], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, (args, out.stderr)
+        assert fragment in out.stderr, (args, out.stderr)

@@ -421,6 +421,51 @@ TEST(StreamConsumerTest, WithoutParityEveryRecoveryIsARetransmission)
   consumer.stop();
 }
 
+// BLEnD (docs/mechanisms/bundling.md): each first Interest of a frame's data or parity
+// segments carries a BundleTag spanning the rest of that run, so a bundling link can send the
+// frame's request as one bundle; a segment asked again is a retransmission, alone
+TEST(StreamConsumerTest, SegmentInterestsTagTheRestOfTheFramesRun)
+{
+  Rig rig(50ms, StreamConsumerOptions{});
+  rig.link.dataLoss = 0.05;
+  std::map<Name, std::vector<std::pair<uint64_t, BundleTag>>> firstSends; // run prefix -> (seg, tag)
+  uint64_t retx = 0, spans = 0;
+  auto inner = rig.link.consumer.interestSink;
+  rig.link.consumer.interestSink = [&](const Interest& i) {
+    if (i.name().at(-1).isSegment() && !i.name().at(-2).isVersion()) { // a frame's segment
+      ASSERT_TRUE(i.tags.bundle.has_value()) << i.name().toUri();
+      const BundleTag t = *i.tags.bundle;
+      EXPECT_GE(t.cwnd, 1u);
+      if (t.retransmission) {
+        EXPECT_EQ(t.cwnd, 1u) << "asked again: alone";
+        ++retx;
+      }
+      else {
+        firstSends[i.name().getPrefix(-1)].emplace_back(*i.name().at(-1).toNumber(), t);
+        spans += t.cwnd > 1;
+      }
+    }
+    inner(i);
+  };
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  EXPECT_GT(rig.consumer.stats().framesRendered, 200u);
+  EXPECT_GT(retx, 0u) << "the lossy link made the consumer ask again";
+  EXPECT_GT(spans, 100u) << "800 kbit/s frames have several segments";
+  for (const auto& [prefix, sends] : firstSends) {
+    // the run's Interests in order, each tagged with the segments from it to the run's end
+    // (then, if the frame's header told more segments than estimated, a run of its own)
+    ASSERT_EQ(sends.front().first, 0u) << prefix.toUri();
+    const uint64_t end = sends.front().second.cwnd;
+    for (size_t j = 0; j < end; ++j) {
+      ASSERT_LT(j, sends.size()) << prefix.toUri();
+      EXPECT_EQ(sends[j].first, j) << prefix.toUri();
+      EXPECT_EQ(sends[j].second.cwnd, end - j) << prefix.toUri();
+    }
+  }
+}
+
 StreamConsumerOptions withRecovery(std::string recovery)
 {
   StreamConsumerOptions o;

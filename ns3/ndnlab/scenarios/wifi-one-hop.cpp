@@ -1,6 +1,8 @@
 // Scenario `wifi-one-hop`: the BLEnD paper's single-hop Wi-Fi set-up (Sec. II-A, Fig. 1): one
 // station (the consumer) and one access point (the producer) in infrastructure mode, 5 m
-// apart, the configurations of shared/reference/ns3-calibration.md 2.3 via WifiOneHop.
+// apart, the configurations of shared/reference/ns3-calibration.md 2.3 via WifiOneHop. The
+// station fetches a file (App=fetch) or plays a real-time stream the access point publishes
+// (App=stream: the NDN-RTC apps of stream-kit.hpp, issue 29 item 5(d)), BLEnD bundling or not.
 
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
@@ -8,6 +10,7 @@
 #include "ns3/ndnlab/helper/wifi-one-hop.hpp"
 #include "ns3/ndnlab/scenarios/bundling-kit.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
+#include "ns3/ndnlab/scenarios/stream-kit.hpp"
 #include "ns3/ndnlab/scenarios/wifi-kit.hpp"
 
 #include "core/fw/forwarder.hpp"
@@ -16,11 +19,49 @@
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-net-device.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 
 namespace ndnlab::sim::scenarios {
 namespace {
+
+/// Where the access point publishes its stream (App=stream), under the route's /lab.
+const std::string ApStreamPrefix = std::string(StreamPrefix) + "/ap";
+
+bool streams(const Params& params)
+{
+  return params.getString("App") == "stream";
+}
+
+/// The fetch's parameters, then streamParams() but for those the fetch declares already
+/// (PayloadSize, Signing): one parameter serves both apps, its doc extended by the stream's.
+std::vector<ParamSpec> appParams()
+{
+  std::vector<ParamSpec> p = {{"App",
+                               ParamType::String,
+                               "fetch",
+                               "",
+                               "the station's application: fetch (a FileSize file, the Consumer's congestion control) "
+                               "or stream (an NDN-RTC stream the access point publishes, the stream parameters from "
+                               "Bitrates on; the fetch's are unused but PayloadSize and Signing)",
+                               {"fetch", "stream"}}};
+  for (ParamSpec& spec : consumerParams(true, "100MiB"))
+    p.push_back(std::move(spec));
+  for (ParamSpec& spec : streamParams()) {
+    auto same = std::find_if(p.begin(), p.end(), [&](const ParamSpec& q) { return q.name == spec.name; });
+    if (same == p.end()) {
+      p.push_back(std::move(spec));
+      continue;
+    }
+    if (same->type != spec.type)
+      throw std::logic_error("wifi-one-hop: the fetch's and the stream's " + spec.name + " differ in type");
+    same->doc += "; App=stream: " + spec.doc;
+  }
+  return p;
+}
 
 std::vector<ParamSpec> wifiParams()
 {
@@ -65,7 +106,7 @@ std::vector<ParamSpec> wifiParams()
      "write frames.csv: time_ns,node,bytes of every frame handed to a Wi-Fi MAC (bench/sim-speed replays it)"},
     {"Pcap", ParamType::Bool, "false", "", "radiotap pcap files of both devices"},
   };
-  return joinParams({radio, bundlingParams(), consumerParams(true, "100MiB"), runParams(7200)});
+  return joinParams({radio, bundlingParams(), appParams(), runParams(7200)});
 }
 
 WifiOneHopOptions radioOptions(const Params& params)
@@ -78,6 +119,13 @@ WifiOneHopOptions radioOptions(const Params& params)
   return opts;
 }
 
+void checkWifiOneHop(const Params& params)
+{
+  checkConsumerParams(params);
+  if (streams(params))
+    checkStreamParams(params);
+}
+
 void runWifiOneHop(RunContext& ctx)
 {
   const Params& params = ctx.params();
@@ -87,7 +135,17 @@ void runWifiOneHop(RunContext& ctx)
   wifiStack(params).Install(wifi.nodes);
   RouteHelper::AddRoute(wifi.station(), "/lab", wifi.accessPoint());
 
-  Fetch fetch(params, FetchSpec{}, wifi.station(), wifi.accessPoint(), [] { ns3::Simulator::Stop(); });
+  std::optional<Fetch> fetch;
+  ns3::Ptr<StreamProducerApp> publisher;
+  ns3::Ptr<StreamConsumerApp> player;
+  if (streams(params)) {
+    publisher = installStreamProducer(params, ApStreamPrefix, wifi.accessPoint());
+    player = installStreamConsumer(params, ApStreamPrefix, wifi.station());
+    stopWhenFinished({player});
+  }
+  else {
+    fetch.emplace(params, FetchSpec{}, wifi.station(), wifi.accessPoint(), [] { ns3::Simulator::Stop(); });
+  }
   WifiPhyCounter phy(wifi.devices);
   ScenarioTraces traces(ctx, wifi.nodes);
 
@@ -113,7 +171,14 @@ void runWifiOneHop(RunContext& ctx)
 
   ctx.runSimulation(ns3::Seconds(params.getDouble("MaxTime")));
 
-  nlohmann::json m = fetch.metrics();
+  nlohmann::json m;
+  if (fetch) {
+    m = fetch->metrics();
+  }
+  else {
+    m["stream"] = streamMetrics(*player);
+    m["producer"] = producerMetrics(*publisher);
+  }
   m["data_mode"] = dataMode;
   nlohmann::json consumer = nodeFrames(wifi.station());
   consumer.update(phyCounters(phy, 0));
@@ -130,7 +195,8 @@ void runWifiOneHop(RunContext& ctx)
 
 /// The BSS as data (Scenario::network) for `ndnlab emu`: one link of kind "wifi" whose radio
 /// ndnlab-emu-link builds with WifiOneHop from these same values (station = consumer, access
-/// point = producer), the daemons' BLEnD keys, and the fetch.
+/// point = producer), the daemons' BLEnD keys, and the fetch or the stream tools (stream-kit's
+/// streamApps, their metrics those of rtsd-star but l2_utilization).
 nlohmann::json wifiNetwork(const Params& params)
 {
   for (const char* output : {"Pcap", "FrameLog"}) {
@@ -154,21 +220,27 @@ nlohmann::json wifiNetwork(const Params& params)
                                {"ampdu", params.getBool("Ampdu")},
                                {"addressing", params.getString("Addressing")},
                                {"mtu", wifi.devices.Get(0)->GetMtu()}};
-  return {{"nodes", {"consumer", "producer"}},
-          {"links", {link}},
-          {"cs_size", params.getInt("CsSize")},
-          {"strategy", fw::ForwarderOptions{}.defaultStrategy.toUri()},
-          {"routes", nlohmann::json::array({{{"prefix", "/lab"}, {"origin", "producer"}}})},
-          {"apps", fetchApps(params, FetchSpec{}, "consumer", "producer")},
-          {"daemon_config", bundlingDaemonConfig(params)},
-          {"extra_metrics", {{"data_mode", dataMode}}},
-          {"bundling_metrics", {"consumer", "producer"}},
-          {"max_time_s", params.getDouble("MaxTime")}};
+  nlohmann::json network = {{"nodes", {"consumer", "producer"}},
+                            {"links", {link}},
+                            {"cs_size", params.getInt("CsSize")},
+                            {"strategy", fw::ForwarderOptions{}.defaultStrategy.toUri()},
+                            {"routes", nlohmann::json::array({{{"prefix", "/lab"}, {"origin", "producer"}}})},
+                            {"apps", streams(params) ? streamApps(params, ApStreamPrefix, "producer", "consumer")
+                                                     : fetchApps(params, FetchSpec{}, "consumer", "producer")},
+                            {"daemon_config", bundlingDaemonConfig(params)},
+                            {"extra_metrics", {{"data_mode", dataMode}}},
+                            {"bundling_metrics", {"consumer", "producer"}},
+                            {"max_time_s", params.getDouble("MaxTime")}};
+  if (streams(params))
+    network["metrics"] = "rtsd-star";
+  return network;
 }
 
 const runner::Registration reg{runner::Scenario{
-  "wifi-one-hop", "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from the access point (producer)",
-  wifiParams(), runWifiOneHop, checkConsumerParams, wifiNetwork}};
+  "wifi-one-hop",
+  "BLEnD Fig. 1 set-up: one Wi-Fi station (consumer) fetching a file from, or playing a stream of, the access point "
+  "(producer)",
+  wifiParams(), runWifiOneHop, checkWifiOneHop, wifiNetwork}};
 
 } // namespace
 } // namespace ndnlab::sim::scenarios

@@ -1,5 +1,6 @@
-"""The metrics of scenarios rtsd-star (ns3/ndnlab/scenarios/rtsd-star.cpp) and rtsd-scale
-(scale_metrics, below) from an emulated run,
+"""The metrics of scenarios rtsd-star (ns3/ndnlab/scenarios/rtsd-star.cpp), wifi-one-hop with
+App=stream (the same but l2_utilization: it has one link) and rtsd-scale (scale_metrics, below)
+from an emulated run,
 under the simulated run's keys: `stream` (the player of CP1's stream, at CP2), `stream_reverse`
 (CP1's player of CP2's stream, Bidirectional only), `producer` (CP1's publisher) and
 `l2_utilization`.
@@ -71,7 +72,7 @@ def metrics(network, finished, producer_outs, links):
     for n, (app, rc, out, started, ended, _) in enumerate(finished):
         key = "stream" if n == 0 else "stream_reverse"
         m[key] = consumer(rc, out)
-        if n == 0:
+        if n == 0 and len(network["links"]) > 1:  # rtsd-star's L2; wifi-one-hop has one link
             m["l2_utilization"] = l2_utilization(network, links, started, ended)
     if producer_outs:
         m["producer"] = producer(producer_outs[0])
