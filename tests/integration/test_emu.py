@@ -44,8 +44,12 @@ def env():
     return e
 
 
-def emu(*args, timeout=120):
-    return subprocess.run(emu_cmd(*args), capture_output=True, text=True, timeout=timeout, env=env())
+def emu(*args, timeout=120, calibrate=False):
+    """`ndnlab emu ARGS`; without `calibrate`, --no-link-calibration (a second or two per link rate
+    and delay that tests of other behaviour need not spend; test_a_chain_pings_across_with_its_
+    delay_and_loss checks the calibrated default)."""
+    flags = () if calibrate or "--no-link-calibration" in args else ("--no-link-calibration",)
+    return subprocess.run(emu_cmd(*args, *flags), capture_output=True, text=True, timeout=timeout, env=env())
 
 
 def left_behind(tag, run_dir):
@@ -116,7 +120,7 @@ def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
     # time per frame off the simulated 5 ms, never more than all of it
     params = ["p2p-chain", "--Hops=2", "--Rate=20Mbps", "--Delay=5ms", "--Loss=0,0.3", "--App=ping",
               "--PingCount=20", "--PingInterval=50", "--PingTimeout=500", "--StartTime=0.2"]
-    result = emu_json(tmp_path / "emu", *params)  # calibrated by default
+    result = emu_json(tmp_path / "emu", *params, calibrate=True)  # the default: calibrated
     m = result["metrics"]
     assert [lk["mechanism"] for lk in result["links"]] == ["ns3-realtime", "ns3-realtime"]
     assert result["link_calibration"] is True
@@ -163,17 +167,25 @@ def test_perf_measures_an_emulated_link_with_the_simulators_keys(tmp_path):
     assert_same_keys(m, sim_metrics(params), nested=("nodes",))
 
 
+def played_stream(tmp_path, params):
+    """The metrics of an emulated run of `params` whose player played the stream to its end and
+    rendered frames."""
+    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)["metrics"]
+    assert m["stream"]["state"] == "ended", m["stream"]
+    assert m["stream"]["frames_rendered"] > 0
+    return m
+
+
 def test_rtsd_star_plays_a_stream_on_real_daemons_with_the_simulators_keys(tmp_path):
     # NDN-RTC's star (Fig. 20): CP1 publishes 3 s of a synthetic 500 kbit/s stream, CP2 plays it
     # through R over two ns-3 real-time links, one of them lossy
     params = ["rtsd-star", "--Rate=10Mbps", "--Delay=5ms", "--Loss=0,0.01", "--Bitrates=500k",
               "--StreamTime=3", "--ConsumerStart=0.5", "--MaxTime=30"]
-    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
-    assert r.returncode == 0, r.stderr
-    m = json.loads(r.stdout)["metrics"]
+    m = played_stream(tmp_path, params)
     s = m["stream"]
-    assert s["state"] == "ended", s
-    assert s["frames_rendered"] > 0 and s["frames_rendered"] + s["frames_lost"] <= m["producer"]["frames"]
+    assert s["frames_rendered"] + s["frames_lost"] <= m["producer"]["frames"]
     assert m["producer"]["frames"] == 90  # 3 s at 30 frames/s, then the end marker
     assert m["producer"]["data_sent"] > 0
     assert 0 < m["l2_utilization"] < 1
@@ -188,17 +200,13 @@ def test_wifi_one_hop_plays_a_stream_through_bundling_daemons_with_the_simulator
     # stream the station's daemon plays over the emulated 802.11b radio, BLEnD at BI 15
     params = ["wifi-one-hop", "--App=stream", "--Standard=80211b", "--BundleInterval=15", "--Bitrates=500k",
               "--StreamTime=3", "--ConsumerStart=0.5", "--MaxTime=30"]
-    r = emu(*params, "--out", tmp_path / "emu", "--json", "--quiet")
-    assert r.returncode == 0, r.stderr
-    m = json.loads(r.stdout)["metrics"]
-    s = m["stream"]
-    assert s["state"] == "ended", s
-    assert s["frames_rendered"] > 0 and m["producer"]["frames"] == 90
+    m = played_stream(tmp_path, params)
+    assert m["producer"]["frames"] == 90
     # the player's Interests reached the station's daemon tagged: it bundled them
     assert m["bundling"]["consumer"]["bundles_out"] > 0 and m["bundling"]["producer"]["interests_regenerated"] > 0
     sim = sim_metrics(params)
     assert_same_keys(m, sim)
-    assert set(s) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
+    assert set(m["stream"]) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
 
 
 @pytest.mark.parametrize("test", ["consumers", "failover"])
@@ -251,9 +259,9 @@ def test_mircc_dumbbell_runs_on_real_daemons_with_the_simulators_keys(tmp_path):
     assert set(m["nodes"]) == set(s["nodes"])
 
 
-def emu_json(out, *params):
+def emu_json(out, *params, calibrate=False):
     """result.json of `ndnlab emu PARAMS --out OUT`, which must exit 0."""
-    r = emu(*params, "--out", out, "--json", "--quiet")
+    r = emu(*params, "--out", out, "--json", "--quiet", calibrate=calibrate)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
