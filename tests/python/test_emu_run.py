@@ -43,3 +43,29 @@ def test_hidden_metrics_of_an_unfinished_flow_have_no_completion_time():
     assert not m["completed"] and not m["bit_exact"]
     assert m["completion_time_s"] is None
     assert m["fairness"] == 0.5 and m["goodput_min_mbps"] == 0.0
+
+
+def test_cpu_meter_counts_the_processes_time_from_restart_and_judges_saturation(monkeypatch):
+    """CpuMeter with the emulation's pids: time on a CPU and waiting for one since restart()
+    (a thread that appears later counts from zero, one that ended keeps its last sample), and
+    saturation under the real-time scheduler from the emulation's own busy share."""
+    from ndnlab.emu import run as emurun
+    times = {1: (1_000_000_000, 500_000_000)}
+    monkeypatch.setattr(emurun.emunet, "thread_times", lambda pids: dict(times))
+    now = [10.0]  # the meter's clock (time.monotonic, patched: the test sets it)
+    monkeypatch.setattr(emurun.time, "monotonic", lambda: now[0])
+    meter = emurun.CpuMeter(pids=lambda: [42])
+    meter.restart()                                   # t = 10 s: thread 1 at 1 s / 0.5 s
+    times.update({1: (3_000_000_000, 1_000_000_000), 2: (1_200_000_000, 100_000_000)})
+    now[0] = 12.0
+    meter.sample()                                    # t = 12 s
+    times.clear()                                     # both threads ended: their last samples stay
+    s = meter.summary()
+    assert s["processes_cpu_s"] == pytest.approx(3.2)       # 2 s of thread 1, 1.2 s of thread 2
+    assert s["run_queue_wait_s"] == pytest.approx(0.6)
+    assert s["duration_s"] == pytest.approx(2.0)
+    cores = s["cores"]
+    assert s["processes_busy_percent"] == pytest.approx(100 * 3.2 / (cores * 2.0), abs=0.1)
+    # real time: the emulation's own share decides; normal: the whole machine's
+    assert meter.saturated(True) == (100 * 3.2 / (cores * 2.0) >= emurun.SATURATED_BUSY_PERCENT)
+    assert meter.saturated(False) == (s["mean_busy_percent"] >= emurun.SATURATED_BUSY_PERCENT)
