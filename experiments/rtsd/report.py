@@ -178,11 +178,10 @@ def emu_section(sim, emu):
     if emu is None:
         return ["", "## Table 1 on real daemons", "",
                 "Not run here: `sudo experiments/rtsd/run --emu` adds table1-emu.toml (ndnlab emu)."]
-    seeds = sorted(int(s) for s in emu["seed"].unique())
     lines = ["", "## Table 1 on real daemons", "",
              f"table1-emu.toml: the runs of table1.toml through `ndnlab emu` (three ndnlabd in network namespaces, "
              f"`ndnlab stream publish` and `play`, the links simulated by ns-3 in real time; seeds "
-             f"{', '.join(map(str, seeds))}), beside the simulated runs: median [min-max].", "",
+             f"{seed_list(emu)}), beside the simulated runs: median [min-max].", "",
              "| lambda_p^0 | " + " | ".join(f"{name} ns-3 | emu" for name, *_ in rtsd.COLUMNS) + " |",
              "|---|" + "---|---|" * len(rtsd.COLUMNS)]
     for lam in rtsd.LAMBDA0:
@@ -190,7 +189,7 @@ def emu_section(sim, emu):
         cells = []
         for _, metric, *_ in rtsd.COLUMNS:
             for frame in (sim, emu):
-                vs = list(repro.per_seed(frame, where, metric).values()) if frame is not None else []
+                vs = list(repro.per_seed(frame, where, metric).values())
                 cells.append(cell(vs))
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     return lines
@@ -199,14 +198,13 @@ def emu_section(sim, emu):
 def fig19_section(df, emu=None):
     """The faces' Mbit/s before and after the event, and the consumers' stalls and losses; with
     `emu` (fig19-emu.toml), the runs on real daemons in rows of their own."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     backends = [("ns-3", df)] + ([("emu", emu)] if emu is not None else [])
     lines = ["", "## Fig. 19: a second consumer, and failover (rtsd-scale)", "",
              "Runs: fig19.toml (scenario rtsd-scale, 10 Mbit/s and 10 ms links, one 1000 kbit/s stream at 30 "
              "frames/s for 30 s; the second consumer starts, or R1 dies, at 15 s; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'})"
+             f"{seed_list(df)})"
              + (", and the same runs on real daemons (fig19-emu.toml, `ndnlab emu`: four ndnlabd in network "
-                "namespaces, R1 isolated at 15 s; seeds " + ", ".join(str(int(s)) for s in sorted(emu["seed"].unique()))
+                "namespaces, R1 isolated at 15 s; seeds " + seed_list(emu)
                 + "; the emulated faces count Ethernet frames, 42 bytes of headers more per packet)"
                 if emu is not None else "")
              + ". Median [min-max]; a face's `before` is the mean Mbit/s "
@@ -218,8 +216,7 @@ def fig19_section(df, emu=None):
             for name, frame in backends:
                 cells = []
                 for m in ("before_mbps", "after_mbps", "after_over_before"):
-                    vs = (list(repro.per_seed(frame, {"Test": test}, f"faces.{face}.{m}").values())
-                          if frame is not None else [])
+                    vs = list(repro.per_seed(frame, {"Test": test}, f"faces.{face}.{m}").values())
                     cells.append(cell(vs))
                 lines.append(f"| {test} | {face} | {name} | " + " | ".join(cells) + " |")
     lines += ["", "| test | consumer | backend | frames rendered | frames lost | stalls | stall (ms) |",
@@ -229,7 +226,7 @@ def fig19_section(df, emu=None):
             for name, frame in backends:
                 cells = []
                 for m in ("frames_rendered", "frames_lost", "stalls", "stall_ms"):
-                    vs = list(repro.per_seed(frame, {"Test": test}, f"{c}.{m}").values()) if frame is not None else []
+                    vs = list(repro.per_seed(frame, {"Test": test}, f"{c}.{m}").values())
                     cells.append(cell(vs))
                 lines.append(f"| {test} | {c} | {name} | " + " | ".join(cells) + " |")
     return lines
@@ -241,8 +238,7 @@ def fig22_rows(df):
     for d in rtsd.FIG22_DELAYS:
         cells = []
         for st in rtsd.FIG22_SETS:
-            vs = list(repro.per_seed(df, {"Delay": d, "Stability": st}, "stream.chasing_ms").values()) \
-                if df is not None else []
+            vs = list(repro.per_seed(df, {"Delay": d, "Stability": st}, "stream.chasing_ms").values())
             if vs:
                 medians[(d, st)] = statistics.median(vs)
             cells.append(cell(vs))
@@ -250,25 +246,27 @@ def fig22_rows(df):
     return rows, medians
 
 
-def emu_seeds(emu):
-    return ", ".join(str(int(s)) for s in sorted(emu["seed"].unique()))
+def seed_list(df):
+    """`1, 2, 3`: the seeds of a campaign's runs, or `none` without runs."""
+    if df is None or not len(df):
+        return "none"
+    return ", ".join(str(int(s)) for s in sorted(df["seed"].unique()))
 
 
 def fig22_section(df, figures, emu=None):
     """The chasing period per link delay and estimator set (median [min-max]), and the plot;
     with `emu` (fig22-emu.toml), the same table from the runs on real daemons."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     lines = ["", "## Fig. 22: chasing period against link latency", "",
              "Runs: fig22.toml (rtsd-star, both links 10 Mbit/s with the delay below, RTT = 4 x delay, one "
              "1000 kbit/s stream at 30 frames/s for 20 s, lambda_p^0 from Eq. (1); seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). The paper's figure lost its values in the stored text; "
+             f"{seed_list(df)}). The paper's figure lost its values in the stored text; "
              "its sentences are judged below as directions. Chasing period (ms), median [min-max]:", "",
              "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
     rows, medians = fig22_rows(df)
     lines += rows
     if emu is not None:
         lines += ["", "The same runs on real daemons (fig22-emu.toml, `ndnlab emu`: three ndnlabd in network namespaces, "
-                  f"the links simulated by ns-3 in real time; seeds {emu_seeds(emu)}); chasing period (ms), median "
+                  f"the links simulated by ns-3 in real time; seeds {seed_list(emu)}); chasing period (ms), median "
                   "[min-max]:", "",
                   "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
         lines += fig22_rows(emu)[0]
@@ -302,14 +300,14 @@ def fig21_section(df, store, figures):
             ("trace.drd_chasing_over_final", "DRD' end of chasing / resulting"))
     lines = ["", "## Fig. 21: D_arr and DRD' during bootstrapping", "",
              "Runs: fig21.toml (table1.toml's set-up, the consumer's frame arrivals traced: StreamTrace, "
-             f"stream-arrivals.csv; seeds {', '.join(map(str, seeds)) or 'none'}); lambda_p^0 = 30 is the paper's "
+             f"stream-arrivals.csv; seeds {seed_list(df)}); lambda_p^0 = 30 is the paper's "
              "Test Run #1, 0 the pipeline of Eq. (1) (4). D_arr is the time between two frame arrivals the "
              "stability estimator sees; DRD' the mean of the DRD' window at each arrival. Median [min-max]:", "",
              "| lambda_p^0 | " + " | ".join(label for _, label in keys) + " |", "|---|" + "---|" * len(keys)]
     for lam in (30, 0):
         cells = []
         for metric, _ in keys:
-            vs = list(repro.per_seed(df, {"InitialPipeline": lam}, metric).values()) if df is not None else []
+            vs = list(repro.per_seed(df, {"InitialPipeline": lam}, metric).values())
             cells.append(cell(vs))
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     if figures and df is not None:
@@ -348,7 +346,6 @@ def fig21_section(df, store, figures):
 def fig25_section(df, store, abr, abr_store, figures):
     """Table 2 (utilisation per RTT) and Fig. 25 (throughput per second at 0 ms), from
     fig25.toml, and the increment probe beside the paper's Challenge (abr.toml)."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     keys = (("l2_utilization", "L2 utilisation"), ("stream.throughput_mbps", "payload Mbit/s"),
             ("stream.challenges", "Challenges"), ("stream.bitrate_switches", "switches"),
             ("trace.final_thread_kbps", "thread at the end (kbit/s)"), ("stream.stalls", "stalls"),
@@ -358,14 +355,14 @@ def fig25_section(df, store, abr, abr_store, figures):
              "Runs: fig25.toml (rtsd-star, L1 10 Mbit/s, L2 4 Mbit/s, both links with the one-way delay RTT / 4; "
              "threads of 200, 1000 and 3000 kbit/s at 30 frames/s for 60 s, 20 % FEC, 1000-byte segments; the "
              "consumer from 1 s on the lowest, Adaptive, the paper's Challenge; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). Utilisation: octets L2 carried toward CP2 per second of the "
+             f"{seed_list(df)}). Utilisation: octets L2 carried toward CP2 per second of the "
              "consumer's run over 4 Mbit/s. Median [min-max]:", "",
              "| RTT (ms) | paper | " + " | ".join(label for _, label in keys) + " |",
              "|---|---|" + "---|" * len(keys)]
     for rtt, delay in rtsd.TABLE2_DELAYS.items():
         cells = []
         for metric, _ in keys:
-            vs = list(repro.per_seed(df, {"Delay": delay}, metric).values()) if df is not None else []
+            vs = list(repro.per_seed(df, {"Delay": delay}, metric).values())
             cells.append(cell(vs))
         lines.append(f"| {rtt} | {rtsd.TABLE2[rtt]:.1%} | " + " | ".join(cells) + " |")
     lines += ["", "Fig. 25's moments at 0 ms (seconds since the consumer started, to the second; median [min-max]):",
@@ -375,10 +372,10 @@ def fig25_section(df, store, abr, abr_store, figures):
     for metric in ("trace.first_challenge_s", "trace.switch_up_s", "trace.late_link_kbps",
                    "trace.challenge_payload_kbps", "trace.challenge_link_kbps", "trace.fetching_payload_kbps",
                    "trace.fetching_link_kbps"):
-        vs = list(repro.per_seed(df, {"Delay": "0ms"}, metric).values()) if df is not None else []
+        vs = list(repro.per_seed(df, {"Delay": "0ms"}, metric).values())
         cells.append(cell(vs))
     lines.append("| " + " | ".join(cells) + " |")
-    ratio = list(repro.per_seed(df, {"Delay": "0ms"}, "trace.link_over_payload").values()) if df is not None else []
+    ratio = list(repro.per_seed(df, {"Delay": "0ms"}, "trace.link_over_payload").values())
     if ratio:
         r = statistics.median(ratio)
         lines += ["", f"In Fetching, L2 carries {repro.fmt(r)} [{repro.fmt(min(ratio))}-{repro.fmt(max(ratio))}] times "
@@ -439,14 +436,13 @@ def startup_section(table1, df, emu=None):
     device-queue drops at CP2 per lambda_p^0, with the scenario's 100-packet queues (table1.toml)
     and with 1000-packet ones (startup.toml), chase-at-demand off and on, and on with early
     playout."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     keys = (("stream.lambda_final", "lambda_p^final"), ("stream.chasing_ms", "chasing (ms)"),
             ("stream.first_frame_ms", "first frame (ms)"), ("stream.stalls", "stalls"),
             ("stream.latency_median_ms", "latency median (ms)"), ("nodes.cp2.queue_drops", "CP2 queue drops"))
     lines = ["", "## Start-up (issue 29 item 5(b))", "",
              "Runs: table1.toml (100-packet device queues) and startup.toml (the same with 1000-packet queues, "
              "ChaseAtDemand off and on, and on with EarlyPlayout: rendering from Chasing on once a fresh frame "
-             "came; seeds " f"{', '.join(map(str, seeds)) or 'none'}). Median [min-max]:", "",
+             "came; seeds " f"{seed_list(df)}). Median [min-max]:", "",
              "| lambda_p^0 | queue | consumer | " + " | ".join(label for _, label in keys) + " |",
              "|---|---|---|" + "---|" * len(keys)]
     for lam in rtsd.LAMBDA0:
@@ -455,14 +451,13 @@ def startup_section(table1, df, emu=None):
         for queue, frame, tag, where in rows:
             cells = []
             for metric, _ in keys:
-                vs = (list(repro.per_seed(frame, where, metric, rtsd.STARTUP_DEFAULTS).values())
-                      if frame is not None else [])
+                vs = list(repro.per_seed(frame, where, metric, rtsd.STARTUP_DEFAULTS).values())
                 cells.append(cell(vs))
             lines.append(f"| {lam} | {queue} | {tag} | " + " | ".join(cells) + " |")
     if emu is not None:
         lines += ["", "Chase-at-demand with early playout on real daemons (startup-emu.toml, `ndnlab emu`: three "
                   "ndnlabd in network namespaces, the links simulated by ns-3 in real time with 1000-packet queues; "
-                  f"seeds {emu_seeds(emu)}). Median [min-max]:", "",
+                  f"seeds {seed_list(emu)}). Median [min-max]:", "",
                   "| lambda_p^0 | " + " | ".join(label for _, label in keys) + " |", "|---|" + "---|" * len(keys)]
         for lam in rtsd.LAMBDA0:
             cells = [cell(list(repro.per_seed(emu, {"InitialPipeline": lam}, m).values())) for m, _ in keys]
@@ -475,11 +470,10 @@ def fit_section(df):
     consumer that only switches threads (issue 29 item 5(a))."""
     if df is None:
         return []
-    seeds = sorted(int(s) for s in df["seed"].unique())
     keys = (("l2_utilization", "L2 utilisation"), ("stream.frames_rendered", "frames rendered"),
             ("stream.frames_lost", "frames lost"), ("stream.stalls", "stalls"))
     lines = ["", "Each thread alone (fit.toml: fig25.toml's set-up, Adaptive off, the consumer on one thread from the "
-             f"start; seeds {', '.join(map(str, seeds))}), median [min-max]:", "",
+             f"start; seeds {seed_list(df)}), median [min-max]:", "",
              "| RTT (ms) | thread | " + " | ".join(label for _, label in keys) + " |", "|---|---|" + "---|" * len(keys)]
     for rtt, delay in rtsd.TABLE2_DELAYS.items():
         for thread in ("1000k", "3000k"):
@@ -500,8 +494,7 @@ def fig23_rows(df):
         for payload in rtsd.FIG23_PAYLOADS:
             cells = []
             for metric, _ in FIG23_KEYS:
-                vs = list(repro.per_seed(df, {"Loss": loss, "PayloadSize": payload}, metric).values()) \
-                    if df is not None else []
+                vs = list(repro.per_seed(df, {"Loss": loss, "PayloadSize": payload}, metric).values())
                 cells.append(cell(vs))
             rows.append(f"| {loss:g} | {payload} | " + " | ".join(cells) + " |")
     return rows
@@ -511,19 +504,18 @@ def fig23_section(df, emu=None):
     """Frames rendered, requested, recovered by FEC and by retransmission, and lost, per link
     loss and payload size (median [min-max]); with `emu` (fig23-emu.toml), the same table from
     the runs on real daemons."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     keys = FIG23_KEYS
     lines = ["", "## Figs. 23-24: loss recovery for 1000- and 8000-byte payloads", "",
              "Runs: fig23.toml (rtsd-star, 10 Mbit/s and 25 ms per link, each link losing the given share of "
              "frames both ways, one 1000 kbit/s stream at 30 frames/s for 20 s with 20 % parity; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). The paper's figures lost their values in the stored text. "
+             f"{seed_list(df)}). The paper's figures lost their values in the stored text. "
              "Frames, median [min-max]:", "",
              "| loss | payload (B) | " + " | ".join(label for _, label in keys) + " |",
              "|---|---|" + "---|" * len(keys)]
     lines += fig23_rows(df)
     if emu is not None:
         lines += ["", "The same runs on real daemons (fig23-emu.toml, `ndnlab emu`: the links' losses drawn by ns-3 in "
-                  f"real time from the simulator's streams; seeds {emu_seeds(emu)}). Frames, median [min-max]:", "",
+                  f"real time from the simulator's streams; seeds {seed_list(emu)}). Frames, median [min-max]:", "",
                   "| loss | payload (B) | " + " | ".join(label for _, label in keys) + " |",
                   "|---|---|" + "---|" * len(keys)]
         lines += fig23_rows(emu)
@@ -543,7 +535,7 @@ def recovery_rows(df):
         for loss in rtsd.RECOVERY_LOSSES:
             for tag, config in rtsd.RECOVERY_CONFIGS:
                 where = {"PayloadSize": payload, "Loss": loss, **config}
-                cells = [cell(list(repro.per_seed(df, where, m).values()) if df is not None else [])
+                cells = [cell(list(repro.per_seed(df, where, m).values()))
                          for m, _ in RECOVERY_KEYS]
                 lines.append(f"| {payload} | {loss:g} | {tag} | " + " | ".join(cells) + " |")
     return lines
@@ -552,14 +544,13 @@ def recovery_rows(df):
 def recovery_section(df, emu=None):
     """Item 5(c): the paper's configuration and ndnlab's recovery per payload and loss (median
     [min-max]); with `emu` (recovery-emu.toml), the same table from the runs on real daemons."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     lines = ["", "## Item 5(c): loss recovery beyond the paper", "",
              "Runs: recovery.toml (fig23.toml's set-up at loss 0.05 and 0.1; the paper's configuration: Recovery = "
              "checkpoint, one retransmission gamma x DRD_est before the deadline, and the paper's playout target; "
              "ndnlab's: Recovery = repeat, each missing segment asked again every DRD_est + T/2 until playout "
              "passes its frame, ResidualLoss = 0.001, a playout target with room for the rounds the measured "
              "loss needs, and the metadata Interest re-issued after 250 ms, up to 20 times; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). Rendered share: "
+             f"{seed_list(df)}). Rendered share: "
              "frames rendered over the 570 frames from the key frame the consumer joins at. Median [min-max]:", ""]
     lines += recovery_rows(df)
     if emu is None:
@@ -567,7 +558,7 @@ def recovery_section(df, emu=None):
     else:
         lines += ["", "The same runs on real daemons (recovery-emu.toml, `ndnlab emu`: three ndnlabd in network "
                   "namespaces, the links simulated by ns-3 in real time with the same loss draws; seeds "
-                  f"{emu_seeds(emu)}). Median [min-max]:", ""]
+                  f"{seed_list(emu)}). Median [min-max]:", ""]
         lines += recovery_rows(emu)
     return lines
 
@@ -611,10 +602,10 @@ def bundling_rows(df):
                     where = {"Standard": standard, "Addressing": addressing, "FrameLoss": loss,
                              "BundleInterval": bi}
                     cells = [(count_cell if m in BUNDLING_COUNTS else cell)(
-                        list(repro.per_seed(df, where, m).values()) if df is not None else [])
+                        list(repro.per_seed(df, where, m).values()))
                         for m, _ in BUNDLING_KEYS]
-                    sta = repro.per_seed(df, where, "nodes.consumer.phy_tx") if df is not None else {}
-                    ap = repro.per_seed(df, where, "nodes.producer.phy_tx") if df is not None else {}
+                    sta = repro.per_seed(df, where, "nodes.consumer.phy_tx")
+                    ap = repro.per_seed(df, where, "nodes.producer.phy_tx")
                     cells.append(count_cell([sta[s] + ap[s] for s in sorted(sta) if s in ap]))
                     lines.append(f"| {standard} | {addressing} | {loss:g} | {bi} | " + " | ".join(cells) + " |")
     return lines
@@ -623,13 +614,12 @@ def bundling_rows(df):
 def bundling_section(df):
     """Item 5(d): NDN-RTC's stream over BLEnD's Wi-Fi hop, without bundling and with BI = 15
     (bundling.toml), median [min-max] over the seeds."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     lines = ["", "## Item 5(d): the stream through BLEnD bundling on a Wi-Fi hop", "",
              "Runs: bundling.toml (wifi-one-hop with App=stream: the access point publishes one 1000 kbit/s stream "
              "at 30 frames/s for 20 s with 20 % parity in 1000-byte segments, the station 5 m away plays it from 1 s; "
              "802.11b at 11 Mbit/s and 802.11n at 24 Mbit/s, broadcast and unicast addressing, each decoded frame "
              "lost with the given probability; BLEnD off (BI = 0) or at the paper's BI = 15; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). Rendered share: frames rendered over the 570 frames from "
+             f"{seed_list(df)}). Rendered share: frames rendered over the 570 frames from "
              "the key frame the consumer joins at; station NDN frames: the frames the station's NDN face sent "
              "(Interests, a bundle standing for several); Interests absorbed: the Interests the station's bundles stood "
              "for and its link did not send; PHY frames: every frame both radios sent (ACKs and management "
@@ -654,16 +644,15 @@ def main(argv=None):
     frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu",
                                                "fig22-emu", "fig23-emu", "startup", "fit", "recovery",
                                                "recovery-emu", "startup-emu", "bundling"])
-    if args.bundling:
-        write_bundling(args.specs, args.bundling, frames["bundling"])
     for name in ("recovery", "recovery-emu", "bundling"):
         frames[name] = with_rendered_share(frames[name])
+    if args.bundling:
+        write_bundling(args.specs, args.bundling, frames["bundling"])
     stores = {}
     for name in ("fig21", "fig25", "abr"):
         frames[name], stores[name] = with_traces(args.specs, name)
     df = frames["table1"]
     evaluations = repro.evaluate_all(rtsd.CLAIMS, frames)
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
     by_cell = {(ev.claim.where["InitialPipeline"], ev.claim.metric): ev for ev in evaluations
                if ev.claim.campaign == "table1"}
 
@@ -673,7 +662,7 @@ def main(argv=None):
              f"Runs: `experiments/rtsd/run` (table1.toml: scenario rtsd-star, the paper's Fig. 20 "
              f"topology CP1 -L1- R -L2- CP2, 10 Mbit/s and 25 ms per link (100 ms RTT), one 1000 kbit/s "
              f"stream at 30 frames/s, 1000-byte segments, 20 % FEC, Medium stability estimator; seeds "
-             f"{', '.join(map(str, seeds)) or 'none'}). Ours: median [min-max] over the seeds; the "
+             f"{seed_list(df)}). Ours: median [min-max] over the seeds; the "
              "paper's: one test run per row on real hosts shaped by tc.", "",
              "## Table 1, the paper's values beside ours", "",
              "| run | lambda_p^0 | DRD' (ms) paper | ours | chasing (ms) paper | ours | back-off (ms) paper | ours "
@@ -691,12 +680,12 @@ def main(argv=None):
               "|---|---|" + "---|" * len(EXTRA)]
     for lam in rtsd.LAMBDA0:
         where = {"InitialPipeline": lam}
-        lam_final = repro.per_seed(df, where, "stream.lambda_final") if df is not None else {}
+        lam_final = repro.per_seed(df, where, "stream.lambda_final")
         fps = repro.per_seed(df, where, "Fps") if df is not None and "Fps" in df else {}
         ahead = [lam_final[s] * 1000 / fps.get(s, 30.0) for s in sorted(lam_final)]
         cells = [cell(ahead)]
         for metric, _ in EXTRA:
-            vs = list(repro.per_seed(df, where, metric).values()) if df is not None else []
+            vs = list(repro.per_seed(df, where, metric).values())
             cells.append(cell(vs))
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     lines += emu_section(df, frames["table1-emu"])
@@ -758,10 +747,10 @@ def main(argv=None):
 
 def write_bundling(specs, out, df=None):
     """Item 5(d)'s section as a document of its own (the file docs/mechanisms/streaming.md
-    quotes) to `out`, or stdout; 1 when bundling.toml has no stored runs."""
+    quotes) to `out`, or stdout, from `df` (bundling.toml's runs with their rendered share; read
+    from the store when not given); 1 when bundling.toml has no stored runs."""
     if df is None:
-        df = repro.load_campaigns(specs, ["bundling"])["bundling"]
-    df = with_rendered_share(df)
+        df = with_rendered_share(repro.load_campaigns(specs, ["bundling"])["bundling"])
     lines = [repro.generated_line(BUNDLING_COMMAND), "",
              "# NDN-RTC's stream through BLEnD bundling on a Wi-Fi hop (issue 29 item 5(d))"]
     lines += bundling_section(df)[2:]

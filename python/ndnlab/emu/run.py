@@ -293,12 +293,8 @@ class CpuMeter:
     not have."""
 
     def __init__(self, pids=None):
-        self.samples = []
-        self._last = self._read()
         self.pids = pids
-        self._base = {}  # tid -> (cpu_ns, wait_ns) at restart()
-        self._threads = {}  # tid -> the latest (cpu_ns, wait_ns)
-        self._t0 = self._t_last = time.monotonic()
+        self.restart()
 
     @staticmethod
     def _read():
@@ -311,8 +307,8 @@ class CpuMeter:
         """Forgets the samples so far; the next sample covers the time from now."""
         self.samples = []
         self._last = self._read()
-        self._base = self._read_threads()
-        self._threads = dict(self._base)
+        self._base = self._read_threads()  # tid -> (cpu_ns, wait_ns) now
+        self._threads = dict(self._base)  # tid -> the latest (cpu_ns, wait_ns)
         self._t0 = self._t_last = time.monotonic()
 
     def _read_threads(self):
