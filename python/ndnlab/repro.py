@@ -23,10 +23,16 @@ reported beside it. It uses no random numbers, so the same values always give th
 
 Verdicts (two-sided: too much of an effect is a failed reproduction as much as too little):
 - absolute, ratio: "reproduced" when the paper's value lies inside our interval or within the
-  tolerance of our median; else "over-reproduced" (our median above) or "under-reproduced"
-  (below). A ratio claim with a `tie` band reports "tie" when our median factor is within the
-  band of 1 and the paper's is not (no effect either way: not the paper's gain, and not a loss;
-  the project's decision for DCIB, issue 31), even where the tolerance would reach x1.
+  tolerance of our median. Else, for an absolute claim (and a ratio claim whose paper factor is
+  x1), "over-reproduced" when our median is above the paper's value, "under-reproduced" below.
+  A ratio claim's miss is named by the effect's size, its distance from x1 in the paper's
+  direction: "over-reproduced" when (m - 1) / (p - 1) > 1 for our median factor m and the
+  paper's p (a bigger effect than the paper's: x2 against a gain of x1.5, or x0.3 against a
+  reduction to x0.5), else "under-reproduced" (a smaller effect, or one on the other side of x1:
+  x0.8 or x1.3 against x0.5). A ratio claim with a `tie` band reports "tie" when our median
+  factor is within the band of 1 and the paper's is not (no effect either way: not the paper's
+  gain, and not a loss; the project's decision for DCIB, issue 31), even where the tolerance
+  would reach x1; the tie is judged first.
 - bound: "reproduced" when our median is on the paper's side; else "over-reproduced" (above a
   bound the paper puts us below) or "under-reproduced".
 - direction: "direction holds" when the whole interval of the paired differences lies beyond the
@@ -239,6 +245,9 @@ def verdict(claim, m, lo, hi, base_median=math.nan):
             return "tie"
         if lo <= p <= hi or abs(m - p) <= band(claim):
             return "reproduced"
+        if claim.kind == "ratio" and p != 1:
+            # the effect's size, from x1 in the paper's direction: x0.3 is more of a reduction to x0.5
+            return "over-reproduced" if (m - 1) / (p - 1) > 1 else "under-reproduced"
         return "over-reproduced" if m > p else "under-reproduced"
     if claim.kind == "bound":
         if claim.expect == "above":

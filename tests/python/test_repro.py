@@ -76,6 +76,23 @@ def test_ratio_is_paired_by_seed():
     assert repro.evaluate(ratio(1.1), df).verdict == "over-reproduced"
 
 
+def test_ratio_miss_is_named_by_the_effect_size():
+    """A reduction (x0.5) missed by a deeper cut is a bigger effect, over-reproduced; a shallower
+    cut, or a rise, is a smaller one, under-reproduced; a gain keeps above = over."""
+    def judged(paper, b):
+        return repro.evaluate(ratio(paper, tol=0.05), runs({"a": [10.0] * 3, "b": [b] * 3})).verdict
+
+    assert judged(0.5, 3.0) == "over-reproduced"    # x0.3
+    assert judged(0.5, 8.0) == "under-reproduced"   # x0.8
+    assert judged(0.5, 13.0) == "under-reproduced"  # x1.3: the other side of x1
+    assert judged(1.5, 20.0) == "over-reproduced"   # x2 against a gain of x1.5
+    assert judged(1.5, 12.0) == "under-reproduced"
+    assert judged(1.5, 8.0) == "under-reproduced"   # x0.8 against a gain
+    # the tie is judged first, for a reduction as for a gain
+    tie = repro.evaluate(ratio(0.5, tol=0.05, tie=0.02), runs({"a": [10.0] * 3, "b": [10.1] * 3}))
+    assert tie.verdict == "tie"
+
+
 def test_ratio_tie():
     df = runs({"a": [9.94, 9.94, 9.95], "b": [9.94, 9.93, 9.95]})
     # x1.00 against the paper's x1.24: neither the paper's gain nor a loss
