@@ -1,5 +1,6 @@
 """The reproduction harness (ndnlab.repro): two-sided verdicts from per-seed values, and the
 claims the experiments declare with it."""
+import dataclasses
 import json
 import math
 import pathlib
@@ -170,6 +171,43 @@ def test_table_and_json_say_how_they_were_made():
     data = json.loads(json.dumps(repro.as_json(evs, "experiments/x/run")))
     assert [c["verdict"] for c in data["claims"]] == ["reproduced", "not run"]
     assert data["counts"] == {"reproduced": 1, "not run": 1}
+
+
+def _judged_twice():
+    """Four claims, their Evaluations on runs and the same as JSON data."""
+    df = pd.DataFrame([{"Cond": c, "seed": s, "m": v, "n": None}
+                       for c, vs in (("a", [10, 11, 12]), ("b", [3, 4, 3])) for s, v in enumerate(vs, 1)])
+    never = repro.Claim(id="never", source="s", metric="n", definition="d", kind="absolute", paper=2.0,
+                        where={"Cond": "a"})
+    claims = [absolute(10.0), dataclasses.replace(ratio(0.5, tol=0.05), id="cut"), never,
+              dataclasses.replace(ratio(1.2), id="nr", where={"Cond": "z"})]
+    evs = repro.evaluate_all(claims, df)
+    return claims, evs, json.loads(json.dumps(repro.as_json(evs, "cmd")))
+
+
+def test_rejudge_from_json_gives_the_same_table():
+    claims, evs, data = _judged_twice()
+    again = repro.rejudge_all(claims, data["claims"])
+    assert repro.table(again, "cmd") == repro.table(evs, "cmd")
+    assert repro.as_json(again, "cmd") == data
+    assert [ev.verdict for ev in again] == ["reproduced", "over-reproduced", "over-reproduced", "not run"]
+    # the verdict is judged again, not copied: x0.3 against a cut to x0.5, as the old rule named it
+    data["claims"][1]["verdict"] = "under-reproduced"
+    assert repro.rejudge_all(claims, data["claims"])[1].verdict == "over-reproduced"
+    # values taken on another cell than the claim declares are not judged
+    with pytest.raises(ValueError, match="judge it from the store"):
+        repro.rejudge(claims[0], dict(data["claims"][0], where={"Cond": "b"}))
+
+
+def test_cli_from_json_names_it_in_the_generated_line(tmp_path):
+    claims, _, data = _judged_twice()
+    stored, out, js = tmp_path / "stored.json", tmp_path / "v.md", tmp_path / "v.json"
+    stored.write_text(json.dumps(data))
+    argv = ["--from-json", str(stored), "--out", str(out), "--json", str(js)]
+    assert repro.cli(claims, tmp_path, "x/claims.py --out v.md", "T", argv) == 1  # "nr" is not run
+    command = f"x/claims.py --out v.md --from-json {stored}"
+    assert out.read_text().splitlines()[0] == repro.generated_line(command)
+    assert json.loads(js.read_text())["generated_by"] == command
 
 
 def test_bad_claims_are_refused():
