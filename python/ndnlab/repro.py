@@ -32,7 +32,9 @@ Verdicts (two-sided: too much of an effect is a failed reproduction as much as t
   x0.8 or x1.3 against x0.5). A ratio claim with a `tie` band reports "tie" when our median
   factor is within the band of 1 and the paper's is not (no effect either way: not the paper's
   gain, and not a loss; the project's decision for DCIB, issue 31), even where the tolerance
-  would reach x1; the tie is judged first.
+  would reach x1; the tie is judged first. A ratio claim marked `level` (a share of a bound,
+  e.g. BLEnD's goodput over the one-Interest bound) is not an effect from x1: its miss is named
+  as an absolute value's, above or below the paper's share.
 - bound: "reproduced" when our median is on the paper's side; else "over-reproduced" (above a
   bound the paper puts us below) or "under-reproduced".
 - direction: "direction holds" when the whole interval of the paired differences lies beyond the
@@ -75,6 +77,7 @@ class Claim:
     baseline: dict = field(default_factory=dict)  # ratio, direction: the cell compared against
     expect: str = ""     # bound: above | below; direction: higher | lower
     tie: float = math.nan     # ratio: |factor - 1| within this is a "tie"
+    level: bool = False       # ratio: the factor is a level (a share of a bound), not an effect
     campaign: str = ""   # the spec whose store holds the runs (None of it on disk: "not run")
     label: str = ""      # the claim in a few words
     note: str = ""       # where the paper is ambiguous, or how its value was read
@@ -115,7 +118,7 @@ class Evaluation:
         return {"id": c.id, "label": c.label, "source": c.source, "metric": c.metric,
                 "definition": c.definition, "kind": c.kind, "paper": _num(c.paper),
                 "tolerance": c.tolerance, "tolerance_relative": c.relative, "expect": c.expect,
-                "tie": _num(c.tie), "where": c.where, "baseline": c.baseline, "campaign": c.campaign,
+                "tie": _num(c.tie), "level": c.level, "where": c.where, "baseline": c.baseline, "campaign": c.campaign,
                 "note": c.note, "seeds": self.seeds, "values": [_num(v) for v in self.values],
                 "median": _num(self.median), "min": _num(lo), "max": _num(hi),
                 "ci": [_num(self.ci[0]), _num(self.ci[1])], "ci_coverage": _num(self.coverage),
@@ -248,7 +251,7 @@ def verdict(claim, m, lo, hi, base_median=math.nan):
             return "tie"
         if lo <= p <= hi or abs(m - p) <= band(claim):
             return "reproduced"
-        if claim.kind == "ratio" and p != 1:
+        if claim.kind == "ratio" and p != 1 and not claim.level:
             # the effect's size, from x1 in the paper's direction: x0.3 is more of a reduction to x0.5
             return "over-reproduced" if (m - 1) / (p - 1) > 1 else "under-reproduced"
         return "over-reproduced" if m > p else "under-reproduced"

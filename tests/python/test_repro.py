@@ -96,6 +96,20 @@ def test_ratio_miss_is_named_by_the_effect_size():
     assert tie.verdict == "tie"
 
 
+def test_a_level_ratio_is_named_above_or_below():
+    """A share of a bound (BLEnD's goodput over the one-Interest bound) is a level, not an
+    effect from x1: nearer the bound than the paper is above it, over-reproduced."""
+    def judged(b):
+        claim = repro.Claim(id="t", source="s", metric="m", definition="d", kind="ratio", paper=0.833,
+                            tolerance=0.05, relative=False, level=True, where={"Cond": "b"},
+                            baseline={"Cond": "a"})
+        return repro.evaluate(claim, runs({"a": [10.0] * 3, "b": [b] * 3})).verdict
+
+    assert judged(9.5) == "over-reproduced"    # x0.95 of the bound against the paper's x0.833
+    assert judged(0.1) == "under-reproduced"   # a stalled run
+    assert judged(8.5) == "reproduced"
+
+
 def test_ratio_tie():
     df = runs({"a": [9.94, 9.94, 9.95], "b": [9.94, 9.93, 9.95]})
     # x1.00 against the paper's x1.24: neither the paper's gain nor a loss
