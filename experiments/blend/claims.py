@@ -4,7 +4,8 @@ and for the bundled cells both encoder readings) judged two-sided by the reprodu
 ndnlab.repro from the stores of fig1.toml, fig7.toml, fig8.toml and fig9.toml; a claim whose
 campaign has no runs here is "not run".
 
-Usage: claims.py [--out FILE.md] [--json FILE.json]   (exit 1 when a claim is not run)
+Usage: claims.py [--out FILE.md] [--json FILE.json] [--from-json FILE.json]   (exit 1 when a claim
+is not run; --from-json: judge the per-seed values of an earlier --json, not the stores)
 """
 import pathlib
 import sys

@@ -4,7 +4,8 @@ IV-A to IV-D) judged two-sided by the reproduction harness ndnlab.repro from the
 specs in this directory; a ratio within 2 % of x1 is a "tie"; a claim whose campaign has no
 runs here is "not run".
 
-Usage: claims.py [--out FILE.md] [--json FILE.json]   (exit 1 when a claim is not run)
+Usage: claims.py [--out FILE.md] [--json FILE.json] [--from-json FILE.json]   (exit 1 when a claim
+is not run; --from-json: judge the per-seed values of an earlier --json, not the stores)
 """
 import pathlib
 import sys

@@ -1,8 +1,11 @@
 """The reproduction harness (ndnlab.repro): two-sided verdicts from per-seed values, and the
 claims the experiments declare with it."""
+import dataclasses
 import json
 import math
+import os
 import pathlib
+import subprocess
 import sys
 
 import pandas as pd
@@ -74,6 +77,37 @@ def test_ratio_is_paired_by_seed():
     assert ev.values == [1.5, 1.5, 1.5] and ev.paired and ev.verdict == "reproduced"
     assert repro.evaluate(ratio(3.0), df).verdict == "under-reproduced"
     assert repro.evaluate(ratio(1.1), df).verdict == "over-reproduced"
+
+
+def test_ratio_miss_is_named_by_the_effect_size():
+    """A reduction (x0.5) missed by a deeper cut is a bigger effect, over-reproduced; a shallower
+    cut, or a rise, is a smaller one, under-reproduced; a gain keeps above = over."""
+    def judged(paper, b):
+        return repro.evaluate(ratio(paper, tol=0.05), runs({"a": [10.0] * 3, "b": [b] * 3})).verdict
+
+    assert judged(0.5, 3.0) == "over-reproduced"    # x0.3
+    assert judged(0.5, 8.0) == "under-reproduced"   # x0.8
+    assert judged(0.5, 13.0) == "under-reproduced"  # x1.3: the other side of x1
+    assert judged(1.5, 20.0) == "over-reproduced"   # x2 against a gain of x1.5
+    assert judged(1.5, 12.0) == "under-reproduced"
+    assert judged(1.5, 8.0) == "under-reproduced"   # x0.8 against a gain
+    # the tie is judged first, for a reduction as for a gain
+    tie = repro.evaluate(ratio(0.5, tol=0.05, tie=0.02), runs({"a": [10.0] * 3, "b": [10.1] * 3}))
+    assert tie.verdict == "tie"
+
+
+def test_a_level_ratio_is_named_above_or_below():
+    """A share of a bound (BLEnD's goodput over the one-Interest bound) is a level, not an
+    effect from x1: nearer the bound than the paper is above it, over-reproduced."""
+    def judged(b):
+        claim = repro.Claim(id="t", source="s", metric="m", definition="d", kind="ratio", paper=0.833,
+                            tolerance=0.05, relative=False, level=True, where={"Cond": "b"},
+                            baseline={"Cond": "a"})
+        return repro.evaluate(claim, runs({"a": [10.0] * 3, "b": [b] * 3})).verdict
+
+    assert judged(9.5) == "over-reproduced"    # x0.95 of the bound against the paper's x0.833
+    assert judged(0.1) == "under-reproduced"   # a stalled run
+    assert judged(8.5) == "reproduced"
 
 
 def test_ratio_tie():
@@ -153,6 +187,60 @@ def test_table_and_json_say_how_they_were_made():
     data = json.loads(json.dumps(repro.as_json(evs, "experiments/x/run")))
     assert [c["verdict"] for c in data["claims"]] == ["reproduced", "not run"]
     assert data["counts"] == {"reproduced": 1, "not run": 1}
+
+
+def _judged_twice():
+    """Four claims, their Evaluations on runs and the same as JSON data."""
+    df = pd.DataFrame([{"Cond": c, "seed": s, "m": v, "n": None}
+                       for c, vs in (("a", [10, 11, 12]), ("b", [3, 4, 3])) for s, v in enumerate(vs, 1)])
+    never = repro.Claim(id="never", source="s", metric="n", definition="d", kind="absolute", paper=2.0,
+                        where={"Cond": "a"})
+    claims = [absolute(10.0), dataclasses.replace(ratio(0.5, tol=0.05), id="cut"), never,
+              dataclasses.replace(ratio(1.2), id="nr", where={"Cond": "z"})]
+    evs = repro.evaluate_all(claims, df)
+    return claims, evs, json.loads(json.dumps(repro.as_json(evs, "cmd")))
+
+
+def test_rejudge_from_json_gives_the_same_table():
+    claims, evs, data = _judged_twice()
+    again = repro.rejudge_all(claims, data["claims"])
+    assert repro.table(again, "cmd") == repro.table(evs, "cmd")
+    assert repro.as_json(again, "cmd") == data
+    assert [ev.verdict for ev in again] == ["reproduced", "over-reproduced", "over-reproduced", "not run"]
+    # the verdict is judged again, not copied: x0.3 against a cut to x0.5, as the old rule named it
+    data["claims"][1]["verdict"] = "under-reproduced"
+    assert repro.rejudge_all(claims, data["claims"])[1].verdict == "over-reproduced"
+    # values taken on another cell than the claim declares are not judged
+    with pytest.raises(ValueError, match="judge it from the store"):
+        repro.rejudge(claims[0], dict(data["claims"][0], where={"Cond": "b"}))
+
+
+def test_cli_from_json_names_it_in_the_generated_line(tmp_path):
+    claims, _, data = _judged_twice()
+    stored, out, js = tmp_path / "stored.json", tmp_path / "v.md", tmp_path / "v.json"
+    stored.write_text(json.dumps(data))
+    argv = ["--from-json", str(stored), "--out", str(out), "--json", str(js)]
+    assert repro.cli(claims, tmp_path, "x/claims.py --out v.md", "T", argv) == 1  # "nr" is not run
+    command = f"x/claims.py --out v.md --from-json {stored}"
+    assert out.read_text().splitlines()[0] == repro.generated_line(command)
+    assert json.loads(js.read_text())["generated_by"] == command
+
+
+@pytest.mark.parametrize("script, md, data", [
+    ("experiments/blend/claims.py", "docs/results/blend-verdicts.md", "docs/results/blend/verdicts.json"),
+    ("experiments/dcib/iv-premise/claims.py", "docs/results/dcib-iv-verdicts.md",
+     "docs/results/dcib/iv-verdicts.json")])
+def test_committed_verdicts_are_their_values_judged_again(script, md, data, tmp_path):
+    """The committed verdicts whose stores are not on every machine are what ndnlab.repro judges
+    their JSON's per-seed values to be today (after a change of the rule: rerun with --from-json)."""
+    out, js = tmp_path / "v.md", tmp_path / "v.json"
+    done = subprocess.run([sys.executable, str(ROOT / script), "--from-json", str(ROOT / data), "--out", str(out),
+                           "--json", str(js)], env=dict(os.environ, PYTHONPATH=str(ROOT / "python")),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines()[1:] == (ROOT / md).read_text().splitlines()[1:]
+    new, old = json.loads(js.read_text()), json.loads((ROOT / data).read_text())
+    assert {**new, "generated_by": ""} == {**old, "generated_by": ""}
 
 
 def test_bad_claims_are_refused():

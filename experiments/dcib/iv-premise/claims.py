@@ -7,7 +7,8 @@ the same TCP without DCIB on the premise's Linux-like hosts, paired by seed. A f
 of x1 is a "tie"; a cell without runs is "not run". Below the verdicts, the receiver goodput
 factors of the same cells (no verdict: the paper's metric is the DCI link's throughput).
 
-Usage: claims.py [--out FILE.md] [--json FILE.json]   (exit 1 when a claim is not run)
+Usage: claims.py [--out FILE.md] [--json FILE.json] [--from-json FILE.json]   (exit 1 when a claim
+is not run; --from-json: judge the per-seed values of an earlier --json, not the stores)
 """
 import argparse
 import dataclasses
@@ -34,15 +35,16 @@ INTRO = (f"Paper: {dcib.CITATION}. Runs: `experiments/dcib/iv-premise/*.toml` (`
          "\"no DCIB: median\" is the baseline cell's median of the metric (DCI utilisation, or mean FCT in ms).")
 
 
-def evaluations(frames):
-    """[(id, label, [Evaluation of A, of +I])] of every paper claim, and the same for goodput."""
+def evaluations(judge):
+    """[(id, label, [Evaluation of A, of +I])] of every paper claim, and the same for goodput;
+    judge(claims) gives the Evaluations of claims."""
     groups, goodput = [], []
     for a, i in dcib.IV_PREMISE_CLAIMS:
         id, label = a.id[:-2], a.label.removesuffix(" (paper's DCIB)")
-        groups.append((id, label, repro.evaluate_all([a, i], frames)))
+        groups.append((id, label, judge([a, i])))
         if a.metric == "dci_utilization":
             g = [dataclasses.replace(c, metric="goodput_gbps") for c in (a, i)]
-            goodput.append((id, label, repro.evaluate_all(g, frames)))
+            goodput.append((id, label, judge(g)))
     return groups, goodput
 
 
@@ -68,11 +70,20 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=TITLE)
     ap.add_argument("--out", type=pathlib.Path, help="the verdict table (Markdown)")
     ap.add_argument("--json", type=pathlib.Path, help="the same verdicts as JSON")
+    ap.add_argument("--from-json", type=pathlib.Path, metavar="FILE",
+                    help="judge the per-seed values of FILE (an earlier --json) instead of the stores")
     args = ap.parse_args(argv)
-    claims = [c for pair in dcib.IV_PREMISE_CLAIMS for c in pair]
-    frames = repro.load_campaigns(HERE, sorted({c.campaign for c in claims}))
-    groups, goodput = evaluations(frames)
-    text = repro.side_by_side(groups, NAMES, COMMAND, TITLE, INTRO, seeds=dcib.IV_PREMISE_SEEDS,
+    command = COMMAND
+    if args.from_json:
+        data = json.loads(args.from_json.read_text())
+        stored = [entry[n] for entry in data["claims"] + data["goodput"] for n in NAMES]
+        groups, goodput = evaluations(lambda claims: repro.rejudge_all(claims, stored))
+        command += f" --from-json {args.from_json}"
+    else:
+        claims = [c for pair in dcib.IV_PREMISE_CLAIMS for c in pair]
+        frames = repro.load_campaigns(HERE, sorted({c.campaign for c in claims}))
+        groups, goodput = evaluations(lambda claims: repro.evaluate_all(claims, frames))
+    text = repro.side_by_side(groups, NAMES, command, TITLE, INTRO, seeds=dcib.IV_PREMISE_SEEDS,
                               baseline_label="no DCIB: median")
     text += "\n" + goodput_table(goodput)
     if args.out:
@@ -80,7 +91,7 @@ def main(argv=None):
     else:
         sys.stdout.write(text)
     if args.json:
-        data = {"generated_by": COMMAND, "ci": repro.CI_METHOD, "setups": list(NAMES),
+        data = {"generated_by": command, "ci": repro.CI_METHOD, "setups": list(NAMES),
                 "counts": {n: repro.counts([evs[k] for _, _, evs in groups]) for k, n in enumerate(NAMES)},
                 "claims": [{"id": id, "label": label, **{n: ev.as_dict() for n, ev in zip(NAMES, evs)}}
                            for id, label, evs in groups],

@@ -213,7 +213,7 @@ def _fig7_claims(addr, suffix, reading, params):
         out.append(Claim(
             id=f"fig7-{_STD[std]}-{cc}-bound-{a}{suffix}", source="Fig. 7 / Fig. 1 (Sec. V-B)",
             metric="goodput_mbps", definition=GOODPUT, kind="ratio", paper=round(share, 3),
-            tolerance=GAIN_TOL, relative=False, where={**_cell(std, cc, addr, 15), **params},
+            level=True, tolerance=GAIN_TOL, relative=False, where={**_cell(std, cc, addr, 15), **params},
             baseline=_cell(std, "one-interest", addr), campaign="fig7", defaults=BUNDLE_DEFAULTS,
             label=f"{std} {cc.upper()} BLEnD BI=15 as a share of the one-Interest bound, {addr}, {reading}",
             note="derived (Fig. 1 default x (1 + gain) over Fig. 1's bound); the text's \"roughly "
