@@ -3,8 +3,11 @@
 #include <ns3/csma-net-device.h>
 #include <ns3/enum.h>
 #include <ns3/log.h>
+#include <ns3/pointer.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
 #include <ns3/wifi-mac-queue.h>
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-net-device.h>
@@ -14,6 +17,8 @@
 NS_LOG_COMPONENT_DEFINE("ndnlab.NetDeviceTransport");
 
 namespace ndnlab::sim {
+
+NS_OBJECT_ENSURE_REGISTERED(NetDeviceTransport); // its attributes take --ns3:: defaults
 
 namespace {
 
@@ -61,7 +66,13 @@ ns3::TypeId NetDeviceTransport::GetTypeId()
         ns3::MakeEnumChecker(static_cast<int>(NfdLinkTypeChoice::Auto), "auto",
                              static_cast<int>(NfdLinkTypeChoice::MultiAccess), "multi-access",
                              static_cast<int>(NfdLinkTypeChoice::AdHoc), "ad-hoc",
-                             static_cast<int>(NfdLinkTypeChoice::PointToPoint), "point-to-point"));
+                             static_cast<int>(NfdLinkTypeChoice::PointToPoint), "point-to-point"))
+      .AddAttribute("ReceiveDelay",
+                    "Seconds each received frame waits before the forwarder sees it, drawn per frame, "
+                    "frames kept in arrival order (a real daemon's kernel and event loop; 0: at once)",
+                    ns3::StringValue("ns3::ConstantRandomVariable[Constant=0]"),
+                    ns3::MakePointerAccessor(&NetDeviceTransport::m_receiveDelay),
+                    ns3::MakePointerChecker<ns3::RandomVariableStream>());
   return tid;
 }
 
@@ -91,6 +102,7 @@ NetDeviceTransport::NetDeviceTransport(Env& env, ns3::Ptr<ns3::Node> node, ns3::
 
 NetDeviceTransport::~NetDeviceTransport()
 {
+  *m_alive = false;
   if (m_registered)
     m_node->UnregisterProtocolHandler(ns3::MakeCallback(&NetDeviceTransport::receiveFromDevice, this));
 }
@@ -197,9 +209,22 @@ void NetDeviceTransport::receiveFromDevice(ns3::Ptr<ns3::NetDevice>, ns3::Ptr<co
   if (!m_neighbours.contains(ep))
     m_neighbours.emplace(ep, from);
   uint32_t n = packet->GetSize();
-  m_rxBuffer.resize(n);
-  packet->CopyData(m_rxBuffer.data(), n);
-  receive(ByteSpan(m_rxBuffer.data(), n), ep);
+  const double delay = m_receiveDelay ? m_receiveDelay->GetValue() : 0;
+  const ns3::Time now = ns3::Simulator::Now();
+  if (delay <= 0 && m_deferredUntil <= now) {
+    m_rxBuffer.resize(n);
+    packet->CopyData(m_rxBuffer.data(), n);
+    receive(ByteSpan(m_rxBuffer.data(), n), ep);
+    return;
+  }
+  // later, and never before a frame that came earlier
+  m_deferredUntil = std::max(now + ns3::Seconds(std::max(delay, 0.0)), m_deferredUntil);
+  auto frame = std::make_shared<Buffer>(n);
+  packet->CopyData(frame->data(), n);
+  ns3::Simulator::Schedule(m_deferredUntil - now, [this, alive = m_alive, frame, ep] {
+    if (*alive)
+      receive(ByteSpan(frame->data(), frame->size()), ep);
+  });
 }
 
 } // namespace ndnlab::sim

@@ -16,6 +16,11 @@
 // - NfdLinkType = auto | multi-access | ad-hoc | point-to-point sets Transport::linkType()
 //   (auto: point-to-point on point-to-point devices, else multi-access). ad-hoc lets the
 //   forwarder send an Interest or Data out of the face it came in on: a wireless relay.
+// - ReceiveDelay (a random variable, seconds; default 0): how long each received frame waits
+//   before the forwarder sees it, drawn per frame, frames kept in arrival order. The
+//   simulator's forwarders and applications otherwise take no time, while a real daemon's
+//   frame crosses a kernel, a socket and an event loop first; this lets a run ask whether
+//   such timing changes an outcome (docs/results/emulation.md, the wifi-chain comparison).
 //
 // Properties: MTU = the device MTU; NFD link type point-to-point when the device is
 // point-to-point, else multi-access; scope non-local; persistency permanent.
@@ -41,8 +46,10 @@
 #include <ns3/packet.h>
 #include <ns3/ptr.h>
 #include <ns3/queue-size.h>
+#include <ns3/random-variable-stream.h>
 
 #include <map>
+#include <memory>
 
 namespace ns3 {
 class QueueBase;
@@ -111,6 +118,9 @@ private:
   face::FaceId m_faceId = face::InvalidFaceId;
   Buffer m_rxBuffer;
   bool m_registered = false;
+  ns3::Ptr<ns3::RandomVariableStream> m_receiveDelay;
+  ns3::Time m_deferredUntil; // the latest time a deferred frame is handed on (arrival order)
+  std::shared_ptr<bool> m_alive = std::make_shared<bool>(true); // deferred frames check it
 };
 
 } // namespace ndnlab::sim

@@ -114,6 +114,43 @@ TEST_F(TransportTest, FramesCarryEtherType8624AndExactBytes)
   EXPECT_EQ(transports[1]->counters().nInBytes, frame.size());
 }
 
+TEST_F(TransportTest, ReceiveDelayHoldsFramesInArrivalOrder)
+{
+  build(2, {{"ReceiveDelay", "ns3::UniformRandomVariable[Min=0|Max=0.001]"}});
+  std::vector<std::pair<uint8_t, ns3::Time>> seen;
+  transports[1]->onReceive = [&seen](ByteSpan f, face::EndpointId) { seen.emplace_back(f[0], ns3::Simulator::Now()); };
+  // 20 frames, 10 us apart on a channel without delay: each waits up to 1 ms, none overtakes
+  for (uint8_t i = 0; i < 20; ++i) {
+    ns3::Simulator::Schedule(ns3::MicroSeconds(10 * i), [this, i] {
+      transports[0]->send(std::make_shared<const Buffer>(Buffer{i, 0x00}));
+    });
+  }
+  ns3::Simulator::Run();
+  ASSERT_EQ(seen.size(), 20u);
+  bool someHeld = false;
+  for (uint8_t i = 0; i < 20; ++i) {
+    EXPECT_EQ(seen[i].first, i);
+    EXPECT_GE(seen[i].second, ns3::MicroSeconds(10 * i));
+    EXPECT_LE(seen[i].second, ns3::MicroSeconds(10 * 19 + 1000));
+    if (i > 0) {
+      EXPECT_GE(seen[i].second, seen[i - 1].second);
+    }
+    someHeld = someHeld || seen[i].second > ns3::MicroSeconds(10 * i);
+  }
+  EXPECT_TRUE(someHeld);
+}
+
+TEST_F(TransportTest, WithoutReceiveDelayFramesArriveAtOnce)
+{
+  build(2);
+  ns3::Time at = ns3::Seconds(-1);
+  transports[1]->onReceive = [&at](ByteSpan, face::EndpointId) { at = ns3::Simulator::Now(); };
+  ns3::Simulator::Schedule(ns3::MicroSeconds(7),
+                           [this] { transports[0]->send(std::make_shared<const Buffer>(Buffer{1})); });
+  ns3::Simulator::Run();
+  EXPECT_EQ(at, ns3::MicroSeconds(7));
+}
+
 TEST_F(TransportTest, OtherEtherTypesAreIgnored)
 {
   build(2);
