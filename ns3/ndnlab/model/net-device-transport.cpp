@@ -7,7 +7,6 @@
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue.h>
 #include <ns3/simulator.h>
-#include <ns3/string.h>
 #include <ns3/wifi-mac-queue.h>
 #include <ns3/wifi-mac.h>
 #include <ns3/wifi-net-device.h>
@@ -67,11 +66,12 @@ ns3::TypeId NetDeviceTransport::GetTypeId()
                              static_cast<int>(NfdLinkTypeChoice::MultiAccess), "multi-access",
                              static_cast<int>(NfdLinkTypeChoice::AdHoc), "ad-hoc",
                              static_cast<int>(NfdLinkTypeChoice::PointToPoint), "point-to-point"))
+      // no random variable by default: creating one would take an ns-3 stream number and so
+      // move every later auto-assigned stream, changing all other runs' draws
       .AddAttribute("ReceiveDelay",
                     "Seconds each received frame waits before the forwarder sees it, drawn per frame, "
-                    "frames kept in arrival order (a real daemon's kernel and event loop; 0: at once)",
-                    ns3::StringValue("ns3::ConstantRandomVariable[Constant=0]"),
-                    ns3::MakePointerAccessor(&NetDeviceTransport::m_receiveDelay),
+                    "frames kept in arrival order (a real daemon's kernel and event loop; none: at once)",
+                    ns3::PointerValue(), ns3::MakePointerAccessor(&NetDeviceTransport::m_receiveDelay),
                     ns3::MakePointerChecker<ns3::RandomVariableStream>());
   return tid;
 }
