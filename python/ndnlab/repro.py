@@ -431,6 +431,12 @@ def table(evaluations, command, title="", intro=""):
     return "\n".join(lines) + "\n"
 
 
+def ours_cell(ev, seeds=None):
+    """ours_text(ev), marked "(n < seeds: unfinished)" when judged on fewer than `seeds` seeds."""
+    unfinished = seeds and ev.verdict != "not run" and len(ev.values) < seeds
+    return ours_text(ev) + (f" (n < {seeds}: unfinished)" if unfinished else "")
+
+
 def side_by_side(groups, names, command, title="", intro="", seeds=None, baseline_label="baseline median"):
     """Claims judged in several set-ups side by side, as a Markdown document under the
     generated-by line: `groups` is [(id, label, [Evaluation per set-up])] (one paper claim per
@@ -451,10 +457,7 @@ def side_by_side(groups, names, command, title="", intro="", seeds=None, baselin
         base = next((ev.baseline_median for ev in evs if not math.isnan(ev.baseline_median)), math.nan)
         cells = [id, label, claim.source, paper_text(claim), fmt(base)]
         for ev in evs:
-            ours = ours_text(ev)
-            if seeds and ev.verdict != "not run" and len(ev.values) < seeds:
-                ours += f" (n < {seeds}: unfinished)"
-            cells += [ours, ci_text(ev), ev.verdict]
+            cells += [ours_cell(ev, seeds), ci_text(ev), ev.verdict]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     for i, name in enumerate(names):

@@ -48,12 +48,6 @@ def evaluations(judge):
     return groups, goodput
 
 
-def _ours(ev):
-    seeds = dcib.IV_PREMISE_SEEDS
-    unfinished = ev.verdict != "not run" and len(ev.values) < seeds
-    return repro.ours_text(ev) + (f" (n < {seeds}: unfinished)" if unfinished else "")
-
-
 def goodput_table(goodput):
     lines = ["## Receiver goodput in the same cells (no verdict)", "",
              "Goodput with DCIB over goodput without it, same seed: median [min-max] over the seeds; "
@@ -62,7 +56,7 @@ def goodput_table(goodput):
              "|---|---|" + "---|" * len(NAMES)]
     for id, _, evs in goodput:
         base = next((ev.baseline_median for ev in evs if ev.verdict != "not run"), float("nan"))
-        lines.append(f"| {id} | {repro.fmt(base)} | " + " | ".join(_ours(ev) for ev in evs) + " |")
+        lines.append(f"| {id} | {repro.fmt(base)} | " + " | ".join(repro.ours_cell(ev, dcib.IV_PREMISE_SEEDS) for ev in evs) + " |")
     return "\n".join(lines) + "\n"
 
 
