@@ -111,6 +111,11 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
               .doc = "Events in the window that switch down or refuse a Challenge",
               .range = Range::closed(1, 1e6)},
              NDNLAB_FIELD_REF(o.congestionEvents)));
+  v(field<O>({.name = "bitrate-from-rate",
+              .doc =
+                "With adaptive, while Data carry MIRCC's explicit rate: switch at the next key frame to the highest "
+                "thread whose demand on the path fits under it, instead of the Challenge"},
+             NDNLAB_FIELD_REF(o.bitrateFromRate)));
 }
 
 } // namespace ndnlab::stream

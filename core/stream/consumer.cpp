@@ -16,6 +16,11 @@ constexpr std::string_view kModule = "stream-consumer";
 constexpr Duration kMaxChallengeInterval = std::chrono::seconds(60);
 /// ARC's jitter allowance on the DRD comparison (mechanism-facts.md 3.2: 10 ms).
 constexpr Duration kDrdJitterAllowance = std::chrono::milliseconds(10);
+/// bitrateFromRate: a MIRCC rate heard counts this long (routers restamp every Data; a cache's
+/// Data carry none, and a path that stops stamping is back to the Challenge after it).
+constexpr Duration kRateLifetime = std::chrono::seconds(1);
+/// bitrateFromRate: weight of each segment in the decaying sums of the wire overhead.
+constexpr double kOverheadGain = 1.0 / 64;
 
 size_t ceilMean(const std::deque<size_t>& v)
 {
@@ -87,6 +92,8 @@ void StreamConsumerOptions::validate() const
     throw std::invalid_argument("challenge probe must be full or increment");
   if (!(challengeDrdRise >= 0) || congestionEvents < 1)
     throw std::invalid_argument("challenge DRD rise must not be negative, congestion events at least 1");
+  if (bitrateFromRate && !adaptive)
+    throw std::invalid_argument("bitrate from rate needs adaptive");
 }
 
 // --- per-frame and per-thread state ---------------------------------------------------------
@@ -388,6 +395,7 @@ void StreamConsumer::bootstrap(size_t thread)
   m_freshSeen = false;
   m_lastArrival.reset();
   m_playing = false;
+  m_renderedSinceBootstrap = false;
   m_stats.thread = t.name;
   setState(State::Chasing);
   requestFrame(*m_main, FrameType::Key, *m_main->bootstrapKey, false);
@@ -516,14 +524,20 @@ void StreamConsumer::handleData(const Data& data)
     NDNLAB_LOG(m_env, LogLevel::Debug, kModule, sn.error().message, " DROP");
     return;
   }
+  takeRate(data.tags.mirccRate);
   if (sn->meta) {
     handleMetadata(data);
     return;
   }
+  m_keyFrameCame = false;
   if (m_main && sn->thread == m_main->name)
     handleSegment(*m_main, *sn, data);
   else if (m_extra && sn->thread == m_extra->name)
     handleSegment(*m_extra, *sn, data);
+  else
+    return;
+  // last: a switch re-bootstraps, dropping the frames the handler worked on
+  decideFromRate();
 }
 
 void StreamConsumer::handleNack(const Nack& nack)
@@ -533,6 +547,7 @@ void StreamConsumer::handleNack(const Nack& nack)
   ++m_stats.nacks;
   if (!m_base.isPrefixOf(nack.interest.name()))
     return;
+  takeRate(nack.interest.tags.mirccRate);
   auto sn = parseStreamName(m_base, nack.interest.name());
   if (sn && sn->meta)
     return; // WaitInitial re-issues when the lifetime runs out: no route may mean no producer yet
@@ -581,6 +596,7 @@ void StreamConsumer::handleSegment(Fetch& f, const StreamName& sn, const Data& d
   m_stats.bytes += Bytes(content->payload.size());
   if (!f.played)
     m_stats.challengeBytes += Bytes(content->payload.size());
+  measureSegment(f, data, content->payload.size(), fr.header ? std::nullopt : std::optional<SegmentHeader>(h));
 
   if (seg < segs.size() && segs[seg].sent && !segs[seg].retx) {
     const Duration drd = now - *segs[seg].sent;
@@ -651,6 +667,7 @@ void StreamConsumer::onFirstSegment(Fetch& f, Frame& fr, const SegmentHeader& h)
   f.byPlayback[h.playbackNumber] = {fr.type, fr.number};
 
   if (fr.type == FrameType::Key) {
+    m_keyFrameCame = true;                                 // bitrateFromRate: a decided switch happens now
     requestFrame(f, FrameType::Key, fr.number + 1, false); // the next key frame, ahead
     if (f.bootstrapKey && fr.number == *f.bootstrapKey) {
       // the GOP's delta frames before the pipeline's first: playback P_k - k numbers them
@@ -965,7 +982,9 @@ void StreamConsumer::onDetectionTimer()
       return;
     }
     case State::Fetching: {
-      if (m_opts.adaptive && congested() && switchDown())
+      // with the path's explicit rate the rate picks the thread (decideFromRate)
+      const bool probing = m_opts.adaptive && !rateDecides();
+      if (probing && congested() && switchDown())
         return;
       // the resulting DRD' (Table 1): a DRD' window after the pipeline drained to lambda_p
       if (!m_drdFinalSet && m_main->inflight <= m_lambda) {
@@ -985,13 +1004,18 @@ void StreamConsumer::onDetectionTimer()
         fillPipeline(*m_main);
         setState(State::Adjust);
       }
-      else if (m_opts.adaptive && now - m_fetchingSince >= m_challengeNext) {
+      else if (probing && now - m_fetchingSince >= m_challengeNext) {
         startChallenge();
       }
       armDetection(detectionPeriod(m_state));
       return;
     }
     case State::Challenge:
+      if (rateDecides()) { // the path began to stamp its rate: it decides instead
+        abandonChallenge();
+        armDetection(detectionPeriod(m_state));
+        return;
+      }
       // congestion: the additional media is too much, the current one stays
       if (congested() || now - m_challengeStart >= m_opts.challengeDuration) {
         endChallenge();
@@ -1007,6 +1031,7 @@ void StreamConsumer::onDetectionTimer()
 void StreamConsumer::congestion()
 {
   const TimePoint now = m_env.now();
+  std::erase_if(m_congestion, [&](TimePoint t) { return t < now - m_opts.congestionWindow; });
   m_congestion.push_back(now);
   if (m_state == State::Challenge)
     m_challengeLoss = true;
@@ -1089,6 +1114,10 @@ void StreamConsumer::switchTo(size_t thread)
 {
   ++m_stats.bitrateSwitches;
   ++m_stats.rebootstraps;
+  const Duration at = m_env.now() - m_startTime;
+  if (m_meta.threads[thread].bitrate > m_meta.threads[m_main->thread].bitrate && !m_stats.firstSwitchUp)
+    m_stats.firstSwitchUp = at;
+  m_stats.finalThreadAt = at;
   NDNLAB_LOG(m_env, LogLevel::Info, kModule, m_base, ": switching from ", m_main->name, " to ",
              m_meta.threads[thread].name);
   if (m_extra) {
@@ -1105,6 +1134,108 @@ void StreamConsumer::switchTo(size_t thread)
   m_metaSends = 0;
   setState(State::WaitInitial);
   sendMetadataInterest();
+}
+
+// --- bitrate from the explicit rate (bitrateFromRate) ----------------------------------------
+
+void StreamConsumer::takeRate(const std::optional<Rate>& stamped)
+{
+  if (!stamped)
+    return;
+  ++m_stats.ratesHeard;
+  m_rate = stamped;
+  m_rateAt = m_env.now();
+}
+
+std::optional<Rate> StreamConsumer::pathRate() const
+{
+  if (m_rate && m_env.now() - m_rateAt <= kRateLifetime)
+    return m_rate;
+  return std::nullopt;
+}
+
+bool StreamConsumer::rateDecides() const
+{
+  return m_opts.adaptive && m_opts.bitrateFromRate && pathRate().has_value();
+}
+
+void StreamConsumer::measureSegment(const Fetch& f, const Data& data, size_t payload,
+                                    const std::optional<SegmentHeader>& first)
+{
+  if (payload == 0)
+    return;
+  // the octets a Data takes per payload octet: name, segment header, signature, TLV framing
+  m_wireOctets = m_wireOctets * (1 - kOverheadGain) + static_cast<double>(data.wireSize());
+  m_payloadOctets = m_payloadOctets * (1 - kOverheadGain) + static_cast<double>(payload);
+  m_largestShard = std::max(m_largestShard, payload);
+  if (first) { // every shard of a frame has this size: k of data, m of parity
+    ThreadLoad& l = m_loads[f.name];
+    l.data += static_cast<double>(first->dataSegments * payload);
+    l.parity += static_cast<double>(first->paritySegments * payload);
+  }
+}
+
+std::optional<Rate> StreamConsumer::pathDemand(size_t thread) const
+{
+  if (m_payloadOctets <= 0)
+    return std::nullopt;
+  const ThreadMeta& t = m_meta.threads.at(thread);
+  double parityShare = 0;
+  if (auto it = m_loads.find(t.name); it != m_loads.end() && it->second.data > 0) {
+    parityShare = it->second.parity / it->second.data;
+  }
+  else { // not fetched yet: the parity the producer adds to the segments of a frame of B x T
+    const double frameBytes = t.bitrate.bps() / 8 / (m_meta.sampleRate > 0 ? m_meta.sampleRate : 30);
+    const double shard = static_cast<double>(std::max(m_largestShard, m_opts.assumedPayload));
+    const size_t k = std::max<size_t>(1, static_cast<size_t>(std::ceil(frameBytes / shard)));
+    parityShare = static_cast<double>(fec::parityCount(k, m_opts.parityRatio)) / static_cast<double>(k);
+  }
+  return Rate::bitsPerSecond(t.bitrate.bps() * (1 + parityShare) * m_wireOctets / m_payloadOctets);
+}
+
+void StreamConsumer::decideFromRate()
+{
+  const bool keyFrame = std::exchange(m_keyFrameCame, false);
+  if (!rateDecides() || !m_main || m_end ||
+      !(m_state == State::Chasing || m_state == State::Adjust || m_state == State::Fetching ||
+        m_state == State::Challenge))
+    return;
+  const std::optional<Rate> rate = pathRate();
+  // the highest thread whose demand fits under the rate; the lowest when none does
+  std::optional<size_t> fit, lowest;
+  for (size_t i = 0; i < m_meta.threads.size(); ++i) {
+    const Rate b = m_meta.threads[i].bitrate;
+    if (!lowest || b < m_meta.threads[*lowest].bitrate)
+      lowest = i;
+    const std::optional<Rate> d = pathDemand(i);
+    if (!d)
+      return; // nothing measured yet
+    if (*d <= *rate && (!fit || b > m_meta.threads[*fit].bitrate))
+      fit = i;
+  }
+  const size_t target = fit.value_or(*lowest);
+  if (target == m_main->thread) {
+    m_rateTarget.reset();
+    return;
+  }
+  if (m_rateTarget != target)
+    NDNLAB_LOG(m_env, LogLevel::Debug, kModule, m_base, ": rate ", rate->bps() / 1e3,
+               " kbit/s: ", m_meta.threads[target].name, " at the next key frame");
+  m_rateTarget = target;
+  // a switch starts the new thread at a key frame: wait for the next one while the played
+  // thread is on screen; before that nothing is lost by switching now
+  if (keyFrame || !m_renderedSinceBootstrap) {
+    m_rateTarget.reset();
+    switchTo(target);
+  }
+}
+
+void StreamConsumer::abandonChallenge()
+{
+  cancelFetch(*m_extra);
+  m_extra.reset();
+  m_challengeNext = m_opts.challengeInterval;
+  setState(State::Fetching);
 }
 
 // --- playout --------------------------------------------------------------------------------
@@ -1325,6 +1456,7 @@ void StreamConsumer::render(Frame& fr)
   if (fr.type == FrameType::Key)
     m_main->renderedKey = fr.number;
   const TimePoint now = m_env.now();
+  m_renderedSinceBootstrap = true;
   if (!m_stats.timeToFirstFrame)
     m_stats.timeToFirstFrame = now - m_startTime;
   ++m_stats.framesRendered;
@@ -1364,6 +1496,9 @@ StreamConsumerStats StreamConsumer::stats() const
   s.drdEst = m_drdEst.latest(end);
   s.latencyMedianMs = percentile(m_latencies, 0.5);
   s.latencyP95Ms = percentile(m_latencies, 0.95);
+  s.rateFinal = m_rate;
+  if (m_opts.bitrateFromRate && m_main && m_main->thread < m_meta.threads.size())
+    s.demandFinal = pathDemand(m_main->thread);
   return s;
 }
 

@@ -29,7 +29,9 @@
 // - Fetching: the pipeline is kept; stale data, or a low buffer (S_pl below half the target,
 //   or a stall) while frames arrive, burst it -> Adjust. With `adaptive`: congestion (at least
 //   `congestionEvents` losses, timeouts, Nacks or stalls in `congestionWindow`) switches to the
-//   next lower thread; `challengeInterval` without it -> Challenge.
+//   next lower thread; `challengeInterval` without it -> Challenge. With `bitrateFromRate`, while
+//   the path stamps MIRCC's explicit rate on the Data (PacketTags::mirccRate), the rate picks the
+//   thread instead (below) and neither the Challenge nor the switch down on congestion runs.
 // - Challenge (Sect. 4.1.5): the next higher thread's delta frames are fetched beside the
 //   current ones, with the same pipeline (threads are assumed published in lockstep: the same
 //   frame numbers), measured and never played. After `challengeDuration`, when no Interest of
@@ -39,6 +41,15 @@
 //   higher thread's frames' segments is asked for (data first), so that current + additional
 //   load the path as the higher thread alone would. A switch re-bootstraps on the new thread (WaitInitial) and drops
 //   the old one's buffered frames.
+// - Bitrate from the explicit rate (`bitrateFromRate`, ndnlab's, issue 29 item 5(e); needs
+//   `adaptive`): the rate is the latest one a Data or Nack carried, current for kRateLifetime
+//   (1 s; a cache's Data carry none). The demand of a thread on the path is its bitrate x (1 +
+//   its parity share) x the wire overhead, all measured: the parity share from the segment
+//   headers of the thread's frames (before any came: parityCount of the segments a frame of
+//   B x T makes), the overhead as Data octets per payload octet of the segments received. The
+//   target is the highest thread whose demand fits under the rate (the lowest when none does);
+//   the switch to it happens at the next key frame of the played thread that arrives, or at
+//   once while nothing of the played thread is rendered yet.
 // - Ended: the producer ended the stream (the end-of-stream marker, core/stream/wire.hpp: in
 //   the metadata, or answering an Interest for a frame past the last) and playout passed its
 //   last frame; nothing more is sent. Once the end is known no frame past it is asked for, no
@@ -145,6 +156,11 @@ struct StreamConsumerOptions
   std::string challengeProbe = "full";
   Duration congestionWindow = std::chrono::milliseconds(1000); ///< timeouts/Nacks counted over this window
   size_t congestionEvents = 3;                                 ///< this many in the window: switch down
+  /// With `adaptive`: while the Data carry MIRCC's explicit rate (PacketTags::mirccRate), the
+  /// thread is the highest whose demand on the path (bitrate x (1 + parity share) x measured
+  /// wire overhead) fits under the rate, switched to at the next key frame, instead of the
+  /// Challenge (ndnlab's, beyond the paper; issue 29 item 5(e)). Without a rate: the Challenge.
+  bool bitrateFromRate = false;
 
   /// Throws std::invalid_argument naming the bad value.
   void validate() const;
@@ -197,6 +213,13 @@ struct StreamConsumerStats
   uint64_t malformedData = 0; ///< segments refused: undecodable, or not a shard of their frame
   uint64_t rebootstraps = 0;  ///< WaitInitial entries after the first
 
+  // bitrate switches and MIRCC's explicit rate (bitrate-from-rate)
+  std::optional<Duration> firstSwitchUp; ///< start() to the first switch to a higher thread
+  Duration finalThreadAt{0};             ///< start() to the switch onto the thread fetched at the end (0: none)
+  uint64_t ratesHeard = 0;               ///< Data and Nacks that carried a MIRCC rate
+  std::optional<Rate> rateFinal;         ///< the last MIRCC rate heard
+  std::optional<Rate> demandFinal;       ///< the played thread's demand on the path at the end (bitrateFromRate)
+
   /// Payload octets per elapsed time.
   Rate throughput() const { return Rate::of(bytes, elapsed); }
 };
@@ -238,6 +261,16 @@ void visitMetrics(const StreamConsumerStats& s, Visitor&& v)
   v(Metric{"stale_frames", "", "delta frames made before their Interest came"}, s.staleFrames);
   v(Metric{"malformed_data", "", "segments refused: undecodable, or not a shard of their frame"}, s.malformedData);
   v(Metric{"rebootstraps", "", "re-bootstraps (thread switches)"}, s.rebootstraps);
+  v(Metric{"first_up_ms", "ms", "start to the first switch to a higher thread; -1 if none"},
+    s.firstSwitchUp ? toMillis(*s.firstSwitchUp) : -1.0);
+  v(Metric{"final_thread_ms", "ms", "start to the switch onto the thread fetched at the end; 0 if none"},
+    toMillis(s.finalThreadAt));
+  v(Metric{"rates_heard", "", "Data and Nacks that carried a MIRCC rate"}, s.ratesHeard);
+  v(Metric{"rate_final_kbps", "kbit/s", "the last MIRCC rate heard; -1 if none"},
+    s.rateFinal ? s.rateFinal->bps() / 1e3 : -1.0);
+  v(Metric{"demand_final_kbps", "kbit/s",
+           "bitrate-from-rate: the played thread's demand on the path at the end; -1 if not measured"},
+    s.demandFinal ? s.demandFinal->bps() / 1e3 : -1.0);
 }
 
 /// One frame arrival the stability estimator sees (the first segment of a pipelined delta
@@ -386,6 +419,21 @@ private:
   void startChallenge();
   void endChallenge();
   void switchTo(size_t thread);
+  // bitrate from the explicit rate (bitrateFromRate)
+  /// Takes the rate a Data or Nack carried (none: nothing changes).
+  void takeRate(const std::optional<Rate>& stamped);
+  /// The path's rate: the latest one heard, while current.
+  std::optional<Rate> pathRate() const;
+  bool rateDecides() const;
+  /// A segment of `f` received: the wire overhead and, on a frame's first segment, the thread's
+  /// parity share.
+  void measureSegment(const Fetch& f, const Data& data, size_t payload, const std::optional<SegmentHeader>& first);
+  /// The thread's demand on the path; none before the overhead is measured.
+  std::optional<Rate> pathDemand(size_t thread) const;
+  /// After a segment: the thread the rate picks, switched to when this segment was the first
+  /// of a key frame of the played thread, or at once while nothing of it is rendered yet.
+  void decideFromRate();
+  void abandonChallenge();
 
   void maybeStartPlayout();
   void armPlayoutTick();
@@ -438,6 +486,20 @@ private:
   Duration m_challengeBaseline{0};
   Duration m_challengeNext{0};
   bool m_challengeLoss = false;
+
+  // bitrate from the explicit rate
+  std::optional<Rate> m_rate; ///< the latest MIRCC rate heard
+  TimePoint m_rateAt{};
+  std::optional<size_t> m_rateTarget; ///< the thread to switch to at the next key frame
+  bool m_keyFrameCame = false;        ///< the Data being handled was a key frame's first segment (played thread)
+  double m_wireOctets = 0, m_payloadOctets = 0; ///< decaying sums over the segments received
+  size_t m_largestShard = 0;
+  struct ThreadLoad
+  {
+    double data = 0, parity = 0; ///< octets of the frames whose first segment came (headers)
+  };
+  std::map<std::string, ThreadLoad> m_loads;
+  bool m_renderedSinceBootstrap = false;
 
   // stats
   TimePoint m_startTime{};

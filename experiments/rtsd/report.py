@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a)-(d)), computed from the
 stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml,
-fit.toml, startup.toml, recovery.toml and bundling.toml: the paper's Table 1 beside ours (median
+fit.toml, startup.toml, recovery.toml, bundling.toml and mircc.toml: the paper's Table 1 beside ours (median
 [min-max] over the seeds), the faces and consumers of the Fig. 18 tests, the chasing period
 against link latency, loss recovery, D_arr and DRD' over the bootstrapping (from each run's
 stream-arrivals.csv), Table 2's utilisation and Fig. 25's throughput per second
 (stream-series.csv), the increment probe, the start-up and loss-recovery runs, and the stream
-over a Wi-Fi hop with and without BLEnD bundling (item 5(d), also alone with --bundling FILE);
+over a Wi-Fi hop with and without BLEnD bundling (item 5(d), also alone with --bundling FILE),
+and the bitrate from MIRCC's explicit rate beside the probing consumer (item 5(e), mircc.toml);
 with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png;
 the paper's claims (ndnlab.paper.rtsd.CLAIMS) and items 5(a)-(c)'s targets (ABR_CLAIMS,
 STARTUP_CLAIMS, RECOVERY_CLAIMS) judged two-sided by ndnlab.repro.
@@ -28,7 +29,7 @@ from ndnlab.paper import rtsd
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
            "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
-           "recovery.toml, bundling.toml, "
+           "recovery.toml, bundling.toml, mircc.toml, "
            "table1-emu.toml, fig19-emu.toml, fig22-emu.toml, fig23-emu.toml, recovery-emu.toml and startup-emu.toml; "
            "without --emu and "
            "root, the same report "
@@ -628,6 +629,69 @@ def bundling_section(df):
     return lines
 
 
+MIRCC_KEYS = (("l2_utilization", "L2 utilisation"), ("stream.stalls", "stalls"), ("stream.stall_ms", "stall (ms)"),
+              ("stream.frames_lost", "frames lost"), ("stream.frames_rendered", "frames rendered"),
+              ("stream.bitrate_switches", "switches"), ("stream.challenges", "Challenges"),
+              ("trace.final_thread_kbps", "thread at the end (kbit/s)"))
+
+
+def with_switch_times(df):
+    """df with switch.first_up_s (stream.first_up_ms in s; +inf for a run that never switched up)
+    and switch.final_thread_s (stream.final_thread_ms in s) per run, and switch.played_mbps: the
+    segment payload of the played threads (the Challenges' additional media left out) per second
+    of the run; None stays."""
+    if df is None:
+        return None
+    df = df.copy()
+    for i, row in df.iterrows():
+        up = row.get("stream.first_up_ms")
+        if up is not None and not math.isnan(up):
+            df.loc[i, "switch.first_up_s"] = up / 1000 if up >= 0 else math.inf
+        if "stream.final_thread_ms" in row and not math.isnan(row["stream.final_thread_ms"]):
+            df.loc[i, "switch.final_thread_s"] = row["stream.final_thread_ms"] / 1000
+        if row.get("stream.bytes", 0) > 0:
+            df.loc[i, "switch.played_mbps"] = (row["stream.throughput_mbps"]
+                                               * (1 - row["stream.challenge_bytes"] / row["stream.bytes"]))
+    return df
+
+
+def mircc_section(df):
+    """Item 5(e): the paper's probing consumer without and with MIRCC, and the consumer that picks
+    its bitrate from MIRCC's explicit rate (mircc.toml), per RTT: switch times, utilisation,
+    stalls and frames lost, median [min-max] over the seeds."""
+    keys = (("switch.first_up_s", "first switch up (s)"), ("switch.final_thread_s", "final thread from (s)"),
+            ("switch.played_mbps", "played payload (Mbit/s)")) + MIRCC_KEYS
+    lines = ["", "## Item 5(e): the bitrate from MIRCC's explicit rate", "",
+             "Runs: mircc.toml (fig25.toml's set-up: rtsd-star, L1 10 Mbit/s, L2 4 Mbit/s, both links with the one-way "
+             "delay RTT / 4, threads of 200, 1000 and 3000 kbit/s at 30 frames/s for 60 s, 20 % FEC, 1000-byte "
+             "segments, the consumer from 1 s on the lowest, Adaptive; seeds "
+             f"{seed_list(df)}). Configurations: the paper's probing consumer (Challenge) without MIRCC, the "
+             "baseline and fig25.toml's runs; the same consumer with MIRCC on every face (`--Mircc=true`: each node "
+             "shapes the Interests it forwards at the link's rate and stamps its rate on the Data); and the consumer "
+             "that picks the highest thread whose demand fits under the stamped rate (`--BitrateFromRate=true`) on "
+             "the MIRCC network. First switch up: the consumer's start to its first switch to a higher thread; "
+             "final thread: to the switch onto the thread it played at the end (0: it never switched); played payload: "
+             "segment payload of the played threads per second of the run (a Challenge's additional media left "
+             "out). Median [min-max]:", "",
+             "| RTT (ms) | configuration | " + " | ".join(label for _, label in keys) + " |",
+             "|---|---|" + "---|" * len(keys)]
+    for rtt, delay in rtsd.TABLE2_DELAYS.items():
+        for label, config in rtsd.MIRCC_CONFIGS:
+            where = {"Delay": delay, **config}
+            cells = [cell(list(repro.per_seed(df, where, m, rtsd.MIRCC_DEFAULTS).values())) for m, _ in keys]
+            lines.append(f"| {rtt} | {label} | " + " | ".join(cells) + " |")
+    where = {"Mircc": True, "BitrateFromRate": True}
+    rates, demands = [], []
+    for delay in rtsd.TABLE2_DELAYS.values():
+        rates += repro.per_seed(df, {"Delay": delay, **where}, "stream.rate_final_kbps").values()
+        demands += repro.per_seed(df, {"Delay": delay, **where}, "stream.demand_final_kbps").values()
+    if rates and demands:
+        lines += ["", f"The explicit-rate consumer's last stamped rate, over every RTT: {cell(rates)} kbit/s; the "
+                  f"demand it measured for the thread it played at the end: {cell(demands)} kbit/s (bitrate x (1 + "
+                  "parity share) x Data octets per payload octet, NDNLPv2 and PPP framing not seen)."]
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--specs", type=pathlib.Path, default=HERE, help="the directory of table1.toml and fig22.toml")
@@ -649,8 +713,9 @@ def main(argv=None):
     if args.bundling:
         write_bundling(args.specs, args.bundling, frames["bundling"])
     stores = {}
-    for name in ("fig21", "fig25", "abr"):
+    for name in ("fig21", "fig25", "abr", "mircc"):
         frames[name], stores[name] = with_traces(args.specs, name)
+    frames["mircc"] = with_switch_times(frames["mircc"])
     df = frames["table1"]
     evaluations = repro.evaluate_all(rtsd.CLAIMS, frames)
     by_cell = {(ev.claim.where["InitialPipeline"], ev.claim.metric): ev for ev in evaluations
@@ -698,6 +763,7 @@ def main(argv=None):
     lines += startup_section(frames["table1"], frames["startup"], frames["startup-emu"])
     lines += recovery_section(frames["recovery"], frames["recovery-emu"])
     lines += bundling_section(frames["bundling"])
+    lines += mircc_section(frames["mircc"])
     lines += ["", "## The claims, judged", ""]
     lines += repro.rows(evaluations)
     lines += ["", repro.summary(evaluations), "",
@@ -726,7 +792,11 @@ def main(argv=None):
              f"8000-byte payloads play (playback starts and >= {rtsd.RECOVERY_PLAYS:.0%} of the frames rendered) "
              "at 5 % and 10 % loss, judged for the paper's configuration (the named baseline) and for ndnlab's "
              "recovery, and ndnlab's against the paper's two-sided (recovery.toml; the same claims on real daemons "
-             "from recovery-emu.toml, rec-emu.N, judged when its runs are stored).")):
+             "from recovery-emu.toml, rec-emu.N, judged when its runs are stored)."),
+            ("5(e)", rtsd.MIRCC_CLAIMS,
+             "the consumer that takes its bitrate from MIRCC's explicit rate against the paper's probing consumer "
+             "without MIRCC (the named baseline, fig25.toml's set-up) and on the same MIRCC network, as directions "
+             "judged two-sided (mircc.toml); no target was set.")):
         judged = repro.evaluate_all(claims, frames)
         lines += ["", f"## Beyond the paper: the targets of issue 29 item {item}, judged", "",
                   f"Not claims of the paper: {what}", ""]

@@ -108,6 +108,41 @@ def test_recovery_claims_name_knobs_of_rtsd_star():
     assert {c.metric for c in rtsd.RECOVERY_CLAIMS} == {"stream.rendered_share", "stream.first_frame_ms"}
 
 
+def test_mircc_configurations_are_the_ones_report_compares_and_run():
+    """Item 5(e): mircc.toml's three configurations are report.py's, the baseline's runs are
+    fig25.toml's, and on rtsd-star the MIRCC network stamps rates that the explicit-rate consumer
+    takes its thread from at once, without a Challenge."""
+    spec = tomllib.loads((ROOT / "experiments" / "rtsd" / "mircc.toml").read_text())
+    fig25 = tomllib.loads((ROOT / "experiments" / "rtsd" / "fig25.toml").read_text())
+    configs = [{k: grid.get(k, [rtsd.MIRCC_DEFAULTS[k]])[0] for k in rtsd.MIRCC_DEFAULTS}
+               for grid in spec["grid"]]
+    assert configs == [config for _, config in rtsd.MIRCC_CONFIGS]
+    baseline = {k: v for k, v in spec["grid"][0].items() if k not in rtsd.MIRCC_DEFAULTS}
+    assert spec["fixed"] == fig25["fixed"] and baseline == fig25["grid"]
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+    fixed = [f"--{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in spec["fixed"].items()
+             if k not in ("StreamTrace", "StreamTime")]
+    runs = {}
+    for label, config in rtsd.MIRCC_CONFIGS:
+        args = [f"--{k}={str(v).lower()}" for k, v in config.items()]
+        out = subprocess.run([str(SIM), "rtsd-star", *fixed, "--StreamTime=10", "--Delay=12.5ms", *args], check=True,
+                             capture_output=True, text=True, timeout=300)
+        runs[label] = flatten(json.loads(out.stdout)["metrics"])
+    base, probing, rate = (runs[label] for label, _ in rtsd.MIRCC_CONFIGS)
+    for m in (base, probing, rate):
+        for key in ("l2_utilization", "stream.first_up_ms", "stream.final_thread_ms", "stream.stalls",
+                    "stream.frames_lost", "stream.rates_heard"):
+            assert key in m, key
+    assert base["stream.rates_heard"] == 0 and "nodes.cp2.shaper_drops" not in base
+    assert probing["stream.rates_heard"] > 0 and "nodes.cp2.shaper_drops" in probing
+    assert probing["stream.challenges"] >= 1
+    assert rate["stream.challenges"] == 0
+    assert 0 <= rate["stream.first_up_ms"] < 1000
+    assert rate["stream.rate_final_kbps"] == pytest.approx(4000, rel=0.05)  # L2's capacity
+    assert 1000 < rate["stream.demand_final_kbps"] < 4000  # the 1000k thread with parity and overhead
+
+
 def test_recovery_claims_on_real_daemons_judge_the_same_cells():
     """Item 5(c) on real daemons: the same claims, cells and bounds, on recovery-emu.toml's runs."""
     assert len(rtsd.RECOVERY_EMU_CLAIMS) == len(rtsd.RECOVERY_CLAIMS)

@@ -29,7 +29,8 @@ using State = StreamConsumer::State;
 /// consumer <-> producer: `delay` each way, Interests and Data lost with the given
 /// probabilities (a seeded generator of its own), Data queued behind a bottleneck `rate` (a
 /// drop-tail queue of `maxQueue`) when set, and a cache in front of the consumer that answers
-/// the names it holds after `cacheDelay`.
+/// the names it holds after `cacheDelay`. With `stampedRate`, every Data from the producer
+/// reaches the consumer with that MIRCC rate (a cache's carry none, as in the forwarder).
 class SimLink
 {
 public:
@@ -60,7 +61,11 @@ public:
         m_busyUntil = start + rate->transmissionTime(Bytes(d.wireEncode()->size()));
         at = m_busyUntil;
       }
-      m_env.timers().schedule(at - m_env.now() + m_delay, [this, d] { consumer.deliverData(d); });
+      m_env.timers().schedule(at - m_env.now() + m_delay, [this, d] {
+        Data stamped = d;
+        stamped.tags.mirccRate = stampedRate; // the path's rate when the Data reaches the consumer
+        consumer.deliverData(stamped);
+      });
     };
     producer.nackSink = [this](const Nack& n) {
       m_env.timers().schedule(m_delay, [this, n] { consumer.deliverNack(n); });
@@ -73,6 +78,7 @@ public:
   double dataLoss = 0;
   bool up = true;
   std::optional<Rate> rate;
+  std::optional<Rate> stampedRate;
   Duration maxQueue = 100ms;
   uint64_t queueDrops = 0;
   std::map<Name, Data> cache;
@@ -865,7 +871,7 @@ TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
     }
   });
   EXPECT_EQ(names.size(), n);
-  EXPECT_EQ(n, 29u) << "a field for every member of StreamConsumerOptions";
+  EXPECT_EQ(n, 30u) << "a field for every member of StreamConsumerOptions";
 }
 
 // --- adaptive bitrate -------------------------------------------------------------------------
@@ -955,6 +961,134 @@ TEST(StreamConsumerTest, CongestionSwitchesDown)
   EXPECT_EQ(s.thread, "lo") << rig.history();
   ASSERT_FALSE(rig.rendered.empty());
   EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("lo"));
+}
+
+// --- bitrate from MIRCC's explicit rate (bitrate-from-rate) ------------------------------------
+
+StreamConsumerOptions fromRate()
+{
+  StreamConsumerOptions o = adaptive();
+  o.bitrateFromRate = true;
+  return o;
+}
+
+bool enteredChallenge(const Rig& rig)
+{
+  return rig.firstEntry(State::Challenge).has_value();
+}
+
+// lo's demand: 200 kbit/s x (1 + 1 parity per one-segment frame) x the overhead, about 450
+// kbit/s; hi's: 1000 kbit/s x 1.2 x the overhead, about 1.35 Mbit/s.
+
+TEST(StreamConsumerTest, RateFromThePathPicksTheHigherThreadWithoutChallenge)
+{
+  Rig rig(20ms, fromRate(), twoBitrates());
+  rig.link.rate = Rate::mbps(4);
+  rig.link.stampedRate = Rate::mbps(4);
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(20s);
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.thread, "hi") << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 1u) << rig.history();
+  EXPECT_EQ(s.challenges, 0u);
+  EXPECT_FALSE(enteredChallenge(rig)) << rig.history();
+  ASSERT_TRUE(s.firstSwitchUp.has_value());
+  EXPECT_LT(*s.firstSwitchUp, 500ms) << "at the first segments, before anything is rendered";
+  EXPECT_EQ(s.finalThreadAt, *s.firstSwitchUp);
+  EXPECT_GT(s.ratesHeard, 0u);
+  ASSERT_TRUE(s.rateFinal.has_value());
+  EXPECT_EQ(s.rateFinal->bps(), 4e6);
+  ASSERT_TRUE(s.demandFinal.has_value());
+  EXPECT_GT(s.demandFinal->bps(), 1.2e6) << "hi's bitrate with its parity and the wire overhead";
+  EXPECT_LT(s.demandFinal->bps(), 1.5e6);
+  EXPECT_EQ(s.framesLost, 0u);
+  EXPECT_EQ(s.stalls, 0u);
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("hi"));
+  for (const auto& r : rig.rendered)
+    ASSERT_TRUE(r.sizeOk);
+}
+
+TEST(StreamConsumerTest, RateBelowTheThreadsDemandSwitchesDownAtTheNextKeyFrame)
+{
+  Rig rig(20ms, fromRate(), twoBitrates());
+  rig.link.stampedRate = Rate::mbps(4); // no bottleneck: only the rate says the path narrowed
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(10s);
+  ASSERT_EQ(rig.consumer.stats().thread, "hi") << rig.history();
+  const size_t renderedBefore = rig.rendered.size();
+  // 1 Mbit/s: below hi's demand (its bitrate with parity and overhead), above lo's
+  rig.link.stampedRate = Rate::kbps(1000);
+  const TimePoint narrowed = rig.env.now();
+  rig.env.advance(10s);
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.thread, "lo") << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 2u) << rig.history();
+  EXPECT_EQ(s.challenges, 0u);
+  EXPECT_FALSE(enteredChallenge(rig)) << rig.history();
+  EXPECT_LT(s.finalThreadAt, narrowed - rig.states.front().first + 1100ms) << "within a GOP and a path";
+  EXPECT_GT(s.finalThreadAt, narrowed - rig.states.front().first);
+  EXPECT_GT(rig.rendered.size(), renderedBefore + 200) << "lo plays";
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("lo"));
+  // the switch waited for a key frame: hi played on until then
+  const auto hiAfter =
+    std::count_if(rig.rendered.begin() + static_cast<std::ptrdiff_t>(renderedBefore), rig.rendered.end(),
+                  [&](const Rendered& r) { return r.size == rig.deltaBytes("hi") || r.size == rig.keyBytes("hi"); });
+  EXPECT_GT(hiAfter, 0) << "hi rendered after the rate fell, until the key frame";
+}
+
+TEST(StreamConsumerTest, RateThatFitsNoThreadKeepsTheLowestAndNeverChallenges)
+{
+  StreamConsumerOptions o = fromRate();
+  o.thread = "hi";
+  Rig rig(20ms, o, twoBitrates());
+  rig.link.rate = Rate::mbps(4);          // a probing consumer would switch up over this link
+  rig.link.stampedRate = Rate::kbps(300); // below even lo's demand
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(30s);
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.thread, "lo") << rig.history();
+  EXPECT_EQ(s.bitrateSwitches, 1u) << rig.history();
+  EXPECT_FALSE(s.firstSwitchUp.has_value());
+  EXPECT_EQ(s.challenges, 0u);
+  EXPECT_FALSE(enteredChallenge(rig)) << rig.history();
+  EXPECT_GT(s.framesRendered, 700u);
+}
+
+TEST(StreamConsumerTest, WithoutARateTheConsumerProbesAsBefore)
+{
+  std::vector<StreamConsumerStats> runs;
+  for (bool fromRateOn : {false, true}) {
+    StreamConsumerOptions o = adaptive();
+    o.bitrateFromRate = fromRateOn;
+    Rig rig(20ms, o, twoBitrates());
+    rig.link.rate = Rate::mbps(4);
+    rig.env.advance(1s);
+    rig.consumer.start();
+    rig.env.advance(20s);
+    runs.push_back(rig.consumer.stats());
+  }
+  EXPECT_GE(runs[1].challenges, 1u);
+  EXPECT_EQ(runs[1].thread, "hi");
+  EXPECT_EQ(runs[1].ratesHeard, 0u);
+  EXPECT_FALSE(runs[1].rateFinal.has_value());
+  EXPECT_EQ(runs[1].challenges, runs[0].challenges);
+  EXPECT_EQ(runs[1].bitrateSwitches, runs[0].bitrateSwitches);
+  EXPECT_EQ(runs[1].framesRendered, runs[0].framesRendered);
+  EXPECT_EQ(runs[1].interestsSent, runs[0].interestsSent);
+  EXPECT_EQ(runs[1].firstSwitchUp, runs[0].firstSwitchUp);
+}
+
+TEST(StreamConsumerTest, BitrateFromRateNeedsAdaptive)
+{
+  StreamConsumerOptions o;
+  o.bitrateFromRate = true;
+  EXPECT_THROW(o.validate(), std::invalid_argument);
+  o.adaptive = true;
+  EXPECT_NO_THROW(o.validate());
 }
 
 } // namespace

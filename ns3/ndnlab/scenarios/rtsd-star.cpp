@@ -9,21 +9,36 @@
 // (CP1's, Bidirectional only), `producer.*`, `l2_utilization` (R's octets toward CP2 over the
 // consumer's run, per L2's rate) and per-node frame counters; with StreamTrace, CP2's
 // consumer's stream-arrivals.csv and stream-series.csv (stream-kit.hpp, StreamTraceFiles).
+//
+// With Mircc (issue 29 item 5(e)), every face runs MIRCC as in mircc-dumbbell (LpMircc on the
+// stack: each node shapes the Interests it forwards at the link's DataRate and stamps its rate
+// R_f on the Data coming back; docs/mechanisms/mircc.md), with MIRCC's Data size S the octets a
+// full segment Data takes on the link (mirccDataSize, in result.json as mircc_data_size);
+// nodes.<node>.shaper_drops counts the Interests its shapers refused. With
+// --BitrateFromRate=true the consumer picks its thread from the path's rate. ns-3 only.
 
+#include "ns3/ndnlab/apps/producer-app.hpp"
 #include "ns3/ndnlab/helper/frame-loss.hpp"
 #include "ns3/ndnlab/helper/route-helper.hpp"
 #include "ns3/ndnlab/helper/stack-helper.hpp"
+#include "ns3/ndnlab/model/ndn-stack.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 #include "ns3/ndnlab/scenarios/stream-kit.hpp"
 
 #include "core/fw/forwarder.hpp"
+#include "core/lp/packet.hpp"
+#include "core/security/signer.hpp"
+#include "core/stream/producer.hpp"
+#include "core/stream/wire.hpp"
 
+#include <ns3/boolean.h>
 #include <ns3/data-rate.h>
 #include <ns3/point-to-point-helper.h>
 #include <ns3/packet.h>
 #include <ns3/pointer.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
+#include <ns3/uinteger.h>
 
 #include <limits>
 
@@ -43,6 +58,9 @@ std::vector<ParamSpec> starParams()
     csSizeParam(),
     {"Bidirectional", ParamType::Bool, "false", "", "CP2 publishes a stream too, which CP1 plays (the paper's pairs)"},
     streamTraceParam(),
+    {"Mircc", ParamType::Bool, "false", "",
+     "MIRCC on every face: each node shapes Interests at the link's rate and stamps the explicit rate on the Data "
+     "(ns-3 only)"},
   };
   return joinParams({links, streamParams(), runParams(120)});
 }
@@ -65,6 +83,43 @@ Links parseLinks(const Params& params)
   for (const auto& p : perElement("Loss", params.getString("Loss"), 2))
     l.losses.push_back(parseProbability("Loss", p));
   return l;
+}
+
+/// MIRCC's Data size S for the star: the octets a full segment Data of the stream takes on a
+/// point-to-point link. A data segment of PayloadSize octets of a delta frame of the top thread,
+/// with its segment header, the producer's FreshnessPeriod and FinalBlockId and the Signing
+/// signature, in an NDNLPv2 frame with a MirccRate field, and the 2-byte PPP header. Segments of
+/// smaller frames take less: S is their largest.
+size_t mirccDataSize(const Params& params, const std::string& prefix)
+{
+  const auto threads = parseStreamBitrates(params.getString("Bitrates"));
+  const size_t payload = static_cast<size_t>(params.getInt("PayloadSize"));
+  const stream::StreamProducerOptions po;
+  const Name base = stream::streamBase(*Name::parse(prefix), po.stream);
+  stream::SegmentHeader h;
+  h.dataSegments = 13;
+  h.paritySegments = 3;
+  h.frameLength = 13 * payload;
+  h.generationDelay = std::chrono::milliseconds(20);
+  h.playbackNumber = 1000;
+  h.gopKey = 33;
+  h.captureTime = UnixMillis(1'700'000'000'000);
+  Buffer content;
+  stream::encodeSegmentHeader(content, h);
+  content.resize(content.size() + payload);
+  Data d(stream::segmentName(base, threads.back().name, stream::FrameType::Delta, 1000, stream::SegmentKind::Data, 9));
+  Name last;
+  last.appendSegment(12);
+  d.setFreshnessPeriod(po.deltaFreshness);
+  d.setFinalBlockId(last[0]);
+  d.setContent(std::make_shared<const Buffer>(std::move(content)));
+  auto signer = makeSigner(params.getString("Signing"), *Name::parse(prefix));
+  security::signData(d, *signer);
+  SharedBuffer wire = d.wireEncode();
+  lp::LpPacket frame;
+  frame.mirccRate = Rate::mbps(10);
+  frame.fragment = ByteSpan(*wire);
+  return lp::encode(frame)->size() + 2; // + the PPP header
 }
 
 void countOctets(uint64_t* octets, ns3::Ptr<const ns3::Packet> p)
@@ -107,6 +162,12 @@ void runStar(RunContext& ctx)
 
   StackHelper stack;
   stack.SetCsSize(static_cast<size_t>(params.getInt("CsSize")));
+  const bool mircc = params.getBool("Mircc");
+  const size_t dataSize = mircc ? mirccDataSize(params, std::string(StreamPrefix) + "/cp1") : 0;
+  if (mircc) {
+    stack.SetStackAttribute("LpMircc", ns3::BooleanValue(true));
+    stack.SetStackAttribute("MirccDataSize", ns3::UintegerValue(dataSize));
+  }
   stack.Install(nodes);
   const bool bidi = params.getBool("Bidirectional");
   RouteHelper routes;
@@ -149,7 +210,12 @@ void runStar(RunContext& ctx)
   const char* const names[] = {"cp1", "r", "cp2"};
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
     perNode[names[i]] = nodeReport(nodes.Get(i), drops);
+    if (mircc)
+      perNode[names[i]]["shaper_drops"] =
+        nodes.Get(i)->GetObject<NdnStack>()->GetForwarder().counters().nDropShaperFull;
   }
+  if (mircc)
+    m["mircc_data_size"] = dataSize;
   m["nodes"] = perNode;
   ctx.metrics = m;
 }
@@ -158,6 +224,8 @@ void runStar(RunContext& ctx)
 /// link 1, with the simulator's loss streams), a route to each publisher, and the stream tools.
 nlohmann::json starNetwork(const Params& params)
 {
+  if (params.getBool("Mircc"))
+    throw UsageError("--Mircc=true runs in ns-3 only");
   const Links links = parseLinks(params);
   const char* const names[] = {"cp1", "r", "cp2"};
   nlohmann::json linkList = nlohmann::json::array();

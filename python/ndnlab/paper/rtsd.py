@@ -398,6 +398,44 @@ def _recovery(campaign="recovery", prefix="rec", where_run=""):
     return tuple(out)
 
 
+# Beyond the paper (issue 29 item 5(e)): the adaptive consumer that takes its thread from MIRCC's
+# explicit rate (BitrateFromRate, on the MIRCC network: Mircc) against the paper's probing
+# consumer without MIRCC (the named baseline: fig25.toml's set-up) and on the same MIRCC network,
+# per RTT (campaign mircc.toml). Not claims of the paper, and no target was set: directions,
+# judged two-sided, so a reversal is reported as one. A run that did not record a knob ran at
+# its default (MIRCC_DEFAULTS).
+MIRCC_CONFIGS = (("probing, no MIRCC (baseline)", {"Mircc": False, "BitrateFromRate": False}),
+                 ("probing, MIRCC", {"Mircc": True, "BitrateFromRate": False}),
+                 ("explicit rate, MIRCC", {"Mircc": True, "BitrateFromRate": True}))
+MIRCC_DEFAULTS = {"Mircc": False, "BitrateFromRate": False}
+SWITCH_UP = ("time to the first switch up: the consumer's start to its first switch to a higher thread, in s "
+             "(switch.first_up_s, from stream.first_up_ms; never: +inf)")
+STALLS = "playback stalls (nothing ready to render), stream.stalls"
+PLAYED = ("payload of the played threads: segment payload received per second of the consumer's run, a "
+          "Challenge's additional media left out, in Mbit/s (switch.played_mbps, from stream.throughput_mbps, "
+          "stream.bytes and stream.challenge_bytes)")
+
+
+def _mircc():
+    ours = MIRCC_CONFIGS[2][1]
+    out = []
+    n = 0
+    for rtt, delay in TABLE2_DELAYS.items():
+        for metric, definition, expect, what, baselines in (
+                ("switch.first_up_s", SWITCH_UP, "lower", "switches up sooner than", MIRCC_CONFIGS[:2]),
+                ("l2_utilization", UTILISATION, "higher", "uses more of L2 than", MIRCC_CONFIGS[:2]),
+                ("switch.played_mbps", PLAYED, "higher", "plays more payload than", MIRCC_CONFIGS[:1]),
+                ("stream.stalls", STALLS, "lower", "stalls less than", MIRCC_CONFIGS[:1])):
+            for name, base in baselines:
+                n += 1
+                out.append(Claim(id=f"mircc.{n}", source="issue 29 item 5(e) (against the probing consumer)",
+                                 metric=metric, definition=definition, kind="direction", tolerance=DIRECTION_BAND,
+                                 where={"Delay": delay, **ours}, baseline={"Delay": delay, **base}, expect=expect,
+                                 campaign="mircc", defaults=MIRCC_DEFAULTS,
+                                 label=f"RTT {rtt} ms: the explicit-rate consumer {what} {name}"))
+    return tuple(out)
+
+
 TABLE1_CLAIMS = _claims()
 FIG22_CLAIMS = _fig22()
 FIG23_CLAIMS = _fig23()
@@ -410,5 +448,6 @@ STARTUP_CLAIMS = _startup()
 STARTUP_EMU_CLAIMS = _startup("startup-emu", "su-emu", STARTUP_CONFIGS[2:], ", real daemons")
 RECOVERY_CLAIMS = _recovery()
 RECOVERY_EMU_CLAIMS = _recovery("recovery-emu", "rec-emu", ", real daemons")
+MIRCC_CLAIMS = _mircc()
 CLAIMS = (TABLE1_CLAIMS + FIG19_CLAIMS + FIG21_CLAIMS + FIG22_CLAIMS + FIG23_CLAIMS + FIG25_CLAIMS
           + TABLE2_CLAIMS)
