@@ -67,5 +67,5 @@ def test_cpu_meter_counts_the_processes_time_from_restart_and_judges_saturation(
     cores = s["cores"]
     assert s["processes_busy_percent"] == pytest.approx(100 * 3.2 / (cores * 2.0), abs=0.1)
     # real time: the emulation's own share decides; normal: the whole machine's
-    assert meter.saturated(True) == (100 * 3.2 / (cores * 2.0) >= emurun.SATURATED_BUSY_PERCENT)
-    assert meter.saturated(False) == (s["mean_busy_percent"] >= emurun.SATURATED_BUSY_PERCENT)
+    assert meter.saturated(s, True) == (100 * 3.2 / (cores * 2.0) >= emurun.SATURATED_BUSY_PERCENT)
+    assert meter.saturated(s, False) == (s["mean_busy_percent"] >= emurun.SATURATED_BUSY_PERCENT)

@@ -344,11 +344,11 @@ class CpuMeter:
                 if out["duration_s"] > 0 else 0.0
         return out
 
-    def saturated(self, realtime):
-        """Whether the emulation could not have the CPU it needed: under the real-time scheduler
-        nothing else delays its processes and its own busy share counts; under the normal one,
-        the busy share of the whole machine."""
-        summary = self.summary()
+    @staticmethod
+    def saturated(summary, realtime):
+        """Whether the emulation could not have the CPU it needed, from a summary(): under the
+        real-time scheduler nothing else delays its processes and its own busy share counts;
+        under the normal one, the busy share of the whole machine."""
         busy = summary.get("processes_busy_percent", summary["mean_busy_percent"]) if realtime \
             else summary["mean_busy_percent"]
         return busy >= SATURATED_BUSY_PERCENT
@@ -1138,7 +1138,7 @@ def main(argv=None):
     elif network.get("bundling_metrics"):
         metrics["bundling"] = bundling
     cpu_summary = cpu.summary()
-    saturated = cpu.saturated(priority is not None)
+    saturated = CpuMeter.saturated(cpu_summary, priority is not None)
     result = {
         "backend": "emu",
         "scenario": network["scenario"],
