@@ -8,9 +8,12 @@ stream-arrivals.csv), Table 2's utilisation and Fig. 25's throughput per second
 (stream-series.csv), the increment probe, the start-up and loss-recovery runs, and the stream
 over a Wi-Fi hop with and without BLEnD bundling (item 5(d), also alone with --bundling FILE),
 and the bitrate from MIRCC's explicit rate beside the probing consumer (item 5(e), mircc.toml);
-with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png;
-the paper's claims (ndnlab.paper.rtsd.CLAIMS) and items 5(a)-(c)'s targets (ABR_CLAIMS,
-STARTUP_CLAIMS, RECOVERY_CLAIMS) judged two-sided by ndnlab.repro.
+beside them, when stored, the same from the runs on real daemons (table1-emu.toml, fig19-emu.toml,
+fig21-emu.toml, fig22-emu.toml, fig23-emu.toml, fig25-emu.toml, recovery-emu.toml,
+startup-emu.toml); with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png
+(and rtsd-fig21-emu.png, rtsd-fig25-emu.png from the real daemons' runs);
+the paper's claims (ndnlab.paper.rtsd.CLAIMS, and EMU_CLAIMS on the real daemons' runs) and items
+5(a)-(c)'s targets (ABR_CLAIMS, STARTUP_CLAIMS, RECOVERY_CLAIMS) judged two-sided by ndnlab.repro.
 
 Usage: report.py [--specs DIR] [--out FILE.md] [--json FILE.json] [--figures DIR] [--bundling FILE.md]
        report.py --bundling-only [--bundling FILE.md]   # item 5(d)'s section alone
@@ -30,7 +33,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
            "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
            "recovery.toml, bundling.toml, mircc.toml, "
-           "table1-emu.toml, fig19-emu.toml, fig22-emu.toml, fig23-emu.toml, recovery-emu.toml and startup-emu.toml; "
+           "table1-emu.toml, fig19-emu.toml, fig21-emu.toml, fig22-emu.toml, fig23-emu.toml, fig25-emu.toml, "
+           "recovery-emu.toml and startup-emu.toml; "
            "without --emu and "
            "root, the same report "
            "but the real-daemon tables)")
@@ -290,99 +294,167 @@ def fig22_section(df, figures, emu=None):
 STATE_COLOURS = {"chasing": "#f2d7d5", "adjust": "#fdebd0", "fetching": "#ffffff", "challenge": "#d6eaf8"}
 
 
-def fig21_section(df, store, figures):
+FIG21_KEYS = (("stream.chasing_ms", "chasing (ms)"), ("stream.backoff_ms", "back-off (ms)"),
+              ("stream.lambda_final", "lambda_p^final"), ("stream.drd_final_ms", "resulting DRD' (ms)"),
+              ("trace.darr_sd_ratio", "sd D_arr chasing / fetching"),
+              ("trace.darr_median_fetching_ms", "median D_arr fetching (ms)"),
+              ("trace.drd_chasing_over_final", "DRD' end of chasing / resulting"))
+
+
+def fig21_rows(df):
+    """Fig. 21's table, header included, from `df` (one backend's runs)."""
+    lines = ["| lambda_p^0 | " + " | ".join(label for _, label in FIG21_KEYS) + " |",
+             "|---|" + "---|" * len(FIG21_KEYS)]
+    for lam in (30, 0):
+        cells = [cell(list(repro.per_seed(df, {"InitialPipeline": lam}, metric).values())) for metric, _ in FIG21_KEYS]
+        lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def fig21_plot(df, store, figures, backend, name):
+    """D_arr and DRD' of the first seed's run from lambda_p^0 = 30 and from Eq. (1), the states
+    shaded; the report's line that links the plot."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    seed = min(int(s) for s in df["seed"].unique())
+    fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for ax, lam in zip(axes, (30, 0)):
+        rows = df[(df["InitialPipeline"] == lam) & (df["seed"] == seed)]
+        if not len(rows):
+            continue
+        arr = read_csv(store.run_dir(rows.iloc[0]["key"]) / "stream-arrivals.csv")
+        if not arr:
+            continue
+        t = [float(r["time_ms"]) / 1000 for r in arr]
+        # the state of each stretch as a band, chasing and adjust shaded (the paper's white areas)
+        start = 0
+        for i in range(1, len(arr) + 1):
+            if i == len(arr) or arr[i]["state"] != arr[start]["state"]:
+                end = t[i] if i < len(arr) else t[-1]
+                ax.axvspan(t[start], end, color=STATE_COLOURS.get(arr[start]["state"], "#ffffff"), lw=0)
+                start = i
+        darr = [(x, float(r["d_arr_ms"])) for x, r in zip(t, arr) if float(r["d_arr_ms"]) >= 0]
+        ax.plot([p[0] for p in darr], [p[1] for p in darr], ".", ms=3, label="D_arr (ms)")
+        ax.plot(t, [float(r["drd_ms"]) for r in arr], "-", label="DRD' (ms)")
+        ax.axhline(1000 / 30, color="grey", ls=":", lw=1, label="T = 33.3 ms")
+        ax.set_yscale("log")
+        ax.set_ylabel("ms")
+        ax.set_title(f"lambda_p^0 = {lam or 'Eq. (1)'}, seed {seed}: chasing (red), adjust (orange), "
+                     "fetching (white)", fontsize=8)
+        ax.legend(fontsize=7, loc="upper right")
+    axes[-1].set_xlabel("time since the consumer started (s)")
+    fig.suptitle(f"rtsd-star {backend}: D_arr and DRD' during bootstrapping (Fig. 21)", fontsize=9)
+    return save_figure(fig, figures, name)
+
+
+def fig21_section(df, store, figures, emu=None, emu_store=None):
     """D_arr and DRD' over the bootstrapping (fig21.toml): the per-run summary metrics and the
-    plot of one run from lambda_p^0 = 30 (the paper's Test Run #1) and one from Eq. (1)."""
-    seeds = sorted(int(s) for s in df["seed"].unique()) if df is not None else []
-    keys = (("stream.chasing_ms", "chasing (ms)"), ("stream.backoff_ms", "back-off (ms)"),
-            ("stream.lambda_final", "lambda_p^final"), ("stream.drd_final_ms", "resulting DRD' (ms)"),
-            ("trace.darr_sd_ratio", "sd D_arr chasing / fetching"),
-            ("trace.darr_median_fetching_ms", "median D_arr fetching (ms)"),
-            ("trace.drd_chasing_over_final", "DRD' end of chasing / resulting"))
+    plot of one run from lambda_p^0 = 30 (the paper's Test Run #1) and one from Eq. (1); with
+    `emu` (fig21-emu.toml), the same table and plot from the runs on real daemons."""
     lines = ["", "## Fig. 21: D_arr and DRD' during bootstrapping", "",
              "Runs: fig21.toml (table1.toml's set-up, the consumer's frame arrivals traced: StreamTrace, "
              f"stream-arrivals.csv; seeds {seed_list(df)}); lambda_p^0 = 30 is the paper's "
              "Test Run #1, 0 the pipeline of Eq. (1) (4). D_arr is the time between two frame arrivals the "
-             "stability estimator sees; DRD' the mean of the DRD' window at each arrival. Median [min-max]:", "",
-             "| lambda_p^0 | " + " | ".join(label for _, label in keys) + " |", "|---|" + "---|" * len(keys)]
-    for lam in (30, 0):
-        cells = []
-        for metric, _ in keys:
-            vs = list(repro.per_seed(df, {"InitialPipeline": lam}, metric).values())
-            cells.append(cell(vs))
-        lines.append(f"| {lam} | " + " | ".join(cells) + " |")
+             "stability estimator sees; DRD' the mean of the DRD' window at each arrival. Median [min-max]:", ""]
+    lines += fig21_rows(df)
     if figures and df is not None:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-        for ax, lam in zip(axes, (30, 0)):
-            rows = df[(df["InitialPipeline"] == lam) & (df["seed"] == seeds[0])]
-            if not len(rows):
-                continue
-            arr = read_csv(store.run_dir(rows.iloc[0]["key"]) / "stream-arrivals.csv")
-            t = [float(r["time_ms"]) / 1000 for r in arr]
-            # the state of each stretch as a band, chasing and adjust shaded (the paper's white areas)
-            start = 0
-            for i in range(1, len(arr) + 1):
-                if i == len(arr) or arr[i]["state"] != arr[start]["state"]:
-                    end = t[i] if i < len(arr) else t[-1]
-                    ax.axvspan(t[start], end, color=STATE_COLOURS.get(arr[start]["state"], "#ffffff"), lw=0)
-                    start = i
-            darr = [(x, float(r["d_arr_ms"])) for x, r in zip(t, arr) if float(r["d_arr_ms"]) >= 0]
-            ax.plot([p[0] for p in darr], [p[1] for p in darr], ".", ms=3, label="D_arr (ms)")
-            ax.plot(t, [float(r["drd_ms"]) for r in arr], "-", label="DRD' (ms)")
-            ax.axhline(1000 / 30, color="grey", ls=":", lw=1, label="T = 33.3 ms")
-            ax.set_yscale("log")
-            ax.set_ylabel("ms")
-            ax.set_title(f"lambda_p^0 = {lam or 'Eq. (1)'}, seed {seeds[0]}: chasing (red), adjust (orange), "
-                         "fetching (white)", fontsize=8)
-            ax.legend(fontsize=7, loc="upper right")
-        axes[-1].set_xlabel("time since the consumer started (s)")
-        fig.suptitle("rtsd-star in ns-3: D_arr and DRD' during bootstrapping (Fig. 21)", fontsize=9)
-        lines += save_figure(fig, figures, "rtsd-fig21.png")
+        lines += fig21_plot(df, store, figures, "in ns-3", "rtsd-fig21.png")
+    if emu is not None:
+        lines += ["", "The same runs on real daemons (fig21-emu.toml, `ndnlab emu`: three ndnlabd in network namespaces, "
+                  "the links simulated by ns-3 in real time, the player's arrivals written by `ndnlab stream play "
+                  f"--trace-dir`; seeds {seed_list(emu)}). Median [min-max]:", ""]
+        lines += fig21_rows(emu)
+        if figures:
+            lines += fig21_plot(emu, emu_store, figures, "on real daemons (ndnlab emu)", "rtsd-fig21-emu.png")
     return lines
 
 
-def fig25_section(df, store, abr, abr_store, figures):
-    """Table 2 (utilisation per RTT) and Fig. 25 (throughput per second at 0 ms), from
-    fig25.toml, and the increment probe beside the paper's Challenge (abr.toml)."""
-    keys = (("l2_utilization", "L2 utilisation"), ("stream.throughput_mbps", "payload Mbit/s"),
-            ("stream.challenges", "Challenges"), ("stream.bitrate_switches", "switches"),
-            ("trace.final_thread_kbps", "thread at the end (kbit/s)"), ("stream.stalls", "stalls"),
-            ("stream.stall_ms", "stall (ms)"), ("stream.frames_lost", "frames lost"),
-            ("stream.frames_rendered", "frames rendered"))
-    lines = ["", "## Table 2 and Fig. 25: adaptive bitrate over a 4000 kbit/s bottleneck", "",
-             "Runs: fig25.toml (rtsd-star, L1 10 Mbit/s, L2 4 Mbit/s, both links with the one-way delay RTT / 4; "
-             "threads of 200, 1000 and 3000 kbit/s at 30 frames/s for 60 s, 20 % FEC, 1000-byte segments; the "
-             "consumer from 1 s on the lowest, Adaptive, the paper's Challenge; seeds "
-             f"{seed_list(df)}). Utilisation: octets L2 carried toward CP2 per second of the "
-             "consumer's run over 4 Mbit/s. Median [min-max]:", "",
-             "| RTT (ms) | paper | " + " | ".join(label for _, label in keys) + " |",
-             "|---|---|" + "---|" * len(keys)]
+FIG25_KEYS = (("l2_utilization", "L2 utilisation"), ("stream.throughput_mbps", "payload Mbit/s"),
+              ("stream.challenges", "Challenges"), ("stream.bitrate_switches", "switches"),
+              ("trace.final_thread_kbps", "thread at the end (kbit/s)"), ("stream.stalls", "stalls"),
+              ("stream.stall_ms", "stall (ms)"), ("stream.frames_lost", "frames lost"),
+              ("stream.frames_rendered", "frames rendered"))
+FIG25_MOMENTS = ("trace.first_challenge_s", "trace.switch_up_s", "trace.late_link_kbps", "trace.challenge_payload_kbps",
+                 "trace.challenge_link_kbps", "trace.fetching_payload_kbps", "trace.fetching_link_kbps")
+
+
+def table2_rows(df):
+    """Table 2's rows, header included, from `df` (one backend's runs): per RTT the paper's
+    utilisation and ours with FIG25_KEYS."""
+    lines = ["| RTT (ms) | paper | " + " | ".join(label for _, label in FIG25_KEYS) + " |",
+             "|---|---|" + "---|" * len(FIG25_KEYS)]
     for rtt, delay in rtsd.TABLE2_DELAYS.items():
-        cells = []
-        for metric, _ in keys:
-            vs = list(repro.per_seed(df, {"Delay": delay}, metric).values())
-            cells.append(cell(vs))
+        cells = [cell(list(repro.per_seed(df, {"Delay": delay}, metric).values())) for metric, _ in FIG25_KEYS]
         lines.append(f"| {rtt} | {rtsd.TABLE2[rtt]:.1%} | " + " | ".join(cells) + " |")
-    lines += ["", "Fig. 25's moments at 0 ms (seconds since the consumer started, to the second; median [min-max]):",
-              "", "| first Challenge (s) | on 1000k from (s) | L2 kbit/s from 30 s | kbit/s in Challenges: payload "
-              "| L2 | kbit/s in Fetching: payload | L2 |", "|---|---|---|---|---|---|---|"]
-    cells = []
-    for metric in ("trace.first_challenge_s", "trace.switch_up_s", "trace.late_link_kbps",
-                   "trace.challenge_payload_kbps", "trace.challenge_link_kbps", "trace.fetching_payload_kbps",
-                   "trace.fetching_link_kbps"):
-        vs = list(repro.per_seed(df, {"Delay": "0ms"}, metric).values())
-        cells.append(cell(vs))
+    return lines
+
+
+def fig25_moments(df, link):
+    """Fig. 25's moments at 0 ms from `df`, header included, and the sentence on what `link`
+    (L2 as that backend counts it) carries beside the payload."""
+    lines = ["| first Challenge (s) | on 1000k from (s) | L2 kbit/s from 30 s | kbit/s in Challenges: payload "
+             "| L2 | kbit/s in Fetching: payload | L2 |", "|---|---|---|---|---|---|---|"]
+    cells = [cell(list(repro.per_seed(df, {"Delay": "0ms"}, metric).values())) for metric in FIG25_MOMENTS]
     lines.append("| " + " | ".join(cells) + " |")
     ratio = list(repro.per_seed(df, {"Delay": "0ms"}, "trace.link_over_payload").values())
     if ratio:
         r = statistics.median(ratio)
         lines += ["", f"In Fetching, L2 carries {repro.fmt(r)} [{repro.fmt(min(ratio))}-{repro.fmt(max(ratio))}] times "
-                  "the segment payload (names, signatures, segment headers, NDNLPv2 and PPP framing): at that ratio "
+                  f"the segment payload ({link}): at that ratio "
                   f"the 3000 kbit/s thread with 20 % parity needs {3000 * 1.2 * r:.0f} kbit/s of L2, the 1000 kbit/s "
                   f"thread {1000 * 1.2 * r:.0f}, and 1000 + 3000 kbit/s in a Challenge {4000 * 1.2 * r:.0f}."]
+    return lines
+
+
+def series_panel(ax, frame, st, where, title):
+    """One run's stream-series.csv (the first seed's of `where` in `frame`) on `ax`: L2's kbit/s,
+    the payload of the current and the additional media, the states shaded."""
+    sel = frame
+    for k, v in where.items():
+        sel = sel[sel[k] == v]
+    sel = sel[sel["seed"] == sel["seed"].min()]
+    if not len(sel):
+        return
+    rows = read_csv(st.run_dir(sel.iloc[0]["key"]) / "stream-series.csv")
+    t = [float(r["time_s"]) for r in rows]
+    for r, x in zip(rows, t):
+        ax.axvspan(x - 1, x, color=STATE_COLOURS.get(r["state"], "#ffffff"), lw=0)
+    ax.plot(t, [float(r["link_kbps"]) for r in rows], "-", label="L2 toward CP2 (kbit/s)")
+    ax.plot(t, [float(r["payload_kbps"]) - float(r["challenge_kbps"]) for r in rows], "-",
+            label="payload, current media")
+    ax.plot(t, [float(r["challenge_kbps"]) for r in rows], "-", label="payload, additional media")
+    ax.axhline(4000, color="grey", ls=":", lw=1)
+    ax.set_ylabel("kbit/s")
+    ax.set_title(f"{title}, seed {int(sel.iloc[0]['seed'])}: Challenge blue, chasing red, adjust orange", fontsize=8)
+    ax.legend(fontsize=7, loc="center right")
+
+
+def fig25_section(df, store, abr, abr_store, figures, emu=None, emu_store=None):
+    """Table 2 (utilisation per RTT) and Fig. 25 (throughput per second at 0 ms), from
+    fig25.toml, and the increment probe beside the paper's Challenge (abr.toml); with `emu`
+    (fig25-emu.toml), Table 2 and Fig. 25's moments from the runs on real daemons and their plot."""
+    keys = FIG25_KEYS
+    lines = ["", "## Table 2 and Fig. 25: adaptive bitrate over a 4000 kbit/s bottleneck", "",
+             "Runs: fig25.toml (rtsd-star, L1 10 Mbit/s, L2 4 Mbit/s, both links with the one-way delay RTT / 4; "
+             "threads of 200, 1000 and 3000 kbit/s at 30 frames/s for 60 s, 20 % FEC, 1000-byte segments; the "
+             "consumer from 1 s on the lowest, Adaptive, the paper's Challenge; seeds "
+             f"{seed_list(df)}). Utilisation: octets L2 carried toward CP2 per second of the "
+             "consumer's run over 4 Mbit/s. Median [min-max]:", ""]
+    lines += table2_rows(df)
+    lines += ["", "Fig. 25's moments at 0 ms (seconds since the consumer started, to the second; median [min-max]):",
+              ""]
+    lines += fig25_moments(df, "names, signatures, segment headers, NDNLPv2 and PPP framing")
+    if emu is not None:
+        lines += ["", "The same runs on real daemons (fig25-emu.toml, `ndnlab emu`: three ndnlabd in network namespaces, "
+                  "the links simulated by ns-3 in real time, at 0 ms shaped by the kernel's tbf; the per-second series "
+                  "written by `ndnlab stream play --trace-dir`; seeds "
+                  f"{seed_list(emu)}). Utilisation and the series' L2 kbit/s count Ethernet frames, 12 bytes per "
+                  "frame more than ns-3's point-to-point frames; utilisation: R's octets toward CP2, the series: "
+                  "the octets CP2's end of L2 received each second. Median [min-max]:", ""]
+        lines += table2_rows(emu)
+        lines += ["", "Fig. 25's moments at 0 ms on real daemons:", ""]
+        lines += fig25_moments(emu, "names, signatures, segment headers, NDNLPv2, UDP, IPv4 and Ethernet framing")
     if abr is not None:
         lines += ["", "### Beyond the paper: the increment probe (issue 29 item 5(a))", "",
                   "Runs: abr.toml (fig25.toml's set-up for ChallengeProbe = full, the paper's Challenge and the named "
@@ -402,33 +474,23 @@ def fig25_section(df, store, abr, abr_store, figures):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-        panels = [(axes[0], df, store, {"Delay": "0ms"}, "paper's Challenge (fig25.toml), RTT 0 ms")]
+        series_panel(axes[0], df, store, {"Delay": "0ms"}, "paper's Challenge (fig25.toml), RTT 0 ms")
         if abr is not None:
-            panels.append((axes[1], abr, abr_store, {"Delay": "0ms", "ChallengeProbe": "increment"},
-                           "increment probe (abr.toml), RTT 0 ms"))
-        for ax, frame, st, where, title in panels:
-            sel = frame
-            for k, v in where.items():
-                sel = sel[sel[k] == v]
-            sel = sel[sel["seed"] == sel["seed"].min()]
-            if not len(sel):
-                continue
-            rows = read_csv(st.run_dir(sel.iloc[0]["key"]) / "stream-series.csv")
-            t = [float(r["time_s"]) for r in rows]
-            for r, x in zip(rows, t):
-                ax.axvspan(x - 1, x, color=STATE_COLOURS.get(r["state"], "#ffffff"), lw=0)
-            ax.plot(t, [float(r["link_kbps"]) for r in rows], "-", label="L2 toward CP2 (kbit/s)")
-            ax.plot(t, [float(r["payload_kbps"]) - float(r["challenge_kbps"]) for r in rows], "-",
-                    label="payload, current media")
-            ax.plot(t, [float(r["challenge_kbps"]) for r in rows], "-", label="payload, additional media")
-            ax.axhline(4000, color="grey", ls=":", lw=1)
-            ax.set_ylabel("kbit/s")
-            ax.set_title(f"{title}, seed {int(sel.iloc[0]['seed'])}: Challenge blue, chasing red, adjust orange",
-                         fontsize=8)
-            ax.legend(fontsize=7, loc="center right")
+            series_panel(axes[1], abr, abr_store, {"Delay": "0ms", "ChallengeProbe": "increment"},
+                         "increment probe (abr.toml), RTT 0 ms")
         axes[-1].set_xlabel("time since the consumer started (s)")
         fig.suptitle("rtsd-star in ns-3: throughput per second over a 4000 kbit/s L2 (Fig. 25)", fontsize=9)
         lines += save_figure(fig, figures, "rtsd-fig25.png")
+    if figures and emu is not None:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 3.4))
+        series_panel(ax, emu, emu_store, {"Delay": "0ms"}, "paper's Challenge (fig25-emu.toml), RTT 0 ms")
+        ax.set_xlabel("time since the consumer started (s)")
+        fig.suptitle("rtsd-star on real daemons (ndnlab emu): throughput per second over a 4000 kbit/s L2 (Fig. 25)",
+                     fontsize=9)
+        lines += save_figure(fig, figures, "rtsd-fig25-emu.png")
     return lines
 
 
@@ -713,7 +775,7 @@ def main(argv=None):
     if args.bundling:
         write_bundling(args.specs, args.bundling, frames["bundling"])
     stores = {}
-    for name in ("fig21", "fig25", "abr", "mircc"):
+    for name in ("fig21", "fig25", "abr", "mircc", "fig21-emu", "fig25-emu"):
         frames[name], stores[name] = with_traces(args.specs, name)
     frames["mircc"] = with_switch_times(frames["mircc"])
     df = frames["table1"]
@@ -757,8 +819,9 @@ def main(argv=None):
     lines += fig19_section(frames["fig19"], frames["fig19-emu"])
     lines += fig22_section(frames["fig22"], args.figures, frames["fig22-emu"])
     lines += fig23_section(frames["fig23"], frames["fig23-emu"])
-    lines += fig21_section(frames["fig21"], stores["fig21"], args.figures)
-    lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures)
+    lines += fig21_section(frames["fig21"], stores["fig21"], args.figures, frames["fig21-emu"], stores["fig21-emu"])
+    lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures,
+                           frames["fig25-emu"], stores["fig25-emu"])
     lines += fit_section(frames["fit"])
     lines += startup_section(frames["table1"], frames["startup"], frames["startup-emu"])
     lines += recovery_section(frames["recovery"], frames["recovery-emu"])
@@ -775,6 +838,15 @@ def main(argv=None):
     notes = [c for c in rtsd.CLAIMS if c.note]
     if notes:
         lines += ["", "Notes:", ""] + [f"- {c.id}: {c.note}" for c in notes]
+    # the claims of Figs. 21, 25 and Table 2 on real daemons, each campaign's when its runs are stored
+    emu_claims = tuple(c for c in rtsd.EMU_CLAIMS if frames[c.campaign] is not None)
+    real = repro.evaluate_all(emu_claims, frames)
+    if real:
+        lines += ["", "## The claims of Figs. 21, 25 and Table 2 on real daemons, judged", "",
+                  "The same claims, cells and tolerances as above (f21-emu.N, f25-emu.N, t2-emu.N), on the runs of "
+                  "fig21-emu.toml and fig25-emu.toml (`ndnlab emu`); L2's octets are Ethernet frames there.", ""]
+        lines += repro.rows(real)
+        lines += ["", repro.summary(real)]
     targets = []
     for item, claims, what in (
             ("5(a)", rtsd.ABR_CLAIMS,
@@ -811,8 +883,9 @@ def main(argv=None):
     if args.json:
         out = repro.as_json(evaluations, COMMAND)
         out["targets"] = repro.as_json(targets, COMMAND)
+        out["real_daemons"] = repro.as_json(real, COMMAND)
         args.json.write_text(json.dumps(out, indent=2) + "\n")
-    return 1 if any(ev.verdict == "not run" for ev in evaluations + targets) else 0
+    return 1 if any(ev.verdict == "not run" for ev in evaluations + targets + real) else 0
 
 
 def write_bundling(specs, out, df=None):

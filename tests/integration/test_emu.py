@@ -2,7 +2,7 @@
 
 A three-node chain fetched bit-exact with a lossy ns-3 real-time link, its loss visible in the
 daemons' counters and the same result keys as the simulated run; a real-time stream played
-over rtsd-star (the same keys as the simulated run); rtsd-scale's two tests, R1 dying by
+over rtsd-star (the same keys and trace files as the simulated run); rtsd-scale's two tests, R1 dying by
 isolation in the failover test; a chain pinged across, losing
 the same frames as the simulator (paired loss draws); `ndnlab perf` across a link; a chain over
 TCP faces and over Ethernet faces; a tbf link's rate respected; wifi-one-hop
@@ -180,19 +180,34 @@ def played_stream(tmp_path, params):
 
 def test_rtsd_star_plays_a_stream_on_real_daemons_with_the_simulators_keys(tmp_path):
     # NDN-RTC's star (Fig. 20): CP1 publishes 3 s of a synthetic 500 kbit/s stream, CP2 plays it
-    # through R over two ns-3 real-time links, one of them lossy
+    # through R over two ns-3 real-time links, one of them lossy; the player writes the
+    # simulated consumer's trace files (StreamTrace)
     params = ["rtsd-star", "--Rate=10Mbps", "--Delay=5ms", "--Loss=0,0.01", "--Bitrates=500k",
-              "--StreamTime=3", "--ConsumerStart=0.5", "--MaxTime=30"]
+              "--StreamTime=3", "--ConsumerStart=0.5", "--MaxTime=30", "--StreamTrace=true"]
     m = played_stream(tmp_path, params)
     s = m["stream"]
     assert s["frames_rendered"] + s["frames_lost"] <= m["producer"]["frames"]
     assert m["producer"]["frames"] == 90  # 3 s at 30 frames/s, then the end marker
     assert m["producer"]["data_sent"] > 0
     assert 0 < m["l2_utilization"] < 1
-    sim = sim_metrics(params)
-    assert_same_keys(m, sim, nested=("nodes",))
-    assert set(s) == set(sim["stream"]) and set(m["producer"]) == set(sim["producer"])
-    assert sim["stream"]["state"] == "ended"
+    sim_dir = tmp_path / "sim"
+    sim = subprocess.run([SIM, *params, "--Traces=none", "--out", sim_dir], capture_output=True, text=True,
+                         timeout=120)
+    assert sim.returncode == 0, sim.stderr
+    sim = json.loads((sim_dir / "result.json").read_text())
+    assert_same_keys(m, sim["metrics"], nested=("nodes",))
+    assert set(s) == set(sim["metrics"]["stream"]) and set(m["producer"]) == set(sim["metrics"]["producer"])
+    assert sim["metrics"]["stream"]["state"] == "ended"
+    result = json.loads((tmp_path / "emu" / "result.json").read_text())
+    assert result["traces"] == ["stream-arrivals.csv", "stream-series.csv"] == sorted(sim["traces"])
+    for name in result["traces"]:
+        emu_lines = (tmp_path / "emu" / name).read_text().splitlines()
+        assert emu_lines[0] == (sim_dir / name).read_text().splitlines()[0], name  # the same columns
+        assert len(emu_lines) > 1, name
+    series = [line.split(",") for line in (tmp_path / "emu" / "stream-series.csv").read_text().splitlines()[1:]]
+    assert [float(r[0]) for r in series] == list(range(1, len(series) + 1))
+    # link_kbps: the frames CP2's end of L2 received, headers included: more than their payload
+    assert sum(float(r[5]) for r in series) > sum(float(r[3]) for r in series) > 0
 
 
 def test_wifi_one_hop_plays_a_stream_through_bundling_daemons_with_the_simulators_keys(tmp_path):

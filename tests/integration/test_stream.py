@@ -3,6 +3,7 @@ makes a short VP8 clip, publish serves it as if live, play writes what it render
 ffprobe decodes every frame of it; synthetic streams with the JSON summary; a player started
 before its publisher; a malformed input; a prefix nobody publishes; a publisher that dies.
 """
+import csv
 import json
 import shutil
 import signal
@@ -127,6 +128,51 @@ def test_synthetic_stream_json_summary(daemon):
     assert counters["ended"] is True
     assert counters["frames"] == 2 * 90
     assert counters["end_markers"] > 0
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def test_trace_dir_writes_the_simulators_series_files(daemon, tmp_path):
+    # the files of rtsd-star's StreamTrace=true (experiments/rtsd/report.py reads both), from the
+    # player: one row per frame arrival the stability estimator sees, one per second
+    pub = publish(daemon, "/it/traced", "--synthetic", "200k,1000k", "--duration", "4")
+    daemon.wait_for_route("/it/traced")
+    trace = tmp_path / "trace" / "run"  # created
+    result = play(daemon, "/it/traced", "--lambda0", "30", "--adaptive", "--trace-dir", trace)
+    assert result.returncode == 0, result.stderr.decode()
+    s = json.loads(result.stdout)
+    assert pub.wait(timeout=EXIT_TIMEOUT) == 0
+    assert sorted(p.name for p in trace.iterdir()) == ["stream-arrivals.csv", "stream-series.csv"]
+    with open(trace / "stream-arrivals.csv") as f:
+        assert f.readline().strip() == "time_ms,type,frame,d_arr_ms,drd_ms,drd_est_ms,d_gen_ms,lambda,state,stale"
+    arrivals = read_csv(trace / "stream-arrivals.csv")
+    assert arrivals[0]["state"] == "chasing" and float(arrivals[0]["d_arr_ms"]) == -1
+    assert int(arrivals[0]["lambda"]) == s["lambda_initial"] == 30
+    times = [float(r["time_ms"]) for r in arrivals]
+    assert times == sorted(times)
+    assert {r["type"] for r in arrivals} == {"key", "delta"}
+    assert arrivals[-1]["state"] in ("fetching", "challenge")
+    with open(trace / "stream-series.csv") as f:
+        assert f.readline().strip() == "time_s,state,thread,payload_kbps,challenge_kbps,link_kbps"
+    series = read_csv(trace / "stream-series.csv")
+    # one row per whole second the player ran
+    assert [float(r["time_s"]) for r in series] == list(range(1, len(series) + 1))
+    assert len(series) >= 3
+    kbit = sum(float(r["payload_kbps"]) for r in series)
+    assert 0 < kbit * 1000 / 8 <= s["bytes"], "payload of whole seconds: at most what the player received"
+    assert all(float(r["link_kbps"]) >= 0 and float(r["challenge_kbps"]) >= 0 for r in series)
+    assert {r["thread"] for r in series} <= {"200k", "1000k"}
+
+
+def test_trace_link_must_name_an_interface(daemon, tmp_path):
+    result = play(daemon, "/it/none", "--trace-dir", tmp_path / "t", "--trace-link", "no-such-if0")
+    assert result.returncode == 2
+    assert not (tmp_path / "t").exists(), "nothing written"
+    result = play(daemon, "/it/none", "--trace-link", "lo")
+    assert result.returncode == 2, "--trace-link needs --trace-dir"
 
 
 def test_player_started_before_the_publisher_plays(daemon, tmp_path):

@@ -154,6 +154,43 @@ def test_recovery_claims_on_real_daemons_judge_the_same_cells():
     assert spec["campaign"]["name"] == "rtsd-recovery-emu" and spec["campaign"]["backend"] == "emu"
 
 
+def test_fig21_fig25_and_table2_on_real_daemons_judge_the_same_cells_on_the_same_runs():
+    """Figs. 21, 25 and Table 2 on real daemons: the same claims, cells and tolerances, on
+    fig21-emu.toml and fig25-emu.toml, which run the grids and seeds of fig21.toml and fig25.toml."""
+    for sims, emus in ((rtsd.FIG21_CLAIMS, rtsd.FIG21_EMU_CLAIMS), (rtsd.FIG25_CLAIMS, rtsd.FIG25_EMU_CLAIMS),
+                       (rtsd.TABLE2_CLAIMS, rtsd.TABLE2_EMU_CLAIMS)):
+        assert len(sims) == len(emus)
+        for sim, emu in zip(sims, emus):
+            assert emu.campaign == sim.campaign + "-emu"
+            assert (emu.where, emu.baseline, emu.paper, emu.metric, emu.tolerance, emu.kind) == \
+                (sim.where, sim.baseline, sim.paper, sim.metric, sim.tolerance, sim.kind)
+            assert emu.id != sim.id and emu not in rtsd.CLAIMS
+    for name in ("fig21", "fig25"):
+        sim = tomllib.loads((ROOT / "experiments" / "rtsd" / f"{name}.toml").read_text())
+        emu = tomllib.loads((ROOT / "experiments" / "rtsd" / f"{name}-emu.toml").read_text())
+        assert emu["campaign"]["backend"] == "emu" and emu["campaign"]["store"] == "results/store-emu"
+        assert emu["campaign"]["name"] == sim["campaign"]["name"] + "-emu"
+        assert (emu["fixed"], emu["grid"], emu["campaign"]["seeds"]) == (sim["fixed"], sim["grid"],
+                                                                          sim["campaign"]["seeds"])
+        assert f"{name}-emu" in (ROOT / "experiments" / "rtsd" / "run").read_text()
+
+
+def test_rtsd_star_describes_a_traced_player_for_ndnlab_emu():
+    """With StreamTrace, the network description marks CP2's player `stream_trace` (ndnlab emu
+    runs it with --trace-dir); CP1's player of the reverse stream, and runs without it, not."""
+    if not os.access(SIM, os.X_OK):
+        pytest.skip(f"{SIM} not built")
+
+    def players(*args):
+        out = subprocess.run([str(SIM), "rtsd-star", "--network", *args], check=True, capture_output=True, text=True,
+                             timeout=60)
+        return [a for a in json.loads(out.stdout)["apps"] if a["tool"] == "stream-play"]
+
+    traced = players("--StreamTrace=true", "--Bidirectional=true")
+    assert [(a["node"], a.get("stream_trace", False)) for a in traced] == [("cp2", True), ("cp1", False)]
+    assert not any(a.get("stream_trace") for a in players())
+
+
 def test_startup_claims_on_real_daemons_judge_ndnlabs_configuration():
     """Item 5(b) on real daemons: the claims of chase-at-demand with early playout, on
     startup-emu.toml's runs, which hold that configuration only."""

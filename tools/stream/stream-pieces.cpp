@@ -3,6 +3,7 @@
 #include "tools/common/summaries.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -136,6 +137,43 @@ std::string statusLine(const PlayStatus& s)
   t += "  rendered " + std::to_string(s.rendered) + "  lost " + std::to_string(s.lost) + "  stalls " +
        std::to_string(s.stalls);
   return t;
+}
+
+std::optional<uint64_t> receivedOctets(std::string_view procNetDev, std::string_view device)
+{
+  const auto trim = [](std::string_view t) {
+    while (!t.empty() && t.front() == ' ')
+      t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ')
+      t.remove_suffix(1);
+    return t;
+  };
+  uint64_t sum = 0;
+  bool found = false;
+  size_t from = 0;
+  while (from < procNetDev.size()) {
+    size_t eol = procNetDev.find('\n', from);
+    if (eol == std::string_view::npos)
+      eol = procNetDev.size();
+    const std::string_view line = procNetDev.substr(from, eol - from);
+    from = eol + 1;
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos || line.find('|') != std::string_view::npos)
+      continue; // the two header lines
+    const std::string_view name = trim(line.substr(0, colon));
+    if (device.empty() ? name == "lo" : name != device)
+      continue;
+    const std::string_view rest = trim(line.substr(colon + 1));
+    uint64_t rx = 0;
+    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), rx);
+    if (ec != std::errc() || (end != rest.data() + rest.size() && *end != ' '))
+      return std::nullopt;
+    sum += rx;
+    found = true;
+  }
+  if (!found && !device.empty())
+    return std::nullopt;
+  return sum;
 }
 
 } // namespace ndnlab::tools::streamtool

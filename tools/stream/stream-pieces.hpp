@@ -88,4 +88,10 @@ struct PlayStatus
 /// "fetching 500k  0.52 Mbit/s  buffer 200/180 ms  latency 120 ms  rendered 30  lost 0  stalls 0"
 std::string statusLine(const PlayStatus& s);
 
+/// The octets received by `device`, or with an empty `device` by every interface but the
+/// loopback, from the text of Linux's /proc/net/dev (its network namespace's interfaces, a
+/// header of two lines, then "name: rx_bytes rx_packets ..."): `play --trace-dir`'s link_kbps.
+/// nullopt when `device` is not listed, or a line it reads is malformed.
+std::optional<uint64_t> receivedOctets(std::string_view procNetDev, std::string_view device = {});
+
 } // namespace ndnlab::tools::streamtool

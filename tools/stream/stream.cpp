@@ -10,6 +10,7 @@
 #include "core/stream/consumer-fields.hpp"
 #include "core/stream/producer-fields.hpp"
 #include "core/stream/synthetic.hpp"
+#include "core/stream/trace.hpp"
 #include "tools/common/connection.hpp"
 #include "tools/common/mgmt-client.hpp"
 #include "tools/common/option-flags.hpp"
@@ -30,6 +31,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <list>
 #include <string>
@@ -438,6 +441,55 @@ int runPublish(int argc, char** argv)
 
 // --- play -----------------------------------------------------------------------------------
 
+/// The octets `device` (empty: every interface but the loopback) has received in this process's
+/// network namespace (/proc/self/net/dev); nullopt when it cannot be read or has no such device.
+std::optional<uint64_t> readReceivedOctets(const std::string& device)
+{
+  std::ifstream in("/proc/self/net/dev");
+  if (!in)
+    return std::nullopt;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return streamtool::receivedOctets(text, device);
+}
+
+/// `play --trace-dir`: the consumer's series files (core/stream/trace.hpp), stream-series.csv
+/// flushed each second, its link_kbps from readReceivedOctets(`device`).
+struct PlayTrace
+{
+  std::filesystem::path dir;
+  std::string device;
+  std::ofstream arrivals, series;
+  std::optional<stream::SecondSeries> seconds;
+  TimePoint start{};
+
+  /// Creates `dir` and both files with their headers; the reason when that fails.
+  std::optional<std::string> open()
+  {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+      return "cannot create --trace-dir " + dir.string() + ": " + ec.message();
+    for (auto [file, name] : {std::pair{&arrivals, stream::ArrivalsFile}, std::pair{&series, stream::SeriesFile}}) {
+      file->open(dir / name);
+      if (!*file)
+        return "cannot write " + (dir / name).string() + ": " + std::strerror(errno);
+    }
+    stream::writeArrivalsHeader(arrivals);
+    stream::writeSeriesHeader(series);
+    return std::nullopt;
+  }
+  /// The reason when a file could not be written, after flushing both.
+  std::optional<std::string> close()
+  {
+    for (auto [file, name] : {std::pair{&arrivals, stream::ArrivalsFile}, std::pair{&series, stream::SeriesFile}}) {
+      file->flush();
+      if (!*file)
+        return "writing " + (dir / name).string() + ": " + std::strerror(errno);
+    }
+    return std::nullopt;
+  }
+};
+
 json playJson(const std::string& status, const std::string& error, const Name& base, const std::string& output,
               uint64_t written, std::optional<uint64_t> endFrames, const stream::StreamConsumerStats& s)
 {
@@ -481,7 +533,7 @@ int runPlay(int argc, char** argv)
     std::fputs(optionsTable(stream::StreamConsumerOptions{}).c_str(), stdout);
     return exitcode::Ok;
   }
-  std::string name, output;
+  std::string name, output, traceDir, traceLink;
   double waitSeconds = 10, stallSeconds = 10;
   bool jsonOut = false;
   Verbosity verbosity;
@@ -503,6 +555,16 @@ int runPlay(int argc, char** argv)
     ->check(check::positive(1e6))
     ->capture_default_str();
   app.add_flag("--json", jsonOut, "Print the summary as JSON");
+  auto* traceOpt = app
+                     .add_option("--trace-dir", traceDir,
+                                 "Write stream-arrivals.csv (each frame arrival) and stream-series.csv (each second) "
+                                 "to DIR, created if missing")
+                     ->check(check::nonEmpty());
+  app
+    .add_option("--trace-link", traceLink,
+                "Interface whose received octets are stream-series.csv's link_kbps (default: every one but lo)")
+    ->needs(traceOpt)
+    ->check(check::nonEmpty());
   addFieldOptions(app, co); // core/stream/consumer-fields.hpp
   addVerbosityOptions(app, verbosity);
   addConnectionOptions(app, connection);
@@ -521,6 +583,20 @@ int runPlay(int argc, char** argv)
   catch (const std::invalid_argument& e) {
     printError(e.what());
     return exitcode::BadArgs;
+  }
+  std::optional<PlayTrace> trace;
+  if (!traceDir.empty()) {
+    if (!readReceivedOctets(traceLink)) {
+      printError("--trace-link: no interface " + traceLink + " in /proc/self/net/dev");
+      return exitcode::BadArgs;
+    }
+    trace.emplace();
+    trace->dir = traceDir;
+    trace->device = traceLink;
+    if (auto why = trace->open()) {
+      printError(*why);
+      return exitcode::FileError;
+    }
   }
   std::FILE* file = nullptr;
   if (output == "-") {
@@ -579,6 +655,16 @@ int runPlay(int argc, char** argv)
       finish("ended", exitcode::Ok);
   };
   consumer.onError = [&](const std::string& why) { finish("failed", exitcode::Failure, why); };
+  // --trace-dir: each arrival, and each second from the start (on the start's grid, no drift)
+  std::function<void(int)> traceSecond = [&](int n) {
+    const uint64_t link = readReceivedOctets(trace->device).value_or(0);
+    stream::writeSecond(trace->series, trace->seconds->next(consumer.stats(), toString(consumer.state()), link));
+    trace->series.flush();
+    const Duration next = std::max(Duration::zero(), trace->start + std::chrono::seconds(n + 1) - rt.env.now());
+    rt.env.timers().schedule(next, [&, n] { traceSecond(n + 1); });
+  };
+  if (trace)
+    consumer.onArrival = [&](const stream::FrameArrival& a) { stream::writeArrival(trace->arrivals, a); };
   conn->onClose = [&](const std::string& reason) { finish("failed", exitcode::Failure, reason); };
   rt.onSignal = [&](int) { finish("interrupted", exitcode::Interrupted); };
 
@@ -613,6 +699,11 @@ int runPlay(int argc, char** argv)
   };
   consumer.start();
   rt.env.timers().schedule(every, tick);
+  if (trace) {
+    trace->start = rt.env.now();
+    trace->seconds.emplace(readReceivedOctets(trace->device).value_or(0));
+    rt.env.timers().schedule(std::chrono::seconds(1), [&] { traceSecond(1); });
+  }
   rt.run();
   if (status == "stopped") // the loop ran out of work: the forwarder went
     status = "failed";
@@ -631,6 +722,11 @@ int runPlay(int argc, char** argv)
       rc = exitcode::FileError;
     }
   }
+  if (trace)
+    if (auto why = trace->close(); why && rc == exitcode::Ok) {
+      error = *why;
+      rc = exitcode::FileError;
+    }
   const auto s = consumer.stats();
   const uint64_t written = ivf ? ivf->frames() : 0;
   if (jsonOut)

@@ -166,5 +166,22 @@ TEST(StreamPieces, StatusLineShowsStateBitrateBufferLatencyLosses)
   EXPECT_EQ(statusLine(s).rfind("wait-initial  0.52 Mbit/s", 0), 0u) << statusLine(s);
 }
 
+TEST(StreamPieces, ReceivedOctetsFromProcNetDev)
+{
+  // Linux's header and three interfaces, each line cut after its transmitted bytes
+  const std::string_view dev = "Inter-|   Receive                                                |  Transmit\n"
+                               " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets\n"
+                               "    lo:  900000     100    0    0    0     0          0         0   900000\n"
+                               "  tap0:    1500      10    0    0    0     0          0         0      700\n"
+                               "veth-r:12345678901      20    0    0    0     0          0         0       1\n";
+  EXPECT_EQ(receivedOctets(dev, "tap0"), 1500u);
+  EXPECT_EQ(receivedOctets(dev, "veth-r"), 12345678901u) << "no space after the colon";
+  EXPECT_EQ(receivedOctets(dev), 1500u + 12345678901u) << "every interface but the loopback";
+  EXPECT_EQ(receivedOctets(dev, "lo"), 900000u);
+  EXPECT_EQ(receivedOctets(dev, "eth9"), std::nullopt);
+  EXPECT_EQ(receivedOctets("  eth0: x 1 2\n", "eth0"), std::nullopt);
+  EXPECT_EQ(receivedOctets(""), 0u) << "no interface but the loopback: nothing received";
+}
+
 } // namespace
 } // namespace ndnlab::tools::streamtool

@@ -221,7 +221,8 @@ void runStar(RunContext& ctx)
 }
 
 /// The star as data (Scenario::network) for `ndnlab emu`: the same links (L1 = link 0, L2 =
-/// link 1, with the simulator's loss streams), a route to each publisher, and the stream tools.
+/// link 1, with the simulator's loss streams), a route to each publisher, and the stream tools;
+/// with StreamTrace, CP2's player marked `stream_trace` (it writes StreamTraceFiles' files).
 nlohmann::json starNetwork(const Params& params)
 {
   if (params.getBool("Mircc"))
@@ -235,6 +236,8 @@ nlohmann::json starNetwork(const Params& params)
   const std::string cp1 = std::string(StreamPrefix) + "/cp1", cp2 = std::string(StreamPrefix) + "/cp2";
   nlohmann::json routes = nlohmann::json::array({{{"prefix", cp1}, {"origin", "cp1"}}});
   nlohmann::json apps = streamApps(params, cp1, "cp1", "cp2");
+  if (params.getBool("StreamTrace"))
+    apps[1]["stream_trace"] = true; // CP2's player writes the run's series files (--trace-dir)
   if (params.getBool("Bidirectional")) {
     routes.push_back({{"prefix", cp2}, {"origin", "cp2"}});
     for (auto& app : streamApps(params, cp2, "cp2", "cp1"))

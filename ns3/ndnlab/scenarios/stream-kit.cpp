@@ -3,6 +3,7 @@
 
 #include "core/stream/consumer-fields.hpp"
 #include "core/stream/producer-fields.hpp"
+#include "core/stream/trace.hpp"
 
 #include <ns3/double.h>
 #include <ns3/simulator.h>
@@ -203,21 +204,6 @@ void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers)
     c->onFinished = finished;
 }
 
-namespace {
-
-/// One row of stream-arrivals.csv.
-void writeArrival(std::ofstream* out, const stream::FrameArrival& a)
-{
-  const char* sep = "";
-  stream::visitArrival(a, [&](const fields::Metric&, const auto& v) {
-    *out << sep << v;
-    sep = ",";
-  });
-  *out << '\n';
-}
-
-} // namespace
-
 ParamSpec streamTraceParam()
 {
   return {"StreamTrace", ParamType::Bool, "false", "",
@@ -226,37 +212,29 @@ ParamSpec streamTraceParam()
 }
 
 StreamTraceFiles::StreamTraceFiles(RunContext& ctx, ns3::Ptr<StreamConsumerApp> consumer, const uint64_t* linkOctets)
-  : m_consumer(consumer), m_linkOctets(linkOctets)
+  : m_consumer(consumer), m_linkOctets(linkOctets), m_series(*linkOctets)
 {
   if (!ctx.hasOutDir() || !ctx.params().getBool("StreamTrace"))
     return;
-  m_arrivals = ctx.openTrace("stream-arrivals.csv");
-  m_series = ctx.openTrace("stream-series.csv");
-  const char* sep = "";
-  stream::visitArrival(stream::FrameArrival{}, [&](const fields::Metric& m, const auto&) {
-    *m_arrivals << sep << m.key;
-    sep = ",";
-  });
-  *m_arrivals << '\n';
-  *m_series << "time_s,state,thread,payload_kbps,challenge_kbps,link_kbps\n";
-  consumer->TraceConnectWithoutContext("Arrival", ns3::MakeBoundCallback(&writeArrival, m_arrivals.get()));
+  m_arrivalsFile = ctx.openTrace(std::string(stream::ArrivalsFile));
+  m_seriesFile = ctx.openTrace(std::string(stream::SeriesFile));
+  stream::writeArrivalsHeader(*m_arrivalsFile);
+  stream::writeSeriesHeader(*m_seriesFile);
+  consumer->TraceConnectWithoutContext("Arrival", ns3::MakeCallback(&StreamTraceFiles::arrival, this));
   ns3::Simulator::Schedule(ns3::Seconds(ctx.params().getDouble("ConsumerStart") + 1), &StreamTraceFiles::sample, this);
 }
 
 StreamTraceFiles::~StreamTraceFiles() = default;
 
+void StreamTraceFiles::arrival(const stream::FrameArrival& a)
+{
+  stream::writeArrival(*m_arrivalsFile, a);
+}
+
 void StreamTraceFiles::sample()
 {
-  const stream::StreamConsumerStats st = m_consumer->GetStats();
-  const uint64_t bytes = st.bytes.count(), challenge = st.challengeBytes.count(), link = *m_linkOctets;
-  m_t += 1;
-  *m_series << m_t << ',' << toString(m_consumer->GetState()) << ',' << st.thread << ','
-            << static_cast<double>(bytes - m_bytes) * 8 / 1000 << ','
-            << static_cast<double>(challenge - m_challengeBytes) * 8 / 1000 << ','
-            << static_cast<double>(link - m_link) * 8 / 1000 << '\n';
-  m_bytes = bytes;
-  m_challengeBytes = challenge;
-  m_link = link;
+  stream::writeSecond(*m_seriesFile,
+                      m_series.next(m_consumer->GetStats(), toString(m_consumer->GetState()), *m_linkOctets));
   if (!m_consumer->IsFinished())
     ns3::Simulator::Schedule(ns3::Seconds(1), &StreamTraceFiles::sample, this);
 }

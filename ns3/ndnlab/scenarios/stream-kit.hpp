@@ -7,6 +7,8 @@
 #include "ns3/ndnlab/apps/stream-apps.hpp"
 #include "ns3/ndnlab/scenarios/scenario-kit.hpp"
 
+#include "core/stream/trace.hpp"
+
 #include <ns3/node.h>
 
 #include <nlohmann/json.hpp>
@@ -52,15 +54,12 @@ void stopWhenFinished(const std::vector<ns3::Ptr<StreamConsumerApp>>& consumers)
 /// The StreamTrace parameter (bool): the consumer's series files (StreamTraceFiles).
 ParamSpec streamTraceParam();
 
-/// With StreamTrace=true and --out, the series of one consumer, for NDN-RTC's Figs. 21 and 25:
-/// - stream-arrivals.csv: one row per frame arrival the stability estimator sees, the columns
-///   of stream::visitArrival (D_arr, DRD', DRD_est, d_gen, lambda_p, state);
-/// - stream-series.csv: one row per second of the consumer's run, `time_s` (the end of the
-///   second, since the consumer started), `state` and `thread` at its end, and the kbit/s of
-///   that second: `payload_kbps` (segment payload received, every thread), `challenge_kbps`
-///   (of it, a Challenge's additional media) and `link_kbps` (octets of `*linkOctets`, the
-///   scenario's count of what the link toward the consumer sent, headers included).
-/// Nothing otherwise. `linkOctets` must outlive the simulation.
+/// With StreamTrace=true and --out, the series files of one consumer, for NDN-RTC's Figs. 21
+/// and 25 (core/stream/trace.hpp): stream-arrivals.csv, one row per frame arrival the stability
+/// estimator sees (stream::visitArrival), and stream-series.csv, one row per second of the
+/// consumer's run (stream::visitSecond), its `link_kbps` from `*linkOctets`, the scenario's count
+/// of what the link toward the consumer sent, headers included. Nothing otherwise. `linkOctets`
+/// must outlive the simulation.
 class StreamTraceFiles
 {
 public:
@@ -70,13 +69,13 @@ public:
   StreamTraceFiles& operator=(const StreamTraceFiles&) = delete;
 
 private:
+  void arrival(const stream::FrameArrival& a);
   void sample();
 
   ns3::Ptr<StreamConsumerApp> m_consumer;
   const uint64_t* m_linkOctets;
-  std::unique_ptr<std::ofstream> m_arrivals, m_series;
-  double m_t = 0;
-  uint64_t m_bytes = 0, m_challengeBytes = 0, m_link = 0;
+  stream::SecondSeries m_series;
+  std::unique_ptr<std::ofstream> m_arrivalsFile, m_seriesFile;
 };
 
 /// The consumer's result fields (stream::visitMetrics, numeric ones), its final `state` and,

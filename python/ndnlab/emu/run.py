@@ -7,7 +7,9 @@ module builds the same network out of network namespaces (ndnlab.emu.net), one `
 node, a UDP face per link end, static routes along shortest paths, `ndnlab serve` (or
 `ndnlab pingserver`) for each producer and `ndnlab get` (or `ndnlab ping`) for each consumer at
 its start time, and writes a result.json whose metrics have the keys of the simulated run's,
-with `backend: "emu"`. With --pcap every link end is captured into the run directory (ns-3's
+with `backend: "emu"`, and the trace files its tools wrote listed under `traces` (rtsd-star's
+player with StreamTrace: stream-arrivals.csv and stream-series.csv, `ndnlab stream play
+--trace-dir`). With --pcap every link end is captured into the run directory (ns-3's
 pcap for links of ndnlab-emu-link, tcpdump inside the namespace for veth links).
 
 Each link is shaped by one mechanism, recorded in result.json:
@@ -55,6 +57,8 @@ from ndnlab.emu import net as emunet
 from ndnlab.emu.faces import parse_face_list, tool_summary
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# `ndnlab stream play --trace-dir`'s files (core/stream/trace.hpp), as the simulator names them
+STREAM_TRACES = ["stream-arrivals.csv", "stream-series.csv"]
 UDP_PORT = 6363
 IP_UDP_HEADERS = 28
 MULTICAST_GROUP, MULTICAST_PORT = "224.0.23.170", 56363  # ndnlabd's (and NFD's) defaults
@@ -380,6 +384,7 @@ class Emulation:
         self.daemons = {}
         self.events_done = []  # the description's events as they happened (result.json events)
         self.sent_octets = {}  # rate_faces name -> {whole second since t0: octets sent in it}
+        self.traces = []  # the trace files the run's tools write into run_dir (result.json traces)
 
     def calibrate(self):
         """Measures, once per rate and delay of the ns3-realtime links, what the link process
@@ -677,7 +682,13 @@ class Emulation:
             # its args hold -J or --json: the report on stdout, into `out`; messages into the .log
             out = self.run_dir / f"{app['tool']}-{app['node']}-{i}.json"
             verb = ["perf", "client"] if app["tool"] == "perf-client" else ["stream", "play"]
-            argv = [self.ndnlab, *verb, "--socket", sock, *app["args"], app["name"]]
+            trace = []
+            if app.get("stream_trace"):
+                # the simulated consumer's StreamTraceFiles: link_kbps from the octets the node's
+                # interfaces received, its one link's (the consumer's end of L2)
+                trace = ["--trace-dir", self.run_dir]
+                self.traces += STREAM_TRACES
+            argv = [self.ndnlab, *verb, "--socket", sock, *app["args"], *trace, app["name"]]
             with open(out, "wb") as stdout, open(out.with_suffix(".log"), "wb") as err:
                 proc = self.net.popen(app["node"], argv, watch=False, stdout=stdout, stderr=err)
             return proc, out
@@ -799,6 +810,14 @@ class Emulation:
                 # not small beside the link's own delay (a late frame arrives that much later)
                 allowed_us = max(MIN_LAG_US, LAG_SHARE_OF_DELAY * lk.get("delay_s", 0) * 1e6)
                 rep["kept_up"] = lost == 0 and rt.get("mean_lag_us", 0) <= allowed_us
+            elif mech in ("tbf", "impair"):
+                # a veth pair: the kernel's counts of its ends (Ethernet frames), each way what
+                # the sender's end sent (after its tbf queue) and what the receiver's end took in
+                for direction, src, dst in (("a_to_b", lk["a"], lk["b"]), ("b_to_a", lk["b"], lk["a"])):
+                    sent = self.net.device_counters(src, link.end(src)[0])
+                    got = self.net.device_counters(dst, link.end(dst)[0])
+                    rep[direction] = {"frames_in": sent["tx_packets"], "bytes_in": sent["tx_bytes"],
+                                      "frames_out": got["rx_packets"], "bytes_out": got["rx_bytes"]}
             files = self.pcap_files(i)
             if files:
                 # one file per end, named link<i>-<a>-<b>.<node>.pcap, in the run directory
@@ -1148,6 +1167,7 @@ def main(argv=None):
         "link_calibration": args.link_calibration,
         "scheduling": scheduling,
         "metrics": metrics,
+        "traces": [name for name in emu.traces if (run_dir / name).exists()],
         "links": links,
         "cpu": cpu_summary,
         "saturated": saturated,

@@ -12,9 +12,10 @@ under the simulated run's keys: `stream` (the player of CP1's stream, at CP2), `
   first.
 - `producer.*` are the publisher's counters (`ndnlab stream publish --json`, printed when the
   run stops it), the simulated producer's eight.
-- `l2_utilization`: the bytes R sent toward CP2 (the emulated link's own count, Ethernet frames)
-  over the player's run, per L2's rate. The simulator counts the point-to-point frames, 12
-  bytes per frame fewer; a link shaped by tbf alone has no such count (None).
+- `l2_utilization`: the bytes R sent toward CP2 (Ethernet frames: the emulated link's own count,
+  or on a link shaped by tbf alone the kernel's count of R's end, after its queue) over the
+  player's run, per L2's rate. The simulator counts the point-to-point frames, 12 bytes per
+  frame fewer.
 """
 import json
 
@@ -57,7 +58,8 @@ def producer(out):
 
 
 def l2_utilization(network, links, started, ended):
-    """R's bytes toward CP2 over the player's run, per L2's rate; None without the count."""
+    """R's bytes toward CP2 over the player's run, per L2's rate (Emulation.link_reports'
+    a_to_b.bytes_in); None without the count."""
     if len(links) < 2 or ended <= started:
         return None
     sent = links[1].get("a_to_b", {}).get("bytes_in")  # link 1 is r (a) - cp2 (b)

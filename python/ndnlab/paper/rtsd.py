@@ -22,7 +22,9 @@ Fig. 21 (D_arr and DRD' over Test Run #1's bootstrapping) and Fig. 25 (the adapt
 throughput over time) are judged on metrics computed from each run's traces
 (stream-arrivals.csv, stream-series.csv; experiments/rtsd/report.py, `trace.*`). Table 2's
 utilisations are judged as absolute values within +-TABLE2_TOLERANCE (stated before the first
-run, on 2026-11-27) and as the direction "utilisation falls with RTT".
+run, on 2026-11-27) and as the direction "utilisation falls with RTT". The same claims of Figs.
+21, 25 and Table 2 are judged on the runs on real daemons too (EMU_CLAIMS: fig21-emu.toml and
+fig25-emu.toml through `ndnlab emu`, whose player writes the same trace files).
 """
 
 from ndnlab.repro import Claim
@@ -183,12 +185,14 @@ FIG21_T_MS = 1000 / 30
 FIG21_T_TOLERANCE = 0.30  # the Medium set's similarity theta_2 = 0.7: within 30 % of T
 
 
-def _fig21():
+def _fig21(campaign="fig21", prefix="f21", where_run=""):
+    """Fig. 21's claims on `campaign`: fig21.toml in ns-3, or the same runs on real daemons
+    (fig21-emu.toml, ids f21-emu.N, `where_run` " (real daemons)")."""
     where = {"InitialPipeline": 30}
 
     def c(n, label, metric, definition, kind, **kw):
-        return Claim(id=f"f21.{n}", source="Sect. 4.1.3, 5.2.1, Fig. 21", metric=metric, definition=definition,
-                     kind=kind, where=where, campaign="fig21", label=label, **kw)
+        return Claim(id=f"{prefix}.{n}", source=f"Sect. 4.1.3, 5.2.1, Fig. 21{where_run}", metric=metric,
+                     definition=definition, kind=kind, where=where, campaign=campaign, label=label, **kw)
     return (
         c(1, "D_arr fluctuates more while chasing than once fetching", "trace.darr_sd_ratio",
           "D_arr, the inter-arrival delay of frames (Sect. 4.1.3); ours: the standard deviation of D_arr over the "
@@ -217,25 +221,28 @@ UTILISATION = ("\"Bandwidth utilization\" of the bottleneck L2 (Table 2): the th
                "headers included) per second of the consumer's run over L2's rate (l2_utilization)")
 
 
-def _table2():
+def _table2(campaign="fig25", prefix="t2", where_run=""):
+    """Table 2's claims on `campaign`: fig25.toml in ns-3, or the same runs on real daemons
+    (fig25-emu.toml, ids t2-emu.N, `where_run` " (real daemons)")."""
+    source = f"Sect. 5.2.3, Table 2{where_run}"
     out = []
     for n, (rtt, value) in enumerate(TABLE2.items(), start=1):
-        out.append(Claim(id=f"t2.{n}", source="Sect. 5.2.3, Table 2", metric="l2_utilization", definition=UTILISATION,
+        out.append(Claim(id=f"{prefix}.{n}", source=source, metric="l2_utilization", definition=UTILISATION,
                          kind="absolute", paper=value, tolerance=TABLE2_TOLERANCE, relative=False,
-                         where={"Delay": TABLE2_DELAYS[rtt]}, campaign="fig25",
+                         where={"Delay": TABLE2_DELAYS[rtt]}, campaign=campaign,
                          label=f"RTT {rtt} ms: utilisation {value:.1%}"))
     rtts = list(TABLE2)
     for i in range(1, len(rtts)):
         n += 1
         a, b = rtts[i - 1], rtts[i]
-        out.append(Claim(id=f"t2.{n}", source="Sect. 5.2.3, Table 2", metric="l2_utilization", definition=UTILISATION,
+        out.append(Claim(id=f"{prefix}.{n}", source=source, metric="l2_utilization", definition=UTILISATION,
                          kind="direction", tolerance=DIRECTION_BAND, where={"Delay": TABLE2_DELAYS[b]},
-                         baseline={"Delay": TABLE2_DELAYS[a]}, expect="lower", campaign="fig25",
+                         baseline={"Delay": TABLE2_DELAYS[a]}, expect="lower", campaign=campaign,
                          label=f"utilisation lower at RTT {b} ms than at {a} ms"))
-    out.append(Claim(id=f"t2.{n + 1}", source="Sect. 5.2.3, Table 2", metric="l2_utilization",
+    out.append(Claim(id=f"{prefix}.{n + 1}", source=source, metric="l2_utilization",
                      definition=UTILISATION, kind="direction", tolerance=DIRECTION_BAND,
                      where={"Delay": TABLE2_DELAYS[150]}, baseline={"Delay": TABLE2_DELAYS[0]}, expect="lower",
-                     campaign="fig25", label="utilisation lower at RTT 150 ms than at 0 ms"))
+                     campaign=campaign, label="utilisation lower at RTT 150 ms than at 0 ms"))
     return tuple(out)
 
 
@@ -250,12 +257,14 @@ FIG25_TIME_TOLERANCE_S = 1.5
 FIG25_RATE_TOLERANCE = 0.15
 
 
-def _fig25():
+def _fig25(campaign="fig25", prefix="f25", where_run=""):
+    """Fig. 25's claims on `campaign`: fig25.toml in ns-3, or the same runs on real daemons
+    (fig25-emu.toml, ids f25-emu.N, `where_run` " (real daemons)")."""
     where = {"Delay": "0ms"}
 
     def c(n, label, metric, definition, **kw):
-        return Claim(id=f"f25.{n}", source="Sect. 5.2.3, Fig. 25", metric=metric, definition=definition,
-                     kind="absolute", where=where, campaign="fig25", label=label, **kw)
+        return Claim(id=f"{prefix}.{n}", source=f"Sect. 5.2.3, Fig. 25{where_run}", metric=metric,
+                     definition=definition, kind="absolute", where=where, campaign=campaign, label=label, **kw)
     return (
         c(1, "the first Challenge at second 2", "trace.first_challenge_s",
           "when CP2 shifted to the Challenge state (Fig. 25); ours: the start of the first second in which "
@@ -451,3 +460,13 @@ RECOVERY_EMU_CLAIMS = _recovery("recovery-emu", "rec-emu", ", real daemons")
 MIRCC_CLAIMS = _mircc()
 CLAIMS = (TABLE1_CLAIMS + FIG19_CLAIMS + FIG21_CLAIMS + FIG22_CLAIMS + FIG23_CLAIMS + FIG25_CLAIMS
           + TABLE2_CLAIMS)
+# The claims of Figs. 21, 25 and Table 2 on real daemons (fig21-emu.toml, fig25-emu.toml: `ndnlab
+# emu`, the player's trace files from `ndnlab stream play --trace-dir`), the same cells and
+# tolerances; judged beside CLAIMS when their runs are stored. On the emulated links
+# `l2_utilization` and the series' link kbit/s count Ethernet frames, 12 bytes per frame more
+# than the simulator's point-to-point frames.
+EMU_REAL = " (real daemons)"
+FIG21_EMU_CLAIMS = _fig21("fig21-emu", "f21-emu", EMU_REAL)
+FIG25_EMU_CLAIMS = _fig25("fig25-emu", "f25-emu", EMU_REAL)
+TABLE2_EMU_CLAIMS = _table2("fig25-emu", "t2-emu", EMU_REAL)
+EMU_CLAIMS = FIG21_EMU_CLAIMS + FIG25_EMU_CLAIMS + TABLE2_EMU_CLAIMS
