@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a)-(d)), computed from the
-stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml,
+stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml (and fig22-timing.toml), fig23.toml,
+fig25.toml, abr.toml,
 fit.toml, startup.toml, recovery.toml, bundling.toml and mircc.toml: the paper's Table 1 beside ours (median
 [min-max] over the seeds), the faces and consumers of the Fig. 18 tests, the chasing period
 against link latency, loss recovery, D_arr and DRD' over the bootstrapping (from each run's
@@ -31,7 +32,8 @@ from ndnlab.paper import rtsd
 
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
-           "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig23.toml, fig25.toml, abr.toml, fit.toml, startup.toml, "
+           "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig22-timing.toml, fig23.toml, fig25.toml, abr.toml, "
+           "fit.toml, startup.toml, "
            "recovery.toml, bundling.toml, mircc.toml, "
            "table1-emu.toml, fig19-emu.toml, fig21-emu.toml, fig22-emu.toml, fig23-emu.toml, fig25-emu.toml, "
            "recovery-emu.toml and startup-emu.toml; "
@@ -258,9 +260,10 @@ def seed_list(df):
     return ", ".join(str(int(s)) for s in sorted(df["seed"].unique()))
 
 
-def fig22_section(df, figures, emu=None):
+def fig22_section(df, figures, emu=None, timing=None):
     """The chasing period per link delay and estimator set (median [min-max]), and the plot;
-    with `emu` (fig22-emu.toml), the same table from the runs on real daemons."""
+    with `emu` (fig22-emu.toml), the same table from the runs on real daemons; with `timing`
+    (fig22-timing.toml), from ns-3 with each received frame held 0-500 us."""
     lines = ["", "## Fig. 22: chasing period against link latency", "",
              "Runs: fig22.toml (rtsd-star, both links 10 Mbit/s with the delay below, RTT = 4 x delay, one "
              "1000 kbit/s stream at 30 frames/s for 20 s, lambda_p^0 from Eq. (1); seeds "
@@ -275,6 +278,13 @@ def fig22_section(df, figures, emu=None):
                   "[min-max]:", "",
                   "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
         lines += fig22_rows(emu)[0]
+    if timing is not None and len(timing):
+        lines += ["", "ns-3 again, every node holding each received frame 0-500 us (uniform) before its "
+                  "forwarder sees it, as a real daemon's kernel and event loop do (fig22-timing.toml, "
+                  "`--ns3::ndnlab::NetDeviceTransport::ReceiveDelay`; seeds "
+                  f"{seed_list(timing)}); chasing period (ms), median [min-max]:", "",
+                  "| link delay | " + " | ".join(rtsd.FIG22_SETS) + " |", "|---|" + "---|" * len(rtsd.FIG22_SETS)]
+        lines += fig22_rows(timing)[0]
     if figures and medians:
         import matplotlib
         matplotlib.use("Agg")
@@ -768,7 +778,7 @@ def main(argv=None):
     if args.bundling_only:
         return write_bundling(args.specs, args.bundling)
     frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu",
-                                               "fig22-emu", "fig23-emu", "startup", "fit", "recovery",
+                                               "fig22-emu", "fig22-timing", "fig23-emu", "startup", "fit", "recovery",
                                                "recovery-emu", "startup-emu", "bundling"])
     for name in ("recovery", "recovery-emu", "bundling"):
         frames[name] = with_rendered_share(frames[name])
@@ -817,7 +827,7 @@ def main(argv=None):
         lines.append(f"| {lam} | " + " | ".join(cells) + " |")
     lines += emu_section(df, frames["table1-emu"])
     lines += fig19_section(frames["fig19"], frames["fig19-emu"])
-    lines += fig22_section(frames["fig22"], args.figures, frames["fig22-emu"])
+    lines += fig22_section(frames["fig22"], args.figures, frames["fig22-emu"], frames["fig22-timing"])
     lines += fig23_section(frames["fig23"], frames["fig23-emu"])
     lines += fig21_section(frames["fig21"], stores["fig21"], args.figures, frames["fig21-emu"], stores["fig21-emu"])
     lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures,
