@@ -234,6 +234,36 @@ TEST_F(FaceSystemTest, TcpFacesCreateToLoopbackIsLocal)
   EXPECT_EQ(failed.code, 504u) << failed.text;
 }
 
+TEST_F(FaceSystemTest, LinkReliabilityFromTheConfigOnUdpUnicastOnly)
+{
+  options.link.reliability.enabled = true;
+  start();
+  asio::ip::udp::socket peer(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  auto udp = create("udp4://127.0.0.1:" + std::to_string(peer.local_endpoint().port()));
+  ASSERT_EQ(udp.code, 200u) << udp.text;
+  auto& uls = static_cast<face::GenericLinkService&>(faces.get(udp.faceId)->linkService());
+  EXPECT_TRUE(uls.isReliabilityActive());
+  EXPECT_TRUE(*system->faceParameters(*faces.get(udp.faceId)).flags & mgmt::FaceFlagLpReliability);
+  // a stream face is reliable already: not by default, only on request (NFD's LpReliability flag)
+  auto tcp = create("tcp4://127.0.0.1:" + std::to_string(options.tcp.port));
+  ASSERT_EQ(tcp.code, 200u) << tcp.text;
+  EXPECT_FALSE(faces.get(tcp.faceId)->linkService().options().reliability.enabled);
+
+  std::optional<mgmt::ControlResponse> reply;
+  mgmt::ControlParameters cp;
+  asio::ip::udp::socket peer2(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  cp.uri = "udp4://127.0.0.1:" + std::to_string(peer2.local_endpoint().port());
+  cp.flags = 0;
+  cp.mask = mgmt::FaceFlagLpReliability;
+  system->createFace(cp, [&](mgmt::ControlResponse r) { reply = std::move(r); });
+  ASSERT_TRUE(runUntil(io, [&] { return reply.has_value(); }));
+  ASSERT_EQ(reply->code, 200u) << reply->text;
+  auto body = mgmt::ControlParameters::decode(reply->body);
+  ASSERT_TRUE(body.ok());
+  EXPECT_FALSE(*body->flags & mgmt::FaceFlagLpReliability);
+  EXPECT_EQ(faces.get(*body->faceId)->linkService().options().reliability.enabled, false);
+}
+
 TEST_F(FaceSystemTest, StaleSocketReplacedAndStopRemovesIt)
 {
   start();
