@@ -126,6 +126,8 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
   face::LinkServiceOptions o = m_options.link;
   o.allowReassembly = true;
   o.allowLocalFields = t.scope() == face::FaceScope::Local && m_options.localFieldsOnLocalFaces;
+  o.reliability.enabled = m_options.link.reliability.enabled &&
+                          (t.kind() == TransportKind::UdpUnicast || t.kind() == TransportKind::EtherUnicast);
   switch (t.kind()) {
     case TransportKind::UnixStream:
     case TransportKind::Tcp:
@@ -146,6 +148,8 @@ face::LinkServiceOptions FaceSystem::linkServiceOptions(const io::SocketTranspor
       o.overrideMtu = *params->mtu;
     if (params->localFields)
       o.allowLocalFields = *params->localFields && t.scope() == face::FaceScope::Local;
+    if (params->lpReliability)
+      o.reliability.enabled = *params->lpReliability;
     if (params->congestionMarking)
       o.allowCongestionMarking = *params->congestionMarking;
     if (params->congestionMarkingInterval)
@@ -197,7 +201,7 @@ face::FaceId FaceSystem::addFace(std::unique_ptr<io::SocketTransport> transport,
     impaired->setTraceFaceId(id);
   NDNLAB_LOG(m_env, LogLevel::Info, "FaceSystem", "face ", id, " ", raw->remoteUri(), " local=", raw->localUri(), " ",
              face::toString(raw->scope()), " ", face::toString(raw->persistency()), " ", face::toString(raw->medium()),
-             lsRaw->isBundlingActive() ? " bundling" : "");
+             lsRaw->isBundlingActive() ? " bundling" : "", lsRaw->isReliabilityActive() ? " lp-reliability" : "");
   return id;
 }
 
@@ -345,6 +349,7 @@ mgmt::ControlParameters FaceSystem::faceParameters(const face::Face& f) const
   p.facePersistency = static_cast<uint64_t>(f.persistency());
   const auto& lo = f.linkService().options();
   p.flags = (lo.allowLocalFields ? mgmt::FaceFlagLocalFields : 0) |
+            (lo.reliability.enabled ? mgmt::FaceFlagLpReliability : 0) |
             (lo.allowCongestionMarking ? mgmt::FaceFlagCongestionMarking : 0);
   if (lo.allowCongestionMarking) {
     p.baseCongestionMarkingInterval = lo.baseCongestionMarkingInterval;
@@ -377,6 +382,8 @@ void FaceSystem::createFace(const mgmt::ControlParameters& cp, std::function<voi
   if (cp.flags && cp.mask) {
     if (*cp.mask & mgmt::FaceFlagLocalFields)
       params.localFields = (*cp.flags & mgmt::FaceFlagLocalFields) != 0;
+    if (*cp.mask & mgmt::FaceFlagLpReliability)
+      params.lpReliability = (*cp.flags & mgmt::FaceFlagLpReliability) != 0;
     if (*cp.mask & mgmt::FaceFlagCongestionMarking)
       params.congestionMarking = (*cp.flags & mgmt::FaceFlagCongestionMarking) != 0;
     if (*cp.mask & mgmt::FaceFlagBundling)

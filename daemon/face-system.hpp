@@ -51,6 +51,7 @@ public:
     face::FacePersistency persistency = face::FacePersistency::Persistent;
     std::optional<size_t> mtu;             ///< bytes, >= 64, datagram faces only
     std::optional<bool> localFields;       ///< Flags bit 0
+    std::optional<bool> lpReliability;     ///< Flags bit 1
     std::optional<bool> congestionMarking; ///< Flags bit 2
     std::optional<Duration> congestionMarkingInterval;
     std::optional<size_t> congestionThreshold; ///< bytes
@@ -73,7 +74,8 @@ public:
                   CreateCallback done);
 
   // --- mgmt::FaceSystem ---
-  /// faces/create with NFD ControlParameters (Uri, LocalUri, FacePersistency, Flags+Mask,
+  /// faces/create with NFD ControlParameters (Uri, LocalUri, FacePersistency, Flags+Mask: local
+  /// fields, LpReliability, congestion marking,
   /// BaseCongestionMarkingInterval, DefaultCongestionThreshold, Mtu) and ndnlab's Medium,
   /// BundleInterval and Bundling flag; the reply body holds the face's parameters on 200 and 409.
   void createFace(const mgmt::ControlParameters& params, std::function<void(mgmt::ControlResponse)> done) override;
@@ -89,7 +91,10 @@ public:
   /// Medium of a new face: the configured one of its kind (UDP unicast, multicast; stream
   /// faces are wired), unless `params` sets it.
   face::Medium medium(const io::SocketTransport& t, const FaceParams* params = nullptr) const;
-  /// Link-service options a transport of this kind and scope gets by default.
+  /// Link-service options a transport of this kind and scope gets by default. Link reliability
+  /// ([face_system.link] reliability) applies by default to UDP and Ethernet unicast faces only
+  /// (stream faces are reliable already, multicast ones are not point-to-point); faces/create's
+  /// LpReliability flag sets it on any face.
   face::LinkServiceOptions linkServiceOptions(const io::SocketTransport& t, const FaceParams* params = nullptr) const;
 
   /// URIs of the listening channels (faces/channels dataset).

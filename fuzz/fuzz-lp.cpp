@@ -1,9 +1,11 @@
-// libFuzzer target: each input is one link frame received by a GenericLinkService on a
-// DummyTransport with local fields, fragmentation, reassembly, congestion marking and MIRCC
-// enabled. The service persists across inputs (so fragments of different inputs can meet), and the
-// manual clock advances after each input (so reassembly timeouts fire). Every packet the
-// service delivers is sent back out, exercising encoding and fragmentation; each frame it
-// sends must fit the MTU and decode again.
+// libFuzzer target: each input is one link frame received by two GenericLinkServices on
+// DummyTransports with local fields, fragmentation, reassembly, congestion marking and MIRCC
+// enabled, the second on a point-to-point link with link reliability on as well (Acks of its
+// frames, TxSequences to acknowledge, duplicates). The services persist across inputs (so
+// fragments of different inputs can meet), and the manual clock advances after each input (so
+// reassembly timeouts, RTOs and idle Acks fire). Every packet a service delivers is sent back
+// out, exercising encoding and fragmentation; each frame it sends must fit the MTU and decode
+// again, and the reliable one never holds more octets for retransmission than its bound.
 
 #include "core/face/dummy-transport.hpp"
 #include "core/face/generic-link-service.hpp"
@@ -23,10 +25,11 @@ constexpr ssize_t Mtu = 600;
 struct Harness
 {
   ManualEnv env;
-  face::DummyTransport transport{face::FaceScope::Local, face::LinkType::MultiAccess, Mtu};
+  face::DummyTransport transport;
   std::unique_ptr<face::GenericLinkService> service;
 
-  Harness()
+  explicit Harness(bool reliable)
+    : transport(face::FaceScope::Local, reliable ? face::LinkType::PointToPoint : face::LinkType::MultiAccess, Mtu)
   {
     face::LinkServiceOptions o;
     o.allowLocalFields = true;
@@ -36,6 +39,8 @@ struct Harness
     o.baseCongestionMarkingInterval = std::chrono::milliseconds(10);
     o.maxReassemblyBytes = 256 * 1024;
     o.mircc = true; // MirccRate (888) is re-encoded on the Data and Nacks sent back
+    o.reliability.enabled = reliable;
+    o.reliability.maxUnackedBytes = 64 * 1024;
     service = std::make_unique<face::GenericLinkService>(env, o);
     service->attach(transport);
     service->onReceiveInterest = [this](Interest&& i, face::EndpointId ep) {
@@ -53,6 +58,21 @@ struct Harness
       fuzz::require(lp::decodeFrame(s.frame).ok(), "a frame sent does not decode");
     }
     transport.sent.clear();
+    if (const auto* r = service->reliability())
+      fuzz::require(r->unackedBytes() <= service->options().reliability.maxUnackedBytes,
+                    "more octets held for retransmission than the bound");
+  }
+
+  void feed(const uint8_t* data, size_t size)
+  {
+    // Vary the endpoint and the send queue (congestion marking) with the input size.
+    transport.setSendQueueLength((size % 3) * 40000);
+    transport.injectFrame(ByteSpan(data, size), size % 4);
+    checkSentFrames();
+    env.advance(std::chrono::milliseconds(100));
+    checkSentFrames(); // retransmissions and idle Acks
+    env.logImpl.lines.clear();
+    env.traceImpl.records.clear();
   }
 };
 
@@ -60,13 +80,9 @@ struct Harness
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-  static Harness h;
-  // Vary the endpoint and the send queue (congestion marking) with the input size.
-  h.transport.setSendQueueLength((size % 3) * 40000);
-  h.transport.injectFrame(ByteSpan(data, size), size % 4);
-  h.checkSentFrames();
-  h.env.advance(std::chrono::milliseconds(100));
-  h.env.logImpl.lines.clear();
-  h.env.traceImpl.records.clear();
+  static Harness plain(false);
+  static Harness reliable(true);
+  plain.feed(data, size);
+  reliable.feed(data, size);
   return 0;
 }

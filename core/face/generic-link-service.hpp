@@ -22,6 +22,13 @@
 // its prefix; one timer per face fires at the encoder's next stall deadline and sends the
 // recovery bundles due (trace event bundle_recovery, counter nOutBundleRecoveries).
 //
+// Link reliability (options.reliability.enabled, point-to-point transports; LinkReliability,
+// docs/mechanisms/reliability.md): every network packet goes out in LpPackets that each carry
+// a Sequence and a TxSequence, fragmented to leave room for the TxSequence; every LpPacket sent
+// carries the Acks that fit; every frame received gives its Acks to LinkReliability first, and a
+// duplicate frame is dropped there. With it off, nothing on the send or receive path changes
+// (received Acks and TxSequences are ignored, as NFD does).
+//
 // Tags on the wire: BundleTag (880) is read on every face and written only with
 // emitBundleTag (an application's face to its forwarder). Interests handed up from a bundle
 // carry a BundleTag {retransmission = single, cwnd = Interests handed up} when the frame had
@@ -38,6 +45,7 @@
 // the trace event {kind="drop", reason=<DropReason name>, value=<frame or packet octets>}.
 
 #include "core/face/bundling-service.hpp"
+#include "core/face/link-reliability.hpp"
 #include "core/face/link-service.hpp"
 #include "core/lp/fragmenter.hpp"
 #include "core/lp/interest-bundler.hpp"
@@ -85,9 +93,21 @@ public:
   size_t bundleEncoderEntries() const { return m_bundling.encoderEntries(); }
   size_t bundleDecoderEntries() const { return m_bundling.decoderEntries(); }
 
+  void setReliability(bool enabled) override;
+  /// True while link reliability runs: enabled, and the transport is point-to-point.
+  bool isReliabilityActive() const;
+  /// The link reliability sub-service while enabled, else nullptr (tests, diagnostics).
+  const LinkReliability* reliability() const { return m_reliability.get(); }
+
 private:
   /// Common tail of the send path for one network packet `wire` with header fields `header`.
   void sendNetPacket(lp::LpPacket&& header, SharedBuffer wire, EndpointId endpoint);
+  /// sendNetPacket with link reliability active: every frame numbered and held for retransmission.
+  void sendReliably(lp::LpPacket&& header, SharedBuffer wire, EndpointId endpoint);
+  /// Piggybacks the Acks that fit, encodes and sends one LpPacket (link reliability active).
+  void sendLpFrame(lp::LpPacket&& frame, EndpointId endpoint);
+  /// Creates the link reliability sub-service with this service's options and counters.
+  void makeReliability();
   /// CoDel-like marking on the transport send queue (ndn-spec-facts.md 2.6).
   void checkCongestion(lp::LpPacket& header);
   /// One step of the CoDel-like control law for a queue of `queue` bytes; true = mark now.
@@ -108,7 +128,8 @@ private:
   Transport* m_transport = nullptr;
   lp::Fragmenter m_fragmenter;
   lp::Reassembler m_reassembler;
-  BundlingService m_bundling; ///< BLEnD: encoder, decoder, early-Data hold, recovery timer
+  BundlingService m_bundling;                     ///< BLEnD: encoder, decoder, early-Data hold, recovery timer
+  std::unique_ptr<LinkReliability> m_reliability; ///< while options.reliability.enabled
   // congestion marking state: TimePoint::max() = not in a congestion incident
   TimePoint m_nextMarkTime = TimePoint::max();
   uint64_t m_nMarkedInIncident = 0;

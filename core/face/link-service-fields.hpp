@@ -60,6 +60,45 @@ void visitFields(std::type_identity<LinkServiceOptions>, Visitor&& v)
               .hosts = Ns3,
               .section = "face_system.link"},
              NDNLAB_FIELD_REF(o.mircc)));
+  // NDNLPv2 link reliability (docs/mechanisms/reliability.md)
+  v(field<O>({.name = "reliability",
+              .doc = "NDNLPv2 link reliability on point-to-point faces (NFD's LpReliability): frames carry "
+                     "TxSequence and Acks, unacknowledged ones are sent again; the peer must run it too",
+              .attribute = "LpReliability",
+              .hosts = Ns3,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.reliability.enabled)));
+  v(field<O>({.name = "reliability-max-retx",
+              .doc = "link reliability: retransmissions of a frame before its packet is given up (NFD default)",
+              .range = Range::closed(0, 255),
+              .attribute = "LpReliabilityMaxRetx",
+              .hosts = Ns3,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.reliability.maxRetx)));
+  v(field<O>({.name = "reliability-idle-ack-period",
+              .doc = "link reliability: Acks not piggybacked within this long leave in an IDLE frame (NFD "
+                     "default)",
+              .range = Range::closed(0.001, MaxMs),
+              .attribute = "LpReliabilityIdleAckPeriod",
+              .hosts = Ns3,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.reliability.idleAckPeriod)));
+  v(field<O>({.name = "reliability-loss-threshold",
+              .doc = "link reliability: a frame is lost once a frame sent this many TxSequences later is "
+                     "acknowledged",
+              .range = Range::closed(1, 65536),
+              .attribute = "LpReliabilityLossThreshold",
+              .hosts = Ns3,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.reliability.lossThreshold)));
+  v(field<O>({.name = "reliability-max-unacked-bytes",
+              .doc = "link reliability: octets of packets held for retransmission, per face; the oldest is "
+                     "given up beyond it",
+              .range = Range::closed(1, MaxCount),
+              .attribute = "LpReliabilityMaxUnackedBytes",
+              .hosts = Ns3,
+              .section = "face_system.link"},
+             NDNLAB_FIELD_REF(o.reliability.maxUnackedBytes)));
   // BLEnD Interest bundling (docs/mechanisms/bundling.md)
   v(field<O>({.name = "bundling",
               .doc = "BLEnD Interest bundling on wireless faces; the peer must decode bundles (ndnlab does, "

@@ -2,7 +2,7 @@
 // LinkService: network packets <-> link frames. GenericLinkService speaks NDNLPv2: bare or LP
 // framing, PitToken, Nack, CongestionMark, IncomingFaceId/NextHopFaceId (local fields),
 // CachePolicy, fragmentation/reassembly, congestion marking; (issue 4) the Interest bundler;
-// (issue 28) the MIRCC rate field.
+// (issue 28) the MIRCC rate field; the NDNLPv2 link reliability protocol (TxSequence, Ack).
 // Malformed frames are counted drops with a reason, never exceptions.
 
 #include "core/lp/interest-bundler.hpp"
@@ -16,6 +16,25 @@
 #include <string>
 
 namespace ndnlab::face {
+
+/// NDNLPv2 link reliability (docs/mechanisms/reliability.md; NFD LpReliability::Options,
+/// whose defaults these are). Effective on point-to-point faces only.
+struct ReliabilityOptions
+{
+  /// Every frame carries a TxSequence, the peer's TxSequences are acknowledged, and frames
+  /// left unacknowledged are sent again. Off by default; both ends must turn it on (a peer
+  /// without it never acknowledges, so every frame would be sent maxRetx + 1 times).
+  bool enabled = false;
+  /// Retransmissions of one frame before its network packet is given up.
+  size_t maxRetx = 3;
+  /// Acks not piggybacked on a frame within this long leave in an IDLE frame of their own.
+  Duration idleAckPeriod = std::chrono::milliseconds(5);
+  /// A frame is lost once a frame sent this many TxSequences after it is acknowledged.
+  size_t lossThreshold = 3;
+  /// Upper bound on the network packets held for retransmission, octets, per face; beyond it
+  /// the oldest one is given up (a peer that never acknowledges cannot grow it further).
+  size_t maxUnackedBytes = 16 * 1024 * 1024;
+};
 
 struct LinkServiceOptions
 {
@@ -70,6 +89,9 @@ struct LinkServiceOptions
   /// the forwarder stamps Data and Nacks arriving here with this face's rate. Off by default:
   /// the field is stripped, so a peer that does not run MIRCC never sees it.
   bool mircc = false;
+
+  /// NDNLPv2 link reliability (NFD's LpReliability, faces/create Flags bit 1).
+  ReliabilityOptions reliability;
 };
 
 class LinkService
@@ -94,7 +116,7 @@ public:
     uint64_t nCongestionMarked = 0;        ///< outgoing packets marked (send queue)
     uint64_t nReceiveCongestionMarked = 0; ///< incoming Data marked (receive backlog)
     uint64_t nInIdle = 0;                  ///< IDLE LpPackets (no Fragment, no Nack): not a drop,
-                                           ///< they carry only Acks (reliability is not implemented)
+                                           ///< they carry only Acks
     // BLEnD (docs/mechanisms/bundling.md)
     uint64_t nOutBundles = 0;             ///< Interest frames sent with a bundle header (bundles and singles)
     uint64_t nOutInterestsAbsorbed = 0;   ///< Interests not sent: covered by a bundle already sent
@@ -107,6 +129,17 @@ public:
                                           ///< forwarder (a bundle asked for it): held, handed up with it
     uint64_t nInDataEarlyExpired = 0;     ///< of those, dropped unasked (hold time or bound)
     uint64_t nOutBundleRecoveries = 0;    ///< recovery bundles sent by loss detection (not in nOutBundles)
+    // link reliability (docs/mechanisms/reliability.md); the first four are NFD's
+    uint64_t nAcknowledged = 0;      ///< network packets whose frames were all acknowledged, none sent twice
+    uint64_t nRetransmitted = 0;     ///< network packets acknowledged after a frame of theirs was sent again
+    uint64_t nRetxExhausted = 0;     ///< network packets given up: a frame unacknowledged after maxRetx
+    uint64_t nDuplicateSequence = 0; ///< received frames dropped: their Sequence was received already
+    uint64_t nOutRetxFrames = 0;     ///< frames sent again (timeout or loss detected from later Acks)
+    uint64_t nOutAcks = 0;           ///< Ack fields sent (piggybacked or in IDLE frames)
+    uint64_t nOutIdleAcks = 0;       ///< IDLE frames sent to carry Acks
+    uint64_t nInAcks = 0;            ///< Ack fields received
+    uint64_t nInAcksUnknown = 0;     ///< of those, naming no frame awaiting an Ack (late, duplicate or bogus)
+    uint64_t nUnackedOverflow = 0;   ///< network packets given up at the maxUnackedBytes bound
   };
 
   virtual ~LinkService() = default;
@@ -133,6 +166,8 @@ public:
   }
   /// Turns MIRCC's rate field on or off at run time (faces/update with MirccCapacity).
   void setMircc(bool enabled) { m_options.mircc = enabled; }
+  /// Turns link reliability on or off at run time (faces/update with the LpReliability flag).
+  virtual void setReliability(bool enabled) { m_options.reliability.enabled = enabled; }
   /// The owning face's id, for logs and trace events (set by Face::setId).
   void setFaceId(FaceId id) { m_faceId = id; }
   FaceId faceId() const { return m_faceId; }

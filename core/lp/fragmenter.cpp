@@ -21,6 +21,18 @@ Fragmenter::Fragmenter(FragmenterOptions options, uint64_t firstSequence)
 Result<std::vector<SharedBuffer>, FragmentErrc> Fragmenter::fragment(const LpPacket& header, ByteSpan netPacket,
                                                                      size_t mtu)
 {
+  auto packets = split(header, netPacket, mtu);
+  if (!packets)
+    return fail(packets.error());
+  std::vector<SharedBuffer> frames;
+  frames.reserve(packets->size());
+  for (const LpPacket& p : *packets)
+    frames.push_back(encode(p));
+  return frames;
+}
+
+Result<std::vector<LpPacket>, FragmentErrc> Fragmenter::split(const LpPacket& header, ByteSpan netPacket, size_t mtu)
+{
   LpPacket first = header;
   first.sequence.reset();
   first.fragIndex.reset();
@@ -48,7 +60,7 @@ Result<std::vector<SharedBuffer>, FragmentErrc> Fragmenter::fragment(const LpPac
   if (count > maxFrags)
     return fail(FragmentErrc::TooManyFragments);
 
-  std::vector<SharedBuffer> frames;
+  std::vector<LpPacket> frames;
   frames.reserve(count);
   size_t offset = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -61,7 +73,7 @@ Result<std::vector<SharedBuffer>, FragmentErrc> Fragmenter::fragment(const LpPac
     frag.fragCount = count;
     frag.fragment = netPacket.subspan(offset, len);
     offset += len;
-    frames.push_back(encode(frag));
+    frames.push_back(std::move(frag));
   }
   m_nextSequence += count;
   return frames;

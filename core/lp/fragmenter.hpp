@@ -41,6 +41,12 @@ public:
   /// Sequence - FragIndex identifies the packet at the receiver. On error no Sequence
   /// number is consumed.
   Result<std::vector<SharedBuffer>, FragmentErrc> fragment(const LpPacket& header, ByteSpan netPacket, size_t mtu);
+  /// As fragment(), but the fragments are returned unencoded: each one's `fragment` views
+  /// `netPacket`, so they are valid only while it lives.
+  Result<std::vector<LpPacket>, FragmentErrc> split(const LpPacket& header, ByteSpan netPacket, size_t mtu);
+  /// Takes one Sequence for a packet sent whole in one LpPacket (link reliability numbers every
+  /// frame, NFD GenericLinkService::assignSequences).
+  uint64_t takeSequence() { return m_nextSequence++; }
 
   /// Sequence the next fragment will carry.
   uint64_t nextSequence() const { return m_nextSequence; }

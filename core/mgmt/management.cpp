@@ -338,10 +338,9 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
   if (p.flags.has_value() != p.mask.has_value())
     return done(ControlResponse(status::BadRequest, "Flags and Mask must be given together"));
   if (p.facePersistency || p.baseCongestionMarkingInterval || p.defaultCongestionThreshold || p.mtu ||
-      (p.mask && (*p.mask & ~FaceFlagBundling) != 0))
-    return done(
-      ControlResponse(status::NotAcceptable,
-                      "ndnlabd faces/update changes only the Bundling flag, Medium, BundleInterval and MirccCapacity"));
+      (p.mask && (*p.mask & ~(FaceFlagBundling | FaceFlagLpReliability)) != 0))
+    return done(ControlResponse(status::NotAcceptable, "ndnlabd faces/update changes only the LpReliability and "
+                                                       "Bundling flags, Medium, BundleInterval and MirccCapacity"));
   if (p.medium && *p.medium > static_cast<uint64_t>(face::Medium::Wireless))
     return done(ControlResponse(status::BadRequest, "Medium must be 0 (wired) or 1 (wireless)"));
   if (p.bundleInterval && *p.bundleInterval > lp::MaxBundleSpan)
@@ -356,17 +355,20 @@ void Management::facesUpdate(const ControlParameters& p, const RequestContext& c
     bundling = (*p.flags & FaceFlagBundling) != 0;
   uint32_t interval = p.bundleInterval ? static_cast<uint32_t>(*p.bundleInterval) : ls.options().bundler.bundleInterval;
   ls.setBundling(bundling, interval);
+  if (p.mask && (*p.mask & FaceFlagLpReliability))
+    ls.setReliability((*p.flags & FaceFlagLpReliability) != 0);
   if (p.medium)
     f->transport().setMedium(static_cast<face::Medium>(*p.medium));
   if (p.mirccCapacity)
     applyMirccCapacity(m_forwarder, *f, *p.mirccCapacity);
   NDNLAB_LOG(m_env, LogLevel::Info, LogModule, "faces/update ", f->id(),
              " medium=", face::toString(f->transport().medium()), " bundling=", bundling, " bi=", interval,
-             " mircc=", ls.options().mircc);
+             " mircc=", ls.options().mircc, " lp-reliability=", ls.options().reliability.enabled);
 
   ControlParameters body;
   body.faceId = f->id();
   body.flags = (ls.options().allowLocalFields ? FaceFlagLocalFields : 0) |
+               (ls.options().reliability.enabled ? FaceFlagLpReliability : 0) |
                (ls.options().allowCongestionMarking ? FaceFlagCongestionMarking : 0);
   addBundlingParameters(*f, body);
   addMirccParameters(m_forwarder, *f, body);
@@ -495,7 +497,7 @@ FaceStatus Management::faceStatus(const face::Face& f) const
   s.nOutNacks = fc.nOutNacks;
   s.nInBytes = f.transport().counters().nInBytes;
   s.nOutBytes = f.transport().counters().nOutBytes;
-  s.flags = (lo.allowLocalFields ? FaceFlagLocalFields : 0) |
+  s.flags = (lo.allowLocalFields ? FaceFlagLocalFields : 0) | (lo.reliability.enabled ? FaceFlagLpReliability : 0) |
             (lo.allowCongestionMarking ? FaceFlagCongestionMarking : 0) | (lo.bundling ? FaceFlagBundling : 0);
   // ndnlab extension elements only where BLEnD is in play (NFD's dataset otherwise)
   const face::LinkService::Counters& lc = f.linkService().counters();

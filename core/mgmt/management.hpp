@@ -85,7 +85,8 @@ private:
   void fibRemoveNextHop(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void facesCreate(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void facesDestroy(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
-  /// faces/update: only the BLEnD settings (Bundling flag, Medium, BundleInterval) change.
+  /// faces/update: only the LpReliability flag, the BLEnD settings (Bundling flag, Medium,
+  /// BundleInterval) and MirccCapacity change.
   void facesUpdate(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void strategySet(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);
   void strategyUnset(const ControlParameters& p, const RequestContext& ctx, Dispatcher::CommandDone done);

@@ -41,6 +41,7 @@ enum class EventKind : uint8_t {
   BundleIn,
   InterestRegenerated,
   DataEarly,
+  LpRetx,
   // transports (core/face impairments, io sockets, ns-3 devices)
   ImpairDrop,
   IoDrop,
@@ -134,6 +135,11 @@ enum class DropReason : uint8_t {
   // link service: Interest bundling
   BundleInvalid,
   BundleStale,
+  // link service: link reliability
+  LpRetxExhausted,
+  LpUnackedLimit,
+  LpDuplicateSequence,
+  LpTooManyAcks,
   // impaired transport
   Loss,
   QueueFull,

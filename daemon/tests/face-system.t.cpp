@@ -234,6 +234,83 @@ TEST_F(FaceSystemTest, TcpFacesCreateToLoopbackIsLocal)
   EXPECT_EQ(failed.code, 504u) << failed.text;
 }
 
+TEST_F(FaceSystemTest, LinkReliabilityFromTheConfigOnUdpUnicastOnly)
+{
+  options.link.reliability.enabled = true;
+  start();
+  asio::ip::udp::socket peer(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  auto udp = create("udp4://127.0.0.1:" + std::to_string(peer.local_endpoint().port()));
+  ASSERT_EQ(udp.code, 200u) << udp.text;
+  auto& uls = static_cast<face::GenericLinkService&>(faces.get(udp.faceId)->linkService());
+  EXPECT_TRUE(uls.isReliabilityActive());
+  EXPECT_TRUE(*system->faceParameters(*faces.get(udp.faceId)).flags & mgmt::FaceFlagLpReliability);
+  // a stream face is reliable already: not by default, only on request (NFD's LpReliability flag)
+  auto tcp = create("tcp4://127.0.0.1:" + std::to_string(options.tcp.port));
+  ASSERT_EQ(tcp.code, 200u) << tcp.text;
+  EXPECT_FALSE(faces.get(tcp.faceId)->linkService().options().reliability.enabled);
+
+  std::optional<mgmt::ControlResponse> reply;
+  mgmt::ControlParameters cp;
+  asio::ip::udp::socket peer2(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  cp.uri = "udp4://127.0.0.1:" + std::to_string(peer2.local_endpoint().port());
+  cp.flags = 0;
+  cp.mask = mgmt::FaceFlagLpReliability;
+  system->createFace(cp, [&](mgmt::ControlResponse r) { reply = std::move(r); });
+  ASSERT_TRUE(runUntil(io, [&] { return reply.has_value(); }));
+  ASSERT_EQ(reply->code, 200u) << reply->text;
+  auto body = mgmt::ControlParameters::decode(reply->body);
+  ASSERT_TRUE(body.ok());
+  EXPECT_FALSE(*body->flags & mgmt::FaceFlagLpReliability);
+  EXPECT_EQ(faces.get(*body->faceId)->linkService().options().reliability.enabled, false);
+}
+
+TEST_F(FaceSystemTest, LinkReliabilityRecoversWhatTheUdpImpairmentLoses)
+{
+  // two daemons' face systems on loopback, link reliability on both (B's on-demand face takes it
+  // from the config); A loses a fifth of what it sends, fragments of 4000-octet Data included
+  options.link.reliability.enabled = true;
+  options.link.reliability.maxRetx = 10; // a give-up would need 11 losses in a row
+  options.udpMtu = 1400;
+  options.udpImpair.loss = 0.2;
+  start();
+  FaceSystemOptions optionsB;
+  optionsB.unixSocket.path = (dir / "b.sock").string();
+  optionsB.tcp.port = 0;
+  optionsB.udp.address = "127.0.0.1";
+  optionsB.udp.port = freePort<asio::ip::udp>(io);
+  optionsB.udpMtu = 1400;
+  optionsB.link.reliability.enabled = true;
+  fw::Forwarder forwarderB{env};
+  FaceSystem systemB(env, io, forwarderB, optionsB);
+  systemB.start();
+
+  auto r = create("udp4://127.0.0.1:" + std::to_string(optionsB.udp.port));
+  ASSERT_EQ(r.code, 200u) << r.text;
+  face::Face* a = faces.get(r.faceId);
+  constexpr uint64_t N = 30;
+  for (uint64_t k = 0; k < N; ++k) {
+    Data d{Name("/rel").appendSegment(k)};
+    d.setContent(ByteSpan(Buffer(4000, static_cast<uint8_t>(k))));
+    d.setSignatureValue(Buffer(32, 0));
+    a->sendData(d);
+  }
+  auto received = [&] {
+    uint64_t n = 0;
+    for (const face::Face& f : forwarderB.faceTable())
+      n += f.counters().nInData;
+    return n;
+  };
+  const auto& c = a->linkService().counters();
+  auto allReceived = [&] { return received() == N; };
+  auto allAcknowledged = [&] { return c.nAcknowledged + c.nRetransmitted == N; };
+  ASSERT_TRUE(runUntil(io, allReceived, 10s)) << received() << " of " << N;
+  EXPECT_GT(c.nOutRetxFrames, 0u);
+  EXPECT_EQ(c.nRetxExhausted, 0u);
+  EXPECT_GT(c.nInAcks, 0u);
+  EXPECT_TRUE(runUntil(io, allAcknowledged, 10s));
+  systemB.stop();
+}
+
 TEST_F(FaceSystemTest, StaleSocketReplacedAndStopRemovesIt)
 {
   start();

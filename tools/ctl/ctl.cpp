@@ -93,6 +93,8 @@ std::string cpSummary(std::string_view module, const ControlParameters& cp)
       os << " mtu=" << *cp.mtu;
     if (cp.medium)
       os << " medium=" << (*cp.medium == 1 ? "wireless" : "wired");
+    if (cp.flags && (*cp.flags & mgmt::FaceFlagLpReliability))
+      os << " lp-reliability=on";
     if (cp.medium || cp.bundleInterval)
       os << " bundling=" << ((cp.flags.value_or(0) & mgmt::FaceFlagBundling) ? "on" : "off");
     if (cp.bundleInterval)
@@ -133,6 +135,7 @@ struct CtlOptions
   std::string queryRemote, queryLocal, queryScheme; ///< face list filters (faces/query)
   std::string medium;                               ///< "", wired, wireless
   std::string bundling;                             ///< "", on, off
+  std::string reliability;                          ///< "", on, off
   std::optional<uint64_t> bundleInterval;
   std::string mirccCapacity; ///< "", or a bit rate (parseBitRate)
   // route / strategy
@@ -359,6 +362,8 @@ bool printFaces(ByteSpan content)
                                     : "ad-hoc");
     if (f.flags & mgmt::FaceFlagLocalFields)
       std::cout << " local-fields";
+    if (f.flags & mgmt::FaceFlagLpReliability)
+      std::cout << " lp-reliability";
     if (f.flags & mgmt::FaceFlagCongestionMarking)
       std::cout << " congestion-marking";
     if (f.flags & mgmt::FaceFlagBundling)
@@ -556,8 +561,13 @@ int runCtl(int argc, char** argv)
     ->check(CLI::IsMember({"persistent", "permanent"}))
     ->capture_default_str();
   addUnsignedOption(*faceCreate, "--mtu", o.mtu, "MTU override (bytes; 0 = none)");
-  // BLEnD settings (ndnlab extension; docs/mechanisms/bundling.md)
+  // link reliability (NFD's LpReliability flag) and BLEnD settings (ndnlab extension;
+  // docs/mechanisms/bundling.md)
   auto addBundlingOptions = [&](CLI::App* cmd) {
+    cmd
+      ->add_option("--reliability", o.reliability,
+                   "NDNLPv2 link reliability on this face (NFD's LpReliability flag): on or off")
+      ->check(CLI::IsMember({"on", "off"}));
     cmd->add_option("--medium", o.medium, "Physical medium: wired or wireless (wireless faces may bundle)")
       ->check(CLI::IsMember({"wired", "wireless"}));
     cmd->add_option("--bundling", o.bundling, "BLEnD Interest bundling on this face: on or off")
@@ -574,6 +584,10 @@ int runCtl(int argc, char** argv)
         "RATE"));
   };
   auto setBundlingParameters = [&](ControlParameters& cp) {
+    if (!o.reliability.empty()) {
+      cp.flags = cp.flags.value_or(0) | (o.reliability == "on" ? mgmt::FaceFlagLpReliability : 0);
+      cp.mask = cp.mask.value_or(0) | mgmt::FaceFlagLpReliability;
+    }
     if (!o.medium.empty())
       cp.medium = o.medium == "wireless" ? 1 : 0;
     if (!o.bundling.empty()) {
@@ -602,7 +616,8 @@ int runCtl(int argc, char** argv)
       ->required()
       ->check(faceArgument());
   };
-  auto* faceUpdate = face->add_subcommand("update", "Change a face's BLEnD and MIRCC settings (faces/update)");
+  auto* faceUpdate =
+    face->add_subcommand("update", "Change a face's link reliability, BLEnD and MIRCC settings (faces/update)");
   addFaceArgument(faceUpdate, "Face");
   addBundlingOptions(faceUpdate);
   faceUpdate->callback([&] {

@@ -426,5 +426,43 @@ TEST(ManagementFaceSystem, CreateIsDelegatedAndChannelsListed)
   EXPECT_EQ(ControlResponse::decode(d->content())->bodyParameters()->faceId, std::optional<uint64_t>(300));
 }
 
+TEST_F(ManagementTest, UpdateTurnsLinkReliabilityOnAndOff)
+{
+  // NFD's faces/update LpReliability flag (bit 1), reported in faces/list as NFD does
+  Client c = addFace();
+  Client p = addFace(FaceScope::NonLocal);
+  face::Face* f = forwarder.faceTable().get(p.id);
+  auto& ls = static_cast<face::GenericLinkService&>(f->linkService());
+  EXPECT_FALSE(ls.isReliabilityActive());
+
+  auto r = command(c, "faces", "update",
+                   ControlParameters{.faceId = p.id, .flags = FaceFlagLpReliability, .mask = FaceFlagLpReliability});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->code, 200u) << r->text;
+  EXPECT_TRUE(ls.options().reliability.enabled);
+  EXPECT_TRUE(ls.isReliabilityActive());
+  auto body = ControlParameters::decode(r->body);
+  ASSERT_TRUE(body.ok());
+  EXPECT_TRUE(*body->flags & FaceFlagLpReliability);
+  auto faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
+  ASSERT_TRUE(faces);
+  EXPECT_TRUE(faces->at(2).flags & FaceFlagLpReliability);
+  EXPECT_FALSE(faces->at(1).flags & FaceFlagLpReliability);
+
+  // frames toward the face now carry TxSequences
+  Interest i(Name("/x"));
+  i.setNonce(7);
+  f->sendInterest(i);
+  auto frame = lp::decodeFrame(p.transport->sent.back().frame);
+  ASSERT_TRUE(frame.ok());
+  EXPECT_EQ(frame->txSequence, 0u);
+
+  r = command(c, "faces", "update", ControlParameters{.faceId = p.id, .flags = 0, .mask = FaceFlagLpReliability});
+  ASSERT_EQ(r->code, 200u);
+  EXPECT_FALSE(ls.options().reliability.enabled);
+  EXPECT_EQ(ls.reliability(), nullptr);
+  EXPECT_FALSE(*ControlParameters::decode(r->body)->flags & FaceFlagLpReliability);
+}
+
 } // namespace
 } // namespace ndnlab::mgmt

@@ -773,6 +773,8 @@ nlohmann::json nodeFrames(ns3::Ptr<ns3::Node> node)
 {
   uint64_t txFrames = 0, rxFrames = 0, txBytes = 0, rxBytes = 0;
   uint64_t iOut = 0, iIn = 0, dOut = 0, dIn = 0, nOut = 0, nIn = 0;
+  bool reliable = false; // link reliability on some face of the node
+  face::LinkService::Counters lp;
   auto stack = node->GetObject<NdnStack>();
   if (stack) {
     for (face::FaceId id : stack->GetNetDeviceFaces()) {
@@ -790,12 +792,34 @@ nlohmann::json nodeFrames(ns3::Ptr<ns3::Node> node)
         dIn += c.nInData;
         nOut += c.nOutNacks;
         nIn += c.nInNacks;
+        const face::LinkService& ls = f->linkService();
+        reliable = reliable || ls.options().reliability.enabled;
+        const auto& l = ls.counters();
+        lp.nOutRetxFrames += l.nOutRetxFrames;
+        lp.nAcknowledged += l.nAcknowledged;
+        lp.nRetransmitted += l.nRetransmitted;
+        lp.nRetxExhausted += l.nRetxExhausted;
+        lp.nUnackedOverflow += l.nUnackedOverflow;
+        lp.nDuplicateSequence += l.nDuplicateSequence;
+        lp.nOutAcks += l.nOutAcks;
+        lp.nOutIdleAcks += l.nOutIdleAcks;
       }
     }
   }
-  return {{"tx_frames", txFrames}, {"rx_frames", rxFrames}, {"tx_bytes", txBytes}, {"rx_bytes", rxBytes},
-          {"interests_out", iOut}, {"interests_in", iIn},   {"data_out", dOut},    {"data_in", dIn},
-          {"nacks_out", nOut},     {"nacks_in", nIn}};
+  nlohmann::json j = {{"tx_frames", txFrames}, {"rx_frames", rxFrames}, {"tx_bytes", txBytes}, {"rx_bytes", rxBytes},
+                      {"interests_out", iOut}, {"interests_in", iIn},   {"data_out", dOut},    {"data_in", dIn},
+                      {"nacks_out", nOut},     {"nacks_in", nIn}};
+  if (reliable) {
+    // link reliability (LinkService::Counters), summed over the node's device faces
+    j["lp_retx_frames"] = lp.nOutRetxFrames;
+    j["lp_acknowledged"] = lp.nAcknowledged;
+    j["lp_retransmitted"] = lp.nRetransmitted;
+    j["lp_given_up"] = lp.nRetxExhausted + lp.nUnackedOverflow;
+    j["lp_duplicates"] = lp.nDuplicateSequence;
+    j["lp_acks_out"] = lp.nOutAcks;
+    j["lp_idle_acks_out"] = lp.nOutIdleAcks;
+  }
+  return j;
 }
 
 P2pDropCounter::P2pDropCounter(const ns3::NetDeviceContainer& devices)
