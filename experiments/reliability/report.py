@@ -9,7 +9,6 @@ Exit 0, or 1 when the spec has no runs.
 """
 import argparse
 import pathlib
-import statistics
 import sys
 
 from ndnlab import repro
@@ -28,12 +27,7 @@ KEYS = (("goodput_mbps", "goodput (Mbit/s)"), ("retransmissions", "Interest retx
 NODES = ("n0", "n1", "n2")
 
 
-def cell(vs):
-    """`median [min-max]` of the seeds' values, or `-`."""
-    if not vs:
-        return "-"
-    m, lo, hi = statistics.median(vs), min(vs), max(vs)
-    return repro.fmt(m) if lo == hi else f"{repro.fmt(m)} [{repro.fmt(lo)}-{repro.fmt(hi)}]"
+cell = repro.median_cell  # `median [min-max]` of the seeds' values, or `-`
 
 
 def lp_retx(df, where):

@@ -56,12 +56,7 @@ def save_figure(fig, figures, name):
     return ["", f"Plot: [{name}]({name})."]
 
 
-def cell(vs):
-    """`median [min-max]` of the seeds' values, or `-`."""
-    if not vs:
-        return "-"
-    m, lo, hi = statistics.median(vs), min(vs), max(vs)
-    return repro.fmt(m) if lo == hi else f"{repro.fmt(m)} [{repro.fmt(lo)}-{repro.fmt(hi)}]"
+cell = repro.median_cell  # `median [min-max]` of the seeds' values, or `-`
 
 
 def read_csv(path):

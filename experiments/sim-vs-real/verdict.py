@@ -83,17 +83,12 @@ def ratio(rows, *metrics):
     return med("emu") / base - 1 if base > 0 else float("nan")
 
 
-def decreases(rows, backend):
-    """The median number of window decreases on loss of `backend`'s runs, or None."""
-    values = [r[DECREASES] for r in rows[backend] if DECREASES in r and not _missing(r[DECREASES])]
-    return statistics.median(values) if values else None
-
-
 def _missing(x):
     return isinstance(x, float) and math.isnan(x)
 
 
 def median_of(rows, backend, metric):
+    """The median of `metric` over `backend`'s runs that have it, or None."""
     values = [float(r[metric]) for r in rows[backend] if metric in r and not _missing(r[metric])]
     return statistics.median(values) if values else None
 
@@ -128,7 +123,7 @@ def judge(rows, store, band):
                for lk in o["links"] if "latency_offset_s" in lk]
     # a lossless transfer that is mostly slow start turns on how many times the first queue
     # overflow cuts the window: when the backends' counts differ, that is the difference
-    dec = (decreases(rows, "ns3"), decreases(rows, "emu"))
+    dec = (median_of(rows, "ns3", DECREASES), median_of(rows, "emu", DECREASES))
     lo, hi = min(band), max(band)
     at_point = abs(diff) <= TOLERANCE
     in_band = (1 - TOLERANCE) * lo <= m_emu <= (1 + TOLERANCE) * hi
@@ -172,18 +167,14 @@ def judge(rows, store, band):
             "verdict": verdict}
 
 
-def fmt_decreases(v):
-    a, b = v["ns3_decreases_median"], v["emu_decreases_median"]
+def fmt_pair(v, name):
+    """`ns-3 / emu` of the medians v[ns3_NAME_median] and v[emu_NAME_median], or `-`."""
+    a, b = v[f"ns3_{name}_median"], v[f"emu_{name}_median"]
     return "-" if a is None or b is None else f"{a:g} / {b:g}"
 
 
 def fmt_wait(x):
     return "-" if x is None else f"{x:.3f}"
-
-
-def fmt_retx(v):
-    a, b = v["ns3_retransmissions_median"], v["emu_retransmissions_median"]
-    return "-" if a is None or b is None else f"{a:g} / {b:g}"
 
 
 def main(argv=None):
@@ -225,7 +216,7 @@ def main(argv=None):
                 f"| {v['ns3_band_median']:.2f} [{v['ns3_band_min']:.2f}-{v['ns3_band_max']:.2f}] "
                 f"| {v['emu_median']:.2f} [{v['emu_min']:.2f}-{v['emu_max']:.2f}] "
                 f"| {v['difference']:+.1%} | {pct(v['rtt_difference'])} | {pct(v['window_difference'])} "
-                f"| {fmt_decreases(v)} | {fmt_retx(v)} | {v['emu_cpu_max_mean_busy_percent']:.0f} % "
+                f"| {fmt_pair(v, 'decreases')} | {fmt_pair(v, 'retransmissions')} | {v['emu_cpu_max_mean_busy_percent']:.0f} % "
                 f"| {fmt_wait(v['emu_cpu_wait_ms_per_data'])} | {v['verdict']} |")
         lines.append("")
     judged = [v for v in verdicts.values() if not v["saturated"] and not v["link_fell_behind"]]

@@ -329,6 +329,14 @@ def fmt(x, digits=4):
     return f"{x:.{digits}g}"
 
 
+def median_cell(values):
+    """`median [min-max]` of the seeds' values (the median alone when they agree), or `-`."""
+    if not values:
+        return "-"
+    m, lo, hi = statistics.median(values), min(values), max(values)
+    return fmt(m) if lo == hi else f"{fmt(m)} [{fmt(lo)}-{fmt(hi)}]"
+
+
 def paper_text(claim):
     """The paper's side of a claim, with its tolerance: `1000 +-15% = [850, 1150]`."""
     c = claim
