@@ -1,5 +1,6 @@
 #include "core/face/generic-link-service.hpp"
 #include "core/face/dummy-transport.hpp"
+#include "core/face/tests/test-packets.hpp"
 #include "core/runtime/manual-env.hpp"
 
 #include <gtest/gtest.h>
@@ -9,30 +10,9 @@
 namespace ndnlab::face {
 namespace {
 
-Buffer hex(std::string_view h)
-{
-  Buffer b;
-  EXPECT_TRUE(fromHex(h, b)) << h;
-  return b;
-}
-
-Interest makeInterest(std::string_view name = "/a/b", uint32_t nonce = 0x01020304)
-{
-  Interest i{Name(name)};
-  i.setNonce(nonce);
-  return i;
-}
-
-Data makeData(std::string_view name = "/a/b", size_t contentSize = 10)
-{
-  Data d{Name(name)};
-  Buffer content(contentSize);
-  for (size_t k = 0; k < contentSize; ++k)
-    content[k] = static_cast<uint8_t>(k * 31 + 1);
-  d.setContent(ByteSpan(content));
-  d.setSignatureValue(Buffer(32, 0xEE));
-  return d;
-}
+using test::hex;
+using test::makeData;
+using test::makeInterest;
 
 PitToken token(std::initializer_list<uint8_t> bytes)
 {

@@ -5,6 +5,7 @@
 
 #include "core/face/dummy-transport.hpp"
 #include "core/face/generic-link-service.hpp"
+#include "core/face/tests/test-packets.hpp"
 #include "core/runtime/manual-env.hpp"
 
 #include <gtest/gtest.h>
@@ -16,30 +17,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Buffer hex(std::string_view h)
-{
-  Buffer b;
-  EXPECT_TRUE(fromHex(h, b)) << h;
-  return b;
-}
-
-Data makeData(std::string_view name, size_t contentSize)
-{
-  Data d{Name(name)};
-  Buffer content(contentSize);
-  for (size_t k = 0; k < contentSize; ++k)
-    content[k] = static_cast<uint8_t>(k * 7 + 3);
-  d.setContent(ByteSpan(content));
-  d.setSignatureValue(Buffer(32, 0xEE));
-  return d;
-}
-
-Interest makeInterest(std::string_view name, uint32_t nonce = 0x01020304)
-{
-  Interest i{Name(name)};
-  i.setNonce(nonce);
-  return i;
-}
+using test::hex;
+using test::makeData;
+using test::makeInterest;
 
 LinkServiceOptions reliable(size_t maxRetx = 3)
 {
