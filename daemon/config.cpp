@@ -557,7 +557,9 @@ std::vector<ConfigKey> buildKeys()
     "face_system.udp", "idle_timeout", "on-demand UDP faces that receive nothing this long are closed",
     [](O& o) -> decltype(auto) { return (o.faceSystem.udp.idleTimeout); }, std::chrono::milliseconds(1)));
   k.push_back(intKey(
-    "face_system.udp", "mtu", "MTU of UDP unicast faces, bytes; larger packets are fragmented (NDNLPv2)",
+    "face_system.udp", "mtu",
+    "Largest MTU of UDP unicast faces, bytes; a face uses at most its path MTU less the IP and UDP headers, and "
+    "NDNLPv2 fragments larger packets",
     [](O& o) -> decltype(auto) { return (o.faceSystem.udpMtu); }, 64, io::UdpMaxPayloadV4));
   k.push_back(boolKey("face_system.udp", "accept_new_faces",
                       "create on-demand faces for datagrams from unknown endpoints",

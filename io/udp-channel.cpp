@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -414,6 +415,27 @@ void UdpChannel::drain()
   }
 }
 
+ssize_t udpPathPayload(const udp::endpoint& remote)
+{
+  udp::endpoint to = remote;
+  if (to.address().is_v6() && to.address().to_v6().is_v4_mapped())
+    to = udp::endpoint(asio::ip::make_address_v4(asio::ip::v4_mapped, to.address().to_v6()), to.port());
+  const bool v4 = to.address().is_v4();
+  const int fd = ::socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return UdpMaxPayloadV4;
+  int mtu = 0;
+  socklen_t len = sizeof(mtu);
+  // connect() on a datagram socket sends nothing: it looks up the route, whose MTU IP_MTU reads
+  const bool known = ::connect(fd, to.data(), static_cast<socklen_t>(to.size())) == 0 &&
+                     ::getsockopt(fd, v4 ? IPPROTO_IP : IPPROTO_IPV6, v4 ? IP_MTU : IPV6_MTU, &mtu, &len) == 0;
+  ::close(fd);
+  const int headers = v4 ? 20 + 8 : 40 + 8;
+  if (!known || mtu <= headers)
+    return UdpMaxPayloadV4;
+  return std::min<ssize_t>(mtu - headers, UdpMaxPayloadV4);
+}
+
 std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoint& remote, face::FacePersistency p)
 {
   TransportInfo info;
@@ -423,7 +445,7 @@ std::unique_ptr<UdpUnicastTransport> UdpChannel::makeTransport(const udp::endpoi
   info.scope = face::FaceScope::NonLocal;
   info.persistency = p;
   info.linkType = face::LinkType::PointToPoint;
-  info.mtu = UdpMaxPayloadV4;
+  info.mtu = udpPathPayload(remote);
   return std::make_unique<UdpUnicastTransport>(m_env, m_shared, remote, info, m_options.idleTimeout);
 }
 

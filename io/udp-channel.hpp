@@ -20,6 +20,14 @@ namespace ndnlab::io {
 /// Largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header).
 inline constexpr ssize_t UdpMaxPayloadV4 = 65507;
 
+/// Largest UDP payload that reaches `remote` without IP fragmentation: the MTU of the kernel's
+/// route to it (IP_MTU, the interface's or a learned path MTU) less the IP and UDP headers,
+/// at most UdpMaxPayloadV4; UdpMaxPayloadV4 when the kernel knows no route. A unicast face's
+/// MTU, so NDNLPv2 fragments a larger packet instead of the kernel: a datagram that loses one
+/// IP fragment is held for net.ipv4.ipfrag_time (30 s), and once such datagrams fill
+/// ipfrag_high_thresh the kernel silently drops every new fragmented datagram.
+ssize_t udpPathPayload(const asio::ip::udp::endpoint& remote);
+
 struct UdpChannelOptions
 {
   /// Listen address ("0.0.0.0" = all IPv4 interfaces).

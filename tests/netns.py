@@ -45,12 +45,13 @@ def netem_available():
 
 
 class Topology:
-    """A chain of namespaces n0 - n1 - ... with a /24 on the link between i and i+1. `names` are
-    the namespaces (`ip netns` names), `links` holds (ns_a, dev_a, addr_a, ns_b, dev_b, addr_b)
-    per link, and `net` is the ndnlab.emu.net.Network underneath."""
+    """A chain of namespaces n0 - n1 - ... with a /24 on the link between i and i+1, each link's
+    MTU `mtu`. `names` are the namespaces (`ip netns` names), `links` holds (ns_a, dev_a,
+    addr_a, ns_b, dev_b, addr_b) per link, and `net` is the ndnlab.emu.net.Network underneath."""
 
-    def __init__(self, count):
+    def __init__(self, count, mtu=1500):
         self.count = count
+        self.mtu = mtu
         self.net = None
         self.names = []
         self.links = []
@@ -61,7 +62,7 @@ class Topology:
             nodes = [f"n{i}" for i in range(self.count)]
             self.names = [self.net.add_node(n) for n in nodes]
             for a, b in zip(nodes, nodes[1:]):
-                link = self.net.add_link(a, b)
+                link = self.net.add_link(a, b, mtu=self.mtu)
                 self.links.append((self.net.ns(a), link.dev_a, link.addr_a,
                                    self.net.ns(b), link.dev_b, link.addr_b))
         except BaseException:
@@ -80,11 +81,12 @@ class Topology:
 
 
 @contextlib.contextmanager
-def lossy_daemons(tmp_path, count, delay_ms, loss_pct):
+def lossy_daemons(tmp_path, count, delay_ms, loss_pct, mtu=1500):
     """`count` ndnlabd (UDP 6363) in a veth chain of network namespaces with `delay_ms` and
     `loss_pct` on every link and direction: tc netem when the kernel has it, else each daemon
-    impairs its own UDP egress ([face_system.udp.impair]). Yields (topology, daemons,
-    used_netem); skips the test when network namespaces cannot be created or entered."""
+    impairs its own UDP egress ([face_system.udp.impair]). The links' MTU is `mtu`, and so the
+    UDP faces' is `mtu` less 28 (at most 8800). Yields (topology, daemons, used_netem); skips
+    the test when network namespaces cannot be created or entered."""
     import pytest
     from conftest import Daemon
 
@@ -92,7 +94,7 @@ def lossy_daemons(tmp_path, count, delay_ms, loss_pct):
     if not ok:
         pytest.skip(why)
     use_netem = netem_available()
-    with Topology(count) as topo:
+    with Topology(count, mtu) as topo:
         if use_netem:
             topo.netem(delay_ms, loss_pct)
             impair = ""

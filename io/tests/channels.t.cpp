@@ -370,6 +370,25 @@ protected:
   asio::ip::udp::socket peer{io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
 };
 
+TEST(UdpPathPayload, IsTheRouteMtuLessTheIpAndUdpHeaders)
+{
+  // the tests' only route known everywhere is loopback's: its interface MTU, less 28 over IPv4
+  // and 48 over IPv6, at most the largest IPv4 UDP payload
+  std::ifstream in("/sys/class/net/lo/mtu");
+  ssize_t lo = 0;
+  if (!(in >> lo))
+    GTEST_SKIP() << "no /sys/class/net/lo/mtu";
+  const asio::ip::udp::endpoint v4(asio::ip::make_address("127.0.0.1"), 6363);
+  EXPECT_EQ(udpPathPayload(v4), std::min<ssize_t>(lo - 28, UdpMaxPayloadV4));
+  const asio::ip::udp::endpoint mapped(asio::ip::make_address("::ffff:127.0.0.1"), 6363);
+  EXPECT_EQ(udpPathPayload(mapped), std::min<ssize_t>(lo - 28, UdpMaxPayloadV4));
+  if (std::filesystem::exists("/proc/sys/net/ipv6/conf/lo") &&
+      std::ifstream("/proc/sys/net/ipv6/conf/lo/disable_ipv6").get() == '0') {
+    const asio::ip::udp::endpoint v6(asio::ip::make_address("::1"), 6363);
+    EXPECT_EQ(udpPathPayload(v6), std::min<ssize_t>(lo - 48, UdpMaxPayloadV4));
+  }
+}
+
 TEST_F(UdpTest, OnDemandFaceCreatedOnFirstDatagram)
 {
   makeChannel(10s);
