@@ -416,6 +416,14 @@ int runMain(const std::vector<std::string>& args)
     if (!scenario->network)
       throw UsageError("scenario " + scenario->name + " has no network description; scenarios with one: " + with);
     nlohmann::json n = scenario->network(params);
+    std::vector<std::string> simulatorOnly;
+    // an override wins over the scenario's own keys, as it does in ns-3
+    const nlohmann::json stackKeys = Registry::instance().daemonKeys(ns3Defaults, simulatorOnly);
+    for (const auto& [table, keys] : stackKeys.items())
+      for (const auto& [key, value] : keys.items())
+        n["daemon_config"][table][key] = value;
+    if (!simulatorOnly.empty())
+      n["simulator_only"] = simulatorOnly;
     n["scenario"] = scenario->name;
     n["parameters"] = params.toJson();
     n["seed"] = seed;

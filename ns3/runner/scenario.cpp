@@ -243,6 +243,23 @@ std::vector<const Scenario*> Registry::all() const
   return v;
 }
 
+void Registry::setDaemonKeys(DaemonKeys f)
+{
+  if (m_daemonKeys != nullptr)
+    throw std::logic_error("two modules map ns-3 overrides to daemon keys");
+  m_daemonKeys = f;
+}
+
+nlohmann::json Registry::daemonKeys(const std::map<std::string, std::string>& ns3Defaults,
+                                    std::vector<std::string>& simulatorOnly) const
+{
+  if (m_daemonKeys != nullptr)
+    return m_daemonKeys(ns3Defaults, simulatorOnly);
+  for (const auto& [path, value] : ns3Defaults)
+    simulatorOnly.push_back("--" + path + "=" + value);
+  return nlohmann::json::object();
+}
+
 Registration::Registration(Scenario scenario)
 {
   Registry::instance().add(std::move(scenario));

@@ -122,14 +122,32 @@ public:
   /// Sorted by name.
   std::vector<const Scenario*> all() const;
 
+  /// Maps a run's ns-3 overrides (`--ns3::Type::Attribute=value`, after Config::SetDefault) to
+  /// ndnlabd's configuration tables for `--network` (ndnlab emu), and lists in `simulatorOnly`
+  /// the ones no daemon key stands for.
+  using DaemonKeys = nlohmann::json (*)(const std::map<std::string, std::string>& ns3Defaults,
+                                        std::vector<std::string>& simulatorOnly);
+  /// Throws std::logic_error when one is set already.
+  void setDaemonKeys(DaemonKeys f);
+  /// With none set, every override is simulator-only.
+  nlohmann::json daemonKeys(const std::map<std::string, std::string>& ns3Defaults,
+                            std::vector<std::string>& simulatorOnly) const;
+
 private:
   std::map<std::string, Scenario> m_scenarios;
+  DaemonKeys m_daemonKeys = nullptr;
 };
 
 /// `static const Registration reg{Scenario{...}};` in a scenario's .cpp file.
 struct Registration
 {
   explicit Registration(Scenario scenario);
+};
+
+/// Sets Registry::daemonKeys at static initialisation (one module of the simulator does).
+struct DaemonKeysRegistration
+{
+  explicit DaemonKeysRegistration(Registry::DaemonKeys f) { Registry::instance().setDaemonKeys(f); }
 };
 
 /// Parses `text` as `type`; throws UsageError naming `name` on failure. Int: decimal digits with

@@ -114,6 +114,23 @@ def test_chain_is_bit_exact_counts_its_loss_and_has_the_simulators_keys(tmp_path
     assert all("pcap" not in lk for lk in result["links"])
 
 
+def test_stack_overrides_reach_the_daemons_and_simulator_only_ones_are_recorded(tmp_path):
+    # --ns3::ndnlab::NdnStack::LpReliability is face_system.link.reliability of every daemon;
+    # ReceiveDelay models the real daemons' timing in ns-3 and has no daemon key
+    import tomllib
+    delay = "--ns3::ndnlab::NetDeviceTransport::ReceiveDelay=ns3::ConstantRandomVariable[Constant=0]"
+    r = emu("p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=2ms", "--Loss=0.05",
+            "--FileSize=256KiB", "--ns3::ndnlab::NdnStack::LpReliability=true", delay,
+            "--out", tmp_path / "emu", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert result["metrics"]["completed"] and result["metrics"]["bit_exact"]
+    assert result["simulator_only"] == [delay]
+    for node in ("n0", "n1"):
+        config = tomllib.loads((tmp_path / "emu" / f"{node}.toml").read_text())
+        assert config["face_system"]["link"]["reliability"] is True
+
+
 def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):
     # n0 pings n2 over two 5 ms ns-3 links, the second losing 30 % of the frames each way;
     # calibrated (the default): both links (one rate and delay, measured once) take the link process's own

@@ -322,6 +322,29 @@ TEST(Scenarios, WifiNetworkDescribesTheRadioAndTheDaemonsBundling)
   EXPECT_EQ(off.result["daemon_config"]["face_system.link"]["bundling"], false);
 }
 
+TEST(Scenarios, StackOverridesReachTheDaemonsByTheirKeys)
+{
+  // an NdnStack attribute that is a daemon key too reaches every daemon of `ndnlab emu`, over
+  // the scenario's own key; an override the daemons have no key for is listed, not dropped
+  auto r = runCli(
+    {"wifi-one-hop", "--BundleInterval=8", "--ns3::ndnlab::NdnStack::LpReliability=true",
+     "--ns3::ndnlab::NdnStack::LpReliabilityIdleAckPeriod=10ms", "--ns3::ndnlab::NdnStack::LpBundleInterval=4",
+     "--ns3::ndnlab::NetDeviceTransport::ReceiveDelay=ns3::ConstantRandomVariable[Constant=0.001]", "--network"});
+  ASSERT_EQ(r.exitCode, 0) << r.result.dump();
+  const auto& keys = r.result["daemon_config"]["face_system.link"];
+  EXPECT_EQ(keys["reliability"], true);
+  EXPECT_EQ(keys["reliability_idle_ack_period"], "10000000ns");
+  EXPECT_EQ(keys["bundle_interval"], 4);
+  EXPECT_EQ(keys["bundling"], true);
+  EXPECT_EQ(r.result["simulator_only"],
+            nlohmann::json::array(
+              {"--ns3::ndnlab::NetDeviceTransport::ReceiveDelay=ns3::ConstantRandomVariable[Constant=0.001]"}));
+  auto plain = runCli({"wifi-one-hop", "--network"});
+  ASSERT_EQ(plain.exitCode, 0);
+  EXPECT_FALSE(plain.result["daemon_config"]["face_system.link"].contains("reliability"));
+  EXPECT_FALSE(plain.result.contains("simulator_only"));
+}
+
 TEST(Scenarios, AdhocNetworksDescribeTheChannelRoutesAndFlows)
 {
   // wifi-chain: three nodes on one ad hoc channel, Distance apart, the relay forwarding

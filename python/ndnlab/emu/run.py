@@ -986,7 +986,8 @@ def hidden_metrics(network, flows):
 
 # --- command line ------------------------------------------------------------------------------
 
-USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--out DIR] [--seed N] [--json]
+USAGE = """ndnlab emu SCENARIO [--Name=value ...] [--ns3::Type::Attribute=value ...]
+                  [--out DIR] [--seed N] [--json]
                   [--link-mode auto|ns3|tbf|impair] [--no-link-calibration]
                   [--priority auto|realtime|normal] [--pcap] [--quiet]
 
@@ -995,7 +996,10 @@ mircc-dumbbell, wifi-one-hop, wifi-chain, wifi-hidden, rtsd-star, rtsd-scale) on
 one ndnlabd per node in its own network namespace, links shaped as the scenario says (802.11 by
 ns-3 in real time), the same parameters
 (--Name=value, checked by the simulator) and a result.json with the same metric keys as
-`ndnlab sim`, plus backend "emu". Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
+`ndnlab sim`, plus backend "emu". An ns-3 override of an NdnStack attribute that ndnlabd has a
+key for (--ns3::ndnlab::NdnStack::LpReliability=true) is set in every daemon; any other acts in
+ns-3 only and is recorded as such (result.json `simulator_only`). Needs root (CAP_NET_ADMIN,
+CAP_SYS_ADMIN).
 """
 
 
@@ -1040,8 +1044,9 @@ def parse_args(argv):
     args, rest = parser.parse_known_args(argv)
     params = []
     for a in rest:
-        if not (a.startswith("--") and "=" in a and not a.startswith("--ns3::")):
-            parser.error(f"unexpected argument {a!r} (scenario parameters are --Name=value)")
+        if not (a.startswith("--") and "=" in a):
+            parser.error(f"unexpected argument {a!r} (scenario parameters are --Name=value, "
+                         "ns-3 overrides --ns3::Type::Attribute=value)")
         params.append(a)
     if not 1 <= args.seed <= 4294944442:
         parser.error(f"--seed {args.seed}: expected 1..4294944442")
@@ -1060,6 +1065,9 @@ def main(argv=None):
                              "CAP_NET_ADMIN and CAP_SYS_ADMIN)")
         network = describe(find_program("ndnlab-sim"), args.scenario, params, args.seed)
         mechanisms, warnings = plan_links(network, args.link_mode)
+        # ns-3 overrides with no ndnlabd key (NdnStack's that have one are in daemon_config)
+        warnings += [f"{o} acts in ns-3 only: the daemons run without it"
+                     for o in network.get("simulator_only", [])]
         if args.faces != "udp" and {"impair", "ns3-wifi"} & set(mechanisms):
             raise UsageError(f"--faces {args.faces}: " + ("the daemons' egress impairment acts on UDP faces only"
                                                 if "impair" in mechanisms else
@@ -1172,6 +1180,7 @@ def main(argv=None):
         "cpu": cpu_summary,
         "saturated": saturated,
         "kept_up": all(lk.get("kept_up", True) for lk in links),
+        **({"simulator_only": network["simulator_only"]} if network.get("simulator_only") else {}),
         **({"events": emu.events_done} if network.get("events") else {}),
         "wall_time_s": round(time.monotonic() - t_start, 3),
     }
