@@ -118,6 +118,13 @@ private:
   void detectLossesByOrder();
   /// Rack + tailLossProbe: one probe when no Data arrived for a probe timeout.
   void probeTail(TimePoint now);
+  /// Rack: the reorder window, reorderWindow x the minimum RTT times the multiplier, which
+  /// spurious losses raise (RFC 8985 6.2 step 4; a raised window is at most SRTT).
+  Duration reorderWindow() const;
+  /// Rack: a segment declared lost by order answered too soon after (late Data, or a nearer
+  /// cache's copy); with reorderAdapt the window widens, at most once per SRTT, for the next 16
+  /// loss recoveries.
+  void onLateOrderLoss(TimePoint now);
 
   std::map<uint64_t, uint64_t> m_sendOrder; ///< in flight: transmission -> segment
   // RACK state (RFC 8985 section 6): the latest-sent Interest answered so far
@@ -126,6 +133,10 @@ private:
   TimePoint m_lastDataTime{};       ///< when the latest segment Data arrived
   bool m_probeUnanswered = false;   ///< a probe left and no Data arrived since: no second one
   uint32_t m_consecutiveStalls = 0; ///< timeout scans in a row that found the path silent
+  // RFC 8985's adaptive reordering window (reo_wnd_mult, reo_wnd_persist)
+  uint32_t m_reorderMult = 1;
+  uint32_t m_reorderPersist = 0;
+  std::optional<TimePoint> m_reorderRaised; ///< when the multiplier last grew
 };
 
 void AdaptivePipeline::onData(uint64_t seg, Segment& info, Duration rtt, const Data& data)
@@ -135,6 +146,12 @@ void AdaptivePipeline::onData(uint64_t seg, Segment& info, Duration rtt, const D
   m_lastDataTime = now;
   m_probeUnanswered = false;
   m_consecutiveStalls = 0;
+  // a segment declared lost by order whose Data comes while its retransmission waits, or
+  // sooner than any round trip after it left, was late, not lost (RFC 8985's DSACK case)
+  if (info.lostByOrder &&
+      (info.state == SegmentFetcher::SegState::InRetxQueue || (info.retx > 0 && rtt < m_f.m_rtt.minRtt())))
+    onLateOrderLoss(now);
+  info.lostByOrder = false;
   // RACK (RFC 8985 6.2): the latest-sent Interest answered; a retransmitted segment answered
   // sooner than the minimum RTT may be the answer to an earlier Interest, so it does not count.
   if (info.state == SegmentFetcher::SegState::InFlight && info.transmission > m_rackTransmission &&
@@ -180,7 +197,7 @@ void AdaptivePipeline::detectLossesByOrder()
   if (m_rackTransmission == 0)
     return;
   const TimePoint now = m_f.m_env.now();
-  const Duration reorder = std::chrono::duration_cast<Duration>(m_f.m_rtt.minRtt() * m_f.m_opts.reorderWindow);
+  const Duration reorder = reorderWindow();
   uint64_t highSeg = 0;
   uint64_t highTransmission = 0;
   // m_sendOrder is in sending order, so the ages fall along it: stop at the first one too young.
@@ -195,10 +212,33 @@ void AdaptivePipeline::detectLossesByOrder()
     m_f.m_env.emit({EventKind::FetchLost, 0, {}, static_cast<int64_t>(seg), toSeconds(age)});
     highSeg = std::max(highSeg, seg);
     highTransmission = std::max(highTransmission, info.transmission);
+    info.lostByOrder = true;
     m_f.enqueueForRetransmission(seg, info);
   }
   if (highTransmission > 0)
     recordLoss(highSeg, highTransmission);
+}
+
+Duration AdaptivePipeline::reorderWindow() const
+{
+  const auto window = std::chrono::duration_cast<Duration>(m_f.m_rtt.minRtt() * m_f.m_opts.reorderWindow);
+  if (m_reorderMult == 1)
+    return window;
+  return std::min<Duration>(window * m_reorderMult, m_f.m_rtt.srtt());
+}
+
+void AdaptivePipeline::onLateOrderLoss(TimePoint now)
+{
+  ++m_f.m_stats.lateByOrder;
+  if (!m_f.m_opts.reorderAdapt)
+    return;
+  if (m_reorderRaised && now - *m_reorderRaised < m_f.m_rtt.srtt())
+    return; // once per round trip
+  m_reorderRaised = now;
+  ++m_reorderMult;
+  m_reorderPersist = 16;
+  m_f.m_env.emit(
+    {EventKind::FetchReorderWindow, 0, {}, static_cast<int64_t>(m_reorderMult), toSeconds(reorderWindow())});
 }
 
 void AdaptivePipeline::scanTimeouts(TimePoint now)
@@ -231,6 +271,7 @@ void AdaptivePipeline::scanTimeouts(TimePoint now)
       stalled = true;
     ++m_f.m_stats.timeouts;
     m_f.m_env.emit({EventKind::FetchTimeout, 0, {}, static_cast<int64_t>(seg), toSeconds(elapsed)});
+    info.lostByOrder = false;
     m_f.enqueueForRetransmission(seg, info);
   }
   for (auto [seg, transmission] : expired)
@@ -289,6 +330,9 @@ void AdaptivePipeline::probeTail(TimePoint now)
 void AdaptivePipeline::recordLoss(uint64_t seg, uint64_t transmission)
 {
   if (m_f.m_ctl->onLoss(seg, m_f.m_env.now(), transmission)) {
+    // one loss recovery: a raised reorder window returns to its base after 16 of them
+    if (m_reorderMult > 1 && --m_reorderPersist == 0)
+      m_reorderMult = 1;
     // A loss found while Data flow says nothing about the RTO; ndncatchunks backs it off on
     // every decrease.
     if (!m_f.m_opts.rtoBackoffPerTimeout && m_f.m_opts.lossDetection == LossDetection::Timeout)

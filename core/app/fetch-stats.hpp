@@ -25,6 +25,7 @@ struct FetchStats
   uint64_t skippedRetx = 0;     ///< queued retransmissions dropped because the Data came
   uint64_t timeouts = 0;        ///< RTO or lifetime expiries
   uint64_t lostByOrder = 0;     ///< losses found from the order Data return in (no timeout)
+  uint64_t lateByOrder = 0;     ///< of those, answered too soon after: late Data or a nearer cache
   uint64_t probes = 0;          ///< tail loss probes sent (Interests outside the window)
   uint64_t nacks = 0;           ///< Nacks received for segment Interests
   uint64_t marks = 0;           ///< congestion-marked Data
@@ -66,6 +67,10 @@ void visitMetrics(const FetchStats& s, Visitor&& v)
   v(Metric{"skipped_retx", "", "retransmissions not sent because the Data came meanwhile"}, s.skippedRetx);
   v(Metric{"timeouts", "", "RTO or lifetime expiries"}, s.timeouts);
   v(Metric{"lost_by_order", "", "losses found from the order Data return in"}, s.lostByOrder);
+  v(Metric{"late_by_order", "",
+           "of those, answered before their retransmission left or sooner than a minimum RTT after it: late "
+           "Data, or a nearer cache's copy"},
+    s.lateByOrder);
   v(Metric{"probes", "", "tail loss probes"}, s.probes);
   v(Metric{"nacks", "", "Nacks for segment Interests"}, s.nacks);
   v(Metric{"marks", "", "congestion-marked Data"}, s.marks);

@@ -100,6 +100,11 @@ void visitFields(std::type_identity<SegmentFetcherOptions>, Visitor&& v)
               .doc = "rack: an Interest is lost once one sent this share of the minimum RTT after it is answered",
               .range = Range::nonNegative()},
              NDNLAB_FIELD_REF(o.reorderWindow)));
+  v(field<O>({.name = "reorder-adapt",
+              .doc = "rack: widen the reorder window, up to SRTT, when a segment declared lost comes late after "
+                     "all (RFC 8985's adaptive window; for paths whose link layer retransmits, e.g. NDNLPv2 link "
+                     "reliability)"},
+             NDNLAB_FIELD_REF(o.reorderAdapt)));
   v(field<O>({.name = "retx-holdoff",
               .doc = "Send no Interest for a segment again sooner than this after the previous one: the "
                      "forwarder's retransmission suppression (10 ms at first) would drop it; 0: at once",

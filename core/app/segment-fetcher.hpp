@@ -122,6 +122,12 @@ struct SegmentFetcherOptions
   /// Rack: an outstanding Interest is lost once one sent this share of the minimum RTT after it
   /// has been answered (RFC 8985's reordering window, min_RTT / 4).
   double reorderWindow = 0.25;
+  /// Rack: RFC 8985's adaptive reordering window. A segment declared lost by order whose Data
+  /// then comes while its retransmission waits, or sooner than the minimum RTT after it left,
+  /// was late (a link layer that retransmits, NDNLPv2 link reliability) or came from a nearer
+  /// cache; either widens the window by its base, at most once per SRTT and up to SRTT, for
+  /// the next 16 loss recoveries. Off: the window stays at its base.
+  bool reorderAdapt = false;
   /// Rack: when no Data has arrived for a probe timeout (2 x SRTT, at least rtoCheckInterval)
   /// while Interests are outstanding, send one probe: the next new segment (beyond the window),
   /// else the latest outstanding one again; its Data reveals earlier losses by order (RFC 8985
@@ -270,6 +276,7 @@ private:
     uint32_t nackRetries = 0;    ///< fixed: retries after Nacks
     uint32_t congestionBackoffs = 0;
     TimerId backoffTimer = 0;
+    bool lostByOrder = false; ///< adaptive, rack: its latest loss was found from the order Data return in
   };
 
   // pipeline

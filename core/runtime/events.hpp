@@ -52,6 +52,7 @@ enum class EventKind : uint8_t {
   FetchData,
   FetchDataRetx,
   FetchLost,
+  FetchReorderWindow,
   FetchNack,
   FetchTimeout,
   FetchCwnd,

@@ -19,10 +19,11 @@ RELIABILITY = "ns3::ndnlab::NdnStack::LpReliability"
 LOSSES = (0.01, 0.05, 0.1)
 PAYLOADS = (1000, 8000)
 # the fetcher's loss detection: (label, parameters)
-DETECTION = (("rack", {"LossDetection": "rack", "ReorderWindow": 0.25}),
-             ("rack, reorder window 1 RTT", {"LossDetection": "rack", "ReorderWindow": 1}),
+DETECTION = (("rack", {"LossDetection": "rack", "ReorderWindow": 0.25, "ReorderAdapt": False}),
+             ("rack, reorder window 1 RTT", {"LossDetection": "rack", "ReorderWindow": 1, "ReorderAdapt": False}),
+             ("rack, adaptive reorder window", {"LossDetection": "rack", "ReorderWindow": 0.25, "ReorderAdapt": True}),
              ("timeout", {"LossDetection": "timeout"}))
-DEFAULTS = {"ReorderWindow": 0.25}
+DEFAULTS = {"ReorderWindow": 0.25, "ReorderAdapt": False}
 KEYS = (("goodput_mbps", "goodput (Mbit/s)"), ("retransmissions", "Interest retx"), ("timeouts", "timeouts"))
 NODES = ("n0", "n1", "n2")
 
@@ -44,7 +45,8 @@ def table(df):
              "links 10 Mbit/s, 10 ms, each frame lost with the given probability both ways; `ndnlab get`'s fetch of "
              "5 MiB, default pipeline (aimd); rack: losses also from the order Data return in, a segment lost once "
              "one sent a reorder window (a quarter of the minimum RTT by default) after it is answered; timeout: "
-             "RTO and lifetime only; link reliability off and on at every node, "
+             "RTO and lifetime only; adaptive: `--ReorderAdapt=true` (the window widens, up to SRTT, when segments it "
+             "declared lost are answered too soon after, RFC 8985); link reliability off and on at every node, "
              f"`--{RELIABILITY}=true`; runs {seeds}). Median [min-max]:", "",
              "| loss | segment (B) | loss detection | link reliability | "
              + " | ".join(label for _, label in KEYS) + " | frames sent again |",

@@ -1297,6 +1297,66 @@ TEST_F(FetchTest, ReorderWithinTheWindowIsNoLoss)
   EXPECT_EQ(fetcher->stats().retransmissions, 0u);
 }
 
+TEST_F(FetchTest, DataLateByALinkRetransmissionWidenTheReorderWindow)
+{
+  // a link layer that retransmits (NDNLPv2 link reliability): every tenth Data comes 15 ms
+  // late, after later ones, but is not lost. With reorderAdapt the first few are declared lost
+  // by order; each that still arrives widens the window (RFC 8985's adaptive reo_wnd), until
+  // late Data stop being taken for losses
+  serve(1'000'000, 1000);
+  uint64_t late = 0;
+  link.producer.dataSink = [this, &late](const Data& d) {
+    const bool delayed = d.name()[-1].isSegment() && *d.name()[-1].toNumber() % 10 == 5;
+    late += delayed ? 1 : 0;
+    env.timers().schedule(delayed ? 25ms : 10ms, [this, d] { link.consumer.deliverData(d); });
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.reorderAdapt = true;
+  fetchServed(o);
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  const auto s = fetcher->stats();
+  EXPECT_GE(s.lateByOrder, 1u);
+  EXPECT_LE(s.lateByOrder, s.lostByOrder);
+  ASSERT_GE(late, 50u);
+  EXPECT_LT(s.lostByOrder, late / 4) << "most late Data are no longer taken for losses";
+
+  // off (the default): the window stays at its base, and every late Data is taken for a loss
+  serve(1'000'000, 1000);
+  late = 0;
+  o.reorderAdapt = false;
+  fetchServed(o);
+  ASSERT_EQ(completed, 1);
+  const auto fixed = fetcher->stats();
+  EXPECT_GE(fixed.lostByOrder, late / 2);
+  EXPECT_LT(s.lostByOrder, fixed.lostByOrder / 4);
+  EXPECT_GE(fixed.lateByOrder, fixed.lostByOrder * 9 / 10) << "nearly all of them late, none lost";
+}
+
+TEST_F(FetchTest, WithoutReorderingTheWindowStaysAtItsBase)
+{
+  // losses alone (no Data comes late, no cache on the path) never widen the window: the
+  // first Data of each 50 is dropped, each loss is found by order, and none is answered early
+  serve(300'000, 1000);
+  std::set<uint64_t> dropped;
+  link.producer.dataSink = [this, &dropped](const Data& d) {
+    if (d.name()[-1].isSegment() && *d.name()[-1].toNumber() % 50 == 7 &&
+        dropped.insert(*d.name()[-1].toNumber()).second)
+      return;
+    env.timers().schedule(10ms, [this, d] { link.consumer.deliverData(d); });
+  };
+  SegmentFetcher::Options o;
+  o.pipeline = "aimd";
+  o.reorderAdapt = true;
+  fetchServed(o);
+  ASSERT_EQ(completed, 1);
+  EXPECT_EQ(received, content);
+  const auto s = fetcher->stats();
+  EXPECT_EQ(s.lateByOrder, 0u);
+  EXPECT_EQ(s.lostByOrder, dropped.size());
+}
+
 TEST_F(FetchTest, LostRetransmissionDecreasesTheWindowAgain)
 {
   for (bool ndnlab : {true, false}) {
