@@ -6,6 +6,8 @@ first frame and the latency, and the link layer's work (frames sent again, packe
 duplicate frames received), median [min-max] over the seeds.
 
 Usage: reliability.py [--spec FILE.toml] [--out FILE.md]    (docs/results/rtsd-reliability.md; always printed)
+  reliability.py --spec experiments/rtsd/reliability-emu.toml --out docs/results/rtsd-reliability-emu.md
+  (the same runs on real daemons, ndnlab emu: no link-layer counters, the daemons do not report them)
 Exit 0, or 1 when the spec has no runs.
 """
 import argparse
@@ -39,8 +41,15 @@ def node_sum(df, where, key):
     return {s: sum(p[s] for p in per_node) for s in sorted(seeds)}
 
 
+def has_lp_counters(df):
+    """Whether the runs report the link layer's counters (ns-3 does; ndnlabd's face dataset
+    does not carry them, so runs of ndnlab emu do not)."""
+    return any(f"nodes.{n}.{k}" in df for n in NODES for k, _ in LP_KEYS)
+
+
 def rows(df):
-    head = ([label for _, label, _ in STREAM_KEYS] + [label for _, label in LP_KEYS])
+    lp_keys = LP_KEYS if has_lp_counters(df) else ()
+    head = ([label for _, label, _ in STREAM_KEYS] + [label for _, label in lp_keys])
     lines = ["| payload (B) | loss | configuration | link reliability | " + " | ".join(head) + " |",
              "|---|---|---|---|" + "---|" * len(head)]
     for payload in rtsd.FIG23_PAYLOADS:
@@ -49,22 +58,26 @@ def rows(df):
                 for on in (False, True):
                     where = {"PayloadSize": payload, "Loss": loss, **config, RELIABILITY: on}
                     cells = [fmt(list(repro.per_seed(df, where, m).values())) for m, _, fmt in STREAM_KEYS]
-                    cells += [count_cell(list(node_sum(df, where, k).values())) if on else "-" for k, _ in LP_KEYS]
+                    cells += [count_cell(list(node_sum(df, where, k).values())) if on else "-" for k, _ in lp_keys]
                     lines.append(f"| {payload} | {loss:g} | {tag} | {'on' if on else 'off'} | "
                                  + " | ".join(cells) + " |")
     return lines
 
 
-def section(df):
-    lines = ["## NDN-RTC's stream with NDNLPv2 link reliability", "",
-             "Runs: experiments/rtsd/reliability.toml (recovery.toml's set-up: rtsd-star, both links 10 Mbit/s, "
+def section(df, source="experiments/rtsd/reliability.toml"):
+    emulated = "backend" in df and (df["backend"] == "emu").all()
+    where = (" on real daemons (ndnlab emu: three ndnlabd in network namespaces, the links simulated by ns-3 "
+             "in real time)" if emulated else "")
+    lines = [f"## NDN-RTC's stream with NDNLPv2 link reliability{' on real daemons' if emulated else ''}", "",
+             f"Runs: {source}{where} (recovery.toml's set-up: rtsd-star, both links 10 Mbit/s, "
              "25 ms, each frame lost with the given probability both ways; CP1 publishes 1000 kbit/s at 30 frames/s "
              "for 20 s with 20 % parity, CP2 plays from 1 s; the paper's recovery or ndnlab's, Recovery = repeat "
              "and ResidualLoss = 0.001), with link reliability off and on at every node "
              f"(`--{RELIABILITY}=true`: max-retx 3, idle Acks after 5 ms; seeds {seed_list(df)}). "
              "Rendered share: frames rendered over the 570 frames from the key frame the consumer joins at; "
-             "Interest retx: the consumer's segment retransmissions; the last three columns summed over the "
-             "three nodes. Median [min-max]:", ""]
+             "Interest retx: the consumer's segment retransmissions"
+             + ("; the last three columns summed over the three nodes" if has_lp_counters(df) else "")
+             + ". Median [min-max]:", ""]
     return lines + rows(df)
 
 
@@ -73,8 +86,10 @@ def main(argv=None):
     ap.add_argument("--spec", type=pathlib.Path, default=HERE / "reliability.toml")
     ap.add_argument("--out", type=pathlib.Path)
     args = ap.parse_args(argv)
-    return report_main("experiments/rtsd/reliability.py", args.spec, "experiments/rtsd/reliability.toml",
-                       lambda df: "\n".join(section(with_rendered_share(df))).replace("## ", "# ", 1) + "\n",
+    source = f"experiments/rtsd/{args.spec.name}"
+    prog = "experiments/rtsd/reliability.py" + (f" --spec {source}" if args.spec.name != "reliability.toml" else "")
+    return report_main(prog, args.spec, source,
+                       lambda df: "\n".join(section(with_rendered_share(df), source)).replace("## ", "# ", 1) + "\n",
                        args.out)
 
 
