@@ -231,6 +231,19 @@ void FaceStatus::encodeTo(Buffer& out) const
     appendTlvNonNegInt(v, tlv::MirccCapacity, *mirccCapacity);
   if (mirccRate)
     appendTlvNonNegInt(v, tlv::MirccRate, *mirccRate);
+  if (reliabilityCounters) {
+    const LinkReliabilityCounters& r = *reliabilityCounters;
+    Buffer c;
+    appendTlvNonNegInt(c, tlv::NOutRetxFrames, r.nOutRetxFrames);
+    appendTlvNonNegInt(c, tlv::NAcknowledged, r.nAcknowledged);
+    appendTlvNonNegInt(c, tlv::NRetransmitted, r.nRetransmitted);
+    appendTlvNonNegInt(c, tlv::NRetxExhausted, r.nRetxExhausted);
+    appendTlvNonNegInt(c, tlv::NUnackedOverflow, r.nUnackedOverflow);
+    appendTlvNonNegInt(c, tlv::NDuplicateSequence, r.nDuplicateSequence);
+    appendTlvNonNegInt(c, tlv::NOutAcks, r.nOutAcks);
+    appendTlvNonNegInt(c, tlv::NOutIdleAcks, r.nOutIdleAcks);
+    appendTlv(v, tlv::LinkReliabilityCounters, c);
+  }
   appendTlv(out, tlv::FaceStatus, v);
 }
 
@@ -286,6 +299,22 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
             case tlv::NInDataEarly: return readInto(c, b.nInDataEarly);
             case tlv::NInDataEarlyExpired: return readInto(c, b.nInDataEarlyExpired);
             case tlv::NOutBundleRecoveries: return readInto(c, b.nOutBundleRecoveries);
+            default: return std::nullopt;
+          }
+        });
+      }
+      case tlv::LinkReliabilityCounters: {
+        LinkReliabilityCounters& r = s.reliabilityCounters.emplace();
+        return forEach(e.value, [&](const Element& c) -> std::optional<DecodeError> {
+          switch (c.type) {
+            case tlv::NOutRetxFrames: return readInto(c, r.nOutRetxFrames);
+            case tlv::NAcknowledged: return readInto(c, r.nAcknowledged);
+            case tlv::NRetransmitted: return readInto(c, r.nRetransmitted);
+            case tlv::NRetxExhausted: return readInto(c, r.nRetxExhausted);
+            case tlv::NUnackedOverflow: return readInto(c, r.nUnackedOverflow);
+            case tlv::NDuplicateSequence: return readInto(c, r.nDuplicateSequence);
+            case tlv::NOutAcks: return readInto(c, r.nOutAcks);
+            case tlv::NOutIdleAcks: return readInto(c, r.nOutIdleAcks);
             default: return std::nullopt;
           }
         });

@@ -52,10 +52,21 @@ struct BundleCounters
   bool operator==(const BundleCounters&) const = default;
 };
 
+/// NDNLPv2 link reliability counters of a face (ndnlab extension, FaceStatus
+/// LinkReliabilityCounters; LinkService::Counters).
+struct LinkReliabilityCounters
+{
+  uint64_t nOutRetxFrames = 0, nAcknowledged = 0, nRetransmitted = 0;
+  uint64_t nRetxExhausted = 0, nUnackedOverflow = 0, nDuplicateSequence = 0;
+  uint64_t nOutAcks = 0, nOutIdleAcks = 0;
+  bool operator==(const LinkReliabilityCounters&) const = default;
+};
+
 /// faces/list entry (FaceStatus, 128). The ndnlab extension elements (Medium, BundleInterval,
 /// BundleCounters) follow Flags and are present only on faces that are wireless, bundle, or
-/// have decoded bundles; MirccCapacity and MirccRate only on faces with MIRCC enabled; so
-/// faces/list is NFD's under the default configuration.
+/// have decoded bundles; MirccCapacity and MirccRate only on faces with MIRCC enabled;
+/// LinkReliabilityCounters only on faces with link reliability on; so faces/list is NFD's
+/// under the default configuration.
 struct FaceStatus
 {
   uint64_t faceId = 0;
@@ -75,8 +86,9 @@ struct FaceStatus
   std::optional<uint64_t> medium; ///< 0 wired, 1 wireless
   std::optional<uint64_t> bundleInterval;
   std::optional<BundleCounters> bundleCounters;
-  std::optional<uint64_t> mirccCapacity; ///< MIRCC enabled on this face: C, bit/s
-  std::optional<uint64_t> mirccRate;     ///< and its current R_f, bit/s
+  std::optional<uint64_t> mirccCapacity;                      ///< MIRCC enabled on this face: C, bit/s
+  std::optional<uint64_t> mirccRate;                          ///< and its current R_f, bit/s
+  std::optional<LinkReliabilityCounters> reliabilityCounters; ///< link reliability on this face
 
   void encodeTo(Buffer& out) const;
   /// Decodes one whole FaceStatus TLV.

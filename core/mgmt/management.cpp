@@ -509,6 +509,10 @@ FaceStatus Management::faceStatus(const face::Face& f) const
       lc.nInInterestsGapFilled, lc.nInBundlesStale,       lc.nInBundlesInvalid, lc.nInDataEarly,
       lc.nInDataEarlyExpired,   lc.nOutBundleRecoveries};
   }
+  if (lo.reliability.enabled)
+    s.reliabilityCounters =
+      LinkReliabilityCounters{lc.nOutRetxFrames,   lc.nAcknowledged,      lc.nRetransmitted, lc.nRetxExhausted,
+                              lc.nUnackedOverflow, lc.nDuplicateSequence, lc.nOutAcks,       lc.nOutIdleAcks};
   addMirccParameters(m_forwarder, f, s);
   return s;
 }

@@ -78,6 +78,8 @@ inline constexpr uint32_t BundleCounters = 244; ///< FaceStatus only: the counte
 // ndnlab extensions for MIRCC (docs/mechanisms/mircc.md), non-critical as the above.
 inline constexpr uint32_t MirccCapacity = 246; ///< NonNegativeInteger: C in bit/s; 0 = MIRCC off
 inline constexpr uint32_t MirccRate = 248;     ///< FaceStatus only: R_f in bit/s
+// ndnlab extension for NDNLPv2 link reliability (docs/mechanisms/reliability.md), non-critical
+inline constexpr uint32_t LinkReliabilityCounters = 250; ///< FaceStatus only: the counters below
 // inside BundleCounters
 inline constexpr uint32_t NOutBundles = 128;
 inline constexpr uint32_t NOutInterestsAbsorbed = 130;
@@ -89,6 +91,15 @@ inline constexpr uint32_t NInBundlesInvalid = 140;
 inline constexpr uint32_t NInDataEarly = 142;
 inline constexpr uint32_t NInDataEarlyExpired = 144;
 inline constexpr uint32_t NOutBundleRecoveries = 146;
+// inside LinkReliabilityCounters (LinkService::Counters)
+inline constexpr uint32_t NOutRetxFrames = 128;
+inline constexpr uint32_t NAcknowledged = 130;
+inline constexpr uint32_t NRetransmitted = 132;
+inline constexpr uint32_t NRetxExhausted = 134;
+inline constexpr uint32_t NUnackedOverflow = 136;
+inline constexpr uint32_t NDuplicateSequence = 138;
+inline constexpr uint32_t NOutAcks = 140;
+inline constexpr uint32_t NOutIdleAcks = 142;
 
 // ndnlab dataset /localhost/nfd/ndnlab/drops (docs/wire-format.md): one DropCounter per
 // (kind, reason) of the daemon's counted trace events (drops, I/O drops, face closes).

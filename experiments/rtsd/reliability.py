@@ -7,7 +7,8 @@ duplicate frames received), median [min-max] over the seeds.
 
 Usage: reliability.py [--spec FILE.toml] [--out FILE.md]    (docs/results/rtsd-reliability.md; always printed)
   reliability.py --spec experiments/rtsd/reliability-emu.toml --out docs/results/rtsd-reliability-emu.md
-  (the same runs on real daemons, ndnlab emu: no link-layer counters, the daemons do not report them)
+  (the same runs on real daemons, ndnlab emu; runs made before the daemons reported the link
+  layer's counters have none, and then the table has no such columns)
 Exit 0, or 1 when the spec has no runs.
 """
 import argparse
@@ -42,8 +43,8 @@ def node_sum(df, where, key):
 
 
 def has_lp_counters(df):
-    """Whether the runs report the link layer's counters (ns-3 does; ndnlabd's face dataset
-    does not carry them, so runs of ndnlab emu do not)."""
+    """Whether the runs report the link layer's counters (ns-3's do; ndnlab emu's since
+    ndnlabd's faces/list carries them, 2026-11-28)."""
     return any(f"nodes.{n}.{k}" in df for n in NODES for k, _ in LP_KEYS)
 
 

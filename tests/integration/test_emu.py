@@ -119,16 +119,26 @@ def test_stack_overrides_reach_the_daemons_and_simulator_only_ones_are_recorded(
     # ReceiveDelay models the real daemons' timing in ns-3 and has no daemon key
     import tomllib
     delay = "--ns3::ndnlab::NetDeviceTransport::ReceiveDelay=ns3::ConstantRandomVariable[Constant=0]"
-    r = emu("p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=2ms", "--Loss=0.05",
-            "--FileSize=256KiB", "--ns3::ndnlab::NdnStack::LpReliability=true", delay,
-            "--out", tmp_path / "emu", "--json", "--quiet")
+    params = ["p2p-chain", "--Hops=1", "--Rate=20Mbps", "--Delay=2ms", "--Loss=0.05",
+              "--FileSize=256KiB", "--ns3::ndnlab::NdnStack::LpReliability=true"]
+    r = emu(*params, delay, "--out", tmp_path / "emu", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
-    assert result["metrics"]["completed"] and result["metrics"]["bit_exact"]
+    m = result["metrics"]
+    assert m["completed"] and m["bit_exact"]
     assert result["simulator_only"] == [delay]
     for node in ("n0", "n1"):
         config = tomllib.loads((tmp_path / "emu" / f"{node}.toml").read_text())
         assert config["face_system"]["link"]["reliability"] is True
+    # the daemons report the link layer's counters under the simulated run's keys; a 5 % link
+    # made both ends send frames again
+    sim = subprocess.run([SIM, *params, "--Traces=none"], capture_output=True, text=True, timeout=120)
+    assert sim.returncode == 0, sim.stderr
+    s = json.loads(sim.stdout)["metrics"]
+    for node in ("n0", "n1"):
+        assert set(m["nodes"][node]) == set(s["nodes"][node])
+        assert m["nodes"][node]["lp_retx_frames"] > 0
+        assert m["nodes"][node]["lp_acks_out"] > 0
 
 
 def test_a_chain_pings_across_with_its_delay_and_loss(tmp_path):

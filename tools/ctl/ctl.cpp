@@ -383,6 +383,13 @@ bool printFaces(ByteSpan content)
     }
     if (f.mirccCapacity)
       std::cout << " mircc={capacity=" << *f.mirccCapacity << "bit/s rate=" << f.mirccRate.value_or(0) << "bit/s}";
+    if (f.reliabilityCounters) {
+      const auto& r = *f.reliabilityCounters;
+      std::cout << " lp={retx-frames=" << r.nOutRetxFrames << " acknowledged=" << r.nAcknowledged
+                << " retransmitted=" << r.nRetransmitted << " exhausted=" << r.nRetxExhausted
+                << " overflow=" << r.nUnackedOverflow << " duplicates=" << r.nDuplicateSequence
+                << " acks-out=" << r.nOutAcks << " idle-acks-out=" << r.nOutIdleAcks << "}";
+    }
     std::cout << "\n";
   }
   return true;

@@ -448,20 +448,48 @@ TEST_F(ManagementTest, UpdateTurnsLinkReliabilityOnAndOff)
   ASSERT_TRUE(faces);
   EXPECT_TRUE(faces->at(2).flags & FaceFlagLpReliability);
   EXPECT_FALSE(faces->at(1).flags & FaceFlagLpReliability);
+  // the ndnlab extension carries its counters on that face only
+  ASSERT_TRUE(faces->at(2).reliabilityCounters);
+  EXPECT_EQ(faces->at(2).reliabilityCounters->nOutRetxFrames, 0u);
+  EXPECT_FALSE(faces->at(1).reliabilityCounters);
 
-  // frames toward the face now carry TxSequences
+  // frames toward the face now carry TxSequences, and the dataset counts them
   Interest i(Name("/x"));
   i.setNonce(7);
   f->sendInterest(i);
   auto frame = lp::decodeFrame(p.transport->sent.back().frame);
   ASSERT_TRUE(frame.ok());
   EXPECT_EQ(frame->txSequence, 0u);
+  const auto& lc = ls.counters();
+  faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
+  ASSERT_TRUE(faces && faces->at(2).reliabilityCounters);
+  EXPECT_EQ(*faces->at(2).reliabilityCounters,
+            (LinkReliabilityCounters{lc.nOutRetxFrames, lc.nAcknowledged, lc.nRetransmitted, lc.nRetxExhausted,
+                                     lc.nUnackedOverflow, lc.nDuplicateSequence, lc.nOutAcks, lc.nOutIdleAcks}));
 
   r = command(c, "faces", "update", ControlParameters{.faceId = p.id, .flags = 0, .mask = FaceFlagLpReliability});
   ASSERT_EQ(r->code, 200u);
   EXPECT_FALSE(ls.options().reliability.enabled);
   EXPECT_EQ(ls.reliability(), nullptr);
   EXPECT_FALSE(*ControlParameters::decode(r->body)->flags & FaceFlagLpReliability);
+  faces = decodeList<FaceStatus>(fetchDataset(c, Name("/localhost/nfd/faces/list")));
+  ASSERT_TRUE(faces);
+  EXPECT_FALSE(faces->at(2).reliabilityCounters); // off: NFD's dataset again
+}
+
+TEST(LinkReliabilityCounters, FaceStatusRoundTrip)
+{
+  FaceStatus s;
+  s.faceId = 261;
+  s.remoteUri = "udp4://10.0.0.2:6363";
+  s.localUri = "udp4://10.0.0.1:6363";
+  s.flags = FaceFlagLpReliability;
+  s.reliabilityCounters = LinkReliabilityCounters{1, 2, 3, 4, 5, 6, 7, 8};
+  Buffer wire;
+  s.encodeTo(wire);
+  auto back = FaceStatus::decode(wire);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, s);
 }
 
 } // namespace

@@ -20,8 +20,9 @@ def parse_face_list(text):
     """`ndnlab ctl face list` output -> one dict per face: faceid, remote, local, the
     network-layer counters (in_interests, out_interests, ...), and where present medium,
     bundle_interval and bundles (the BLEnD counters: out, absorbed, in, regenerated,
-    gap-filled, stale, invalid, early, early-expired, recoveries), and mircc ({"capacity": bit/s, "rate": bit/s}) on a face with
-    MIRCC on."""
+    gap-filled, stale, invalid, early, early-expired, recoveries), mircc ({"capacity": bit/s, "rate": bit/s}) on a face with
+    MIRCC on, and lp (NDNLPv2 link reliability: retx-frames, acknowledged, retransmitted,
+    exhausted, overflow, duplicates, acks-out, idle-acks-out) on a face with it on."""
     faces = []
     for line in text.splitlines():
         m = re.match(r"faceid=(\d+) remote=(\S+) local=(\S+)", line)
@@ -41,5 +42,7 @@ def parse_face_list(text):
             face["bundles"] = {k: int(v) for k, v in (kv.split("=") for kv in b[1].split())}
         if (mr := re.search(r" mircc=\{capacity=(\d+)bit/s rate=(\d+)bit/s\}", line)):
             face["mircc"] = {"capacity": int(mr[1]), "rate": int(mr[2])}
+        if (lp := re.search(r" lp=\{([^}]*)\}", line)):
+            face["lp"] = {k: int(v) for k, v in (kv.split("=") for kv in lp[1].split())}
         faces.append(face)
     return faces

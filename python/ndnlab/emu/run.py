@@ -89,6 +89,12 @@ BUNDLE_COUNTERS = {"out": "bundles_out", "absorbed": "interests_absorbed", "in":
 FACE_COUNTERS = {"in_interests": "interests_in", "out_interests": "interests_out",
                  "in_data": "data_in", "out_data": "data_out",
                  "in_nacks": "nacks_in", "out_nacks": "nacks_out"}
+# `ctl face list`'s lp={...} (link reliability) -> the simulator's node keys (nodeReport in
+# ns3/ndnlab/scenarios/scenario-kit.cpp), summed over the node's faces between daemons
+LP_COUNTERS = {"retx-frames": ("lp_retx_frames",), "acknowledged": ("lp_acknowledged",),
+               "retransmitted": ("lp_retransmitted",), "exhausted": ("lp_given_up",),
+               "overflow": ("lp_given_up",), "duplicates": ("lp_duplicates",),
+               "acks-out": ("lp_acks_out",), "idle-acks-out": ("lp_idle_acks_out",)}
 
 
 class EmuError(Exception):
@@ -715,10 +721,14 @@ class Emulation:
         for node in self.network["nodes"]:
             r = self.ctl(node, "face", "list", check=False)
             c = {v: 0 for v in FACE_COUNTERS.values()}
+            lp = {}
             for face in parse_face_list(r.stdout):
                 if face["remote"].startswith(("udp", "tcp", "ether")):  # the faces between daemons
                     for k, v in FACE_COUNTERS.items():
                         c[v] += face.get(k, 0)
+                    for k, value in face.get("lp", {}).items():
+                        for key in LP_COUNTERS.get(k, ()):
+                            lp[key] = lp.get(key, 0) + value
             tx = rx = txb = rxb = qdrops = 0
             wired = False
             for link, mech in zip(self.links, self.mechanisms):
@@ -735,6 +745,7 @@ class Emulation:
                     except ValueError:
                         pass
             c.update({"tx_frames": tx, "rx_frames": rx, "tx_bytes": txb, "rx_bytes": rxb})
+            c.update(lp)  # only with link reliability on, as in the simulator
             if wired:  # the simulator's point-to-point drop counters; Wi-Fi nodes get phy_* instead
                 c.update({"queue_drops": qdrops, "loss_drops": 0})
             out[node] = c
