@@ -1,5 +1,8 @@
 #include "core/mgmt/datasets.hpp"
 
+#include <array>
+#include <utility>
+
 namespace ndnlab::mgmt {
 
 namespace {
@@ -24,6 +27,44 @@ uint64_t nanosOf(Duration d)
 uint64_t millisOf(std::chrono::milliseconds d)
 {
   return static_cast<uint64_t>(std::max<int64_t>(0, d.count()));
+}
+
+/// The counters of an ndnlab FaceStatus extension element, each a NonNegativeInteger of its own
+/// TLV number (scoped to the element), in encoding order.
+template<typename Counters, size_t N>
+using CounterFields = std::array<std::pair<uint32_t, uint64_t Counters::*>, N>;
+
+constexpr CounterFields<BundleCounters, 10> kBundleCounters{{
+  {tlv::NOutBundles, &BundleCounters::nOutBundles},
+  {tlv::NOutInterestsAbsorbed, &BundleCounters::nOutInterestsAbsorbed},
+  {tlv::NInBundles, &BundleCounters::nInBundles},
+  {tlv::NInInterestsRegenerated, &BundleCounters::nInInterestsRegenerated},
+  {tlv::NInInterestsGapFilled, &BundleCounters::nInInterestsGapFilled},
+  {tlv::NInBundlesStale, &BundleCounters::nInBundlesStale},
+  {tlv::NInBundlesInvalid, &BundleCounters::nInBundlesInvalid},
+  {tlv::NInDataEarly, &BundleCounters::nInDataEarly},
+  {tlv::NInDataEarlyExpired, &BundleCounters::nInDataEarlyExpired},
+  {tlv::NOutBundleRecoveries, &BundleCounters::nOutBundleRecoveries},
+}};
+
+constexpr CounterFields<LinkReliabilityCounters, 8> kReliabilityCounters{{
+  {tlv::NOutRetxFrames, &LinkReliabilityCounters::nOutRetxFrames},
+  {tlv::NAcknowledged, &LinkReliabilityCounters::nAcknowledged},
+  {tlv::NRetransmitted, &LinkReliabilityCounters::nRetransmitted},
+  {tlv::NRetxExhausted, &LinkReliabilityCounters::nRetxExhausted},
+  {tlv::NUnackedOverflow, &LinkReliabilityCounters::nUnackedOverflow},
+  {tlv::NDuplicateSequence, &LinkReliabilityCounters::nDuplicateSequence},
+  {tlv::NOutAcks, &LinkReliabilityCounters::nOutAcks},
+  {tlv::NOutIdleAcks, &LinkReliabilityCounters::nOutIdleAcks},
+}};
+
+template<typename Counters, size_t N>
+void appendCounters(Buffer& out, uint32_t type, const Counters& c, const CounterFields<Counters, N>& fields)
+{
+  Buffer v;
+  for (const auto& [number, member] : fields)
+    appendTlvNonNegInt(v, number, c.*member);
+  appendTlv(out, type, v);
 }
 
 int64_t clampToInt64(uint64_t v, uint64_t max = INT64_MAX)
@@ -87,6 +128,19 @@ std::optional<DecodeError> readMillis(const Element& e, std::optional<std::chron
 
 /// Decodes `<outerType>{Name, <recordType>{...}*}` (FibEntry, RibEntry): the Name is required;
 /// each record's value goes to `readRecord(ByteSpan, R&) -> std::optional<DecodeError>`.
+/// Reads the counters of an extension element whose fields `fields` lists; others are skipped.
+template<typename Counters, size_t N>
+std::optional<DecodeError> readCounters(const Element& e, Counters& c, const CounterFields<Counters, N>& fields)
+{
+  return forEach(e.value, [&](const Element& x) -> std::optional<DecodeError> {
+    for (const auto& [number, member] : fields) {
+      if (x.type == number)
+        return readInto(x, c.*member);
+    }
+    return std::nullopt;
+  });
+}
+
 template<typename R, typename F>
 std::optional<DecodeError> decodePrefixRecords(ByteSpan wire, uint32_t outerType, uint32_t recordType, Name& prefix,
                                                std::vector<R>& records, F&& readRecord)
@@ -212,38 +266,14 @@ void FaceStatus::encodeTo(Buffer& out) const
     appendTlvNonNegInt(v, tlv::Medium, *medium);
   if (bundleInterval)
     appendTlvNonNegInt(v, tlv::BundleInterval, *bundleInterval);
-  if (bundleCounters) {
-    const BundleCounters& b = *bundleCounters;
-    Buffer c;
-    appendTlvNonNegInt(c, tlv::NOutBundles, b.nOutBundles);
-    appendTlvNonNegInt(c, tlv::NOutInterestsAbsorbed, b.nOutInterestsAbsorbed);
-    appendTlvNonNegInt(c, tlv::NInBundles, b.nInBundles);
-    appendTlvNonNegInt(c, tlv::NInInterestsRegenerated, b.nInInterestsRegenerated);
-    appendTlvNonNegInt(c, tlv::NInInterestsGapFilled, b.nInInterestsGapFilled);
-    appendTlvNonNegInt(c, tlv::NInBundlesStale, b.nInBundlesStale);
-    appendTlvNonNegInt(c, tlv::NInBundlesInvalid, b.nInBundlesInvalid);
-    appendTlvNonNegInt(c, tlv::NInDataEarly, b.nInDataEarly);
-    appendTlvNonNegInt(c, tlv::NInDataEarlyExpired, b.nInDataEarlyExpired);
-    appendTlvNonNegInt(c, tlv::NOutBundleRecoveries, b.nOutBundleRecoveries);
-    appendTlv(v, tlv::BundleCounters, c);
-  }
+  if (bundleCounters)
+    appendCounters(v, tlv::BundleCounters, *bundleCounters, kBundleCounters);
   if (mirccCapacity)
     appendTlvNonNegInt(v, tlv::MirccCapacity, *mirccCapacity);
   if (mirccRate)
     appendTlvNonNegInt(v, tlv::MirccRate, *mirccRate);
-  if (reliabilityCounters) {
-    const LinkReliabilityCounters& r = *reliabilityCounters;
-    Buffer c;
-    appendTlvNonNegInt(c, tlv::NOutRetxFrames, r.nOutRetxFrames);
-    appendTlvNonNegInt(c, tlv::NAcknowledged, r.nAcknowledged);
-    appendTlvNonNegInt(c, tlv::NRetransmitted, r.nRetransmitted);
-    appendTlvNonNegInt(c, tlv::NRetxExhausted, r.nRetxExhausted);
-    appendTlvNonNegInt(c, tlv::NUnackedOverflow, r.nUnackedOverflow);
-    appendTlvNonNegInt(c, tlv::NDuplicateSequence, r.nDuplicateSequence);
-    appendTlvNonNegInt(c, tlv::NOutAcks, r.nOutAcks);
-    appendTlvNonNegInt(c, tlv::NOutIdleAcks, r.nOutIdleAcks);
-    appendTlv(v, tlv::LinkReliabilityCounters, c);
-  }
+  if (reliabilityCounters)
+    appendCounters(v, tlv::LinkReliabilityCounters, *reliabilityCounters, kReliabilityCounters);
   appendTlv(out, tlv::FaceStatus, v);
 }
 
@@ -285,40 +315,8 @@ DecodeResult<FaceStatus> FaceStatus::decode(ByteSpan wire)
       case tlv::BundleInterval: s.bundleInterval = 0; return readInto(e, *s.bundleInterval);
       case tlv::MirccCapacity: s.mirccCapacity = 0; return readInto(e, *s.mirccCapacity);
       case tlv::MirccRate: s.mirccRate = 0; return readInto(e, *s.mirccRate);
-      case tlv::BundleCounters: {
-        BundleCounters& b = s.bundleCounters.emplace();
-        return forEach(e.value, [&](const Element& c) -> std::optional<DecodeError> {
-          switch (c.type) {
-            case tlv::NOutBundles: return readInto(c, b.nOutBundles);
-            case tlv::NOutInterestsAbsorbed: return readInto(c, b.nOutInterestsAbsorbed);
-            case tlv::NInBundles: return readInto(c, b.nInBundles);
-            case tlv::NInInterestsRegenerated: return readInto(c, b.nInInterestsRegenerated);
-            case tlv::NInInterestsGapFilled: return readInto(c, b.nInInterestsGapFilled);
-            case tlv::NInBundlesStale: return readInto(c, b.nInBundlesStale);
-            case tlv::NInBundlesInvalid: return readInto(c, b.nInBundlesInvalid);
-            case tlv::NInDataEarly: return readInto(c, b.nInDataEarly);
-            case tlv::NInDataEarlyExpired: return readInto(c, b.nInDataEarlyExpired);
-            case tlv::NOutBundleRecoveries: return readInto(c, b.nOutBundleRecoveries);
-            default: return std::nullopt;
-          }
-        });
-      }
-      case tlv::LinkReliabilityCounters: {
-        LinkReliabilityCounters& r = s.reliabilityCounters.emplace();
-        return forEach(e.value, [&](const Element& c) -> std::optional<DecodeError> {
-          switch (c.type) {
-            case tlv::NOutRetxFrames: return readInto(c, r.nOutRetxFrames);
-            case tlv::NAcknowledged: return readInto(c, r.nAcknowledged);
-            case tlv::NRetransmitted: return readInto(c, r.nRetransmitted);
-            case tlv::NRetxExhausted: return readInto(c, r.nRetxExhausted);
-            case tlv::NUnackedOverflow: return readInto(c, r.nUnackedOverflow);
-            case tlv::NDuplicateSequence: return readInto(c, r.nDuplicateSequence);
-            case tlv::NOutAcks: return readInto(c, r.nOutAcks);
-            case tlv::NOutIdleAcks: return readInto(c, r.nOutIdleAcks);
-            default: return std::nullopt;
-          }
-        });
-      }
+      case tlv::BundleCounters: return readCounters(e, s.bundleCounters.emplace(), kBundleCounters);
+      case tlv::LinkReliabilityCounters: return readCounters(e, s.reliabilityCounters.emplace(), kReliabilityCounters);
       default: return std::nullopt;
     }
   });
