@@ -119,7 +119,8 @@ private:
   /// Rack + tailLossProbe: one probe when no Data arrived for a probe timeout.
   void probeTail(TimePoint now);
   /// Rack: the reorder window, reorderWindow x the minimum RTT times the multiplier, which
-  /// spurious losses raise (RFC 8985 6.2 step 4; a raised window is at most SRTT).
+  /// segments answered too soon after their loss raise (RFC 8985 6.2 step 4; a raised window
+  /// is at most SRTT).
   Duration reorderWindow() const;
   /// Rack: a segment declared lost by order answered too soon after (late Data, or a nearer
   /// cache's copy); with reorderAdapt the window widens, at most once per SRTT, for the next 16
