@@ -31,14 +31,6 @@ NODES = ("n0", "n1", "n2")
 cell = repro.median_cell  # `median [min-max]` of the seeds' values, or `-`
 
 
-def lp_retx(df, where):
-    """{seed: frames the link layers sent again, summed over the nodes} of the cell `where`."""
-    per_node = [repro.per_seed(df, where, f"nodes.{n}.lp_retx_frames", DEFAULTS) for n in NODES]
-    per_node = [p for p in per_node if p]
-    seeds = set.intersection(*(set(p) for p in per_node)) if per_node else set()
-    return {s: sum(p[s] for p in per_node) for s in sorted(seeds)}
-
-
 def table(df):
     seeds = ", ".join(str(int(s)) for s in sorted(df["seed"].unique()))
     lines = ["Runs: experiments/reliability/chain.toml (p2p-chain, Hops = 2: consumer, forwarder, producer; both "
@@ -57,7 +49,7 @@ def table(df):
                 for on in (False, True):
                     where = {"Loss": loss, "PayloadSize": payload, **params, RELIABILITY: on}
                     cells = [cell(list(repro.per_seed(df, where, m, DEFAULTS).values())) for m, _ in KEYS]
-                    cells.append(cell(list(lp_retx(df, where).values())) if on else "-")
+                    cells.append(cell(list(repro.node_sum(df, where, NODES, "lp_retx_frames", DEFAULTS).values())) if on else "-")
                     lines.append(f"| {loss:g} | {payload} | {detection} | {'on' if on else 'off'} | "
                                  + " | ".join(cells) + " |")
     return lines

@@ -35,13 +35,6 @@ LP_KEYS = (("lp_retx_frames", "frames sent again"), ("lp_given_up", "packets giv
            ("lp_duplicates", "duplicate frames"))
 
 
-def node_sum(df, where, key):
-    """{seed: the sum over the nodes of nodes.<node>.<key>} of the cell `where`."""
-    per_node = [repro.per_seed(df, where, f"nodes.{n}.{key}") for n in NODES]
-    seeds = set.intersection(*(set(p) for p in per_node)) if per_node else set()
-    return {s: sum(p[s] for p in per_node) for s in sorted(seeds)}
-
-
 def has_lp_counters(df):
     """Whether the runs report the link layer's counters (ns-3's do; ndnlab emu's since
     ndnlabd's faces/list carries them, 2026-11-28)."""
@@ -59,7 +52,7 @@ def rows(df):
                 for on in (False, True):
                     where = {"PayloadSize": payload, "Loss": loss, **config, RELIABILITY: on}
                     cells = [fmt(list(repro.per_seed(df, where, m).values())) for m, _, fmt in STREAM_KEYS]
-                    cells += [count_cell(list(node_sum(df, where, k).values())) if on else "-" for k, _ in lp_keys]
+                    cells += [count_cell(list(repro.node_sum(df, where, NODES, k).values())) if on else "-" for k, _ in lp_keys]
                     lines.append(f"| {payload} | {loss:g} | {tag} | {'on' if on else 'off'} | "
                                  + " | ".join(cells) + " |")
     return lines

@@ -329,6 +329,15 @@ def fmt(x, digits=4):
     return f"{x:.{digits}g}"
 
 
+def node_sum(df, where, nodes, key, defaults=None):
+    """{seed: the sum over `nodes` of their metric nodes.<node>.<key>} of the cell `where`
+    (per_seed of each node; nodes without that metric are left out, and a seed counts only
+    where every node that has it has a value)."""
+    per_node = [p for p in (per_seed(df, where, f"nodes.{n}.{key}", defaults) for n in nodes) if p]
+    seeds = set.intersection(*(set(p) for p in per_node)) if per_node else set()
+    return {s: sum(p[s] for p in per_node) for s in sorted(seeds)}
+
+
 def median_cell(values):
     """`median [min-max]` of the seeds' values (the median alone when they agree), or `-`."""
     if not values:

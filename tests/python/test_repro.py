@@ -347,3 +347,15 @@ def test_dcib_iv_premise_claims_pair_the_paper_with_one_variant():
     assert "- A: **1 tie** of 1 claims." in text and "unfinished" not in text
     short = repro.side_by_side([("iv-b-reno", "IV-B", [ev_a, ev_i])], ("A", "+I"), "cmd", seeds=9)
     assert short.count("(n < 9: unfinished)") == 2
+
+
+def test_node_sum_adds_each_seeds_value_over_the_nodes_that_report_it():
+    df = pd.DataFrame([
+        {"Cond": "on", "seed": 1, "nodes.a.k": 2, "nodes.b.k": 3},
+        {"Cond": "on", "seed": 2, "nodes.a.k": 5, "nodes.b.k": None},
+        {"Cond": "off", "seed": 1, "nodes.a.k": 100, "nodes.b.k": 100},
+    ])
+    # seed 2 lacks b's value: a missing value is +inf in per_seed, so its sum is +inf
+    assert repro.node_sum(df, {"Cond": "on"}, ["a", "b"], "k") == {1: 5, 2: math.inf}
+    assert repro.node_sum(df, {"Cond": "on"}, ["a", "b", "c"], "k") == {1: 5, 2: math.inf}
+    assert repro.node_sum(df, {"Cond": "on"}, ["a", "b"], "other") == {}
