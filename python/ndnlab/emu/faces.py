@@ -16,6 +16,11 @@ def tool_summary(text):
         return {}
 
 
+def _counts(text):
+    """`a=1 b-c=2` -> {"a": 1, "b-c": 2}: a counter group of `ctl face list`."""
+    return {k: int(v) for k, v in (kv.split("=") for kv in text.split())}
+
+
 def parse_face_list(text):
     """`ndnlab ctl face list` output -> one dict per face: faceid, remote, local, the
     network-layer counters (in_interests, out_interests, ...), and where present medium,
@@ -39,10 +44,10 @@ def parse_face_list(text):
         if (bi := re.search(r" bundle-interval=(\d+)", line)):
             face["bundle_interval"] = int(bi[1])
         if (b := re.search(r" bundles=\{([^}]*)\}", line)):
-            face["bundles"] = {k: int(v) for k, v in (kv.split("=") for kv in b[1].split())}
+            face["bundles"] = _counts(b[1])
         if (mr := re.search(r" mircc=\{capacity=(\d+)bit/s rate=(\d+)bit/s\}", line)):
             face["mircc"] = {"capacity": int(mr[1]), "rate": int(mr[2])}
         if (lp := re.search(r" lp=\{([^}]*)\}", line)):
-            face["lp"] = {k: int(v) for k, v in (kv.split("=") for kv in lp[1].split())}
+            face["lp"] = _counts(lp[1])
         faces.append(face)
     return faces

@@ -91,10 +91,10 @@ FACE_COUNTERS = {"in_interests": "interests_in", "out_interests": "interests_out
                  "in_nacks": "nacks_in", "out_nacks": "nacks_out"}
 # `ctl face list`'s lp={...} (link reliability) -> the simulator's node keys (nodeReport in
 # ns3/ndnlab/scenarios/scenario-kit.cpp), summed over the node's faces between daemons
-LP_COUNTERS = {"retx-frames": ("lp_retx_frames",), "acknowledged": ("lp_acknowledged",),
-               "retransmitted": ("lp_retransmitted",), "exhausted": ("lp_given_up",),
-               "overflow": ("lp_given_up",), "duplicates": ("lp_duplicates",),
-               "acks-out": ("lp_acks_out",), "idle-acks-out": ("lp_idle_acks_out",)}
+LP_COUNTERS = {"retx-frames": "lp_retx_frames", "acknowledged": "lp_acknowledged",
+               "retransmitted": "lp_retransmitted", "exhausted": "lp_given_up",
+               "overflow": "lp_given_up", "duplicates": "lp_duplicates",
+               "acks-out": "lp_acks_out", "idle-acks-out": "lp_idle_acks_out"}
 
 
 class EmuError(Exception):
@@ -727,8 +727,8 @@ class Emulation:
                     for k, v in FACE_COUNTERS.items():
                         c[v] += face.get(k, 0)
                     for k, value in face.get("lp", {}).items():
-                        for key in LP_COUNTERS.get(k, ()):
-                            lp[key] = lp.get(key, 0) + value
+                        if k in LP_COUNTERS:
+                            lp[LP_COUNTERS[k]] = lp.get(LP_COUNTERS[k], 0) + value
             tx = rx = txb = rxb = qdrops = 0
             wired = False
             for link, mech in zip(self.links, self.mechanisms):
