@@ -66,6 +66,10 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
               .doc = "Bound of the playout target raised by residual-loss",
               .range = Range::positive(MaxMs)},
              NDNLAB_FIELD_REF(o.maxPlayout)));
+  v(field<O>({.name = "spread-room",
+              .doc = "Playout target with room for the spread of capture-to-whole frame delays over the last two "
+                     "GOPs (a key frame's serialisation near the link's rate); off: the paper's target"},
+             NDNLAB_FIELD_REF(o.spreadRoom)));
   v(field<O>({.name = "interest-lifetime", .doc = "Lifetime of segment Interests", .range = Range::positive(MaxMs)},
              NDNLAB_FIELD_REF(o.interestLifetime)));
   v(field<O>({.name = "metadata-lifetime",

@@ -19,6 +19,12 @@ constexpr Duration kDrdJitterAllowance = std::chrono::milliseconds(10);
 /// bitrateFromRate: a MIRCC rate heard counts this long (routers restamp every Data; a cache's
 /// Data carry none, and a path that stops stamping is back to the Challenge after it).
 constexpr Duration kRateLifetime = std::chrono::seconds(1);
+/// Adaptive: a (re-)bootstrap that rendered nothing this long, with segments lost, switches down
+/// (the paper's bootstraps take 0.7-3.8 s, Table 1; a GOP is 1 s at the paper's 30 frames/s).
+constexpr Duration kStuckBootstrap = std::chrono::seconds(8);
+/// spreadRoom: the frames whose capture-to-whole delays the playout target's spread is taken
+/// over (two GOPs of 30).
+constexpr size_t kSpreadFrames = 60;
 /// bitrateFromRate: weight of each segment in the decaying sums of the wire overhead.
 constexpr double kOverheadGain = 1.0 / 64;
 
@@ -267,6 +273,8 @@ void StreamConsumer::setState(State s)
   const State from = m_state;
   m_state = s;
   const TimePoint now = m_env.now();
+  if (s == State::WaitInitial)
+    m_bootstrapAt = now;
   if (s == State::Chasing && !m_chasingStart)
     m_chasingStart = now;
   if (s == State::Adjust && !m_adjustStart && m_chasingStart) {
@@ -309,11 +317,14 @@ Duration StreamConsumer::period() const
 
 void StreamConsumer::sendMetadataInterest()
 {
+  // after a stuck bootstrap the metadata comes back behind what the path still carries of the
+  // old thread (the producer answers the Interests it holds for it): twice DRD_est at least
+  const Duration lifetime = m_clogged ? std::max(m_opts.metadataLifetime, 2 * drdEst()) : m_opts.metadataLifetime;
   Interest i(metaName(m_base));
-  i.setCanBePrefix(true).setMustBeFresh(true).setNonce(m_env.rng().next32()).setLifetime(m_opts.metadataLifetime);
+  i.setCanBePrefix(true).setMustBeFresh(true).setNonce(m_env.rng().next32()).setLifetime(lifetime);
   ++m_metaSends;
   m_env.timers().cancel(m_metaTimer);
-  m_metaTimer = m_env.timers().schedule(m_opts.metadataLifetime, [this] {
+  m_metaTimer = m_env.timers().schedule(lifetime, [this] {
     m_metaTimer = 0;
     onMetadataTimeout();
   });
@@ -335,6 +346,7 @@ void StreamConsumer::handleMetadata(const Data& data)
 {
   if (m_state != State::WaitInitial)
     return;
+  m_clogged = false;
   auto meta = decodeStreamMeta(data.content());
   if (!meta) {
     fail(strcat("stream metadata ", data.name(), " refused: ", meta.error().message));
@@ -806,6 +818,11 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
     return;
   }
   fr.complete = true;
+  if (m_opts.spreadRoom && &f == m_main.get() && fr.pipelined && fr.header) {
+    m_wholeTransitsMs.push_back(static_cast<double>((m_env.clock().unixNow() - fr.header->captureTime).count()));
+    if (m_wholeTransitsMs.size() > kSpreadFrames)
+      m_wholeTransitsMs.pop_front();
+  }
   fr.dataShards.clear();
   fr.parityShards.clear();
   cancelTimers(fr);
@@ -937,6 +954,16 @@ void StreamConsumer::onDetectionTimer()
   const size_t arrivals = m_arrivalsInPeriod;
   m_staleInPeriod = false;
   m_arrivalsInPeriod = 0;
+  // a thread that does not fit may never let its bootstrap end (its Data wait in a deep queue
+  // until their Interests time out), and the switch down is looked for in Fetching: a bootstrap
+  // that rendered nothing for kStuckBootstrap while segments were lost switches down here
+  if ((m_state == State::Chasing || m_state == State::Adjust) && m_opts.adaptive && !rateDecides() &&
+      !m_renderedSinceBootstrap && now - m_bootstrapAt >= kStuckBootstrap && !m_congestion.empty()) {
+    m_clogged = true;
+    if (switchDown())
+      return;
+    m_clogged = false;
+  }
   switch (m_state) {
     case State::Chasing:
       // bursting, once the estimator had its 2N + K arrivals since the last change (or since
@@ -1255,7 +1282,11 @@ Duration StreamConsumer::playable() const
 Duration StreamConsumer::targetPlayable() const
 {
   const Duration jitter = scaled(std::chrono::milliseconds(1), m_jitterMs);
-  const Duration paper = scaled(jitter, m_opts.alpha) + scaled(drdEst(), m_opts.beta);
+  Duration paper = scaled(jitter, m_opts.alpha) + scaled(drdEst(), m_opts.beta);
+  if (m_opts.spreadRoom && m_wholeTransitsMs.size() >= 2) {
+    const auto [lo, hi] = std::minmax_element(m_wholeTransitsMs.begin(), m_wholeTransitsMs.end());
+    paper += scaled(std::chrono::milliseconds(1), *hi - *lo);
+  }
   if (m_opts.residualLoss <= 0 || m_stats.interestsSent == 0)
     return paper;
   // the measured share of segment Interests that needed another one: the loss of one round

@@ -135,7 +135,13 @@ struct StreamConsumerOptions
   /// Interests that were retransmissions: room for enough rounds that a segment is still
   /// missing at its deadline with at most this probability (at most `maxPlayout`).
   double residualLoss = 0;
-  Duration maxPlayout = std::chrono::milliseconds(2000);       ///< the raised target's bound
+  Duration maxPlayout = std::chrono::milliseconds(2000); ///< the raised target's bound
+  /// ndnlab's: the playout target also holds the spread (largest less smallest) of the delays
+  /// from capture to a whole frame over the last kSpreadFrames frames that waited for
+  /// production. Near the path's rate a key frame takes several frame periods on the
+  /// bottleneck and the delta frames behind it queue; the paper's alpha x jitter (a mean over
+  /// all frames) does not hold that once-per-GOP excess. Off: the paper's target.
+  bool spreadRoom = false;
   Duration interestLifetime = std::chrono::milliseconds(2000); ///< segment Interests (the code's)
   Duration metadataLifetime = std::chrono::milliseconds(1000); ///< metadata Interests; re-issued after it
   size_t metadataRetries = 3;                                  ///< re-issues before Failed
@@ -471,6 +477,7 @@ private:
   std::optional<TimePoint> m_lastArrival;
   double m_jitterMs = 0; ///< RFC 3550 interarrival jitter of frames
   std::optional<double> m_lastTransitMs;
+  std::deque<double> m_wholeTransitsMs; ///< spreadRoom: capture to whole, the last frames that waited
 
   // playout
   bool m_playing = false;
@@ -500,6 +507,8 @@ private:
   };
   std::map<std::string, ThreadLoad> m_loads;
   bool m_renderedSinceBootstrap = false;
+  TimePoint m_bootstrapAt{}; ///< when WaitInitial was last entered
+  bool m_clogged = false;    ///< a stuck bootstrap switched down: the metadata Interests live longer
 
   // stats
   TimePoint m_startTime{};

@@ -2,7 +2,8 @@
 """NDN-RTC Tables 1-2 and Figs. 19, 21-25 in ns-3 (issue 29 items 4, 5(a)-(d)), computed from the
 stored runs of table1.toml, fig19.toml, fig21.toml, fig22.toml (and fig22-timing.toml), fig23.toml,
 fig25.toml, abr.toml,
-fit.toml, startup.toml, recovery.toml, bundling.toml and mircc.toml: the paper's Table 1 beside ours (median
+fit.toml, near-capacity.toml, startup.toml, recovery.toml, bundling.toml and mircc.toml: the paper's Table 1
+beside ours (median
 [min-max] over the seeds), the faces and consumers of the Fig. 18 tests, the chasing period
 against link latency, loss recovery, D_arr and DRD' over the bootstrapping (from each run's
 stream-arrivals.csv), Table 2's utilisation and Fig. 25's throughput per second
@@ -10,11 +11,11 @@ stream-arrivals.csv), Table 2's utilisation and Fig. 25's throughput per second
 over a Wi-Fi hop with and without BLEnD bundling (item 5(d), also alone with --bundling FILE),
 and the bitrate from MIRCC's explicit rate beside the probing consumer (item 5(e), mircc.toml);
 beside them, when stored, the same from the runs on real daemons (table1-emu.toml, fig19-emu.toml,
-fig21-emu.toml, fig22-emu.toml, fig23-emu.toml, fig25-emu.toml, recovery-emu.toml,
-startup-emu.toml); with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png
+fig21-emu.toml, fig22-emu.toml, fig23-emu.toml, fig25-emu.toml, near-capacity-emu.toml,
+recovery-emu.toml, startup-emu.toml); with --figures the plots rtsd-fig21.png, rtsd-fig22.png and rtsd-fig25.png
 (and rtsd-fig21-emu.png, rtsd-fig25-emu.png from the real daemons' runs);
 the paper's claims (ndnlab.paper.rtsd.CLAIMS, and EMU_CLAIMS on the real daemons' runs) and items
-5(a)-(c)'s targets (ABR_CLAIMS, STARTUP_CLAIMS, RECOVERY_CLAIMS) judged two-sided by ndnlab.repro.
+5(a)-(c)'s targets (ABR_CLAIMS, NEAR_CAPACITY_CLAIMS, STARTUP_CLAIMS, RECOVERY_CLAIMS) judged two-sided by ndnlab.repro.
 
 Usage: report.py [--specs DIR] [--out FILE.md] [--json FILE.json] [--figures DIR] [--bundling FILE.md]
        report.py --bundling-only [--bundling FILE.md]   # item 5(d)'s section alone
@@ -33,10 +34,10 @@ from ndnlab.paper import rtsd
 HERE = pathlib.Path(__file__).resolve().parent
 COMMAND = ("sudo experiments/rtsd/run --emu (its step experiments/rtsd/report.py, from the stored runs of "
            "table1.toml, fig19.toml, fig21.toml, fig22.toml, fig22-timing.toml, fig23.toml, fig25.toml, abr.toml, "
-           "fit.toml, startup.toml, "
+           "fit.toml, near-capacity.toml, startup.toml, "
            "recovery.toml, bundling.toml, mircc.toml, "
            "table1-emu.toml, fig19-emu.toml, fig21-emu.toml, fig22-emu.toml, fig23-emu.toml, fig25-emu.toml, "
-           "recovery-emu.toml and startup-emu.toml; "
+           "near-capacity-emu.toml, recovery-emu.toml and startup-emu.toml; "
            "without --emu and "
            "root, the same report "
            "but the real-daemon tables)")
@@ -550,6 +551,55 @@ def fit_section(df):
     return lines
 
 
+NEAR_KEYS = (("l2_utilization", "L2 utilisation"), ("stream.stalls", "stalls"), ("stream.frames_lost", "frames lost"),
+             ("stream.frames_rendered", "frames rendered"), ("stream.first_frame_ms", "first frame (ms)"),
+             ("stream.latency_median_ms", "median latency (ms)"), ("stream.bitrate_switches", "switches"))
+NEAR_CONFIGS = (
+    ("the paper's configuration (fig25.toml's threads and runs)", "4000", rtsd.NEAR_PAPER),
+    ("2600k alone, the paper's playout target", "4000", {"Thread": "2600k", "Adaptive": False, "SpreadRoom": False}),
+    ("2600k alone, spread-room", "4000",
+     {"Thread": "2600k", "Adaptive": False, "SpreadRoom": True, "ChaseAtDemand": False}),
+    ("2600k alone, spread-room and 5(b)'s start-up", "4000",
+     {"Thread": "2600k", "Adaptive": False, "SpreadRoom": True, "ChaseAtDemand": True}),
+    ("adaptive from the lowest thread", "4000", {"Rate": rtsd.NEAR_L2, "Thread": "", "Adaptive": True,
+                                                 "Bitrates": "200k,1000k,2600k"}),
+    ("adaptive from the highest thread", "4000", rtsd.NEAR_OURS),
+    ("adaptive from the lowest thread", "2000", {"Rate": "10Mbps,2Mbps", "Thread": "", "Adaptive": True}),
+    ("adaptive from the highest thread", "2000", {"Rate": "10Mbps,2Mbps", "Thread": "2600k", "Adaptive": True}))
+NEAR_EMU_CONFIGS = (("2600k alone, the paper's playout target", "4000", {"Adaptive": False}),
+                    ("adaptive from the highest thread, 2500k", "4000", {"Adaptive": True}))
+
+
+def near_capacity_section(df, emu=None):
+    """Item 5(a) with a thread that fits L2 (near-capacity.toml; near-capacity-emu.toml on real
+    daemons when stored): median [min-max] per configuration and RTT."""
+    if df is None:
+        return []
+    lines = ["", "## Item 5(a) with a thread that fits: near-capacity.toml", "",
+             "Runs: near-capacity.toml (fig25.toml's set-up with threads of 200, 1000 and 2600 kbit/s and "
+             "1000-packet queues; the paper's configuration is fig25.toml's runs; every consumer but the paper's "
+             "with the increment probe where it adapts, and spread-room, chase-at-demand and early playout where "
+             f"named; seeds {seed_list(df)}), median [min-max]:", ""]
+
+    def table(frame, configs):
+        out = ["| configuration | L2 (kbit/s) | RTT (ms) | " + " | ".join(label for _, label in NEAR_KEYS) + " |",
+               "|---|---|---|" + "---|" * len(NEAR_KEYS)]
+        for name, l2, where in configs:
+            for rtt, delay in rtsd.TABLE2_DELAYS.items():
+                cells = [cell(list(repro.per_seed(frame, {"Delay": delay, **where}, m,
+                                                  defaults=rtsd.NEAR_DEFAULTS).values())) for m, _ in NEAR_KEYS]
+                out.append(f"| {name} | {l2} | {rtt} | " + " | ".join(cells) + " |")
+        return out
+    lines += table(df, NEAR_CONFIGS)
+    if emu is not None:
+        lines += ["", "On real daemons (near-capacity-emu.toml: `ndnlab emu`, 1000-packet queues on the ns-3 "
+                  f"real-time links; seeds {seed_list(emu)}; the adaptive consumer's threads are 200, 1000 and 2500 "
+                  "kbit/s, since each Data there also carries UDP/IP and Ethernet headers; the paper's configuration "
+                  "there is fig25-emu.toml's runs):", ""]
+        lines += table(emu, NEAR_EMU_CONFIGS)
+    return lines
+
+
 FIG23_KEYS = (("stream.frames_requested", "requested"), ("stream.frames_rendered", "rendered"),
               ("stream.frames_fec", "FEC"), ("stream.frames_rtx", "RTX"), ("stream.frames_lost", "lost"),
               ("stream.first_frame_ms", "first frame (ms)"))
@@ -774,7 +824,8 @@ def main(argv=None):
         return write_bundling(args.specs, args.bundling)
     frames = repro.load_campaigns(args.specs, ["table1", "fig19", "fig22", "fig23", "table1-emu", "fig19-emu",
                                                "fig22-emu", "fig22-timing", "fig23-emu", "startup", "fit", "recovery",
-                                               "recovery-emu", "startup-emu", "bundling"])
+                                               "recovery-emu", "startup-emu", "bundling", "near-capacity",
+                                               "near-capacity-emu"])
     for name in ("recovery", "recovery-emu", "bundling"):
         frames[name] = with_rendered_share(frames[name])
     if args.bundling:
@@ -828,6 +879,7 @@ def main(argv=None):
     lines += fig25_section(frames["fig25"], stores["fig25"], frames["abr"], stores["abr"], args.figures,
                            frames["fig25-emu"], stores["fig25-emu"])
     lines += fit_section(frames["fit"])
+    lines += near_capacity_section(frames["near-capacity"], frames["near-capacity-emu"])
     lines += startup_section(frames["table1"], frames["startup"], frames["startup-emu"])
     lines += recovery_section(frames["recovery"], frames["recovery-emu"])
     lines += bundling_section(frames["bundling"])
@@ -858,6 +910,13 @@ def main(argv=None):
              "the issue's targets for an adaptive consumer that uses the link (utilisation "
              f">= {rtsd.ABR_TARGET:.0%} of L2 at every RTT, no stall after start-up), for the increment probe, and "
              "its utilisation against the paper's Challenge in the same campaign (abr.toml), two-sided."),
+            ("5(a), a thread that fits", rtsd.NEAR_CAPACITY_CLAIMS
+             + (rtsd.NEAR_CAPACITY_EMU_CLAIMS if frames["near-capacity-emu"] is not None else ()),
+             "with threads of 200, 1000 and 2600 kbit/s (near-capacity.toml), the same targets for the adaptive "
+             "consumer that starts on the highest thread with spread-room and 5(b)'s start-up, its utilisation and "
+             "stalls against the paper's configuration (fig25.toml's runs), and spread-room against the paper's "
+             "playout target on the 2600 kbit/s thread alone, two-sided (the targets also on real daemons, "
+             "near-capacity-emu.toml, nc-emu.N, judged when its runs are stored)."),
             ("5(b)", rtsd.STARTUP_CLAIMS + (rtsd.STARTUP_EMU_CLAIMS if frames["startup-emu"] is not None else ()),
              "lambda_p^final equal to the Interest demand (4) from every lambda_p^0 of "
              f"Table 1, and the first frame within {rtsd.STARTUP_FIRST_FRAME_MS:g} ms of the consumer's start at "

@@ -149,7 +149,8 @@ struct Rig
         return static_cast<size_t>(t.bitrate.bps() / 8 / 30);
     return 0;
   }
-  size_t keyBytes(const std::string& thread) const { return 3 * deltaBytes(thread); }
+  size_t keyBytes(const std::string& thread) const { return keyToDelta * deltaBytes(thread); }
+  size_t keyToDelta = 3; ///< set before the first frame is published (the constructor's)
 
   void publish()
   {
@@ -871,7 +872,7 @@ TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
     }
   });
   EXPECT_EQ(names.size(), n);
-  EXPECT_EQ(n, 30u) << "a field for every member of StreamConsumerOptions";
+  EXPECT_EQ(n, 31u) << "a field for every member of StreamConsumerOptions";
 }
 
 // --- adaptive bitrate -------------------------------------------------------------------------
@@ -920,6 +921,38 @@ TEST(StreamConsumerTest, ChallengeRefusedOnANarrowLink)
   EXPECT_GT(s.framesRendered, 400u);
 }
 
+// A thread near the bottleneck's rate: each key frame (three delta frames here) takes about
+// three frame periods on the link, and the delta frames behind it wait. The paper's target
+// (alpha x a mean jitter + beta x DRD_est) has no room for that once-per-GOP excess, so frames
+// after a key frame miss their deadlines; spread-room holds the spread of the capture-to-whole
+// delays and plays them all.
+TEST(StreamConsumerTest, SpreadRoomPlaysAThreadNearTheLinksRate)
+{
+  std::vector<StreamConsumerStats> runs;
+  for (bool spread : {false, true}) {
+    StreamConsumerOptions o;
+    o.spreadRoom = spread;
+    Rig rig(5ms, o);
+    rig.keyToDelta = 4;               // the synthetic producer's ratio (frames after the first)
+    rig.link.rate = Rate::kbps(1300); // about 94 % of it is the thread's, parity and headers
+    rig.link.maxQueue = 1s;           // nothing dropped: only the deadlines are at stake
+    rig.env.advance(1s);
+    rig.consumer.start();
+    rig.env.advance(60s);
+    runs.push_back(rig.consumer.stats());
+    EXPECT_EQ(rig.link.queueDrops, 0u);
+    for (size_t i = 1; i < rig.rendered.size(); ++i)
+      ASSERT_EQ(rig.rendered[i].playback, rig.rendered[i - 1].playback + 1) << "in order, none skipped";
+  }
+  const auto& paper = runs[0];
+  const auto& spread = runs[1];
+  EXPECT_GT(paper.stalls, 0u) << "frames behind a key frame miss the paper's target";
+  EXPECT_EQ(spread.stalls, 0u);
+  EXPECT_EQ(spread.framesLost, 0u);
+  EXPECT_GT(spread.framesRendered, 1700u) << "about 57 s of 30 frames/s";
+  EXPECT_LT(spread.latencyMedianMs, paper.latencyMedianMs) << "each stall had moved playback later";
+}
+
 // lo + hi does not fit, hi alone does: the paper's Challenge (the higher thread whole, beside
 // the current one) is refused; the increment probe asks for hi's extra share only and switches.
 TEST(StreamConsumerTest, IncrementProbeTestsTheHigherBitrateAlone)
@@ -959,6 +992,27 @@ TEST(StreamConsumerTest, CongestionSwitchesDown)
   const auto s = rig.consumer.stats();
   EXPECT_GE(s.bitrateSwitches, 1u) << rig.history();
   EXPECT_EQ(s.thread, "lo") << rig.history();
+  ASSERT_FALSE(rig.rendered.empty());
+  EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("lo"));
+}
+
+// The same over a deep queue (a Linux host's 1000 packets): hi's Data wait seconds instead of
+// being dropped, its Interests time out while the consumer still bootstraps, and Fetching, where
+// the paper's switch down was looked for, never comes. The switch down is looked for in Chasing
+// and Adjust too.
+TEST(StreamConsumerTest, CongestionSwitchesDownWhileBootstrapping)
+{
+  StreamConsumerOptions o = adaptive();
+  o.thread = "hi";
+  Rig rig(20ms, o, twoBitrates());
+  rig.link.rate = Rate::kbps(700);
+  rig.link.maxQueue = 30s;
+  rig.env.advance(1s);
+  rig.consumer.start();
+  rig.env.advance(30s);
+  const auto s = rig.consumer.stats();
+  EXPECT_EQ(s.thread, "lo") << rig.history();
+  EXPECT_GT(s.framesRendered, 300u) << rig.history();
   ASSERT_FALSE(rig.rendered.empty());
   EXPECT_EQ(rig.rendered.back().size, rig.deltaBytes("lo"));
 }
