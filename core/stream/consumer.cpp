@@ -740,7 +740,7 @@ void StreamConsumer::frameArrived(Fetch& f, Frame& fr, bool stale)
     ++m_stats.staleFrames;
   }
   else if (fr.pipelined) { // RFC 3550 interarrival jitter over the frames that waited for production
-    const double transit = static_cast<double>((m_env.clock().unixNow() - fr.header->captureTime).count());
+    const double transit = msSinceCapture(*fr.header);
     if (m_lastTransitMs)
       m_jitterMs += (std::abs(transit - *m_lastTransitMs) - m_jitterMs) / 16;
     m_lastTransitMs = transit;
@@ -819,7 +819,7 @@ void StreamConsumer::tryComplete(Fetch& f, Frame& fr, bool atCheckpoint)
   }
   fr.complete = true;
   if (m_opts.spreadRoom && &f == m_main.get() && fr.pipelined && fr.header) {
-    m_wholeTransitsMs.push_back(static_cast<double>((m_env.clock().unixNow() - fr.header->captureTime).count()));
+    m_wholeTransitsMs.push_back(msSinceCapture(*fr.header));
     if (m_wholeTransitsMs.size() > kSpreadFrames)
       m_wholeTransitsMs.pop_front();
   }
@@ -1279,6 +1279,11 @@ Duration StreamConsumer::playable() const
   return n * period();
 }
 
+double StreamConsumer::msSinceCapture(const SegmentHeader& h) const
+{
+  return static_cast<double>((m_env.clock().unixNow() - h.captureTime).count());
+}
+
 Duration StreamConsumer::targetPlayable() const
 {
   const Duration jitter = scaled(std::chrono::milliseconds(1), m_jitterMs);
@@ -1493,7 +1498,7 @@ void StreamConsumer::render(Frame& fr)
   ++m_stats.framesRendered;
   m_stats.recoveredByFec += fr.fec;
   m_stats.recoveredByRtx += fr.rtx && !fr.fec;
-  m_latencies.push_back(static_cast<double>((m_env.clock().unixNow() - fr.header->captureTime).count()));
+  m_latencies.push_back(msSinceCapture(*fr.header));
   if (onFrame)
     onFrame(RenderedFrame{fr.header->playbackNumber, fr.type, fr.number, m_main->name, fr.payload,
                           fr.header->captureTime, fr.fec, fr.rtx && !fr.fec});

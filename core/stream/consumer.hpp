@@ -350,6 +350,8 @@ public:
   /// lambda_d of Eq. (1) from the current DRD_est.
   size_t demand() const;
   Duration drdEst() const;
+  /// Milliseconds from the frame's capture (its segment header) to now, on the wall clock.
+  double msSinceCapture(const SegmentHeader& h) const;
   /// S_pl: complete frames ahead of the playout point x T.
   Duration playable() const;
   /// S_tpl = alpha x jitter + beta x DRD_est.
