@@ -70,6 +70,11 @@ void visitFields(std::type_identity<StreamConsumerOptions>, Visitor&& v)
               .doc = "Playout target with room for the spread of capture-to-whole frame delays over the last two "
                      "GOPs (a key frame's serialisation near the link's rate); off: the paper's target"},
              NDNLAB_FIELD_REF(o.spreadRoom)));
+  v(field<O>({.name = "catch-up",
+              .doc = "Playback may begin this far behind capture, at the oldest complete key frame captured within "
+                     "it, and catches up at twice the sample rate; 0: at the newest complete key frame",
+              .range = Range::nonNegative(MaxMs)},
+             NDNLAB_FIELD_REF(o.catchUp)));
   v(field<O>({.name = "interest-lifetime", .doc = "Lifetime of segment Interests", .range = Range::positive(MaxMs)},
              NDNLAB_FIELD_REF(o.interestLifetime)));
   v(field<O>({.name = "metadata-lifetime",

@@ -1317,8 +1317,17 @@ void StreamConsumer::maybeStartPlayout()
         m_state == State::Challenge))
     return;
   // from the newest key frame that is complete: the bootstrap's, or a later one when chasing
-  // took longer than a GOP
+  // took longer than a GOP; with catch-up, the oldest complete one captured within it
   std::optional<uint64_t> start;
+  if (m_opts.catchUp > Duration::zero()) {
+    const double behindMs = std::chrono::duration<double, std::milli>(m_opts.catchUp).count();
+    for (auto it = m_main->byPlayback.begin(); it != m_main->byPlayback.end() && !start; ++it) {
+      auto f = m_main->frames.find(it->second);
+      if (it->second.first == FrameType::Key && f != m_main->frames.end() && f->second.complete && f->second.header &&
+          msSinceCapture(*f->second.header) <= behindMs)
+        start = it->first;
+    }
+  }
   for (auto it = m_main->byPlayback.rbegin(); it != m_main->byPlayback.rend() && !start; ++it) {
     auto f = m_main->frames.find(it->second);
     if (it->second.first == FrameType::Key && f != m_main->frames.end() && f->second.complete)

@@ -142,6 +142,11 @@ struct StreamConsumerOptions
   /// bottleneck and the delta frames behind it queue; the paper's alpha x jitter (a mean over
   /// all frames) does not hold that once-per-GOP excess. Off: the paper's target.
   bool spreadRoom = false;
+  /// ndnlab's: playback may begin up to this far behind capture, at the oldest complete key
+  /// frame captured within it (the one the consumer joined at, when a lossy start-up took
+  /// longer than a GOP), and catches up at twice the sample rate as after any start. 0: the
+  /// newest complete key frame, skipping the GOPs the start-up took (lower latency).
+  Duration catchUp{0};
   Duration interestLifetime = std::chrono::milliseconds(2000); ///< segment Interests (the code's)
   Duration metadataLifetime = std::chrono::milliseconds(1000); ///< metadata Interests; re-issued after it
   size_t metadataRetries = 3;                                  ///< re-issues before Failed

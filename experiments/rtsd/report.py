@@ -651,9 +651,9 @@ def recovery_rows(df):
              "|---|---|---|" + "---|" * len(RECOVERY_KEYS)]
     for payload in rtsd.FIG23_PAYLOADS:
         for loss in rtsd.RECOVERY_LOSSES:
-            for tag, config in rtsd.RECOVERY_CONFIGS:
+            for tag, config in rtsd.RECOVERY_TABLE_CONFIGS:
                 where = {"PayloadSize": payload, "Loss": loss, **config}
-                cells = [cell(list(repro.per_seed(df, where, m).values()))
+                cells = [cell(list(repro.per_seed(df, where, m, rtsd.RECOVERY_DEFAULTS).values()))
                          for m, _ in RECOVERY_KEYS]
                 lines.append(f"| {payload} | {loss:g} | {tag} | " + " | ".join(cells) + " |")
     return lines
@@ -667,7 +667,10 @@ def recovery_section(df, emu=None):
              "checkpoint, one retransmission gamma x DRD_est before the deadline, and the paper's playout target; "
              "ndnlab's: Recovery = repeat, each missing segment asked again every DRD_est + T/2 until playout "
              "passes its frame, ResidualLoss = 0.001, a playout target with room for the rounds the measured "
-             "loss needs, and the metadata Interest re-issued after 250 ms, up to 20 times; seeds "
+             "loss needs, the metadata Interest re-issued after 250 ms, up to 20 times, and CatchUp = 4000 ms, "
+             "playback from the key frame joined at when the start-up took longer than a GOP, caught up at twice "
+             "the sample rate (the row without catch-up: the same but CatchUp = 0, playback from the newest "
+             "complete key frame); seeds "
              f"{seed_list(df)}). Rendered share: "
              "frames rendered over the 570 frames from the key frame the consumer joins at. Median [min-max]:", ""]
     lines += recovery_rows(df)

@@ -611,6 +611,41 @@ TEST(StreamConsumerTest, ResidualLossRaisesThePlayoutTargetWithTheMeasuredLoss)
   }
 }
 
+/// Runs a rig whose consumer bootstraps from lambda_p^0 = 2 (Table 1's slowest: Chasing
+/// takes longer than a GOP, and the next GOP's key frame is whole before playback may begin).
+std::unique_ptr<Rig> runWithASlowStart(Duration catchUp)
+{
+  StreamConsumerOptions o = withPipeline(2);
+  o.catchUp = catchUp;
+  auto rig = std::make_unique<Rig>(50ms, o);
+  rig->env.advance(1s);
+  rig->consumer.start();
+  rig->env.advance(15s);
+  return rig;
+}
+
+TEST(StreamConsumerTest, CatchUpPlaysFromTheKeyFrameJoinedAt)
+{
+  // without catch-up: the newest complete key frame, GOPs after the one joined at
+  const auto skip = runWithASlowStart(0ms);
+  ASSERT_FALSE(skip->rendered.empty()) << skip->history();
+  EXPECT_GE(skip->rendered.front().playback, 60u);
+  // catch-up: from the key frame joined at, every frame, then back to the same latency
+  const auto behind = runWithASlowStart(4s);
+  ASSERT_FALSE(behind->rendered.empty()) << behind->history();
+  EXPECT_EQ(behind->rendered.front().playback, 30u);
+  EXPECT_EQ(behind->rendered.front().type, FrameType::Key);
+  EXPECT_EQ(behind->consumer.stats().framesLost, 0u);
+  EXPECT_GT(behind->rendered.size(), skip->rendered.size() + 25);
+  EXPECT_GT(behind->rendered.front().latencyMs, skip->rendered.front().latencyMs + 500) << "it began behind";
+  EXPECT_NEAR(behind->rendered.back().latencyMs, skip->rendered.back().latencyMs, 2 * toMillis(Rig::T))
+    << "and caught up";
+  // a key frame captured longer ago than catch-up is not played from
+  const auto near = runWithASlowStart(100ms);
+  ASSERT_FALSE(near->rendered.empty()) << near->history();
+  EXPECT_GE(near->rendered.front().playback, 60u);
+}
+
 TEST(StreamConsumerTest, ForgedSegmentIsACountedDrop)
 {
   Rig rig(50ms, StreamConsumerOptions{});
@@ -872,7 +907,7 @@ TEST(StreamConsumerTest, OptionFieldsDeclaredOnce)
     }
   });
   EXPECT_EQ(names.size(), n);
-  EXPECT_EQ(n, 31u) << "a field for every member of StreamConsumerOptions";
+  EXPECT_EQ(n, 32u) << "a field for every member of StreamConsumerOptions";
 }
 
 // --- adaptive bitrate -------------------------------------------------------------------------
