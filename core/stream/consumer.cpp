@@ -1318,21 +1318,22 @@ void StreamConsumer::maybeStartPlayout()
     return;
   // from the newest key frame that is complete: the bootstrap's, or a later one when chasing
   // took longer than a GOP; with catch-up, the oldest complete one captured within it
+  auto completeKey = [this](const auto& entry) -> const Frame* {
+    if (entry.second.first != FrameType::Key)
+      return nullptr;
+    auto f = m_main->frames.find(entry.second);
+    return f != m_main->frames.end() && f->second.complete ? &f->second : nullptr;
+  };
   std::optional<uint64_t> start;
   if (m_opts.catchUp > Duration::zero()) {
-    const double behindMs = std::chrono::duration<double, std::milli>(m_opts.catchUp).count();
-    for (auto it = m_main->byPlayback.begin(); it != m_main->byPlayback.end() && !start; ++it) {
-      auto f = m_main->frames.find(it->second);
-      if (it->second.first == FrameType::Key && f != m_main->frames.end() && f->second.complete && f->second.header &&
-          msSinceCapture(*f->second.header) <= behindMs)
+    for (auto it = m_main->byPlayback.begin(); it != m_main->byPlayback.end() && !start; ++it)
+      if (const Frame* key = completeKey(*it);
+          key && key->header && msSinceCapture(*key->header) <= toMillis(m_opts.catchUp))
         start = it->first;
-    }
   }
-  for (auto it = m_main->byPlayback.rbegin(); it != m_main->byPlayback.rend() && !start; ++it) {
-    auto f = m_main->frames.find(it->second);
-    if (it->second.first == FrameType::Key && f != m_main->frames.end() && f->second.complete)
+  for (auto it = m_main->byPlayback.rbegin(); it != m_main->byPlayback.rend() && !start; ++it)
+    if (completeKey(*it))
       start = it->first;
-  }
   if (!start)
     return;
   m_cursor = *start;
